@@ -1,0 +1,3 @@
+from acp_tui.cli import main
+
+raise SystemExit(main())

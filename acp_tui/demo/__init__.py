@@ -1,0 +1,1 @@
+"""The built-in scripted agent behind `acp-tui --demo`."""

@@ -1,0 +1,1 @@
+"""The client side of ACP: answers the agent's requests (files, terminals, permissions)."""

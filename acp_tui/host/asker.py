@@ -1,0 +1,45 @@
+"""How the host layer asks the user something without knowing about any UI.
+
+A host service builds a `Question` and awaits `Asker.ask(question)`; the UI (or a test, or a
+policy) answers with the id of one of the question's choices. The UI implements `Asker` by
+posting a message that carries an `asyncio.Future` and resolving it from a screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Choice:
+    id: str
+    label: str
+    key: str | None = None  # a suggested keyboard shortcut
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # e.g. "outside_cwd", "overwrite_changed"
+    title: str
+    detail: str
+    choices: tuple[Choice, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Asker(Protocol):
+    async def ask(self, question: Question) -> str:
+        """Return the id of the chosen `Choice`. Raise `asyncio.CancelledError` if abandoned."""
+        ...
+
+
+class FixedAnswer:
+    """An `Asker` that always answers the same choice id (for tests and headless use)."""
+
+    def __init__(self, choice_id: str) -> None:
+        self.choice_id = choice_id
+        self.asked: list[Question] = []
+
+    async def ask(self, question: Question) -> str:
+        self.asked.append(question)
+        return self.choice_id

@@ -1,0 +1,49 @@
+"""JSON-RPC error codes and the exception that carries one across the wire."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+AUTH_REQUIRED = -32000
+RESOURCE_NOT_FOUND = -32002
+
+
+class RpcError(Exception):
+    """An error answer: raised by a handler to answer with it, raised to a caller who got one."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_wire(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+    @classmethod
+    def from_wire(cls, error: Any) -> RpcError:
+        if not isinstance(error, dict):
+            return cls(INTERNAL_ERROR, f"malformed error: {error!r}")
+        code = error.get("code")
+        message = error.get("message")
+        return cls(
+            code if isinstance(code, int) else INTERNAL_ERROR,
+            message if isinstance(message, str) else "unknown error",
+            error.get("data"),
+        )
+
+    def __repr__(self) -> str:
+        return f"RpcError({self.code}, {self.message!r}, {self.data!r})"
+
+
+def invalid_params(message: str, data: Any = None) -> RpcError:
+    return RpcError(INVALID_PARAMS, message, data)
