@@ -1,0 +1,141 @@
+"""The session directory bounds the agent's file access; anything outside needs the user's consent.
+
+`PathPolicy.check(path, action)` validates a path the agent sent (absolute, no NUL byte), resolves
+it (symlinks followed, `..` collapsed, also for a file or directories that do not exist yet) and
+returns the real path when it lies inside the session cwd or one of the extra roots. Otherwise it
+asks the user (Question kind ``"outside_cwd"``): allow once, allow this path for the session
+(remembered per resolved path *and* action, so allowing a read does not allow a write), or deny.
+
+Errors (all `RpcError` with code -32602, invalid params, because the `path` param is what is
+refused; ``data`` carries ``{"path": ..., "reason": ...}``):
+
+- reason ``"nul_byte"``: the path contains a NUL byte;
+- reason ``"not_absolute"``: the path is relative (never resolved against acp-tui's own cwd);
+- reason ``"outside_cwd_denied"``: the user denied access outside the session directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from acp_tui.host.asker import Asker, Choice, Question
+from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
+
+Action = Literal["read", "write", "run"]
+
+OUTSIDE_CWD = "outside_cwd"
+ALLOW_ONCE = "allow_once"
+ALLOW_SESSION = "allow_session"
+DENY = "deny"
+
+OUTSIDE_CWD_CHOICES = (
+    Choice(ALLOW_ONCE, "Allow once", "o"),
+    Choice(ALLOW_SESSION, "Allow this path for the session", "a"),
+    Choice(DENY, "Deny", "d"),
+)
+
+_VERBS: dict[str, str] = {
+    "read": "read",
+    "write": "write",
+    "run": "run a command in",
+}
+
+
+def resolve_path(path: Path) -> Path:
+    """The real absolute path: symlinks followed (dangling ones too), `..` collapsed, no I/O error.
+
+    Components that do not exist are kept as written after the existing prefix is resolved, so a
+    not-yet-existing file below a symlinked directory resolves through that symlink.
+    """
+    return Path(os.path.realpath(path, strict=False))
+
+
+def is_within(path: Path, root: Path) -> bool:
+    return path == root or path.is_relative_to(root)
+
+
+class PathPolicy:
+    """Checks the agent's paths against the session roots, asking the user about outside ones."""
+
+    def __init__(self, cwd: Path, asker: Asker, *, extra_roots: Sequence[Path] = ()) -> None:
+        self.cwd = resolve_path(Path(cwd).absolute())
+        self.roots: tuple[Path, ...] = (
+            self.cwd,
+            *(resolve_path(Path(r).absolute()) for r in extra_roots),
+        )
+        self._asker = asker
+        self._allowed: set[tuple[Path, str]] = set()
+        self._asking: dict[tuple[Path, str], asyncio.Lock] = {}
+
+    def inside(self, resolved: Path) -> bool:
+        """Whether an already resolved path lies in the session cwd or an extra root."""
+        return any(is_within(resolved, root) for root in self.roots)
+
+    def allowed_for_session(self, resolved: Path, action: Action) -> bool:
+        return (resolved, action) in self._allowed
+
+    def validate(self, path: Path | str) -> Path:
+        """Reject a NUL byte or a relative path (-32602); return the path as a `Path`."""
+        text = os.fspath(path)
+        if "\0" in text:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"path contains a NUL byte: {text!r}",
+                {"path": text, "reason": "nul_byte"},
+            )
+        if not os.path.isabs(text):
+            raise RpcError(
+                INVALID_PARAMS,
+                f"path must be absolute, got a relative path: {text}",
+                {"path": text, "reason": "not_absolute"},
+            )
+        return Path(text)
+
+    async def check(self, path: Path | str, action: Action) -> Path:
+        """Return the resolved path the agent may `action`; ask the user if it is outside.
+
+        Raises `RpcError` (-32602) for a bad path or a denial. Propagates `CancelledError` if the
+        question is abandoned.
+        """
+        requested = self.validate(path)
+        resolved = resolve_path(requested)
+        if self.inside(resolved) or self.allowed_for_session(resolved, action):
+            return resolved
+        key = (resolved, action)
+        lock = self._asking.setdefault(key, asyncio.Lock())
+        async with lock:  # concurrent requests for the same path share one question
+            if self.allowed_for_session(resolved, action):
+                return resolved
+            answer = await self._asker.ask(self._question(requested, resolved, action))
+        if answer == ALLOW_SESSION:
+            self._allowed.add(key)
+            return resolved
+        if answer == ALLOW_ONCE:
+            return resolved
+        raise RpcError(
+            INVALID_PARAMS,
+            f"{requested} is outside the session directory {self.cwd} "
+            f"and the user denied permission to {_VERBS[action]} it",
+            {"path": str(requested), "reason": "outside_cwd_denied"},
+        )
+
+    def _question(self, requested: Path, resolved: Path, action: Action) -> Question:
+        where = str(requested)
+        if resolved != requested:
+            where += f"\n(resolves to {resolved})"
+        return Question(
+            kind=OUTSIDE_CWD,
+            title=f"The agent wants to {_VERBS[action]} a path outside the session directory",
+            detail=f"{where}\n\nSession directory: {self.cwd}",
+            choices=OUTSIDE_CWD_CHOICES,
+            data={
+                "path": str(requested),
+                "resolved": str(resolved),
+                "action": action,
+                "roots": [str(r) for r in self.roots],
+            },
+        )

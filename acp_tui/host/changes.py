@@ -1,0 +1,156 @@
+"""The session's file writes, as records the UI can list, diff and revert.
+
+Every write acp-tui performs for the agent is appended as a `WriteRecord` (content before and
+after). Reverting a record restores its `before` content atomically (or deletes the file when it
+did not exist before) and is itself appended as a record with `reverts` set to the reverted id, so
+the log stays an honest history and subscribers see the revert like any other write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp_tui.host.atomic_write import atomic_write_bytes, delete_file
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WriteRecord:
+    id: int
+    path: Path
+    before: str | None  # None: the file did not exist
+    after: str  # "" when `deleted`
+    time: float
+    reverts: int | None = None  # set on the record a revert appends: the id it reverted
+    deleted: bool = False  # the write removed the file (a revert of a creation)
+    # exact bytes of `before` when they were not valid UTF-8 (`before` then shows them with U+FFFD)
+    before_bytes: bytes | None = None
+    # exact bytes of `after` when they were not valid UTF-8 (only a revert can write such bytes)
+    after_bytes: bytes | None = None
+
+    def after_data(self) -> bytes:
+        """The exact bytes this write left in the file (b"" when `deleted`)."""
+        return self.after_bytes if self.after_bytes is not None else self.after.encode("utf-8")
+
+    def before_data(self) -> bytes | None:
+        """The exact bytes the file held before this write (None: it did not exist)."""
+        if self.before_bytes is not None:
+            return self.before_bytes
+        return None if self.before is None else self.before.encode("utf-8")
+
+
+Subscriber = Callable[[WriteRecord], None]
+
+
+class ChangeLog:
+    def __init__(self) -> None:
+        self.records: list[WriteRecord] = []
+        self._subscribers: list[Subscriber] = []
+        self._originals: dict[Path, str | None] = {}
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback` with every new record; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def add(
+        self,
+        path: Path,
+        before: str | None,
+        after: str,
+        *,
+        reverts: int | None = None,
+        deleted: bool = False,
+        before_bytes: bytes | None = None,
+        after_bytes: bytes | None = None,
+    ) -> WriteRecord:
+        """Append a record for a write that has already happened and notify subscribers."""
+        record = WriteRecord(
+            id=len(self.records) + 1,
+            path=path,
+            before=before,
+            after=after,
+            time=time.time(),
+            reverts=reverts,
+            deleted=deleted,
+            before_bytes=before_bytes,
+            after_bytes=after_bytes,
+        )
+        self.records.append(record)
+        self._originals.setdefault(path, before)
+        for callback in list(self._subscribers):
+            try:
+                callback(record)
+            except Exception:
+                log.exception("change log subscriber %r failed", callback)
+        return record
+
+    def get(self, record_id: int) -> WriteRecord:
+        if not 1 <= record_id <= len(self.records):
+            raise KeyError(f"no write record with id {record_id}")
+        return self.records[record_id - 1]
+
+    def original(self, path: Path) -> str | None:
+        """The content before the session first wrote `path` (None: it did not exist).
+
+        Raises KeyError when the session never wrote `path`.
+        """
+        return self._originals[path]
+
+    def files(self) -> list[Path]:
+        """Every file written in the session, in the order first written."""
+        return list(self._originals)
+
+    def records_for(self, path: Path) -> list[WriteRecord]:
+        return [r for r in self.records if r.path == path]
+
+    async def revert(self, record_id: int) -> WriteRecord:
+        """Restore the record's `before` content atomically (delete the file if it was None).
+
+        Returns the record appended for the revert.
+        """
+        record = self.get(record_id)
+        current = await asyncio.to_thread(_read_optional, record.path)
+        target = record.before_data()
+        if target is None:
+            await asyncio.to_thread(delete_file, record.path)
+        else:
+            await asyncio.to_thread(atomic_write_bytes, record.path, target)
+        current_text, current_exact = decode_for_record(current)
+        return self.add(
+            record.path,
+            current_text,
+            "" if record.before is None else record.before,
+            reverts=record.id,
+            deleted=record.before is None,
+            before_bytes=current_exact,
+            after_bytes=record.before_bytes,
+        )
+
+
+def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:
+    """Text for `WriteRecord.before` plus the exact bytes when they are not valid UTF-8."""
+    if data is None:
+        return None, None
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), data
+
+
+def _read_optional(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
