@@ -1,0 +1,443 @@
+"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams.
+
+- Outgoing requests wait on a future keyed by an integer id (0, 1, 2, ...).
+- Incoming notifications are delivered strictly in arrival order by one consumer task.
+- Incoming requests run concurrently, each in its own task, and are answered exactly once.
+- `$/cancel_request` works both ways.
+- Lines have no length limit: the reader reads blocks and splits them itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from acp_tui.protocol.errors import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    REQUEST_CANCELLED,
+    RpcError,
+)
+from acp_tui.protocol.traffic import Direction, TrafficEvent
+
+logger = logging.getLogger(__name__)
+
+RequestHandler = Callable[[Any], Awaitable[Any]]
+NotificationHandler = Callable[[Any], Awaitable[None] | None]
+Tap = Callable[[TrafficEvent], None]
+
+CANCEL_REQUEST = "$/cancel_request"
+READ_BLOCK = 256 * 1024
+_VALID_ID_TYPES = (int, str, float, type(None))
+
+
+class ConnectionClosed(Exception):
+    """The connection is closed: the request will never be answered, or cannot be sent."""
+
+
+def _encode(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _id_key(request_id: Any) -> tuple[type, Any]:
+    return (type(request_id), request_id)
+
+
+def _is_valid_id(request_id: Any) -> bool:
+    return type(request_id) in _VALID_ID_TYPES
+
+
+class Connection:
+    """One JSON-RPC peer. Call `start()` (or `await run()`), then `request`/`notify`."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        request_handlers: Mapping[str, RequestHandler] | None = None,
+        notification_handlers: Mapping[str, NotificationHandler] | None = None,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._request_handlers: dict[str, RequestHandler] = dict(request_handlers or {})
+        self._notification_handlers: dict[str, NotificationHandler] = dict(
+            notification_handlers or {}
+        )
+        self._taps: list[Tap] = []
+        self._next_id = 0
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._serving: dict[tuple[type, Any], asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._notifications: collections.deque[tuple[str, Any]] = collections.deque()
+        self._notification_ready = asyncio.Event()
+        self._write_lock = asyncio.Lock()
+        self._read_task: asyncio.Task[None] | None = None
+        self._consumer_task: asyncio.Task[None] | None = None
+        self._eof = False
+        self._closing = False
+        self._closed = False
+        self._closed_event = asyncio.Event()
+
+    # ---- registration -------------------------------------------------------------------
+
+    def on_request(self, method: str, handler: RequestHandler) -> None:
+        self._request_handlers[method] = handler
+
+    def on_notification(self, method: str, handler: NotificationHandler) -> None:
+        self._notification_handlers[method] = handler
+
+    def add_tap(self, tap: Tap) -> None:
+        self._taps.append(tap)
+
+    # ---- lifecycle ----------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def start(self) -> None:
+        """Start the read loop and the notification consumer as tasks (idempotent)."""
+        if self._read_task is not None:
+            return
+        self._read_task = asyncio.create_task(self._read_loop(), name="acp-read")
+        self._consumer_task = asyncio.create_task(self._consume(), name="acp-notifications")
+
+    async def run(self) -> None:
+        """Run until the peer closes the stream; cancelling the caller closes the connection."""
+        self.start()
+        try:
+            await self.wait_closed()
+        except asyncio.CancelledError:
+            await self.close()
+            raise
+
+    async def wait_closed(self) -> None:
+        await self._closed_event.wait()
+
+    async def close(self) -> None:
+        """Stop reading, fail pending requests, cancel handlers, close the writer."""
+        if self._closing:
+            await self.wait_closed()
+        else:
+            self._closing = True
+            self._notifications.clear()
+            for task in (self._read_task, self._consumer_task):
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
+            await self._finish()
+        try:
+            self._writer.close()
+        except (OSError, RuntimeError) as exc:  # e.g. the loop's transport is already gone
+            logger.debug("closing writer: %s", exc)
+
+    async def _finish(self) -> None:
+        """Common end for EOF and close(): everything pending fails, then `closed` is True."""
+        self._closing = True
+        self._closed = True
+        self._fail_pending()
+        tasks = [*self._serving.values(), *self._background]
+        tasks += [t for t in (self._read_task, self._consumer_task) if t is not None]
+        tasks = [t for t in tasks if t is not asyncio.current_task() and not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=2.0)
+        self._serving.clear()
+        self._closed_event.set()
+
+    def _fail_pending(self) -> None:
+        pending = list(self._pending.values())
+        self._pending.clear()
+        for future in pending:
+            if not future.done():
+                future.set_exception(ConnectionClosed("connection closed"))
+
+    # ---- sending ------------------------------------------------------------------------
+
+    async def request(self, method: str, params: Any = None) -> Any:
+        """Send a request and return its result; raises RpcError or ConnectionClosed."""
+        if self._closing or self._eof:
+            raise ConnectionClosed(f"connection closed; cannot send {method}")
+        request_id = self._next_id
+        self._next_id += 1
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            frame["params"] = params
+        line = _encode(frame)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        sent = False
+        try:
+            sent = await self._write_line(line)
+            return await future
+        except asyncio.CancelledError:
+            if sent and self._pending.pop(request_id, None) is not None and not self._closing:
+                self._spawn(self._send_cancel(request_id))
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        if self._closing:
+            raise ConnectionClosed(f"connection closed; cannot send {method}")
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            frame["params"] = params
+        await self._write_line(_encode(frame))
+
+    async def _send_cancel(self, request_id: int) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await self.notify(CANCEL_REQUEST, {"requestId": request_id})
+
+    async def _write_line(self, line: str) -> bool:
+        """Write one frame; returns True once it is in the transport's buffer."""
+        async with self._write_lock:
+            if self._closed:
+                raise ConnectionClosed("connection closed")
+            self._tap("out", line)
+            try:
+                self._writer.write(line.encode("utf-8") + b"\n")
+            except (OSError, RuntimeError) as exc:
+                raise ConnectionClosed(f"cannot write: {exc}") from exc
+            try:
+                await self._writer.drain()
+            except (OSError, RuntimeError) as exc:
+                raise ConnectionClosed(f"cannot write: {exc}") from exc
+            return True
+
+    def _tap(self, direction: Direction, raw: str) -> None:
+        if not self._taps:
+            return
+        event = TrafficEvent(direction, time.time(), raw)
+        for tap in self._taps:
+            try:
+                tap(event)
+            except Exception:
+                logger.exception("traffic tap %r failed", tap)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---- reading ------------------------------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        parts: list[bytes] = []
+        read = self._reader.read
+        try:
+            while True:
+                try:
+                    block = await read(READ_BLOCK)
+                except (OSError, ValueError) as exc:
+                    logger.warning("reading from the agent failed: %s", exc)
+                    break
+                if not block:
+                    break
+                if b"\n" not in block:
+                    parts.append(block)
+                    continue
+                lines = block.split(b"\n")
+                if parts:
+                    parts.append(lines[0])
+                    lines[0] = b"".join(parts)
+                    parts.clear()
+                last = lines.pop()
+                if last:
+                    parts.append(last)
+                for line in lines:
+                    self._receive_line(line)
+            if parts:
+                self._receive_line(b"".join(parts))
+        finally:
+            self._eof = True
+            self._fail_pending()
+            self._notification_ready.set()
+            if self._consumer_task is None and not self._closing:
+                self._spawn_finish()
+
+    def _receive_line(self, line: bytes) -> None:
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            text = line.decode("utf-8", "replace")
+            self._tap("in", text)
+            logger.warning("dropped a line that is not UTF-8: %r", line[:200])
+            return
+        if not text or text.isspace():
+            return
+        self._tap("in", text)
+        try:
+            frame = json.loads(text)
+        except (ValueError, RecursionError):
+            logger.warning("dropped a line that is not JSON: %.200s", text)
+            return
+        try:
+            self._dispatch(frame)
+        except Exception:  # a bug here must not kill the read loop
+            logger.exception("dispatching frame failed: %.200s", text)
+
+    def _dispatch(self, frame: Any) -> None:
+        if type(frame) is not dict:
+            logger.warning("dropped a JSON value that is not a frame: %.200r", frame)
+            return
+        if "method" in frame:
+            method = frame["method"]
+            if "id" in frame:
+                request_id = frame["id"]
+                if not _is_valid_id(request_id):
+                    self._reply_error(None, RpcError(INVALID_REQUEST, "Invalid request id"))
+                elif type(method) is not str:
+                    self._reply_error(request_id, RpcError(INVALID_REQUEST, "Invalid method"))
+                else:
+                    self._serve(request_id, method, frame.get("params"))
+            elif type(method) is not str:
+                logger.warning("dropped a notification without a method: %.200r", frame)
+            elif method == CANCEL_REQUEST:
+                self._cancel_incoming(frame.get("params"))
+            else:
+                self._notifications.append((method, frame.get("params")))
+                self._notification_ready.set()
+        elif "result" in frame or "error" in frame:
+            self._resolve(frame)
+        elif "id" in frame:
+            request_id = frame["id"]
+            self._reply_error(
+                request_id if _is_valid_id(request_id) else None,
+                RpcError(INVALID_REQUEST, "Invalid request: no method"),
+            )
+        else:
+            logger.warning("dropped an object that is not a frame: %.200r", frame)
+
+    def _resolve(self, frame: dict[str, Any]) -> None:
+        request_id = frame.get("id")
+        future = self._pending.pop(request_id, None) if type(request_id) is int else None
+        if future is None:
+            logger.info("ignored a response to unknown request id %.100r", request_id)
+            return
+        if future.done():
+            return
+        if "error" in frame:
+            future.set_exception(RpcError.from_wire(frame["error"]))
+        else:
+            future.set_result(frame["result"])
+
+    # ---- notifications ------------------------------------------------------------------
+
+    async def _consume(self) -> None:
+        queue = self._notifications
+        ready = self._notification_ready
+        handlers = self._notification_handlers
+        try:
+            while True:
+                while queue:
+                    method, params = queue.popleft()
+                    handler = handlers.get(method)
+                    if handler is None:
+                        logger.debug("ignored notification %s", method)
+                        continue
+                    try:
+                        result = handler(params)
+                        if result is not None:
+                            await result
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        logger.exception("notification handler for %s failed", method)
+                if self._eof:
+                    break
+                ready.clear()
+                await ready.wait()
+        finally:
+            if self._eof and not self._closing:
+                self._spawn_finish()
+
+    def _spawn_finish(self) -> None:
+        # runs outside this task so _finish can cancel and await the others
+        asyncio.get_running_loop().create_task(self._finish())
+
+    # ---- incoming requests --------------------------------------------------------------
+
+    def _serve(self, request_id: Any, method: str, params: Any) -> None:
+        if self._closing:
+            return
+        key = _id_key(request_id)
+        task = asyncio.get_running_loop().create_task(
+            self._answer(request_id, key, method, params), name=f"acp-serve {method}"
+        )
+        self._serving[key] = task
+
+    async def _answer(
+        self, request_id: Any, key: tuple[type, Any], method: str, params: Any
+    ) -> None:
+        task = asyncio.current_task()
+        try:
+            handler = self._request_handlers.get(method)
+            if handler is None:
+                raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}", {"method": method})
+            result = await handler(params)
+            line = self._response_line(request_id, result)
+        except asyncio.CancelledError:
+            if self._closing:
+                raise
+            line = self._error_line(request_id, RpcError(REQUEST_CANCELLED, "Request cancelled"))
+        except RpcError as exc:
+            line = self._error_line(request_id, exc)
+        except ValidationError as exc:
+            details = json.loads(exc.json(include_url=False))
+            line = self._error_line(request_id, RpcError(INVALID_PARAMS, "Invalid params", details))
+        except Exception:
+            logger.exception("request handler for %s failed", method)
+            line = self._error_line(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+        if self._serving.get(key) is task:
+            del self._serving[key]  # from now on a $/cancel_request cannot touch this answer
+        try:
+            await self._write_line(line)
+        except ConnectionClosed:
+            logger.debug("could not answer %s: connection closed", method)
+
+    def _response_line(self, request_id: Any, result: Any) -> str:
+        try:
+            return _encode({"jsonrpc": "2.0", "id": request_id, "result": result})
+        except (TypeError, ValueError, RecursionError):
+            logger.exception("result of request %r is not JSON", request_id)
+            return self._error_line(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+
+    def _error_line(self, request_id: Any, error: RpcError) -> str:
+        try:
+            return _encode({"jsonrpc": "2.0", "id": request_id, "error": error.to_wire()})
+        except (TypeError, ValueError, RecursionError):
+            logger.exception("error data for request %r is not JSON", request_id)
+            code = error.code if type(error.code) is int else INTERNAL_ERROR
+            wire = {"code": code, "message": str(error.message)}
+            return _encode({"jsonrpc": "2.0", "id": request_id, "error": wire})
+
+    def _reply_error(self, request_id: Any, error: RpcError) -> None:
+        logger.warning("invalid request (id %.100r): %s", request_id, error.message)
+        self._spawn(self._write_quietly(self._error_line(request_id, error)))
+
+    async def _write_quietly(self, line: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await self._write_line(line)
+
+    def _cancel_incoming(self, params: Any) -> None:
+        if type(params) is not dict or "requestId" not in params:
+            logger.warning("ignored a malformed %s: %.200r", CANCEL_REQUEST, params)
+            return
+        request_id = params["requestId"]
+        if not _is_valid_id(request_id):
+            return
+        task = self._serving.get(_id_key(request_id))
+        if task is not None and not task.done():
+            task.cancel()
