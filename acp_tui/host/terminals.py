@@ -1,0 +1,333 @@
+"""The agent's terminals: ACP `terminal/*` requests answered with real PTYs.
+
+`TerminalHost` validates the raw params, owns every `Terminal` of a session and answers with
+ACP-shaped results; `Terminal` is what the UI shows (live bytes, input, resize, kill).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from acp_tui.host.pty_process import ExitStatus, PtyProcess
+from acp_tui.host.terminal_screen import MAX_RETAINED_BYTES, OutputBuffer, render_text
+from acp_tui.protocol.errors import invalid_params
+
+__all__ = ["ExitStatus", "Terminal", "TerminalHost"]
+
+log = logging.getLogger(__name__)
+
+UI_OUTPUT_LIMIT = 4 * 1024 * 1024  # what a widget mounted late can still replay
+DEFAULT_COLUMNS, DEFAULT_ROWS = 80, 24
+CLOSE_TIMEOUT = 5.0  # how long release/close_all wait for a SIGKILLed process to be reaped
+_SHELL_CHARS = frozenset(" \t\n|&;<>()$`\\\"'*?[]#~={}")
+
+
+class Terminal:
+    """One command on a PTY, its output, and (once it ended) its exit status."""
+
+    def __init__(
+        self,
+        terminal_id: str,
+        command: str,
+        args: list[str],
+        *,
+        session_id: str,
+        output_byte_limit: int,
+    ) -> None:
+        self.id = terminal_id
+        self.command = command
+        self.args = args
+        self.session_id = session_id
+        self.output_byte_limit = output_byte_limit
+        self.exit_status: ExitStatus | None = None
+        self.released = False
+        self._buffer = OutputBuffer(max(output_byte_limit, UI_OUTPUT_LIMIT))
+        self._output_listeners: list[Callable[[bytes], None]] = []
+        self._exit_listeners: list[Callable[[ExitStatus], None]] = []
+        self._process: PtyProcess | None = None
+        self._exited = asyncio.Event()
+        self._exit_watch: asyncio.Future[None] | None = None
+        self._text_cache: tuple[int, str, bool] | None = None
+
+    # -- lifecycle (used by TerminalHost) -----------------------------------------------------
+
+    def attach(self, process: PtyProcess) -> None:
+        self._process = process
+        process.start_reading(self._on_data, lambda: None)
+        self._exit_watch = asyncio.ensure_future(self._watch_exit(process))
+
+    def fail_to_start(self, message: str, exit_code: int) -> None:
+        """Report an exec failure the way a shell would: a message, then an exit code."""
+        self._on_data(f"{message}\r\n".encode(errors="replace"))
+        self._set_exited(ExitStatus(exit_code=exit_code))
+
+    async def _watch_exit(self, process: PtyProcess) -> None:
+        self._set_exited(await process.wait())
+
+    def _set_exited(self, status: ExitStatus) -> None:
+        self.exit_status = status
+        self._exited.set()
+        for callback in list(self._exit_listeners):
+            _call_safely(callback, status)
+
+    async def close(self) -> None:
+        """Kill the process group if anything is left of it, reap it, close the PTY."""
+        process = self._process
+        if process is None:
+            return
+        process.signal_group(signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wait_for_exit(), CLOSE_TIMEOUT)
+        process.close()
+
+    # -- what the UI and the agent see ----------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.exit_status is None
+
+    def _on_data(self, data: bytes) -> None:
+        self._buffer.append(data)
+        for callback in list(self._output_listeners):
+            _call_safely(callback, data)
+
+    def add_output_listener(self, cb: Callable[[bytes], None]) -> Callable[[], None]:
+        """Call `cb` with raw bytes as they arrive; returns a function that unsubscribes."""
+        self._output_listeners.append(cb)
+        return lambda: _remove(self._output_listeners, cb)
+
+    def add_exit_listener(self, cb: Callable[[ExitStatus], None]) -> Callable[[], None]:
+        """Call `cb` once the command has ended (not called if it already had)."""
+        self._exit_listeners.append(cb)
+        return lambda: _remove(self._exit_listeners, cb)
+
+    def output_bytes(self) -> bytes:
+        """The output so far (its last UI_OUTPUT_LIMIT bytes or more), for a late widget."""
+        return self._buffer.tail(max(UI_OUTPUT_LIMIT, self.output_byte_limit))[0]
+
+    def output_text(self) -> tuple[str, bool]:
+        """Readable text of the last `output_byte_limit` bytes, and whether any were dropped."""
+        total = self._buffer.total
+        if self._text_cache is not None and self._text_cache[0] == total:
+            return self._text_cache[1], self._text_cache[2]
+        data, truncated = self._buffer.tail(self.output_byte_limit)
+        text = render_text(data)
+        if len(text) * 4 > self.output_byte_limit:  # could exceed the limit (U+FFFD is 3 bytes)
+            encoded = text.encode()
+            if len(encoded) > self.output_byte_limit:
+                cut = len(encoded) - self.output_byte_limit
+                text = encoded[cut:].decode("utf-8", "ignore")
+                truncated = True
+        self._text_cache = (total, text, truncated)
+        return text, truncated
+
+    async def wait_for_exit(self) -> ExitStatus:
+        await self._exited.wait()
+        assert self.exit_status is not None
+        return self.exit_status
+
+    def write_input(self, data: bytes) -> None:
+        """Send the user's typing to the PTY (ignored once the terminal is closed)."""
+        if self._process is not None:
+            self._process.write(data)
+
+    def resize(self, columns: int, rows: int) -> None:
+        if self._process is not None and columns > 0 and rows > 0:
+            self._process.resize(columns, rows)
+
+    def kill(self) -> None:
+        """SIGKILL the command's whole process group; the terminal stays readable."""
+        if self._process is not None:
+            self._process.signal_group(signal.SIGKILL)
+
+
+class TerminalHost:
+    """Answers `terminal/*` for one session; `close_all()` when the session or app ends."""
+
+    def __init__(
+        self,
+        cwd: Path,
+        *,
+        cwd_check: Callable[[Path], Awaitable[Path]] | None = None,
+        default_output_byte_limit: int = 1_000_000,
+    ) -> None:
+        self.cwd = cwd
+        self.cwd_check = cwd_check
+        self.default_output_byte_limit = default_output_byte_limit
+        self._terminals: dict[str, Terminal] = {}  # every terminal, released ones too (for the UI)
+        self._subscribers: list[Callable[[Terminal], None]] = []
+
+    # -- ACP requests -----------------------------------------------------------------------------
+
+    async def create(self, params: Any) -> dict[str, Any]:
+        p = _object(params)
+        session_id = _string(p, "sessionId")
+        command = _string(p, "command")
+        if not command.strip():
+            raise invalid_params("command must not be empty")
+        args = _string_list(p.get("args"), "args")
+        env = _env(p.get("env"))
+        limit = _byte_limit(p.get("outputByteLimit"), self.default_output_byte_limit)
+        cwd = await self._cwd(p.get("cwd"))
+
+        environment = {**os.environ, "TERM": "xterm-256color", **env}
+        if not args and any(char in _SHELL_CHARS for char in command):
+            argv = [os.environ.get("SHELL") or "/bin/sh", "-c", command]
+        else:
+            argv = [command, *args]
+
+        terminal = Terminal(
+            f"term-{uuid.uuid4().hex[:12]}",
+            command,
+            args,
+            session_id=session_id,
+            output_byte_limit=limit,
+        )
+        try:
+            process = await PtyProcess.spawn(
+                argv, env=environment, cwd=cwd, columns=DEFAULT_COLUMNS, rows=DEFAULT_ROWS
+            )
+        except FileNotFoundError:
+            terminal.fail_to_start(f"{argv[0]}: command not found", 127)
+        except OSError as exc:
+            terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
+        else:
+            terminal.attach(process)
+        self._terminals[terminal.id] = terminal
+        for callback in list(self._subscribers):
+            _call_safely(callback, terminal)
+        return {"terminalId": terminal.id}
+
+    async def output(self, params: Any) -> dict[str, Any]:
+        terminal = self._lookup(params)
+        text, truncated = terminal.output_text()
+        result: dict[str, Any] = {"output": text, "truncated": truncated}
+        if terminal.exit_status is not None:
+            result["exitStatus"] = terminal.exit_status.to_wire()
+        return result
+
+    async def wait_for_exit(self, params: Any) -> dict[str, Any]:
+        terminal = self._lookup(params)
+        return (await terminal.wait_for_exit()).to_wire()
+
+    async def kill(self, params: Any) -> dict[str, Any]:
+        self._lookup(params).kill()
+        return {}
+
+    async def release(self, params: Any) -> dict[str, Any]:
+        terminal = self._lookup(params)
+        terminal.released = True
+        await terminal.close()
+        return {}
+
+    # -- for the UI and the app ---------------------------------------------------------------
+
+    def get(self, terminal_id: str) -> Terminal | None:
+        return self._terminals.get(terminal_id)
+
+    def subscribe(self, callback: Callable[[Terminal], None]) -> Callable[[], None]:
+        """Call `callback` with each terminal created from now on; returns an unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: _remove(self._subscribers, callback)
+
+    async def close_all(self) -> None:
+        """Kill every terminal's process group and close every PTY (session end / app exit)."""
+        await asyncio.gather(*(terminal.close() for terminal in self._terminals.values()))
+
+    # -- validation ---------------------------------------------------------------------------
+
+    def _lookup(self, params: Any) -> Terminal:
+        p = _object(params)
+        session_id = _string(p, "sessionId")
+        terminal_id = _string(p, "terminalId")
+        terminal = self._terminals.get(terminal_id)
+        if terminal is None or terminal.released:
+            raise invalid_params(f"unknown terminal {terminal_id!r}")
+        if terminal.session_id != session_id:
+            raise invalid_params(f"terminal {terminal_id!r} belongs to another session")
+        return terminal
+
+    async def _cwd(self, value: Any) -> Path:
+        if value is None:
+            return self.cwd
+        if not isinstance(value, str) or "\x00" in value:
+            raise invalid_params("cwd must be a string without NUL bytes")
+        cwd = Path(value)
+        if not cwd.is_absolute():
+            raise invalid_params(f"cwd must be an absolute path: {value!r}")
+        if self.cwd_check is not None:
+            cwd = await self.cwd_check(cwd)
+        if not cwd.is_dir():
+            raise invalid_params(f"cwd is not an existing directory: {str(cwd)!r}")
+        return cwd
+
+
+def _object(params: Any) -> dict[str, Any]:
+    if not isinstance(params, dict):
+        raise invalid_params("params must be an object")
+    return params
+
+
+def _string(p: dict[str, Any], key: str) -> str:
+    value = p.get(key)
+    if not isinstance(value, str):
+        raise invalid_params(f"{key} must be a string")
+    if "\x00" in value:
+        raise invalid_params(f"{key} must not contain NUL bytes")
+    return value
+
+
+def _string_list(value: Any, key: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise invalid_params(f"{key} must be an array of strings")
+    if any("\x00" in item for item in value):
+        raise invalid_params(f"{key} must not contain NUL bytes")
+    return list(value)
+
+
+def _env(value: Any) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise invalid_params("env must be an array of {name, value}")
+    env: dict[str, str] = {}
+    for entry in value:
+        if not isinstance(entry, dict):
+            raise invalid_params("env entries must be objects {name, value}")
+        name, val = entry.get("name"), entry.get("value")
+        if not isinstance(name, str) or not isinstance(val, str):
+            raise invalid_params("env entries need string name and value")
+        if not name or "=" in name or "\x00" in name or "\x00" in val:
+            raise invalid_params(f"invalid environment variable name or value: {name!r}")
+        env[name] = val
+    return env
+
+
+def _byte_limit(value: Any, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise invalid_params("outputByteLimit must be a non-negative integer")
+    return min(value, MAX_RETAINED_BYTES)
+
+
+def _remove(items: list[Any], item: Any) -> None:
+    with contextlib.suppress(ValueError):
+        items.remove(item)
+
+
+def _call_safely(callback: Callable[[Any], None], arg: Any) -> None:
+    try:
+        callback(arg)
+    except Exception:
+        log.exception("terminal listener %r failed", callback)
