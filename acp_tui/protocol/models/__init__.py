@@ -1,0 +1,33 @@
+"""Pydantic models for ACP v1 as pinned in the shared schema (plus unstable plan_update/removed).
+
+On the wire everything is camelCase; `to_wire(model)` dumps by alias without `None` fields.
+Models keep unknown fields (`extra="allow"`) and `_meta` (field `meta`); unknown variants are kept
+raw (`UnknownUpdate`, `UnknownContent`, `UnknownToolCallContent`, `UnknownPlanContent`).
+"""
+
+from ._base import AcpModel, DefaultOnError, SkipInvalidItems, to_wire
+from .agent_methods import *  # noqa: F403
+from .agent_methods import __all__ as _agent_all
+from .client_methods import *  # noqa: F403
+from .client_methods import __all__ as _client_all
+from .content import *  # noqa: F403
+from .content import __all__ as _content_all
+from .session import *  # noqa: F403
+from .session import __all__ as _session_all
+from .tools import *  # noqa: F403
+from .tools import __all__ as _tools_all
+from .updates import *  # noqa: F403
+from .updates import __all__ as _updates_all
+
+__all__ = [
+    "AcpModel",
+    "DefaultOnError",
+    "SkipInvalidItems",
+    "to_wire",
+    *_agent_all,
+    *_client_all,
+    *_content_all,
+    *_session_all,
+    *_tools_all,
+    *_updates_all,
+]

@@ -1,0 +1,96 @@
+"""The base every ACP model shares, and the schema's leniency markers as pydantic validators.
+
+The ACP schema marks fields with `x-deserialize-default-on-error` (an invalid value falls back to
+the field's default instead of failing the message) and lists with
+`x-deserialize-skip-invalid-items` (a bad item is dropped, not the message). `DefaultOnError` and
+`SkipInvalidItems` implement those markers; use them as `Annotated` metadata, skip-items first:
+
+    content: Annotated[list[Foo], SkipInvalidItems, DefaultOnError] = Field(default_factory=list)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticUseDefault
+
+
+def _default_on_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticUseDefault() from None
+
+
+def _skip_invalid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        if not isinstance(value, list):
+            raise
+        kept: list[Any] = []
+        for item in value:
+            try:
+                kept.extend(handler([item]))
+            except ValidationError:
+                continue
+        return kept
+
+
+DefaultOnError = WrapValidator(_default_on_error)
+"""`x-deserialize-default-on-error`: an invalid value becomes the field's default."""
+
+SkipInvalidItems = WrapValidator(_skip_invalid_items)
+"""`x-deserialize-skip-invalid-items`: invalid list items are dropped, valid ones kept."""
+
+Meta = Annotated[dict[str, Any] | None, DefaultOnError]
+"""The `_meta` extension object (kept verbatim; an invalid one is dropped)."""
+
+OptStr = Annotated[str | None, DefaultOnError]
+OptUInt = Annotated[NonNegativeInt | None, DefaultOnError]
+OptFloat = Annotated[float | None, DefaultOnError]
+LenientBool = Annotated[bool, DefaultOnError]
+StrList = Annotated[list[str], SkipInvalidItems, DefaultOnError]
+
+
+class AcpModel(BaseModel):
+    """Base of every ACP model: camelCase aliases, extra fields kept, `_meta` preserved."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        serialize_by_alias=True,
+    )
+
+    meta: Meta = Field(default=None, alias="_meta")
+
+
+def to_wire(model: BaseModel) -> dict[str, Any]:
+    """The model as a JSON-ready dict: camelCase aliases, `None` fields left out."""
+    dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
+
+
+def parse_with(parser: Callable[[Any], Any]) -> WrapValidator:
+    """Validate a union field with a hand-written dispatcher instead of pydantic's union logic.
+
+    (A `WrapValidator` that never calls the handler: unlike `PlainValidator`, it keeps the
+    union's own serializer, so dumping the field works without warnings.)
+    """
+
+    def _validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return parser(value)
+
+    return WrapValidator(_validate)

@@ -1,0 +1,145 @@
+"""Content blocks (text, image, audio, resource links, embedded resources).
+
+`parse_content_block` never raises: a block of an unknown `type`, or a known type that does not
+validate, becomes an `UnknownContent` that keeps the raw value, so nothing the agent sends is lost.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ValidationError, model_serializer
+
+from ._base import AcpModel, DefaultOnError, OptFloat, OptStr, SkipInvalidItems, parse_with
+
+Role = Literal["assistant", "user"]
+
+
+class Annotations(AcpModel):
+    """Hints about how a block is used or displayed."""
+
+    audience: Annotated[list[Role] | None, SkipInvalidItems, DefaultOnError] = None
+    last_modified: OptStr = None
+    priority: OptFloat = None
+
+
+OptAnnotations = Annotated[Annotations | None, DefaultOnError]
+
+
+class TextContent(AcpModel):
+    type: Literal["text"] = "text"
+    text: str
+    annotations: OptAnnotations = None
+
+
+class ImageContent(AcpModel):
+    type: Literal["image"] = "image"
+    data: str
+    mime_type: str
+    uri: OptStr = None
+    annotations: OptAnnotations = None
+
+
+class AudioContent(AcpModel):
+    type: Literal["audio"] = "audio"
+    data: str
+    mime_type: str
+    annotations: OptAnnotations = None
+
+
+class ResourceLink(AcpModel):
+    type: Literal["resource_link"] = "resource_link"
+    name: str
+    uri: str
+    title: OptStr = None
+    description: OptStr = None
+    mime_type: OptStr = None
+    size: Annotated[int | None, DefaultOnError] = None
+    annotations: OptAnnotations = None
+
+
+class TextResourceContents(AcpModel):
+    uri: str
+    text: str
+    mime_type: OptStr = None
+
+
+class BlobResourceContents(AcpModel):
+    uri: str
+    blob: str
+    mime_type: OptStr = None
+
+
+class EmbeddedResource(AcpModel):
+    type: Literal["resource"] = "resource"
+    resource: TextResourceContents | BlobResourceContents
+    annotations: OptAnnotations = None
+
+
+class UnknownContent(BaseModel):
+    """A content block acp-tui does not understand, kept exactly as received."""
+
+    raw: Any
+
+    @property
+    def type(self) -> str | None:
+        kind = self.raw.get("type") if isinstance(self.raw, dict) else None
+        return kind if isinstance(kind, str) else None
+
+    @model_serializer
+    def _serialize(self) -> Any:
+        return self.raw
+
+
+KnownContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
+
+_CONTENT_TYPES: dict[str, type[KnownContentBlock]] = {
+    "text": TextContent,
+    "image": ImageContent,
+    "audio": AudioContent,
+    "resource_link": ResourceLink,
+    "resource": EmbeddedResource,
+}
+
+
+def parse_content_block(raw: Any) -> ContentBlock:
+    """A content block from its wire form; never raises (falls back to `UnknownContent`)."""
+    if isinstance(raw, TextContent | ImageContent | AudioContent | ResourceLink):
+        return raw
+    if isinstance(raw, EmbeddedResource | UnknownContent):
+        return raw
+    if isinstance(raw, dict):
+        model = _CONTENT_TYPES.get(raw.get("type"))  # type: ignore[arg-type]
+        if model is not None:
+            try:
+                return model.model_validate(raw)
+            except ValidationError:
+                pass
+    return UnknownContent(raw=raw)
+
+
+ContentBlock = Annotated[KnownContentBlock | UnknownContent, parse_with(parse_content_block)]
+"""Any content block; validating one never fails (unknown/invalid → `UnknownContent`)."""
+
+
+def text_block(text: str) -> TextContent:
+    """A plain text block (the common case for prompts)."""
+    return TextContent(text=text)
+
+
+__all__ = [
+    "Annotations",
+    "AudioContent",
+    "BlobResourceContents",
+    "ContentBlock",
+    "EmbeddedResource",
+    "ImageContent",
+    "KnownContentBlock",
+    "ResourceLink",
+    "Role",
+    "TextContent",
+    "TextResourceContents",
+    "UnknownContent",
+    "parse_content_block",
+    "text_block",
+]

@@ -1,0 +1,149 @@
+"""Session state the agent describes: modes, config options, commands, plan entries, cost."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, ValidationError
+
+from ._base import AcpModel, DefaultOnError, OptStr, SkipInvalidItems, parse_with
+
+
+class SessionMode(AcpModel):
+    id: str
+    name: str
+    description: OptStr = None
+
+
+class SessionModeState(AcpModel):
+    """The modes an agent offers and the current one (from session/new or session/load)."""
+
+    current_mode_id: str
+    available_modes: Annotated[list[SessionMode], SkipInvalidItems, DefaultOnError] = Field(
+        default_factory=list
+    )
+
+
+class SessionConfigSelectOption(AcpModel):
+    value: str
+    name: str
+    description: OptStr = None
+
+
+class SessionConfigSelectGroup(AcpModel):
+    group: str
+    name: str
+    options: Annotated[list[SessionConfigSelectOption], SkipInvalidItems, DefaultOnError] = Field(
+        default_factory=list
+    )
+
+
+CONFIG_CATEGORIES = ("mode", "model", "model_config", "thought_level")
+"""Known `category` values; any other string is allowed too."""
+
+
+class _ConfigOptionBase(AcpModel):
+    id: str
+    name: str
+    description: OptStr = None
+    category: OptStr = None
+
+
+class SessionConfigSelect(_ConfigOptionBase):
+    """A config option picked from a list (options may be grouped)."""
+
+    type: Literal["select"] = "select"
+    current_value: str
+    options: list[SessionConfigSelectOption] | list[SessionConfigSelectGroup]
+
+    def flat_options(self) -> list[SessionConfigSelectOption]:
+        """All options, groups flattened in order."""
+        flat: list[SessionConfigSelectOption] = []
+        for item in self.options:
+            if isinstance(item, SessionConfigSelectGroup):
+                flat.extend(item.options)
+            else:
+                flat.append(item)
+        return flat
+
+
+class SessionConfigBoolean(_ConfigOptionBase):
+    """An on/off config option."""
+
+    type: Literal["boolean"] = "boolean"
+    current_value: bool
+
+
+_CONFIG_TYPES: dict[str, type[SessionConfigSelect | SessionConfigBoolean]] = {
+    "select": SessionConfigSelect,
+    "boolean": SessionConfigBoolean,
+}
+
+
+def _parse_config_option(raw: Any) -> SessionConfigSelect | SessionConfigBoolean:
+    if isinstance(raw, SessionConfigSelect | SessionConfigBoolean):
+        return raw
+    if not isinstance(raw, dict) or raw.get("type") not in _CONFIG_TYPES:
+        raise ValueError("config option must be an object of type 'select' or 'boolean'")
+    try:
+        return _CONFIG_TYPES[raw["type"]].model_validate(raw)
+    except ValidationError as error:
+        raise ValueError(f"invalid config option: {error}") from None
+
+
+SessionConfigOption = Annotated[
+    SessionConfigSelect | SessionConfigBoolean, parse_with(_parse_config_option)
+]
+ConfigOptionList = Annotated[list[SessionConfigOption], SkipInvalidItems, DefaultOnError]
+
+
+class UnstructuredCommandInput(AcpModel):
+    hint: str
+
+
+class AvailableCommand(AcpModel):
+    """A slash command the agent offers."""
+
+    name: str
+    description: str
+    input: Annotated[UnstructuredCommandInput | None, DefaultOnError] = None
+
+
+PLAN_PRIORITIES = ("high", "medium", "low")
+PLAN_STATUSES = ("pending", "in_progress", "completed")
+
+
+class PlanEntry(AcpModel):
+    """One step of an agent's plan (priority and status are plain strings)."""
+
+    content: str
+    priority: str
+    status: str
+
+
+PlanEntryList = Annotated[list[PlanEntry], SkipInvalidItems, DefaultOnError]
+
+
+class Cost(AcpModel):
+    amount: float
+    currency: str
+
+
+__all__ = [
+    "CONFIG_CATEGORIES",
+    "PLAN_PRIORITIES",
+    "PLAN_STATUSES",
+    "AvailableCommand",
+    "ConfigOptionList",
+    "Cost",
+    "PlanEntry",
+    "PlanEntryList",
+    "SessionConfigBoolean",
+    "SessionConfigOption",
+    "SessionConfigSelect",
+    "SessionConfigSelectGroup",
+    "SessionConfigSelectOption",
+    "SessionMode",
+    "SessionModeState",
+    "UnstructuredCommandInput",
+]
