@@ -202,8 +202,9 @@ class FileSystemHost:
             )
 
     def _remember_write(self, record: WriteRecord) -> None:
-        if record.deleted:
-            self._known.pop(record.path, None)
+        if record.reverts is not None:
+            # The user reverted behind the agent's back: keep the agent's view, so its next write
+            # to this file asks before overwriting the reverted content.
             return
         data = record.after_data()
         self._known[record.path] = fingerprint(data, _mtime_ns(record.path), "write")
