@@ -377,6 +377,15 @@ class Connection:
             self._answer(request_id, key, method, params), name=f"acp-serve {method}"
         )
         self._serving[key] = task
+        task.add_done_callback(lambda t: self._served(t, request_id, key))
+
+    def _served(self, task: asyncio.Task[None], request_id: Any, key: tuple[type, Any]) -> None:
+        # A task cancelled before its first step never ran `_answer`: answer for it here.
+        if self._serving.get(key) is task:
+            del self._serving[key]
+        if task.cancelled() and not self._closing:
+            error = RpcError(REQUEST_CANCELLED, "Request cancelled")
+            self._spawn(self._write_quietly(self._error_line(request_id, error)))
 
     async def _answer(
         self, request_id: Any, key: tuple[type, Any], method: str, params: Any
