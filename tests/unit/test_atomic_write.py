@@ -53,12 +53,13 @@ def test_replacing_keeps_permission_bits(tmp_path, mode):
 def test_replaces_the_inode_and_leaves_no_temp_file(tmp_path):
     target = tmp_path / "file.txt"
     target.write_text("old")
-    old_inode = target.stat().st_ino
+    os.link(target, tmp_path / "hardlink-to-old")
     for i in range(5):
         atomic_write_text(target, f"version {i}")
     assert target.read_text() == "version 4"
-    assert target.stat().st_ino != old_inode  # renamed over, not rewritten in place
-    assert os.listdir(tmp_path) == ["file.txt"]
+    # renamed over, not rewritten in place: the old inode still holds the old content
+    assert (tmp_path / "hardlink-to-old").read_text() == "old"
+    assert sorted(os.listdir(tmp_path)) == ["file.txt", "hardlink-to-old"]
 
 
 def test_writing_through_a_symlink_keeps_the_link(tmp_path):
