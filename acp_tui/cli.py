@@ -3,22 +3,104 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 from acp_tui import __version__
+
+USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] -- AGENT_CMD [ARGS...]"
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    agent_argv: list[str]
+    cwd: Path
+    log_path: Path | None
+    demo: bool
+    cwd_defaulted: bool = False
+
+
+class UsageError(Exception):
+    """A one-line problem with the command line, with a hint."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui",
-        description="A terminal client for the Agent Client Protocol.",
-        epilog="example: acp-tui -- gemini --acp",
+        usage=USAGE,
+        description="A terminal client for the Agent Client Protocol (ACP).",
+        epilog=(
+            "examples:\n"
+            "  acp-tui -- gemini --acp\n"
+            "  acp-tui --cwd ~/src/project -- claude-code-acp\n"
+            "  acp-tui --demo            (a built-in scripted agent: no network, no key)"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"acp-tui {__version__}")
+    parser.add_argument(
+        "--cwd", metavar="DIR", help="the session's working directory (default: the current one)"
+    )
+    parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
+    parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
     return parser
+
+
+def parse_args(argv: list[str]) -> LaunchOptions:
+    if "--" in argv:
+        split = argv.index("--")
+        own, agent_argv = argv[:split], argv[split + 1 :]
+    else:
+        own, agent_argv = argv, []
+    args, extra = build_parser().parse_known_args(own)
+    if extra:
+        # `acp-tui gemini --acp` without `--`: accept it when the first word is not an option.
+        if extra[0].startswith("-"):
+            raise UsageError(f"unknown option {extra[0]!r} (agent arguments go after `--`)")
+        agent_argv = extra + agent_argv
+    cwd = Path(os.path.expanduser(args.cwd)) if args.cwd else Path.cwd()
+    if not cwd.is_dir():
+        raise UsageError(f"--cwd {args.cwd!r} is not a directory")
+    log_path = Path(args.log).expanduser().resolve() if args.log else None
+    if args.demo and agent_argv:
+        raise UsageError("give either --demo or an agent command, not both")
+    if not args.demo and not agent_argv:
+        raise UsageError(
+            "no agent command given; try `acp-tui -- gemini --acp` or `acp-tui --demo`"
+        )
+    if not args.demo:
+        check_agent_command(agent_argv[0], cwd)
+    return LaunchOptions(agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None)
+
+
+def check_agent_command(command: str, cwd: Path) -> None:
+    """Fail early, in one line, for a command that cannot possibly start."""
+    if os.sep in command:
+        path = Path(command) if Path(command).is_absolute() else cwd / command
+        if not path.exists():
+            raise UsageError(f"agent command not found: {command!r}")
+        if path.is_dir():
+            raise UsageError(f"agent command is a directory: {command!r}")
+        if not os.access(path, os.X_OK):
+            raise UsageError(f"agent command is not executable: {command!r} (try chmod +x)")
+        return
+    if shutil.which(command) is None:
+        raise UsageError(
+            f"agent command not found: {command!r} (is it installed and on your PATH?)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    build_parser().parse_args(args)
-    return 0
+    try:
+        options = parse_args(args)
+    except UsageError as error:
+        print(f"acp-tui: {error}", file=sys.stderr)
+        print(f"usage: {USAGE}", file=sys.stderr)
+        return 2
+    from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI
+
+    return run_app(options)

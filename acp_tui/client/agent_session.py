@@ -1,0 +1,457 @@
+"""One agent process and one ACP session: connect, authenticate, prompt, cancel, restart.
+
+This is the client core the UI drives. It owns the agent process, the JSON-RPC connection,
+the session `Thread` and the host services that answer the agent's requests. It never imports
+Textual: the UI observes its signals and the thread, and answers questions through `ClientUi`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from acp_tui import __version__
+from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
+from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.permissions import PermissionBroker
+from acp_tui.host.terminals import TerminalHost
+from acp_tui.protocol.connection import Connection, ConnectionClosed
+from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
+from acp_tui.protocol.models import ToolCallUpdate
+from acp_tui.protocol.process import AgentProcess, AgentSpawnError
+from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.session.thread import Thread
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+# Updates an agent replays on session/load that we already show after a restart.
+_REPLAYED_KINDS = frozenset(
+    {"user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call",
+     "tool_call_update", "plan"}
+)
+
+
+class AgentSession:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        ui: ClientUi,
+        *,
+        log_path: Path | None = None,
+        mcp_servers: Sequence[dict[str, Any]] = (),
+        env_extra: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.cwd = cwd.resolve()
+        self.ui = ui
+        self.mcp_servers = list(mcp_servers)
+        self.env_extra = dict(env_extra or {})
+        self.thread = Thread()
+        self.permissions = PermissionBroker()
+        self.fs = FileSystemHost(self.cwd, ui.asker)
+        self.terminals = TerminalHost(self.cwd)
+        self.queue: list[QueuedPrompt] = []
+        self.state = SessionState.STARTING
+        self.session_id: str | None = None
+        self.agent_info: dict[str, Any] = {}
+        self.agent_capabilities: dict[str, Any] = {}
+        self.auth_methods: list[AuthMethodInfo] = []
+        self.crash: AgentCrash | None = None
+        self.error: str | None = None
+        self.state_changed: Signal[SessionState] = Signal()
+        self.queue_changed: Signal[list[QueuedPrompt]] = Signal()
+        self.notices: Signal[Notice] = Signal()
+        self.traffic: Signal[TrafficEvent] = Signal()
+        self._process: AgentProcess | None = None
+        self._connection: Connection | None = None
+        self._log = JsonlTrafficLog(log_path) if log_path else None
+        self._phase = "start"
+        self._turn_task: asyncio.Task[None] | None = None
+        self._watch_task: asyncio.Task[None] | None = None
+        self._queue_ids = itertools.count(1)
+        self._replaying = False
+        self._closing = False
+
+    # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def agent_name(self) -> str:
+        name = self.agent_info.get("title") or self.agent_info.get("name")
+        return str(name) if name else Path(self.argv[0]).name if self.argv else "agent"
+
+    @property
+    def turn_running(self) -> bool:
+        return self._turn_task is not None and not self._turn_task.done()
+
+    @property
+    def can_load_session(self) -> bool:
+        return bool(self.agent_capabilities.get("loadSession"))
+
+    async def start(self) -> bool:
+        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
+        if not await self._connect():
+            return False
+        return await self._open_session(load=False)
+
+    async def restart(self) -> bool:
+        """Start the agent again and continue: `session/load` when it can, else a new session."""
+        await self._teardown()
+        self.crash = None
+        self.error = None
+        if not await self._connect():
+            return False
+        load = self.session_id is not None and self.can_load_session
+        ok = await self._open_session(load=load)
+        if ok:
+            how = "session reloaded" if load else "new session started"
+            self.notices.emit(Notice(f"Agent restarted; {how}."))
+            self._maybe_send_next()
+        return ok
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._turn_task is not None:
+            self._turn_task.cancel()
+        await self._teardown()
+        self._set_state(SessionState.CLOSED)
+
+    async def _teardown(self) -> None:
+        self.permissions.cancel_all()
+        watch, self._watch_task = self._watch_task, None
+        if watch is not None:
+            watch.cancel()
+        with contextlib.suppress(Exception):
+            await self.terminals.close_all()
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                await self._connection.close()
+            self._connection = None
+        if self._process is not None:
+            with contextlib.suppress(Exception):
+                await self._process.shutdown()
+            self._process = None
+
+    async def _connect(self) -> bool:
+        self._set_state(SessionState.STARTING)
+        self._phase = "start"
+        try:
+            self._process = await AgentProcess.spawn(
+                self.argv, cwd=str(self.cwd), env_extra=self.env_extra
+            )
+        except AgentSpawnError as error:
+            self._fail(str(error))
+            return False
+        connection = Connection(self._process.reader, self._process.writer)
+        self._register_handlers(connection)
+        connection.add_tap(self.traffic.emit)
+        if self._log is not None:
+            connection.add_tap(self._log)
+        connection.start()
+        self._connection = connection
+        self._watch_task = asyncio.create_task(self._watch_process(self._process))
+        self._phase = "initialize"
+        try:
+            result = await connection.request("initialize", self._initialize_params())
+        except (RpcError, ConnectionClosed) as error:
+            await self._failed_request("initialize", error)
+            return False
+        if not isinstance(result, dict):
+            self._fail("the agent answered initialize with something that is not an object")
+            return False
+        version = result.get("protocolVersion")
+        if version != PROTOCOL_VERSION:
+            self._fail(
+                f"the agent speaks ACP protocol version {version!r}; "
+                f"acp-tui speaks version {PROTOCOL_VERSION}"
+            )
+            await self._teardown()
+            return False
+        info = result.get("agentInfo")
+        self.agent_info = info if isinstance(info, dict) else {}
+        caps = result.get("agentCapabilities")
+        self.agent_capabilities = caps if isinstance(caps, dict) else {}
+        methods = result.get("authMethods")
+        self.auth_methods = [
+            m for m in (AuthMethodInfo.from_wire(r) for r in methods or []) if m is not None
+        ] if isinstance(methods, list) else []
+        return True
+
+    def _initialize_params(self) -> dict[str, Any]:
+        return {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": {
+                "fs": {"readTextFile": True, "writeTextFile": True},
+                "terminal": True,
+                "auth": {"terminal": True},
+            },
+            "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
+        }
+
+    async def _open_session(self, *, load: bool) -> bool:
+        connection = self._connection
+        assert connection is not None
+        auth_error: str | None = None
+        while True:
+            self._phase = "session/load" if load else "session/new"
+            try:
+                if load:
+                    self._replaying = bool(self.thread.entries)
+                    try:
+                        result = await connection.request(
+                            "session/load",
+                            {"sessionId": self.session_id, "cwd": str(self.cwd),
+                             "mcpServers": self.mcp_servers},
+                        )
+                    finally:
+                        self._replaying = False
+                else:
+                    result = await connection.request(
+                        "session/new", {"cwd": str(self.cwd), "mcpServers": self.mcp_servers}
+                    )
+            except RpcError as error:
+                if error.code == AUTH_REQUIRED and self.auth_methods:
+                    auth_error = auth_error or error.message
+                    if not await self._authenticate(auth_error):
+                        return False
+                    connection = self._connection
+                    assert connection is not None
+                    auth_error = None
+                    continue
+                await self._failed_request(self._phase, error)
+                return False
+            except ConnectionClosed as error:
+                await self._failed_request(self._phase, error)
+                return False
+            break
+        if isinstance(result, dict):
+            if not load:
+                session_id = result.get("sessionId")
+                if not isinstance(session_id, str):
+                    self._fail("the agent's session/new answer has no sessionId")
+                    return False
+                self.session_id = session_id
+            self._apply_session_setup(result)
+        self._set_state(SessionState.READY)
+        return True
+
+    def _apply_session_setup(self, result: dict[str, Any]) -> None:
+        from acp_tui.protocol.models import SessionModeState
+
+        modes = result.get("modes")
+        if isinstance(modes, dict):
+            try:
+                self.thread.set_modes(SessionModeState.model_validate(modes))
+            except ValueError as error:
+                log.warning("ignoring malformed modes: %s", error)
+        options = result.get("configOptions")
+        if isinstance(options, list):
+            self.thread.set_config_options(options)
+
+    async def _authenticate(self, error: str | None) -> bool:
+        """Ask the user how to log in until a method works or they give up."""
+        self._set_state(SessionState.AUTHENTICATING)
+        while True:
+            method = await self.ui.choose_auth_method(self.auth_methods, error)
+            if method is None:
+                self._fail("authentication is required and was not completed")
+                await self._teardown()
+                return False
+            if method.type == "terminal":
+                code = await self.ui.run_login_terminal(
+                    [self.argv[0], *method.args], dict(method.env)
+                )
+                if code != 0:
+                    error = f"{method.name}: the login command ended with code {code}"
+                    continue
+                # ACP v1: after a terminal login the client reconnects to the agent.
+                await self._teardown()
+                if not await self._connect():
+                    return False
+                self._set_state(SessionState.AUTHENTICATING)
+                return True
+            connection = self._connection
+            assert connection is not None
+            try:
+                await connection.request("authenticate", {"methodId": method.id})
+            except RpcError as failure:
+                error = f"{method.name}: {failure.message}"
+                continue
+            except ConnectionClosed as failure:
+                await self._failed_request("authenticate", failure)
+                return False
+            return True
+
+    # ----------------------------------------------------------------- handlers
+
+    def _register_handlers(self, connection: Connection) -> None:
+        connection.on_notification("session/update", self._on_session_update)
+        connection.on_request("session/request_permission", self._on_request_permission)
+        connection.on_request("fs/read_text_file", self.fs.read_text_file)
+        connection.on_request("fs/write_text_file", self.fs.write_text_file)
+        connection.on_request("terminal/create", self.terminals.create)
+        connection.on_request("terminal/output", self.terminals.output)
+        connection.on_request("terminal/wait_for_exit", self.terminals.wait_for_exit)
+        connection.on_request("terminal/kill", self.terminals.kill)
+        connection.on_request("terminal/release", self.terminals.release)
+
+    def _on_session_update(self, params: Any) -> None:
+        if self._replaying and isinstance(params, dict):
+            update = params.get("update")
+            if isinstance(update, dict) and update.get("sessionUpdate") in _REPLAYED_KINDS:
+                return
+        self.thread.apply_notification(params)
+
+    async def _on_request_permission(self, params: Any) -> dict[str, Any]:
+        if isinstance(params, dict) and isinstance(params.get("toolCall"), dict):
+            with contextlib.suppress(ValueError):
+                self.thread.tool_call_for_permission(
+                    ToolCallUpdate.model_validate(params["toolCall"])
+                )
+        return await self.permissions.request(params)
+
+    # ----------------------------------------------------------------- the turn
+
+    def submit(self, text: str) -> QueuedPrompt | None:
+        """Send a prompt now, or queue it while a turn runs. Returns the queued item, if queued."""
+        if self.turn_running or self.state is not SessionState.READY:
+            item = QueuedPrompt(next(self._queue_ids), text)
+            self.queue.append(item)
+            self.queue_changed.emit(self.queue)
+            return item
+        self._start_turn(text)
+        return None
+
+    def edit_queued(self, item_id: int, text: str) -> None:
+        for item in self.queue:
+            if item.id == item_id:
+                item.text = text
+        self.queue_changed.emit(self.queue)
+
+    def remove_queued(self, item_id: int) -> None:
+        self.queue = [item for item in self.queue if item.id != item_id]
+        self.queue_changed.emit(self.queue)
+
+    def _start_turn(self, text: str) -> None:
+        self._turn_task = asyncio.create_task(self._run_turn(text))
+
+    async def _run_turn(self, text: str) -> None:
+        connection = self._connection
+        if connection is None or self.session_id is None:
+            return
+        blocks = [{"type": "text", "text": text}]
+        from acp_tui.protocol.models import parse_content_block
+
+        self.thread.add_user_prompt([parse_content_block(block) for block in blocks])
+        self.thread.begin_turn()
+        self._set_state(SessionState.RUNNING)
+        self._phase = "prompt"
+        stop_reason: str | None = None
+        try:
+            result = await connection.request(
+                "session/prompt", {"sessionId": self.session_id, "prompt": blocks}
+            )
+            if isinstance(result, dict) and isinstance(result.get("stopReason"), str):
+                stop_reason = result["stopReason"]
+        except RpcError as error:
+            self.notices.emit(Notice(f"The agent failed the prompt: {error.message}", "error"))
+            stop_reason = "error"
+        except ConnectionClosed:
+            stop_reason = "error"
+        finally:
+            self.thread.end_turn(stop_reason)
+            if self.state is SessionState.RUNNING:
+                self._set_state(SessionState.READY)
+        self._maybe_send_next()
+
+    def _maybe_send_next(self) -> None:
+        if self.queue and self.state is SessionState.READY and not self.turn_running:
+            item = self.queue.pop(0)
+            self.queue_changed.emit(self.queue)
+            self._start_turn(item.text)
+
+    async def cancel(self) -> None:
+        """Esc: cancel the running turn. Updates keep arriving until the prompt returns."""
+        if not self.turn_running or self._connection is None or self.session_id is None:
+            return
+        self.thread.cancel_unfinished_tool_calls()
+        self.permissions.cancel_all()
+        with contextlib.suppress(ConnectionClosed):
+            await self._connection.notify("session/cancel", {"sessionId": self.session_id})
+
+    async def set_mode(self, mode_id: str) -> str | None:
+        """Ask the agent to switch modes. Returns an error message, or None on success."""
+        if self._connection is None or self.session_id is None:
+            return "no session"
+        try:
+            await self._connection.request(
+                "session/set_mode", {"sessionId": self.session_id, "modeId": mode_id}
+            )
+        except RpcError as error:
+            return error.message
+        except ConnectionClosed:
+            return "the agent is not running"
+        self.thread.set_current_mode(mode_id)
+        return None
+
+    # ----------------------------------------------------------------- failure
+
+    async def _watch_process(self, process: AgentProcess) -> None:
+        exit_info = await process.wait()
+        if self._closing or process is not self._process:
+            return
+        # Let the reader drain what the agent wrote before it died.
+        if self._connection is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._connection.wait_closed(), 1.0)
+        self.permissions.cancel_all()
+        self.crash = AgentCrash(
+            description=exit_info.describe(),
+            stderr_tail=process.stderr_tail(12),
+            during=self._phase,
+            returncode=exit_info.returncode,
+        )
+        self.thread.cancel_unfinished_tool_calls()
+        self._set_state(SessionState.CRASHED)
+
+    async def _failed_request(self, what: str, error: Exception) -> None:
+        if isinstance(error, ConnectionClosed):
+            process = self._process
+            if process is not None:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(process.wait(), 3.0)
+            # the watcher reports the crash; make sure state reflects it
+            if self.state is not SessionState.CRASHED and process is not None:
+                exit_info = process.exit
+                self.crash = AgentCrash(
+                    description=exit_info.describe() if exit_info else "closed its output",
+                    stderr_tail=process.stderr_tail(12),
+                    during=what,
+                    returncode=exit_info.returncode if exit_info else None,
+                )
+                self._set_state(SessionState.CRASHED)
+            return
+        assert isinstance(error, RpcError)
+        self._fail(f"{what} failed: {error.message}")
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        self._set_state(SessionState.FAILED)
+
+    def _set_state(self, state: SessionState) -> None:
+        if state is self.state and state is not SessionState.READY:
+            return
+        self.state = state
+        self.state_changed.emit(state)
+
+
+def default_cwd() -> Path:
+    return Path(os.getcwd()).resolve()

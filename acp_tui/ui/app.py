@@ -1,0 +1,47 @@
+"""The Textual application: one agent session on the main screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App
+from textual.binding import Binding
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.events import SessionState
+from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.screens.main import MainScreen
+
+SessionFactory = Callable[[UiBridge], AgentSession]
+
+
+class AcpApp(App[int]):
+    TITLE = "acp-tui"
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
+
+    def __init__(self, session_factory: SessionFactory, *, start_agent: bool = True) -> None:
+        super().__init__()
+        self.bridge = UiBridge(self)
+        self.session = session_factory(self.bridge)
+        self.bridge.agent_name = self.session.agent_name
+        self.bridge.cwd = str(self.session.cwd)
+        self.start_agent = start_agent
+        self.exit_message: str | None = None
+
+    def on_mount(self) -> None:
+        self.push_screen(MainScreen(self.session))
+        if self.start_agent:
+            self.run_worker(self._start(), group="start", exclusive=True)
+
+    async def _start(self) -> None:
+        ok = await self.session.start()
+        self.bridge.agent_name = self.session.agent_name
+        if not ok and self.session.state is SessionState.FAILED:
+            # Nothing to continue: say why and leave cleanly.
+            self.exit_message = self.session.error
+            await self.session.close()
+            self.exit(1)
+
+    async def action_quit(self) -> None:
+        await self.session.close()
+        self.exit(0)

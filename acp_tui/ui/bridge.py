@@ -1,0 +1,65 @@
+"""The UI's side of `ClientUi`/`Asker`: questions become modal screens resolved by the user."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from textual.app import App
+from textual.screen import Screen
+
+from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.host.asker import Asker, Question
+
+T = TypeVar("T")
+
+
+class UiBridge:
+    """Implements `acp_tui.client.ui_bridge.ClientUi` for a Textual app."""
+
+    def __init__(self, app: App[Any], agent_name: str = "the agent", cwd: str = ".") -> None:
+        self.app = app
+        self.agent_name = agent_name
+        self.cwd = cwd
+        self._asker = _ScreenAsker(self)
+
+    @property
+    def asker(self) -> Asker:
+        return self._asker
+
+    async def ask_screen(self, screen: Screen[T]) -> T | None:
+        """Push a screen and wait for it to be dismissed, from any coroutine on the app's loop."""
+        future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
+
+        def done(result: T | None) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self.app.push_screen(screen, callback=done)
+        self.app.bell()
+        return await future
+
+    async def choose_auth_method(
+        self, methods: Sequence[AuthMethodInfo], error: str | None
+    ) -> AuthMethodInfo | None:
+        from acp_tui.ui.screens.auth import AuthMethodScreen
+
+        return await self.ask_screen(AuthMethodScreen(self.agent_name, methods, error))
+
+    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+        from acp_tui.ui.screens.auth import LoginTerminalScreen
+
+        return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
+
+
+class _ScreenAsker:
+    def __init__(self, bridge: UiBridge) -> None:
+        self.bridge = bridge
+
+    async def ask(self, question: Question) -> str:
+        from acp_tui.ui.screens.question import QuestionScreen
+
+        answer = await self.bridge.ask_screen(QuestionScreen(question))
+        # Esc means the most cautious choice, which questions list last.
+        return answer if answer is not None else question.choices[-1].id

@@ -1,0 +1,37 @@
+"""Build the session from the command line and run the app."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from acp_tui.cli import LaunchOptions
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.ui.app import AcpApp
+from acp_tui.ui.bridge import UiBridge
+
+
+def demo_argv() -> list[str]:
+    return [sys.executable, "-m", "acp_tui.demo.agent"]
+
+
+def run_app(options: LaunchOptions) -> int:
+    argv = options.agent_argv
+    cwd = options.cwd
+    if options.demo:
+        argv = demo_argv()
+        if options.cwd_defaulted:
+            from acp_tui.demo.sample_project import create_sample_project
+
+            cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
+            create_sample_project(cwd)
+
+    def factory(bridge: UiBridge) -> AgentSession:
+        return AgentSession(argv, cwd, bridge, log_path=options.log_path)
+
+    app = AcpApp(factory)
+    code = app.run()
+    if app.exit_message:
+        print(f"acp-tui: {app.exit_message}", file=sys.stderr)
+    return code if isinstance(code, int) else 0

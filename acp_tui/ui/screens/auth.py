@@ -1,0 +1,125 @@
+"""Authentication: pick one of the agent's methods; run a terminal login in a real PTY."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from acp_tui.client.ui_bridge import AuthMethodInfo
+
+
+class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
+    DEFAULT_CSS = """
+    AuthMethodScreen { align: center middle; }
+    AuthMethodScreen > Vertical {
+        width: 80; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $accent; background: $surface; padding: 1 2;
+    }
+    AuthMethodScreen #error { color: $error; margin-bottom: 1; }
+    AuthMethodScreen OptionList { height: auto; max-height: 20; }
+    """
+    BINDINGS = [Binding("escape", "give_up", "cancel")]
+
+    def __init__(self, agent_name: str, methods: Sequence[AuthMethodInfo], error: str | None):
+        super().__init__()
+        self.agent_name = agent_name
+        self.methods = list(methods)
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"{self.agent_name} needs you to log in", style="bold"))
+            if self.error:
+                yield Static(Text(self.error), id="error")
+            options = []
+            for index, method in enumerate(self.methods):
+                label = Text(method.name, style="bold")
+                if method.type == "terminal":
+                    label.append("  (opens a terminal)", style="dim")
+                if method.description:
+                    label.append("\n" + method.description, style="dim")
+                options.append(Option(label, id=str(index)))
+            yield OptionList(*options, id="methods")
+            yield Static(Text("enter choose · esc give up", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.methods[int(event.option.id or 0)])
+
+    def action_give_up(self) -> None:
+        self.dismiss(None)
+
+
+class LoginTerminalScreen(ModalScreen[int | None]):
+    """Runs the agent's login command in a PTY, shows it live, dismisses with its exit code."""
+
+    DEFAULT_CSS = """
+    LoginTerminalScreen { align: center middle; }
+    LoginTerminalScreen > Vertical {
+        width: 95%; height: 85%; border: thick $accent; background: $surface;
+    }
+    LoginTerminalScreen #hint { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [Binding("ctrl+g", "abandon", "abandon login", priority=True)]
+
+    def __init__(self, argv: Sequence[str], env: Mapping[str, str], cwd: str) -> None:
+        super().__init__()
+        self.argv = list(argv)
+        self.env = dict(env)
+        self.cwd = cwd
+        self._host: object | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                Text(f"login: {' '.join(self.argv)}   (ctrl+g abandons)", style="dim"), id="hint"
+            )
+
+    async def on_mount(self) -> None:
+        from pathlib import Path
+
+        from acp_tui.host.terminals import TerminalHost
+        from acp_tui.ui.widgets.terminal_view import TerminalView
+
+        host = TerminalHost(Path(self.cwd))
+        self._host = host
+        created = await host.create(
+            {
+                "sessionId": "login",
+                "command": self.argv[0],
+                "args": self.argv[1:],
+                "env": [{"name": k, "value": v} for k, v in self.env.items()],
+                "cwd": self.cwd,
+            }
+        )
+        terminal = host.get(created["terminalId"])
+        assert terminal is not None
+        view = TerminalView(terminal)
+        await self.query_one(Vertical).mount(view)
+        view.focus()
+        self.run_worker(self._wait(host, created["terminalId"]), exclusive=True)
+
+    async def _wait(self, host: object, terminal_id: str) -> None:
+        from acp_tui.host.terminals import TerminalHost
+
+        assert isinstance(host, TerminalHost)
+        result = await host.wait_for_exit({"sessionId": "login", "terminalId": terminal_id})
+        code = result.get("exitCode")
+        self.dismiss(code if isinstance(code, int) else 1)
+
+    async def action_abandon(self) -> None:
+        from acp_tui.host.terminals import TerminalHost
+
+        if isinstance(self._host, TerminalHost):
+            await self._host.close_all()
+        self.dismiss(None)

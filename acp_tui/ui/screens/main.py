@@ -1,0 +1,187 @@
+"""The conversation screen: conversation, queue, prompt, sidebar, status bar, crash banner."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.session import changes as thread_changes
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
+from acp_tui.ui.widgets.sidebar import Sidebar
+from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
+
+
+class MainScreen(Screen[None]):
+    DEFAULT_CSS = """
+    MainScreen { layout: horizontal; }
+    MainScreen #main-column { width: 1fr; height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel_turn", "cancel turn", show=True),
+        Binding("shift+tab", "cycle_mode", "next mode", priority=True),
+        Binding("ctrl+r", "restart_agent", "restart agent"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar"),
+        Binding("ctrl+l", "focus_prompt", "prompt", show=False),
+    ]
+
+    def __init__(self, session: AgentSession) -> None:
+        super().__init__()
+        self.session = session
+        self._unsubscribe: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main-column"):
+            yield CrashBanner(id="banner")
+            yield ConversationView(self.session.thread, self.session, id="conversation")
+            yield QueueView(id="queue")
+            yield PromptInput(id="prompt")
+        yield Sidebar(self.session.thread, id="sidebar")
+        yield StatusBar(id="status")
+
+    def on_mount(self) -> None:
+        session = self.session
+        self._unsubscribe += [
+            session.state_changed.subscribe(self._on_state),
+            session.queue_changed.subscribe(self._on_queue),
+            session.notices.subscribe(self._on_notice),
+            session.thread.subscribe(self._on_thread_change),
+        ]
+        status = self.query_one(StatusBar)
+        status.agent_name = session.agent_name
+        self.query_one(PromptInput).focus()
+        self._on_state(session.state)
+
+    def on_unmount(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+
+    # ------------------------------------------------------------ session → UI
+
+    def _on_state(self, state: SessionState) -> None:
+        session = self.session
+        status = self.query_one(StatusBar)
+        status.agent_name = session.agent_name
+        status.state = state.value
+        status.running_since = time.monotonic() if state is SessionState.RUNNING else None
+        banner = self.query_one(CrashBanner)
+        if state is SessionState.CRASHED and session.crash is not None:
+            banner.show_crash(session.crash, session.agent_name)
+            self.app.bell()
+        elif state is SessionState.FAILED and session.error:
+            banner.show_error(session.error)
+        elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
+            banner.hide()
+        if state is SessionState.READY:
+            self._refresh_modes()
+
+    def _on_queue(self, items: list[QueuedPrompt]) -> None:
+        self.query_one(QueueView).show_queue(list(items))
+        self.query_one(StatusBar).queued = len(items)
+
+    def _on_notice(self, notice: Notice) -> None:
+        self.notify(notice.text, severity=notice.severity)  # type: ignore[arg-type]
+
+    def _on_thread_change(self, change: object) -> None:
+        thread = self.session.thread
+        status = self.query_one(StatusBar)
+        if isinstance(change, thread_changes.InfoChanged):
+            status.title = thread.title or ""
+            self.app.title = thread.title or "acp-tui"
+        elif isinstance(change, thread_changes.UsageChanged):
+            status.usage = describe_usage(thread.usage)
+        elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
+            self._refresh_modes()
+
+    def _refresh_modes(self) -> None:
+        thread = self.session.thread
+        modes = self.query_one(ModeList)
+        modes.set_modes(mode_infos(list(thread.modes)), thread.current_mode_id)
+        current = next((m for m in modes.modes if m.id == thread.current_mode_id), None)
+        self.query_one(StatusBar).mode = current.name if current else ""
+
+    # ------------------------------------------------------------ UI → session
+
+    @on(PromptInput.Submitted)
+    def _submit(self, event: PromptInput.Submitted) -> None:
+        self.session.submit(event.text)
+        if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
+            self.notify("The agent is not running: ctrl+r restarts it and sends this prompt.")
+        self.query_one(ConversationView).follow()
+
+    @on(QueuedItem.EditRequested)
+    def _edit_queued(self, event: QueuedItem.EditRequested) -> None:
+        prompt = self.query_one(PromptInput)
+        self.session.remove_queued(event.item.id)
+        prompt.load_text(event.item.text)
+        prompt.focus()
+
+    @on(QueuedItem.RemoveRequested)
+    def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
+        self.session.remove_queued(event.item.id)
+        self.query_one(PromptInput).focus()
+
+    @on(ModeList.ModeChosen)
+    def _mode_chosen(self, event: ModeList.ModeChosen) -> None:
+        self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
+
+    async def _set_mode(self, mode_id: str) -> None:
+        error = await self.session.set_mode(mode_id)
+        if error is not None:
+            self.notify(f"Could not switch mode: {error}", severity="error")
+        self._refresh_modes()
+
+    async def action_cancel_turn(self) -> None:
+        if self.session.turn_running:
+            await self.session.cancel()
+            self.notify("Cancelling…", timeout=2)
+
+    def action_cycle_mode(self) -> None:
+        mode_id = self.query_one(ModeList).next_mode_id()
+        if mode_id is not None:
+            self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
+
+    def action_restart_agent(self) -> None:
+        if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
+            self.query_one(CrashBanner).hide()
+            self.notify("Restarting the agent…", timeout=2)
+            self.run_worker(self.session.restart(), group="restart", exclusive=True)
+
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one(Sidebar)
+        sidebar.display = not sidebar.display
+
+    def action_focus_prompt(self) -> None:
+        self.query_one(PromptInput).focus()
+
+
+def describe_usage(usage: Any) -> str:
+    if usage is None:
+        return ""
+    used = getattr(usage, "used", None)
+    size = getattr(usage, "size", None)
+    text = ""
+    if isinstance(used, int):
+        text = f"{format_tokens(used)}"
+        if isinstance(size, int) and size:
+            text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
+        else:
+            text += " tokens"
+    cost = getattr(usage, "cost", None)
+    amount = getattr(cost, "amount", None)
+    if isinstance(amount, int | float):
+        currency = getattr(cost, "currency", "")
+        symbol = "$" if currency == "USD" else f"{currency} "
+        text += f"  {symbol}{amount:.2f}"
+    return text

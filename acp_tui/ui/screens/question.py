@@ -1,0 +1,61 @@
+"""A modal that asks the user one host question (outside-cwd access, overwrite, ...)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from acp_tui.host.asker import Question
+
+
+class QuestionScreen(ModalScreen[str | None]):
+    """Dismisses with the chosen choice id, or None on Esc (the caller treats it as the last,
+    most cautious choice)."""
+
+    DEFAULT_CSS = """
+    QuestionScreen { align: center middle; }
+    QuestionScreen > Vertical {
+        width: 90; max-width: 95%; height: auto;
+        border: thick $warning; background: $surface; padding: 1 2;
+    }
+    QuestionScreen #title { text-style: bold; margin-bottom: 1; }
+    QuestionScreen #detail { margin-bottom: 1; }
+    QuestionScreen Horizontal { height: auto; }
+    QuestionScreen Button { margin-right: 1; }
+    """
+    BINDINGS = [Binding("escape", "dismiss_none", "cancel")]
+
+    def __init__(self, question: Question) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question.title, id="title", markup=False)
+            yield Static(self.question.detail, id="detail", markup=False)
+            with Horizontal():
+                for index, choice in enumerate(self.question.choices):
+                    label = f"{choice.label} [{choice.key}]" if choice.key else choice.label
+                    variant = "primary" if index == 0 else "default"
+                    yield Button(label, id=f"choice-{index}", variant=variant)
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        index = int((event.button.id or "choice-0").removeprefix("choice-"))
+        self.dismiss(self.question.choices[index].id)
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", None)
+        for choice in self.question.choices:
+            if choice.key and key == choice.key:
+                self.dismiss(choice.id)
+                return
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,52 @@
+"""The banner shown when the agent exits or fails: what happened, stderr tail, how to restart."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.widgets import Static
+
+from acp_tui.client.events import AgentCrash
+
+
+class CrashBanner(Static):
+    DEFAULT_CSS = """
+    CrashBanner {
+        dock: top;
+        height: auto;
+        max-height: 18;
+        background: $error 20%;
+        border: heavy $error;
+        padding: 0 1;
+        display: none;
+    }
+    CrashBanner.-visible { display: block; }
+    """
+
+    def show_crash(self, crash: AgentCrash, agent_name: str) -> None:
+        self.update(crash_renderable(crash, agent_name))
+        self.add_class("-visible")
+
+    def show_error(self, message: str) -> None:
+        title = Text("✖ ", style="bold red")
+        title.append(message, style="bold")
+        self.update(Group(title, Text("ctrl+r restart the agent · ctrl+q quit", style="dim")))
+        self.add_class("-visible")
+
+    def hide(self) -> None:
+        self.remove_class("-visible")
+
+
+def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
+    title = Text("✖ ", style="bold red")
+    title.append(f"{agent_name} {crash.description}", style="bold")
+    title.append(f" (during {crash.during})", style="dim")
+    lines: list[RenderableType] = [title]
+    if crash.stderr_tail:
+        lines.append(Text("last lines of its stderr:", style="dim"))
+        for line in crash.stderr_tail[-10:]:
+            lines.append(Text("  " + line, style="red", no_wrap=True, overflow="ellipsis"))
+    else:
+        lines.append(Text("it wrote nothing to stderr", style="dim"))
+    lines.append(Text("ctrl+r restart the agent and continue · ctrl+q quit", style="bold"))
+    return Group(*lines)

@@ -1,0 +1,139 @@
+"""Messages in the conversation: the user's, the agent's (streamed Markdown), thoughts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from acp_tui.ui.markdown import StreamingMarkdown
+from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+
+
+class MessageView(Vertical):
+    """A message made of content blocks; text blocks stream into `StreamingMarkdown`."""
+
+    DEFAULT_CSS = """
+    MessageView { height: auto; margin: 0 0 1 0; }
+    """
+
+    def __init__(self, entry: Any) -> None:
+        super().__init__()
+        self.entry = entry
+        self._block_views: list[Widget] = []
+        self._finished = False
+
+    def compose(self) -> ComposeResult:
+        for block in list(self.entry.blocks):
+            view = self._view_for(block)
+            self._block_views.append(view)
+            yield view
+
+    def _view_for(self, block: Any) -> Widget:
+        if block_type(block) == "text":
+            return StreamingMarkdown(str(getattr(block, "text", "")))
+        return block_widget(block)
+
+    def append_chunk(self, block_index: int, text: str) -> None:
+        if block_index < len(self._block_views):
+            view = self._block_views[block_index]
+            if isinstance(view, StreamingMarkdown):
+                view.append(text)
+                return
+        self.sync_blocks()
+
+    def sync_blocks(self) -> None:
+        """Mount views for blocks the entry gained (non-text blocks, new text blocks)."""
+        blocks = list(self.entry.blocks)
+        new_views = [self._view_for(block) for block in blocks[len(self._block_views) :]]
+        if new_views:
+            for view in self._block_views:
+                if isinstance(view, StreamingMarkdown):
+                    view.finish()
+            self._block_views.extend(new_views)
+            self.mount_all(new_views)
+
+    def finish(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        for view in self._block_views:
+            if isinstance(view, StreamingMarkdown):
+                view.finish()
+
+
+class UserMessageView(MessageView):
+    DEFAULT_CSS = """
+    UserMessageView {
+        border-left: outer $secondary;
+        background: $secondary 10%;
+        padding: 0 1;
+    }
+    UserMessageView.-replayed { border-left: outer $secondary 50%; }
+    UserMessageView.-not-kept { border-left: outer $error; }
+    UserMessageView #not-kept { color: $error; }
+    """
+
+    def _view_for(self, block: Any) -> Widget:
+        if block_type(block) == "text":
+            return Static(Text(str(getattr(block, "text", ""))), classes="user-text")
+        return block_widget(block)
+
+    def append_chunk(self, block_index: int, text: str) -> None:
+        # replayed user messages (session/load) can stream too
+        self._block_views_refresh()
+
+    def _block_views_refresh(self) -> None:
+        blocks = list(self.entry.blocks)
+        for index, block in enumerate(blocks):
+            if index < len(self._block_views):
+                view = self._block_views[index]
+                if isinstance(view, Static) and block_type(block) == "text":
+                    view.update(Text(str(getattr(block, "text", ""))))
+        self.sync_blocks()
+
+    def mark_not_kept(self, reason: str) -> None:
+        self.add_class("-not-kept")
+        self.mount(Static(f"✖ {reason}", id="not-kept"))
+
+
+class AgentMessageView(MessageView):
+    DEFAULT_CSS = """
+    AgentMessageView { padding: 0 1; }
+    """
+
+
+class ThoughtView(Vertical):
+    """A thought: dimmed, collapsible; open while it streams, folded when the turn moves on."""
+
+    DEFAULT_CSS = """
+    ThoughtView { height: auto; margin: 0 0 1 0; }
+    ThoughtView Collapsible { border: none; padding: 0; background: transparent; }
+    ThoughtView Collapsible > Contents { padding: 0 0 0 2; }
+    ThoughtView MessageView { color: $text-muted; text-style: italic; margin: 0; }
+    """
+
+    def __init__(self, entry: Any) -> None:
+        super().__init__()
+        self.entry = entry
+        self.message = MessageView(entry)
+
+    def compose(self) -> ComposeResult:
+        with Collapsible(title="💭 thinking", collapsed=False):
+            yield self.message
+
+    def append_chunk(self, block_index: int, text: str) -> None:
+        self.message.append_chunk(block_index, text)
+
+    def sync_blocks(self) -> None:
+        self.message.sync_blocks()
+
+    def finish(self) -> None:
+        self.message.finish()
+        collapsible = self.query_one(Collapsible)
+        collapsible.title = "💭 thought"
+        collapsible.collapsed = True

@@ -1,0 +1,88 @@
+"""The session's modes in the sidebar, the current one marked; selecting one asks to switch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True)
+class ModeInfo:
+    id: str
+    name: str
+    description: str | None
+
+
+class ModeList(OptionList):
+    DEFAULT_CSS = """
+    ModeList { height: auto; max-height: 14; border: none; padding: 0; }
+    """
+
+    @dataclass
+    class ModeChosen(Message):
+        mode_id: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.modes: list[ModeInfo] = []
+        self.current: str | None = None
+
+    def set_modes(self, modes: list[ModeInfo], current: str | None) -> None:
+        self.modes = modes
+        self.current = current
+        self._rebuild()
+
+    def set_current(self, current: str | None) -> None:
+        self.current = current
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        highlighted = self.highlighted
+        self.clear_options()
+        for mode in self.modes:
+            self.add_option(Option(self._label(mode), id=mode.id))
+        if self.modes:
+            index = next(
+                (i for i, m in enumerate(self.modes) if m.id == self.current), highlighted or 0
+            )
+            self.highlighted = min(index, len(self.modes) - 1)
+
+    def _label(self, mode: ModeInfo) -> Text:
+        current = mode.id == self.current
+        text = Text("● " if current else "○ ", style="bold green" if current else "dim")
+        text.append(mode.name, style="bold" if current else "")
+        if mode.description:
+            text.append("\n  " + mode.description, style="dim")
+        return text
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None and event.option.id != self.current:
+            self.post_message(self.ModeChosen(event.option.id))
+
+    def next_mode_id(self) -> str | None:
+        if not self.modes:
+            return None
+        ids = [m.id for m in self.modes]
+        index = ids.index(self.current) if self.current in ids else -1
+        return ids[(index + 1) % len(ids)]
+
+
+def mode_infos(modes: list[Any]) -> list[ModeInfo]:
+    """From session mode models (or dicts) to what the list shows."""
+    result = []
+    for mode in modes:
+        if isinstance(mode, dict):
+            mode_id, name, description = mode.get("id"), mode.get("name"), mode.get("description")
+        else:
+            mode_id = getattr(mode, "id", None)
+            name = getattr(mode, "name", None)
+            description = getattr(mode, "description", None)
+        if isinstance(mode_id, str):
+            result.append(ModeInfo(mode_id, str(name or mode_id), description))
+    return result

@@ -1,0 +1,71 @@
+"""A plan: entries with status marks and priority, and progress like 3/7."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.text import Text
+from textual.widgets import Static
+
+STATUS_MARKS = {
+    "pending": ("☐", "dim"),
+    "in_progress": ("◐", "bold yellow"),
+    "completed": ("☑", "green"),
+}
+PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
+
+
+def plan_progress(entries: Sequence[Any]) -> tuple[int, int]:
+    done = sum(1 for entry in entries if getattr(entry, "status", None) == "completed")
+    return done, len(entries)
+
+
+def render_plan_entries(entries: Sequence[Any], *, title: str = "Plan") -> RenderableType:
+    done, total = plan_progress(entries)
+    header = Text(f"{title} ", style="bold")
+    header.append(f"{done}/{total}", style="bold green" if total and done == total else "cyan")
+    lines: list[RenderableType] = [header]
+    for entry in entries:
+        status = str(getattr(entry, "status", "pending"))
+        mark, style = STATUS_MARKS.get(status, ("?", "magenta"))
+        line = Text(f" {mark} ", style=style)
+        content = str(getattr(entry, "content", ""))
+        line.append(content, style="strike dim" if status == "completed" else "")
+        priority = str(getattr(entry, "priority", ""))
+        if priority and priority != "medium":
+            line.append(f"  [{priority}]", style=PRIORITY_STYLES.get(priority, "dim"))
+        lines.append(line)
+    return Group(*lines)
+
+
+def render_plan_content(plan: Any, title: str) -> RenderableType:
+    """An unstable `plan_update` content: items, a markdown text, or a file reference."""
+    kind = getattr(plan, "type", None)
+    if kind == "items":
+        return render_plan_entries(list(getattr(plan, "entries", [])), title=title)
+    if kind == "markdown":
+        return Group(Text(title, style="bold"), Markdown(str(getattr(plan, "content", ""))))
+    if kind == "file":
+        return Group(Text(title, style="bold"), Text(f"📄 {getattr(plan, 'uri', '')}"))
+    raw = getattr(plan, "raw", plan)
+    return Group(Text(title, style="bold"), Text(str(raw), style="dim"))
+
+
+class PlanView(Static):
+    DEFAULT_CSS = """
+    PlanView {
+        height: auto;
+        border-left: thick $accent 60%;
+        padding: 0 1;
+        margin: 0 0 1 0;
+    }
+    """
+
+    def show_entries(self, entries: Sequence[Any], title: str = "Plan") -> None:
+        self.update(render_plan_entries(entries, title=title))
+
+    def show_content(self, plan: Any, title: str) -> None:
+        self.update(render_plan_content(plan, title))

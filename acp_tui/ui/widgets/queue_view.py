@@ -1,0 +1,77 @@
+"""Prompts typed while the agent works: visible, editable, removable; sent when the turn ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from acp_tui.client.events import QueuedPrompt
+
+
+class QueuedItem(Horizontal, can_focus=True):
+    DEFAULT_CSS = """
+    QueuedItem { height: auto; }
+    QueuedItem:focus { background: $boost; }
+    QueuedItem > Static { width: 1fr; color: $text-muted; }
+    QueuedItem > Button { min-width: 6; height: 1; border: none; margin-left: 1; }
+    """
+    BINDINGS = [
+        Binding("e,enter", "edit", "edit"),
+        Binding("x,delete", "remove", "remove"),
+    ]
+
+    @dataclass
+    class EditRequested(Message):
+        item: QueuedPrompt
+
+    @dataclass
+    class RemoveRequested(Message):
+        item: QueuedPrompt
+
+    def __init__(self, item: QueuedPrompt) -> None:
+        super().__init__()
+        self.item = item
+
+    def compose(self) -> ComposeResult:
+        label = Text("⏳ ", style="cyan")
+        label.append(self.item.text.replace("\n", " ⏎ "), style="italic")
+        yield Static(label)
+        yield Button("edit", id="edit", variant="default")
+        yield Button("✕", id="remove", variant="error")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "edit":
+            self.action_edit()
+        else:
+            self.action_remove()
+
+    def action_edit(self) -> None:
+        self.post_message(self.EditRequested(self.item))
+
+    def action_remove(self) -> None:
+        self.post_message(self.RemoveRequested(self.item))
+
+
+class QueueView(Vertical):
+    DEFAULT_CSS = """
+    QueueView {
+        height: auto;
+        max-height: 8;
+        border-top: dashed $primary 40%;
+        display: none;
+    }
+    QueueView.-has-items { display: block; }
+    """
+
+    def show_queue(self, items: list[QueuedPrompt]) -> None:
+        self.remove_children()
+        self.mount_all(QueuedItem(item) for item in items)
+        self.set_class(bool(items), "-has-items")
+        self.border_title = f"queued ({len(items)}): sent when the turn ends"

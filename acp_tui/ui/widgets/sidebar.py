@@ -1,0 +1,80 @@
+"""The sidebar: session modes, the plans, the agent's slash commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from acp_tui.session import changes as thread_changes
+from acp_tui.ui.widgets.mode_list import ModeList
+from acp_tui.ui.widgets.plan_view import PlanView
+
+
+class Sidebar(VerticalScroll):
+    DEFAULT_CSS = """
+    Sidebar {
+        width: 38;
+        height: 1fr;
+        border-left: vkey $primary 30%;
+        padding: 0 1;
+    }
+    Sidebar .section-title { text-style: bold; color: $text-accent; margin-top: 1; }
+    Sidebar #plans { height: auto; }
+    Sidebar #commands { color: $text-muted; }
+    """
+
+    def __init__(self, thread: Any, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.thread = thread
+        self._unsubscribe: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Modes  (shift+tab)", classes="section-title")
+        yield ModeList(id="modes")
+        yield Static("Plans", classes="section-title", id="plans-title")
+        yield VerticalScroll(id="plans")
+        yield Static("Commands", classes="section-title", id="commands-title")
+        yield Static("", id="commands")
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.thread.subscribe(self._on_change)
+        self.refresh_plans()
+        self.refresh_commands()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _on_change(self, change: object) -> None:
+        if isinstance(change, thread_changes.PlanChanged | thread_changes.PlanRemoved):
+            self.refresh_plans()
+        elif isinstance(change, thread_changes.CommandsChanged):
+            self.refresh_commands()
+
+    def refresh_plans(self) -> None:
+        container = self.query_one("#plans", VerticalScroll)
+        container.remove_children()
+        views: list[PlanView] = []
+        if self.thread.plan:
+            view = PlanView()
+            view.show_entries(self.thread.plan)
+            views.append(view)
+        for plan_id, state in self.thread.plans.items():
+            view = PlanView()
+            view.show_content(getattr(state, "content", state), f"Plan {plan_id}")
+            views.append(view)
+        if not views:
+            views.append(PlanView(Text("no plan yet", style="dim")))
+        container.mount_all(views)
+
+    def refresh_commands(self) -> None:
+        commands = list(self.thread.commands)
+        text = Text()
+        for command in commands:
+            text.append(f"/{command.name}", style="bold")
+            text.append(f"  {command.description}\n", style="dim")
+        self.query_one("#commands", Static).update(text if commands else Text("none", style="dim"))

@@ -1,0 +1,82 @@
+"""The status line: agent, session title, mode, running indicator with elapsed time, usage."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def format_tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 1_000:
+        return f"{count / 1_000:.1f}k"
+    return str(count)
+
+
+def format_elapsed(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    minutes, secs = divmod(seconds, 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+class StatusBar(Widget):
+    DEFAULT_CSS = """
+    StatusBar {
+        dock: bottom;
+        height: 1;
+        background: $panel;
+        color: $text-muted;
+        padding: 0 1;
+    }
+    """
+
+    agent_name: reactive[str] = reactive("")
+    title: reactive[str] = reactive("")
+    mode: reactive[str] = reactive("")
+    state: reactive[str] = reactive("starting")
+    usage: reactive[str] = reactive("")
+    running_since: reactive[float | None] = reactive(None)
+    queued: reactive[int] = reactive(0)
+
+    def on_mount(self) -> None:
+        self.set_interval(0.25, self._tick)
+
+    def _tick(self) -> None:
+        if self.running_since is not None:
+            self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {self.agent_name or 'agent'} ", style="bold reverse")
+        if self.title:
+            text.append(f" {self.title}", style="bold")
+        if self.mode:
+            text.append("  mode: ", style="dim")
+            text.append(self.mode, style="bold")
+        if self.running_since is not None:
+            elapsed = time.monotonic() - self.running_since
+            frame = SPINNER[int(elapsed * 8) % len(SPINNER)]
+            text.append(f"  {frame} working {format_elapsed(elapsed)}", style="bold yellow")
+            text.append("  esc to cancel", style="dim")
+        else:
+            text.append(f"  ● {self.state}", style=_state_style(self.state))
+        if self.queued:
+            text.append(f"  {self.queued} queued", style="cyan")
+        if self.usage:
+            text.append(f"  {self.usage}", style="dim")
+        return text
+
+
+def _state_style(state: str) -> str:
+    return {
+        "ready": "green",
+        "crashed": "bold red",
+        "failed": "bold red",
+        "authenticating": "yellow",
+    }.get(state, "dim")

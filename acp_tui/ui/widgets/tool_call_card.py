@@ -1,0 +1,233 @@
+"""A tool call: kind icon, title, status, elapsed time, content, diff preview, terminal,
+locations, raw input/output. Failed calls open by default; finished ones fold to one line."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.ui.widgets.status_bar import format_elapsed
+
+KIND_ICONS = {
+    "read": "⇲",
+    "edit": "✎",
+    "delete": "✗",
+    "move": "⇄",
+    "search": "⌕",
+    "execute": "▶",
+    "think": "◆",
+    "fetch": "⇣",
+    "switch_mode": "⇆",
+    "other": "•",
+}
+STATUS_LOOK = {
+    "pending": ("○ pending", "dim"),
+    "in_progress": ("◐ running", "bold yellow"),
+    "completed": ("✓ completed", "green"),
+    "failed": ("✗ failed", "bold red"),
+    "cancelled": ("⊘ cancelled", "magenta"),
+}
+RUNNING = frozenset({"pending", "in_progress"})
+
+TerminalLookup = Callable[[str], Any]
+
+
+def status_text(status: str, elapsed: float | None) -> Text:
+    label, style = STATUS_LOOK.get(status, (f"? {status}", "magenta"))
+    text = Text(label, style=style)
+    if elapsed is not None:
+        text.append(f" {format_elapsed(elapsed)}" if elapsed >= 1 else f" {elapsed:.1f}s", "dim")
+    return text
+
+
+def format_raw(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+class ToolCallHeader(Static, can_focus=True):
+    """The card's one-line header; Enter or a click folds/unfolds the card."""
+
+    DEFAULT_CSS = """
+    ToolCallHeader { height: auto; }
+    ToolCallHeader:focus { background: $boost; }
+    """
+
+
+class ToolCallCard(Vertical):
+    DEFAULT_CSS = """
+    ToolCallCard {
+        height: auto;
+        border: round $primary 40%;
+        padding: 0 1;
+        margin: 0 0 1 0;
+    }
+    ToolCallCard.-failed { border: round $error; }
+    ToolCallCard.-running { border: round $warning 70%; }
+    ToolCallCard.-cancelled { border: round $secondary 50%; }
+    ToolCallCard #body { height: auto; }
+    ToolCallCard.-folded #body { display: none; }
+    ToolCallCard .locations { color: $text-accent; }
+    ToolCallCard Collapsible { border: none; padding: 0; background: transparent; }
+    """
+
+    def __init__(self, entry: Any, terminal_lookup: TerminalLookup | None = None) -> None:
+        super().__init__()
+        self.entry = entry
+        self.terminal_lookup = terminal_lookup
+        self._content_key: object = None
+        self._terminal_views: dict[str, Widget] = {}
+        self._user_toggled = False
+
+    def compose(self) -> ComposeResult:
+        yield ToolCallHeader(self._header(), id="header")
+        yield Vertical(id="body")
+
+    def on_mount(self) -> None:
+        self.update_from_entry()
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        if self.entry.status in RUNNING:
+            self.query_one("#header", Static).update(self._header())
+
+    @property
+    def elapsed(self) -> float | None:
+        started = getattr(self.entry, "started_at", None)
+        if started is None:
+            return None
+        finished = getattr(self.entry, "finished_at", None)
+        return (finished if finished is not None else time.monotonic()) - started
+
+    def _header(self) -> Text:
+        kind = str(self.entry.kind or "other")
+        text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
+        text.append(str(self.entry.title or "tool call"), style="bold")
+        text.append("  ")
+        text.append_text(status_text(str(self.entry.status), self.elapsed))
+        return text
+
+    def update_from_entry(self) -> None:
+        status = str(self.entry.status)
+        for name in ("failed", "running", "cancelled"):
+            self.remove_class(f"-{name}")
+        if status == "failed":
+            self.add_class("-failed")
+        elif status in RUNNING:
+            self.add_class("-running")
+        elif status == "cancelled":
+            self.add_class("-cancelled")
+        if not self._user_toggled:
+            self.set_class(status == "completed" and not self._has_visual_content(), "-folded")
+        self.query_one("#header", Static).update(self._header())
+        key = self._content_signature()
+        if key != self._content_key:
+            self._content_key = key
+            self._rebuild_body()
+
+    def _has_visual_content(self) -> bool:
+        return any(
+            getattr(item, "type", None) in ("diff", "terminal") for item in self.entry.content
+        )
+
+    def _content_signature(self) -> object:
+        return (
+            tuple(id(item) for item in self.entry.content),
+            tuple(id(loc) for loc in self.entry.locations),
+            id(self.entry.raw_input),
+            id(self.entry.raw_output),
+            self.entry.status == "failed",
+        )
+
+    def _rebuild_body(self) -> None:
+        body = self.query_one("#body", Vertical)
+        widgets: list[Widget] = []
+        for item in self.entry.content:
+            widget = self._content_widget(item)
+            if widget is not None:
+                widgets.append(widget)
+        if self.entry.locations:
+            widgets.append(Static(self._locations(), classes="locations"))
+        failed = self.entry.status == "failed"
+        if self.entry.raw_input is not None:
+            widgets.append(self._raw("raw input", self.entry.raw_input, open_=False))
+        if self.entry.raw_output is not None:
+            widgets.append(self._raw("raw output", self.entry.raw_output, open_=failed))
+        # live terminal views stay mounted across updates; everything else is rebuilt
+        for child in list(body.children):
+            if child not in widgets:
+                child.remove()
+        body.mount_all([w for w in widgets if w.parent is None])
+
+    def _content_widget(self, item: Any) -> Widget | None:
+        kind = getattr(item, "type", None)
+        if kind == "content":
+            block = item.content
+            if block_type(block) == "text":
+                return Static(Text(str(block.text)), classes="tool-text")
+            return block_widget(block)
+        if kind == "diff":
+            from acp_tui.session.diff import compute_diff
+            from acp_tui.ui.widgets.diff_view import DiffPreview
+
+            diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
+            return DiffPreview(diff)
+        if kind == "terminal":
+            terminal_id = str(item.terminal_id)
+            existing = self._terminal_views.get(terminal_id)
+            if existing is not None:
+                return existing
+            terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
+            if terminal is None:
+                return Static(Text(f"▶ terminal {terminal_id} (not found)", style="dim"))
+            from acp_tui.ui.widgets.terminal_view import TerminalView
+
+            view = TerminalView(terminal)
+            self._terminal_views[terminal_id] = view
+            return view
+        raw = getattr(item, "raw", item)
+        return Static(Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"))
+
+    def _locations(self) -> RenderableType:
+        text = Text("📍 ")
+        for index, location in enumerate(self.entry.locations):
+            if index:
+                text.append("  ")
+            line = getattr(location, "line", None)
+            text.append(f"{location.path}:{line}" if line is not None else str(location.path))
+        return text
+
+    def _raw(self, title: str, value: Any, *, open_: bool) -> Widget:
+        return Collapsible(
+            Static(Text(format_raw(value)[:20_000]), markup=False),
+            title=title,
+            collapsed=not open_,
+        )
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id == "header":
+            self.toggle()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "enter" and isinstance(self.screen.focused, ToolCallHeader):
+            self.toggle()
+            event.stop()
+
+    def toggle(self) -> None:
+        self._user_toggled = True
+        self.toggle_class("-folded")

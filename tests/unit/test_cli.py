@@ -1,0 +1,83 @@
+"""The command line: fast --help/--version, clear one-line errors, argument splitting."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from acp_tui.cli import UsageError, parse_args
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "acp_tui", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_help_lists_the_usage_without_importing_the_ui() -> None:
+    code = (
+        "import sys\nfrom acp_tui.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "assert 'textual' not in sys.modules, 'help imported textual'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "acp-tui [--cwd DIR] [--log FILE] [--demo] -- AGENT_CMD" in result.stdout
+
+
+def test_missing_agent_command_is_one_line_with_a_hint() -> None:
+    result = run_cli("--", "no-such-agent-xyz", "--acp")
+    assert result.returncode == 2
+    first = result.stderr.splitlines()[0]
+    assert first == (
+        "acp-tui: agent command not found: 'no-such-agent-xyz' "
+        "(is it installed and on your PATH?)"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_not_executable_agent(tmp_path: Path) -> None:
+    script = tmp_path / "agent.sh"
+    script.write_text("#!/bin/sh\n")
+    result = run_cli("--", str(script))
+    assert result.returncode == 2
+    assert "not executable" in result.stderr and "chmod +x" in result.stderr
+
+
+def test_no_agent_at_all_suggests_the_demo() -> None:
+    result = run_cli()
+    assert result.returncode == 2
+    assert "acp-tui --demo" in result.stderr
+
+
+def test_agent_argv_after_double_dash_is_kept_verbatim(tmp_path: Path) -> None:
+    options = parse_args(["--cwd", str(tmp_path), "--", "sh", "--acp", "--cwd", "x"])
+    assert options.agent_argv == ["sh", "--acp", "--cwd", "x"]
+    assert options.cwd == tmp_path.resolve() and options.cwd.is_absolute()
+    assert not options.demo
+
+
+def test_cwd_defaults_to_the_current_directory_made_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    options = parse_args(["--", "sh"])
+    assert options.cwd == tmp_path.resolve()
+    assert options.cwd_defaulted
+
+
+def test_bad_cwd_and_demo_with_agent_are_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a directory"):
+        parse_args(["--cwd", str(tmp_path / "missing"), "--", "sh"])
+    with pytest.raises(UsageError, match="either --demo or an agent"):
+        parse_args(["--demo", "--", "sh"])
+
+
+def test_log_path_is_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    options = parse_args(["--log", "traffic.jsonl", "--demo"])
+    assert options.log_path == tmp_path.resolve() / "traffic.jsonl"
+    assert options.demo
