@@ -1,0 +1,256 @@
+"""The agent subprocess: spawn from argv, drain stderr into a ring, shut down cleanly.
+
+The agent runs in its own process group so shutdown can reach its children too. Exit is
+detected from the child watcher (`process_exited`), never from pipe EOF: a grandchild that
+inherited stderr or stdout must not keep us waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import os
+import shutil
+import signal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+STDOUT_BUFFER_LIMIT = 8 * 1024 * 1024  # flow control only: the connection reads blocks
+TERM_WAIT = 1.0  # seconds between SIGTERM and SIGKILL
+
+
+class AgentSpawnError(Exception):
+    """The agent could not be started; str() is one line with a hint for the user."""
+
+
+@dataclass(frozen=True)
+class AgentExit:
+    returncode: int | None  # None when killed by a signal
+    signal_name: str | None
+
+    @classmethod
+    def from_returncode(cls, returncode: int) -> AgentExit:
+        if returncode < 0:
+            try:
+                name = signal.Signals(-returncode).name
+            except ValueError:
+                name = f"signal {-returncode}"
+            return cls(None, name)
+        return cls(returncode, None)
+
+    def describe(self) -> str:
+        if self.signal_name is not None:
+            return f"agent was killed by {self.signal_name}"
+        if self.returncode == 0:
+            return "agent exited normally"
+        return f"agent exited with code {self.returncode}"
+
+
+class StderrRing:
+    """The last `capacity` bytes written to a stream."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = max(1, capacity)
+        self._data = bytearray()
+        self.total_bytes = 0
+
+    def append(self, block: bytes) -> None:
+        self.total_bytes += len(block)
+        self._data += block
+        excess = len(self._data) - self.capacity
+        if excess > 0:
+            del self._data[:excess]
+
+    def tail(self, max_lines: int) -> list[str]:
+        if max_lines <= 0:
+            return []
+        lines = self._data.decode("utf-8", "replace").splitlines()
+        return lines[-max_lines:]
+
+
+class _AgentProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """Stream protocol that also reports the exit the moment the child watcher sees it."""
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+def _check_command(argv: Sequence[str], cwd: str | None, env: Mapping[str, str]) -> None:
+    """Resolve argv[0] like exec would, or raise AgentSpawnError with a helpful message."""
+    if not argv or not argv[0]:
+        raise AgentSpawnError("no agent command given")
+    if cwd is not None and not os.path.isdir(cwd):
+        raise AgentSpawnError(f"agent working directory does not exist: {cwd!r}")
+    command = argv[0]
+    if os.sep in command:
+        path = command if cwd is None else os.path.join(cwd, command)
+        if not os.path.exists(path):
+            raise AgentSpawnError(f"agent command not found: {command!r} (no such file)")
+    else:
+        found = shutil.which(command, path=env.get("PATH", os.defpath))
+        if found is None:
+            raise AgentSpawnError(
+                f"agent command not found: {command!r} (is it installed and on PATH?)"
+            )
+        path = found
+    if os.path.isdir(path):
+        raise AgentSpawnError(f"agent command is a directory, not a program: {command!r}")
+    if not os.access(path, os.X_OK):
+        raise AgentSpawnError(
+            f"agent command is not executable: {command!r} (check its permissions, chmod +x)"
+        )
+
+
+def _spawn_error(argv: Sequence[str], exc: OSError) -> AgentSpawnError:
+    command = argv[0]
+    if exc.errno == errno.ENOENT:
+        return AgentSpawnError(
+            f"agent command not found: {command!r} (is it installed and on PATH?)"
+        )
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EISDIR):
+        return AgentSpawnError(
+            f"agent command is not executable: {command!r} (check its permissions, chmod +x)"
+        )
+    if exc.errno == errno.ENOEXEC:
+        return AgentSpawnError(
+            f"cannot execute agent command {command!r}: not a program (missing #! line?)"
+        )
+    return AgentSpawnError(f"cannot start agent command {command!r}: {exc.strerror or exc}")
+
+
+class AgentProcess:
+    """A running agent: `reader` is its stdout, `writer` its stdin."""
+
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process,
+        protocol: _AgentProtocol,
+        transport: asyncio.SubprocessTransport,
+        stderr_ring_bytes: int,
+    ) -> None:
+        self._process = process
+        self._protocol = protocol
+        self._transport = transport
+        assert process.stdout is not None and process.stdin is not None
+        self.reader: asyncio.StreamReader = process.stdout
+        self.writer: asyncio.StreamWriter = process.stdin
+        self.pid: int = process.pid
+        self._stderr = StderrRing(stderr_ring_bytes)
+        self._stderr_task: asyncio.Task[None] | None = None
+        if process.stderr is not None:
+            self._stderr_task = asyncio.create_task(
+                self._drain_stderr(process.stderr), name=f"agent-stderr {self.pid}"
+            )
+
+    @classmethod
+    async def spawn(
+        cls,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env_extra: Mapping[str, str] | None = None,
+        stderr_ring_bytes: int = 256 * 1024,
+    ) -> AgentProcess:
+        env = {**os.environ, **(env_extra or {})}
+        _check_command(argv, cwd, env)
+        loop = asyncio.get_running_loop()
+        try:
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _AgentProtocol(STDOUT_BUFFER_LIMIT, loop),
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise _spawn_error(argv, exc) from exc
+        process = asyncio.subprocess.Process(transport, protocol, loop)
+        logger.info("spawned agent pid %s: %s", process.pid, list(argv))
+        return cls(process, protocol, transport, stderr_ring_bytes)
+
+    async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
+        try:
+            while block := await stream.read(64 * 1024):
+                self._stderr.append(block)
+        except (OSError, ValueError) as exc:
+            logger.debug("agent stderr read failed: %s", exc)
+
+    def stderr_tail(self, max_lines: int = 20) -> list[str]:
+        return self._stderr.tail(max_lines)
+
+    @property
+    def stderr_bytes(self) -> int:
+        """How many bytes the agent wrote to stderr in total."""
+        return self._stderr.total_bytes
+
+    @property
+    def exit(self) -> AgentExit | None:
+        returncode = self._process.returncode
+        return None if returncode is None else AgentExit.from_returncode(returncode)
+
+    async def wait(self) -> AgentExit:
+        await self._protocol.exited.wait()
+        exit_ = self.exit
+        assert exit_ is not None
+        return exit_
+
+    async def _exited_within(self, seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(self._protocol.exited.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    async def shutdown(self, grace: float = 2.0) -> AgentExit:
+        """Close stdin; after `grace` s SIGTERM the group; after a short wait SIGKILL it."""
+        with contextlib.suppress(OSError, RuntimeError):
+            self.writer.close()
+        if not await self._exited_within(grace):
+            logger.info("agent pid %s still running after %.1fs: SIGTERM", self.pid, grace)
+            self._signal_group(signal.SIGTERM)
+            if not await self._exited_within(TERM_WAIT):
+                logger.warning("agent pid %s ignored SIGTERM: SIGKILL", self.pid)
+                self._signal_group(signal.SIGKILL)
+                await self._protocol.exited.wait()
+        # children left behind in the agent's group would hold our pipes open: end them too
+        self._signal_group(signal.SIGKILL)
+        self._release()
+        exit_ = await self.wait()
+        logger.info("agent pid %s: %s", self.pid, exit_.describe())
+        return exit_
+
+    def _release(self) -> None:
+        if self._stderr_task is not None and not self._stderr_task.done():
+            self._stderr_task.cancel()  # never wait for an EOF a grandchild may withhold
+        self._transport.close()
+
+    def describe_exit(self) -> str:
+        """One paragraph for the user: how the agent ended and the last lines it printed."""
+        exit_ = self.exit
+        lines = [exit_.describe() if exit_ else "agent is running"]
+        tail = self.stderr_tail(10)
+        if tail:
+            lines.append("last stderr lines:")
+            lines.extend(f"  {line}" for line in tail)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        state: Any = self.exit.describe() if self.exit else "running"
+        return f"<AgentProcess pid={self.pid} {state}>"
