@@ -1,0 +1,547 @@
+"""Incremental Markdown block splitter (pure: no Textual, no Rich).
+
+Text arrives in chunks.  Only complete lines are committed; each committed line is offered
+to the open (last) block only, so the work per chunk is proportional to the chunk.  The
+incomplete last line can be shown through :meth:`BlockSplitter.preview`, which feeds it
+tentatively and rolls the state back afterwards (the rollback is O(1) per nesting level:
+blocks only ever grow by appending, so a mark is a handful of lengths).
+
+Container blocks (block quotes, list items) hold an inner :class:`BlockSplitter` fed with
+the line minus the container's prefix, so nesting is handled by recursion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    PARAGRAPH = "paragraph"
+    HEADING = "heading"
+    CODE = "code"
+    TABLE = "table"
+    LIST = "list"
+    QUOTE = "quote"
+    RULE = "rule"
+    HTML = "html"
+
+
+_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*))?$")
+_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_RULE = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
+_QUOTE = re.compile(r" {0,3}> ?(.*)$")
+_ITEM = re.compile(r"( {0,3})([-+*]|(\d{1,9})([.)]))(?:( {1,4})(.*)| *)$")
+_HTML = re.compile(r" {0,3}<(?:[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)|/[A-Za-z]|!--|\?|![A-Z])")
+_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
+_DELIM_CELL = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*$")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def split_row(line: str) -> list[str]:
+    """Cells of a table row (outer pipes optional, ``\\|`` escapes a pipe)."""
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(text)]
+
+
+def parse_delimiter_row(line: str) -> list[str] | None:
+    """Column alignments ("left", "center", "right", "") of a delimiter row, or None."""
+    if "|" not in line or "-" not in line:
+        return None
+    aligns: list[str] = []
+    for cell in split_row(line):
+        m = _DELIM_CELL.match(cell)
+        if m is None:
+            return None
+        left, right = bool(m.group(1)), bool(m.group(2))
+        aligns.append("center" if left and right else "right" if right else "left" if left else "")
+    return aligns
+
+
+@dataclass(frozen=True)
+class ItemStart:
+    indent: int  # column of the content
+    ordered: bool
+    delimiter: str  # "-", "*", "+", "." or ")"
+    number: int
+    content: str
+
+
+def match_item(line: str) -> ItemStart | None:
+    m = _ITEM.match(line)
+    if m is None or _RULE.match(line):
+        return None
+    lead, marker, digits, delim, spaces, content = m.groups()
+    ordered = digits is not None
+    width = len(lead) + len(marker)
+    indent = width + (len(spaces) if spaces else 1)
+    return ItemStart(
+        indent=indent,
+        ordered=ordered,
+        delimiter=delim if ordered else marker,
+        number=int(digits) if ordered else 0,
+        content=content or "",
+    )
+
+
+def interrupts_paragraph(line: str) -> bool:
+    """True when ``line`` starts a block that may interrupt a paragraph."""
+    if _ATX.match(line) or _FENCE.match(line) or _QUOTE.match(line) or _RULE.match(line):
+        return _FENCE.match(line) is None or "`" not in _fence_info(line)
+    if _HTML.match(line):
+        return True
+    item = match_item(line)
+    return item is not None and bool(item.content.strip()) and item.number in (0, 1)
+
+
+def _fence_info(line: str) -> str:
+    m = _FENCE.match(line)
+    return m.group(3) if m and m.group(2)[0] == "`" else ""
+
+
+class Block:
+    """A Markdown block.  ``closed`` blocks never change again (outside a preview)."""
+
+    kind: Kind
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def accept(self, line: str) -> bool:
+        """Consume ``line`` if it belongs to this open block; False means "I am done"."""
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def mark(self) -> Any:
+        return self.closed
+
+    def rollback(self, mark: Any) -> None:
+        self.closed = mark
+
+    def outline(self) -> tuple[Any, ...]:
+        """A plain, comparable description of the block (for tests)."""
+        return (self.kind.value,)
+
+    @property
+    def continues_paragraph(self) -> bool:
+        """True when the deepest open block is a paragraph (lazy continuation allowed)."""
+        return False
+
+
+class LinesBlock(Block):
+    """A block whose content is a growing list of lines."""
+
+    def __init__(self, lines: list[str] | None = None) -> None:
+        super().__init__()
+        self.lines: list[str] = lines if lines is not None else []
+
+    def mark(self) -> Any:
+        return (self.closed, len(self.lines))
+
+    def rollback(self, mark: Any) -> None:
+        self.closed, n = mark
+        del self.lines[n:]
+
+    def outline(self) -> tuple[Any, ...]:
+        return (self.kind.value, tuple(self.lines))
+
+
+class Paragraph(LinesBlock):
+    kind = Kind.PARAGRAPH
+
+    def accept(self, line: str) -> bool:
+        if self.closed or is_blank(line) or interrupts_paragraph(line):
+            return False
+        self.lines.append(line.strip())
+        return True
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def continues_paragraph(self) -> bool:
+        return not self.closed
+
+
+class Heading(Block):
+    kind = Kind.HEADING
+
+    def __init__(self, level: int, text: str) -> None:
+        super().__init__()
+        self.level = level
+        self.text = text
+        self.closed = True
+
+    def outline(self) -> tuple[Any, ...]:
+        return (self.kind.value, self.level, self.text)
+
+
+class Rule(Block):
+    kind = Kind.RULE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = True
+
+
+class Html(LinesBlock):
+    kind = Kind.HTML
+
+    def accept(self, line: str) -> bool:
+        if self.closed or is_blank(line):
+            return False
+        self.lines.append(line)
+        return True
+
+
+class Code(LinesBlock):
+    """A fenced code block (``fence`` set) or an indented one (``fence`` empty)."""
+
+    kind = Kind.CODE
+
+    def __init__(self, fence: str = "", info: str = "", indent: int = 0) -> None:
+        super().__init__()
+        self.fence = fence
+        self.info = info.strip()
+        self.indent = indent
+
+    @property
+    def language(self) -> str:
+        return self.info.split(maxsplit=1)[0] if self.info else ""
+
+    def accept(self, line: str) -> bool:
+        if self.closed:
+            return False
+        if not self.fence:
+            if is_blank(line):
+                self.lines.append("")
+                return True
+            if indent_of(line) < 4:
+                return False
+            self.lines.append(line[4:])
+            return True
+        stripped = line.strip()
+        if (
+            indent_of(line) < 4
+            and stripped.startswith(self.fence)
+            and stripped == self.fence[0] * len(stripped)
+        ):
+            self.closed = True
+            return True
+        self.lines.append(line[min(self.indent, indent_of(line)) :])
+        return True
+
+    def close(self) -> None:
+        super().close()
+        if not self.fence:
+            while self.lines and not self.lines[-1].strip():
+                self.lines.pop()
+
+    def outline(self) -> tuple[Any, ...]:
+        return (self.kind.value, self.info, tuple(self.lines))
+
+
+class Table(Block):
+    kind = Kind.TABLE
+
+    def __init__(self, header: list[str], aligns: list[str]) -> None:
+        super().__init__()
+        self.header = header
+        self.aligns = aligns
+        self.rows: list[list[str]] = []
+
+    def accept(self, line: str) -> bool:
+        if self.closed or is_blank(line) or interrupts_paragraph(line):
+            return False
+        cells = split_row(line)
+        width = len(self.header)
+        self.rows.append((cells + [""] * width)[:width])
+        return True
+
+    def mark(self) -> Any:
+        return (self.closed, len(self.rows))
+
+    def rollback(self, mark: Any) -> None:
+        self.closed, n = mark
+        del self.rows[n:]
+
+    def outline(self) -> tuple[Any, ...]:
+        rows = tuple(tuple(r) for r in self.rows)
+        return (self.kind.value, tuple(self.header), tuple(self.aligns), rows)
+
+
+class Quote(Block):
+    kind = Kind.QUOTE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = BlockSplitter()
+        self._last_blank = False
+
+    def accept(self, line: str) -> bool:
+        if self.closed:
+            return False
+        m = _QUOTE.match(line)
+        if m is not None:
+            self.inner.feed_line(m.group(1))
+            return True
+        if not is_blank(line) and self.inner.continues_paragraph and not interrupts_paragraph(line):
+            self.inner.feed_line(line)
+            return True
+        return False
+
+    def close(self) -> None:
+        super().close()
+        self.inner.close()
+
+    def mark(self) -> Any:
+        return (self.closed, self.inner.mark())
+
+    def rollback(self, mark: Any) -> None:
+        self.closed, inner = mark
+        self.inner.rollback(inner)
+
+    def outline(self) -> tuple[Any, ...]:
+        return (self.kind.value, self.inner.outline())
+
+    @property
+    def continues_paragraph(self) -> bool:
+        return not self.closed and self.inner.continues_paragraph
+
+
+class ListItem:
+    def __init__(self, start: ItemStart) -> None:
+        self.indent = start.indent
+        self.number = start.number
+        self.inner = BlockSplitter()
+        if start.content:
+            self.inner.feed_line(start.content)
+
+
+class ListBlock(Block):
+    """A bullet or ordered list; each item's content is an inner document."""
+
+    kind = Kind.LIST
+
+    def __init__(self, first: ItemStart) -> None:
+        super().__init__()
+        self.ordered = first.ordered
+        self.delimiter = first.delimiter
+        self.start = first.number
+        self.items: list[ListItem] = [ListItem(first)]
+        self._last_blank = False
+
+    def accept(self, line: str) -> bool:
+        if self.closed:
+            return False
+        item = self.items[-1]
+        blank = is_blank(line)
+        if blank:
+            item.inner.feed_line("")
+        elif indent_of(line) >= item.indent:
+            item.inner.feed_line(line[item.indent :])
+        elif (start := match_item(line)) is not None:
+            if start.ordered != self.ordered or start.delimiter != self.delimiter:
+                return False
+            item.inner.close()
+            self.items.append(ListItem(start))
+        elif not self._last_blank and item.inner.continues_paragraph:
+            if interrupts_paragraph(line):
+                return False
+            item.inner.feed_line(line.strip())
+        else:
+            return False
+        self._last_blank = blank
+        return True
+
+    def close(self) -> None:
+        super().close()
+        self.items[-1].inner.close()
+
+    def mark(self) -> Any:
+        return (self.closed, self._last_blank, len(self.items), self.items[-1].inner.mark())
+
+    def rollback(self, mark: Any) -> None:
+        self.closed, self._last_blank, n, inner = mark
+        del self.items[n:]
+        self.items[-1].inner.rollback(inner)
+
+    def outline(self) -> tuple[Any, ...]:
+        items = tuple(item.inner.outline() for item in self.items)
+        return (self.kind.value, self.ordered, self.start, items)
+
+    @property
+    def continues_paragraph(self) -> bool:
+        return not self.closed and self.items[-1].inner.continues_paragraph
+
+
+class BlockSplitter:
+    """Splits a growing Markdown document into blocks, one committed line at a time."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self._pending: list[str] = []
+
+    # -- feeding -------------------------------------------------------------------------
+    def feed(self, text: str) -> None:
+        """Add ``text``; cost is O(len(text)) plus the complete lines it finishes."""
+        if "\n" not in text:
+            if text:
+                self._pending.append(text)
+            return
+        parts = text.split("\n")
+        self._pending.append(parts[0])
+        self.feed_line("".join(self._pending))
+        for part in parts[1:-1]:
+            self.feed_line(part)
+        self._pending = [parts[-1]] if parts[-1] else []
+
+    @property
+    def pending(self) -> str:
+        """The incomplete last line (not yet committed)."""
+        return "".join(self._pending)
+
+    def close(self) -> None:
+        """End of document: commit the pending line and close every open block."""
+        if self._pending:
+            line = self.pending
+            self._pending = []
+            self.feed_line(line)
+        if self.blocks and not self.blocks[-1].closed:
+            self.blocks[-1].close()
+
+    @property
+    def open_block(self) -> Block | None:
+        if self.blocks and not self.blocks[-1].closed:
+            return self.blocks[-1]
+        return None
+
+    @property
+    def closed_count(self) -> int:
+        """Number of leading blocks that are closed (they will never change again)."""
+        return len(self.blocks) - (1 if self.open_block is not None else 0)
+
+    @property
+    def continues_paragraph(self) -> bool:
+        block = self.open_block
+        return block is not None and block.continues_paragraph
+
+    def feed_line(self, line: str) -> None:
+        """Commit one complete line (without its newline)."""
+        line = line.rstrip("\r").expandtabs(4)
+        block = self.open_block
+        if block is not None:
+            if isinstance(block, Paragraph) and self._convert_paragraph(block, line):
+                return
+            if block.accept(line):
+                return
+            block.close()
+        self._start(line)
+
+    def _convert_paragraph(self, para: Paragraph, line: str) -> bool:
+        """Setext underline → heading; delimiter row → the last line becomes a table header."""
+        setext = _SETEXT.match(line)
+        if setext is not None and not (setext.group(1)[0] == "-" and len(para.lines) == 0):
+            level = 1 if setext.group(1)[0] == "=" else 2
+            self.blocks[-1] = Heading(level, para.text)
+            return True
+        aligns = parse_delimiter_row(line)
+        if aligns is None:
+            return False
+        header = split_row(para.lines[-1])
+        if "|" not in para.lines[-1] or len(header) != len(aligns):
+            return False
+        if len(para.lines) > 1:
+            rest = Paragraph(para.lines[:-1])
+            rest.closed = True
+            self.blocks[-1] = rest
+            self.blocks.append(Table(header, aligns))
+        else:
+            self.blocks[-1] = Table(header, aligns)
+        return True
+
+    def _start(self, line: str) -> None:
+        if is_blank(line):
+            return
+        if (fence := _FENCE.match(line)) is not None and "`" not in _fence_info(line):
+            self.blocks.append(Code(fence.group(2), fence.group(3), len(fence.group(1))))
+        elif (atx := _ATX.match(line)) is not None:
+            text = _ATX_CLOSE.sub("", atx.group(2) or "").strip()
+            self.blocks.append(Heading(len(atx.group(1)), text))
+        elif _RULE.match(line):
+            self.blocks.append(Rule())
+        elif (quote := _QUOTE.match(line)) is not None:
+            block = Quote()
+            block.inner.feed_line(quote.group(1))
+            self.blocks.append(block)
+        elif (item := match_item(line)) is not None:
+            self.blocks.append(ListBlock(item))
+        elif _HTML.match(line):
+            html = Html()
+            html.lines.append(line)
+            self.blocks.append(html)
+        elif indent_of(line) >= 4:
+            code = Code()
+            code.lines.append(line[4:])
+            self.blocks.append(code)
+        else:
+            self.blocks.append(Paragraph([line.strip()]))
+
+    # -- tentative view ------------------------------------------------------------------
+    def mark(self) -> Any:
+        if not self.blocks:
+            return (0, None, None)
+        last = self.blocks[-1]
+        return (len(self.blocks), last, last.mark())
+
+    def rollback(self, mark: Any) -> None:
+        n, last, last_mark = mark
+        del self.blocks[n:]
+        if last is not None:
+            self.blocks[n - 1] = last
+            last.rollback(last_mark)
+
+    @contextmanager
+    def preview(self) -> Iterator[list[Block]]:
+        """The blocks as if the pending partial line were complete; state restored after."""
+        pending = self.pending
+        if not pending:
+            yield self.blocks
+            return
+        saved = self.mark()
+        try:
+            self.feed_line(pending)
+            yield self.blocks
+        finally:
+            self.rollback(saved)
+
+    def outline(self) -> tuple[Any, ...]:
+        return tuple(block.outline() for block in self.blocks)
+
+
+def split_blocks(text: str) -> list[Block]:
+    """Split a whole document at once (all blocks closed)."""
+    splitter = BlockSplitter()
+    splitter.feed(text)
+    splitter.close()
+    return splitter.blocks

@@ -1,0 +1,105 @@
+"""Syntax highlighting one line at a time, carrying the lexer state across lines.
+
+Pygments' ``RegexLexer`` keeps a state stack while it scans; its public API does not return
+the stack at the end of the text.  :func:`lex_line` runs the same regex-state-machine over a
+single line and returns the stack left at its end, so a streaming code fence highlights each
+new line once, and multi-line constructs (docstrings, block comments) stay coloured.  Other
+lexers fall back to highlighting each line on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer  # type: ignore[import-untyped]
+from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
+from pygments.token import Error, Text, Whitespace, _TokenType  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
+
+LexState = tuple[str, ...]
+Token = tuple[Any, str]
+ROOT: LexState = ("root",)
+
+
+def lexer_for(language: str) -> Lexer | None:
+    if not language:
+        return None
+    try:
+        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def _apply_transition(stack: list[str], new_state: Any) -> None:
+    if isinstance(new_state, tuple):
+        for state in new_state:
+            if state == "#pop":
+                if len(stack) > 1:
+                    stack.pop()
+            elif state == "#push":
+                stack.append(stack[-1])
+            else:
+                stack.append(state)
+    elif isinstance(new_state, int):
+        if abs(new_state) >= len(stack):
+            del stack[1:]
+        else:
+            del stack[new_state:]
+    elif new_state == "#push":
+        stack.append(stack[-1])
+
+
+def lex_line(
+    lexer: Lexer | None, line: str, state: LexState = ROOT
+) -> tuple[list[Token], LexState]:
+    """Tokens of ``line`` (without its newline) and the lexer state after it."""
+    if lexer is None:
+        return [(Text, line)], state
+    text = line + "\n"
+    if not isinstance(lexer, RegexLexer) or isinstance(lexer, ExtendedRegexLexer):
+        plain = [(tok, val) for _, tok, val in lexer.get_tokens_unprocessed(text)]
+        return _strip_newline(plain), state
+    tokendefs = lexer._tokens
+    stack = list(state)
+    rules = tokendefs[stack[-1]]
+    tokens: list[Token] = []
+    pos, end = 0, len(text)
+    while pos < end:
+        for rexmatch, action, new_state in rules:
+            m = rexmatch(text, pos)
+            if m is None:
+                continue
+            if action is not None:
+                if type(action) is _TokenType:
+                    tokens.append((action, m.group()))
+                else:
+                    tokens.extend((tok, val) for _, tok, val in action(lexer, m))
+            pos = m.end()
+            if new_state is not None:
+                _apply_transition(stack, new_state)
+                rules = tokendefs[stack[-1]]
+            break
+        else:
+            if text[pos] == "\n":
+                stack = ["root"]
+                rules = tokendefs["root"]
+                tokens.append((Whitespace, "\n"))
+            else:
+                tokens.append((Error, text[pos]))
+            pos += 1
+    return _strip_newline(tokens), tuple(stack)
+
+
+def _strip_newline(tokens: list[Token]) -> list[Token]:
+    """Drop the newline we appended (it is always the last character)."""
+    while tokens:
+        tok, val = tokens[-1]
+        if not val:
+            tokens.pop()
+            continue
+        if val.endswith("\n"):
+            tokens[-1] = (tok, val[:-1])
+            if not tokens[-1][1]:
+                tokens.pop()
+        break
+    return tokens

@@ -1,0 +1,60 @@
+"""Inline Markdown (emphasis, code spans, links) → Rich ``Text``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from rich.style import Style
+from rich.text import Text
+
+from acp_tui.ui.markdown.theme import MarkdownTheme
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("strikethrough")
+
+
+def inline_text(source: str, theme: MarkdownTheme, base: Style | None = None) -> Text:
+    """Render the inline Markdown of one paragraph (soft breaks become spaces)."""
+    text = Text(style=base or Style())
+    if not source:
+        return text
+    tokens = _parser().parseInline(source)
+    if not tokens or not tokens[0].children:
+        text.append(source)
+        return text
+    stack: list[Style] = []
+
+    def current() -> Style:
+        return Style.combine(stack) if stack else Style()
+
+    for token in tokens[0].children:
+        kind = token.type
+        if kind == "text":
+            text.append(token.content, current())
+        elif kind == "softbreak":
+            text.append(" ", current())
+        elif kind == "hardbreak":
+            text.append("\n", current())
+        elif kind == "code_inline":
+            text.append(token.content, current() + theme.inline_code)
+        elif kind == "strong_open":
+            stack.append(theme.strong)
+        elif kind == "em_open":
+            stack.append(theme.emphasis)
+        elif kind == "s_open":
+            stack.append(theme.strike)
+        elif kind == "link_open":
+            href = str(token.attrs.get("href", ""))
+            stack.append(theme.link + Style(link=href or None))
+        elif kind in ("strong_close", "em_close", "s_close", "link_close"):
+            if stack:
+                stack.pop()
+        elif kind == "image":
+            alt = token.content or str(token.attrs.get("src", ""))
+            text.append(f"[image: {alt}]", current() + theme.link)
+        else:  # html_inline and anything unknown: show the source
+            text.append(token.content, current())
+    return text
