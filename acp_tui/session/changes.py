@@ -1,0 +1,99 @@
+"""Fine-grained change events a `Thread` emits, so a UI updates only what changed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .entries import Entry, MessageEntry
+
+
+@dataclass(slots=True)
+class EntryAdded:
+    """A new entry at the end of `thread.entries` (it may already hold content)."""
+
+    entry: Entry
+
+
+@dataclass(slots=True)
+class MessageChunkAppended:
+    """`text` (the delta only) was appended to text block `block_index` of a message.
+
+    `block_index` may be one past the blocks seen so far: a new text block starts there.
+    """
+
+    entry: MessageEntry
+    block_index: int
+    text: str
+
+
+@dataclass(slots=True)
+class EntryChanged:
+    """Something other than appended text changed in an existing entry (re-render it)."""
+
+    entry: Entry
+
+
+@dataclass(slots=True)
+class PlanChanged:
+    """`thread.plan` (plan_id None) or `thread.plans[plan_id]` was replaced."""
+
+    plan_id: str | None
+
+
+@dataclass(slots=True)
+class PlanRemoved:
+    """`thread.plans[plan_id]` was removed."""
+
+    plan_id: str
+
+
+@dataclass(slots=True)
+class ModesChanged:
+    """`thread.modes` (the available modes) changed."""
+
+
+@dataclass(slots=True)
+class CurrentModeChanged:
+    mode_id: str | None
+
+
+@dataclass(slots=True)
+class CommandsChanged:
+    """`thread.commands` changed."""
+
+
+@dataclass(slots=True)
+class ConfigOptionsChanged:
+    """`thread.config_options` changed."""
+
+
+@dataclass(slots=True)
+class UsageChanged:
+    """`thread.usage` changed."""
+
+
+@dataclass(slots=True)
+class InfoChanged:
+    """`thread.title` / `thread.updated_at` changed."""
+
+
+@dataclass(slots=True)
+class TurnStateChanged:
+    running: bool
+    stop_reason: str | None
+
+
+Change = (
+    EntryAdded
+    | MessageChunkAppended
+    | EntryChanged
+    | PlanChanged
+    | PlanRemoved
+    | ModesChanged
+    | CurrentModeChanged
+    | CommandsChanged
+    | ConfigOptionsChanged
+    | UsageChanged
+    | InfoChanged
+    | TurnStateChanged
+)

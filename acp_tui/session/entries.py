@@ -1,0 +1,198 @@
+"""What a conversation is made of: messages, tool calls, inline plan snapshots, unknown updates.
+
+Entries are mutable dataclasses owned by `Thread`; each has a stable int `id` (unique within its
+thread) so a UI can key widgets by it. Read them freely; change them only through the `Thread`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from acp_tui.protocol.models import (
+    FINISHED_STATUSES,
+    ContentBlock,
+    PlanEntry,
+    TextContent,
+    ToolCallContent,
+    ToolCallLocation,
+)
+
+MessageRole = Literal["user", "agent", "thought"]
+
+
+class TextRun:
+    """One text block being streamed: appending is O(chunk); the text is joined on demand."""
+
+    __slots__ = ("_pieces", "_text", "first")
+
+    def __init__(self, first: TextContent) -> None:
+        self.first = first
+        """The block that opened the run (its annotations, `_meta` and extras are kept)."""
+        self._pieces: list[str] = [first.text]
+        self._text: str | None = first.text
+
+    def append(self, text: str) -> None:
+        self._pieces.append(text)
+        self._text = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "".join(self._pieces)
+            self._pieces = [self._text]
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"TextRun({self.text!r})"
+
+    def to_block(self) -> TextContent:
+        if len(self._pieces) == 1 and self._pieces[0] is self.first.text:
+            return self.first
+        return self.first.model_copy(update={"text": self.text})
+
+
+@dataclass(eq=False, init=False)
+class MessageEntry:
+    """A user, agent or thought message; consecutive chunks of the same role coalesce into it.
+
+    `blocks` are the message's content blocks, with adjacent text chunks merged into one
+    `TextContent`; `text` is all text blocks joined. Both are built on demand (cached).
+    """
+
+    id: int
+    role: MessageRole
+    message_id: str | None
+    parts: list[TextRun | ContentBlock]
+
+    def __init__(
+        self,
+        role: MessageRole,
+        blocks: list[ContentBlock] | None = None,
+        message_id: str | None = None,
+        *,
+        id: int = 0,
+    ) -> None:
+        self.id = id
+        self.role = role
+        self.message_id = message_id
+        self.parts = []
+        self._blocks: list[ContentBlock] | None = None
+        for block in blocks or ():
+            self.append_block(block)
+
+    def append_text(self, text: str) -> int:
+        """Append streamed text (merging into a trailing text block); returns the block index."""
+        self._blocks = None
+        parts = self.parts
+        if parts:
+            last = parts[-1]
+            if type(last) is TextRun:
+                last.append(text)
+                return len(parts) - 1
+        parts.append(TextRun(TextContent(text=text)))
+        return len(parts) - 1
+
+    def append_block(self, block: ContentBlock) -> tuple[int, str | None]:
+        """Append any block; returns its index and, for text, the text appended."""
+        self._blocks = None
+        parts = self.parts
+        if isinstance(block, TextContent):
+            if parts and type(parts[-1]) is TextRun:
+                parts[-1].append(block.text)
+            else:
+                parts.append(TextRun(block))
+            return len(parts) - 1, block.text
+        parts.append(block)
+        return len(parts) - 1, None
+
+    @property
+    def blocks(self) -> list[ContentBlock]:
+        if self._blocks is None:
+            self._blocks = [p.to_block() if isinstance(p, TextRun) else p for p in self.parts]
+        return self._blocks
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextRun))
+
+
+@dataclass(eq=False)
+class ToolCallEntry:
+    """A tool call as currently known, merged from `tool_call`/`tool_call_update`/permissions.
+
+    Times are from the thread's clock (`time.monotonic` unless injected): `created_at` when first
+    seen, `started_at` when it became in_progress (or finished without being seen running),
+    `finished_at` when it reached completed/failed/cancelled.
+    """
+
+    tool_call_id: str
+    title: str = ""
+    kind: str = "other"
+    status: str = "pending"
+    content: list[ToolCallContent] = field(default_factory=list)
+    locations: list[ToolCallLocation] = field(default_factory=list)
+    raw_input: Any = None
+    raw_output: Any = None
+    meta: dict[str, Any] | None = None
+    id: int = 0
+    created_at: float = 0.0
+    started_at: float | None = None
+    finished_at: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds from start to finish, once finished."""
+        if self.finished_at is None:
+            return None
+        start = self.started_at if self.started_at is not None else self.created_at
+        return self.finished_at - start
+
+
+@dataclass(eq=False)
+class PlanState:
+    """A plan: the v1 `plan` (plan_id None, kind "items") or an unstable plan by id.
+
+    kind is "items" (entries), "file" (uri), "markdown" (markdown) or an unknown type (raw).
+    """
+
+    plan_id: str | None
+    kind: str = "items"
+    entries: list[PlanEntry] = field(default_factory=list)
+    uri: str | None = None
+    markdown: str | None = None
+    meta: dict[str, Any] | None = None
+    raw: dict[str, Any] | None = None
+
+
+@dataclass(eq=False)
+class PlanSnapshotEntry:
+    """Where a plan update appears inline in the conversation.
+
+    Consecutive updates of the same plan update one snapshot in place; an update after other
+    entries starts a new snapshot. `removed` is set when the plan is removed (plan_removed).
+    """
+
+    plan: PlanState
+    id: int = 0
+    removed: bool = False
+
+    @property
+    def plan_id(self) -> str | None:
+        return self.plan.plan_id
+
+
+@dataclass(eq=False)
+class UnknownEntry:
+    """A session update acp-tui does not understand (or that did not validate), kept raw."""
+
+    raw: Any
+    error: str | None = None
+    id: int = 0
+
+
+Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry

@@ -1,0 +1,431 @@
+"""The session as data: a pure reducer from `session/update` to conversation state.
+
+No I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
+of a `session/update` notification) and client-side events (`add_user_prompt`, `begin_turn`, ...);
+observe it with `subscribe`, which delivers fine-grained `Change` events synchronously, after the
+state they describe has been updated.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from acp_tui.protocol.models import (
+    FINISHED_STATUSES,
+    AgentMessageChunk,
+    AgentThoughtChunk,
+    AvailableCommand,
+    AvailableCommandsUpdate,
+    ConfigOptionUpdate,
+    ContentBlock,
+    Cost,
+    CurrentModeUpdate,
+    Plan,
+    PlanEntry,
+    PlanFile,
+    PlanItems,
+    PlanMarkdown,
+    PlanRemoved,
+    PlanUpdate,
+    SessionConfigOption,
+    SessionInfoUpdate,
+    SessionMode,
+    SessionModeState,
+    SessionUpdate,
+    TextContent,
+    ToolCall,
+    ToolCallUpdate,
+    UnknownPlanContent,
+    UnknownUpdate,
+    UsageUpdate,
+    UserMessageChunk,
+    parse_session_update,
+)
+
+from . import changes as ch
+from .entries import (
+    Entry,
+    MessageEntry,
+    MessageRole,
+    PlanSnapshotEntry,
+    PlanState,
+    ToolCallEntry,
+    UnknownEntry,
+)
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ch.Change], None]
+
+_CHUNK_ROLES: dict[str, MessageRole] = {
+    "agent_message_chunk": "agent",
+    "agent_thought_chunk": "thought",
+    "user_message_chunk": "user",
+}
+_TOOL_FIELDS = (
+    "title",
+    "kind",
+    "status",
+    "content",
+    "locations",
+    "raw_input",
+    "raw_output",
+    "meta",
+)
+
+
+def _is_plain_text(block: TextContent) -> bool:
+    return block.annotations is None and block.meta is None and not block.model_extra
+
+
+@dataclass
+class UsageState:
+    """Context window usage: `used` of `size` tokens, and the session's cost if reported."""
+
+    used: int
+    size: int
+    cost: Cost | None = None
+
+
+class Thread:
+    """Conversation state of one session, updated by a pure reducer, observed via changes."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._listeners: tuple[Listener, ...] = ()
+        self._next_id = 0
+        self._break_coalescing = False
+        self.entries: list[Entry] = []
+        self.tool_calls: dict[str, ToolCallEntry] = {}
+        self.plan: list[PlanEntry] | None = None
+        self.plans: dict[str, PlanState] = {}
+        self.modes: list[SessionMode] = []
+        self.current_mode_id: str | None = None
+        self.commands: list[AvailableCommand] = []
+        self.config_options: list[SessionConfigOption] = []
+        self.usage: UsageState | None = None
+        self.title: str | None = None
+        self.updated_at: str | None = None
+        self.turn_running = False
+        self.last_stop_reason: str | None = None
+        self._handlers: dict[type[Any], Callable[[Any], None]] = {
+            AgentMessageChunk: self._on_chunk,
+            AgentThoughtChunk: self._on_chunk,
+            UserMessageChunk: self._on_chunk,
+            ToolCall: self._on_tool_call,
+            ToolCallUpdate: self._on_tool_call_update,
+            Plan: self._on_plan,
+            PlanUpdate: self._on_plan_update,
+            PlanRemoved: self._on_plan_removed,
+            AvailableCommandsUpdate: self._on_commands,
+            CurrentModeUpdate: self._on_current_mode,
+            ConfigOptionUpdate: self._on_config_options,
+            SessionInfoUpdate: self._on_info,
+            UsageUpdate: self._on_usage,
+            UnknownUpdate: self._on_unknown,
+        }
+
+    # ---- observing ------------------------------------------------------------------------------
+
+    def subscribe(self, callback: Listener) -> Callable[[], None]:
+        """Call `callback(change)` after every change; returns a function that unsubscribes."""
+        self._listeners = (*self._listeners, callback)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(cb for cb in self._listeners if cb is not callback)
+
+        return unsubscribe
+
+    def _emit(self, change: ch.Change) -> None:
+        for callback in self._listeners:
+            try:
+                callback(change)
+            except Exception:
+                log.exception("thread listener %r failed on %r", callback, change)
+
+    # ---- agent updates --------------------------------------------------------------------------
+
+    def apply(self, update: SessionUpdate) -> None:
+        """Apply one session update (any variant; unknown ones become an `UnknownEntry`)."""
+        handler = self._handlers.get(type(update))
+        if handler is None:
+            self._on_unknown(UnknownUpdate(raw=update, error=f"not a session update: {update!r}"))
+        else:
+            handler(update)
+
+    def apply_notification(self, params: Any) -> None:
+        """Apply the raw params of a `session/update` notification.
+
+        Plain text chunks take a fast path that skips model validation (the streaming hot path).
+        """
+        if type(params) is not dict:
+            self._on_unknown(UnknownUpdate(raw=params, error="params is not an object"))
+            return
+        update = params.get("update")
+        if type(update) is not dict:
+            self._on_unknown(UnknownUpdate(raw=params, error="params has no update object"))
+            return
+        role = _CHUNK_ROLES.get(update.get("sessionUpdate"))  # type: ignore[arg-type]
+        if role is not None:
+            content = update.get("content")
+            if type(content) is dict and len(content) == 2 and content.get("type") == "text":
+                text = content.get("text")
+                if type(text) is str:
+                    size = len(update)
+                    if size == 2:
+                        self._append_text(role, text, None)
+                        return
+                    if size == 3 and "messageId" in update:
+                        message_id = update["messageId"]
+                        if message_id is None or type(message_id) is str:
+                            self._append_text(role, text, message_id)
+                            return
+        self.apply(parse_session_update(update))
+
+    def _message_for(self, role: MessageRole, message_id: str | None) -> MessageEntry | None:
+        """The message a chunk of this role/id coalesces into, if it is the last entry."""
+        if self._break_coalescing or not self.entries:
+            return None
+        last = self.entries[-1]
+        if type(last) is not MessageEntry or last.role != role:
+            return None
+        if message_id is not None and last.message_id != message_id:
+            if last.message_id is not None:
+                return None
+            last.message_id = message_id
+        return last
+
+    def _append_text(self, role: MessageRole, text: str, message_id: str | None) -> None:
+        entry = self._message_for(role, message_id)
+        if entry is None:
+            entry = MessageEntry(role, message_id=message_id, id=self._new_id())
+            entry.append_text(text)
+            self._add_entry(entry)
+            return
+        index = entry.append_text(text)
+        self._emit(ch.MessageChunkAppended(entry, index, text))
+
+    def _on_chunk(self, update: UserMessageChunk | AgentMessageChunk | AgentThoughtChunk) -> None:
+        role = _CHUNK_ROLES[update.session_update]
+        block = update.content
+        if type(block) is TextContent and _is_plain_text(block):
+            self._append_text(role, block.text, update.message_id)
+            return
+        entry = self._message_for(role, update.message_id)
+        if entry is None:
+            entry = MessageEntry(role, [block], update.message_id, id=self._new_id())
+            self._add_entry(entry)
+            return
+        index, text = entry.append_block(block)
+        if text is None:
+            self._emit(ch.EntryChanged(entry))
+        else:
+            self._emit(ch.MessageChunkAppended(entry, index, text))
+
+    def _on_tool_call(self, update: ToolCall) -> None:
+        entry = self.tool_calls.get(update.tool_call_id)
+        if entry is None:
+            self._create_tool_call(update, update.model_fields_set)
+        else:
+            self._merge_tool_call(entry, update, update.model_fields_set)
+
+    def _on_tool_call_update(self, update: ToolCallUpdate) -> None:
+        self.tool_call_for_permission(update)
+
+    def _create_tool_call(
+        self, update: ToolCall | ToolCallUpdate, fields: set[str]
+    ) -> ToolCallEntry:
+        now = self._clock()
+        entry = ToolCallEntry(
+            tool_call_id=update.tool_call_id,
+            title=update.title or update.tool_call_id,
+            id=self._new_id(),
+            created_at=now,
+        )
+        self._copy_tool_fields(entry, update, fields - {"title"})
+        self._stamp(entry, now)
+        self.tool_calls[entry.tool_call_id] = entry
+        self._add_entry(entry)
+        return entry
+
+    def _merge_tool_call(
+        self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
+    ) -> None:
+        old_status = entry.status
+        if self._copy_tool_fields(entry, update, fields):
+            if entry.status != old_status:
+                self._stamp(entry, self._clock())
+            self._emit(ch.EntryChanged(entry))
+
+    @staticmethod
+    def _copy_tool_fields(
+        entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
+    ) -> bool:
+        """Copy the fields the agent actually sent (`null` means unchanged); True if any."""
+        changed = False
+        for name in _TOOL_FIELDS:
+            if name in fields:
+                value = getattr(update, name)
+                if value is not None:
+                    setattr(entry, name, list(value) if isinstance(value, list) else value)
+                    changed = True
+        return changed
+
+    @staticmethod
+    def _stamp(entry: ToolCallEntry, now: float) -> None:
+        if entry.status in FINISHED_STATUSES:
+            if entry.started_at is None:
+                entry.started_at = now
+            entry.finished_at = now
+        else:
+            entry.finished_at = None
+            if entry.status == "in_progress" and entry.started_at is None:
+                entry.started_at = now
+
+    def _on_plan(self, update: Plan) -> None:
+        self.plan = list(update.entries)
+        state = PlanState(plan_id=None, entries=list(update.entries), meta=update.meta)
+        self._emit(ch.PlanChanged(None))
+        self._snapshot(state)
+
+    def _on_plan_update(self, update: PlanUpdate) -> None:
+        plan = update.plan
+        if isinstance(plan, UnknownPlanContent):
+            if plan.plan_id is None:
+                self._on_unknown(UnknownUpdate(raw=update.model_dump(), error="plan without id"))
+                return
+            kind = plan.raw.get("type")
+            state = PlanState(plan.plan_id, str(kind), meta=update.meta, raw=plan.raw)
+        elif isinstance(plan, PlanItems):
+            state = PlanState(plan.plan_id, "items", entries=list(plan.entries), meta=plan.meta)
+        elif isinstance(plan, PlanFile):
+            state = PlanState(plan.plan_id, "file", uri=plan.uri, meta=plan.meta)
+        else:
+            assert isinstance(plan, PlanMarkdown)
+            state = PlanState(plan.plan_id, "markdown", markdown=plan.content, meta=plan.meta)
+        assert state.plan_id is not None
+        self.plans[state.plan_id] = state
+        self._emit(ch.PlanChanged(state.plan_id))
+        self._snapshot(state)
+
+    def _snapshot(self, state: PlanState) -> None:
+        last = self.entries[-1] if self.entries else None
+        if type(last) is PlanSnapshotEntry and last.plan.plan_id == state.plan_id:
+            last.plan = state
+            last.removed = False
+            self._emit(ch.EntryChanged(last))
+        else:
+            self._add_entry(PlanSnapshotEntry(state, id=self._new_id()))
+
+    def _on_plan_removed(self, update: PlanRemoved) -> None:
+        if self.plans.pop(update.plan_id, None) is None:
+            return
+        self._emit(ch.PlanRemoved(update.plan_id))
+        for entry in self.entries:
+            if (
+                type(entry) is PlanSnapshotEntry
+                and entry.plan_id == update.plan_id
+                and not entry.removed
+            ):
+                entry.removed = True
+                self._emit(ch.EntryChanged(entry))
+
+    def _on_commands(self, update: AvailableCommandsUpdate) -> None:
+        self.commands = list(update.available_commands)
+        self._emit(ch.CommandsChanged())
+
+    def _on_current_mode(self, update: CurrentModeUpdate) -> None:
+        self.set_current_mode(update.current_mode_id)
+
+    def _on_config_options(self, update: ConfigOptionUpdate) -> None:
+        self.set_config_options(update.config_options)
+
+    def _on_info(self, update: SessionInfoUpdate) -> None:
+        sent = update.model_fields_set
+        if "title" in sent:
+            self.title = update.title
+        if "updated_at" in sent:
+            self.updated_at = update.updated_at
+        self._emit(ch.InfoChanged())
+
+    def _on_usage(self, update: UsageUpdate) -> None:
+        self.usage = UsageState(update.used, update.size, update.cost)
+        self._emit(ch.UsageChanged())
+
+    def _on_unknown(self, update: UnknownUpdate) -> None:
+        self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))
+
+    # ---- client-driven changes ------------------------------------------------------------------
+
+    def add_user_prompt(self, blocks: list[ContentBlock]) -> MessageEntry:
+        """The prompt the user sent, as a new user message (never merged into a previous one)."""
+        entry = MessageEntry("user", list(blocks), id=self._new_id())
+        self._add_entry(entry)
+        return entry
+
+    def begin_turn(self) -> None:
+        """A prompt turn started; the next chunk starts a new message."""
+        self._break_coalescing = True
+        self.turn_running = True
+        self._emit(ch.TurnStateChanged(True, None))
+
+    def end_turn(self, stop_reason: str | None) -> None:
+        """The prompt turn ended (`stop_reason` from the PromptResponse, None on error)."""
+        self._break_coalescing = True
+        self.turn_running = False
+        self.last_stop_reason = stop_reason
+        self._emit(ch.TurnStateChanged(False, stop_reason))
+
+    def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
+        """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
+        now = self._clock()
+        cancelled = [e for e in self.tool_calls.values() if e.status not in FINISHED_STATUSES]
+        for entry in cancelled:
+            entry.status = "cancelled"
+            self._stamp(entry, now)
+            self._emit(ch.EntryChanged(entry))
+        return cancelled
+
+    def set_current_mode(self, mode_id: str) -> None:
+        """The current mode (after session/set_mode or a current_mode_update); emits if changed."""
+        if mode_id != self.current_mode_id:
+            self.current_mode_id = mode_id
+            self._emit(ch.CurrentModeChanged(mode_id))
+
+    def set_modes(self, state: SessionModeState | None) -> None:
+        """The modes from a session/new or session/load response (None: no modes)."""
+        self.modes = list(state.available_modes) if state is not None else []
+        self._emit(ch.ModesChanged())
+        current = state.current_mode_id if state is not None else None
+        if current != self.current_mode_id:
+            self.current_mode_id = current
+            self._emit(ch.CurrentModeChanged(current))
+
+    def set_config_options(self, options: list[SessionConfigOption] | None) -> None:
+        """The config options from a session response or config_option_update (None: none)."""
+        self.config_options = list(options or [])
+        self._emit(ch.ConfigOptionsChanged())
+
+    def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
+        """The known tool call a permission request (or update) is about, merged; or a new one."""
+        fields = tool_call.model_fields_set
+        entry = self.tool_calls.get(tool_call.tool_call_id)
+        if entry is None:
+            return self._create_tool_call(tool_call, fields)
+        self._merge_tool_call(entry, tool_call, fields)
+        return entry
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _add_entry(self, entry: Entry) -> None:
+        self._break_coalescing = False
+        self.entries.append(entry)
+        self._emit(ch.EntryAdded(entry))
