@@ -70,23 +70,25 @@ _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, terminated by BEL or ST
     r"|\x1b[PX^_].*?(?:\x1b\\|$)"  # DCS / SOS / PM / APC strings
+    r"|\x1b\[[0-?]*[ -/]*$"  # a CSI cut off at the end
     r"|\x1b[ -/]*[0-~]"  # other escapes (charset selection, keypad modes, ...)
     r"|\x1b",  # a lone ESC (cut off)
     re.DOTALL,
 )
-_EOL_MARK = "\x00"  # erase to end of line, after junk C0 bytes are gone
-_LINE_MARK = "\x01"  # erase the whole line
-_OVERWRITES = re.compile(r"[\r\x08\x00\x01]")
+# Erase-line sequences become Unicode noncharacters (never in real text) until lines are resolved.
+_EOL_MARK = "\ufdd0"  # erase to end of line
+_LINE_MARK = "\ufdd1"  # erase the whole line
+_OVERWRITES = re.compile("[\r\x08\ufdd0\ufdd1]")
 
 
 def render_text(data: bytes) -> str:
     """Readable text of raw terminal output (see the module docstring)."""
     text = data.decode("utf-8", "replace")
     if "\x1b" in text or _C0_JUNK.search(text):
-        text = _C0_JUNK.sub("", text)
         text = _ERASE_TO_EOL.sub(_EOL_MARK, text)
         text = _ERASE_LINE.sub(_LINE_MARK, text)
         text = _ESCAPES.sub("", text)
+        text = _C0_JUNK.sub("", text)
     text = text.replace("\r\n", "\n")
     if not _OVERWRITES.search(text):
         return text
