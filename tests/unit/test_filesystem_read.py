@@ -1,0 +1,191 @@
+"""fs/read_text_file: params, line selection, errors, boundary; answers valid per the ACP schema."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.boundary import ALLOW_ONCE, DENY
+from acp_tui.host.filesystem import FileSystemHost, select_lines
+from acp_tui.protocol.errors import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
+from tests.schema_check import FrameValidator
+
+
+def answer_frames(method: str, params: Any, result: Any = None, error: RpcError | None = None):
+    """Check the answer the client would send against the schema."""
+    validator = FrameValidator()
+    validator.incoming({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+    frame: dict[str, Any] = {"jsonrpc": "2.0", "id": 7}
+    if error is not None:
+        frame["error"] = error.to_wire()
+    else:
+        frame["result"] = result
+    validator.outgoing(frame)
+
+
+async def read(host: FileSystemHost, path: Any, **extra: Any) -> str:
+    params = {"sessionId": "s1", "path": str(path) if isinstance(path, Path) else path, **extra}
+    result = await host.read_text_file(params)
+    answer_frames("fs/read_text_file", params, result)
+    return result["content"]  # type: ignore[no-any-return]
+
+
+async def read_error(host: FileSystemHost, params: Any) -> RpcError:
+    with pytest.raises(RpcError) as caught:
+        await host.read_text_file(params)
+    answer_frames("fs/read_text_file", params, error=caught.value)
+    return caught.value
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> FileSystemHost:
+    return FileSystemHost(tmp_path, FixedAnswer(DENY))
+
+
+async def test_reads_the_whole_file_with_its_line_endings(host, tmp_path):
+    (tmp_path / "a.txt").write_bytes("one\r\ntwo\nthree ünïcode".encode())
+    assert await read(host, tmp_path / "a.txt") == "one\r\ntwo\nthree ünïcode"
+    (tmp_path / "empty.txt").write_bytes(b"")
+    assert await read(host, tmp_path / "empty.txt") == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "limit", "expected"),
+    [
+        (1, None, "l1\r\nl2\nl3\nl4"),
+        (2, None, "l2\nl3\nl4"),
+        (2, 2, "l2\nl3\n"),
+        (None, 1, "l1\r\n"),
+        (0, 1, "l1\r\n"),  # 0 is treated as 1
+        (4, 10, "l4"),
+        (5, None, ""),  # past the end: empty, not an error
+        (100, 3, ""),
+        (1, 0, ""),
+    ],
+)
+async def test_line_and_limit_select_lines(host, tmp_path, line, limit, expected):
+    (tmp_path / "a.txt").write_bytes(b"l1\r\nl2\nl3\nl4")
+    params: dict[str, Any] = {}
+    if line is not None:
+        params["line"] = line
+    if limit is not None:
+        params["limit"] = limit
+    assert await read(host, tmp_path / "a.txt", **params) == expected
+
+
+async def test_null_line_and_limit_mean_whole_file(host, tmp_path):
+    (tmp_path / "a.txt").write_text("x\ny\n")
+    assert await read(host, tmp_path / "a.txt", line=None, limit=None) == "x\ny\n"
+
+
+def test_select_lines_with_trailing_newline():
+    assert select_lines("a\nb\n", 3, None) == ""
+    assert select_lines("a\nb\n", 2, 5) == "b\n"
+    assert select_lines("a\rb\n", 1, 1) == "a\rb\n"  # a lone CR does not end a line
+
+
+async def test_relative_path_is_an_invalid_params_error(host, tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    error = await read_error(host, {"sessionId": "s1", "path": "a.txt"})
+    assert error.code == INVALID_PARAMS
+    assert "absolute" in error.message
+
+
+async def test_missing_file_is_resource_not_found_naming_the_path(host, tmp_path):
+    missing = tmp_path / "nope" / "missing.txt"
+    error = await read_error(host, {"sessionId": "s1", "path": str(missing)})
+    assert error.code == RESOURCE_NOT_FOUND
+    assert str(missing) in error.message
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "missing.txt")})
+    assert error.code == RESOURCE_NOT_FOUND
+
+
+async def test_a_file_as_parent_directory_is_not_found(host, tmp_path):
+    (tmp_path / "file").write_text("x")
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "file" / "x")})
+    assert error.code == RESOURCE_NOT_FOUND
+
+
+async def test_directory_is_refused(host, tmp_path):
+    (tmp_path / "sub").mkdir()
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "sub")})
+    assert error.code == INVALID_PARAMS
+    assert "directory" in error.message
+    assert str(tmp_path / "sub") in error.message
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\xff\xfe", b"text\x00with nul"])
+async def test_binary_file_is_refused(host, tmp_path, data):
+    (tmp_path / "blob").write_bytes(data)
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "blob")})
+    assert error.code == INVALID_PARAMS
+    assert error.data["reason"] == "binary"
+    assert str(tmp_path / "blob") in error.message
+
+
+async def test_file_over_the_size_limit_is_refused(tmp_path):
+    host = FileSystemHost(tmp_path, FixedAnswer(DENY), max_read_bytes=10)
+    (tmp_path / "ok.txt").write_text("0123456789")
+    assert await read(host, tmp_path / "ok.txt") == "0123456789"
+    (tmp_path / "big.txt").write_text("0123456789!")
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "big.txt")})
+    assert error.code == INVALID_PARAMS
+    assert "too large" in error.message
+    assert str(tmp_path / "big.txt") in error.message
+
+
+async def test_fifo_is_refused_without_blocking(host, tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    error = await read_error(host, {"sessionId": "s1", "path": str(tmp_path / "pipe")})
+    assert error.code == INVALID_PARAMS
+    assert "not a regular file" in error.message
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        None,
+        ["s1", "/x"],
+        {"path": "/x"},
+        {"sessionId": "s1"},
+        {"sessionId": "s1", "path": 5},
+        {"sessionId": "s1", "path": ""},
+        {"sessionId": "s1", "path": "/x", "line": -1},
+        {"sessionId": "s1", "path": "/x", "line": "3"},
+        {"sessionId": "s1", "path": "/x", "limit": 2.5},
+        {"sessionId": "s1", "path": "/x", "limit": True},
+    ],
+)
+async def test_malformed_params_are_invalid_params(host, params):
+    error = await read_error(host, params)
+    assert error.code == INVALID_PARAMS
+
+
+async def test_reading_outside_the_session_directory_needs_consent(tmp_path):
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    (tmp_path / "secret.txt").write_text("secret")
+    (cwd / "link").symlink_to(tmp_path / "secret.txt")
+    denying = FileSystemHost(cwd, FixedAnswer(DENY))
+    for path in (tmp_path / "secret.txt", cwd / "link", f"{cwd}/../secret.txt"):
+        error = await read_error(denying, {"sessionId": "s1", "path": str(path)})
+        assert "outside the session directory" in error.message
+    allowing = FileSystemHost(cwd, FixedAnswer(ALLOW_ONCE))
+    assert await read(allowing, cwd / "link") == "secret"
+
+
+async def test_read_remembers_what_the_agent_saw(host, tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("line 1\nline 2\n")
+    assert host.known(path) is None
+    await read(host, path, line=2, limit=1)
+    seen = host.known(path)
+    assert seen is not None
+    assert seen.source == "read"
+    assert seen.size == len("line 1\nline 2\n")  # the whole file, even for a partial read
+    assert seen.mtime_ns == path.stat().st_mtime_ns
