@@ -72,25 +72,39 @@ def fingerprint(data: bytes, mtime_ns: int, source: Literal["read", "write"]) ->
     return Fingerprint(hashlib.sha256(data).hexdigest(), len(data), mtime_ns, source, time.time())
 
 
+def skip_lines(text: str, pos: int, count: int) -> int:
+    """The index just after `count` more newlines from `pos`, or -1 if the text has fewer.
+
+    Whole 64 KiB chunks are skipped with `str.count`, so far-away lines cost little Python.
+    """
+    chunk = 1 << 16
+    while count > 0:
+        end = pos + chunk
+        in_chunk = text.count("\n", pos, end)
+        if in_chunk < count and end < len(text):
+            count -= in_chunk
+            pos = end
+            continue
+        for _ in range(count):
+            newline = text.find("\n", pos)
+            if newline < 0:
+                return -1
+            pos = newline + 1
+        return pos
+    return pos
+
+
 def select_lines(text: str, line: int | None, limit: int | None) -> str:
     """Lines `line`.. (1-based) of `text`, at most `limit` of them, line endings kept."""
     if line is None and limit is None:
         return text
-    pos = 0
-    for _ in range(max((line or 1) - 1, 0)):
-        newline = text.find("\n", pos)
-        if newline < 0:
-            return ""
-        pos = newline + 1
+    start = skip_lines(text, 0, max((line or 1) - 1, 0))
+    if start < 0:
+        return ""
     if limit is None:
-        return text[pos:]
-    end = pos
-    for _ in range(limit):
-        newline = text.find("\n", end)
-        if newline < 0:
-            return text[pos:]
-        end = newline + 1
-    return text[pos:end]
+        return text[start:]
+    end = skip_lines(text, start, limit)
+    return text[start:] if end < 0 else text[start:end]
 
 
 class FileSystemHost:
@@ -123,10 +137,11 @@ class FileSystemHost:
         line = _optional_count(fields, "line")
         limit = _optional_count(fields, "limit")
         resolved = await self.policy.check(path, "read")
-        data, mtime_ns = await asyncio.to_thread(_read_file, resolved, path, self.max_read_bytes)
-        text = _decode_text(data, path)
-        self._known[resolved] = fingerprint(data, mtime_ns, "read")
-        return {"content": select_lines(text, line, limit)}
+        content, seen = await asyncio.to_thread(
+            _read_text, resolved, path, self.max_read_bytes, line, limit
+        )
+        self._known[resolved] = seen
+        return {"content": content}
 
     async def write_text_file(self, params: Any) -> dict[str, Any]:
         fields = _object(params)
@@ -137,7 +152,7 @@ class FileSystemHost:
         async with self._locks.setdefault(resolved, asyncio.Lock()):
             before = await asyncio.to_thread(_read_existing, resolved, path)
             known = self._known.get(resolved)
-            if known is not None and _digest(before) != known.sha256:
+            if known is not None and await asyncio.to_thread(_digest, before) != known.sha256:
                 await self._confirm_overwrite(path, resolved, before, known.source)
             proposed = content
             if self.write_gate is not None:
@@ -296,6 +311,15 @@ def _read_file(resolved: Path, path: str, max_bytes: int) -> tuple[bytes, int]:
     if len(data) > max_bytes:
         raise too_large
     return data, info.st_mtime_ns
+
+
+def _read_text(
+    resolved: Path, path: str, max_bytes: int, line: int | None, limit: int | None
+) -> tuple[str, Fingerprint]:
+    """The selected lines and the fingerprint of the whole file (decoding/hashing off the loop)."""
+    data, mtime_ns = _read_file(resolved, path, max_bytes)
+    text = _decode_text(data, path)
+    return select_lines(text, line, limit), fingerprint(data, mtime_ns, "read")
 
 
 def _read_existing(resolved: Path, path: str) -> bytes | None:

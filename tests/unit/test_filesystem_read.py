@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.boundary import ALLOW_ONCE, DENY
@@ -189,3 +191,29 @@ async def test_read_remembers_what_the_agent_saw(host, tmp_path):
     assert seen.source == "read"
     assert seen.size == len("line 1\nline 2\n")  # the whole file, even for a partial read
     assert seen.mtime_ns == path.stat().st_mtime_ns
+
+
+def reference_select(text: str, line: int | None, limit: int | None) -> str:
+    lines = text.split("\n")
+    kept = [part + "\n" for part in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    start = max((line or 1) - 1, 0)
+    chosen = kept[start:] if limit is None else kept[start : start + limit]
+    return "".join(chosen)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="ab\r\n", max_size=60),
+    line=st.none() | st.integers(min_value=0, max_value=30),
+    limit=st.none() | st.integers(min_value=0, max_value=30),
+)
+def test_select_lines_matches_a_reference(text, line, limit):
+    assert select_lines(text, line, limit) == reference_select(text, line, limit)
+
+
+def test_select_lines_across_chunk_boundaries():
+    text = "".join(f"{i:05d}{'x' * (i % 97)}\n" for i in range(20_000))  # ~1 MB, many chunks
+    for line in (1, 2, 1234, 19_999, 20_000, 20_001):
+        assert select_lines(text, line, 3) == reference_select(text, line, 3)
+    assert select_lines(text, 19_999, None) == reference_select(text, 19_999, None)
+    assert select_lines(text, 10, 50_000) == reference_select(text, 10, 50_000)
