@@ -1,0 +1,79 @@
+"""Fenced code: each finished line is highlighted and wrapped once, on a panel background."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.text import Text
+from textual.strip import Strip
+
+from acp_tui.ui.markdown.blocks import Block, Code
+from acp_tui.ui.markdown.highlight import ROOT, LexState, lex_line, lexer_for
+from acp_tui.ui.markdown.render import BlockView, RenderContext
+
+
+class CodeView(BlockView):
+    def __init__(self, block: Block, depth: int = 0) -> None:
+        super().__init__(block, depth)
+        assert isinstance(block, Code)
+        self.code = block
+        self._lexer = lexer_for(block.language)
+        self._cache_width = -1
+        self._flat: list[Strip] = []  # strips of the finished lines
+        self._done = 0  # number of finished lines in _flat
+        self._state: LexState = ROOT  # lexer state after the finished lines
+
+    def _visible_lines(self) -> list[str]:
+        lines = self.code.lines
+        if self.code.fence:
+            return lines
+        end = len(lines)
+        while end and not lines[end - 1].strip():
+            end -= 1
+        return lines[:end]
+
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        if width != self._cache_width:
+            self._flat, self._done, self._state = [], 0, ROOT
+            self._cache_width = width
+        lines = self._visible_lines()
+        stable = len(lines) if self.code.closed else max(len(lines) - 1, 0)
+        if self._done > stable:  # defensive: never expected (finished lines do not change)
+            self._flat, self._done, self._state = [], 0, ROOT
+        while self._done < stable:
+            strips, self._state = self._render_line(ctx, lines[self._done], self._state, width)
+            self._flat.extend(strips)
+            self._done += 1
+        tail: list[Strip] = []
+        state = self._state
+        for line in lines[stable:]:
+            strips, state = self._render_line(ctx, line, state, width)
+            tail.extend(strips)
+        return [self._edge(ctx, width, top=True), *self._flat, *tail, self._edge(ctx, width)]
+
+    def _edge(self, ctx: RenderContext, width: int, top: bool = False) -> Strip:
+        background = ctx.code_background
+        label = f" {self.code.language} " if top and self.code.language else ""
+        if len(label) > width:
+            label = ""
+        fill = Segment(" " * (width - len(label)), background)
+        if not label:
+            return Strip([fill])
+        return Strip([fill, Segment(label, background + ctx.theme.html)])
+
+    def _render_line(
+        self, ctx: RenderContext, line: str, state: LexState, width: int
+    ) -> tuple[list[Strip], LexState]:
+        tokens, state = lex_line(self._lexer, line, state)
+        background = ctx.code_background
+        text = Text(style=background, end="")
+        theme = ctx.syntax_theme
+        for token, value in tokens:
+            text.append(value, theme.get_style_for_token(token))
+        inner = max(width - 2, 1)
+        console = ctx.console
+        strips: list[Strip] = []
+        for part in text.wrap(console, inner, overflow="fold"):
+            segments = [Segment(" ", background), *part.render(console)]
+            segments.append(Segment(" " * (inner - part.cell_len + 1), background))
+            strips.append(Strip(segments))
+        return strips, state

@@ -1,0 +1,139 @@
+"""Rendering blocks to Textual strips: shared context, helpers and the simple block views.
+
+A *view* renders one block and caches the result under a key that captures everything that
+can change in the block (blocks only grow, so the key is a few lengths and the last line).
+Incremental views (code, tables, lists) additionally cache the finished parts of an open
+block and only render what is new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from functools import cached_property
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import PygmentsSyntaxTheme
+from rich.text import Text
+from textual.strip import Strip
+
+from acp_tui.ui.markdown.blocks import (
+    Block,
+    BlockSplitter,
+    Heading,
+    Html,
+    LinesBlock,
+    ListBlock,
+    Paragraph,
+    Quote,
+    Table,
+)
+from acp_tui.ui.markdown.inline import inline_text
+from acp_tui.ui.markdown.theme import DEFAULT_THEME, MarkdownTheme
+
+BLANK = Strip([])
+
+
+class RenderContext:
+    """What every view needs to render: the console (for measuring) and the theme."""
+
+    def __init__(self, console: Console, theme: MarkdownTheme = DEFAULT_THEME) -> None:
+        self.console = console
+        self.theme = theme
+
+    @cached_property
+    def syntax_theme(self) -> PygmentsSyntaxTheme:
+        return self.theme.syntax_theme()
+
+    @cached_property
+    def code_background(self) -> Style:
+        return self.syntax_theme.get_background_style()
+
+
+def wrap_text(ctx: RenderContext, text: Text, width: int) -> list[Strip]:
+    """Word-wrap ``text`` to ``width`` cells, one strip per line."""
+    console = ctx.console
+    lines = text.wrap(console, max(width, 1), overflow="fold")
+    return [Strip(list(line.render(console))) for line in lines] or [BLANK]
+
+
+def prefixed(strips: Iterable[Strip], first: Strip, rest: Strip) -> list[Strip]:
+    """Prepend ``first`` to the first strip and ``rest`` to the others."""
+    out: list[Strip] = []
+    for strip in strips:
+        out.append(Strip.join([rest if out else first, strip]))
+    return out
+
+
+def segment_strip(text: str, style: Style) -> Strip:
+    return Strip([Segment(text, style)])
+
+
+def block_key(block: Block) -> Hashable:
+    """A value that changes whenever what ``block`` renders to may have changed."""
+    if isinstance(block, LinesBlock):
+        last_line = block.lines[-1] if block.lines else None
+        return (block.kind, block.closed, len(block.lines), last_line)
+    if isinstance(block, Table):
+        last = tuple(block.rows[-1]) if block.rows else None
+        return (block.kind, block.closed, tuple(block.aligns), len(block.rows), last)
+    if isinstance(block, Quote):
+        return (block.kind, block.closed, splitter_key(block.inner))
+    if isinstance(block, ListBlock):
+        return (block.kind, block.closed, len(block.items), splitter_key(block.items[-1].inner))
+    if isinstance(block, Heading):
+        return (block.kind, block.level, block.text)
+    return (block.kind, block.closed)
+
+
+def splitter_key(splitter: BlockSplitter) -> Hashable:
+    if not splitter.blocks:
+        return 0
+    last = splitter.blocks[-1]
+    return (len(splitter.blocks), id(last), block_key(last))
+
+
+class BlockView:
+    """Renders one block; re-renders only when the block's key or the width changed."""
+
+    def __init__(self, block: Block, depth: int = 0) -> None:
+        self.block = block
+        self.depth = depth
+        self._key: Hashable = None
+        self._width = -1
+        self._strips: list[Strip] = []
+
+    def render(self, ctx: RenderContext, width: int) -> list[Strip]:
+        key = block_key(self.block)
+        if key != self._key or width != self._width:
+            self._strips = self.render_block(ctx, max(width, 1))
+            self._key, self._width = key, width
+        return self._strips
+
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        raise NotImplementedError
+
+
+class ParagraphView(BlockView):
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        assert isinstance(self.block, Paragraph)
+        return wrap_text(ctx, inline_text(self.block.text, ctx.theme), width)
+
+
+class HeadingView(BlockView):
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        assert isinstance(self.block, Heading)
+        style = ctx.theme.heading(self.block.level)
+        return wrap_text(ctx, inline_text(self.block.text, ctx.theme, style), width)
+
+
+class RuleView(BlockView):
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        return [segment_strip("─" * width, ctx.theme.rule)]
+
+
+class HtmlView(BlockView):
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        assert isinstance(self.block, Html)
+        return wrap_text(ctx, Text("\n".join(self.block.lines), ctx.theme.html), width)
