@@ -8,6 +8,8 @@ bytes exactly (CRLF files, a missing final newline); `DiffLine.text` is the line
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -95,13 +97,90 @@ def _line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
     if prefix:
         codes.append(("equal", 0, prefix, 0, prefix))
     if old_mid or new_mid:
-        # autojunk would treat frequent lines ("", "}", "end") as junk and give poor alignments.
-        matcher = SequenceMatcher(None, old_mid, new_mid, autojunk=len(old_mid) > 20_000)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in _opcodes_from_blocks(
+            _matching_blocks(old_mid, new_mid), len(old_mid), len(new_mid)
+        ):
             codes.append((tag, i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix))
     if suffix:
         codes.append(("equal", len(old) - suffix, len(old), len(new) - suffix, len(new)))
     return codes
+
+
+def _unique_anchors(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int]]:
+    """Lines that occur exactly once in each text, kept in an order increasing on both sides
+    (the longest such chain, as in patience diff)."""
+    old_counts, new_counts = Counter(old), Counter(new)
+    new_index = {line: j for j, line in enumerate(new) if new_counts[line] == 1}
+    pairs = [
+        (i, new_index[line])
+        for i, line in enumerate(old)
+        if old_counts[line] == 1 and line in new_index
+    ]
+    # longest increasing subsequence of the new-side positions (patience sorting)
+    tails: list[int] = []  # tails[k]: new position ending the best chain of length k+1
+    tail_at: list[int] = []  # index into pairs of that chain end
+    previous: list[int] = [-1] * len(pairs)
+    for index, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            tail_at.append(index)
+        else:
+            tails[k] = j
+            tail_at[k] = index
+        previous[index] = tail_at[k - 1] if k else -1
+    chain: list[tuple[int, int]] = []
+    index = tail_at[-1] if tail_at else -1
+    while index >= 0:
+        chain.append(pairs[index])
+        index = previous[index]
+    return chain[::-1]
+
+
+def _matching_blocks(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int]]:
+    """(i, j, size) runs of equal lines: unique lines anchor the alignment, difflib fills the
+    gaps between anchors (so popular lines such as blank ones stay cheap)."""
+    blocks: list[tuple[int, int, int]] = []
+    prev_i = prev_j = 0
+    for i, j in [*_unique_anchors(old, new), (len(old), len(new))]:
+        if i > prev_i and j > prev_j:
+            gap_old, gap_new = old[prev_i:i], new[prev_j:j]
+            matcher = SequenceMatcher(None, gap_old, gap_new, autojunk=len(gap_new) > 2000)
+            for bi, bj, size in matcher.get_matching_blocks():
+                if size:
+                    blocks.append((prev_i + bi, prev_j + bj, size))
+        if i < len(old):
+            if blocks and blocks[-1][0] + blocks[-1][2] == i and blocks[-1][1] + blocks[-1][2] == j:
+                blocks[-1] = (blocks[-1][0], blocks[-1][1], blocks[-1][2] + 1)
+            else:
+                blocks.append((i, j, 1))
+        prev_i, prev_j = i + 1, j + 1
+    return blocks
+
+
+def _opcodes_from_blocks(
+    blocks: list[tuple[int, int, int]], old_len: int, new_len: int
+) -> list[Opcode]:
+    codes: list[Opcode] = []
+    i = j = 0
+    for bi, bj, size in [*blocks, (old_len, new_len, 0)]:
+        codes.extend(_change(i, bi, j, bj))
+        if size and codes and codes[-1][0] == "equal" and codes[-1][2] == bi:
+            codes[-1] = ("equal", codes[-1][1], bi + size, codes[-1][3], bj + size)
+        elif size:
+            codes.append(("equal", bi, bi + size, bj, bj + size))
+        i, j = bi + size, bj + size
+    return codes
+
+
+def _change(i1: int, i2: int, j1: int, j2: int) -> list[Opcode]:
+    if i1 < i2 and j1 < j2:
+        return [("replace", i1, i2, j1, j2)]
+    if i1 < i2:
+        return [("delete", i1, i2, j1, j2)]
+    if j1 < j2:
+        return [("insert", i1, i2, j1, j2)]
+    return []
 
 
 def _grouped(codes: list[Opcode], context: int) -> Iterator[list[Opcode]]:
@@ -120,11 +199,12 @@ def _grouped(codes: list[Opcode], context: int) -> Iterator[list[Opcode]]:
     for tag, i1, i2, j1, j2 in codes:
         if tag == "equal" and i2 - i1 > 2 * context and group:
             group.append((tag, i1, i1 + context, j1, j1 + context))
-            yield group
+            if any(code[0] != "equal" for code in group):
+                yield group
             group = []
             i1, j1 = max(i1, i2 - context), max(j1, j2 - context)
         group.append((tag, i1, i2, j1, j2))
-    if group and not (len(group) == 1 and group[0][0] == "equal"):
+    if any(code[0] != "equal" for code in group):
         yield group
 
 

@@ -213,10 +213,10 @@ def test_apply_random_subsets_matches_reference(old, new, context, data) -> None
     assert revert_hunks(diff, set(indices) - accepted) == apply_hunks(diff, accepted)
 
 
-@settings(max_examples=200, deadline=None)
-@given(old=texts(), new=texts())
-def test_hunks_are_ordered_disjoint_and_counted(old, new) -> None:
-    diff = compute_diff("p", old, new)
+@settings(max_examples=300, deadline=None)
+@given(old=texts(), new=texts(), context=st.integers(0, 3))
+def test_hunks_are_ordered_disjoint_and_counted(old, new, context) -> None:
+    diff = compute_diff("p", old, new, context=context)
     previous_end = 0
     for hunk in diff.hunks:
         olds = [ln.old_no for ln in hunk.lines if ln.old_no is not None]
@@ -228,6 +228,13 @@ def test_hunks_are_ordered_disjoint_and_counted(old, new) -> None:
             assert olds[0] > previous_end
             previous_end = olds[-1]
         assert any(ln.kind != "context" for ln in hunk.lines)
+        kinds = [ln.kind for ln in hunk.lines]
+        first_change = next(k for k, kind in enumerate(kinds) if kind != "context")
+        last_change = max(k for k, kind in enumerate(kinds) if kind != "context")
+        assert first_change <= context and len(kinds) - 1 - last_change <= context
+        assert "context" * (2 * context + 1) not in "".join(
+            "context" if kind == "context" else "|" for kind in kinds
+        )
     assert diff.added == sum(ln.kind == "add" for h in diff.hunks for ln in h.lines)
 
 
