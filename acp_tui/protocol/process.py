@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 
 STDOUT_BUFFER_LIMIT = 8 * 1024 * 1024  # flow control only: the connection reads blocks
 TERM_WAIT = 1.0  # seconds between SIGTERM and SIGKILL
+STDERR_SETTLE = 0.5  # seconds to wait for stderr EOF after the exit
 
 
 class AgentSpawnError(Exception):
@@ -202,10 +203,19 @@ class AgentProcess:
         return None if returncode is None else AgentExit.from_returncode(returncode)
 
     async def wait(self) -> AgentExit:
+        """Wait for the exit, then briefly for the rest of stderr (so the tail is complete)."""
         await self._protocol.exited.wait()
+        await self._settle_stderr()
         exit_ = self.exit
         assert exit_ is not None
         return exit_
+
+    async def _settle_stderr(self) -> None:
+        # a grandchild may hold stderr open forever: wait for EOF only briefly
+        task = self._stderr_task
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), STDERR_SETTLE)
 
     async def _exited_within(self, seconds: float) -> bool:
         try:
@@ -231,8 +241,8 @@ class AgentProcess:
                 await self._protocol.exited.wait()
         # children left behind in the agent's group would hold our pipes open: end them too
         self._signal_group(signal.SIGKILL)
-        self._release()
         exit_ = await self.wait()
+        self._release()
         logger.info("agent pid %s: %s", self.pid, exit_.describe())
         return exit_
 

@@ -1,0 +1,88 @@
+"""Shared fixtures: schema-validate every frame a Connection sends; spawn agents and clean up."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from acp_tui.protocol.connection import Connection, NotificationHandler, RequestHandler
+from acp_tui.protocol.process import AgentProcess
+from acp_tui.protocol.traffic import TrafficEvent
+from tests.schema_check import FrameValidator
+
+AttachValidator = Callable[..., FrameValidator]
+
+
+@pytest.fixture
+def validate_frames() -> Iterator[AttachValidator]:
+    """`validate_frames(conn)` taps `conn`: every frame it sends must match the ACP schema.
+
+    Violations are collected (a tap must not raise into the connection) and fail the test at
+    teardown with the details.
+    """
+    failures: list[str] = []
+
+    def attach(conn: Connection, *, allow_unknown_methods: bool = False) -> FrameValidator:
+        validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
+
+        def tap(event: TrafficEvent) -> None:
+            try:
+                frame = json.loads(event.raw)
+            except ValueError:
+                if event.direction == "out":
+                    failures.append(f"sent a line that is not JSON: {event.raw[:200]!r}")
+                return
+            try:
+                if event.direction == "in":
+                    validator.incoming(frame)
+                else:
+                    validator.outgoing(frame)
+            except AssertionError as exc:
+                failures.append(f"{exc} (frame: {event.raw[:300]})")
+
+        conn.add_tap(tap)
+        return validator
+
+    yield attach
+    assert not failures, "frames sent by acp-tui failed schema validation:\n" + "\n".join(failures)
+
+
+SpawnAgent = Callable[..., Awaitable[tuple[AgentProcess, Connection]]]
+
+
+@pytest.fixture
+async def spawn_agent(validate_frames: AttachValidator) -> AsyncIterator[SpawnAgent]:
+    """`await spawn_agent(argv, request_handlers=..., notification_handlers=...)`.
+
+    Spawns the agent, wires a started, schema-validated Connection to it, and at teardown
+    closes the connection and shuts the process (group) down.
+    """
+    started: list[tuple[AgentProcess, Connection]] = []
+
+    async def spawn(
+        argv: Sequence[str],
+        *,
+        request_handlers: Mapping[str, RequestHandler] | None = None,
+        notification_handlers: Mapping[str, NotificationHandler] | None = None,
+        allow_unknown_methods: bool = False,
+        **spawn_kwargs: Any,
+    ) -> tuple[AgentProcess, Connection]:
+        process = await AgentProcess.spawn(argv, **spawn_kwargs)
+        conn = Connection(
+            process.reader,
+            process.writer,
+            request_handlers=request_handlers,
+            notification_handlers=notification_handlers,
+        )
+        validate_frames(conn, allow_unknown_methods=allow_unknown_methods)
+        conn.start()
+        started.append((process, conn))
+        return process, conn
+
+    yield spawn
+    for process, conn in started:
+        await conn.close()
+        await process.shutdown(grace=2.0)
