@@ -10,6 +10,7 @@ Errors (all `RpcError` with code -32602, invalid params, because the `path` para
 refused; ``data`` carries ``{"path": ..., "reason": ...}``):
 
 - reason ``"nul_byte"``: the path contains a NUL byte;
+- reason ``"invalid_unicode"``: the path cannot be encoded for the file system (lone surrogate);
 - reason ``"not_absolute"``: the path is relative (never resolved against acp-tui's own cwd);
 - reason ``"outside_cwd_denied"``: the user denied access outside the session directory.
 """
@@ -87,6 +88,14 @@ class PathPolicy:
                 f"path contains a NUL byte: {text!r}",
                 {"path": text, "reason": "nul_byte"},
             )
+        try:
+            os.fsencode(text)
+        except UnicodeEncodeError:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"path is not valid Unicode (it has a lone surrogate): {text!r}",
+                {"path": text, "reason": "invalid_unicode"},
+            ) from None
         if not os.path.isabs(text):
             raise RpcError(
                 INVALID_PARAMS,

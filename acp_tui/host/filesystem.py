@@ -148,6 +148,7 @@ class FileSystemHost:
         _string(fields, "sessionId")
         path = _string(fields, "path")
         content = _string(fields, "content", allow_empty=True)
+        _encode_content(content, path)  # refuse unencodable content before asking anything
         resolved = await self.policy.check(path, "write")
         async with self._locks.setdefault(resolved, asyncio.Lock()):
             before = await asyncio.to_thread(_read_existing, resolved, path)
@@ -173,7 +174,7 @@ class FileSystemHost:
         return {}
 
     async def _write(self, path: str, resolved: Path, before: bytes | None, content: str) -> None:
-        data = content.encode("utf-8")
+        data = _encode_content(content, path)
         if before == data:  # nothing changes: no disk write, no record
             self._known[resolved] = fingerprint(data, _mtime_ns(resolved), "write")
             return
@@ -242,6 +243,18 @@ def _string(fields: dict[str, Any], name: str, *, allow_empty: bool = False) -> 
     if not value and not allow_empty:
         raise invalid_params(f"{name!r} must not be empty", {"param": name})
     return value
+
+
+def _encode_content(content: str, path: str) -> bytes:
+    try:
+        return content.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise _error(
+            INVALID_PARAMS,
+            f"the content for {path} is not valid Unicode (lone surrogate at {error.start})",
+            path,
+            "invalid_unicode",
+        ) from None
 
 
 def _optional_count(fields: dict[str, Any], name: str) -> int | None:

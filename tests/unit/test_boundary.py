@@ -219,3 +219,11 @@ async def test_unknown_answer_is_a_denial(tree):
 def test_root_of_file_system_as_cwd_contains_everything(tmp_path):
     policy = PathPolicy(Path(os.sep), FixedAnswer(DENY))
     assert policy.inside(tmp_path / "anything")
+
+
+async def test_path_with_a_lone_surrogate_is_rejected(tree):
+    cwd, _ = tree
+    with pytest.raises(RpcError) as caught:
+        await PathPolicy(cwd, FixedAnswer(ALLOW_ONCE)).check(f"{cwd}/\ud800.txt", "write")
+    assert caught.value.code == INVALID_PARAMS
+    assert caught.value.data["reason"] == "invalid_unicode"

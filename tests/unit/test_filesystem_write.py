@@ -312,3 +312,11 @@ async def test_overwriting_a_non_utf8_file_keeps_its_exact_bytes_for_revert(tmp_
     assert record.before == "na\ufffdve\n"
     await host.changes.revert(record.id)
     assert target.read_bytes() == original
+
+
+async def test_content_with_a_lone_surrogate_is_invalid_params(tmp_path):
+    host = FileSystemHost(tmp_path, FixedAnswer(DENY))
+    error = await write_error(host, tmp_path / "a.txt", "bad \ud800 text")
+    assert error.code == INVALID_PARAMS
+    assert "not valid Unicode" in error.message
+    assert not (tmp_path / "a.txt").exists()
