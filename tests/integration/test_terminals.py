@@ -241,14 +241,17 @@ async def test_close_all_leaves_no_process_of_any_group(tmp_path: Path) -> None:
     host = TerminalHost(tmp_path)
     created = [
         await host.create({"sessionId": SID, "command": "sh -c 'sleep 100 & sleep 100'"}),
-        await host.create({"sessionId": SID, "command": "sleep 100 & echo spawned"}),
+        # the shell exits at once; its background child inherits ignoring SIGHUP and lives on
+        await host.create({"sessionId": SID, "command": "trap '' HUP; sleep 100 & echo spawned"}),
     ]
     terminals = [host.get(c["terminalId"]) for c in created]
     groups = [t._process.pid for t in terminals if t is not None and t._process is not None]
     assert len(groups) == 2
-    await wait_for_output(terminals[1], lambda data: b"spawned" in data)
+    assert terminals[1] is not None
+    status = await asyncio.wait_for(terminals[1].wait_for_exit(), TIMEOUT)
+    assert status.exit_code == 0
     await poll_process_table(lambda: len(process_group_alive(groups[0])) >= 3)  # sh + 2 sleeps
-    assert process_group_alive(groups[1])  # the background sleep
+    await poll_process_table(lambda: len(process_group_alive(groups[1])) == 1)  # the orphan
     await host.close_all()
     await poll_process_table(lambda: not any(process_group_alive(g) for g in groups))
 
