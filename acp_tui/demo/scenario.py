@@ -271,8 +271,11 @@ class ScenarioAgent:
         return None
 
     async def _request(self, step: dict[str, Any], seconds: float) -> None:
-        request_id = step.get("id", self._next_id)
-        self._next_id += 1
+        if "id" in step:
+            request_id = step["id"]
+        else:
+            request_id = self._next_id
+            self._next_id += 1
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[_dumps(request_id)] = future
         frame: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": step["request"]}
