@@ -199,6 +199,7 @@ def stream_markdown() -> str:
         code_lines.append(f"def step_{number:03d}(value: int) -> int:")
         code_lines.append(f"    return value * {number % 7 + 2} + {number}")
         code_lines.append("")
+    code_lines[-1] = "# end of the long code block"  # 300 lines exactly
     parts.append("\n".join(code_lines) + "\n```\n")
     parts.append("\n## A wide table\n\n| row | name | value | squared | note |\n")
     parts.append("|----:|------|------:|--------:|------|\n")
