@@ -16,7 +16,7 @@ from ._base import (
     parse_with,
 )
 from .content import ContentBlock
-from .session import ConfigOptionList, SessionModeState
+from .session import ConfigOptionList, SessionConfigOption, SessionModeState
 
 PROTOCOL_VERSION = 1
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
@@ -207,6 +207,8 @@ class McpServerSse(AcpModel):
     headers: list[HttpHeader] = Field(default_factory=list)
 
 
+OptConfigOptionList = Annotated[list[SessionConfigOption] | None, SkipInvalidItems, DefaultOnError]
+
 McpServer = McpServerHttp | McpServerSse | McpServerStdio
 McpServerList = Annotated[list[McpServer], SkipInvalidItems, DefaultOnError]
 
@@ -220,7 +222,7 @@ class NewSessionRequest(AcpModel):
 class NewSessionResponse(AcpModel):
     session_id: str
     modes: Annotated[SessionModeState | None, DefaultOnError] = None
-    config_options: Annotated[ConfigOptionList | None, DefaultOnError] = None
+    config_options: OptConfigOptionList = None
 
 
 class LoadSessionRequest(AcpModel):
@@ -232,7 +234,7 @@ class LoadSessionRequest(AcpModel):
 
 class LoadSessionResponse(AcpModel):
     modes: Annotated[SessionModeState | None, DefaultOnError] = None
-    config_options: Annotated[ConfigOptionList | None, DefaultOnError] = None
+    config_options: OptConfigOptionList = None
 
 
 class PromptRequest(AcpModel):

@@ -76,14 +76,16 @@ _TOOL_CONTENT_TYPES: dict[str, type[Content | Diff | Terminal]] = {
 def parse_tool_call_content(raw: Any) -> ToolCallContent:
     """Tool call content from its wire form.
 
-    Unknown types are kept as `UnknownToolCallContent`; a known type that does not validate raises
+    Unknown types are kept as `UnknownToolCallContent`; a known type that does not validate (or
+    an item without a `type`) raises
     (so a list marked skip-invalid-items drops it, as the schema says).
     """
     if isinstance(raw, Content | Diff | Terminal | UnknownToolCallContent):
         return raw
-    if not isinstance(raw, dict):
-        raise ValueError("tool call content must be an object")
-    model = _TOOL_CONTENT_TYPES.get(raw.get("type"))  # type: ignore[arg-type]
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if not isinstance(kind, str):
+        raise ValueError("tool call content must be an object with a string `type`")
+    model = _TOOL_CONTENT_TYPES.get(kind)
     if model is None:
         return UnknownToolCallContent(raw=raw)
     try:
