@@ -1,10 +1,9 @@
 """StreamingMarkdown: a widget that shows Markdown arriving in small chunks.
 
 ``append`` only feeds the block splitter (O(chunk)) and schedules one update per frame.
-An update renders the blocks that closed since the last update once, appending their strips
-to a frozen list, and re-renders the open block incrementally (its own view caches its
-finished lines/rows/items).  ``finish`` closes the document; afterwards everything is frozen
-strips, so a finished message costs nothing until the width changes.
+An update (see ``DocumentView``) renders newly closed blocks once into frozen strips and
+re-renders only the open block, incrementally.  ``finish`` closes the document; afterwards
+everything is frozen strips, so a finished message costs nothing until the width changes.
 """
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from acp_tui.ui.markdown.blocks import Block, BlockSplitter
-from acp_tui.ui.markdown.containers import make_view, separated
-from acp_tui.ui.markdown.render import BLANK, BlockView, RenderContext
+from acp_tui.ui.markdown.blocks import BlockSplitter
+from acp_tui.ui.markdown.document import DocumentView
+from acp_tui.ui.markdown.render import RenderContext
 
 FRAME_SECONDS = 1 / 60
 
@@ -44,12 +43,7 @@ class StreamingMarkdown(Widget):
         self._splitter = BlockSplitter()
         self._finished = False
         self._render_ctx: RenderContext | None = None
-        self._width = 0  # width the strips were rendered for (0: not rendered)
-        self._frozen: list[Strip] = []  # strips of blocks[: _frozen_blocks]
-        self._frozen_blocks = 0
-        self._last_frozen: Block | None = None
-        self._tail: list[Strip] = []  # strips of the open (and previewed) blocks
-        self._views: dict[int, BlockView] = {}
+        self._document = DocumentView(self._splitter)
         self._dirty = False
         self._timer: Timer | None = None
         self.render_passes = 0
@@ -90,11 +84,11 @@ class StreamingMarkdown(Widget):
     @property
     def rendered_text(self) -> str:
         """Plain text of the lines currently rendered (what the user sees after a refresh)."""
-        return "\n".join(strip.text.rstrip() for strip in [*self._frozen, *self._tail])
+        return self._document.text
 
     @property
     def line_count(self) -> int:
-        return len(self._frozen) + len(self._tail)
+        return self._document.line_count
 
     # -- refresh coalescing --------------------------------------------------------------
     def _mark_dirty(self) -> None:
@@ -110,7 +104,7 @@ class StreamingMarkdown(Widget):
         self._timer = None
         if not self._dirty or not self.is_mounted:
             return
-        width = self._width or self.size.width
+        width = self._document.width or self.size.width
         if width <= 0:
             return  # not laid out yet: get_content_height will render
         before = self.line_count
@@ -118,52 +112,15 @@ class StreamingMarkdown(Widget):
         self.refresh(layout=self.line_count != before)
 
     # -- rendering -----------------------------------------------------------------------
-    def _ctx(self) -> RenderContext:
-        if self._render_ctx is None:
-            self._render_ctx = RenderContext(self.app.console)
-        return self._render_ctx
-
-    def _reset(self, width: int) -> None:
-        self._width = width
-        self._frozen, self._frozen_blocks, self._last_frozen = [], 0, None
-        self._tail, self._views = [], {}
-        self._dirty = True
-
     def _update(self, width: int) -> None:
         """Bring the strips up to date for ``width``."""
-        if width != self._width:
-            self._reset(width)
-        if not self._dirty:
+        if width == self._document.width and not self._dirty:
             return
         self._dirty = False
         self.render_passes += 1
-        ctx = self._ctx()
-        splitter = self._splitter
-        closed = splitter.closed_count
-        for block in splitter.blocks[self._frozen_blocks : closed]:
-            view = self._views.pop(id(block), None)
-            if view is None or view.block is not block:
-                view = make_view(block)
-            if separated(self._last_frozen, block, compact=False):
-                self._frozen.append(BLANK)
-            self._frozen.extend(view.render(ctx, width))
-            self._last_frozen = block
-        self._frozen_blocks = closed
-        tail: list[Strip] = []
-        views: dict[int, BlockView] = {}
-        previous = self._last_frozen
-        with splitter.preview() as blocks:
-            for block in blocks[closed:]:
-                view = self._views.get(id(block))
-                if view is None or view.block is not block:
-                    view = make_view(block)
-                views[id(block)] = view
-                if separated(previous, block, compact=False):
-                    tail.append(BLANK)
-                tail.extend(view.render(ctx, width))
-                previous = block
-        self._views = views
-        self._tail = tail
+        if self._render_ctx is None:
+            self._render_ctx = RenderContext(self.app.console)
+        self._document.update(self._render_ctx, width)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
@@ -174,17 +131,11 @@ class StreamingMarkdown(Widget):
         return self.line_count
 
     def on_resize(self) -> None:
-        if self.size.width > 0 and self.size.width != self._width:
+        if self.size.width > 0 and self.size.width != self._document.width:
             self._update(self.size.width)
             self.refresh(layout=True)
 
     def render_line(self, y: int) -> Strip:
-        frozen = len(self._frozen)
-        if y < frozen:
-            strip = self._frozen[y]
-        elif y - frozen < len(self._tail):
-            strip = self._tail[y - frozen]
-        else:
-            strip = BLANK
+        strip = self._document.line(y)
         style = self.rich_style
         return strip.apply_style(style).extend_cell_length(self.size.width, style)

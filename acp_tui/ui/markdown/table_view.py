@@ -1,8 +1,8 @@
 """Tables with box borders; an open table renders each new row once.
 
-Column widths come from the header and the finished rows.  While they stay the same, finished
+Column widths come from the header and the rows so far.  While they stay the same, finished
 rows keep their strips; when a wider row arrives the table is laid out again (rare: widths
-settle after the first rows).  The partial last row is wrapped into the current widths.
+settle after the first rows).
 """
 
 from __future__ import annotations
@@ -75,8 +75,12 @@ class TableView(BlockView):
             row = self._row_text(ctx, table.rows[len(self._cells)])
             self._cells.append(row)
             self._measure(row)
+        partial = [self._row_text(ctx, row) for row in table.rows[stable:]]
+        natural = list(self._natural)
+        for row in partial:  # measured, not remembered: the partial row may still change
+            natural = [max(n, cell.cell_len) for n, cell in zip(natural, row, strict=True)]
         columns = len(table.header)
-        widths = fit_widths(self._natural, width - 3 * columns - 1)
+        widths = fit_widths(natural, width - 3 * columns - 1)
         if widths != self._widths or width != self._layout_width:
             self._widths, self._layout_width = widths, width
             self._flat, self._done = [], 0
@@ -84,8 +88,8 @@ class TableView(BlockView):
             self._flat.extend(self._render_row(ctx, self._cells[self._done]))
             self._done += 1
         tail: list[Strip] = []
-        for partial in table.rows[stable:]:
-            tail.extend(self._render_row(ctx, self._row_text(ctx, partial)))
+        for row in partial:
+            tail.extend(self._render_row(ctx, row))
         border = ctx.theme.table_border
         return [
             self._edge("┌", "┬", "┐", border),

@@ -1,0 +1,77 @@
+"""DocumentView: the strips of a whole streaming document, brought up to date incrementally.
+
+Blocks that closed since the last update are rendered once and appended to ``frozen``;
+the open block (plus whatever the pending partial line would start) is rendered into
+``tail`` by views that keep their own caches of finished lines, rows and items.
+"""
+
+from __future__ import annotations
+
+from textual.strip import Strip
+
+from acp_tui.ui.markdown.blocks import Block, BlockSplitter
+from acp_tui.ui.markdown.containers import make_view, separated
+from acp_tui.ui.markdown.render import BLANK, BlockView, RenderContext
+
+
+class DocumentView:
+    def __init__(self, splitter: BlockSplitter) -> None:
+        self.splitter = splitter
+        self.width = 0  # width the strips were rendered for (0: never rendered)
+        self.frozen: list[Strip] = []  # strips of splitter.blocks[: frozen_blocks]
+        self.frozen_blocks = 0
+        self.tail: list[Strip] = []  # strips of the open block(s)
+        self._last_frozen: Block | None = None
+        self._views: dict[int, BlockView] = {}
+
+    @property
+    def line_count(self) -> int:
+        return len(self.frozen) + len(self.tail)
+
+    def line(self, y: int) -> Strip:
+        frozen = len(self.frozen)
+        if y < frozen:
+            return self.frozen[y]
+        if y - frozen < len(self.tail):
+            return self.tail[y - frozen]
+        return BLANK
+
+    @property
+    def text(self) -> str:
+        """Plain text of the rendered lines (trailing spaces removed)."""
+        return "\n".join(strip.text.rstrip() for strip in [*self.frozen, *self.tail])
+
+    def _view(self, views: dict[int, BlockView], block: Block) -> BlockView:
+        view = views.get(id(block))
+        if view is None or view.block is not block:
+            view = make_view(block)
+        return view
+
+    def update(self, ctx: RenderContext, width: int) -> None:
+        """Render what changed since the last update (everything if ``width`` changed)."""
+        if width != self.width:
+            self.width = width
+            self.frozen, self.frozen_blocks, self._last_frozen = [], 0, None
+            self._views = {}
+        splitter = self.splitter
+        closed = splitter.closed_count
+        for block in splitter.blocks[self.frozen_blocks : closed]:
+            view = self._view(self._views, block)
+            self._views.pop(id(block), None)
+            if separated(self._last_frozen, block, compact=False):
+                self.frozen.append(BLANK)
+            self.frozen.extend(view.render(ctx, width))
+            self._last_frozen = block
+        self.frozen_blocks = closed
+        tail: list[Strip] = []
+        views: dict[int, BlockView] = {}
+        previous = self._last_frozen
+        with splitter.preview() as blocks:
+            for block in blocks[closed:]:
+                view = views[id(block)] = self._view(self._views, block)
+                if separated(previous, block, compact=False):
+                    tail.append(BLANK)
+                tail.extend(view.render(ctx, width))
+                previous = block
+        self._views = views
+        self.tail = tail

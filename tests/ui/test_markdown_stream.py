@@ -1,0 +1,169 @@
+"""Pilot tests of the StreamingMarkdown widget."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from rich.color import Color
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+
+from acp_tui.ui.markdown import StreamingMarkdown
+
+
+class StreamApp(App[None]):
+    CSS = "#thread { scrollbar-gutter: stable; }"  # the width does not change with the scrollbar
+
+    def __init__(self, count: int = 1) -> None:
+        super().__init__()
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="thread"):
+            for i in range(self.count):
+                yield StreamingMarkdown(id=f"md{i}")
+
+    @property
+    def md(self) -> StreamingMarkdown:
+        return self.query_one(f"#md{self.count - 1}", StreamingMarkdown)
+
+
+async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], within: float = 5) -> None:
+    """Let the app run frames until ``condition()`` holds (fails after ``within`` seconds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not condition():
+        assert loop.time() < deadline, "condition not reached"
+        await pilot.pause(0.01)
+
+
+def screen_lines(md: StreamingMarkdown) -> list[str]:
+    return [md.render_line(y).text.rstrip() for y in range(md.size.height)]
+
+
+async def test_appended_text_is_shown_including_a_partial_line() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        for chunk in ["Hello **wor", "ld**, this is", " streaming"]:
+            md.append(chunk)
+        await wait_until(pilot, lambda: "Hello world, this is streaming" in md.rendered_text)
+        await wait_until(pilot, lambda: md.size.height == 1)
+        assert screen_lines(md) == ["Hello world, this is streaming"]
+        assert md.source == "Hello **world**, this is streaming"
+        bold = [s for s in md.render_line(0) if s.text == "world"]
+        assert bold and bold[0].style is not None and bold[0].style.bold
+
+
+async def test_finish_freezes_and_rejects_more_text() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        md.append("# Title\n\nlast paragraph without newline")
+        md.finish()
+        await wait_until(pilot, lambda: "last paragraph without newline" in md.rendered_text)
+        assert md.finished
+        document = md._document
+        assert document.tail == [] and document.frozen_blocks == 2
+        assert md.rendered_text == "Title\n\nlast paragraph without newline"
+        passes = md.render_passes
+        try:
+            md.append("more")
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("append after finish must fail")
+        await pilot.pause()
+        assert md.render_passes == passes
+
+
+async def test_code_fence_is_highlighted_on_a_panel() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        source = "```python\ndef answer():\n    return 42\n```\n"
+        for i in range(0, len(source), 5):
+            md.append(source[i : i + 5])
+        await wait_until(pilot, lambda: "return 42" in md.rendered_text)
+        lines = md.rendered_text.splitlines()
+        assert lines[0].strip() == "python"  # the panel's label line
+        assert lines[1:3] == [" def answer():", "     return 42"]
+        strip = md._document.line(1)
+        keyword = next(s for s in strip if s.text == "def")
+        name = next(s for s in strip if s.text == "answer")
+        assert keyword.style is not None and name.style is not None
+        assert keyword.style.color != name.style.color  # really highlighted
+        assert keyword.style.bgcolor == Color.parse("#272822")  # panel background
+
+
+async def test_table_has_borders_and_grows_row_by_row() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        md.append("| name | qty |\n|:-----|----:|\n| apple | 3 |\n")
+        await wait_until(pilot, lambda: "apple" in md.rendered_text)
+        md.append("| kiwi | 12 |\n")
+        await wait_until(pilot, lambda: "kiwi" in md.rendered_text)
+        assert md.rendered_text.splitlines() == [
+            "┌───────┬─────┐",
+            "│ name  │ qty │",
+            "├───────┼─────┤",
+            "│ apple │   3 │",
+            "│ kiwi  │  12 │",
+            "└───────┴─────┘",
+        ]
+
+
+async def test_refreshes_are_coalesced_per_frame() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        md = app.md
+        refreshes = 0
+        original = md.refresh
+
+        def counting_refresh(*args, **kwargs):
+            nonlocal refreshes
+            refreshes += 1
+            return original(*args, **kwargs)
+
+        md.refresh = counting_refresh  # type: ignore[method-assign]
+        text = "word " * 1000
+        for i in range(1000):  # 1,000 appends with no frame in between
+            md.append(text[i * 5 : i * 5 + 5])
+        await wait_until(pilot, lambda: md.rendered_text.count("word") == 1000)
+        assert md.render_passes <= 3
+        assert refreshes <= 3
+
+
+async def test_finished_messages_do_no_work_when_another_streams() -> None:
+    app = StreamApp(count=30)
+    async with app.run_test(size=(80, 30)) as pilot:
+        old = list(app.query(StreamingMarkdown))[:-1]
+        for md in old:
+            md.append("Some *finished* message\n\n- with\n- a list\n")
+            md.finish()
+        await wait_until(pilot, lambda: all(md.line_count == 4 for md in old))
+        passes = [md.render_passes for md in old]
+        live = app.md
+        for i in range(50):
+            live.append(f"chunk {i} ")
+            await pilot.pause()
+        await wait_until(pilot, lambda: "chunk 49" in live.rendered_text)
+        assert [md.render_passes for md in old] == passes
+
+
+async def test_resize_rewraps() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        md.append("alpha beta gamma delta epsilon zeta eta theta iota kappa")
+        md.finish()
+        await wait_until(pilot, lambda: md.line_count == 1)
+        await pilot.resize_terminal(24, 20)
+        await wait_until(pilot, lambda: md.line_count > 1)
+        assert all(len(line) <= 24 for line in md.rendered_text.splitlines())
+        assert " ".join(md.rendered_text.split()) == (
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+        )
