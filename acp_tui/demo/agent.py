@@ -376,7 +376,9 @@ class DemoAgent:
         try:
             stop_reason = await task
         except (asyncio.CancelledError, TurnCancelled):
-            if not (task.cancelled() or isinstance(task.exception(), TurnCancelled)):
+            ended_by_client = task.done() and (
+                task.cancelled() or isinstance(task.exception(), TurnCancelled))
+            if not ended_by_client:  # we ourselves are being cancelled (shutting down)
                 raise
             await turn.fail_open_tool_calls("Cancelled by the user")
             stop_reason = "cancelled"

@@ -264,6 +264,30 @@ async def test_cancel_during_a_client_request_cancels_it_too(project: Path):
         assert client.requests("terminal/create") == []  # it stopped there
 
 
+async def test_cancel_while_terminal_runs_releases_the_terminal(project: Path):
+    async with DemoClient.spawn() as client:
+        asked = asyncio.Event()
+
+        async def never_exit(params: dict[str, Any]) -> dict[str, Any]:
+            asked.set()
+            await asyncio.Event().wait()
+            raise AssertionError("unreachable")
+
+        client.handlers["terminal/wait_for_exit"] = never_exit
+        await client.initialize()
+        session_id = await client.new_session(project)
+        turn = await client.start_request("session/prompt", {
+            "sessionId": session_id, "prompt": [{"type": "text", "text": "/terminal"}]})
+        await asyncio.wait_for(asked.wait(), 10)
+        await client.notify("session/cancel", {"sessionId": session_id})
+        answer = await asyncio.wait_for(turn, 10)
+        assert answer["result"] == {"stopReason": "cancelled"}
+        release = await client.wait_for(_request("terminal/release"))
+        assert release["params"] == {"sessionId": session_id, "terminalId": "term-1"}
+        execute_id = client.updates("tool_call")[-1]["toolCallId"]
+        assert _tool_statuses(client)[execute_id] == ["pending", "in_progress", "failed"]
+
+
 async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
     async with DemoClient.spawn() as client:
         asked = asyncio.Event()
@@ -284,6 +308,28 @@ async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
         await client.notify("$/cancel_request", {"requestId": client._next_id - 1})
         answer = await asyncio.wait_for(turn, 10)
         assert answer["result"] == {"stopReason": "cancelled"}
+
+
+async def test_end_of_input_mid_turn_exits_cleanly(project: Path):
+    async with DemoClient.spawn() as client:
+        asked = asyncio.Event()
+
+        async def hold(params: dict[str, Any]) -> dict[str, Any]:
+            asked.set()
+            await asyncio.Event().wait()
+            raise AssertionError("unreachable")
+
+        client.handlers["session/request_permission"] = hold
+        await client.initialize()
+        session_id = await client.new_session(project)
+        await client.start_request("session/prompt", {
+            "sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]})
+        await asyncio.wait_for(asked.wait(), 10)
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+        assert await asyncio.wait_for(client.process.wait(), 10) == 0
+        await asyncio.wait_for(client._stderr_reader, 10)
+        assert b"Traceback" not in client.stderr, client.stderr.decode()
 
 
 async def test_crash_exits_with_code_3_mid_stream(project: Path):
