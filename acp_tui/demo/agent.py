@@ -139,7 +139,10 @@ class DemoAgent:
         try:
             while (line := await read_line()) is not None:
                 if line.strip():
-                    self.feed(line)
+                    try:
+                        self.feed(line)
+                    except Exception as error:  # odd input must never take the agent down
+                        print(f"demo agent: ignored a frame: {error!r}", file=sys.stderr)
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
@@ -187,14 +190,17 @@ class DemoAgent:
                 return
             called, task, call_params = entry
             if called == "session/prompt":  # a prompt is cancelled the ACP way: end the turn
-                self.cancel_turn(call_params.get("sessionId") if call_params else None)
+                if isinstance(call_params, dict):
+                    self.cancel_turn(call_params.get("sessionId"))
             else:
                 task.cancel()
         # any other notification is ignored, as JSON-RPC and ACP ask
 
     def _on_answer(self, frame: JsonObject) -> None:
         request_id = frame.get("id")
-        future = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
+        future = None
+        if isinstance(request_id, int) and not isinstance(request_id, bool):
+            future = self._pending.pop(request_id, None)
         if future is None or future.done():
             return
         error = frame.get("error")

@@ -457,6 +457,10 @@ async def test_odd_input_gets_json_rpc_errors_and_the_agent_keeps_going(project:
                               b'"params": 5}')
         bad = await client.wait_for(lambda f: f.get("id") == "x")
         assert bad["error"]["code"] == -32602
+        await client.send_raw(b'{"jsonrpc": "2.0", "id": true, "result": {}}')
+        await client.send_raw(b'{"jsonrpc": "2.0", "method": "$/cancel_request", '
+                              b'"params": {"requestId": [1]}}')
+        await client.send_raw(b'{"jsonrpc": "2.0", "method": "session/cancel", "params": 7}')
         unknown = await client.request("session/list", {})
         assert unknown["error"]["code"] == -32601
         assert (await client.initialize())["protocolVersion"] == 1
