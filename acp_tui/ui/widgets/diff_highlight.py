@@ -1,0 +1,109 @@
+"""Per-line syntax colouring and word emphasis for the diff viewer (Rich + pygments, no Textual).
+
+Lines are lexed one at a time, on first display, and cached: a 5,000-line diff costs nothing
+until it is scrolled. The price is that constructs spanning lines (docstrings) are coloured as
+if each line stood alone.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pygments.lexer import Lexer  # type: ignore[import-untyped]
+from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
+from pygments.token import _TokenType  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
+from rich.style import Style
+from rich.syntax import PygmentsSyntaxTheme
+from rich.text import Text
+
+from acp_tui.session.diff import word_spans
+
+DARK_THEME = "monokai"
+LIGHT_THEME = "default"
+MAX_CHANGED_FRACTION = 0.6
+"""Above this share of changed characters a modified line gets no word emphasis (all noise)."""
+
+_CONTROL = {code: 0x2400 + code for code in range(32) if code != 9}
+_CONTROL[0x7F] = 0x2421
+
+
+def display_text(text: str) -> str:
+    """A line as drawn: tabs expanded, control characters shown as their Unicode pictures."""
+    return text.expandtabs(4).translate(_CONTROL)
+
+
+def lexer_for_path(path: str) -> Lexer | None:
+    """The pygments lexer for a file name's extension, or None for plain text."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if not name:
+        return None
+    try:
+        return get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def emphasis_spans(
+    old_line: str, new_line: str
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The word spans worth emphasising in a modified pair (none if most of it changed)."""
+    old_spans, new_spans = word_spans(old_line, new_line)
+    changed = sum(e - s for s, e in old_spans) + sum(e - s for s, e in new_spans)
+    total = len(old_line) + len(new_line)
+    if total == 0 or changed > MAX_CHANGED_FRACTION * total:
+        return [], []
+    return old_spans, new_spans
+
+
+class LineHighlighter:
+    """Colours single lines of one file type; results are cached per line text."""
+
+    def __init__(self, path: str, dark: bool = True) -> None:
+        self._lexer = lexer_for_path(path)
+        self._dark = dark
+        self._theme = PygmentsSyntaxTheme(DARK_THEME if dark else LIGHT_THEME)
+        self._token_styles: dict[_TokenType, Style] = {}
+        self._cache: dict[str, Text] = {}
+
+    @property
+    def language(self) -> str | None:
+        return self._lexer.name if self._lexer is not None else None
+
+    def set_dark(self, dark: bool) -> None:
+        """Switch between the dark and light syntax themes (drops the cache)."""
+        if dark == self._dark:
+            return
+        self._dark = dark
+        self._theme = PygmentsSyntaxTheme(DARK_THEME if dark else LIGHT_THEME)
+        self._token_styles.clear()
+        self._cache.clear()
+
+    def _token_style(self, token_type: _TokenType) -> Style:
+        style = self._token_styles.get(token_type)
+        if style is None:
+            full = self._theme.get_style_for_token(token_type)
+            # foreground only: the diff row supplies the background
+            style = Style(
+                color=full.color, bold=full.bold, italic=full.italic, underline=full.underline
+            )
+            self._token_styles[token_type] = style
+        return style
+
+    def highlight(self, line: str) -> Text:
+        """`line` (already a display text) with syntax colours; do not mutate the result."""
+        text = self._cache.get(line)
+        if text is not None:
+            return text
+        text = Text(line, no_wrap=True, end="")
+        if self._lexer is not None and line.strip():
+            offset = 0
+            for token_type, value in self._lexer.get_tokens(line):
+                end = offset + len(value)
+                style = self._token_style(token_type)
+                if style.color is not None or style.bold or style.italic:
+                    text.stylize(style, offset, end)
+                offset = end
+        self._cache[line] = text
+        return text

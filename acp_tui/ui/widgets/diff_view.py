@@ -1,0 +1,462 @@
+"""A scrollable unified / side-by-side viewer of one `FileDiff`, drawn with the Line API.
+
+Only the visible lines are rendered (`render_line`), each line's strip is cached per layout,
+width and horizontal offset, and syntax highlighting is done per line on first display.
+Row 0 is a sticky header (path, flags, +N -M); diff rows scroll beneath it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from acp_tui.session.diff import DiffLine, FileDiff, split_rows
+from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
+
+Layout = Literal["auto", "unified", "split"]
+HunkState = Literal["accepted", "rejected"]
+SPLIT_MIN_WIDTH = 120
+"""In "auto" layout, the widget shows old and new side by side from this many columns."""
+
+SIGNS = {"context": " ", "add": "+", "remove": "-"}
+STATE_MARKERS: dict[HunkState | None, str] = {
+    "accepted": "✓ accepted",
+    "rejected": "✗ rejected",
+    None: "",
+}
+
+
+def path_warning(path: str) -> str | None:
+    """Why a path cannot be trusted as a file location (shown, never used to touch the disk)."""
+    if not path.strip():
+        return "⚠ missing path"
+    if not os.path.isabs(path):
+        return "⚠ relative path"
+    return None
+
+
+def stats_text(diff: FileDiff) -> Text:
+    return Text.assemble((f"+{diff.added}", "green"), " ", (f"\N{MINUS SIGN}{diff.removed}", "red"))
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One scrolling row: a hunk header, a note, or a line (unified) / line pair (split)."""
+
+    kind: Literal["hunk", "line", "note"]
+    hunk: int
+    old: DiffLine | None = None
+    new: DiffLine | None = None
+    note: str = ""
+
+
+def _build_rows(diff: FileDiff, split: bool) -> list[_Row]:
+    rows: list[_Row] = []
+    for hunk in diff.hunks:
+        rows.append(_Row("hunk", hunk.index))
+        if split:
+            rows.extend(_Row("line", hunk.index, old, new) for old, new in split_rows(hunk))
+        else:
+            for line in hunk.lines:
+                old = line if line.kind != "add" else None
+                new = line if line.kind != "remove" else None
+                rows.append(_Row("line", hunk.index, old, new))
+    if not diff.hunks:
+        rows.append(
+            _Row(
+                "note", -1, note="No changes." if diff.new_text or diff.old_text else "Empty file."
+            )
+        )
+    return rows
+
+
+def _pairs(diff: FileDiff) -> dict[DiffLine, DiffLine]:
+    """Each modified line's counterpart (remove <-> add), for word-level highlighting."""
+    partners: dict[DiffLine, DiffLine] = {}
+    for hunk in diff.hunks:
+        for old, new in split_rows(hunk):
+            if old is not None and new is not None and old.kind == "remove":
+                partners[old] = new
+                partners[new] = old
+    return partners
+
+
+class DiffView(ScrollView, can_focus=True):
+    """Unified or side-by-side diff of one file, with hunk navigation and per-hunk state marks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "toggle_layout", "Split/unified"),
+        Binding("n,right_square_bracket", "next_hunk", "Next hunk"),
+        Binding("p,left_square_bracket", "previous_hunk", "Previous hunk"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "diff-view--header",
+        "diff-view--warning",
+        "diff-view--hunk",
+        "diff-view--hunk-current",
+        "diff-view--accepted",
+        "diff-view--rejected",
+        "diff-view--context",
+        "diff-view--add",
+        "diff-view--remove",
+        "diff-view--add-word",
+        "diff-view--remove-word",
+        "diff-view--line-number",
+        "diff-view--filler",
+        "diff-view--note",
+    }
+
+    DEFAULT_CSS = """
+    DiffView {
+        background: $surface;
+        & > .diff-view--header { background: $panel; color: $text; text-style: bold; }
+        & > .diff-view--warning { background: $panel; color: $warning; text-style: bold; }
+        & > .diff-view--hunk { background: $boost; color: $text-accent; }
+        & > .diff-view--hunk-current { background: $accent 40%; color: $text; text-style: bold; }
+        & > .diff-view--accepted { color: $text-success; text-style: bold; }
+        & > .diff-view--rejected { color: $text-error; text-style: bold; }
+        & > .diff-view--context { color: $text; }
+        & > .diff-view--add { background: $success 15%; }
+        & > .diff-view--remove { background: $error 15%; }
+        & > .diff-view--add-word { background: $success 45%; }
+        & > .diff-view--remove-word { background: $error 45%; }
+        & > .diff-view--line-number { color: $text-muted; }
+        & > .diff-view--filler { background: $panel-darken-1; }
+        & > .diff-view--note { color: $text-muted; text-style: italic; }
+    }
+    """
+
+    layout_mode: reactive[Layout] = reactive[Layout]("auto", init=False)
+    """Requested layout; "auto" picks split from `SPLIT_MIN_WIDTH` columns, unified below."""
+    current_hunk: reactive[int] = reactive(0, init=False)
+    """Index of the hunk that navigation and review act on (its header is highlighted)."""
+
+    class CurrentHunkChanged(Message):
+        """The current hunk moved (by keys, a click, or `go_to_hunk`)."""
+
+        def __init__(self, diff_view: DiffView, index: int) -> None:
+            super().__init__()
+            self.diff_view = diff_view
+            self.index = index
+
+        @property
+        def control(self) -> DiffView:
+            return self.diff_view
+
+    def __init__(
+        self,
+        diff: FileDiff,
+        *,
+        layout: Layout = "auto",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.diff = diff
+        self.set_reactive(DiffView.layout_mode, layout)
+        self._hunk_states: dict[int, HunkState] = {}
+        self._partners = _pairs(diff)
+        self._highlighter = LineHighlighter(diff.path)
+        self._rows_by_layout: dict[bool, list[_Row]] = {}
+        self._split = False
+        self._rows: list[_Row] = []
+        self._hunk_rows: list[int] = []
+        self._number_width = len(str(max(_last_line_number(diff), 1)))
+        self._strips: LRUCache[tuple[bool, int, int, int], Strip] = LRUCache(2048)
+        self._max_text_width: int | None = None
+
+    # ---- public API -----------------------------------------------------------------------
+
+    @property
+    def effective_layout(self) -> Literal["unified", "split"]:
+        """The layout actually drawn ("auto" resolved against the current width)."""
+        return "split" if self._split else "unified"
+
+    @property
+    def hunk_states(self) -> dict[int, HunkState]:
+        return dict(self._hunk_states)
+
+    def set_hunk_state(self, index: int, state: HunkState | None) -> None:
+        """Show a review mark ("accepted"/"rejected") on a hunk's header, or clear it."""
+        if state is None:
+            self._hunk_states.pop(index, None)
+        else:
+            self._hunk_states[index] = state
+        self.refresh()
+
+    def go_to_hunk(self, index: int) -> None:
+        """Make hunk `index` current and scroll its header to the top of the view."""
+        if not self.diff.hunks:
+            return
+        self.current_hunk = max(0, min(index, len(self.diff.hunks) - 1))
+        self._scroll_to_current()
+
+    def hunk_row(self, index: int) -> int:
+        """The scrolling row (0-based, below the sticky header) of a hunk's header."""
+        return self._hunk_rows[index]
+
+    def action_next_hunk(self) -> None:
+        self.go_to_hunk(self.current_hunk + 1)
+
+    def action_previous_hunk(self) -> None:
+        self.go_to_hunk(self.current_hunk - 1)
+
+    def action_toggle_layout(self) -> None:
+        self.layout_mode = "unified" if self._split else "split"
+
+    # ---- layout -----------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._relayout()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout()
+
+    def watch_layout_mode(self) -> None:
+        self._relayout(keep_hunk=True)
+
+    def watch_current_hunk(self, index: int) -> None:
+        self.refresh()
+        self.post_message(self.CurrentHunkChanged(self, index))
+
+    def _relayout(self, keep_hunk: bool = False) -> None:
+        width = self.scrollable_content_region.width or self.size.width
+        split = self.layout_mode == "split" or (
+            self.layout_mode == "auto" and width >= SPLIT_MIN_WIDTH
+        )
+        changed = split != self._split or not self._rows
+        self._split = split
+        if split not in self._rows_by_layout:
+            self._rows_by_layout[split] = _build_rows(self.diff, split)
+        self._rows = self._rows_by_layout[split]
+        self._hunk_rows = [i for i, row in enumerate(self._rows) if row.kind == "hunk"]
+        content_width = width if split else self._unified_width()
+        self.virtual_size = Size(content_width, len(self._rows) + 1)
+        if changed:
+            self._strips.clear()
+            if keep_hunk and self.scroll_y > 0:
+                self.call_after_refresh(self._scroll_to_current)
+        self.refresh()
+
+    def _unified_width(self) -> int:
+        if self._max_text_width is None:
+            widths = (
+                cell_len(display_text(line.text)) for h in self.diff.hunks for line in h.lines
+            )
+            self._max_text_width = max(widths, default=0)
+        return self._unified_gutter_width() + self._max_text_width
+
+    def _unified_gutter_width(self) -> int:
+        return 2 * self._number_width + 4
+
+    def _scroll_to_current(self) -> None:
+        if self._hunk_rows:
+            self.scroll_to(y=self._hunk_rows[self.current_hunk], animate=False, immediate=True)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self._highlighter.set_dark(self.app.current_theme.dark if self.is_attached else True)
+
+    def on_click(self, event: events.Click) -> None:
+        row = self._row_at(event.y)
+        if row is not None and row.kind == "hunk" and row.hunk != self.current_hunk:
+            self.current_hunk = row.hunk
+
+    def _row_at(self, y: int) -> _Row | None:
+        index = int(self.scroll_y) + y - 1
+        return self._rows[index] if y >= 1 and 0 <= index < len(self._rows) else None
+
+    # ---- rendering ----------------------------------------------------------------------------
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"diff-view--{name}")
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if y == 0:
+            return self._header_strip(width)
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y - 1
+        if index >= len(self._rows):
+            return Strip.blank(width, self.rich_style)
+        row = self._rows[index]
+        if row.kind == "hunk":
+            return self._hunk_strip(row.hunk, width)
+        if row.kind == "note":
+            note = Text(f"  {row.note}", style=self._style("note"))
+            return self._segments(note).crop_extend(0, width, self.rich_style)
+        key = (self._split, index, width, 0 if self._split else scroll_x)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = (
+                self._split_strip(row, width)
+                if self._split
+                else self._unified_strip(row, width, scroll_x)
+            )
+            self._strips[key] = strip
+        return strip
+
+    @property
+    def _console(self) -> Console:
+        return self.app.console
+
+    def _segments(self, text: Text) -> Strip:
+        # Text.render leaves the base style to its caller when the text has no spans
+        base = self._console.get_style(text.style) if text.style else None
+        return Strip(Segment.apply_style(text.render(self._console), style=base), text.cell_len)
+
+    def _header_strip(self, width: int) -> Strip:
+        diff = self.diff
+        style = self._style("header")
+        text = Text(" ", style=style, no_wrap=True)
+        text.append(diff.path or "(no path)")
+        warning = path_warning(diff.path)
+        if warning:
+            text.append(f"  {warning}", style=self._style("warning"))
+        if diff.is_new_file:
+            text.append("  new file", style="italic")
+        elif diff.is_deletion:
+            text.append("  deleted", style="italic")
+        text.append("  ")
+        text.append_text(stats_text(diff))
+        if diff.hunks:
+            text.append(
+                f"   hunk {self.current_hunk + 1}/{len(diff.hunks)} · {self.effective_layout}",
+                style="dim",
+            )
+        return self._segments(text).crop_extend(0, width, style)
+
+    def _hunk_strip(self, index: int, width: int) -> Strip:
+        current = index == self.current_hunk
+        style = self._style("hunk-current" if current else "hunk")
+        text = Text("▶ " if current else "  ", style=style, no_wrap=True)
+        text.append(self.diff.hunks[index].header)
+        state = self._hunk_states.get(index)
+        if state is not None:
+            text.append("  ")
+            text.append(STATE_MARKERS[state], style=self._style(state))
+        return self._segments(text).crop_extend(0, width, style)
+
+    def _line_style(self, line: DiffLine | None) -> Style:
+        return self._style(line.kind if line is not None else "filler")
+
+    def _content(self, line: DiffLine) -> Text:
+        """A line's text: syntax colours, then word emphasis if it is half of a modified pair."""
+        shown = display_text(line.text)
+        text = self._highlighter.highlight(shown).copy()
+        text.style = self._line_style(line)
+        partner = self._partners.get(line)
+        if partner is not None:
+            old, new = (line, partner) if line.kind == "remove" else (partner, line)
+            spans = emphasis_spans(display_text(old.text), display_text(new.text))
+            word_style = self._style(f"{line.kind}-word")
+            for start, end in spans[0 if line.kind == "remove" else 1]:
+                text.stylize(word_style, start, end)
+        if not line.eol and self._partners.get(line, line).eol:
+            text.append(" ⏎̸", style="dim")  # this side lacks the final newline
+        return text
+
+    def _gutter(self, number: int | None, sign: str, style: Style) -> Text:
+        shown = str(number) if number is not None else ""
+        return Text(f"{shown:>{self._number_width}} {sign} ", style=style)
+
+    def _unified_strip(self, row: _Row, width: int, scroll_x: int) -> Strip:
+        line = row.old if row.old is not None else row.new
+        assert line is not None
+        base = self._line_style(line)
+        numbers = self._style("line-number")
+        gutter = Text.assemble(
+            (f"{line.old_no if line.old_no is not None else '':>{self._number_width}} ", base),
+            (f"{line.new_no if line.new_no is not None else '':>{self._number_width}} ", base),
+            (f"{SIGNS[line.kind]} ", base),
+        )
+        gutter.stylize(numbers, 0, 2 * self._number_width + 2)
+        gutter_strip = self._segments(gutter)
+        body_width = max(0, width - gutter_strip.cell_length)
+        body = self._segments(self._content(line)).crop_extend(
+            scroll_x, scroll_x + body_width, base
+        )
+        return Strip.join([gutter_strip, body])
+
+    def _split_strip(self, row: _Row, width: int) -> Strip:
+        left_width = (width - 1) // 2
+        right_width = width - 1 - left_width
+        separator = self._segments(Text("│", style=self._style("line-number")))
+        return Strip.join(
+            [
+                self._side_strip(row.old, left_width, old_side=True),
+                separator,
+                self._side_strip(row.new, right_width, old_side=False),
+            ]
+        )
+
+    def _side_strip(self, line: DiffLine | None, width: int, *, old_side: bool) -> Strip:
+        base = self._line_style(line)
+        if line is None:
+            return Strip.blank(width, base)
+        number = line.old_no if old_side else line.new_no
+        gutter = self._gutter(number, SIGNS[line.kind], base)
+        gutter.stylize(self._style("line-number"), 0, self._number_width)
+        text = gutter + self._content(line)
+        return self._segments(text).crop_extend(0, width, base)
+
+
+def _last_line_number(diff: FileDiff) -> int:
+    if not diff.hunks:
+        return 0
+    last = diff.hunks[-1]
+    return max(last.old_start + last.old_count, last.new_start + last.new_count)
+
+
+class DiffPreview:
+    """A compact Rich renderable for tool-call cards: `path +N -M`, the first lines of the
+    first hunks, and "… N more lines"."""
+
+    def __init__(self, diff: FileDiff, max_lines: int = 8) -> None:
+        self.diff = diff
+        self.max_lines = max_lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        diff = self.diff
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(diff.path or "(no path)", style="bold")
+        warning = path_warning(diff.path)
+        if warning:
+            title.append(f" {warning}", style="yellow")
+        if diff.is_new_file:
+            title.append(" (new)", style="italic")
+        elif diff.is_deletion:
+            title.append(" (deleted)", style="italic")
+        title.append("  ")
+        title.append_text(stats_text(diff))
+        yield title
+        all_lines = [line for hunk in diff.hunks for line in hunk.lines]
+        styles = {"add": "green", "remove": "red", "context": "dim"}
+        for line in all_lines[: self.max_lines]:
+            yield Text(
+                f"{SIGNS[line.kind]} {display_text(line.text)}",
+                style=styles[line.kind],
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        hidden = len(all_lines) - self.max_lines
+        if hidden > 0:
+            yield Text(f"… {hidden} more lines", style="dim italic")
