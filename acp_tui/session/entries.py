@@ -168,6 +168,11 @@ class PlanState:
     meta: dict[str, Any] | None = None
     raw: dict[str, Any] | None = None
 
+    @property
+    def content(self) -> str | None:
+        """The plan as text when it is not itemized: markdown, or the file uri; else None."""
+        return self.markdown if self.kind == "markdown" else self.uri
+
 
 @dataclass(eq=False)
 class PlanSnapshotEntry:
@@ -184,6 +189,14 @@ class PlanSnapshotEntry:
     @property
     def plan_id(self) -> str | None:
         return self.plan.plan_id
+
+    @property
+    def plan_entries(self) -> list[PlanEntry]:
+        return self.plan.entries
+
+    @property
+    def content(self) -> str | None:
+        return self.plan.content
 
 
 @dataclass(eq=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,9 +26,6 @@ from acp_tui.protocol.models import (
     CurrentModeUpdate,
     Plan,
     PlanEntry,
-    PlanFile,
-    PlanItems,
-    PlanMarkdown,
     PlanRemoved,
     PlanUpdate,
     SessionConfigOption,
@@ -39,11 +36,11 @@ from acp_tui.protocol.models import (
     TextContent,
     ToolCall,
     ToolCallUpdate,
-    UnknownPlanContent,
     UnknownUpdate,
     UsageUpdate,
     UserMessageChunk,
     parse_session_update,
+    to_wire,
 )
 
 from . import changes as ch
@@ -56,6 +53,8 @@ from .entries import (
     ToolCallEntry,
     UnknownEntry,
 )
+from .plans import parse_config_options, plan_state
+from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
 
@@ -66,16 +65,6 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
     "agent_thought_chunk": "thought",
     "user_message_chunk": "user",
 }
-_TOOL_FIELDS = (
-    "title",
-    "kind",
-    "status",
-    "content",
-    "locations",
-    "raw_input",
-    "raw_output",
-    "meta",
-)
 
 
 def _is_plain_text(block: TextContent) -> bool:
@@ -246,8 +235,8 @@ class Thread:
             id=self._new_id(),
             created_at=now,
         )
-        self._copy_tool_fields(entry, update, fields - {"title"})
-        self._stamp(entry, now)
+        copy_tool_fields(entry, update, fields - {"title"})
+        stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
         self._add_entry(entry)
         return entry
@@ -256,35 +245,10 @@ class Thread:
         self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
     ) -> None:
         old_status = entry.status
-        if self._copy_tool_fields(entry, update, fields):
+        if copy_tool_fields(entry, update, fields):
             if entry.status != old_status:
-                self._stamp(entry, self._clock())
+                stamp_times(entry, self._clock())
             self._emit(ch.EntryChanged(entry))
-
-    @staticmethod
-    def _copy_tool_fields(
-        entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
-    ) -> bool:
-        """Copy the fields the agent actually sent (`null` means unchanged); True if any."""
-        changed = False
-        for name in _TOOL_FIELDS:
-            if name in fields:
-                value = getattr(update, name)
-                if value is not None:
-                    setattr(entry, name, list(value) if isinstance(value, list) else value)
-                    changed = True
-        return changed
-
-    @staticmethod
-    def _stamp(entry: ToolCallEntry, now: float) -> None:
-        if entry.status in FINISHED_STATUSES:
-            if entry.started_at is None:
-                entry.started_at = now
-            entry.finished_at = now
-        else:
-            entry.finished_at = None
-            if entry.status == "in_progress" and entry.started_at is None:
-                entry.started_at = now
 
     def _on_plan(self, update: Plan) -> None:
         self.plan = list(update.entries)
@@ -293,21 +257,10 @@ class Thread:
         self._snapshot(state)
 
     def _on_plan_update(self, update: PlanUpdate) -> None:
-        plan = update.plan
-        if isinstance(plan, UnknownPlanContent):
-            if plan.plan_id is None:
-                self._on_unknown(UnknownUpdate(raw=update.model_dump(), error="plan without id"))
-                return
-            kind = plan.raw.get("type")
-            state = PlanState(plan.plan_id, str(kind), meta=update.meta, raw=plan.raw)
-        elif isinstance(plan, PlanItems):
-            state = PlanState(plan.plan_id, "items", entries=list(plan.entries), meta=plan.meta)
-        elif isinstance(plan, PlanFile):
-            state = PlanState(plan.plan_id, "file", uri=plan.uri, meta=plan.meta)
-        else:
-            assert isinstance(plan, PlanMarkdown)
-            state = PlanState(plan.plan_id, "markdown", markdown=plan.content, meta=plan.meta)
-        assert state.plan_id is not None
+        state = plan_state(update)
+        if state is None or state.plan_id is None:
+            self._on_unknown(UnknownUpdate(raw=to_wire(update), error="plan without an id"))
+            return
         self.plans[state.plan_id] = state
         self._emit(ch.PlanChanged(state.plan_id))
         self._snapshot(state)
@@ -386,7 +339,7 @@ class Thread:
         cancelled = [e for e in self.tool_calls.values() if e.status not in FINISHED_STATUSES]
         for entry in cancelled:
             entry.status = "cancelled"
-            self._stamp(entry, now)
+            stamp_times(entry, now)
             self._emit(ch.EntryChanged(entry))
         return cancelled
 
@@ -405,9 +358,12 @@ class Thread:
             self.current_mode_id = current
             self._emit(ch.CurrentModeChanged(current))
 
-    def set_config_options(self, options: list[SessionConfigOption] | None) -> None:
-        """The config options from a session response or config_option_update (None: none)."""
-        self.config_options = list(options or [])
+    def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:
+        """The config options from a session response or config_option_update (None: none).
+
+        Raw dicts are accepted too (parsed here; invalid ones are skipped, as the schema says).
+        """
+        self.config_options = parse_config_options(options or [])
         self._emit(ch.ConfigOptionsChanged())
 
     def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:

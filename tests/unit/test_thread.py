@@ -343,6 +343,7 @@ def test_v1_plan_replaced_whole_with_inline_snapshot(
     assert [e.status for e in thread.plan] == ["completed", "in_progress"]
     [snapshot] = thread.entries
     assert isinstance(snapshot, PlanSnapshotEntry) and snapshot.plan_id is None
+    assert snapshot.plan_entries is snapshot.plan.entries and snapshot.content is None
     assert [e.status for e in snapshot.plan.entries] == ["completed", "in_progress"]
     assert events == [
         ch.PlanChanged(None),
@@ -380,6 +381,7 @@ def test_unstable_plans_by_id_kept_in_order_and_removed(
     assert list(thread.plans) == ["p1", "p2"]
     assert (thread.plans["p1"].kind, thread.plans["p1"].uri) == ("file", "file:///p.md")
     assert (thread.plans["p2"].kind, thread.plans["p2"].markdown) == ("markdown", "# B")
+    assert (thread.plans["p1"].content, thread.plans["p2"].content) == ("file:///p.md", "# B")
     assert thread.plan is None
     snapshots = [e for e in thread.entries if isinstance(e, PlanSnapshotEntry)]
     assert [s.plan_id for s in snapshots] == ["p1", "p2", "p1"]
@@ -437,9 +439,11 @@ def test_commands_and_config_options(thread: Thread, events: list[ch.Change]) ->
     option = {"type": "boolean", "id": "yolo", "name": "Yolo", "currentValue": True}
     notify(thread, {"sessionUpdate": "config_option_update", "configOptions": [option]})
     assert isinstance(thread.config_options[0], m.SessionConfigBoolean)
+    thread.set_config_options([option, {"type": "select", "id": "broken"}])  # raw dicts too
+    assert [o.id for o in thread.config_options] == ["yolo"]
     thread.set_config_options(None)
     assert thread.config_options == []
-    assert events == [ch.CommandsChanged(), ch.ConfigOptionsChanged(), ch.ConfigOptionsChanged()]
+    assert events == [ch.CommandsChanged(), *[ch.ConfigOptionsChanged()] * 3]
 
 
 def test_usage_and_info(thread: Thread, events: list[ch.Change]) -> None:
