@@ -201,9 +201,11 @@ class ScrollbackScreen(pyte.Screen):
 class TerminalEmulator:
     """A `ScrollbackScreen` fed from raw bytes, able to skip through floods cheaply.
 
-    `feed(data, budget)` runs at most about `budget` bytes through pyte: when the backlog is
-    larger, the middle part (whole lines that would scroll away anyway) goes to history as
-    plain text via `render_text`, and only the last `budget` bytes are interpreted.
+    `feed(data, budget)`: a backlog larger than `budget` bytes is a flood. Its middle part
+    (whole lines that would scroll off the screen anyway) goes to history as plain text via
+    `render_text` (colours of those lines are lost); pyte interprets only the first line
+    (which continues the cursor line) and the last lines that fill the screen. For line
+    output the result reads the same as feeding everything.
     """
 
     def __init__(self, columns: int = 80, lines: int = 24, history: int = 5000) -> None:
@@ -214,7 +216,14 @@ class TerminalEmulator:
         if budget is None or len(data) <= budget or self.screen.margins is not None:
             self._stream.feed(data)
             return
-        cut = data.rfind(b"\n", 0, len(data) - budget)
+        # Keep for pyte the last `lines - 1` newlines (a full screen), or the last `budget`
+        # bytes if those are fewer.
+        cut = len(data)
+        for _ in range(self.screen.lines):
+            cut = data.rfind(b"\n", 0, cut)
+            if cut < 0:
+                break
+        cut = max(cut, data.rfind(b"\n", 0, len(data) - budget))
         first = data.find(b"\n")
         if cut <= first:  # no whole lines to skip
             self._stream.feed(data)
