@@ -91,9 +91,9 @@ def main() -> None:
     print(f"bare pty read        {bare * 1000:8.1f} ms  ({bare_runs[0][1]} bytes)")
     print(f"create+wait+output   {ours * 1000:8.1f} ms  ({ours_runs[0][2]} chars of text)")
     print(f"view shows the end   {shown * 1000:8.1f} ms")
-    print(
-        f"runs: bare {[round(t * 1000) for t, _ in bare_runs]}, ours {[round(t * 1000) for t, _, _ in ours_runs]}"
-    )
+    bare_ms = [round(t * 1000) for t, _ in bare_runs]
+    ours_ms = [round(t * 1000) for t, _, _ in ours_runs]
+    print(f"runs (ms): bare {bare_ms}, ours {ours_ms}")
     print(f"ratio {ours / bare:.2f}")
     sys.stdout.flush()
 
