@@ -47,7 +47,11 @@ async def until(pilot, condition: Callable[[], bool]) -> None:
 
 
 async def test_answering_a_prompt_by_typing(host: TerminalHost) -> None:
-    terminal = await start(host, "bash", "-c", 'read -p "continue? " a; echo "got $a"')
+    created = await host.create(
+        {"sessionId": "s", "command": """sh -c 'read -p "continue? " a; echo "got $a"'"""}
+    )
+    terminal = host.get(created["terminalId"])
+    assert terminal is not None
     app = TerminalApp(terminal)
     async with app.run_test(size=(80, 24)) as pilot:
         view = app.query_one(TerminalView)
@@ -92,6 +96,16 @@ async def test_ctrl_k_kills_the_command(host: TerminalHost) -> None:
         status = await asyncio.wait_for(terminal.wait_for_exit(), TIMEOUT)
         assert status.signal == "SIGKILL"
         await until(pilot, lambda: view.border_subtitle == "killed by SIGKILL")
+
+
+async def test_ctrl_c_goes_to_the_program(host: TerminalHost) -> None:
+    terminal = await start(host, "sleep", "100")
+    app = TerminalApp(terminal)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.query_one(TerminalView).focus()
+        await pilot.press("ctrl+c")
+        status = await asyncio.wait_for(terminal.wait_for_exit(), TIMEOUT)
+        assert status.signal == "SIGINT"
 
 
 async def test_pty_size_follows_the_widget(host: TerminalHost) -> None:
