@@ -153,6 +153,8 @@ class PtyProcess:
         self._stop_reader()
         if self._on_eof is not None:
             self._on_eof()
+        if self._exit_status is not None:
+            self.close()  # nothing can come any more: free the descriptor now
 
     def _stop_reader(self) -> None:
         if self._reading:
@@ -168,6 +170,8 @@ class PtyProcess:
             self.drain()
         self._exit_status = ExitStatus.from_returncode(returncode)
         self._exited.set()
+        if self._eof:
+            self.close()
 
     @property
     def exit_status(self) -> ExitStatus | None:

@@ -278,3 +278,10 @@ async def test_exit_is_reported_with_all_output_even_when_a_child_keeps_the_pty(
     _, out = await run(host, command="seq 1 3000; sleep 100 &")
     assert out["output"].endswith("2999\n3000\n")
     assert out["exitStatus"] == {"exitCode": 0, "signal": None}
+
+
+async def test_finished_terminals_do_not_keep_descriptors_open(host: TerminalHost) -> None:
+    before = len(os.listdir("/proc/self/fd"))
+    for i in range(20):
+        await run(host, command="echo", args=[str(i)])
+    assert len(os.listdir("/proc/self/fd")) <= before + 1  # the listing's own descriptor
