@@ -7,6 +7,7 @@ bytes exactly (CRLF files, a missing final newline); `DiffLine.text` is the line
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -59,6 +60,15 @@ class FileDiff:
     is_deletion: bool
     added: int
     removed: int
+
+
+def path_warning(path: str) -> str | None:
+    """Why a diff's path is not a trustworthy absolute location (show it; never touch it)."""
+    if not path.strip():
+        return "⚠ missing path"
+    if not os.path.isabs(path):
+        return "⚠ relative path"
+    return None
 
 
 def split_lines(text: str | None) -> list[str]:

@@ -7,12 +7,11 @@ Row 0 is a sticky header (path, flags, +N -M); diff rows scroll beneath it.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -25,33 +24,22 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from acp_tui.session.diff import DiffLine, FileDiff, split_rows
+from acp_tui.session.diff import DiffLine, FileDiff, path_warning, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
+from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, stats_text
+
+__all__ = ["SPLIT_MIN_WIDTH", "DiffPreview", "DiffView", "HunkState", "Layout"]
 
 Layout = Literal["auto", "unified", "split"]
 HunkState = Literal["accepted", "rejected"]
 SPLIT_MIN_WIDTH = 120
 """In "auto" layout, the widget shows old and new side by side from this many columns."""
 
-SIGNS = {"context": " ", "add": "+", "remove": "-"}
 STATE_MARKERS: dict[HunkState | None, str] = {
     "accepted": "✓ accepted",
     "rejected": "✗ rejected",
     None: "",
 }
-
-
-def path_warning(path: str) -> str | None:
-    """Why a path cannot be trusted as a file location (shown, never used to touch the disk)."""
-    if not path.strip():
-        return "⚠ missing path"
-    if not os.path.isabs(path):
-        return "⚠ relative path"
-    return None
-
-
-def stats_text(diff: FileDiff) -> Text:
-    return Text.assemble((f"+{diff.added}", "green"), " ", (f"\N{MINUS SIGN}{diff.removed}", "red"))
 
 
 @dataclass(frozen=True)
@@ -424,39 +412,3 @@ def _last_line_number(diff: FileDiff) -> int:
         return 0
     last = diff.hunks[-1]
     return max(last.old_start + last.old_count, last.new_start + last.new_count)
-
-
-class DiffPreview:
-    """A compact Rich renderable for tool-call cards: `path +N -M`, the first lines of the
-    first hunks, and "… N more lines"."""
-
-    def __init__(self, diff: FileDiff, max_lines: int = 8) -> None:
-        self.diff = diff
-        self.max_lines = max_lines
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        diff = self.diff
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(diff.path or "(no path)", style="bold")
-        warning = path_warning(diff.path)
-        if warning:
-            title.append(f" {warning}", style="yellow")
-        if diff.is_new_file:
-            title.append(" (new)", style="italic")
-        elif diff.is_deletion:
-            title.append(" (deleted)", style="italic")
-        title.append("  ")
-        title.append_text(stats_text(diff))
-        yield title
-        all_lines = [line for hunk in diff.hunks for line in hunk.lines]
-        styles = {"add": "green", "remove": "red", "context": "dim"}
-        for line in all_lines[: self.max_lines]:
-            yield Text(
-                f"{SIGNS[line.kind]} {display_text(line.text)}",
-                style=styles[line.kind],
-                no_wrap=True,
-                overflow="ellipsis",
-            )
-        hidden = len(all_lines) - self.max_lines
-        if hidden > 0:
-            yield Text(f"… {hidden} more lines", style="dim italic")

@@ -1,0 +1,52 @@
+"""A compact, static preview of a `FileDiff` for tool-call cards (a Rich renderable)."""
+
+from __future__ import annotations
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from acp_tui.session.diff import FileDiff, path_warning
+from acp_tui.ui.widgets.diff_highlight import display_text
+
+SIGNS = {"context": " ", "add": "+", "remove": "-"}
+
+
+def stats_text(diff: FileDiff) -> Text:
+    """`+N -M` (with a true minus sign) in green and red."""
+    return Text.assemble((f"+{diff.added}", "green"), " ", (f"\N{MINUS SIGN}{diff.removed}", "red"))
+
+
+class DiffPreview:
+    """A compact Rich renderable for tool-call cards: `path +N -M`, the first lines of the
+    first hunks, and "… N more lines"."""
+
+    def __init__(self, diff: FileDiff, max_lines: int = 8) -> None:
+        self.diff = diff
+        self.max_lines = max_lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        diff = self.diff
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(diff.path or "(no path)", style="bold")
+        warning = path_warning(diff.path)
+        if warning:
+            title.append(f" {warning}", style="yellow")
+        if diff.is_new_file:
+            title.append(" (new)", style="italic")
+        elif diff.is_deletion:
+            title.append(" (deleted)", style="italic")
+        title.append("  ")
+        title.append_text(stats_text(diff))
+        yield title
+        all_lines = [line for hunk in diff.hunks for line in hunk.lines]
+        styles = {"add": "green", "remove": "red", "context": "dim"}
+        for line in all_lines[: self.max_lines]:
+            yield Text(
+                f"{SIGNS[line.kind]} {display_text(line.text)}",
+                style=styles[line.kind],
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        hidden = len(all_lines) - self.max_lines
+        if hidden > 0:
+            yield Text(f"… {hidden} more lines", style="dim italic")
