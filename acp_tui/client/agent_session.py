@@ -58,7 +58,7 @@ class AgentSession:
         self.thread = Thread()
         self.permissions = PermissionBroker()
         self.fs = FileSystemHost(self.cwd, ui.asker)
-        self.terminals = TerminalHost(self.cwd)
+        self.terminals = TerminalHost(self.cwd, cwd_check=self._check_terminal_cwd)
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
@@ -192,6 +192,8 @@ class AgentSession:
                 "fs": {"readTextFile": True, "writeTextFile": True},
                 "terminal": True,
                 "auth": {"terminal": True},
+                # unstable: we render plan_update / plan_removed
+                "plan": {},
             },
             "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
         }
@@ -291,6 +293,10 @@ class AgentSession:
             return True
 
     # ----------------------------------------------------------------- handlers
+
+    async def _check_terminal_cwd(self, path: Path) -> Path:
+        """A terminal's cwd outside the session directory asks, like a file access would."""
+        return await self.fs.policy.check(path, "run")
 
     def _register_handlers(self, connection: Connection) -> None:
         connection.on_notification("session/update", self._on_session_update)

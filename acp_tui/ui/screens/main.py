@@ -13,10 +13,12 @@ from textual.screen import Screen
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.host.permissions import PendingPermission
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import Sidebar
@@ -40,6 +42,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.session = session
         self._unsubscribe: list[Any] = []
+        self._permission_prompts: list[PermissionPrompt] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main-column"):
@@ -57,6 +60,7 @@ class MainScreen(Screen[None]):
             session.queue_changed.subscribe(self._on_queue),
             session.notices.subscribe(self._on_notice),
             session.thread.subscribe(self._on_thread_change),
+            session.permissions.subscribe(self._on_permission),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
@@ -92,6 +96,34 @@ class MainScreen(Screen[None]):
 
     def _on_notice(self, notice: Notice) -> None:
         self.notify(notice.text, severity=notice.severity)  # type: ignore[arg-type]
+
+    def _on_permission(self, pending: PendingPermission) -> None:
+        prompt = PermissionPrompt(pending)
+        self._permission_prompts.append(prompt)
+        pending.future.add_done_callback(lambda _: self._permission_answered(prompt))
+        self.query_one(ConversationView).show_permission(prompt, pending.tool_call_id)
+        if len(self._open_prompts()) == 1:
+            self.call_after_refresh(self._focus_next_permission)
+        title = pending.tool_call.get("title") or "a tool call"
+        self.notify(f"Permission needed: {title}", severity="warning", timeout=4)
+        if not self.app.app_focus:
+            self.app.bell()
+
+    def _open_prompts(self) -> list[PermissionPrompt]:
+        return [p for p in self._permission_prompts if not p.pending.done]
+
+    def _permission_answered(self, prompt: PermissionPrompt) -> None:
+        prompt.show_answer()
+        self._permission_prompts = self._open_prompts()
+        self._focus_next_permission()
+
+    def _focus_next_permission(self) -> None:
+        prompts = self._open_prompts()
+        if prompts:
+            prompts[0].focus()
+            prompts[0].scroll_visible()
+        else:
+            self.query_one(PromptInput).focus()
 
     def _on_thread_change(self, change: object) -> None:
         thread = self.session.thread

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -38,9 +39,10 @@ class QuestionScreen(ModalScreen[str | None]):
             yield Static(self.question.detail, id="detail", markup=False)
             with Horizontal():
                 for index, choice in enumerate(self.question.choices):
-                    label = f"{choice.label} [{choice.key}]" if choice.key else choice.label
-                    variant = "primary" if index == 0 else "default"
-                    yield Button(label, id=f"choice-{index}", variant=variant)
+                    label = Text(f"{choice.label} ({choice.key})" if choice.key else choice.label)
+                    yield Button(
+                        label, id=f"choice-{index}", variant="primary" if index == 0 else "default"
+                    )
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()

@@ -147,13 +147,22 @@ class ConversationView(VerticalScroll):
             if user_views:
                 user_views[-1].mark_not_kept("the agent refused this prompt; it was not kept")
 
+    def show_permission(self, prompt: Widget, tool_call_id: str | None) -> None:
+        """Mount a permission prompt at the tool call it concerns (or at the end)."""
+        entry = self.thread.tool_calls.get(tool_call_id) if tool_call_id else None
+        card = self.views.get(entry.id) if entry is not None else None
+        if isinstance(card, ToolCallCard):
+            card.attach_permission(prompt)
+        else:
+            self.mount(prompt)
+
     def _on_notice(self, notice: Any) -> None:
         self.mount(Static(Text(f"— {notice.text} —"), classes="notice"))
 
 
 def _show_plan_snapshot(view: PlanView, entry: Any) -> None:
-    content = getattr(entry, "content", None)
-    if content is not None:
-        view.show_content(content, f"Plan {getattr(entry, 'plan_id', '')}".strip())
-    else:
-        view.show_entries(list(getattr(entry, "plan_entries", [])))
+    plan_id = getattr(entry, "plan_id", None)
+    title = f"Plan {plan_id}" if plan_id else "Plan"
+    if getattr(entry, "removed", False):
+        title += " (removed)"
+    view.show_plan(entry.plan, title)

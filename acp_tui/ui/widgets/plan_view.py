@@ -41,17 +41,17 @@ def render_plan_entries(entries: Sequence[Any], *, title: str = "Plan") -> Rende
     return Group(*lines)
 
 
-def render_plan_content(plan: Any, title: str) -> RenderableType:
-    """An unstable `plan_update` content: items, a markdown text, or a file reference."""
-    kind = getattr(plan, "type", None)
+def render_plan_state(plan: Any, title: str) -> RenderableType:
+    """A plan of any kind: items (v1 `plan` and `plan_update` items), markdown, or a file."""
+    kind = getattr(plan, "kind", None)
     if kind == "items":
         return render_plan_entries(list(getattr(plan, "entries", [])), title=title)
     if kind == "markdown":
-        return Group(Text(title, style="bold"), Markdown(str(getattr(plan, "content", ""))))
+        return Group(Text(title, style="bold"), Markdown(str(getattr(plan, "markdown", ""))))
     if kind == "file":
         return Group(Text(title, style="bold"), Text(f"📄 {getattr(plan, 'uri', '')}"))
-    raw = getattr(plan, "raw", plan)
-    return Group(Text(title, style="bold"), Text(str(raw), style="dim"))
+    raw = getattr(plan, "raw", None) or plan
+    return Group(Text(f"{title} ({kind})", style="bold"), Text(str(raw), style="dim"))
 
 
 class PlanView(Static):
@@ -67,5 +67,5 @@ class PlanView(Static):
     def show_entries(self, entries: Sequence[Any], title: str = "Plan") -> None:
         self.update(render_plan_entries(entries, title=title))
 
-    def show_content(self, plan: Any, title: str) -> None:
-        self.update(render_plan_content(plan, title))
+    def show_plan(self, plan: Any, title: str) -> None:
+        self.update(render_plan_state(plan, title))

@@ -65,7 +65,7 @@ class Sidebar(VerticalScroll):
             views.append(view)
         for plan_id, state in self.thread.plans.items():
             view = PlanView()
-            view.show_content(getattr(state, "content", state), f"Plan {plan_id}")
+            view.show_plan(state, f"Plan {plan_id}")
             views.append(view)
         if not views:
             views.append(PlanView(Text("no plan yet", style="dim")))

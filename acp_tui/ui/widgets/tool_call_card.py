@@ -108,10 +108,10 @@ class ToolCallCard(Vertical):
 
     @property
     def elapsed(self) -> float | None:
-        started = getattr(self.entry, "started_at", None)
+        started: float | None = self.entry.started_at
         if started is None:
             return None
-        finished = getattr(self.entry, "finished_at", None)
+        finished: float | None = self.entry.finished_at
         return (finished if finished is not None else time.monotonic()) - started
 
     def _header(self) -> Text:
@@ -186,7 +186,7 @@ class ToolCallCard(Vertical):
             from acp_tui.ui.widgets.diff_view import DiffPreview
 
             diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
-            return DiffPreview(diff)
+            return Static(DiffPreview(diff), classes="diff-preview")
         if kind == "terminal":
             terminal_id = str(item.terminal_id)
             existing = self._terminal_views.get(terminal_id)
@@ -227,6 +227,14 @@ class ToolCallCard(Vertical):
         if event.key == "enter" and isinstance(self.screen.focused, ToolCallHeader):
             self.toggle()
             event.stop()
+
+    def attach_permission(self, prompt: Widget) -> None:
+        """Show a permission request inside this card, unfolded."""
+        self.remove_class("-folded")
+        if self.is_mounted:
+            self.mount(prompt)
+        else:
+            self.call_after_refresh(self.mount, prompt)
 
     def toggle(self) -> None:
         self._user_toggled = True
