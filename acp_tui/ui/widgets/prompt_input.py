@@ -37,7 +37,7 @@ class PromptInput(TextArea):
         super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
         self.border_title = "Prompt"
         self.border_subtitle = "enter send · ctrl+j newline · ↑↓ history"
-        self.history: list[str] = []
+        self.sent_history: list[str] = []
         self._history_index: int | None = None
         self._draft = ""
 
@@ -52,7 +52,7 @@ class PromptInput(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if event.key == "up" and self.cursor_location[0] == 0 and self.history:
+        if event.key == "up" and self.cursor_location[0] == 0 and self.sent_history:
             event.stop()
             event.prevent_default()
             self.history_back()
@@ -71,8 +71,8 @@ class PromptInput(TextArea):
         text = self.text
         if not text.strip():
             return
-        if not self.history or self.history[-1] != text:
-            self.history.append(text)
+        if not self.sent_history or self.sent_history[-1] != text:
+            self.sent_history.append(text)
         self._history_index = None
         self._draft = ""
         self.clear()
@@ -81,17 +81,17 @@ class PromptInput(TextArea):
     def history_back(self) -> None:
         if self._history_index is None:
             self._draft = self.text
-            self._history_index = len(self.history) - 1
+            self._history_index = len(self.sent_history) - 1
         elif self._history_index > 0:
             self._history_index -= 1
-        self._show(self.history[self._history_index])
+        self._show(self.sent_history[self._history_index])
 
     def history_forward(self) -> None:
         if self._history_index is None:
             return
-        if self._history_index < len(self.history) - 1:
+        if self._history_index < len(self.sent_history) - 1:
             self._history_index += 1
-            self._show(self.history[self._history_index])
+            self._show(self.sent_history[self._history_index])
         else:
             self._history_index = None
             self._show(self._draft)
