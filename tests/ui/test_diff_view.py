@@ -219,3 +219,64 @@ def test_preview_shows_first_lines_and_counts_the_rest() -> None:
     assert out[1:5] == ["  l1", "  l2", "- l3", "+ three"]
     assert out[5] == f"… {total - 4} more lines"
     assert len(out) == 6
+
+
+async def test_line_ending_changes_are_named() -> None:
+    diff = compute_diff("/p/a.txt", "a\r\ny", "a\ny\n")
+    app = DiffApp(diff, layout="unified")
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        lines = [line.rstrip() for line in screen_lines(app.query_one(DiffView))]
+    assert lines[2:6] == [
+        "1   - a  [CRLF]",
+        "2   - y  [no newline at end of file]",
+        "  1 + a  [LF]",
+        "  2 + y  [LF]",
+    ]
+
+
+async def test_unified_scrolls_sideways_with_a_fixed_gutter() -> None:
+    long_line = "x = [" + ", ".join(str(i) for i in range(60)) + "]"
+    diff = compute_diff("/p/a.py", "a = 1\n", f"a = 2\n{long_line}\n")
+    app = DiffApp(diff, layout="unified")
+    async with app.run_test(size=(60, 10)) as pilot:
+        view = app.query_one(DiffView)
+        await pilot.pause()
+        assert view.virtual_size.width == 6 + len(long_line)
+        before = screen_lines(view)[4]
+        assert before.startswith("  2 + x = [0, 1, 2")
+        view.scroll_to(x=10, animate=False, immediate=True)
+        await pilot.pause()
+        after = screen_lines(view)[4]
+        assert after.startswith("  2 + " + long_line[10:20])
+
+
+async def test_split_cuts_long_lines_visibly() -> None:
+    long_line = "y = " + "abcdefghij" * 10
+    diff = compute_diff("/p/a.py", f"{long_line}\n", f"{long_line}!\n")
+    app = DiffApp(diff, layout="split")
+    async with app.run_test(size=(81, 8)) as pilot:
+        await pilot.pause()
+        left, right = screen_lines(app.query_one(DiffView))[2].split("│")
+    assert len(left) == len(right) == 40
+    assert left.endswith("…") and right.endswith("…")
+    assert left.startswith("1 - y = abcdefghij")
+
+
+async def test_syntax_colours_follow_the_app_theme() -> None:
+    diff = compute_diff("/p/a.py", "def f():\n    pass\n", "def g():\n    pass\n")
+    app = DiffApp(diff, layout="unified")
+
+    def keyword_colour(view: DiffView) -> object:
+        strip = view.render_line(2)
+        return next(seg.style.color for seg in strip if seg.text == "def" and seg.style)
+
+    async with app.run_test(size=(80, 10)) as pilot:
+        view = app.query_one(DiffView)
+        await pilot.pause()
+        app.theme = "textual-dark"
+        await pilot.pause()
+        dark = keyword_colour(view)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert keyword_colour(view) != dark

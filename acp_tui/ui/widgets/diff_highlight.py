@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from pygments.lexer import Lexer  # type: ignore[import-untyped]
 from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
-from pygments.token import _TokenType  # type: ignore[import-untyped]
+from pygments.token import Token, _TokenType  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme
@@ -39,9 +39,10 @@ def lexer_for_path(path: str) -> Lexer | None:
     if not name:
         return None
     try:
-        return get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+        lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
+    return None if lexer.name == "Text only" else lexer
 
 
 @lru_cache(maxsize=4096)
@@ -71,6 +72,10 @@ class LineHighlighter:
     def language(self) -> str | None:
         return self._lexer.name if self._lexer is not None else None
 
+    @property
+    def dark(self) -> bool:
+        return self._dark
+
     def set_dark(self, dark: bool) -> None:
         """Switch between the dark and light syntax themes (drops the cache)."""
         if dark == self._dark:
@@ -84,9 +89,14 @@ class LineHighlighter:
         style = self._token_styles.get(token_type)
         if style is None:
             full = self._theme.get_style_for_token(token_type)
-            # foreground only: the diff row supplies the background
+            # foreground only (the diff row supplies the background), and the theme's plain
+            # text colour left out so that the widget's own text colour shows
+            plain = self._theme.get_style_for_token(Token.Text).color
             style = Style(
-                color=full.color, bold=full.bold, italic=full.italic, underline=full.underline
+                color=None if full.color == plain else full.color,
+                bold=full.bold,
+                italic=full.italic,
+                underline=full.underline,
             )
             self._token_styles[token_type] = style
         return style

@@ -35,6 +35,8 @@ HunkState = Literal["accepted", "rejected"]
 SPLIT_MIN_WIDTH = 120
 """In "auto" layout, the widget shows old and new side by side from this many columns."""
 
+EOL_NAMES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR", "": "no newline at end of file"}
+"""Shown after a modified line whose only or extra change is its line ending."""
 STATE_MARKERS: dict[HunkState | None, str] = {
     "accepted": "✓ accepted",
     "rejected": "✗ rejected",
@@ -358,8 +360,8 @@ class DiffView(ScrollView, can_focus=True):
             word_style = self._style(f"{line.kind}-word")
             for start, end in spans[0 if line.kind == "remove" else 1]:
                 text.stylize(word_style, start, end)
-        if not line.eol and self._partners.get(line, line).eol:
-            text.append(" ⏎̸", style="dim")  # this side lacks the final newline
+        if partner is not None and partner.eol != line.eol:
+            text.append(f"  [{EOL_NAMES.get(line.eol, repr(line.eol))}]", style="dim")
         return text
 
     def _gutter(self, number: int | None, sign: str, style: Style) -> Text:
@@ -404,6 +406,9 @@ class DiffView(ScrollView, can_focus=True):
         gutter = self._gutter(number, SIGNS[line.kind], base)
         gutter.stylize(self._style("line-number"), 0, self._number_width)
         text = gutter + self._content(line)
+        if text.cell_len > width > 1:  # cut, and say so
+            text.truncate(width - 1)
+            text.append("…", style=self._style("line-number"))
         return self._segments(text).crop_extend(0, width, base)
 
 
