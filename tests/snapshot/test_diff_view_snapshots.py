@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from acp_tui.session.diff import compute_diff
-from acp_tui.ui.widgets.diff_view import DiffView, Layout
+from acp_tui.ui.widgets.diff_view import DiffLayout, DiffView
 
 OLD = '''import os
 
@@ -53,7 +53,7 @@ class Cart:
 
 
 class DiffApp(App[None]):
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: DiffLayout) -> None:
         super().__init__()
         self.diff = compute_diff("/work/project/shop.py", OLD, NEW)
         self.layout_choice = layout

@@ -8,7 +8,7 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 
 from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.ui.widgets.diff_view import DiffPreview, DiffView, Layout
+from acp_tui.ui.widgets.diff_view import DiffLayout, DiffPreview, DiffView
 
 
 def many_hunks(count: int = 12) -> FileDiff:
@@ -21,7 +21,7 @@ def many_hunks(count: int = 12) -> FileDiff:
 
 
 class DiffApp(App[None]):
-    def __init__(self, diff: FileDiff, layout: Layout = "auto") -> None:
+    def __init__(self, diff: FileDiff, layout: DiffLayout = "auto") -> None:
         super().__init__()
         self.diff = diff
         self.layout_choice = layout

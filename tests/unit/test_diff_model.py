@@ -10,6 +10,7 @@ from acp_tui.session.diff import (
     FileDiff,
     apply_hunks,
     compute_diff,
+    path_warning,
     revert_hunks,
     split_lines,
     split_rows,
@@ -253,3 +254,26 @@ def test_word_spans_cover_exactly_the_differences(a, b) -> None:
     assert kept(a, old_spans) == kept(b, new_spans)
     if a == b:
         assert (old_spans, new_spans) == ([], [])
+
+
+def test_path_warning_flags_relative_and_missing_paths() -> None:
+    assert path_warning("/abs/file.py") is None
+    assert path_warning("src/file.py") == "⚠ relative path"
+    assert path_warning("../escape.py") == "⚠ relative path"
+    assert path_warning("") == "⚠ missing path"
+    assert path_warning("   ") == "⚠ missing path"
+
+
+@settings(max_examples=200, deadline=None)
+@given(old=texts(), new=texts())
+def test_split_rows_keep_every_line_once_in_order(old, new) -> None:
+    for hunk in compute_diff("p", old, new).hunks:
+        rows = split_rows(hunk)
+        olds = [o for o, _ in rows if o is not None]
+        news = [n for _, n in rows if n is not None]
+        assert olds == [ln for ln in hunk.lines if ln.kind != "add"]
+        assert news == [ln for ln in hunk.lines if ln.kind != "remove"]
+        for o, n in rows:
+            assert o is not None or n is not None
+            if o is not None and n is not None and o.kind == "context":
+                assert o is n

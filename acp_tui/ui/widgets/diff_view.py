@@ -28,9 +28,9 @@ from acp_tui.session.diff import DiffLine, FileDiff, path_warning, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
 from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, stats_text
 
-__all__ = ["SPLIT_MIN_WIDTH", "DiffPreview", "DiffView", "HunkState", "Layout"]
+__all__ = ["SPLIT_MIN_WIDTH", "DiffLayout", "DiffPreview", "DiffView", "HunkState"]
 
-Layout = Literal["auto", "unified", "split"]
+DiffLayout = Literal["auto", "unified", "split"]
 HunkState = Literal["accepted", "rejected"]
 SPLIT_MIN_WIDTH = 120
 """In "auto" layout, the widget shows old and new side by side from this many columns."""
@@ -132,7 +132,7 @@ class DiffView(ScrollView, can_focus=True):
     }
     """
 
-    layout_mode: reactive[Layout] = reactive[Layout]("auto", init=False)
+    layout_mode: reactive[DiffLayout] = reactive[DiffLayout]("auto", init=False)
     """Requested layout; "auto" picks split from `SPLIT_MIN_WIDTH` columns, unified below."""
     current_hunk: reactive[int] = reactive(0, init=False)
     """Index of the hunk that navigation and review act on (its header is highlighted)."""
@@ -153,7 +153,7 @@ class DiffView(ScrollView, can_focus=True):
         self,
         diff: FileDiff,
         *,
-        layout: Layout = "auto",
+        layout: DiffLayout = "auto",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -217,7 +217,7 @@ class DiffView(ScrollView, can_focus=True):
         self._relayout()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._relayout()
+        self._relayout(keep_hunk=True)
 
     def watch_layout_mode(self) -> None:
         self._relayout(keep_hunk=True)
