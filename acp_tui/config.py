@@ -1,0 +1,216 @@
+"""User settings: a TOML file in the XDG config dir, overridable by `ACP_TUI_*` variables.
+
+The file is `$ACP_TUI_CONFIG` if set, else `$XDG_CONFIG_HOME/acp-tui/config.toml`, else
+`~/.config/acp-tui/config.toml`. Every setting may also come from an environment variable named
+`ACP_TUI_<SETTING>` (JSON for lists and tables), which wins over the file.
+
+`load_settings()` never raises for a bad file or value: a setting that fails validation keeps its
+default, and each problem becomes a message in `LoadedSettings.messages` for the UI to show.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from acp_tui.host.permission_rules import PermissionPolicy
+
+CONFIG_ENV_VAR = "ACP_TUI_CONFIG"
+ENV_PREFIX = "ACP_TUI_"
+
+
+class HoldWrites(StrEnum):
+    """When an agent's file write waits for the user's review before it reaches the disk."""
+
+    ALWAYS = "always"
+    """Hold every write for review."""
+    OUTSIDE_PERMISSION = "outside_permission"
+    """Hold writes that no permission request covered (the default)."""
+    NEVER = "never"
+    """Write at once; review afterwards."""
+
+
+class Settings(BaseSettings):
+    """Everything a user can configure. Build it with `load_settings()`."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        extra="ignore",
+        use_attribute_docstrings=True,
+        validate_default=True,
+    )
+
+    permission_policy: PermissionPolicy = PermissionPolicy.ASK
+    """What happens to a permission request no remembered rule matches: `ask` (ask for
+    everything), `allow_reads` (allow read/search/fetch/think calls once without asking) or
+    `allow_all_dangerous` (allow every call once without asking)."""
+
+    hold_writes: HoldWrites = HoldWrites.OUTSIDE_PERMISSION
+    """When an agent's file write waits for review: `always`, `outside_permission` (writes no
+    permission request covered) or `never`."""
+
+    extra_allowed_roots: list[Path] = Field(default_factory=list)
+    """Directories outside the project the agent may read and write without asking (`~` is
+    expanded; relative paths are taken from the home directory)."""
+
+    max_read_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
+    """The largest file (in bytes) the agent may read through fs/read_text_file."""
+
+    agent_env: dict[str, str] = Field(default_factory=dict)
+    """Extra environment variables for the agent process (added to acp-tui's environment)."""
+
+    mcp_servers: list[dict[str, Any]] = Field(default_factory=list)
+    """MCP servers offered to the agent in session/new, as ACP `McpServer` objects (e.g.
+    `{name = "fs", command = "/usr/bin/mcp-fs", args = [], env = []}`)."""
+
+    keymap: dict[str, str] = Field(default_factory=dict)
+    """Key binding overrides: binding id → key(s), e.g. `{"rules.open" = "ctrl+r"}`."""
+
+    theme: str = "textual-dark"
+    """The Textual theme name."""
+
+    @field_validator("extra_allowed_roots", mode="after")
+    @classmethod
+    def _expand_roots(cls, roots: list[Path]) -> list[Path]:
+        expanded = [root.expanduser() for root in roots]
+        return [root if root.is_absolute() else Path.home() / root for root in expanded]
+
+    @field_validator("theme", mode="after")
+    @classmethod
+    def _theme_not_blank(cls, theme: str) -> str:
+        if not theme.strip():
+            raise ValueError("theme must not be empty")
+        return theme.strip()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # `load_settings` passes the file's values as init kwargs and orders env over them.
+        return (init_settings,)
+
+
+@dataclass
+class LoadedSettings:
+    """The settings in effect, where they came from and what was wrong (for a notification)."""
+
+    settings: Settings
+    path: Path
+    messages: list[str] = field(default_factory=list)
+
+
+def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "acp-tui"
+    return Path(env.get("HOME") or Path.home()) / ".config" / "acp-tui"
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The config file to read: `$ACP_TUI_CONFIG`, else the XDG location."""
+    env = os.environ if environ is None else environ
+    override = env.get(CONFIG_ENV_VAR, "")
+    if override:
+        return Path(override).expanduser()
+    return user_config_dir(env) / "config.toml"
+
+
+def read_config_file(path: Path, messages: list[str]) -> dict[str, Any]:
+    """The file's table, or {} (a missing file is not a problem; anything else is reported)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        messages.append(f"cannot read config {path}: {error.strerror or error}; using defaults")
+        return {}
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        messages.append(f"config {path} is not valid TOML ({error}); using defaults")
+        return {}
+
+
+def env_values(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The `ACP_TUI_<SETTING>` variables in `environ`, decoded like pydantic-settings does."""
+    source = EnvSettingsSource(Settings, case_sensitive=False, env_prefix=ENV_PREFIX)
+    source.env_vars = {k.lower(): v for k, v in environ.items()}
+    values: dict[str, Any] = {}
+    for name, info in Settings.model_fields.items():
+        try:
+            value, _key, complex_ = source.get_field_value(info, name)
+            if value is not None:
+                values[name] = source.prepare_field_value(name, info, value, complex_)
+        except ValueError as error:  # pydantic-settings raises SettingsError on bad JSON
+            values[name] = _Invalid(f"{ENV_PREFIX}{name.upper()}: {error}")
+    return values
+
+
+@dataclass(frozen=True)
+class _Invalid:
+    message: str
+
+
+def load_settings(
+    path: Path | None = None, *, environ: Mapping[str, str] | None = None
+) -> LoadedSettings:
+    """Read the settings; never raises for bad input (bad values keep their defaults)."""
+    env = os.environ if environ is None else environ
+    path = path if path is not None else config_path(env)
+    messages: list[str] = []
+    file_values = read_config_file(path, messages)
+    known = Settings.model_fields
+    values: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for key, value in file_values.items():
+        if key in known:
+            values[key], origin[key] = value, f"{path}: {key}"
+        else:
+            messages.append(f"{path}: unknown setting {key!r} ignored")
+    for key, value in env_values(env).items():
+        if isinstance(value, _Invalid):
+            messages.append(f"{value.message}; ignored")
+            continue
+        values[key], origin[key] = value, f"{ENV_PREFIX}{key.upper()}"
+    return LoadedSettings(_validate(values, origin, messages), path, messages)
+
+
+def _validate(values: dict[str, Any], origin: dict[str, str], messages: list[str]) -> Settings:
+    """Validate, dropping each setting that fails (with a message) until the rest pass."""
+    for _attempt in range(len(Settings.model_fields) + 1):
+        try:
+            return Settings(**values)
+        except ValidationError as error:
+            dropped = False
+            for problem in error.errors():
+                key = str(problem["loc"][0]) if problem["loc"] else ""
+                if key in values:
+                    where = ".".join(str(p) for p in problem["loc"][1:])
+                    detail = f" (at {where})" if where else ""
+                    messages.append(
+                        f"{origin.get(key, key)}: {problem['msg']}{detail}; using the default"
+                    )
+                    del values[key]
+                    dropped = True
+            if not dropped:
+                break
+    return Settings()
