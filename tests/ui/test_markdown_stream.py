@@ -25,6 +25,9 @@ class StreamApp(App[None]):
             for i in range(self.count):
                 yield StreamingMarkdown(id=f"md{i}")
 
+    def on_mount(self) -> None:
+        self.query_one("#thread", VerticalScroll).anchor()  # follow the end, like a chat view
+
     @property
     def md(self) -> StreamingMarkdown:
         return self.query_one(f"#md{self.count - 1}", StreamingMarkdown)
@@ -37,6 +40,11 @@ async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], within: 
     while not condition():
         assert loop.time() < deadline, "condition not reached"
         await pilot.pause(0.01)
+
+
+def on_screen(app: App[None], text: str) -> bool:
+    """Whether ``text`` is in what the screen's compositor paints now."""
+    return any(text in strip.text for strip in app.screen._compositor.render_strips())
 
 
 def screen_lines(md: StreamingMarkdown) -> list[str]:
@@ -167,3 +175,28 @@ async def test_resize_rewraps() -> None:
         assert " ".join(md.rendered_text.split()) == (
             "alpha beta gamma delta epsilon zeta eta theta iota kappa"
         )
+
+
+async def test_a_layout_pass_between_append_and_frame_does_not_lose_the_repaint() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        md = app.md
+        md.append("first line\n")
+        await wait_until(pilot, lambda: on_screen(app, "first line"))
+        md.append("second")
+        # Something else triggers a layout before our frame timer fires.
+        md.get_content_height(app.size, app.size, md.size.width)
+        await wait_until(pilot, lambda: on_screen(app, "second"))
+
+
+async def test_streamed_table_ends_up_on_screen() -> None:
+    app = StreamApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        md = app.md
+        rows = "".join(f"| {i} | item-{i} |\n" for i in range(30))
+        source = "| n | name |\n|---|---|\n" + rows + "| 99 | LAST-ROW |\n"
+        for i in range(0, len(source), 8):
+            md.append(source[i : i + 8])
+            if i % 64 == 0:
+                await pilot.pause()
+        await wait_until(pilot, lambda: on_screen(app, "LAST-ROW"))

@@ -9,6 +9,7 @@ lexers fall back to highlighting each line on its own.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer  # type: ignore[import-untyped]
@@ -21,7 +22,9 @@ Token = tuple[Any, str]
 ROOT: LexState = ("root",)
 
 
+@lru_cache(maxsize=64)
 def lexer_for(language: str) -> Lexer | None:
+    """A shared lexer for ``language`` (lexers keep no state between calls), or None."""
     if not language:
         return None
     try:

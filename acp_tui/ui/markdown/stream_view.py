@@ -8,7 +8,8 @@ everything is frozen strips, so a finished message costs nothing until the width
 
 from __future__ import annotations
 
-from textual.geometry import Size
+from rich.style import Style
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
@@ -44,6 +45,8 @@ class StreamingMarkdown(Widget):
         self._finished = False
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter)
+        self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
+        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}  # render_line cache
         self._dirty = False
         self._timer: Timer | None = None
         self.render_passes = 0
@@ -101,15 +104,25 @@ class StreamingMarkdown(Widget):
             self._mark_dirty()
 
     def _flush(self) -> None:
+        """Once per frame: bring the strips up to date and repaint the lines that changed."""
         self._timer = None
-        if not self._dirty or not self.is_mounted:
+        if not self.is_mounted:
             return
         width = self._document.width or self.size.width
         if width <= 0:
             return  # not laid out yet: get_content_height will render
-        before = self.line_count
         self._update(width)
-        self.refresh(layout=self.line_count != before)
+        document = self._document
+        painted_frozen, painted_tail, before = self._painted
+        after = document.line_count
+        # Lines that did not change keep their strip objects; repaint from the first that did.
+        y = painted_frozen
+        while y < min(before, after) and document.line(y) is painted_tail[y - painted_frozen]:
+            y += 1
+        self._painted = (len(document.frozen), document.tail, after)
+        if y < max(before, after):
+            region = Region(0, y, max(self.size.width, 1), max(before, after) - y)
+            self.refresh(region, layout=after != before)
 
     # -- rendering -----------------------------------------------------------------------
     def _update(self, width: int) -> None:
@@ -126,16 +139,28 @@ class StreamingMarkdown(Widget):
         return container.width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        if width > 0:
-            self._update(width)
+        if width > 0 and width != self._document.width:
+            self._rerender(width)
         return self.line_count
 
     def on_resize(self) -> None:
         if self.size.width > 0 and self.size.width != self._document.width:
-            self._update(self.size.width)
+            self._rerender(self.size.width)
             self.refresh(layout=True)
+
+    def _rerender(self, width: int) -> None:
+        """Render everything for a new width (the whole widget is repainted after a resize)."""
+        self._update(width)
+        document = self._document
+        self._painted = (len(document.frozen), document.tail, document.line_count)
 
     def render_line(self, y: int) -> Strip:
         strip = self._document.line(y)
         style = self.rich_style
-        return strip.apply_style(style).extend_cell_length(self.size.width, style)
+        width = self.size.width
+        cached = self._styled.get(y)
+        if cached is not None and cached[0] is strip and cached[1] == (style, width):
+            return cached[2]
+        styled = strip.apply_style(style).extend_cell_length(width, style)
+        self._styled[y] = (strip, (style, width), styled)
+        return styled
