@@ -1,0 +1,263 @@
+"""The review step before the agent's file writes: when to hold a write, and what came of it.
+
+`WriteReviewGate` implements `acp_tui.host.filesystem.WriteGate`. For each `fs/write_text_file`
+it decides, from the `hold_writes` setting, whether the user reviews the write first:
+
+- ``"always"``: every write that changes the file is held;
+- ``"outside_permission"`` (default): a write is held unless the most recent permission the user
+  granted in this session (an ``allow_once``/``allow_always`` option) covered that exact file,
+  through the tool call's ``locations`` or the paths of its ``diff`` content;
+- ``"never"``: writes go straight through.
+
+A held write awaits `review_ui(path, before, proposed)` (the UI shows the diff; it returns a
+`ReviewedWrite` with the content to write, or None to reject, which the file host turns into the
+agent's error "the user rejected the change to <path>"). Once the file host has written the
+content, `written` emits a `WriteReport` ("wrote src/app.py: 2 of 3 hunks") for the UI to show.
+No Textual here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from acp_tui.client.events import Signal
+from acp_tui.host.changes import ChangeLog, WriteRecord
+from acp_tui.host.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
+
+HoldWrites = Literal["always", "outside_permission", "never"]
+HOLD_WRITES_CHOICES: tuple[str, ...] = get_args(HoldWrites)
+DEFAULT_HOLD_WRITES: HoldWrites = "outside_permission"
+GRANTING_KINDS = frozenset({"allow_once", "allow_always"})
+
+
+@dataclass(frozen=True)
+class ReviewedWrite:
+    """What the user decided in review: the (possibly merged) content and how many hunks of
+    the proposed change it keeps."""
+
+    content: str
+    accepted: int
+    total: int
+
+
+ReviewUi = Callable[[Path, str | None, str], Awaitable[ReviewedWrite | None]]
+ToolCallPaths = Callable[[str], Iterable[str]]
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """A write the file host performed after passing through the gate."""
+
+    path: Path
+    held: bool  # the user reviewed it
+    accepted: int  # hunks of the agent's proposal that were written
+    total: int  # hunks the agent proposed
+    added: int  # lines added / removed on disk by the write
+    removed: int
+    record: WriteRecord
+
+    def summary(self, root: Path | None = None) -> str:
+        """E.g. "wrote src/app.py: 2 of 3 hunks" (paths shown relative to `root` when inside)."""
+        shown = display_path(self.path, root)
+        stats = f"(+{self.added} \u2212{self.removed})"
+        if not self.held or self.accepted == self.total:
+            return f"wrote {shown} {stats}"
+        return f"wrote {shown}: {self.accepted} of {self.total} hunks {stats}"
+
+
+def display_path(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def _canonical(path: str | Path, cwd: Path | None) -> Path:
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        if cwd is None:
+            return candidate
+        candidate = cwd / candidate
+    return Path(os.path.realpath(candidate))
+
+
+def tool_call_paths(tool_call: Mapping[str, Any]) -> list[str]:
+    """The file paths a raw tool call (update) names: its locations and its diff contents."""
+    paths: list[str] = []
+    locations = tool_call.get("locations")
+    if isinstance(locations, list):
+        for location in locations:
+            if isinstance(location, dict) and isinstance(location.get("path"), str):
+                paths.append(location["path"])
+    content = tool_call.get("content")
+    if isinstance(content, list):
+        for item in content:
+            if (
+                isinstance(item, dict)
+                and item.get("type") == "diff"
+                and isinstance(item.get("path"), str)
+            ):
+                paths.append(item["path"])
+    return paths
+
+
+class WriteReviewGate:
+    """Holds the agent's writes for review according to `hold_writes` (see the module doc)."""
+
+    def __init__(
+        self,
+        review_ui: ReviewUi,
+        *,
+        hold_writes: HoldWrites = DEFAULT_HOLD_WRITES,
+        cwd: Path | None = None,
+        known_tool_call_paths: ToolCallPaths | None = None,
+    ) -> None:
+        if hold_writes not in HOLD_WRITES_CHOICES:
+            raise ValueError(
+                f"hold_writes must be one of {HOLD_WRITES_CHOICES}, not {hold_writes!r}"
+            )
+        self.review_ui = review_ui
+        self.hold_writes: HoldWrites = hold_writes
+        self.cwd = cwd
+        self.written: Signal[WriteReport] = Signal()
+        self._known_tool_call_paths = known_tool_call_paths
+        self._granted: frozenset[Path] = frozenset()
+        self._expected: dict[Path, tuple[bool, int, int]] = {}
+
+    # ---- permissions --------------------------------------------------------------------------
+
+    @property
+    def granted_paths(self) -> frozenset[Path]:
+        """The files the most recent granted permission covered (resolved paths)."""
+        return self._granted
+
+    def track(self, broker: PermissionBroker) -> Callable[[], None]:
+        """Follow the broker's requests and remember the paths of each one the user grants.
+
+        Returns a function that stops tracking.
+        """
+        return broker.subscribe(self._watch_permission)
+
+    def _watch_permission(self, pending: PendingPermission) -> None:
+        def answered(future: asyncio.Future[dict[str, Any]]) -> None:
+            if future.cancelled() or future.exception() is not None:
+                return
+            self.permission_answered(pending, future.result())
+
+        pending.future.add_done_callback(answered)
+
+    def permission_answered(self, pending: PendingPermission, result: Mapping[str, Any]) -> None:
+        """Record the user's answer to a permission request (called by `track`)."""
+        outcome = result.get("outcome")
+        if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
+            return
+        option = next((o for o in pending.options if o.option_id == outcome.get("optionId")), None)
+        if option is None or option.kind not in GRANTING_KINDS:
+            return
+        paths = tool_call_paths(pending.tool_call)
+        tool_call_id = pending.tool_call_id
+        if self._known_tool_call_paths is not None and tool_call_id is not None:
+            paths.extend(self._known_tool_call_paths(tool_call_id))
+        self._granted = frozenset(_canonical(p, self.cwd) for p in paths)
+
+    # ---- the gate -----------------------------------------------------------------------------
+
+    def should_hold(self, path: Path) -> bool:
+        if self.hold_writes == "always":
+            return True
+        if self.hold_writes == "never":
+            return False
+        return _canonical(path, self.cwd) not in self._granted
+
+    async def review(self, path: Path, before: str | None, proposed: str) -> str | None:
+        """The content the file host should write (None: the user rejected the change)."""
+        total = len(compute_diff(str(path), before, proposed).hunks)
+        if total == 0 or not self.should_hold(path):
+            self._expected[path] = (False, total, total)
+            return proposed
+        decision = await self.review_ui(path, before, proposed)
+        if decision is None:
+            self._expected.pop(path, None)
+            return None
+        self._expected[path] = (True, decision.accepted, decision.total)
+        return decision.content
+
+    def attach(self, changes: ChangeLog) -> Callable[[], None]:
+        """Report (through `written`) each write the file host records after this gate."""
+        return changes.subscribe(self._on_record)
+
+    def _on_record(self, record: WriteRecord) -> None:
+        if record.reverts is not None:
+            return
+        expected = self._expected.pop(record.path, None)
+        if expected is None:
+            return
+        held, accepted, total = expected
+        diff = compute_diff(str(record.path), record.before, record.after)
+        self.written.emit(
+            WriteReport(record.path, held, accepted, total, diff.added, diff.removed, record)
+        )
+
+
+def thread_tool_call_paths(tool_calls: Mapping[str, Any]) -> ToolCallPaths:
+    """`known_tool_call_paths` over a `Thread.tool_calls` mapping (locations and diff paths the
+    session already knows for a tool call id, from earlier `tool_call` updates)."""
+
+    def paths(tool_call_id: str) -> list[str]:
+        entry = tool_calls.get(tool_call_id)
+        if entry is None:
+            return []
+        found = [location.path for location in getattr(entry, "locations", [])]
+        for item in getattr(entry, "content", []):
+            path = getattr(item, "path", None)
+            if getattr(item, "type", None) == "diff" and isinstance(path, str):
+                found.append(path)
+        return found
+
+    return paths
+
+
+# ---- decisions over hunks (pure; the review screen drives these) ---------------------------------
+
+HunkDecision = Literal["accepted", "rejected"]
+
+
+def decide(diff: FileDiff, decisions: Mapping[int, HunkDecision]) -> ReviewedWrite | None:
+    """The write the decisions make: undecided hunks count as accepted; None when every hunk of a
+    non-empty diff is rejected (the change is rejected as a whole)."""
+    total = len(diff.hunks)
+    accepted = {h.index for h in diff.hunks if decisions.get(h.index) != "rejected"}
+    if total and not accepted:
+        return None
+    return ReviewedWrite(apply_hunks(diff, accepted), len(accepted), total)
+
+
+def _hunk_key(hunk: Hunk) -> tuple[tuple[str, str, str], ...]:
+    """What a hunk changes (its removed and added lines), independent of where it sits."""
+    return tuple((line.kind, line.text, line.eol) for line in hunk.lines if line.kind != "context")
+
+
+def carry_decisions(
+    old: FileDiff, decisions: Mapping[int, HunkDecision], new: FileDiff
+) -> dict[int, HunkDecision]:
+    """Decisions for `new`'s hunks: a hunk that makes the same change as a decided hunk of `old`
+    keeps that decision (matched in order when the same change occurs more than once)."""
+    queues: dict[tuple[tuple[str, str, str], ...], list[HunkDecision | None]] = {}
+    for hunk in old.hunks:
+        queues.setdefault(_hunk_key(hunk), []).append(decisions.get(hunk.index))
+    carried: dict[int, HunkDecision] = {}
+    for hunk in new.hunks:
+        queue = queues.get(_hunk_key(hunk))
+        if queue:
+            state = queue.pop(0)
+            if state is not None:
+                carried[hunk.index] = state
+    return carried

@@ -1,0 +1,234 @@
+"""A modal to review one write the agent proposes, hunk by hunk, before it reaches the disk.
+
+Keys (besides `DiffView`'s own: ``n``/``]`` next hunk, ``p``/``[`` previous, ``s`` split/unified):
+
+- ``y`` accept the current hunk, ``x`` reject it, ``u`` undo the decision (each moves on to the
+  next hunk after deciding);
+- ``A`` accept every hunk, ``R`` reject every hunk;
+- ``enter`` write: **undecided hunks count as accepted**; if every hunk is rejected the change is
+  rejected as a whole (the screen dismisses with None);
+- ``escape`` reject the whole change.
+
+It dismisses with a `ReviewedWrite` (the merged content, via `apply_hunks`) or None. While open it
+watches the file (watchfiles, in an exclusive worker); when the file changes on disk, the diff is
+recomputed against the new disk content, decisions are kept for hunks that make the same change,
+and a banner plus a notification warn the user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+from watchfiles import awatch
+
+from acp_tui.client.write_review import HunkDecision, ReviewedWrite, carry_decisions, decide
+from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.ui.widgets.diff_view import DiffView
+
+KEY_HELP = (
+    "y accept · x reject · u undo · A accept all · R reject all · n/p next/prev · "
+    "s split · enter write · esc reject"
+)
+
+
+def read_disk_text(path: Path) -> str | None:
+    """The file's text now (None: it does not exist); undecodable bytes shown as U+FFFD."""
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
+    """Review the agent's proposed content for `path` against `before` (None: a new file)."""
+
+    DEFAULT_CSS = """
+    WriteReviewScreen { align: center middle; }
+    WriteReviewScreen > Vertical {
+        width: 96%; height: 94%;
+        border: thick $accent; background: $surface;
+    }
+    WriteReviewScreen #review-title { text-style: bold; padding: 0 1; }
+    WriteReviewScreen #review-banner {
+        display: none; background: $warning 30%; color: $text; text-style: bold; padding: 0 1;
+    }
+    WriteReviewScreen.-changed-on-disk #review-banner { display: block; }
+    WriteReviewScreen DiffView { height: 1fr; }
+    WriteReviewScreen #review-status { background: $panel; padding: 0 1; text-style: bold; }
+    WriteReviewScreen #review-keys { background: $panel; color: $text-muted; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "accept_hunk", "Accept hunk"),
+        Binding("x", "reject_hunk", "Reject hunk"),
+        Binding("u", "undo_hunk", "Undo decision"),
+        Binding("A", "accept_all", "Accept all"),
+        Binding("R", "reject_all", "Reject all"),
+        Binding("enter", "write", "Write"),
+        Binding("escape", "reject", "Reject"),
+    ]
+
+    def __init__(
+        self,
+        path: Path,
+        before: str | None,
+        proposed: str,
+        *,
+        watch: bool = True,
+        layout: Literal["auto", "unified", "split"] = "auto",
+    ) -> None:
+        super().__init__()
+        self.path = path
+        self.before = before
+        self.proposed = proposed
+        self.diff: FileDiff = compute_diff(str(path), before, proposed)
+        self.decisions: dict[int, HunkDecision] = {}
+        self.disk_changes = 0
+        """How many times the diff was refreshed because the file changed on disk."""
+        self.watch_ready = asyncio.Event()
+        """Set once the disk watcher runs (tests wait on it before touching the file)."""
+        self._watch = watch
+        self._layout: Literal["auto", "unified", "split"] = layout
+
+    # ---- composition ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._title(), id="review-title", markup=False)
+            yield Static("", id="review-banner", markup=False)
+            yield DiffView(self.diff, layout=self._layout)
+            yield Static(self.status_text(), id="review-status", markup=False)
+            yield Static(KEY_HELP, id="review-keys", markup=False)
+
+    def _title(self) -> str:
+        what = "create" if self.before is None else "change"
+        return f"The agent wants to {what} {self.path}"
+
+    def on_mount(self) -> None:
+        self.diff_view.focus()
+        if self._watch:
+            self.watch_disk()
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    # ---- decisions ----------------------------------------------------------------------------
+
+    def status_text(self) -> str:
+        """What enter will write, e.g. "enter writes 2 of 3 hunks (1 rejected, 1 undecided…)"."""
+        total = len(self.diff.hunks)
+        if total == 0:
+            return "The file on disk already holds this content: enter finishes, nothing changes"
+        rejected = sum(1 for state in self.decisions.values() if state == "rejected")
+        undecided = total - len(self.decisions)
+        if rejected == total:
+            return f"Every hunk rejected: enter rejects the change ({total} of {total})"
+        parts = [f"{rejected} rejected"]
+        if undecided:
+            parts.append(f"{undecided} undecided, counted as accepted")
+        return f"enter writes {total - rejected} of {total} hunks ({', '.join(parts)})"
+
+    def _refresh_status(self) -> None:
+        self.query_one("#review-status", Static).update(self.status_text())
+
+    def _set(self, index: int, state: HunkDecision | None) -> None:
+        if not 0 <= index < len(self.diff.hunks):
+            return
+        if state is None:
+            self.decisions.pop(index, None)
+        else:
+            self.decisions[index] = state
+        self.diff_view.set_hunk_state(index, state)
+        self._refresh_status()
+
+    def _decide_current(self, state: HunkDecision | None) -> None:
+        view = self.diff_view
+        self._set(view.current_hunk, state)
+        view.action_next_hunk()
+
+    def action_accept_hunk(self) -> None:
+        self._decide_current("accepted")
+
+    def action_reject_hunk(self) -> None:
+        self._decide_current("rejected")
+
+    def action_undo_hunk(self) -> None:
+        self._decide_current(None)
+
+    def action_accept_all(self) -> None:
+        for hunk in self.diff.hunks:
+            self._set(hunk.index, "accepted")
+
+    def action_reject_all(self) -> None:
+        for hunk in self.diff.hunks:
+            self._set(hunk.index, "rejected")
+
+    def action_write(self) -> None:
+        self.dismiss(decide(self.diff, self.decisions))
+
+    def action_reject(self) -> None:
+        self.dismiss(None)
+
+    # ---- the file changing on disk ------------------------------------------------------------
+
+    @work(exclusive=True, group="review-watch-disk")
+    async def watch_disk(self) -> None:
+        parent = self.path.parent
+        if not parent.is_dir():
+            return
+        target = str(self.path)
+        first = True
+        async for changes in awatch(
+            parent, debounce=300, rust_timeout=200, yield_on_timeout=True, recursive=False
+        ):
+            if first:
+                first = False
+                self.watch_ready.set()
+                await self.check_disk()  # a change before the watcher started
+            elif any(changed_path == target for _, changed_path in changes):
+                await self.check_disk()
+
+    async def check_disk(self) -> bool:
+        """Re-read the file; if it no longer holds `before`, refresh the diff. True if it did."""
+        current = await asyncio.to_thread(read_disk_text, self.path)
+        if current == self.before:
+            return False
+        await self.rebase(current)
+        return True
+
+    async def rebase(self, current: str | None) -> None:
+        """Diff against `current` (the new disk content), keeping matching hunks' decisions."""
+        old_view = self.diff_view
+        new_diff = compute_diff(str(self.path), current, self.proposed)
+        self.decisions = carry_decisions(self.diff, self.decisions, new_diff)
+        self.before = current
+        self.diff = new_diff
+        self.disk_changes += 1
+        view = DiffView(new_diff, layout=old_view.layout_mode)
+        for index, state in self.decisions.items():
+            view.set_hunk_state(index, state)
+        await self.query_one(Vertical).mount(view, after=old_view)
+        await old_view.remove()
+        view.focus()
+        if new_diff.hunks:
+            view.go_to_hunk(min(old_view.current_hunk, len(new_diff.hunks) - 1))
+        message = (
+            f"⚠ {self.path.name} changed on disk during review: the diff now compares the "
+            f"agent's version with the new disk content ({len(self.decisions)} decisions kept)"
+        )
+        if current is None:
+            message = f"⚠ {self.path.name} was deleted during review: it would be created again"
+        self.query_one("#review-banner", Static).update(message)
+        self.add_class("-changed-on-disk")
+        self.query_one("#review-title", Static).update(self._title())
+        self._refresh_status()
+        self.notify(message, severity="warning", timeout=6)
