@@ -230,3 +230,24 @@ def test_incremental_rendering_matches_a_fresh_render(
     fresh.update(context(), width)
     assert document.text == fresh.text
     assert document.tail == []  # finished: everything frozen
+
+
+def test_two_trailing_spaces_make_a_hard_break() -> None:
+    splitter = BlockSplitter()
+    splitter.feed("first  \nsecond\n")
+    splitter.close()
+    document = DocumentView(splitter)
+    document.update(context(), 40)
+    assert document.text == "first\nsecond"
+
+
+def test_indented_code_does_not_own_trailing_blank_lines_even_across_previews() -> None:
+    splitter = BlockSplitter()
+    splitter.feed("    code\n\n")
+    with splitter.preview():
+        pass
+    splitter.feed("    more\n\npara")
+    with splitter.preview():
+        pass
+    splitter.close()
+    assert splitter.outline() == (("code", "", ("code", "", "more")), ("paragraph", ("para",)))

@@ -171,12 +171,12 @@ class Paragraph(LinesBlock):
     def accept(self, line: str) -> bool:
         if self.closed or is_blank(line) or interrupts_paragraph(line):
             return False
-        self.lines.append(line.strip())
+        self.lines.append(line.lstrip())  # trailing "  " is a hard line break
         return True
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        return "\n".join(self.lines).rstrip()
 
     @property
     def continues_paragraph(self) -> bool:
@@ -251,14 +251,18 @@ class Code(LinesBlock):
         self.lines.append(line[min(self.indent, indent_of(line)) :])
         return True
 
-    def close(self) -> None:
-        super().close()
-        if not self.fence:
-            while self.lines and not self.lines[-1].strip():
-                self.lines.pop()
+    @property
+    def content(self) -> list[str]:
+        """The code lines (an indented block does not own its trailing blank lines)."""
+        if self.fence:
+            return self.lines
+        end = len(self.lines)
+        while end and not self.lines[end - 1].strip():
+            end -= 1
+        return self.lines[:end]
 
     def outline(self) -> tuple[Any, ...]:
-        return (self.kind.value, self.info, tuple(self.lines))
+        return (self.kind.value, self.info, tuple(self.content))
 
 
 class Table(Block):
@@ -505,7 +509,7 @@ class BlockSplitter:
             code.lines.append(line[4:])
             self.blocks.append(code)
         else:
-            self.blocks.append(Paragraph([line.strip()]))
+            self.blocks.append(Paragraph([line.lstrip()]))
 
     # -- tentative view ------------------------------------------------------------------
     def mark(self) -> Any:

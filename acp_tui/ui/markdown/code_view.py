@@ -22,20 +22,11 @@ class CodeView(BlockView):
         self._done = 0  # number of finished lines in _flat
         self._state: LexState = ROOT  # lexer state after the finished lines
 
-    def _visible_lines(self) -> list[str]:
-        lines = self.code.lines
-        if self.code.fence:
-            return lines
-        end = len(lines)
-        while end and not lines[end - 1].strip():
-            end -= 1
-        return lines[:end]
-
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
         if width != self._cache_width:
             self._flat, self._done, self._state = [], 0, ROOT
             self._cache_width = width
-        lines = self._visible_lines()
+        lines = self.code.content
         stable = len(lines) if self.code.closed else max(len(lines) - 1, 0)
         if self._done > stable:  # defensive: never expected (finished lines do not change)
             self._flat, self._done, self._state = [], 0, ROOT

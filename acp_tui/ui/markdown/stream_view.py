@@ -161,6 +161,6 @@ class StreamingMarkdown(Widget):
         cached = self._styled.get(y)
         if cached is not None and cached[0] is strip and cached[1] == (style, width):
             return cached[2]
-        styled = strip.apply_style(style).extend_cell_length(width, style)
+        styled = strip.apply_style(style).crop_extend(0, width, style)
         self._styled[y] = (strip, (style, width), styled)
         return styled
