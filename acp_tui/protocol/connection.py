@@ -14,6 +14,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -38,7 +39,7 @@ Tap = Callable[[TrafficEvent], None]
 
 CANCEL_REQUEST = "$/cancel_request"
 READ_BLOCK = 256 * 1024
-_VALID_ID_TYPES = (int, str, float, type(None))
+_VALID_ID_TYPES = (int, str, type(None))
 
 
 class ConnectionClosed(Exception):
@@ -54,7 +55,10 @@ def _id_key(request_id: Any) -> tuple[type, Any]:
 
 
 def _is_valid_id(request_id: Any) -> bool:
-    return type(request_id) in _VALID_ID_TYPES
+    kind = type(request_id)
+    if kind is float:
+        return math.isfinite(request_id)  # NaN/Infinity cannot be echoed as JSON
+    return kind in _VALID_ID_TYPES
 
 
 class Connection:
