@@ -212,7 +212,6 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         self.decisions = carry_decisions(self.diff, self.decisions, new_diff)
         self.before = current
         self.diff = new_diff
-        self.disk_changes += 1
         view = DiffView(new_diff, layout=old_view.layout_mode)
         for index, state in self.decisions.items():
             view.set_hunk_state(index, state)
@@ -232,3 +231,4 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         self.query_one("#review-title", Static).update(self._title())
         self._refresh_status()
         self.notify(message, severity="warning", timeout=6)
+        self.disk_changes += 1
