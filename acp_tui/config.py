@@ -178,39 +178,41 @@ def load_settings(
     path = path if path is not None else config_path(env)
     messages: list[str] = []
     file_values = read_config_file(path, messages)
-    known = Settings.model_fields
-    values: dict[str, Any] = {}
-    origin: dict[str, str] = {}
+    # Per setting, the values to try, best first: the environment's, then the file's.
+    candidates: dict[str, list[tuple[str, Any]]] = {}
     for key, value in file_values.items():
-        if key in known:
-            values[key], origin[key] = value, f"{path}: {key}"
+        if key in Settings.model_fields:
+            candidates[key] = [(f"{path}: {key}", value)]
         else:
             messages.append(f"{path}: unknown setting {key!r} ignored")
     for key, value in env_values(env).items():
         if isinstance(value, _Invalid):
             messages.append(f"{value.message}; ignored")
             continue
-        values[key], origin[key] = value, f"{ENV_PREFIX}{key.upper()}"
-    return LoadedSettings(_validate(values, origin, messages), path, messages)
+        candidates.setdefault(key, []).insert(0, (f"{ENV_PREFIX}{key.upper()}", value))
+    return LoadedSettings(_validate(candidates, messages), path, messages)
 
 
-def _validate(values: dict[str, Any], origin: dict[str, str], messages: list[str]) -> Settings:
-    """Validate, dropping each setting that fails (with a message) until the rest pass."""
-    for _attempt in range(len(Settings.model_fields) + 1):
+def _validate(candidates: dict[str, list[tuple[str, Any]]], messages: list[str]) -> Settings:
+    """Validate; a setting that fails falls back to its next candidate, then to its default."""
+    while True:
+        values = {key: options[0][1] for key, options in candidates.items() if options}
         try:
             return Settings(**values)
         except ValidationError as error:
-            dropped = False
+            failed = {str(p["loc"][0]) for p in error.errors() if p["loc"]} & set(values)
+            if not failed:
+                return Settings()  # cannot tell which setting is wrong: all defaults
+            problems: dict[str, list[str]] = {}
             for problem in error.errors():
                 key = str(problem["loc"][0]) if problem["loc"] else ""
-                if key in values:
-                    where = ".".join(str(p) for p in problem["loc"][1:])
-                    detail = f" (at {where})" if where else ""
-                    messages.append(
-                        f"{origin.get(key, key)}: {problem['msg']}{detail}; using the default"
-                    )
-                    del values[key]
-                    dropped = True
-            if not dropped:
-                break
-    return Settings()
+                where = ".".join(str(p) for p in problem["loc"][1:])
+                problems.setdefault(key, []).append(
+                    f"{problem['msg']} (at {where})" if where else problem["msg"]
+                )
+            for key in sorted(failed):
+                first, *more = problems[key]
+                extra = f" (and {len(more)} more)" if more else ""
+                messages.append(f"{candidates[key][0][0]}: {first}{extra}; ignored")
+            for key in failed:
+                candidates[key].pop(0)

@@ -324,7 +324,7 @@ class RulesStore:
             "rules": [rule.to_json() for rule in self._rules],
         }
         try:
-            if self._back_up_before_save and self.path.exists():
+            if self._back_up_before_save and self.path.is_file():
                 backup = self.path.with_name(self.path.name + ".corrupt")
                 os.replace(self.path, backup)
                 self.messages.append(f"the unreadable rules file was kept as {backup}")
