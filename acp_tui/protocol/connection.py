@@ -272,25 +272,20 @@ class Connection:
                 self._spawn_finish()
 
     def _receive_line(self, line: bytes) -> None:
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
+        if self._taps:
             text = line.decode("utf-8", "replace")
-            self._tap("in", text)
-            logger.warning("dropped a line that is not UTF-8: %r", line[:200])
-            return
-        if not text or text.isspace():
-            return
-        self._tap("in", text)
+            if text and not text.isspace():
+                self._tap("in", text)
         try:
-            frame = json.loads(text)
-        except (ValueError, RecursionError):
-            logger.warning("dropped a line that is not JSON: %.200s", text)
+            frame = json.loads(line)  # bytes: decoded (strict UTF-8) by json itself
+        except (ValueError, RecursionError):  # includes UnicodeDecodeError
+            if line.strip():
+                logger.warning("dropped a line that is not UTF-8 JSON: %.200r", line)
             return
         try:
             self._dispatch(frame)
         except Exception:  # a bug here must not kill the read loop
-            logger.exception("dispatching frame failed: %.200s", text)
+            logger.exception("dispatching frame failed: %.200r", line)
 
     def _dispatch(self, frame: Any) -> None:
         if type(frame) is not dict:
