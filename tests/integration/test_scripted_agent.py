@@ -159,3 +159,27 @@ async def test_agent_ids_garbage_and_unknown_methods(spawn_agent, tmp_path) -> N
     assert answers[-1]["result"] == {"content": "/y"}
     assert answers[0]["error"]["code"] == -32601
     assert answers[0]["error"]["data"] == {"method": "x/unknown_extension"}
+
+
+async def test_paced_stream_arrives_whole_and_in_order(spawn_agent, tmp_path) -> None:
+    text = "".join(f"{n:03d}" for n in range(40))
+    steps = [initialize_ok(), stream_text("s", text, chunk=3, rate=2000), agent_text("s", "!")]
+    agent = write_scenario(tmp_path, steps)
+    texts: list[str] = []
+    done = asyncio.Event()
+    _, conn = await spawn_agent(
+        agent.argv, notification_handlers={"session/update": collect_text(texts, "!", done)}
+    )
+    await conn.request("initialize", INITIALIZE)
+    await asyncio.wait_for(done.wait(), 10)
+    assert texts == [f"{n:03d}" for n in range(40)] + ["!"]
+
+
+async def test_scenario_timeout_exits_with_code_97(spawn_agent, tmp_path) -> None:
+    agent = write_scenario(tmp_path, [{"expect": "session/new", "timeout": 0.2}])
+    process, conn = await spawn_agent(agent.argv)
+    await conn.notify("session/cancel", {"sessionId": "s"})  # not what it expects
+    exit_ = await asyncio.wait_for(process.wait(), 10)
+    assert exit_.returncode == 97
+    assert "timed out after 0.2s waiting for request 'session/new'" in process.stderr_tail()[-1]
+    assert agent.received("session/cancel")[0]["params"] == {"sessionId": "s"}
