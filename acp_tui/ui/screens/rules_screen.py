@@ -1,0 +1,153 @@
+"""The project's remembered permission rules, with revoke, and the default policy in effect."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from acp_tui.host.permission_rules import PermissionPolicy, PermissionRule, RuleEffect, RulesStore
+
+POLICY_EXPLAINED = {
+    PermissionPolicy.ASK: "ask for every tool call no rule covers",
+    PermissionPolicy.ALLOW_READS: "allow read/search/fetch/think calls once; ask for the rest",
+    PermissionPolicy.ALLOW_ALL_DANGEROUS: "allow EVERY tool call once without asking (dangerous)",
+}
+
+
+def format_created(created: str) -> str:
+    """An ISO timestamp as local "YYYY-MM-DD HH:MM" (unparseable ones as stored)."""
+    try:
+        return datetime.fromisoformat(created).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return created
+
+
+def effect_cell(effect: RuleEffect) -> Text:
+    if effect is RuleEffect.ALLOW:
+        return Text("✓ allow", style="bold green")
+    return Text("✗ reject", style="bold red")
+
+
+class RulesScreen(ModalScreen[None]):
+    """Lists `store`'s rules (kind, what they match, allow/reject, created); `d` revokes."""
+
+    DEFAULT_CSS = """
+    RulesScreen { align: center middle; }
+    RulesScreen > Vertical {
+        width: 110; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    RulesScreen #rules-title { text-style: bold; }
+    RulesScreen #rules-policy { margin: 1 0; }
+    RulesScreen #rules-problems { color: $warning; margin-bottom: 1; }
+    RulesScreen #rules-empty { color: $text-muted; margin: 1 0; }
+    RulesScreen DataTable { height: auto; max-height: 20; }
+    RulesScreen #rules-help { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("d", "revoke", "revoke rule", id="rules.revoke"),
+        Binding("delete", "revoke", "revoke rule", show=False, id="rules.revoke_delete"),
+        Binding("escape", "close", "close", id="rules.close"),
+    ]
+
+    def __init__(
+        self,
+        store: RulesStore,
+        policy: PermissionPolicy = PermissionPolicy.ASK,
+        *,
+        config_path: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.policy = policy
+        self.config_path = config_path
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                f"Permission rules for {self.store.project_dir}", id="rules-title", markup=False
+            )
+            yield Static(self._policy_text(), id="rules-policy")
+            yield Static("", id="rules-problems", markup=False)
+            yield Static(
+                "No remembered rules. Answer a permission request with “Always allow” or "
+                "“Always reject” to add one.",
+                id="rules-empty",
+                markup=False,
+            )
+            table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
+            table.add_columns("kind", "matches", "decision", "created")
+            yield table
+            yield Static("d/Del revoke the highlighted rule · Esc close", id="rules-help")
+
+    def _policy_text(self) -> Text:
+        text = Text.assemble(
+            ("Default policy: ", "bold"),
+            (self.policy.value, "bold red" if self.policy is PermissionPolicy.ALLOW_ALL_DANGEROUS
+             else "bold"),
+            f" — {POLICY_EXPLAINED.get(self.policy, '')}. Rules take precedence.",
+        )
+        if self.config_path is not None:
+            text.append(f"\nChange it with permission_policy in {self.config_path}", "dim")
+        return text
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.store.subscribe(self.refresh_rules)
+        self.refresh_rules()
+        self.query_one(DataTable).focus()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def refresh_rules(self) -> None:
+        """Rebuild the table from the store, keeping the cursor near where it was."""
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for rule in self.store.rules:
+            table.add_row(*self._cells(rule), key=rule.id)
+        rules = self.store.rules
+        if rules:
+            table.move_cursor(row=min(max(row, 0), len(rules) - 1))
+        table.display = bool(rules)
+        self.query_one("#rules-empty").display = not rules
+        problems = self.query_one("#rules-problems", Static)
+        problems.update("\n".join(self.store.messages[-5:]))
+        problems.display = bool(self.store.messages)
+
+    @staticmethod
+    def _cells(rule: PermissionRule) -> tuple[str | Text, ...]:
+        matcher = Text.assemble((f"{rule.match_on} ", "dim"), rule.pattern)
+        return rule.tool_kind, matcher, effect_cell(rule.effect), format_created(rule.created)
+
+    def highlighted_rule(self) -> PermissionRule | None:
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        row_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return next((r for r in self.store.rules if r.id == row_key.value), None)
+
+    def action_revoke(self) -> None:
+        rule = self.highlighted_rule()
+        if rule is None:
+            return
+        before = len(self.store.messages)
+        self.store.revoke(rule.id)  # persists and calls refresh_rules through the subscription
+        if len(self.store.messages) > before:
+            self.notify(self.store.messages[-1], severity="error")
+        else:
+            self.notify(f"Revoked: {rule.effect.value} {rule.describe()}", timeout=3)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
