@@ -143,6 +143,7 @@ class PermissionBroker:
         self.pending: list[PendingPermission] = []
         self._presenters: list[Presenter] = []
         self._auto_listeners: list[AutoAnswerListener] = []
+        self._remembered_listeners: list[Callable[[PermissionRule], None]] = []
         self.auto_answer: AutoAnswer | None = None
         self.rules = rules
         """The project's remembered rules; None: nothing is remembered."""
@@ -163,6 +164,18 @@ class PermissionBroker:
         def unsubscribe() -> None:
             if listener in self._auto_listeners:
                 self._auto_listeners.remove(listener)
+
+        return unsubscribe
+
+    def subscribe_remembered(
+        self, listener: Callable[[PermissionRule], None]
+    ) -> Callable[[], None]:
+        """Call `listener(rule)` when a user's "always" answer adds a rule."""
+        self._remembered_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._remembered_listeners:
+                self._remembered_listeners.remove(listener)
 
         return unsubscribe
 
@@ -252,8 +265,11 @@ class PermissionBroker:
         existing = self.rules.find(facts)
         if existing is not None and existing.effect is effect:
             return  # already remembered (e.g. this request was answered by that rule)
-        if self.rules.remember(facts, effect) is None:
+        rule = self.rules.remember(facts, effect)
+        if rule is None:
             return
+        for listener in list(self._remembered_listeners):
+            listener(rule)
         for other in list(self.pending):
             if not other.done:
                 self._answer_by_rule(other, self.facts(other))

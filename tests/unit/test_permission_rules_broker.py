@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from acp_tui.host.permission_rules import PermissionPolicy, RuleEffect, RulesStore, ToolCallFacts
+from acp_tui.host.permission_rules import (
+    PermissionPolicy,
+    PermissionRule,
+    RuleEffect,
+    RulesStore,
+    ToolCallFacts,
+)
 from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
 from acp_tui.session.thread import Thread
 
@@ -88,9 +94,12 @@ async def answer_by_user(h: Harness, params: dict[str, Any], option_id: str) -> 
 
 async def test_always_allow_is_remembered_and_answers_the_next_request(harness, tmp_path):
     h = harness
+    remembered: list[PermissionRule] = []
+    h.broker.subscribe_remembered(remembered.append)
     params = request("c1", "execute", "Run ls", {"command": "ls"})
     assert selected(await answer_by_user(h, params, "allow-always")) == "allow-always"
     assert [r.describe() for r in h.store.rules] == ["execute `ls`"]
+    assert remembered == list(h.store.rules)
     saved = json.loads((tmp_path / "rules.json").read_text())
     assert saved["rules"][0]["pattern"] == "ls" and saved["rules"][0]["effect"] == "allow"
 
@@ -105,6 +114,7 @@ async def test_always_allow_is_remembered_and_answers_the_next_request(harness, 
     assert event.option.option_id == "allow-always"
     assert event.description == "✓ allowed by rule: execute `ls`"
     assert h.broker.pending == []
+    assert len(remembered) == 1
 
 
 async def test_always_reject_rule_prefers_reject_options(harness):
