@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from acp_tui.host.permission_rules import (
     PermissionPolicy,
@@ -243,3 +245,26 @@ def test_directory_at_rules_path_is_reported(tmp_path):
     path.mkdir()
     store = RulesStore(tmp_path, path)
     assert store.rules == () and store.messages
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    kind=st.sampled_from(["read", "edit", "execute", "fetch", "other", "brand_new_kind"]),
+    title=st.text(min_size=1, max_size=40),
+    command=st.one_of(st.none(), st.text(max_size=40), st.lists(st.text(max_size=10), max_size=4)),
+)
+def test_any_remembered_rule_survives_a_reload_and_matches_its_call(
+    tmp_path_factory, kind, title, command
+):
+    directory = tmp_path_factory.mktemp("rt")
+    call = facts(kind, title, {"command": command} if command is not None else None)
+    store = RulesStore(directory, directory / "r.json")
+    rule = store.remember(call, RuleEffect.ALLOW)
+    if not call.matcher()[1]:
+        assert rule is None
+        return
+    reloaded = RulesStore(directory, directory / "r.json")
+    assert reloaded.messages == []
+    assert reloaded.find(call) == rule
