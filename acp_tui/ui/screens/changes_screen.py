@@ -1,0 +1,267 @@
+"""The Changes view: every file the session wrote, with its diff against the content before the
+session first touched it; any hunk or whole file can be reverted from here.
+
+Left: the files (``+N -M path``, in the order first written). Right: a `DiffView` of the selected
+file, original → what is on disk now. Keys: ``r`` revert the current hunk, ``R`` revert the whole
+file (to the exact original bytes; a file the session created is deleted), ``escape``/``q`` close;
+``tab`` moves between the list and the diff (``n``/``p``/``s`` work in the diff).
+
+Reverts go through `acp_tui.host.atomic_write` and are recorded in the `ChangeLog` with `reverts`
+set to the file's first record (the one that holds the original): a whole-file revert is
+`ChangeLog.revert(first_id)`; a hunk revert is written here and added with the same `reverts`.
+The view follows the log: new writes (the agent's or a revert) refresh the list and the diff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from acp_tui.client.write_review import display_path
+from acp_tui.host.atomic_write import atomic_write_text
+from acp_tui.host.changes import ChangeLog, WriteRecord
+from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
+from acp_tui.ui.widgets.diff_view import DiffView
+
+EMPTY_TEXT = "No files written in this session yet."
+KEY_HELP = "r revert hunk · R revert file · n/p next/prev hunk · s split · tab switch · esc close"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One written file as it stands: its diff from the original to the disk now."""
+
+    path: Path
+    diff: FileDiff
+    exists: bool
+    exact: bool  # the disk content is valid UTF-8 (hunks can be reverted one by one)
+
+
+def load_change(log: ChangeLog, path: Path) -> FileChange:
+    """Read `path` now and diff it against its original (blocking: run in a thread)."""
+    try:
+        data: bytes | None = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        data = None
+    exact = True
+    if data is None:
+        current = ""
+    else:
+        try:
+            current = data.decode("utf-8")
+        except UnicodeDecodeError:
+            current, exact = data.decode("utf-8", errors="replace"), False
+    return FileChange(
+        path, compute_diff(str(path), log.original(path), current), data is not None, exact
+    )
+
+
+class ChangesScreen(ModalScreen[None]):
+    """Lists the session's written files; shows and reverts their changes."""
+
+    DEFAULT_CSS = """
+    ChangesScreen { align: center middle; }
+    ChangesScreen > Vertical {
+        width: 96%; height: 94%; border: thick $accent; background: $surface;
+    }
+    ChangesScreen #changes-title { text-style: bold; padding: 0 1; }
+    ChangesScreen Horizontal { height: 1fr; }
+    ChangesScreen OptionList { width: 40; max-width: 40%; height: 1fr; }
+    ChangesScreen #changes-detail { width: 1fr; height: 1fr; }
+    ChangesScreen #changes-detail DiffView { height: 1fr; }
+    ChangesScreen #changes-empty { color: $text-muted; padding: 1 2; }
+    ChangesScreen #changes-keys { background: $panel; color: $text-muted; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "revert_hunk", "Revert hunk"),
+        Binding("R", "revert_file", "Revert file"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(self, change_log: ChangeLog, *, root: Path | None = None) -> None:
+        super().__init__()
+        self.change_log = change_log
+        self.root = root
+        self.changes: dict[Path, FileChange] = {}
+        self.selected: Path | None = None
+        self._shown: Path | None = None
+        self._show_lock = asyncio.Lock()
+        self.loads = 0
+        """How many times the list was (re)loaded from disk; tests wait on it."""
+        self._unsubscribe: Callable[[], None] | None = None
+        self._busy = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Changes in this session", id="changes-title")
+            with Horizontal():
+                yield OptionList(id="changes-files")
+                with Vertical(id="changes-detail"):
+                    yield Static(EMPTY_TEXT, id="changes-empty")
+            yield Static(KEY_HELP, id="changes-keys", markup=False)
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.change_log.subscribe(self._on_record)
+        self.query_one(OptionList).focus()
+        self.reload()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _on_record(self, record: WriteRecord) -> None:
+        self.reload()
+
+    # ---- loading ------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="changes-reload")
+    async def reload(self) -> None:
+        """Re-read every written file and redraw the list and the selected diff."""
+        paths = self.change_log.files()
+        loaded = await asyncio.to_thread(
+            lambda: {path: load_change(self.change_log, path) for path in paths}
+        )
+        self.changes = loaded
+        files = self.query_one(OptionList)
+        files.set_options(
+            Option(self._label(change), id=str(change.path)) for change in loaded.values()
+        )
+        if self.selected not in loaded:
+            self.selected = paths[0] if paths else None
+        if self.selected is not None:
+            files.highlighted = paths.index(self.selected)
+        await self._show(self.selected)
+        self.loads += 1
+
+    def _label(self, change: FileChange) -> Text:
+        diff = change.diff
+        label = Text(no_wrap=True, overflow="ellipsis")
+        if diff.hunks:
+            label.append(f"+{diff.added}", style="green")
+            label.append(f" \N{MINUS SIGN}{diff.removed} ", style="red")
+        label.append(display_path(change.path, self.root))
+        if not diff.hunks:
+            label.append("  (as before)" if change.exists else "  (removed)", style="dim italic")
+        return label
+
+    async def _show(self, path: Path | None) -> None:
+        async with self._show_lock:
+            detail = self.query_one("#changes-detail", Vertical)
+            old_views = list(detail.query(DiffView))
+            layout = old_views[0].layout_mode if old_views else "auto"
+            hunk = old_views[0].current_hunk if old_views and path == self._shown else 0
+            had_focus = any(view.has_focus for view in old_views)
+            self._shown = path
+            await detail.remove_children()
+            if path is None or path not in self.changes:
+                await detail.mount(Static(EMPTY_TEXT, id="changes-empty"))
+                return
+            view = DiffView(self.changes[path].diff, layout=layout)
+            await detail.mount(view)
+            if view.diff.hunks:
+                view.go_to_hunk(min(hunk, len(view.diff.hunks) - 1))
+            if had_focus:
+                view.focus()
+
+    @on(OptionList.OptionHighlighted)
+    async def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        path = Path(event.option.id) if event.option.id else None
+        if path != self.selected or path != self._shown:
+            self.selected = path
+            await self._show(path)
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        for view in self.query(DiffView):
+            view.focus()
+
+    # ---- reverting ----------------------------------------------------------------------------
+
+    def _current(self) -> tuple[FileChange, int] | None:
+        change = self.changes.get(self.selected) if self.selected is not None else None
+        views = list(self.query(DiffView))
+        if change is None or not change.diff.hunks or not views:
+            self.notify("Nothing to revert here.", timeout=3)
+            return None
+        return change, views[0].current_hunk
+
+    async def action_revert_hunk(self) -> None:
+        current = self._current()
+        if current is None or self._busy:
+            return
+        change, index = current
+        if len(change.diff.hunks) == 1:
+            await self._revert_file(change)
+            return
+        if not change.exact:
+            self.notify(
+                f"{change.path.name} is not valid UTF-8 now: only the whole file can be reverted.",
+                severity="warning",
+            )
+            return
+        self._busy = True
+        try:
+            if not await self._unchanged_since_shown(change):
+                return
+            content = revert_hunks(change.diff, {index})
+            try:
+                await asyncio.to_thread(atomic_write_text, change.path, content)
+            except OSError as error:
+                self.notify(f"Could not revert: {error}", severity="error")
+                return
+            first = self.change_log.records_for(change.path)[0]
+            self.change_log.add(change.path, change.diff.new_text, content, reverts=first.id)
+            shown = display_path(change.path, self.root)
+            self.notify(f"reverted hunk {index + 1} of {shown}", timeout=4)
+        finally:
+            self._busy = False
+
+    async def action_revert_file(self) -> None:
+        current = self._current()
+        if current is not None and not self._busy:
+            await self._revert_file(current[0])
+
+    async def _revert_file(self, change: FileChange) -> None:
+        self._busy = True
+        try:
+            if not await self._unchanged_since_shown(change):
+                return
+            first = self.change_log.records_for(change.path)[0]
+            try:
+                await self.change_log.revert(first.id)
+            except OSError as error:
+                self.notify(f"Could not revert: {error}", severity="error")
+                return
+            shown = display_path(change.path, self.root)
+            what = "deleted" if first.before is None else "restored"
+            self.notify(f"reverted {shown} ({what} as before the session)", timeout=4)
+        finally:
+            self._busy = False
+
+    async def _unchanged_since_shown(self, change: FileChange) -> bool:
+        """False (and refresh) when the file changed on disk since its diff was drawn."""
+        now = await asyncio.to_thread(load_change, self.change_log, change.path)
+        if now.diff.new_text == change.diff.new_text and now.exists == change.exists:
+            return True
+        self.notify(
+            f"{change.path.name} changed on disk: the diff was refreshed, nothing was reverted.",
+            severity="warning",
+        )
+        self.reload()
+        return False
+
+    def action_close(self) -> None:
+        self.dismiss(None)

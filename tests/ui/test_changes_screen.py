@@ -1,0 +1,188 @@
+"""ChangesScreen through Pilot: the session's files with their diffs, hunk and file reverts."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.widgets import OptionList, Static
+
+from acp_tui.host.changes import ChangeLog
+from acp_tui.ui.screens.changes_screen import EMPTY_TEXT, ChangesScreen
+from acp_tui.ui.widgets.diff_view import DiffView
+
+OLD = "".join(f"line {i}\n" for i in range(1, 31))
+NEW = OLD.replace("line 2\n", "line 2 (agent)\n").replace("line 15\n", "line 15 (agent)\n")
+NEW = NEW.replace("line 28\n", "line 28 (agent)\nline 28b (agent)\n")
+
+
+class ChangesApp(App[None]):
+    def __init__(self, screen: ChangesScreen) -> None:
+        super().__init__()
+        self.changes_screen = screen
+        self.was_closed = False
+
+    def on_mount(self) -> None:
+        self.push_screen(self.changes_screen, callback=self._on_close)
+
+    def _on_close(self, result: None) -> None:
+        self.was_closed = True
+
+
+def agent_write(log: ChangeLog, path: Path, content: str) -> None:
+    """What FileSystemHost does for a write: the disk changes, then the log records it."""
+    before = path.read_text() if path.exists() else None
+    path.write_text(content)
+    log.add(path, before, content)
+
+
+async def wait_for(pilot: Any, condition: Any, what: str, limit: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def labels(screen: ChangesScreen) -> list[str]:
+    files = screen.query_one(OptionList)
+    return [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]
+
+
+async def opened(pilot: Any, screen: ChangesScreen) -> None:
+    await wait_for(pilot, lambda: screen.loads >= 1, "the first load")
+
+
+async def test_lists_files_with_stats_and_shows_the_diff_against_the_original(
+    tmp_path: Path,
+) -> None:
+    log = ChangeLog()
+    app_py, notes = tmp_path / "app.py", tmp_path / "notes.md"
+    app_py.write_text(OLD)
+    agent_write(log, app_py, OLD.replace("line 2\n", "two\n"))
+    agent_write(log, notes, "hello\n")
+    agent_write(log, app_py, NEW)  # a second write: the diff is still against OLD
+    screen = ChangesScreen(log, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await opened(pilot, screen)
+        assert labels(screen) == ["+4 \N{MINUS SIGN}3 app.py", "+1 \N{MINUS SIGN}0 notes.md"]
+        view = screen.query_one(DiffView)
+        assert view.diff.old_text == OLD and view.diff.new_text == NEW
+        assert len(view.diff.hunks) == 3
+        await pilot.press("down")
+        await wait_for(pilot, lambda: screen.query_one(DiffView).diff.new_text == "hello\n", "b")
+        assert screen.query_one(DiffView).diff.is_new_file
+
+
+async def test_revert_one_hunk_writes_exact_content_and_records_a_revert(tmp_path: Path) -> None:
+    log = ChangeLog()
+    target = tmp_path / "app.py"
+    target.write_text(OLD)
+    agent_write(log, target, NEW)
+    screen = ChangesScreen(log, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("enter")  # into the diff
+        assert isinstance(app.focused, DiffView)
+        await pilot.press("n", "r")  # hunk 2
+        await wait_for(pilot, lambda: screen.loads >= 2, "the reload after the revert")
+        expected = NEW.replace("line 15 (agent)\n", "line 15\n")
+        assert target.read_text() == expected
+        record = log.records[-1]
+        assert (record.reverts, record.before, record.after) == (1, NEW, expected)
+        view = screen.query_one(DiffView)
+        assert len(view.diff.hunks) == 2
+        assert view.current_hunk == 1  # stays near where the user was
+        assert labels(screen) == ["+3 \N{MINUS SIGN}2 app.py"]
+        assert any("reverted hunk 2 of app.py" in str(n.message) for n in app._notifications)
+
+
+async def test_revert_whole_file_restores_the_original(tmp_path: Path) -> None:
+    log = ChangeLog()
+    target = tmp_path / "app.py"
+    target.write_text(OLD)
+    agent_write(log, target, OLD.replace("line 1\n", "one\n"))
+    agent_write(log, target, NEW)
+    screen = ChangesScreen(log, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: target.read_text() == OLD, "the revert")
+        await wait_for(pilot, lambda: labels(screen) == ["app.py  (as before)"], "the label")
+        assert log.records[-1].reverts == 1
+        assert screen.query_one(DiffView).diff.hunks == ()
+        await pilot.press("r")  # nothing left to revert: no write, no record
+        await pilot.pause()
+        assert len(log.records) == 3
+
+
+async def test_reverting_a_created_file_deletes_it(tmp_path: Path) -> None:
+    log = ChangeLog()
+    target = tmp_path / "new.txt"
+    agent_write(log, target, "a\nb\n")
+    screen = ChangesScreen(log, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("r")  # its only hunk: the same as reverting the file
+        await wait_for(pilot, lambda: labels(screen) == ["new.txt  (removed)"], "the removal")
+        assert not target.exists()
+        assert log.records[-1].deleted
+
+
+async def test_original_bytes_that_are_not_utf8_come_back_exactly(tmp_path: Path) -> None:
+    log = ChangeLog()
+    target = tmp_path / "latin1.txt"
+    original = "caf\xe9\r\nna\xefve\r\n".encode("latin-1")
+    target.write_bytes(original)
+    before = original.decode("utf-8", errors="replace")
+    target.write_text("cafe\n")
+    log.add(target, before, "cafe\n", before_bytes=original)
+    screen = ChangesScreen(log)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: target.read_bytes() == original, "the exact bytes")
+
+
+async def test_a_file_edited_since_it_was_shown_is_not_reverted(tmp_path: Path) -> None:
+    log = ChangeLog()
+    target = tmp_path / "app.py"
+    target.write_text(OLD)
+    agent_write(log, target, NEW)
+    screen = ChangesScreen(log)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await opened(pilot, screen)
+        edited = NEW + "user line\n"
+        target.write_text(edited)  # behind the view's back
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.loads >= 2, "the refresh")
+        assert target.read_text() == edited
+        assert len(log.records) == 1
+        assert screen.query_one(DiffView).diff.new_text == edited
+        assert any("changed on disk" in str(n.message) for n in app._notifications)
+
+
+async def test_follows_new_writes_while_open(tmp_path: Path) -> None:
+    log = ChangeLog()
+    screen = ChangesScreen(log, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await opened(pilot, screen)
+        assert labels(screen) == []
+        assert str(screen.query_one("#changes-empty", Static).render()) == EMPTY_TEXT
+        agent_write(log, tmp_path / "late.txt", "x\n")
+        await wait_for(pilot, lambda: labels(screen) == ["+1 \N{MINUS SIGN}0 late.txt"], "list")
+        await wait_for(pilot, lambda: bool(screen.query(DiffView)), "the diff")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.was_closed
+    agent_write(log, tmp_path / "after.txt", "y\n")  # unsubscribed: nothing breaks
