@@ -373,6 +373,7 @@ class AgentSession:
         except ConnectionClosed:
             stop_reason = "error"
         finally:
+            self._turn_task = None
             self.thread.end_turn(stop_reason)
             if self.state is SessionState.RUNNING:
                 self._set_state(SessionState.READY)

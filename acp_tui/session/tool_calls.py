@@ -19,6 +19,10 @@ def copy_tool_fields(
     for name in TOOL_FIELDS:
         if name in fields:
             value = getattr(update, name)
+            if name == "status" and entry.status == "cancelled" and value != "completed":
+                # The user cancelled it; the agent's "failed"/"in_progress" that follows the
+                # cancel is a consequence, not news. Only a real completion overrides.
+                continue
             if value is not None:
                 setattr(entry, name, list(value) if isinstance(value, list) else value)
                 changed = True
@@ -30,7 +34,8 @@ def stamp_times(entry: ToolCallEntry, now: float) -> None:
     if entry.status in FINISHED_STATUSES:
         if entry.started_at is None:
             entry.started_at = now
-        entry.finished_at = now
+        if entry.finished_at is None:
+            entry.finished_at = now
     else:
         entry.finished_at = None
         if entry.status == "in_progress" and entry.started_at is None:

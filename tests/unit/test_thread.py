@@ -324,6 +324,30 @@ def test_cancel_unfinished_tool_calls(
     assert thread.cancel_unfinished_tool_calls() == []
 
 
+def test_cancelled_mark_survives_the_agents_failed_but_not_a_completion(
+    thread: Thread, clock: Clock
+) -> None:
+    for tool_id in ("a", "b"):
+        notify(
+            thread,
+            {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": tool_id,
+             "status": "in_progress"},
+        )
+    clock.now = 50.0
+    thread.cancel_unfinished_tool_calls()
+    clock.now = 60.0
+    for tool_id, status in (("a", "failed"), ("b", "completed")):
+        notify(
+            thread,
+            {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": status,
+             "content": [{"type": "content", "content": {"type": "text", "text": "stopped"}}]},
+        )
+    a, b = thread.tool_calls["a"], thread.tool_calls["b"]
+    assert a.status == "cancelled" and len(a.content) == 1  # other fields still merge
+    assert b.status == "completed"
+    assert a.finished_at == 50.0 and b.finished_at == 50.0  # finish time is the first finish
+
+
 # ---- plans ------------------------------------------------------------------------------------
 
 

@@ -39,7 +39,7 @@ class CrashBanner(Static):
 
 def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
     title = Text("✖ ", style="bold red")
-    title.append(f"{agent_name} {crash.description}", style="bold")
+    title.append(f"{agent_name} {crash.description.removeprefix('agent ')}", style="bold")
     title.append(f" (during {crash.during})", style="dim")
     lines: list[RenderableType] = [title]
     if crash.stderr_tail:

@@ -19,7 +19,7 @@ class QueuedItem(Horizontal, can_focus=True):
     QueuedItem { height: auto; }
     QueuedItem:focus { background: $boost; }
     QueuedItem > Static { width: 1fr; color: $text-muted; }
-    QueuedItem > Button { min-width: 6; height: 1; border: none; margin-left: 1; }
+    QueuedItem > Button { margin-left: 1; }
     """
     BINDINGS = [
         Binding("e,enter", "edit", "edit"),
@@ -42,8 +42,8 @@ class QueuedItem(Horizontal, can_focus=True):
         label = Text("⏳ ", style="cyan")
         label.append(self.item.text.replace("\n", " ⏎ "), style="italic")
         yield Static(label)
-        yield Button("edit", id="edit", variant="default")
-        yield Button("✕", id="remove", variant="error")
+        yield Button("edit", id="edit", variant="default", compact=True)
+        yield Button("✕", id="remove", variant="error", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -122,6 +122,7 @@ class TerminalView(ScrollView, can_focus=True):
         self._emulator = TerminalEmulator(80, 12, history=HISTORY_LINES)
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray()
+        self._following = True  # stick to the bottom until the user scrolls up
         self._unsubscribe: list[Callable[[], None]] = []
         self._styles: dict[tuple[Any, ...], Style] = {}
         self.border_title = " ".join([terminal.command, *terminal.args])
@@ -172,12 +173,19 @@ class TerminalView(ScrollView, can_focus=True):
         self._pending.clear()
         screen = self._emulator.screen
         budget = max(4096, screen.columns * screen.lines * 4)
-        following = self.scroll_y >= self.max_scroll_y
         self._emulator.feed(data, budget)
         self._update_virtual_size()
-        if following:
+        if self._following:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         self.refresh()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # Only the user moves the view up; reaching the bottom again resumes following.
+        if new_value < old_value:
+            self._following = False
+        if new_value >= self.max_scroll_y:
+            self._following = True
 
     def _update_virtual_size(self) -> None:
         screen = self._emulator.screen
