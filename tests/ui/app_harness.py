@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -28,6 +32,14 @@ from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from tests.agents.scenarios import (
+    Step,
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+)
 from tests.schema_check import FrameValidator
 
 TIMEOUT = 15.0
@@ -50,6 +62,7 @@ class AppHarness:
     validator: FrameValidator
     failures: list[str]
     sent: list[dict[str, Any]] = field(default_factory=list)
+    logged_errors: list[str] = field(default_factory=list)
 
     @property
     def session(self) -> AgentSession:
@@ -106,6 +119,25 @@ class AppHarness:
         )
         await self.settle()
 
+    async def caught_up(self) -> None:
+        """Wait until every conversation entry has a mounted widget, then one more frame."""
+        from acp_tui.ui.widgets.conversation import ConversationView
+
+        conversation = self.one(ConversationView)
+        await self.until(
+            lambda: all(view.is_mounted for view in conversation.views.values()),
+            "the conversation widgets to mount",
+        )
+        await self.pilot.pause()
+
+    async def through_gates(self, count: int) -> None:
+        """Pace a scenario built with `paced`: let the agent past `count` gates, one at a time,
+        each once the UI has mounted what came before it."""
+        for _ in range(count):
+            await self.caught_up()
+            assert await self.session.set_mode(GATE_MODE) is None
+        await self.caught_up()
+
     def sent_methods(self, method: str) -> list[dict[str, Any]]:
         """Frames the app sent with this method (requests and notifications), in order."""
         return [f for f in self.sent if f.get("method") == method]
@@ -122,6 +154,19 @@ class AppHarness:
         return list(self.app.screen.query(kind))
 
 
+def plain(widget: Widget) -> str:
+    """The plain text a Static-like widget shows (its content rendered without styles)."""
+    content = getattr(widget, "content", None)
+    if isinstance(content, Text):
+        return content.plain
+    if isinstance(content, str):
+        return content
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    with console.capture() as capture:
+        console.print(content)
+    return capture.get()
+
+
 _KEY_NAMES = {
     " ": "space", "/": "slash", "-": "minus", ".": "full_stop", ",": "comma", ":": "colon",
     "?": "question_mark", "!": "exclamation_mark", "'": "apostrophe", "_": "underscore",
@@ -130,6 +175,20 @@ _KEY_NAMES = {
 
 def _key_for(char: str) -> str:
     return _KEY_NAMES.get(char, char)
+
+
+class _ErrorLog(logging.Handler):
+    """Collects errors acp_tui logs (a thread listener that raised, for instance)."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            message += f": {record.exc_info[1]!r}"
+        self.into.append(message)
 
 
 @contextlib.asynccontextmanager
@@ -170,14 +229,18 @@ async def run_app(
         return session
 
     app = AcpApp(factory, start_agent=start)
+    logged: list[str] = []
+    handler = _ErrorLog(logged)
+    logging.getLogger("acp_tui").addHandler(handler)
     try:
         async with app.run_test(size=size) as pilot:
-            harness = AppHarness(app, pilot, validator, failures, sent)
+            harness = AppHarness(app, pilot, validator, failures, sent, logged)
             if start and wait_ready:
                 await harness.ready()
             yield harness
             await app.session.close()
     finally:
+        logging.getLogger("acp_tui").removeHandler(handler)
         await app.session.close()
     assert not failures, "frames sent by acp-tui failed schema validation:\n" + "\n".join(failures)
 
@@ -187,3 +250,150 @@ def fixed_cwd(tmp_path: Path) -> Path:
     path = tmp_path / "project"
     path.mkdir(exist_ok=True)
     return path
+
+
+# ------------------------------------------------------------------ scripted turn contents
+
+SID = "sess-1"
+PROJECT = "/project"  # a fake, fixed path: shown in views, never touched
+PNG_8_BYTES = "iVBORw0KGgo="
+MODES = {
+    "currentModeId": "ask",
+    "availableModes": [
+        {"id": "ask", "name": "Ask", "description": "Ask before every change"},
+        {"id": "code", "name": "Code", "description": "Edit files freely"},
+        {"id": "plan", "name": "Plan", "description": "Plan only"},
+    ],
+}
+
+
+def upd(variant: str, /, **fields: Any) -> Step:
+    return update(SID, {"sessionUpdate": variant, **fields})
+
+
+def text(value: str) -> dict[str, str]:
+    return {"type": "text", "text": value}
+
+
+def plan_entries(*items: tuple[str, str, str]) -> list[dict[str, str]]:
+    return [{"content": c, "priority": p, "status": s} for c, p, s in items]
+
+
+ANSWER_MD = "## Summary\n\nThe **tests** pass:\n\n- one\n- two\n\n```python\nprint('hi')\n```\n"
+THOUGHT_TEXT = "I should look at the file first, then answer."
+OLD_PY = "def total(a, b):\n    return a + b\n"
+NEW_PY = "def total(a, b, c=0):\n    return a + b + c\n"
+
+
+def rich_turn_updates() -> list[Step]:
+    """One turn showing every kind of content, all in final (clock-free) states."""
+    return [
+        upd("agent_thought_chunk", content=text(THOUGHT_TEXT[:20])),
+        upd("agent_thought_chunk", content=text(THOUGHT_TEXT[20:])),
+        upd(
+            "plan",
+            entries=plan_entries(
+                ("Read the code", "high", "completed"),
+                ("Change total()", "medium", "in_progress"),
+                ("Run the tests", "low", "pending"),
+            ),
+        ),
+        upd(
+            "tool_call",
+            toolCallId="t1",
+            title="Read src/app.py",
+            kind="read",
+            status="completed",
+            content=[{"type": "content", "content": text("Read 2 lines.")}],
+            locations=[{"path": f"{PROJECT}/src/app.py", "line": 1}],
+            rawInput={"path": f"{PROJECT}/src/app.py"},
+            rawOutput={"lines": 2},
+        ),
+        upd(
+            "tool_call",
+            toolCallId="t2",
+            title="Edit src/app.py",
+            kind="edit",
+            status="pending",
+            content=[
+                {
+                    "type": "diff",
+                    "path": f"{PROJECT}/src/app.py",
+                    "oldText": OLD_PY,
+                    "newText": NEW_PY,
+                }
+            ],
+            locations=[{"path": f"{PROJECT}/src/app.py", "line": 1}],
+        ),
+        upd(
+            "tool_call",
+            toolCallId="t3",
+            title="Fetch https://example.invalid",
+            kind="fetch",
+            status="failed",
+            content=[{"type": "content", "content": text("could not resolve example.invalid")}],
+            rawInput={"url": "https://example.invalid"},
+            rawOutput={"error": "ENOTFOUND"},
+        ),
+        upd(
+            "agent_message_chunk",
+            content={"type": "image", "mimeType": "image/png", "data": PNG_8_BYTES},
+        ),
+        upd(
+            "agent_message_chunk",
+            content={
+                "type": "resource_link",
+                "name": "notes.md",
+                "uri": "file:///project/notes.md",
+                "size": 2048,
+            },
+        ),
+        upd(
+            "agent_message_chunk",
+            content={
+                "type": "resource",
+                "resource": {
+                    "uri": "file:///project/a.py",
+                    "text": "x = 1\ny = 2\n",
+                    "mimeType": "text/x-python",
+                },
+            },
+        ),
+        upd("agent_message_chunk", content=text(ANSWER_MD[:17])),
+        upd("agent_message_chunk", content=text(ANSWER_MD[17:40])),
+        upd("agent_message_chunk", content=text(ANSWER_MD[40:])),
+        upd("future_update_kind", detail={"answer": 42}),
+        upd("session_info_update", title="Fix total()"),
+        upd("usage_update", used=12_345, size=200_000, cost={"amount": 0.05, "currency": "USD"}),
+    ]
+
+
+GATE_MODE = "ask"
+
+
+def gate() -> Step:
+    """The agent waits here until the test lets it go on (`AppHarness.through_gates`)."""
+    return {"expect": "session/set_mode", "match": {"modeId": GATE_MODE}, "respond": {}}
+
+
+def paced(updates: list[Step]) -> list[Step]:
+    """`updates` with a gate after each: the UI shows one before the next arrives."""
+    steps: list[Step] = []
+    for step in updates:
+        steps += [step, gate()]
+    return steps
+
+
+def session_with_modes() -> Step:
+    return new_session_ok(SID, modes=MODES)
+
+
+def one_turn(updates: list[Step], stop_reason: str = "end_turn") -> list[Step]:
+    """initialize, session/new (with modes), one prompt answered by `updates`."""
+    return [
+        initialize_ok(),
+        session_with_modes(),
+        expect_prompt(),
+        *updates,
+        end_turn(stop_reason=stop_reason),
+    ]
