@@ -261,3 +261,19 @@ def carry_decisions(
             if state is not None:
                 carried[hunk.index] = state
     return carried
+
+
+def changed_hunks(old: FileDiff, new: FileDiff) -> set[int]:
+    """`new`'s hunks that make a change none of `old`'s hunks made (matched in order)."""
+    counts: dict[tuple[tuple[str, str, str], ...], int] = {}
+    for hunk in old.hunks:
+        key = _hunk_key(hunk)
+        counts[key] = counts.get(key, 0) + 1
+    changed: set[int] = set()
+    for hunk in new.hunks:
+        key = _hunk_key(hunk)
+        if counts.get(key, 0):
+            counts[key] -= 1
+        else:
+            changed.add(hunk.index)
+    return changed

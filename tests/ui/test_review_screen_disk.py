@@ -68,12 +68,35 @@ async def test_disk_change_refreshes_diff_keeps_matching_decisions_and_warns(
         assert screen.decisions == {0: "rejected", 2: "rejected"}
         assert screen.diff_view.hunk_states == {0: "rejected", 2: "rejected"}
         assert any("changed on disk" in str(n.message) for n in app._notifications)
+        # hunk 2 now makes a different change (it would undo the user's edit): enter waits
+        assert screen.must_decide == {1}
+        assert screen.diff_view.current_hunk == 1
+        assert "need y or x" in str(screen.query_one("#review-status", Static).render())
         await pilot.press("enter")
         await pilot.pause()
-    # hunk 2 (undecided after the refresh) counts as accepted: it writes the agent's lines
-    # 15 and 16, the rest stays as on disk
-    # (and so undoes the user's line 16 edit, which sits inside that hunk)
-    assert app.result == ReviewedWrite(OLD.replace("line 15\n", "line 15 (agent)\n"), 1, 3)
+        assert app.result == "missing"
+        await pilot.press("x", "enter")
+        await pilot.pause()
+    # the user's edit survives; hunks 1 and 3 stay rejected: nothing of the agent's is left
+    assert app.result is None
+
+
+async def test_disk_change_then_accepting_the_changed_hunk(tmp_path: Path) -> None:
+    target = tmp_path / "app.txt"
+    target.write_text(OLD)
+    screen = WriteReviewScreen(target, OLD, NEW)
+    app = ReviewApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await asyncio.wait_for(screen.watch_ready.wait(), 10)
+        await pilot.press("x")  # reject hunk 1; 2 and 3 undecided
+        target.write_text(OLD.replace("line 16\n", "line 16 (user)\n"))
+        await wait_for(pilot, lambda: screen.disk_changes == 1, "the diff to refresh")
+        await pilot.press("y", "enter")  # accept the changed hunk 2; 3 undecided = accepted
+        await pilot.pause()
+    expected = OLD.replace("line 15\n", "line 15 (agent)\n").replace(
+        "line 28\n", "line 28 (agent)\nline 28b (agent)\n"
+    )
+    assert app.result == ReviewedWrite(expected, 2, 3)
 
 
 async def test_file_deleted_under_review_is_reported(tmp_path: Path) -> None:
@@ -87,7 +110,10 @@ async def test_file_deleted_under_review_is_reported(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.disk_changes == 1, "the deletion to show")
         assert "was deleted" in str(screen.query_one("#review-banner", Static).render())
         assert screen.diff.is_new_file
-        await pilot.press("enter")
+        await pilot.press("enter")  # re-creating a file the user deleted needs a decision
+        await pilot.pause()
+        assert app.result == "missing"
+        await pilot.press("y", "enter")
         await pilot.pause()
     assert app.result == ReviewedWrite(NEW, 1, 1)
 

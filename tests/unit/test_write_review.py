@@ -15,6 +15,7 @@ from acp_tui.client.write_review import (
     WriteReport,
     WriteReviewGate,
     carry_decisions,
+    changed_hunks,
     decide,
     thread_tool_call_paths,
     tool_call_paths,
@@ -244,6 +245,17 @@ def test_carry_decisions_follows_hunks_that_moved_and_drops_vanished_ones() -> N
     assert len(new.hunks) == 3  # remove the top lines, fifteen, 28b
     carried = carry_decisions(old, {0: "accepted", 1: "rejected", 2: "accepted"}, new)  # type: ignore[arg-type]
     assert carried == {1: "rejected", 2: "accepted"}
+
+
+def test_changed_hunks_are_the_ones_making_a_new_change() -> None:
+    old = compute_diff("/f", OLD, NEW)
+    assert changed_hunks(old, compute_diff("/f", OLD, NEW)) == set()
+    new = compute_diff("/f", OLD.replace("16\n", "sixteen\n"), NEW)
+    assert changed_hunks(old, new) == {1}
+    # the same change twice in the new diff but once in the old: the second one is new
+    twice = compute_diff("/f", "a\n" + "x\n" * 10 + "a\n", "b\n" + "x\n" * 10 + "b\n")
+    once = compute_diff("/f", "a\n" + "x\n" * 10 + "c\n", "b\n" + "x\n" * 10 + "c\n")
+    assert changed_hunks(once, twice) == {1}
 
 
 def test_tool_call_paths_ignore_malformed_items() -> None:

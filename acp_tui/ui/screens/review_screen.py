@@ -6,7 +6,9 @@ Keys (besides `DiffView`'s own: ``n``/``]`` next hunk, ``p``/``[`` previous, ``s
   next hunk after deciding);
 - ``A`` accept every hunk, ``R`` reject every hunk;
 - ``enter`` write: **undecided hunks count as accepted**; if every hunk is rejected the change is
-  rejected as a whole (the screen dismisses with None);
+  rejected as a whole (the screen dismisses with None). Exception: after the file changed on disk,
+  hunks that now make a different change need an explicit y/x before enter writes (so an edit the
+  user made meanwhile is never overwritten by default);
 - ``escape`` reject the whole change.
 
 It dismisses with a `ReviewedWrite` (the merged content, via `apply_hunks`) or None. While open it
@@ -29,7 +31,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from watchfiles import awatch
 
-from acp_tui.client.write_review import HunkDecision, ReviewedWrite, carry_decisions, decide
+from acp_tui.client.write_review import (
+    HunkDecision,
+    ReviewedWrite,
+    carry_decisions,
+    changed_hunks,
+    decide,
+)
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.diff_view import DiffView
 
@@ -91,6 +99,8 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         self.proposed = proposed
         self.diff: FileDiff = compute_diff(str(path), before, proposed)
         self.decisions: dict[int, HunkDecision] = {}
+        self.must_decide: set[int] = set()
+        """Hunks that changed because the file changed on disk: enter waits for a decision."""
         self.disk_changes = 0
         """How many times the diff was refreshed because the file changed on disk."""
         self.watch_ready = asyncio.Event()
@@ -130,6 +140,12 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
             return "The file on disk already holds this content: enter finishes, nothing changes"
         rejected = sum(1 for state in self.decisions.values() if state == "rejected")
         undecided = total - len(self.decisions)
+        pending = self._pending_required()
+        if pending:
+            return (
+                f"{len(pending)} hunk(s) changed on disk and need y or x before enter writes "
+                f"(next: hunk {pending[0] + 1})"
+            )
         if rejected == total:
             return f"Every hunk rejected: enter rejects the change ({total} of {total})"
         parts = [f"{rejected} rejected"]
@@ -172,7 +188,18 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         for hunk in self.diff.hunks:
             self._set(hunk.index, "rejected")
 
+    def _pending_required(self) -> list[int]:
+        return sorted(i for i in self.must_decide if i not in self.decisions)
+
     def action_write(self) -> None:
+        pending = self._pending_required()
+        if pending:
+            self.diff_view.go_to_hunk(pending[0])
+            self.notify(
+                f"Hunk {pending[0] + 1} changed on disk during review: accept (y) or reject (x).",
+                severity="warning",
+            )
+            return
         self.dismiss(decide(self.diff, self.decisions))
 
     def action_reject(self) -> None:
@@ -210,6 +237,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         old_view = self.diff_view
         new_diff = compute_diff(str(self.path), current, self.proposed)
         self.decisions = carry_decisions(self.diff, self.decisions, new_diff)
+        self.must_decide = changed_hunks(self.diff, new_diff)
         self.before = current
         self.diff = new_diff
         view = DiffView(new_diff, layout=old_view.layout_mode)
@@ -219,10 +247,12 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         await old_view.remove()
         view.focus()
         if new_diff.hunks:
-            view.go_to_hunk(min(old_view.current_hunk, len(new_diff.hunks) - 1))
+            first_changed = min(self.must_decide, default=old_view.current_hunk)
+            view.go_to_hunk(min(first_changed, len(new_diff.hunks) - 1))
         message = (
             f"⚠ {self.path.name} changed on disk during review: the diff now compares the "
-            f"agent's version with the new disk content ({len(self.decisions)} decisions kept)"
+            f"agent's version with the new disk content ({len(self.decisions)} kept, "
+            f"{len(self.must_decide)} to decide again)"
         )
         if current is None:
             message = f"⚠ {self.path.name} was deleted during review: it would be created again"
