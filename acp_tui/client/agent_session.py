@@ -19,7 +19,9 @@ from typing import Any
 from acp_tui import __version__
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
+from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol.connection import Connection, ConnectionClosed
@@ -49,15 +51,26 @@ class AgentSession:
         log_path: Path | None = None,
         mcp_servers: Sequence[dict[str, Any]] = (),
         env_extra: dict[str, str] | None = None,
+        settings: Settings | None = None,
+        rules: RulesStore | None = None,
     ) -> None:
+        settings = settings if settings is not None else Settings()
+        self.settings = settings
         self.argv = list(argv)
         self.cwd = cwd.resolve()
         self.ui = ui
-        self.mcp_servers = list(mcp_servers)
-        self.env_extra = dict(env_extra or {})
+        self.mcp_servers = list(mcp_servers) or list(settings.mcp_servers)
+        self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
-        self.permissions = PermissionBroker()
-        self.fs = FileSystemHost(self.cwd, ui.asker)
+        self.permissions = PermissionBroker(
+            rules, policy=settings.permission_policy, tool_call_lookup=self.thread.tool_calls.get
+        )
+        self.fs = FileSystemHost(
+            self.cwd,
+            ui.asker,
+            extra_roots=settings.extra_allowed_roots,
+            max_read_bytes=settings.max_read_bytes,
+        )
         self.terminals = TerminalHost(self.cwd, cwd_check=self._check_terminal_cwd)
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING

@@ -19,8 +19,15 @@ class AcpApp(App[int]):
     TITLE = "acp-tui"
     BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
 
-    def __init__(self, session_factory: SessionFactory, *, start_agent: bool = True) -> None:
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        *,
+        start_agent: bool = True,
+        startup_messages: list[str] | None = None,
+    ) -> None:
         super().__init__()
+        self.startup_messages = list(startup_messages or [])
         self.bridge = UiBridge(self)
         self.session = session_factory(self.bridge)
         self.bridge.agent_name = self.session.agent_name
@@ -30,6 +37,8 @@ class AcpApp(App[int]):
 
     def on_mount(self) -> None:
         self.push_screen(MainScreen(self.session))
+        if self.startup_messages:
+            self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
             self.run_worker(self._start(), group="start", exclusive=True)
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from acp_tui.cli import LaunchOptions
 from acp_tui.client.agent_session import AgentSession
+from acp_tui.config import load_settings
+from acp_tui.host.permission_rules import RulesStore
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.bridge import UiBridge
 
@@ -27,10 +29,15 @@ def run_app(options: LaunchOptions) -> int:
             cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
             create_sample_project(cwd)
 
-    def factory(bridge: UiBridge) -> AgentSession:
-        return AgentSession(argv, cwd, bridge, log_path=options.log_path)
+    loaded = load_settings()
+    rules = RulesStore(cwd)
 
-    app = AcpApp(factory)
+    def factory(bridge: UiBridge) -> AgentSession:
+        return AgentSession(
+            argv, cwd, bridge, log_path=options.log_path, settings=loaded.settings, rules=rules
+        )
+
+    app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages])
     code = app.run()
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widgets import Footer, Static
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.host.permissions import PendingPermission
+from acp_tui.host.permissions import AutoAnswered, PendingPermission
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -27,14 +29,17 @@ from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 
 class MainScreen(Screen[None]):
     DEFAULT_CSS = """
-    MainScreen { layout: horizontal; }
+    MainScreen { layout: vertical; }
+    MainScreen #body { height: 1fr; }
     MainScreen #main-column { width: 1fr; height: 1fr; }
+    MainScreen .auto-answer { color: $success; margin: 1 0 0 0; }
     """
     BINDINGS = [
         Binding("escape", "cancel_turn", "cancel turn", show=True),
         Binding("shift+tab", "cycle_mode", "next mode", priority=True),
         Binding("ctrl+r", "restart_agent", "restart agent"),
         Binding("ctrl+b", "toggle_sidebar", "sidebar"),
+        Binding("f3", "show_rules", "permission rules"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False),
     ]
 
@@ -45,13 +50,15 @@ class MainScreen(Screen[None]):
         self._permission_prompts: list[PermissionPrompt] = []
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="main-column"):
-            yield CrashBanner(id="banner")
-            yield ConversationView(self.session.thread, self.session, id="conversation")
-            yield QueueView(id="queue")
-            yield PromptInput(id="prompt")
-        yield Sidebar(self.session.thread, id="sidebar")
+        with Horizontal(id="body"):
+            with Vertical(id="main-column"):
+                yield CrashBanner(id="banner")
+                yield ConversationView(self.session.thread, self.session, id="conversation")
+                yield QueueView(id="queue")
+                yield PromptInput(id="prompt")
+            yield Sidebar(self.session.thread, id="sidebar")
         yield StatusBar(id="status")
+        yield Footer()
 
     def on_mount(self) -> None:
         session = self.session
@@ -61,6 +68,7 @@ class MainScreen(Screen[None]):
             session.notices.subscribe(self._on_notice),
             session.thread.subscribe(self._on_thread_change),
             session.permissions.subscribe(self._on_permission),
+            session.permissions.subscribe_auto_answers(self._on_auto_answer),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
@@ -108,6 +116,10 @@ class MainScreen(Screen[None]):
         self.notify(f"Permission needed: {title}", severity="warning", timeout=4)
         if not self.app.app_focus:
             self.app.bell()
+
+    def _on_auto_answer(self, answered: AutoAnswered) -> None:
+        note = Static(Text(answered.description), classes="auto-answer")
+        self.query_one(ConversationView).show_permission(note, answered.pending.tool_call_id)
 
     def _open_prompts(self) -> list[PermissionPrompt]:
         return [p for p in self._permission_prompts if not p.pending.done]
@@ -193,6 +205,15 @@ class MainScreen(Screen[None]):
     def action_toggle_sidebar(self) -> None:
         sidebar = self.query_one(Sidebar)
         sidebar.display = not sidebar.display
+
+    def action_show_rules(self) -> None:
+        from acp_tui.ui.screens.rules_screen import RulesScreen
+
+        store = self.session.permissions.rules
+        if store is None:
+            self.notify("Permission rules are not saved in this session.")
+            return
+        self.app.push_screen(RulesScreen(store, self.session.settings.permission_policy))
 
     def action_focus_prompt(self) -> None:
         self.query_one(PromptInput).focus()

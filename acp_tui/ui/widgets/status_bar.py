@@ -28,7 +28,6 @@ def format_elapsed(seconds: float) -> str:
 class StatusBar(Widget):
     DEFAULT_CSS = """
     StatusBar {
-        dock: bottom;
         height: 1;
         background: $panel;
         color: $text-muted;
