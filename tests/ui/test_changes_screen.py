@@ -73,6 +73,8 @@ async def test_lists_files_with_stats_and_shows_the_diff_against_the_original(
         view = screen.query_one(DiffView)
         assert view.diff.old_text == OLD and view.diff.new_text == NEW
         assert len(view.diff.hunks) == 3
+        await pilot.press("n")  # hunk keys work from the file list too
+        assert view.current_hunk == 1
         await pilot.press("down")
         await wait_for(pilot, lambda: screen.query_one(DiffView).diff.new_text == "hello\n", "b")
         assert screen.query_one(DiffView).diff.is_new_file

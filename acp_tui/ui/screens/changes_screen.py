@@ -36,7 +36,9 @@ from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
 from acp_tui.ui.widgets.diff_view import DiffView
 
 EMPTY_TEXT = "No files written in this session yet."
-KEY_HELP = "r revert hunk · R revert file · n/p next/prev hunk · s split · tab switch · esc close"
+KEY_HELP = (
+    "r revert hunk · R revert file · n/p next/prev hunk · s split · tab focus list/diff · esc close"
+)
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,10 @@ class ChangesScreen(ModalScreen[None]):
         Binding("r", "revert_hunk", "Revert hunk"),
         Binding("R", "revert_file", "Revert file"),
         Binding("escape,q", "close", "Close"),
+        # the diff's own keys, also when the file list has focus
+        Binding("n,right_square_bracket", "diff('next_hunk')", "Next hunk", show=False),
+        Binding("p,left_square_bracket", "diff('previous_hunk')", "Previous hunk", show=False),
+        Binding("s", "diff('toggle_layout')", "Split/unified", show=False),
     ]
 
     def __init__(self, change_log: ChangeLog, *, root: Path | None = None) -> None:
@@ -262,6 +268,10 @@ class ChangesScreen(ModalScreen[None]):
         )
         self.reload()
         return False
+
+    def action_diff(self, action: str) -> None:
+        for view in self.query(DiffView):
+            getattr(view, f"action_{action}")()
 
     def action_close(self) -> None:
         self.dismiss(None)
