@@ -38,6 +38,10 @@ def make(path: str = "/tmp/acp-review-test/app.txt", **kwargs: Any) -> ReviewApp
     return ReviewApp(WriteReviewScreen(Path(path), OLD, NEW, watch=False, **kwargs))
 
 
+def layout_of(view: DiffView) -> str:
+    return view.effective_layout  # a str, so that mypy does not narrow it between key presses
+
+
 def status(app: ReviewApp) -> str:
     return str(app.review.query_one("#review-status", Static).render())
 
@@ -129,9 +133,9 @@ async def test_split_layout_keys_and_layout_toggle() -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
         view = app.review.query_one(DiffView)
-        assert view.effective_layout == "split"
+        assert layout_of(view) == "split"
         await pilot.press("x", "s")  # s is the DiffView's own toggle, not a review key
-        assert view.effective_layout == "unified"
+        assert layout_of(view) == "unified"
         assert app.review.decisions == {0: "rejected"}
         await pilot.press("s", "y", "y", "enter")
         await pilot.pause()

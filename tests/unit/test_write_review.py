@@ -243,7 +243,7 @@ def test_carry_decisions_follows_hunks_that_moved_and_drops_vanished_ones() -> N
     disk = "".join(f"top {i}\n" for i in range(10)) + OLD.replace("2\n", "two\n", 1)
     new = compute_diff("/f", disk, NEW)
     assert len(new.hunks) == 3  # remove the top lines, fifteen, 28b
-    carried = carry_decisions(old, {0: "accepted", 1: "rejected", 2: "accepted"}, new)  # type: ignore[arg-type]
+    carried = carry_decisions(old, {0: "accepted", 1: "rejected", 2: "accepted"}, new)
     assert carried == {1: "rejected", 2: "accepted"}
 
 
