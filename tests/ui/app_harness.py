@@ -63,6 +63,7 @@ class AppHarness:
     failures: list[str]
     sent: list[dict[str, Any]] = field(default_factory=list)
     logged_errors: list[str] = field(default_factory=list)
+    notified: list[str] = field(default_factory=list)
 
     @property
     def session(self) -> AgentSession:
@@ -177,6 +178,17 @@ def _key_for(char: str) -> str:
     return _KEY_NAMES.get(char, char)
 
 
+def _record_notifications(app: AcpApp, into: list[str]) -> None:
+    """Keep every toast's text (toasts expire; the tests want to know they were shown)."""
+    original = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        into.append(str(message))
+        original(message, *args, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+
+
 class _ErrorLog(logging.Handler):
     """Collects errors acp_tui logs (a thread listener that raised, for instance)."""
 
@@ -235,6 +247,7 @@ async def run_app(
     try:
         async with app.run_test(size=size) as pilot:
             harness = AppHarness(app, pilot, validator, failures, sent, logged)
+            _record_notifications(app, harness.notified)
             if start and wait_ready:
                 await harness.ready()
             yield harness
@@ -397,3 +410,30 @@ def one_turn(updates: list[Step], stop_reason: str = "end_turn") -> list[Step]:
         *updates,
         end_turn(stop_reason=stop_reason),
     ]
+
+
+LAUNCHER = """\
+import os, sys
+counter, *scenarios = sys.argv[1:]
+run = int(open(counter).read()) if os.path.exists(counter) else 0
+open(counter, "w").write(str(run + 1))
+scenario = scenarios[min(run, len(scenarios) - 1)]
+agent = {agent!r}
+os.execv(sys.executable, [sys.executable, agent, scenario, "--transcript", scenario + ".jsonl"])
+"""
+
+
+def agent_runs(tmp_path: Path, *runs: list[Step]) -> list[str]:
+    """argv of an agent that plays `runs[0]` when first started, `runs[1]` when restarted, ..."""
+    from tests.agents.scenarios import SCRIPTED_AGENT
+
+    directory = tmp_path / "runs"
+    directory.mkdir(exist_ok=True)
+    paths = []
+    for index, steps in enumerate(runs):
+        path = directory / f"run{index}.json"
+        path.write_text(json.dumps(steps))
+        paths.append(str(path))
+    launcher = directory / "launcher.py"
+    launcher.write_text(LAUNCHER.format(agent=str(SCRIPTED_AGENT)))
+    return [sys.executable, str(launcher), str(directory / "count"), *paths]
