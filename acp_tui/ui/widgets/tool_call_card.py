@@ -123,6 +123,8 @@ class ToolCallCard(Vertical):
         return text
 
     def update_from_entry(self) -> None:
+        if not self.is_mounted:
+            return  # on_mount brings it up to date
         status = str(self.entry.status)
         for name in ("failed", "running", "cancelled"):
             self.remove_class(f"-{name}")
