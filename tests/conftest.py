@@ -16,6 +16,18 @@ from tests.schema_check import FrameValidator
 AttachValidator = Callable[..., FrameValidator]
 
 
+@pytest.fixture(autouse=True)
+def private_user_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tests never read or write the real user's config, rules or data."""
+    root = tmp_path_factory.mktemp("xdg")
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        (root / name).mkdir()
+        monkeypatch.setenv(name, str(root / name))
+    monkeypatch.delenv("ACP_TUI_CONFIG", raising=False)
+
+
 @pytest.fixture
 def validate_frames() -> Iterator[AttachValidator]:
     """`validate_frames(conn)` taps `conn`: every frame it sends must match the ACP schema.

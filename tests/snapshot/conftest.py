@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import pytest_textual_snapshot  # type: ignore[import-untyped]
+import pytest_textual_snapshot
 from syrupy.location import PyTestLocation
 
 SNAPSHOT_ROOT = Path(__file__).resolve().parents[2] / "snapshots"

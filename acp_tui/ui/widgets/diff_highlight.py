@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pygments.lexer import Lexer  # type: ignore[import-untyped]
-from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
-from pygments.token import Token, _TokenType  # type: ignore[import-untyped]
-from pygments.util import ClassNotFound  # type: ignore[import-untyped]
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_for_filename
+from pygments.token import Token, _TokenType
+from pygments.util import ClassNotFound
 from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
