@@ -23,16 +23,16 @@ import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from acp_tui.client.events import Signal
+from acp_tui.config import HoldWrites
 from acp_tui.host.changes import ChangeLog, WriteRecord
-from acp_tui.host.permissions import PendingPermission, PermissionBroker
+from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
 from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
 
-HoldWrites = Literal["always", "outside_permission", "never"]
-HOLD_WRITES_CHOICES: tuple[str, ...] = get_args(HoldWrites)
-DEFAULT_HOLD_WRITES: HoldWrites = "outside_permission"
+HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
+DEFAULT_HOLD_WRITES = HoldWrites.OUTSIDE_PERMISSION
 GRANTING_KINDS = frozenset({"allow_once", "allow_always"})
 
 
@@ -116,7 +116,7 @@ class WriteReviewGate:
         self,
         review_ui: ReviewUi,
         *,
-        hold_writes: HoldWrites = DEFAULT_HOLD_WRITES,
+        hold_writes: HoldWrites | str = DEFAULT_HOLD_WRITES,
         cwd: Path | None = None,
         known_tool_call_paths: ToolCallPaths | None = None,
     ) -> None:
@@ -125,7 +125,8 @@ class WriteReviewGate:
                 f"hold_writes must be one of {HOLD_WRITES_CHOICES}, not {hold_writes!r}"
             )
         self.review_ui = review_ui
-        self.hold_writes: HoldWrites = hold_writes
+        self.hold_writes = HoldWrites(hold_writes)
+        """The `hold_writes` setting; may be changed while the session runs."""
         self.cwd = cwd
         self.written: Signal[WriteReport] = Signal()
         self._known_tool_call_paths = known_tool_call_paths
@@ -140,11 +141,25 @@ class WriteReviewGate:
         return self._granted
 
     def track(self, broker: PermissionBroker) -> Callable[[], None]:
-        """Follow the broker's requests and remember the paths of each one the user grants.
+        """Follow the broker's requests and remember the paths of each one the user grants,
+        or that the user's remembered rules / permission policy allow without asking.
 
         Returns a function that stops tracking.
         """
-        return broker.subscribe(self._watch_permission)
+        stops = [
+            broker.subscribe(self._watch_permission),
+            broker.subscribe_auto_answers(self._auto_answered),
+        ]
+
+        def stop() -> None:
+            for unsubscribe in stops:
+                unsubscribe()
+
+        return stop
+
+    def _auto_answered(self, event: AutoAnswered) -> None:
+        result = {"outcome": {"outcome": "selected", "optionId": event.option.option_id}}
+        self.permission_answered(event.pending, result)
 
     def _watch_permission(self, pending: PendingPermission) -> None:
         def answered(future: asyncio.Future[dict[str, Any]]) -> None:

@@ -100,7 +100,7 @@ async def test_rejection_returns_none(cwd: Path) -> None:
 
 def test_unknown_setting_is_refused() -> None:
     with pytest.raises(ValueError, match="hold_writes"):
-        WriteReviewGate(FakeReviewUi(), hold_writes="sometimes")  # type: ignore[arg-type]
+        WriteReviewGate(FakeReviewUi(), hold_writes="sometimes")
 
 
 async def test_outside_permission_holds_until_a_grant_covers_the_path(cwd: Path) -> None:
@@ -142,6 +142,34 @@ async def test_a_new_grant_replaces_the_previous_one(cwd: Path) -> None:
     await answer_permission(broker, {"toolCallId": "t3", "title": "run tests"}, "yes")
     assert gate.granted_paths == frozenset()
     assert gate.should_hold(b)
+
+
+async def test_answers_given_without_asking_count_and_tracking_stops(cwd: Path) -> None:
+    broker = PermissionBroker()
+    gate = WriteReviewGate(FakeReviewUi(), cwd=cwd)
+    stop = gate.track(broker)
+    a, b = cwd / "a.py", cwd / "b.py"
+    broker.auto_answer = lambda pending: "always"  # as a remembered allow_always rule would
+    params = {"sessionId": "s", "options": OPTIONS}
+    tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
+    await broker.request({**params, "toolCall": tool_call})
+    assert gate.granted_paths == {a}
+    broker.auto_answer = lambda pending: "no"  # an automatic rejection changes nothing
+    await broker.request({**params, "toolCall": {**tool_call, "locations": [{"path": str(b)}]}})
+    assert gate.granted_paths == {a}
+    stop()
+    broker.auto_answer = lambda pending: "yes"
+    await broker.request({**params, "toolCall": {**tool_call, "locations": [{"path": str(b)}]}})
+    assert gate.granted_paths == {a}
+
+
+def test_the_settings_enum_is_accepted(cwd: Path) -> None:
+    from acp_tui.config import HoldWrites
+
+    gate = WriteReviewGate(FakeReviewUi(), hold_writes=HoldWrites.NEVER, cwd=cwd)
+    assert not gate.should_hold(cwd / "x")
+    gate.hold_writes = HoldWrites.ALWAYS
+    assert gate.should_hold(cwd / "x")
 
 
 async def test_diff_content_relative_paths_and_known_tool_calls_count(cwd: Path) -> None:
