@@ -30,7 +30,7 @@ class AcpApp(App[int]):
         self.startup_messages = list(startup_messages or [])
         self.bridge = UiBridge(self)
         self.session = session_factory(self.bridge)
-        self.bridge.agent_name = self.session.agent_name
+        self.bridge.agent_name_source = lambda: self.session.agent_name
         self.bridge.cwd = str(self.session.cwd)
         self.start_agent = start_agent
         self.exit_message: str | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from textual.app import App
@@ -21,6 +21,7 @@ class UiBridge:
     def __init__(self, app: App[Any], agent_name: str = "the agent", cwd: str = ".") -> None:
         self.app = app
         self.agent_name = agent_name
+        self.agent_name_source: Callable[[], str] | None = None
         self.cwd = cwd
         self._asker = _ScreenAsker(self)
 
@@ -45,7 +46,8 @@ class UiBridge:
     ) -> AuthMethodInfo | None:
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
-        return await self.ask_screen(AuthMethodScreen(self.agent_name, methods, error))
+        name = self.agent_name_source() if self.agent_name_source else self.agent_name
+        return await self.ask_screen(AuthMethodScreen(name, methods, error))
 
     async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
         from acp_tui.ui.screens.auth import LoginTerminalScreen
