@@ -1,0 +1,91 @@
+"""Permission requests at their tool call, answered with keys, against the demo agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from acp_tui.demo.sample_project import create_sample_project
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, plain, run_app
+
+
+def project(tmp_path: Path) -> Path:
+    cwd = fixed_cwd(tmp_path)
+    create_sample_project(cwd)
+    return cwd
+
+
+def permission_answers(h: AppHarness) -> list[dict]:
+    return [f["result"]["outcome"] for f in h.sent if "result" in f and "outcome" in f["result"]]
+
+
+async def edit_card(h: AppHarness) -> ToolCallCard:
+    await h.until(
+        lambda: any(c.entry.title == "Edit src/app.py" for c in h.all(ToolCallCard)), "the card"
+    )
+    return next(c for c in h.all(ToolCallCard) if c.entry.title == "Edit src/app.py")
+
+
+async def test_allow_once_with_a_writes_the_file(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    before = (cwd / "src" / "app.py").read_text()
+    async with run_app(demo_argv(), cwd, env=demo_env()) as h:
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        card = await edit_card(h)
+        (prompt,) = h.all(PermissionPrompt)
+        assert prompt in card.query(PermissionPrompt), "the prompt sits in its tool call's card"
+        await h.until(lambda: prompt.has_focus_within, "the prompt to take focus")
+        assert "Allow (a)" in h.screen_text() and "Always reject edits (R)" in h.screen_text()
+        await h.pilot.press("a")
+        await h.settle()
+        assert permission_answers(h) == [{"outcome": "selected", "optionId": "allow-once"}]
+        assert "✓ answered: Allow" in plain(prompt.query_one(".answered", Static))
+        assert (cwd / "src" / "app.py").read_text() != before
+        assert card.entry.status == "completed"
+
+
+async def test_reject_with_r_fails_the_call_and_leaves_the_file(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    before = (cwd / "src" / "app.py").read_text()
+    async with run_app(demo_argv(), cwd, env=demo_env()) as h:
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        (prompt,) = h.all(PermissionPrompt)
+        await h.until(lambda: prompt.has_focus_within, "the prompt to take focus")
+        await h.pilot.press("r")
+        await h.settle()
+        assert permission_answers(h) == [{"outcome": "selected", "optionId": "reject-once"}]
+        assert (cwd / "src" / "app.py").read_text() == before
+        card = await edit_card(h)
+        assert card.entry.status == "failed"
+        assert card.has_class("-failed")
+
+
+async def test_allow_always_is_not_asked_again(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    async with run_app(demo_argv(), cwd, env=demo_env()) as h:
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        (prompt,) = h.all(PermissionPrompt)
+        await h.until(lambda: prompt.has_focus_within, "the prompt to take focus")
+        await h.pilot.press("A")
+        await h.settle()
+        await h.prompt("/edit")
+        assert permission_answers(h) == [{"outcome": "selected", "optionId": "allow-always"}]
+        assert len(h.all(PermissionPrompt)) == 1
+
+
+async def test_arrows_and_enter_choose_a_button(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    async with run_app(demo_argv(), cwd, env=demo_env()) as h:
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        (prompt,) = h.all(PermissionPrompt)
+        await h.until(lambda: prompt.has_focus_within, "the prompt to take focus")
+        await h.pilot.press("right", "right", "enter")  # Allow → Always allow → Reject
+        await h.settle()
+        assert permission_answers(h) == [{"outcome": "selected", "optionId": "reject-once"}]
