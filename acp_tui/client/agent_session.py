@@ -19,6 +19,7 @@ from typing import Any
 from acp_tui import __version__
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
+from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
@@ -36,8 +37,14 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 # Updates an agent replays on session/load that we already show after a restart.
 _REPLAYED_KINDS = frozenset(
-    {"user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call",
-     "tool_call_update", "plan"}
+    {
+        "user_message_chunk",
+        "agent_message_chunk",
+        "agent_thought_chunk",
+        "tool_call",
+        "tool_call_update",
+        "plan",
+    }
 )
 
 
@@ -65,12 +72,21 @@ class AgentSession:
         self.permissions = PermissionBroker(
             rules, policy=settings.permission_policy, tool_call_lookup=self.thread.tool_calls.get
         )
+        self.write_gate = WriteReviewGate(
+            ui.review_write,
+            hold_writes=settings.hold_writes,
+            cwd=self.cwd,
+            known_tool_call_paths=thread_tool_call_paths(self.thread.tool_calls),
+        )
         self.fs = FileSystemHost(
             self.cwd,
             ui.asker,
             extra_roots=settings.extra_allowed_roots,
             max_read_bytes=settings.max_read_bytes,
+            write_gate=self.write_gate,
         )
+        self.write_gate.track(self.permissions)
+        self.write_gate.attach(self.fs.changes)
         self.terminals = TerminalHost(self.cwd, cwd_check=self._check_terminal_cwd)
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
@@ -193,9 +209,11 @@ class AgentSession:
         caps = result.get("agentCapabilities")
         self.agent_capabilities = caps if isinstance(caps, dict) else {}
         methods = result.get("authMethods")
-        self.auth_methods = [
-            m for m in (AuthMethodInfo.from_wire(r) for r in methods or []) if m is not None
-        ] if isinstance(methods, list) else []
+        self.auth_methods = (
+            [m for m in (AuthMethodInfo.from_wire(r) for r in methods or []) if m is not None]
+            if isinstance(methods, list)
+            else []
+        )
         return True
 
     def _initialize_params(self) -> dict[str, Any]:
@@ -223,8 +241,11 @@ class AgentSession:
                     try:
                         result = await connection.request(
                             "session/load",
-                            {"sessionId": self.session_id, "cwd": str(self.cwd),
-                             "mcpServers": self.mcp_servers},
+                            {
+                                "sessionId": self.session_id,
+                                "cwd": str(self.cwd),
+                                "mcpServers": self.mcp_servers,
+                            },
                         )
                     finally:
                         self._replaying = False

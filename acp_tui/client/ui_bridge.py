@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_tui.host.asker import Asker
+
+if TYPE_CHECKING:
+    from acp_tui.client.write_review import ReviewedWrite
 
 
 @dataclass(frozen=True)
@@ -53,4 +57,10 @@ class ClientUi(Protocol):
 
     async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
         """Run the agent's login in a terminal; return its exit code (None: abandoned)."""
+        ...
+
+    async def review_write(
+        self, path: Path, before: str | None, proposed: str
+    ) -> ReviewedWrite | None:
+        """Show a held write; return what to write (maybe some hunks only), or None to reject."""
         ...

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from textual.app import App
 from textual.screen import Screen
 
 from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import Asker, Question
 
 T = TypeVar("T")
@@ -53,6 +55,13 @@ class UiBridge:
         from acp_tui.ui.screens.auth import LoginTerminalScreen
 
         return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
+
+    async def review_write(
+        self, path: Path, before: str | None, proposed: str
+    ) -> ReviewedWrite | None:
+        from acp_tui.ui.screens.review_screen import WriteReviewScreen
+
+        return await self.ask_screen(WriteReviewScreen(path, before, proposed))
 
 
 class _ScreenAsker:

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.client.write_review import WriteReport
 from acp_tui.host.permissions import AutoAnswered, PendingPermission
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -39,6 +40,7 @@ class MainScreen(Screen[None]):
         Binding("shift+tab", "cycle_mode", "next mode", priority=True),
         Binding("ctrl+r", "restart_agent", "restart agent"),
         Binding("ctrl+b", "toggle_sidebar", "sidebar"),
+        Binding("f2", "show_changes", "changes"),
         Binding("f3", "show_rules", "permission rules"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False),
     ]
@@ -69,6 +71,7 @@ class MainScreen(Screen[None]):
             session.thread.subscribe(self._on_thread_change),
             session.permissions.subscribe(self._on_permission),
             session.permissions.subscribe_auto_answers(self._on_auto_answer),
+            session.write_gate.written.subscribe(self._on_write),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
@@ -120,6 +123,10 @@ class MainScreen(Screen[None]):
     def _on_auto_answer(self, answered: AutoAnswered) -> None:
         note = Static(Text(answered.description), classes="auto-answer")
         self.query_one(ConversationView).show_permission(note, answered.pending.tool_call_id)
+
+    def _on_write(self, report: WriteReport) -> None:
+        if report.held:
+            self.notify(report.summary(self.session.cwd), title="Written")
 
     def _open_prompts(self) -> list[PermissionPrompt]:
         return [p for p in self._permission_prompts if not p.pending.done]
@@ -205,6 +212,11 @@ class MainScreen(Screen[None]):
     def action_toggle_sidebar(self) -> None:
         sidebar = self.query_one(Sidebar)
         sidebar.display = not sidebar.display
+
+    def action_show_changes(self) -> None:
+        from acp_tui.ui.screens.changes_screen import ChangesScreen
+
+        self.app.push_screen(ChangesScreen(self.session.fs.changes, root=self.session.cwd))
 
     def action_show_rules(self) -> None:
         from acp_tui.ui.screens.rules_screen import RulesScreen
