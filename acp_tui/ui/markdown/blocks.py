@@ -12,12 +12,28 @@ the line minus the container's prefix, so nesting is handled by recursion.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from acp_tui.ui.markdown.lines import (
+    ATX,
+    ATX_CLOSE,
+    FENCE,
+    HTML,
+    QUOTE,
+    RULE,
+    SETEXT,
+    ItemStart,
+    fence_info,
+    indent_of,
+    interrupts_paragraph,
+    is_blank,
+    match_item,
+    parse_delimiter_row,
+    split_row,
+)
 
 
 class Kind(StrEnum):
@@ -29,91 +45,6 @@ class Kind(StrEnum):
     QUOTE = "quote"
     RULE = "rule"
     HTML = "html"
-
-
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*))?$")
-_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_RULE = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
-_QUOTE = re.compile(r" {0,3}> ?(.*)$")
-_ITEM = re.compile(r"( {0,3})([-+*]|(\d{1,9})([.)]))(?:( {1,4})(.*)| *)$")
-_HTML = re.compile(r" {0,3}<(?:[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)|/[A-Za-z]|!--|\?|![A-Z])")
-_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
-_DELIM_CELL = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*$")
-_CELL_SPLIT = re.compile(r"(?<!\\)\|")
-
-
-def is_blank(line: str) -> bool:
-    return not line.strip()
-
-
-def indent_of(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def split_row(line: str) -> list[str]:
-    """Cells of a table row (outer pipes optional, ``\\|`` escapes a pipe)."""
-    text = line.strip()
-    if text.startswith("|"):
-        text = text[1:]
-    if text.endswith("|") and not text.endswith("\\|"):
-        text = text[:-1]
-    return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(text)]
-
-
-def parse_delimiter_row(line: str) -> list[str] | None:
-    """Column alignments ("left", "center", "right", "") of a delimiter row, or None."""
-    if "|" not in line or "-" not in line:
-        return None
-    aligns: list[str] = []
-    for cell in split_row(line):
-        m = _DELIM_CELL.match(cell)
-        if m is None:
-            return None
-        left, right = bool(m.group(1)), bool(m.group(2))
-        aligns.append("center" if left and right else "right" if right else "left" if left else "")
-    return aligns
-
-
-@dataclass(frozen=True)
-class ItemStart:
-    indent: int  # column of the content
-    ordered: bool
-    delimiter: str  # "-", "*", "+", "." or ")"
-    number: int
-    content: str
-
-
-def match_item(line: str) -> ItemStart | None:
-    m = _ITEM.match(line)
-    if m is None or _RULE.match(line):
-        return None
-    lead, marker, digits, delim, spaces, content = m.groups()
-    ordered = digits is not None
-    width = len(lead) + len(marker)
-    indent = width + (len(spaces) if spaces else 1)
-    return ItemStart(
-        indent=indent,
-        ordered=ordered,
-        delimiter=delim if ordered else marker,
-        number=int(digits) if ordered else 0,
-        content=content or "",
-    )
-
-
-def interrupts_paragraph(line: str) -> bool:
-    """True when ``line`` starts a block that may interrupt a paragraph."""
-    if _ATX.match(line) or _FENCE.match(line) or _QUOTE.match(line) or _RULE.match(line):
-        return _FENCE.match(line) is None or "`" not in _fence_info(line)
-    if _HTML.match(line):
-        return True
-    item = match_item(line)
-    return item is not None and bool(item.content.strip()) and item.number in (0, 1)
-
-
-def _fence_info(line: str) -> str:
-    m = _FENCE.match(line)
-    return m.group(3) if m and m.group(2)[0] == "`" else ""
 
 
 class Block:
@@ -305,7 +236,7 @@ class Quote(Block):
     def accept(self, line: str) -> bool:
         if self.closed:
             return False
-        m = _QUOTE.match(line)
+        m = QUOTE.match(line)
         if m is not None:
             self.inner.feed_line(m.group(1))
             return True
@@ -464,7 +395,7 @@ class BlockSplitter:
 
     def _convert_paragraph(self, para: Paragraph, line: str) -> bool:
         """Setext underline → heading; delimiter row → the last line becomes a table header."""
-        setext = _SETEXT.match(line)
+        setext = SETEXT.match(line)
         if setext is not None and not (setext.group(1)[0] == "-" and len(para.lines) == 0):
             level = 1 if setext.group(1)[0] == "=" else 2
             self.blocks[-1] = Heading(level, para.text)
@@ -487,20 +418,20 @@ class BlockSplitter:
     def _start(self, line: str) -> None:
         if is_blank(line):
             return
-        if (fence := _FENCE.match(line)) is not None and "`" not in _fence_info(line):
+        if (fence := FENCE.match(line)) is not None and "`" not in fence_info(line):
             self.blocks.append(Code(fence.group(2), fence.group(3), len(fence.group(1))))
-        elif (atx := _ATX.match(line)) is not None:
-            text = _ATX_CLOSE.sub("", atx.group(2) or "").strip()
+        elif (atx := ATX.match(line)) is not None:
+            text = ATX_CLOSE.sub("", atx.group(2) or "").strip()
             self.blocks.append(Heading(len(atx.group(1)), text))
-        elif _RULE.match(line):
+        elif RULE.match(line):
             self.blocks.append(Rule())
-        elif (quote := _QUOTE.match(line)) is not None:
+        elif (quote := QUOTE.match(line)) is not None:
             block = Quote()
             block.inner.feed_line(quote.group(1))
             self.blocks.append(block)
         elif (item := match_item(line)) is not None:
             self.blocks.append(ListBlock(item))
-        elif _HTML.match(line):
+        elif HTML.match(line):
             html = Html()
             html.lines.append(line)
             self.blocks.append(html)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer  # type: ignore[import-untyped]
-from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
-from pygments.token import Error, Text, Whitespace, _TokenType  # type: ignore[import-untyped]
-from pygments.util import ClassNotFound  # type: ignore[import-untyped]
+from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Error, Text, Whitespace, _TokenType
+from pygments.util import ClassNotFound
 
 LexState = tuple[str, ...]
 Token = tuple[Any, str]
