@@ -63,6 +63,11 @@ class PermissionPrompt(Vertical, can_focus=True):
         hint = "keys: " + " · ".join(
             f"{KIND_KEYS[o.kind]} {o.name}" for o in self.pending.options if o.kind in KIND_KEYS
         )
+        has_diff = any(
+            isinstance(item, dict) and item.get("type") == "diff"
+            for item in self.pending.tool_call.get("content") or []
+        )
+        hint += " · d full diff" if has_diff else ""
         yield Static(Text(hint + " · ←/→ and enter · esc cancels the turn", style="dim"))
 
     def on_focus(self) -> None:

@@ -12,10 +12,12 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
 from acp_tui.ui.widgets.status_bar import format_elapsed
 
@@ -85,6 +87,8 @@ class ToolCallCard(Vertical):
     ToolCallCard .locations { color: $text-accent; }
     ToolCallCard Collapsible { border: none; padding: 0; background: transparent; }
     """
+
+    BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
 
     def __init__(self, entry: Any, terminal_lookup: TerminalLookup | None = None) -> None:
         super().__init__()
@@ -184,7 +188,6 @@ class ToolCallCard(Vertical):
                 return Static(Text(str(block.text)), classes="tool-text")
             return block_widget(block)
         if kind == "diff":
-            from acp_tui.session.diff import compute_diff
             from acp_tui.ui.widgets.diff_view import DiffPreview
 
             diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
@@ -231,12 +234,29 @@ class ToolCallCard(Vertical):
             event.stop()
 
     def attach_permission(self, prompt: Widget) -> None:
-        """Show a permission request inside this card, unfolded."""
+        """Show a permission request inside this card, unfolded, with its raw input open."""
         self.remove_class("-folded")
+        for collapsible in self.query(Collapsible):
+            if collapsible.title == "raw input":
+                collapsible.collapsed = False
         if self.is_mounted:
             self.mount(prompt)
         else:
             self.call_after_refresh(self.mount, prompt)
+
+    def diffs(self) -> list[FileDiff]:
+        return [
+            compute_diff(str(item.path), item.old_text, str(item.new_text))
+            for item in self.entry.content
+            if getattr(item, "type", None) == "diff"
+        ]
+
+    def action_show_diff(self) -> None:
+        from acp_tui.ui.screens.diff_screen import DiffScreen
+
+        diffs = self.diffs()
+        if diffs:
+            self.app.push_screen(DiffScreen(diffs))
 
     def toggle(self) -> None:
         self._user_toggled = True

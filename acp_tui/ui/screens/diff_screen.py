@@ -1,0 +1,38 @@
+"""A read-only full-screen diff of a tool call's proposed change (`d` on a card)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from acp_tui.session.diff import FileDiff
+from acp_tui.ui.widgets.diff_view import DiffView
+
+
+class DiffScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    DiffScreen { align: center middle; }
+    DiffScreen > Vertical { width: 98%; height: 95%; border: thick $accent; background: $surface; }
+    DiffScreen DiffView { height: 1fr; }
+    DiffScreen #hint { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape,q", "close", "close")]
+
+    def __init__(self, diffs: list[FileDiff]) -> None:
+        super().__init__()
+        self.diffs = diffs
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            for diff in self.diffs:
+                yield DiffView(diff)
+            yield Static("n/p next/prev hunk · s unified/split · esc close", id="hint")
+
+    def on_mount(self) -> None:
+        self.query(DiffView).first().focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
