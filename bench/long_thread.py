@@ -48,6 +48,9 @@ class HeadlessUi:
     async def run_login_terminal(self, argv: Any, env: Any) -> None:
         return None
 
+    async def review_write(self, path: Any, before: Any, proposed: Any) -> None:
+        return None
+
 
 def turn_markdown(turn: int) -> str:
     prose = (

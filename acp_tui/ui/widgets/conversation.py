@@ -1,8 +1,14 @@
-"""The conversation: observes the session `Thread` and mounts/updates one widget per entry.
+"""The conversation: observes the session `Thread` and shows one widget per recent entry.
 
 Only what changed is touched: a text chunk is appended to its message's streaming view, a tool
 call update refreshes its card. The view follows the bottom while streaming and stops following
 when the user scrolls up (Textual's scroll anchor), resuming when they scroll back down.
+
+Long threads stay cheap: only the most recent entries (`live_entries`, and every entry of the
+current turn) are live widgets. Older finished entries are frozen into `FrozenHistory` widgets
+(one Line-API widget per run of frozen entries), rendered from their data to look the same,
+so layout cost does not grow with the thread. Anything still running, waiting for a
+permission, showing a terminal, unfolded by the user or thawed (clicked) stays live.
 """
 
 from __future__ import annotations
@@ -10,20 +16,25 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Collapsible, Static
 
 from acp_tui.session import changes as thread_changes
 from acp_tui.session import entries as thread_entries
+from acp_tui.ui.widgets import entry_renderables as er
+from acp_tui.ui.widgets.frozen_history import FrozenHistory, FrozenItem, Render
 from acp_tui.ui.widgets.message_view import (
     AgentMessageView,
     MessageView,
     ThoughtView,
     UserMessageView,
 )
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.plan_view import PlanView
-from acp_tui.ui.widgets.tool_call_card import ToolCallCard, format_raw
+from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
 
 STOP_REASON_TEXT = {
     "max_tokens": "the agent stopped: it reached its token limit",
@@ -32,6 +43,19 @@ STOP_REASON_TEXT = {
     "cancelled": "cancelled",
     "error": "the turn ended with an error",
 }
+LIVE_ENTRIES = 40
+"""How many of the most recent entries stay live widgets."""
+FREEZE_BATCH = 20
+"""Freeze only once this many entries beyond `LIVE_ENTRIES` are live (amortizes the work)."""
+
+
+class ConversationNote(Static):
+    """A stop reason or a notice between entries; freezes to the same text."""
+
+    def __init__(self, text: str, kind: str) -> None:
+        super().__init__(Text(text), classes=kind, markup=False)
+        self.text = text
+        self.kind = kind
 
 
 class ConversationView(VerticalScroll):
@@ -44,11 +68,26 @@ class ConversationView(VerticalScroll):
     ConversationView .notice { color: $text-muted; text-style: italic; margin: 0 0 1 0; }
     """
 
-    def __init__(self, thread: Any, session: Any = None, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        thread: Any,
+        session: Any = None,
+        *,
+        id: str | None = None,
+        live_entries: int = LIVE_ENTRIES,
+        freeze_batch: int = FREEZE_BATCH,
+    ) -> None:
         super().__init__(id=id)
         self.thread = thread
         self.session = session
         self.views: dict[int, Widget] = {}
+        """Live widgets by entry id (frozen entries have none)."""
+        self.live_entries = live_entries
+        self.freeze_batch = freeze_batch
+        self._entry_of: dict[Widget, Any] = {}
+        self._frozen: dict[int, FrozenItem] = {}
+        self._pinned: set[int] = set()
+        self._not_kept: dict[int, str] = {}
         self._streaming: set[int] = set()
         self._unsubscribe: Any = None
 
@@ -68,10 +107,17 @@ class ConversationView(VerticalScroll):
         """Jump to the bottom and follow again (after the user sends a prompt)."""
         self.anchor()
 
+    @property
+    def frozen_entry_ids(self) -> set[int]:
+        """Ids of the entries shown in the frozen history."""
+        return set(self._frozen)
+
     # ------------------------------------------------------------ thread changes
 
     def _on_change(self, change: object) -> None:
         if isinstance(change, thread_changes.MessageChunkAppended):
+            if change.entry.id in self._frozen:
+                self._thaw(change.entry.id, pin=False)
             view = self.views.get(change.entry.id)
             if isinstance(view, MessageView | ThoughtView):
                 view.append_chunk(change.block_index, change.text)
@@ -80,17 +126,20 @@ class ConversationView(VerticalScroll):
         elif isinstance(change, thread_changes.EntryAdded):
             self._finish_streaming(except_id=change.entry.id)
             self._add_entry(change.entry)
+            self._maybe_freeze()
         elif isinstance(change, thread_changes.EntryChanged):
             self._update_entry(change.entry)
         elif isinstance(change, thread_changes.TurnStateChanged) and not change.running:
             self._finish_streaming()
             self._show_stop_reason(change.stop_reason)
+            self._maybe_freeze()
 
     def _add_entry(self, entry: Any) -> None:
         view = self._view_for(entry)
         if view is None:
             return
         self.views[entry.id] = view
+        self._entry_of[view] = entry
         if isinstance(view, MessageView | ThoughtView):
             self._streaming.add(entry.id)
         self.mount(view)
@@ -109,15 +158,11 @@ class ConversationView(VerticalScroll):
             view = PlanView()
             _show_plan_snapshot(view, entry)
             return view
-        raw = getattr(entry, "raw", entry)
-        kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
-        return Static(
-            Text(f"{kind or 'unknown update'}\n{format_raw(raw)[:4000]}"),
-            classes="unknown-entry",
-            markup=False,
-        )
+        return Static(er.unknown_text(entry), classes="unknown-entry", markup=False)
 
     def _update_entry(self, entry: Any) -> None:
+        if entry.id in self._frozen:
+            self._thaw(entry.id, pin=False)
         view = self.views.get(entry.id)
         if view is None:
             self._add_entry(entry)
@@ -141,15 +186,20 @@ class ConversationView(VerticalScroll):
         if stop_reason in (None, "end_turn"):
             return
         text = STOP_REASON_TEXT.get(str(stop_reason), f"the turn stopped: {stop_reason}")
-        self.mount(Static(Text(f"■ {text}"), classes="stop-reason"))
+        self.mount(ConversationNote(f"■ {text}", "stop-reason"))
         if stop_reason == "refusal":
-            user_views = [v for v in self.views.values() if isinstance(v, UserMessageView)]
-            if user_views:
-                user_views[-1].mark_not_kept("the agent refused this prompt; it was not kept")
+            users = [e for e in self.thread.entries if _is_user_message(e)]
+            view = self.views.get(users[-1].id) if users else None
+            if isinstance(view, UserMessageView):
+                reason = "the agent refused this prompt; it was not kept"
+                self._not_kept[users[-1].id] = reason
+                view.mark_not_kept(reason)
 
     def show_permission(self, prompt: Widget, tool_call_id: str | None) -> None:
         """Mount a permission prompt at the tool call it concerns (or at the end)."""
         entry = self.thread.tool_calls.get(tool_call_id) if tool_call_id else None
+        if entry is not None and entry.id in self._frozen:
+            self._thaw(entry.id, pin=False)
         card = self.views.get(entry.id) if entry is not None else None
         if isinstance(card, ToolCallCard):
             card.attach_permission(prompt)
@@ -157,12 +207,209 @@ class ConversationView(VerticalScroll):
             self.mount(prompt)
 
     def _on_notice(self, notice: Any) -> None:
-        self.mount(Static(Text(f"— {notice.text} —"), classes="notice"))
+        self.mount(ConversationNote(f"— {notice.text} —", "notice"))
+
+    # ------------------------------------------------------------ freezing
+
+    def _maybe_freeze(self) -> None:
+        if len(self.views) > self.live_entries + self.freeze_batch:
+            self.freeze_old()
+
+    def _protected_ids(self) -> set[int]:
+        """Entries that stay live: the most recent ones and the whole current turn."""
+        entries = self.thread.entries
+        keep = {e.id for e in entries[-self.live_entries :]} if self.live_entries else set()
+        for entry in reversed(entries):
+            keep.add(entry.id)
+            if _is_user_message(entry):
+                break
+        return keep | self._streaming | self._pinned
+
+    def freeze_old(self) -> int:
+        """Freeze every finished entry older than the live window; returns how many froze."""
+        protected = self._protected_ids()
+        children = list(self.children)
+        boundary = len(children)
+        for index, child in enumerate(children):
+            entry = self._entry_of.get(child)
+            if entry is not None and entry.id in protected:
+                boundary = index
+                break
+        return self._freeze_children(children[:boundary])
+
+    def freeze_all(self) -> int:
+        """Freeze everything that can be frozen (tests and comparisons)."""
+        protected = self._streaming | self._pinned
+        children = [
+            child
+            for child in self.children
+            if getattr(self._entry_of.get(child), "id", None) not in protected
+        ]
+        return self._freeze_children(list(self.children), only=set(children))
+
+    def _freeze_children(self, children: list[Widget], only: set[Widget] | None = None) -> int:
+        """Merge every run of frozen-able children (and frozen histories) into one history."""
+        runs: list[list[tuple[Widget, FrozenItem | None]]] = [[]]
+        for child in children:
+            item = None
+            if not isinstance(child, FrozenHistory) and (only is None or child in only):
+                item = self._frozen_item(child)
+            if isinstance(child, FrozenHistory) or item is not None:
+                runs[-1].append((child, item))
+            elif runs[-1]:
+                runs.append([])
+        frozen = 0
+        for run in runs:
+            if not run or (len(run) == 1 and run[0][1] is None):
+                continue
+            histories = [child for child, _ in run if isinstance(child, FrozenHistory)]
+            target = histories[0] if histories else FrozenHistory()
+            items: list[FrozenItem] = []
+            for child, item in run:
+                if isinstance(child, FrozenHistory):
+                    items.extend(child.items)
+                elif item is not None:
+                    items.append(item)
+                    frozen += 1
+            for item in items:
+                if item.entry_id is not None:
+                    self._frozen[item.entry_id] = item
+            target.set_items(items)
+            if target.parent is None:
+                self.mount(target, before=run[0][0])
+            for child, item in run:
+                if child is target:
+                    continue
+                if item is not None:
+                    self._forget_view(child)
+                child.remove()
+        return frozen
+
+    def _forget_view(self, child: Widget) -> None:
+        entry = self._entry_of.pop(child, None)
+        if entry is not None and self.views.get(entry.id) is child:
+            del self.views[entry.id]
+
+    def _frozen_item(self, child: Widget) -> FrozenItem | None:
+        """A frozen rendering of a live child, or None if it must stay live."""
+        if isinstance(child, ConversationNote):
+            text, style = Text(child.text), child.kind
+            return FrozenItem(lambda look, width: er.note_lines(text, style, look, width))
+        entry = self._entry_of.get(child)
+        if entry is None or not _in_default_state(child):
+            return None
+        render = self._renderer(entry, child)
+        return FrozenItem(render, entry) if render is not None else None
+
+    def _renderer(self, entry: Any, view: Widget | None) -> Render | None:
+        if isinstance(entry, thread_entries.MessageEntry):
+            if entry.id in self._streaming:
+                return None
+            if entry.role == "user":
+                not_kept = self._not_kept.get(entry.id)
+                return lambda look, width: er.user_message_lines(entry, look, width, not_kept)
+            if entry.role == "thought":
+                return er.thought_lines
+            return lambda look, width: er.agent_message_lines(entry, look, width)
+        if isinstance(entry, thread_entries.ToolCallEntry):
+            state = _card_state(entry, view)
+            if state is None:
+                return None
+            return lambda look, width: er.tool_call_lines(entry, look, width, state)
+        if isinstance(entry, thread_entries.PlanSnapshotEntry):
+            return lambda look, width: er.plan_lines(entry, look, width)
+        return lambda look, width: er.unknown_lines(entry, look, width)
+
+    # ------------------------------------------------------------ thawing
+
+    @on(FrozenHistory.ThawRequested)
+    def _thaw_clicked(self, event: FrozenHistory.ThawRequested) -> None:
+        event.stop()
+        entry_id = event.item.entry_id
+        if entry_id is not None:
+            self._thaw(entry_id, pin=True)
+
+    def thaw(self, entry_id: int) -> Widget | None:
+        """Turn a frozen entry back into a live widget that stays live; returns it."""
+        return self._thaw(entry_id, pin=True)
+
+    def _thaw(self, entry_id: int, *, pin: bool) -> Widget | None:
+        item = self._frozen.pop(entry_id, None)
+        if pin:
+            self._pinned.add(entry_id)
+        if item is None:
+            return self.views.get(entry_id)
+        history = next(
+            (h for h in self.query_children(FrozenHistory) if any(i is item for i in h.items)),
+            None,
+        )
+        view = self._view_for(item.entry)
+        if history is None or view is None:
+            return None
+        index = history.index_of(item)
+        before, after = history.items[:index], history.items[index + 1 :]
+        self.views[entry_id] = view
+        self._entry_of[view] = item.entry
+        if after:
+            self.mount(FrozenHistory(after), after=history)
+        self.mount(view, after=history)
+        if before:
+            history.set_items(before)
+        else:
+            history.remove()
+        return view
+
+
+def _is_user_message(entry: Any) -> bool:
+    return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
+
+
+def _in_default_state(view: Widget) -> bool:
+    """False if the user unfolded something the frozen rendering would show folded."""
+    if not view.is_mounted:
+        return True
+    failed = getattr(getattr(view, "entry", None), "status", None) == "failed"
+    for collapsible in view.query(Collapsible):
+        expected_open = failed and str(collapsible.title) == "raw output"
+        if collapsible.collapsed == expected_open:
+            return False
+    return True
+
+
+def _card_state(entry: Any, view: Widget | None) -> er.CardState | None:
+    """What the card shows beyond its data, or None if it must stay live."""
+    if entry.status in RUNNING:
+        return None
+    if any(getattr(item, "type", None) == "terminal" for item in entry.content):
+        return None  # a terminal view is live (scrollback, keys): keep it
+    if not isinstance(view, ToolCallCard) or not view.is_mounted:
+        return er.default_card_state(entry)
+    extras: list[er.Extra] = []
+    for child in list(view.children)[2:]:
+        extra = _extra(child)
+        if extra is None:
+            return None
+        extras.append(extra)
+    folded = er.default_card_state(entry).folded
+    if getattr(view, "_user_toggled", False):
+        folded = view.has_class("-folded")
+    return er.CardState(folded=folded, extras=extras)
+
+
+def _extra(widget: Widget) -> er.Extra | None:
+    """An attached widget as text, or None (a pending permission prompt stays live)."""
+    if isinstance(widget, PermissionPrompt):
+        if not widget.has_class("-answered"):
+            return None
+        answer = widget.query(Static).first() if widget.query(Static) else None
+        if answer is None or not isinstance(answer.visual, Content):
+            return None
+        margin = widget.styles.margin.top
+        return er.Extra(answer.visual, answer.rich_style, margin_top=margin, boxed=True)
+    if isinstance(widget, Static) and isinstance(widget.visual, Content):
+        return er.Extra(widget.visual, widget.rich_style, margin_top=widget.styles.margin.top)
+    return None
 
 
 def _show_plan_snapshot(view: PlanView, entry: Any) -> None:
-    plan_id = getattr(entry, "plan_id", None)
-    title = f"Plan {plan_id}" if plan_id else "Plan"
-    if getattr(entry, "removed", False):
-        title += " (removed)"
-    view.show_plan(entry.plan, title)
+    view.show_plan(entry.plan, er.plan_title(entry))

@@ -1,0 +1,330 @@
+"""Finished conversation entries rendered from their data to strips, for the frozen history.
+
+Each function renders one entry (the thread's entry object) to strips of exactly ``width``
+cells that look like the live widget (`UserMessageView`, `AgentMessageView`, `ThoughtView`,
+`ToolCallCard`, `PlanView`, the unknown-entry box, stop reasons and notices), including the
+widget's bottom margin, so freezing an entry neither changes what is on the screen nor moves it.
+Colours come from a `Look` (the frozen history's component styles, resolved from the theme).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+from textual.strip import Strip
+
+from acp_tui.ui.markdown.blocks import BlockSplitter
+from acp_tui.ui.markdown.document import DocumentView
+from acp_tui.ui.markdown.render import RenderContext
+from acp_tui.ui.widgets.content_block_view import block_type, describe_block
+from acp_tui.ui.widgets.plan_view import render_plan_state
+from acp_tui.ui.widgets.tool_call_card import KIND_ICONS, format_raw, status_text
+
+COLLAPSED = "▶"
+EXPANDED = "▼"
+
+
+@dataclass
+class Look:
+    """What rendering needs: the console, Markdown context and named styles."""
+
+    console: Console
+    options: ConsoleOptions
+    markdown: RenderContext
+    style: Callable[[str], Style]
+    """Resolved style by name: base, user, user-bar, user-bar-not-kept, not-kept, title,
+    resource-title, card-border[-failed|-cancelled|-running], locations, plan-bar, unknown,
+    unknown-border, stop-reason, notice."""
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A widget attached to a tool call card (an answered permission prompt, a rule's note)."""
+
+    content: Content
+    style: Style
+    margin_top: int = 0
+    boxed: bool = False
+
+
+@dataclass
+class CardState:
+    """What a live card showed that its entry alone does not say."""
+
+    folded: bool
+    extras: Sequence[Extra] = field(default_factory=tuple)
+
+
+# ---------------------------------------------------------------- strip helpers
+
+
+def fill(strip: Strip, width: int, style: Style) -> Strip:
+    """``strip`` over ``style``, cropped or padded to exactly ``width`` cells."""
+    return strip.apply_style(style).crop_extend(0, width, style)
+
+
+def blank(width: int, style: Style) -> Strip:
+    return Strip([Segment(" " * width, style)], width)
+
+
+def cells(text: str, style: Style) -> Strip:
+    return Strip([Segment(text, style)])
+
+
+def wrap_content(content: Content, width: int) -> list[Strip]:
+    """Word-wrap like a `Static` does (Textual's Content wrapping)."""
+    return [Strip(line.render_segments()) for line in content.wrap(max(width, 1))]
+
+
+def wrap_text(text: Text, look: Look, width: int) -> list[Strip]:
+    return wrap_content(Content.from_rich_text(text, console=look.console), width)
+
+
+def rich_lines(renderable: RenderableType, look: Look, width: int) -> list[Strip]:
+    """A Rich renderable as a `Static` shows it (rendered by the console at ``width``)."""
+    options = look.options.update(highlight=False, width=max(width, 1))
+    lines = look.console.render_lines(renderable, options, pad=False, new_lines=False)
+    return [Strip(line) for line in lines]
+
+
+def markdown_lines(text: str, look: Look, width: int) -> list[Strip]:
+    """A whole Markdown text, rendered like a finished `StreamingMarkdown`."""
+    splitter = BlockSplitter()
+    if text:
+        splitter.feed(text)
+    splitter.close()
+    document = DocumentView(splitter)
+    document.update(look.markdown, max(width, 1))
+    return [*document.frozen, *document.tail]
+
+
+def padded(
+    lines: Sequence[Strip], width: int, style: Style, left: int = 1, right: int = 1
+) -> list[Strip]:
+    inner = max(width - left - right, 0)
+    before, after = blank(left, style), blank(right, style)
+    return [Strip.join([before, fill(line, inner, style), after]) for line in lines]
+
+
+def boxed(lines: Sequence[Strip], width: int, border: Style, inner: Style) -> list[Strip]:
+    """A round border with padding 0 1 around ``lines`` (already wrapped to ``width - 4``)."""
+    span = max(width - 2, 0)
+    body = [
+        Strip.join([cells("│", border), strip, cells("│", border)])
+        for strip in padded(lines, width - 2, inner)
+    ]
+    return [cells(f"╭{'─' * span}╮", border), *body, cells(f"╰{'─' * span}╯", border)]
+
+
+def left_bar(
+    lines: Sequence[Strip], width: int, char: str, bar: Style, inner: Style
+) -> list[Strip]:
+    """A one-cell left border with padding 0 1 (``lines`` wrapped to ``width - 3``)."""
+    mark = cells(char, bar)
+    return [Strip.join([mark, strip]) for strip in padded(lines, width - 1, inner)]
+
+
+def collapsible_title(title: str, width: int, style: Style, *, expanded: bool = False) -> Strip:
+    """A `Collapsible`'s title row: ' ▶ title ' then the rest of the row."""
+    symbol = EXPANDED if expanded else COLLAPSED
+    return fill(cells(f" {symbol} {title} ", style), width, style)
+
+
+def with_margin(lines: list[Strip], width: int, look: Look) -> list[Strip]:
+    """Every conversation entry has a one-line bottom margin."""
+    base = look.style("base")
+    return [fill(line, width, base) for line in lines] + [blank(width, base)]
+
+
+# ---------------------------------------------------------------- content blocks
+
+
+def block_lines(block: Any, look: Look, width: int) -> list[Strip]:
+    """A non-text content block (see `content_block_view.block_widget`)."""
+    if block_type(block) == "resource":
+        resource = getattr(block, "resource", None)
+        uri = str(getattr(resource, "uri", "resource"))
+        text = getattr(resource, "text", None)
+        title = (
+            f"📎 {uri} ({len(text.splitlines())} lines)" if isinstance(text, str) else f"📎 {uri}"
+        )
+        return [collapsible_title(title, width, look.style("resource-title"))]
+    renderable = describe_block(block)
+    if isinstance(renderable, Text):
+        return wrap_text(renderable, look, width)
+    return rich_lines(renderable, look, width)
+
+
+# ---------------------------------------------------------------- entries
+
+
+def user_message_lines(
+    entry: Any, look: Look, width: int, not_kept: str | None = None
+) -> list[Strip]:
+    inner = width - 3
+    body = look.style("user")
+    lines: list[Strip] = []
+    for block in list(entry.blocks):
+        if block_type(block) == "text":
+            lines += wrap_text(Text(str(getattr(block, "text", ""))), look, inner)
+        else:
+            lines += block_lines(block, look, inner)
+    if not_kept:
+        note = Content.from_markup(f"✖ {not_kept}")
+        lines += [line.apply_style(look.style("not-kept")) for line in wrap_content(note, inner)]
+    bar = look.style("user-bar-not-kept" if not_kept else "user-bar")
+    return with_margin(left_bar(lines, width, "▌", bar, body), width, look)
+
+
+def agent_message_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+    inner = width - 2
+    lines: list[Strip] = []
+    for block in list(entry.blocks):
+        if block_type(block) == "text":
+            lines += markdown_lines(str(getattr(block, "text", "")), look, inner)
+        else:
+            lines += block_lines(block, look, inner)
+    return with_margin(padded(lines, width, look.style("base")), width, look)
+
+
+def thought_lines(look: Look, width: int) -> list[Strip]:
+    """A finished thought is folded to its title."""
+    return with_margin([collapsible_title("💭 thought", width, look.style("title"))], width, look)
+
+
+def tool_call_header(entry: Any) -> Text:
+    kind = str(entry.kind or "other")
+    text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
+    text.append(str(entry.title or "tool call"), style="bold")
+    text.append("  ")
+    started = entry.started_at
+    elapsed = None
+    if started is not None and entry.finished_at is not None:
+        elapsed = entry.finished_at - started
+    text.append_text(status_text(str(entry.status), elapsed))
+    return text
+
+
+def card_body_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+    """The unfolded body of a card: content, locations, raw input/output (folded unless failed)."""
+    lines: list[Strip] = []
+    for item in entry.content:
+        kind = getattr(item, "type", None)
+        if kind == "content":
+            block = item.content
+            if block_type(block) == "text":
+                lines += wrap_text(Text(str(block.text)), look, width)
+            else:
+                lines += block_lines(block, look, width)
+        elif kind == "diff":
+            from acp_tui.session.diff import compute_diff
+            from acp_tui.ui.widgets.diff_preview import DiffPreview
+
+            diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
+            lines += rich_lines(DiffPreview(diff), look, width)
+        elif kind == "terminal":
+            text = Text(f"▶ terminal {item.terminal_id}", style="dim")
+            lines += wrap_text(text, look, width)
+        else:
+            raw = getattr(item, "raw", item)
+            lines += wrap_text(
+                Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"), look, width
+            )
+    if entry.locations:
+        text = Text("📍 ")
+        for index, location in enumerate(entry.locations):
+            if index:
+                text.append("  ")
+            line = getattr(location, "line", None)
+            text.append(f"{location.path}:{line}" if line is not None else str(location.path))
+        locations = look.style("locations")
+        lines += [line.apply_style(locations) for line in wrap_text(text, look, width)]
+    title = look.style("title")
+    if entry.raw_input is not None:
+        lines.append(collapsible_title("raw input", width, title))
+    if entry.raw_output is not None:
+        failed = entry.status == "failed"
+        lines.append(collapsible_title("raw output", width, title, expanded=failed))
+        if failed:
+            raw = wrap_text(Text(format_raw(entry.raw_output)[:20_000]), look, width - 3)
+            lines += [Strip([]), *padded(raw, width, look.style("base"), left=3, right=0)]
+    return lines
+
+
+def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
+    lines: list[Strip] = [Strip([])] * extra.margin_top
+    if extra.boxed:
+        inner = [line.apply_style(extra.style) for line in wrap_content(extra.content, width - 4)]
+        border = look.style("card-border")
+        return lines + boxed(inner, width, border, look.style("base"))
+    return lines + [line.apply_style(extra.style) for line in wrap_content(extra.content, width)]
+
+
+def card_border_style(status: str) -> str:
+    if status == "failed":
+        return "card-border-failed"
+    if status == "cancelled":
+        return "card-border-cancelled"
+    if status in ("pending", "in_progress"):
+        return "card-border-running"
+    return "card-border"
+
+
+def default_card_state(entry: Any) -> CardState:
+    """How a card looks when nobody toggled it: completed cards without a diff fold."""
+    visual = any(getattr(item, "type", None) in ("diff", "terminal") for item in entry.content)
+    return CardState(folded=entry.status == "completed" and not visual)
+
+
+def tool_call_lines(
+    entry: Any, look: Look, width: int, state: CardState | None = None
+) -> list[Strip]:
+    state = state or default_card_state(entry)
+    inner = width - 4
+    lines = wrap_text(tool_call_header(entry), look, inner)
+    if not state.folded:
+        lines += card_body_lines(entry, look, inner)
+    for extra in state.extras:
+        lines += extra_lines(extra, look, inner)
+    border = look.style(card_border_style(str(entry.status)))
+    return with_margin(boxed(lines, width, border, look.style("base")), width, look)
+
+
+def plan_title(entry: Any) -> str:
+    plan_id = getattr(entry, "plan_id", None)
+    title = f"Plan {plan_id}" if plan_id else "Plan"
+    if getattr(entry, "removed", False):
+        title += " (removed)"
+    return title
+
+
+def plan_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+    lines = rich_lines(render_plan_state(entry.plan, plan_title(entry)), look, width - 3)
+    bar = look.style("plan-bar")
+    return with_margin(left_bar(lines, width, "▐", bar, look.style("base")), width, look)
+
+
+def unknown_text(entry: Any) -> Text:
+    raw = getattr(entry, "raw", entry)
+    kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
+    return Text(f"{kind or 'unknown update'}\n{format_raw(raw)[:4000]}")
+
+
+def unknown_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+    style = look.style("unknown")
+    lines = [line.apply_style(style) for line in wrap_text(unknown_text(entry), look, width - 4)]
+    return with_margin(boxed(lines, width, look.style("unknown-border"), style), width, look)
+
+
+def note_lines(text: Text, style_name: str, look: Look, width: int) -> list[Strip]:
+    """A stop reason or a notice: one styled paragraph."""
+    style = look.style(style_name)
+    lines = [fill(line, width, style) for line in wrap_text(text, look, width)]
+    return with_margin(lines, width, look)

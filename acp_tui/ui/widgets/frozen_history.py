@@ -1,0 +1,230 @@
+"""FrozenHistory: many finished conversation entries as ONE Line-API widget.
+
+The conversation keeps only recent entries as live widgets; older finished ones become
+`FrozenItem`s here. Each item renders itself from its data (see `entry_renderables`) and keeps
+its strips for the current width, so layout and compositing cost one widget however long
+the history is. Lines are rendered lazily per width; a resize or theme change re-renders.
+A click on an item posts `FrozenHistory.ThawRequested` (the conversation turns it back into
+a live widget, for example to unfold a tool call's raw input).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from acp_tui.ui.markdown.render import RenderContext
+from acp_tui.ui.widgets.entry_renderables import Look
+
+Render = Callable[[Look, int], list[Strip]]
+
+
+class FrozenItem:
+    """One frozen entry (or note): how to render it, and its strips for one width."""
+
+    __slots__ = ("_strips", "_width", "entry", "render")
+
+    def __init__(self, render: Render, entry: Any = None) -> None:
+        self.render = render
+        self.entry = entry
+        """The thread entry this item shows (None for notes and stop reasons)."""
+        self._width = -1
+        self._strips: list[Strip] = []
+
+    def lines(self, look: Look, width: int) -> list[Strip]:
+        if width != self._width:
+            self._strips = self.render(look, width)
+            self._width = width
+        return self._strips
+
+    def invalidate(self) -> None:
+        self._width = -1
+        self._strips = []
+
+    @property
+    def entry_id(self) -> int | None:
+        return getattr(self.entry, "id", None) if self.entry is not None else None
+
+
+@dataclass(frozen=True)
+class _Layout:
+    width: int
+    offsets: list[int]  # first line of each item
+    total: int
+
+
+class FrozenHistory(Widget):
+    """Finished entries, rendered once per width, shown through `render_line`."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "frozen--user",
+        "frozen--user-bar",
+        "frozen--user-bar-not-kept",
+        "frozen--not-kept",
+        "frozen--title",
+        "frozen--resource-title",
+        "frozen--card-border",
+        "frozen--card-border-failed",
+        "frozen--card-border-cancelled",
+        "frozen--card-border-running",
+        "frozen--locations",
+        "frozen--plan-bar",
+        "frozen--unknown",
+        "frozen--unknown-border",
+        "frozen--stop-reason",
+        "frozen--notice",
+    }
+    # mirrors the live widgets' CSS (message_view, tool_call_card, plan_view, conversation)
+    DEFAULT_CSS = """
+    FrozenHistory { height: auto; width: 1fr; }
+    FrozenHistory > .frozen--user { background: $secondary 10%; }
+    FrozenHistory > .frozen--user-bar { color: $secondary; }
+    FrozenHistory > .frozen--user-bar-not-kept { color: $error; }
+    FrozenHistory > .frozen--not-kept { color: $error; }
+    FrozenHistory > .frozen--title { color: $block-cursor-blurred-foreground; }
+    FrozenHistory > .frozen--resource-title {
+        background: $surface; color: $block-cursor-blurred-foreground;
+    }
+    FrozenHistory > .frozen--card-border { color: $primary 40%; }
+    FrozenHistory > .frozen--card-border-failed { color: $error; }
+    FrozenHistory > .frozen--card-border-cancelled { color: $secondary 50%; }
+    FrozenHistory > .frozen--card-border-running { color: $warning 70%; }
+    FrozenHistory > .frozen--locations { color: $text-accent; }
+    FrozenHistory > .frozen--plan-bar { color: $accent 60%; }
+    FrozenHistory > .frozen--unknown { color: $text-muted; }
+    FrozenHistory > .frozen--unknown-border { color: $secondary 40%; }
+    FrozenHistory > .frozen--stop-reason { color: $warning; }
+    FrozenHistory > .frozen--notice { color: $text-muted; text-style: italic; }
+    """
+
+    class ThawRequested(Message):
+        """The user clicked a frozen item."""
+
+        def __init__(self, history: FrozenHistory, item: FrozenItem) -> None:
+            super().__init__()
+            self.history = history
+            self.item = item
+
+    def __init__(self, items: Iterable[FrozenItem] = ()) -> None:
+        super().__init__()
+        self.items: list[FrozenItem] = list(items)
+        self._layout: _Layout | None = None
+        self._look: Look | None = None
+        self._markdown: RenderContext | None = None
+        self._styles_checked = False
+        self._styles_key: tuple[Style, ...] = ()
+
+    # ------------------------------------------------------------ items
+
+    def set_items(self, items: Iterable[FrozenItem]) -> None:
+        self.items = list(items)
+        self._changed()
+
+    def index_of(self, item: FrozenItem) -> int:
+        return next(i for i, candidate in enumerate(self.items) if candidate is item)
+
+    def item_changed(self, item: FrozenItem) -> None:
+        item.invalidate()
+        self._changed()
+
+    def _changed(self) -> None:
+        self._layout = None
+        self.refresh(layout=True)
+
+    # ------------------------------------------------------------ rendering
+
+    @property
+    def look(self) -> Look:
+        if self._look is None:
+            if self._markdown is None:
+                self._markdown = RenderContext(self.app.console)
+            self._look = Look(
+                console=self.app.console,
+                options=self.app.console_options,
+                markdown=self._markdown,
+                style=self._style,
+            )
+        return self._look
+
+    def _style(self, name: str) -> Style:
+        if name == "base":
+            return self.rich_style
+        return self.get_component_rich_style(f"frozen--{name}")
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles_checked = False
+
+    def _check_styles(self) -> None:
+        """Re-render every item if the theme or CSS changed what the items look like."""
+        self._styles_checked = True
+        key = (
+            self.rich_style,
+            *(self.get_component_rich_style(n) for n in sorted(self.COMPONENT_CLASSES)),
+        )
+        if key != self._styles_key:
+            self._styles_key = key
+            for item in self.items:
+                item.invalidate()
+            self._layout = None
+
+    def layout_for(self, width: int) -> _Layout:
+        if not self._styles_checked:
+            self._check_styles()
+        layout = self._layout
+        if layout is None or layout.width != width:
+            look = self.look
+            offsets: list[int] = []
+            total = 0
+            for item in self.items:
+                offsets.append(total)
+                total += len(item.lines(look, width))
+            layout = self._layout = _Layout(width, offsets, total)
+        return layout
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.layout_for(width).total if width > 0 else 0
+
+    def item_at(self, y: int) -> tuple[FrozenItem, int] | None:
+        """The item shown on line ``y`` and the line's index within the item."""
+        layout = self.layout_for(self.size.width)
+        if not self.items or not 0 <= y < layout.total:
+            return None
+        index = bisect_right(layout.offsets, y) - 1
+        return self.items[index], y - layout.offsets[index]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        found = self.item_at(y)
+        if found is None:
+            return Strip.blank(width, self.rich_style)
+        item, line = found
+        strips = item.lines(self.look, width)
+        return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
+
+    @property
+    def text(self) -> str:
+        """Plain text of every line (for tests)."""
+        width = self.size.width or 80
+        look = self.look
+        return "\n".join(
+            strip.text.rstrip() for item in self.items for strip in item.lines(look, width)
+        )
+
+    def on_click(self, event: events.Click) -> None:
+        found = self.item_at(event.y)
+        if found is not None and found[0].entry is not None:
+            event.stop()
+            self.post_message(self.ThawRequested(self, found[0]))
