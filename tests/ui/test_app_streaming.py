@@ -33,13 +33,6 @@ from tests.ui.app_harness import (
     upd,
 )
 
-REGRESSION_5E37E39 = pytest.mark.xfail(
-    reason="bug (5e37e39): ToolCallCard.update_from_entry returns early when not is_mounted, "
-    "which is still False inside on_mount, so card bodies (content, diff, locations, raw "
-    "input/output) are never built and failed cards do not open",
-    strict=True,
-)
-
 
 def cards_by_title(h: AppHarness) -> dict[str, ToolCallCard]:
     return {str(card.entry.title): card for card in h.all(ToolCallCard)}
@@ -89,7 +82,6 @@ async def test_every_kind_of_content_is_rendered(tmp_path: Path) -> None:
         assert '"answer": 42' in unknown[0]
 
 
-@REGRESSION_5E37E39
 async def test_tool_call_cards(tmp_path: Path) -> None:
     agent = write_scenario(tmp_path, one_turn(paced(rich_turn_updates())))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:

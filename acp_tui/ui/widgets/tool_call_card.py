@@ -97,12 +97,14 @@ class ToolCallCard(Vertical):
         self._content_key: object = None
         self._terminal_views: dict[str, Widget] = {}
         self._user_toggled = False
+        self._composed = False
 
     def compose(self) -> ComposeResult:
         yield ToolCallHeader(self._header(), id="header")
         yield Vertical(id="body")
 
     def on_mount(self) -> None:
+        self._composed = True
         self.update_from_entry()
         self.set_interval(1.0, self._tick)
 
@@ -127,7 +129,7 @@ class ToolCallCard(Vertical):
         return text
 
     def update_from_entry(self) -> None:
-        if not self.is_mounted:
+        if not self._composed:
             return  # on_mount brings it up to date
         status = str(self.entry.status)
         for name in ("failed", "running", "cancelled"):
@@ -239,7 +241,7 @@ class ToolCallCard(Vertical):
         for collapsible in self.query(Collapsible):
             if collapsible.title == "raw input":
                 collapsible.collapsed = False
-        if self.is_mounted:
+        if self._composed:
             self.mount(prompt)
         else:
             self.call_after_refresh(self.mount, prompt)
