@@ -42,14 +42,6 @@ TIMEOUT = 15.0
 AGENT_INFO = {"name": "scripted", "title": "Scripted Agent", "version": "1.0"}
 
 
-REGRESSION_5E37E39 = pytest.mark.xfail(
-    reason="bug (5e37e39): ToolCallCard.update_from_entry returns early when not is_mounted, "
-    "which is still False inside on_mount, so card bodies (content, diff, locations, raw "
-    "input/output) are never built and failed cards do not open",
-    strict=True,
-)
-
-
 def initialize() -> dict[str, Any]:
     return {
         "expect": "initialize",
@@ -136,7 +128,6 @@ async def caught_up(pilot) -> None:
     await pilot.pause()
 
 
-@REGRESSION_5E37E39
 def test_a_finished_turn_with_every_kind_of_content(snap_compare, make_snapshot) -> None:
     updates = rich_turn_updates()
     steps = [initialize(), {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}},
@@ -172,7 +163,6 @@ def test_crash_banner_with_exit_code_and_stderr(snap_compare, make_snapshot) -> 
     assert snap_compare(snapshot.app, terminal_size=(100, 24), run_before=run)
 
 
-@REGRESSION_5E37E39
 def test_permission_prompt_inside_its_tool_call(snap_compare, make_snapshot) -> None:
     permission = {
         "sessionId": SID,
