@@ -26,6 +26,7 @@ from acp_tui.ui.app import AcpApp
 from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import SCRIPTED_AGENT, end_turn, expect_prompt
 from tests.schema_check import FrameValidator
 from tests.ui.app_harness import (
@@ -51,6 +52,11 @@ def initialize() -> dict[str, Any]:
 
 
 class SnapshotApp(AcpApp):
+    def on_ready(self) -> None:
+        # a blinking cursor is a clock: keep it steadily on
+        for prompt in self.screen.query(PromptInput):
+            prompt.cursor_blink = False
+
     async def on_unmount(self) -> None:
         # snap_compare exits the app itself: stop the agent on the app's own loop
         await self.session.close()
