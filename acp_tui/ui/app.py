@@ -40,7 +40,8 @@ class AcpApp(App[int]):
         if self.startup_messages:
             self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
-            self.run_worker(self._start(), group="start", exclusive=True)
+            # after the main screen is up, so a failure can never race its mounting
+            self.call_after_refresh(self.run_worker, self._start(), group="start", exclusive=True)
 
     async def _start(self) -> None:
         ok = await self.session.start()

@@ -161,11 +161,6 @@ async def test_session_new_error_is_shown_not_a_traceback(tmp_path: Path) -> Non
         assert "session/new failed: disk full" in (h.app.exit_message or "")
 
 
-@pytest.mark.xfail(
-    reason="bug: when the agent fails at once (spawn error) the app exits while MainScreen is "
-    "still mounting and Sidebar.on_mount raises NoMatches('#plans'): a traceback is printed",
-    strict=True,
-)
 async def test_agent_that_cannot_be_spawned_is_reported(tmp_path: Path) -> None:
     # the CLI rejects missing or non-executable commands; a broken interpreter line gets through
     agent = tmp_path / "broken-agent"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets import Static
 
 from acp_tui.client.events import SessionState
@@ -113,12 +112,6 @@ async def test_crash_while_a_permission_is_pending(tmp_path: Path) -> None:
         assert any("new session started" in n for n in h.notified)
 
 
-@pytest.mark.xfail(
-    reason="bug: the connection closing cancels the permission future itself, so "
-    "PermissionPrompt.show_answer calls future.result() -> CancelledError in a done-callback; "
-    "the prompt keeps its live buttons after the crash",
-    strict=True,
-)
 async def test_permission_prompt_closes_as_cancelled_when_the_agent_dies(tmp_path: Path) -> None:
     argv = agent_runs(tmp_path, DIES_WAITING_FOR_PERMISSION)
     async with run_app(argv, fixed_cwd(tmp_path)) as h:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets import Collapsible, Static
 
 from acp_tui.ui.markdown import StreamingMarkdown
@@ -250,13 +249,6 @@ async def test_conversation_follows_the_bottom_until_the_user_scrolls_up(tmp_pat
 # ------------------------------------------------------------------ bursts (no pacing)
 
 
-@pytest.mark.xfail(
-    reason="bug: updates that arrive before the previous entry's widget is mounted make "
-    "ConversationView._on_change raise (ThoughtView.finish -> NoMatches Collapsible; "
-    "ToolCallCard.update_from_entry -> NoMatches #header; MessageView.sync_blocks -> "
-    "MountError): entries are dropped and agent text is shown twice",
-    strict=True,
-)
 async def test_a_burst_of_updates_renders_every_entry_once(tmp_path: Path) -> None:
     agent = write_scenario(tmp_path, one_turn(rich_turn_updates()))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
@@ -268,11 +260,6 @@ async def test_a_burst_of_updates_renders_every_entry_once(tmp_path: Path) -> No
         assert h.logged_errors == []
 
 
-@pytest.mark.xfail(
-    reason="bug: chunks arriving before the new MessageView mounted: sync_blocks adds a second "
-    "StreamingMarkdown for the same block and later chunks go to the unmounted one",
-    strict=True,
-)
 async def test_text_streamed_flat_out_is_shown_once_and_whole(tmp_path: Path) -> None:
     answer = ANSWER_MD * 20
     agent = write_scenario(tmp_path, one_turn([stream_text("$session_id", answer, chunk=8)]))

@@ -24,14 +24,15 @@ class MessageView(Vertical):
     def __init__(self, entry: Any) -> None:
         super().__init__()
         self.entry = entry
-        self._block_views: list[Widget] = []
+        # Views exist from the start, so chunks that arrive before this widget is mounted go
+        # straight into them; compose() mounts whatever exists by then.
+        self._block_views: list[Widget] = [self._view_for(block) for block in entry.blocks]
+        self._composed = False
         self._finished = False
 
     def compose(self) -> ComposeResult:
-        for block in list(self.entry.blocks):
-            view = self._view_for(block)
-            self._block_views.append(view)
-            yield view
+        self._composed = True
+        yield from self._block_views
 
     def _view_for(self, block: Any) -> Widget:
         if block_type(block) == "text":
@@ -55,7 +56,8 @@ class MessageView(Vertical):
                 if isinstance(view, StreamingMarkdown):
                     view.finish()
             self._block_views.extend(new_views)
-            self.mount_all(new_views)
+            if self._composed:
+                self.mount_all(new_views)
 
     def finish(self) -> None:
         if self._finished:
@@ -134,6 +136,15 @@ class ThoughtView(Vertical):
 
     def finish(self) -> None:
         self.message.finish()
-        collapsible = self.query_one(Collapsible)
-        collapsible.title = "💭 thought"
-        collapsible.collapsed = True
+        self._fold()
+
+    def on_mount(self) -> None:
+        if self.message._finished:  # finished before it was mounted
+            self._fold()
+
+    def _fold(self) -> None:
+        collapsibles = self.query(Collapsible)
+        if collapsibles:
+            collapsible = collapsibles.first()
+            collapsible.title = "💭 thought"
+            collapsible.collapsed = True

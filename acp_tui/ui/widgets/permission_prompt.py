@@ -102,9 +102,10 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def show_answer(self) -> None:
         """Replace the buttons with what was answered (the future holds the outcome)."""
-        if not self.pending.future.done() or self.has_class("-answered"):
+        future = self.pending.future
+        if not future.done() or self.has_class("-answered"):
             return
-        outcome = self.pending.future.result().get("outcome", {})
+        outcome = {} if future.cancelled() else future.result().get("outcome", {})
         if outcome.get("outcome") == "selected":
             chosen = next(
                 (o for o in self.pending.options if o.option_id == outcome.get("optionId")), None

@@ -56,7 +56,10 @@ class Sidebar(VerticalScroll):
             self.refresh_commands()
 
     def refresh_plans(self) -> None:
-        container = self.query_one("#plans", VerticalScroll)
+        containers = self.query("#plans").results(VerticalScroll)
+        container = next(containers, None)
+        if container is None:
+            return  # not composed (the app is closing before it was shown)
         container.remove_children()
         views: list[PlanView] = []
         if self.thread.plan:
@@ -77,4 +80,5 @@ class Sidebar(VerticalScroll):
         for command in commands:
             text.append(f"/{command.name}", style="bold")
             text.append(f"  {command.description}\n", style="dim")
-        self.query_one("#commands", Static).update(text if commands else Text("none", style="dim"))
+        for static in self.query("#commands").results(Static):
+            static.update(text if commands else Text("none", style="dim"))
