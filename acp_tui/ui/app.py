@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 
 from textual.app import App
@@ -44,6 +45,9 @@ class AcpApp(App[int]):
             self.call_after_refresh(self.run_worker, self._start(), group="start", exclusive=True)
 
     async def _start(self) -> None:
+        # Everything built so far lives as long as the app: keep the garbage collector from
+        # walking it again and again while text streams (long GC pauses showed as lag).
+        gc.freeze()
         ok = await self.session.start()
         self.bridge.agent_name = self.session.agent_name
         if not ok and self.session.state is SessionState.FAILED:
