@@ -308,7 +308,7 @@ def plan_title(entry: Any) -> str:
 def plan_lines(entry: Any, look: Look, width: int) -> list[Strip]:
     lines = rich_lines(render_plan_state(entry.plan, plan_title(entry)), look, width - 3)
     bar = look.style("plan-bar")
-    return with_margin(left_bar(lines, width, "▐", bar, look.style("base")), width, look)
+    return with_margin(left_bar(lines, width, "█", bar, look.style("base")), width, look)
 
 
 def unknown_text(entry: Any) -> Text:

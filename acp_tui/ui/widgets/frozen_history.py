@@ -87,8 +87,8 @@ class FrozenHistory(Widget):
     DEFAULT_CSS = """
     FrozenHistory { height: auto; width: 1fr; }
     FrozenHistory > .frozen--user { background: $secondary 10%; }
-    FrozenHistory > .frozen--user-bar { color: $secondary; }
-    FrozenHistory > .frozen--user-bar-not-kept { color: $error; }
+    FrozenHistory > .frozen--user-bar { color: $secondary; background: $secondary 10%; }
+    FrozenHistory > .frozen--user-bar-not-kept { color: $error; background: $secondary 10%; }
     FrozenHistory > .frozen--not-kept { color: $error; }
     FrozenHistory > .frozen--title { color: $block-cursor-blurred-foreground; }
     FrozenHistory > .frozen--resource-title {
