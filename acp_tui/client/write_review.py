@@ -21,13 +21,14 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
 from acp_tui.host.changes import ChangeLog, WriteRecord
+from acp_tui.host.filesystem import Reviewed
 from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
 from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
 
@@ -44,6 +45,9 @@ class ReviewedWrite:
     content: str
     accepted: int
     total: int
+    # The on-disk text the decisions were made against (it may have changed during review).
+    base: str | None = field(default=None, compare=False)
+    base_known: bool = field(default=False, compare=False)
 
 
 ReviewUi = Callable[[Path, str | None, str], Awaitable[ReviewedWrite | None]]
@@ -192,7 +196,9 @@ class WriteReviewGate:
             return False
         return _canonical(path, self.cwd) not in self._granted
 
-    async def review(self, path: Path, before: str | None, proposed: str) -> str | None:
+    async def review(
+        self, path: Path, before: str | None, proposed: str
+    ) -> str | Reviewed | None:
         """The content the file host should write (None: the user rejected the change)."""
         total = len(compute_diff(str(path), before, proposed).hunks)
         if total == 0 or not self.should_hold(path):
@@ -203,6 +209,8 @@ class WriteReviewGate:
             self._expected.pop(path, None)
             return None
         self._expected[path] = (True, decision.accepted, decision.total)
+        if decision.base_known:
+            return Reviewed(decision.content, decision.base)
         return decision.content
 
     def attach(self, changes: ChangeLog) -> Callable[[], None]:
@@ -252,7 +260,9 @@ def decide(diff: FileDiff, decisions: Mapping[int, HunkDecision]) -> ReviewedWri
     accepted = {h.index for h in diff.hunks if decisions.get(h.index) != "rejected"}
     if total and not accepted:
         return None
-    return ReviewedWrite(apply_hunks(diff, accepted), len(accepted), total)
+    return ReviewedWrite(
+        apply_hunks(diff, accepted), len(accepted), total, base=diff.old_text, base_known=True
+    )
 
 
 def _hunk_key(hunk: Hunk) -> tuple[tuple[str, str, str], ...]:

@@ -49,10 +49,21 @@ CANCEL = "cancel"
 OVERWRITE_CHOICES = (Choice(OVERWRITE, "Overwrite", "o"), Choice(CANCEL, "Cancel", "c"))
 
 
+@dataclass(frozen=True)
+class Reviewed:
+    """A gate's answer that also says which on-disk text the user reviewed against, so a file
+    that changed during review (and was re-diffed) is not questioned a second time."""
+
+    content: str
+    base: str | None
+
+
 class WriteGate(Protocol):
     """The review step before a write (the UI shows a diff and lets the user pick hunks)."""
 
-    async def review(self, path: Path, before: str | None, proposed: str) -> str | None:
+    async def review(
+        self, path: Path, before: str | None, proposed: str
+    ) -> str | Reviewed | None:
         """Return the content to write (maybe a merge of accepted hunks), or None to reject."""
         ...
 
@@ -92,6 +103,9 @@ def skip_lines(text: str, pos: int, count: int) -> int:
             pos = newline + 1
         return pos
     return pos
+
+
+_UNKNOWN = object()
 
 
 def select_lines(text: str, line: int | None, limit: int | None) -> str:
@@ -165,10 +179,15 @@ class FileSystemHost:
                         f"the user rejected the change to {path}",
                         {"path": path, "reason": "rejected"},
                     )
-                proposed = reviewed
+                reviewed_base: str | object | None = _UNKNOWN
+                if isinstance(reviewed, Reviewed):
+                    proposed, reviewed_base = reviewed.content, reviewed.base
+                else:
+                    proposed = reviewed
                 during = await asyncio.to_thread(_read_existing, resolved, path)
                 if during != before:
-                    await self._confirm_overwrite(path, resolved, during, "review")
+                    if decode_for_record(during)[0] != reviewed_base:
+                        await self._confirm_overwrite(path, resolved, during, "review")
                     before = during
             await self._write(path, resolved, before, proposed)
         return {}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets import OptionList
 
 from acp_tui.client.events import SessionState

@@ -13,7 +13,13 @@ import pytest
 
 from acp_tui.host.asker import FixedAnswer, Question
 from acp_tui.host.boundary import DENY
-from acp_tui.host.filesystem import CANCEL, OVERWRITE, OVERWRITE_CHANGED, FileSystemHost
+from acp_tui.host.filesystem import (
+    CANCEL,
+    OVERWRITE,
+    OVERWRITE_CHANGED,
+    FileSystemHost,
+    Reviewed,
+)
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from tests.schema_check import FrameValidator
 
@@ -274,6 +280,26 @@ async def test_a_file_changed_during_review_asks_again(tmp_path):
     await write_error(host, target, "proposed")
     assert target.read_text() == "edited during review"
     assert asker.asked[0].data["since"] == "review"
+
+
+async def test_a_review_made_against_the_edited_file_is_not_questioned_again(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("one\ntwo\n")
+
+    class RediffingGate:
+        """Like the review screen: the file changes on disk, the user re-reviews against it."""
+
+        async def review(self, path: Path, before: str | None, proposed: str) -> Reviewed:
+            await asyncio.to_thread(path.write_text, "one\nTWO\n")
+            return Reviewed("ONE\nTWO\n", base="one\nTWO\n")
+
+    asker = ScriptedAsker()
+    host = FileSystemHost(tmp_path, asker, write_gate=RediffingGate())
+    await write(host, target, "ONE\ntwo\n")
+    assert target.read_text() == "ONE\nTWO\n"
+    assert asker.asked == []
+    (record,) = host.changes.records
+    assert record.before == "one\nTWO\n"  # what was on disk when it was written
 
 
 async def test_concurrent_writes_to_one_file_are_serialised(tmp_path):

@@ -132,6 +132,8 @@ class MainScreen(Screen[None]):
         return [p for p in self._permission_prompts if not p.pending.done]
 
     def _permission_answered(self, prompt: PermissionPrompt) -> None:
+        if not self.is_attached:
+            return  # the app is closing
         prompt.show_answer()
         self._permission_prompts = self._open_prompts()
         self._focus_next_permission()
