@@ -164,11 +164,14 @@ class FrameWatch:
 
         def display(screen: Any, renderable: Any) -> None:
             original(screen, renderable)
-            if self.marker is not None and isinstance(renderable, CompositorUpdate):
-                if self.marker in renderable.render_segments(app.console):
-                    self.seen_at = time.perf_counter()
-                    self.marker = None
-                    self.seen.set()
+            if (
+                self.marker is not None
+                and isinstance(renderable, CompositorUpdate)
+                and self.marker in renderable.render_segments(app.console)
+            ):
+                self.seen_at = time.perf_counter()
+                self.marker = None
+                self.seen.set()
 
         app._display = display  # type: ignore[method-assign]
 

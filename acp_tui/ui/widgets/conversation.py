@@ -89,6 +89,7 @@ class ConversationView(VerticalScroll):
         self._pinned: set[int] = set()
         self._not_kept: dict[int, str] = {}
         self._streaming: set[int] = set()
+        self._freeze_pending = False
         self._unsubscribe: Any = None
 
     def on_mount(self) -> None:
@@ -212,8 +213,19 @@ class ConversationView(VerticalScroll):
     # ------------------------------------------------------------ freezing
 
     def _maybe_freeze(self) -> None:
-        if len(self.views) > self.live_entries + self.freeze_batch:
-            self.freeze_old()
+        """Freeze after the next refresh, once new widgets have mounted (batched)."""
+        if self._freeze_pending or len(self.views) <= self.live_entries + self.freeze_batch:
+            return
+        self._freeze_pending = True
+        self.call_after_refresh(self._deferred_freeze)
+
+    def _deferred_freeze(self) -> None:
+        self._freeze_pending = False
+        self.freeze_old()
+        if len(self.views) > self.live_entries + self.freeze_batch and any(
+            not view.is_mounted for view in self.views.values()
+        ):
+            self._maybe_freeze()  # some old widgets were still mounting
 
     def _protected_ids(self) -> set[int]:
         """Entries that stay live: the most recent ones and the whole current turn."""
@@ -292,6 +304,8 @@ class ConversationView(VerticalScroll):
 
     def _frozen_item(self, child: Widget) -> FrozenItem | None:
         """A frozen rendering of a live child, or None if it must stay live."""
+        if not child.is_mounted:
+            return None  # removing a widget while it mounts breaks its on_mount
         if isinstance(child, ConversationNote):
             text, style = Text(child.text), child.kind
             return FrozenItem(lambda look, width: er.note_lines(text, style, look, width))
