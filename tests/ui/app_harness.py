@@ -213,6 +213,7 @@ async def run_app(
     start: bool = True,
     wait_ready: bool = True,
     allow_unknown_methods: bool = False,
+    session_kwargs: dict[str, Any] | None = None,
 ) -> AsyncIterator[AppHarness]:
     failures: list[str] = []
     validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
@@ -236,7 +237,7 @@ async def run_app(
             failures.append(f"{exc} (frame: {event.raw[:300]})")
 
     def factory(bridge: UiBridge) -> AgentSession:
-        session = AgentSession(argv, cwd, bridge, env_extra=env)
+        session = AgentSession(argv, cwd, bridge, env_extra=env, **(session_kwargs or {}))
         session.traffic.subscribe(tap)
         return session
 
