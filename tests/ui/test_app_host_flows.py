@@ -115,7 +115,7 @@ async def test_terminal_login_runs_in_a_terminal_then_reconnects(tmp_path: Path)
     argv = agent_runs(tmp_path, first, second)
     async with run_app(argv, fixed_cwd(tmp_path), wait_ready=False) as h:
         await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login choice")
-        assert "Log in in a terminal" in h.screen_text()
+        await h.until(lambda: "Log in in a terminal" in h.screen_text(), "the method listed")
         await h.pilot.press("enter")
         await h.until(lambda: h.session.session_id == "after-login", "a session after login")
         assert not isinstance(h.app.screen, AuthMethodScreen | LoginTerminalScreen)
