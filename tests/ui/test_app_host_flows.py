@@ -149,7 +149,9 @@ async def test_quitting_leaves_no_agent_or_terminal_process_behind(tmp_path: Pat
         terminal_id = answers(agent)[0]["terminalId"]
         terminal = h.session.terminals.get(terminal_id)
         assert terminal is not None
-        terminal_pid = terminal._process.pid
+        process = terminal._process
+        assert process is not None
+        terminal_pid = process.pid
         agent_pid = h.session._process.pid  # type: ignore[union-attr]
         group = [
             int(p) for p in os.listdir("/proc") if p.isdigit() and _pgid(int(p)) == terminal_pid
