@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_tui import __version__
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
+from acp_tui.client.handshake import HandshakeError, initialize_params, read_initialize_result
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.config import Settings
@@ -34,7 +34,6 @@ from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
 # Updates an agent replays on session/load that we already show after a restart.
 _REPLAYED_KINDS = frozenset(
     {
@@ -189,45 +188,20 @@ class AgentSession:
         self._watch_task = asyncio.create_task(self._watch_process(self._process))
         self._phase = "initialize"
         try:
-            result = await connection.request("initialize", self._initialize_params())
+            result = await connection.request("initialize", initialize_params())
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
-        if not isinstance(result, dict):
-            self._fail("the agent answered initialize with something that is not an object")
-            return False
-        version = result.get("protocolVersion")
-        if version != PROTOCOL_VERSION:
-            self._fail(
-                f"the agent speaks ACP protocol version {version!r}; "
-                f"acp-tui speaks version {PROTOCOL_VERSION}"
-            )
+        try:
+            hello = read_initialize_result(result)
+        except HandshakeError as error:
+            self._fail(str(error))
             await self._teardown()
             return False
-        info = result.get("agentInfo")
-        self.agent_info = info if isinstance(info, dict) else {}
-        caps = result.get("agentCapabilities")
-        self.agent_capabilities = caps if isinstance(caps, dict) else {}
-        methods = result.get("authMethods")
-        self.auth_methods = (
-            [m for m in (AuthMethodInfo.from_wire(r) for r in methods or []) if m is not None]
-            if isinstance(methods, list)
-            else []
-        )
+        self.agent_info = hello.info
+        self.agent_capabilities = hello.capabilities
+        self.auth_methods = hello.auth_methods
         return True
-
-    def _initialize_params(self) -> dict[str, Any]:
-        return {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": {
-                "fs": {"readTextFile": True, "writeTextFile": True},
-                "terminal": True,
-                "auth": {"terminal": True},
-                # unstable: we render plan_update / plan_removed
-                "plan": {},
-            },
-            "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
-        }
 
     async def _open_session(self, *, load: bool) -> bool:
         connection = self._connection
