@@ -8,6 +8,8 @@ everything is frozen strips, so a finished message costs nothing until the width
 
 from __future__ import annotations
 
+import time
+
 from rich.style import Style
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -49,6 +51,8 @@ class StreamingMarkdown(Widget):
         self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}  # render_line cache
         self._dirty = False
         self._timer: Timer | None = None
+        self._flush_pending = False
+        self._last_flush = 0.0
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
         if markdown:
@@ -95,9 +99,17 @@ class StreamingMarkdown(Widget):
 
     # -- refresh coalescing --------------------------------------------------------------
     def _mark_dirty(self) -> None:
+        """Schedule one flush: at once (after the current batch of appends) when the last one
+        was a frame ago or more, else at the start of the next frame. At most one per frame."""
         self._dirty = True
-        if self._timer is None and self.is_mounted:
-            self._timer = self.set_timer(FRAME_SECONDS, self._flush, name="markdown-frame")
+        if self._flush_pending or not self.is_mounted:
+            return
+        self._flush_pending = True
+        wait = FRAME_SECONDS - (time.monotonic() - self._last_flush)
+        if wait <= 0:
+            self.call_later(self._flush)
+        else:
+            self._timer = self.set_timer(wait, self._flush, name="markdown-frame")
 
     def on_mount(self) -> None:
         if self._dirty:
@@ -106,6 +118,8 @@ class StreamingMarkdown(Widget):
     def _flush(self) -> None:
         """Once per frame: bring the strips up to date and repaint the lines that changed."""
         self._timer = None
+        self._flush_pending = False
+        self._last_flush = time.monotonic()
         if not self.is_mounted:
             return
         width = self._document.width or self.size.width

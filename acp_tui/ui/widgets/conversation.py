@@ -405,7 +405,7 @@ def _card_state(entry: Any, view: Widget | None) -> er.CardState | None:
             return None
         extras.append(extra)
     folded = er.default_card_state(entry).folded
-    if getattr(view, "_user_toggled", False):
+    if isinstance(view, ToolCallCard) and view.user_toggled:
         folded = view.has_class("-folded")
     return er.CardState(folded=folded, extras=extras)
 

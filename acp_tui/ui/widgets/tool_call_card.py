@@ -235,6 +235,11 @@ class ToolCallCard(Vertical):
             self.toggle()
             event.stop()
 
+    @property
+    def user_toggled(self) -> bool:
+        """The user folded or unfolded this card by hand (so it keeps that state)."""
+        return self._user_toggled
+
     def attach_permission(self, prompt: Widget) -> None:
         """Show a permission request inside this card, unfolded, with its raw input open."""
         self.remove_class("-folded")
