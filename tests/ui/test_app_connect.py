@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import OptionList
 
@@ -17,14 +18,14 @@ AUTH_METHODS = [
 ]
 
 
-def initialize_with_auth() -> dict:
+def initialize_with_auth() -> dict[str, Any]:
     return {
         "expect": "initialize",
         "respond": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": AUTH_METHODS},
     }
 
 
-def auth_required() -> dict:
+def auth_required() -> dict[str, Any]:
     return {
         "expect": "session/new",
         "error": {"code": -32000, "message": "Authentication required"},

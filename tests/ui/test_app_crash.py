@@ -4,6 +4,7 @@ nothing hangs, no traceback; ctrl+r starts it again and the session continues.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Static
 
@@ -37,7 +38,7 @@ async def crashed(h: AppHarness) -> str:
 async def test_crash_during_initialize_shows_code_and_stderr_then_restarts(
     tmp_path: Path,
 ) -> None:
-    first = [{"stderr": "fatal: config file is broken\n"}, {"exit": 3}]
+    first: list[dict[str, Any]] = [{"stderr": "fatal: config file is broken\n"}, {"exit": 3}]
     second = [initialize_ok(), new_session_ok("s-again"), expect_prompt(), end_turn()]
     argv = agent_runs(tmp_path, first, second)
     async with run_app(argv, fixed_cwd(tmp_path), wait_ready=False) as h:

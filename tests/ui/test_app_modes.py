@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from acp_tui.ui.widgets.mode_list import ModeList
@@ -72,6 +73,10 @@ async def test_shift_tab_wraps_around(tmp_path: Path) -> None:
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         for expected in ("Code", "Plan", "Ask"):
             await h.pilot.press("shift+tab")
-            await h.until(lambda e=expected: f"mode: {e}" in status(h), f"mode {expected}")
+            await h.until(mode_shown(h, expected), f"mode {expected}")
         sent = [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")]
         assert sent == ["code", "plan", "ask"]
+
+
+def mode_shown(h: AppHarness, name: str) -> Callable[[], bool]:
+    return lambda: f"mode: {name}" in status(h)

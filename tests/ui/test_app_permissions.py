@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Static
 
@@ -18,7 +19,7 @@ def project(tmp_path: Path) -> Path:
     return cwd
 
 
-def permission_answers(h: AppHarness) -> list[dict]:
+def permission_answers(h: AppHarness) -> list[dict[str, Any]]:
     return [f["result"]["outcome"] for f in h.sent if "result" in f and "outcome" in f["result"]]
 
 

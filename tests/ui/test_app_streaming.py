@@ -4,6 +4,7 @@ the status bar, and the conversation following the bottom."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Collapsible, Static
 
@@ -114,7 +115,7 @@ async def test_tool_call_cards(tmp_path: Path) -> None:
 
 
 async def test_tool_call_status_walks_through_every_state(tmp_path: Path) -> None:
-    def status(value: str, call: str = "t1") -> dict:
+    def status(value: str, call: str = "t1") -> dict[str, Any]:
         return upd("tool_call_update", toolCallId=call, status=value)
 
     updates = [

@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.widgets import Static
 
+from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_view import UserMessageView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -159,8 +160,10 @@ async def test_escape_cancels_the_turn_at_once_and_keeps_listening(tmp_path: Pat
         (prompt,) = h.all(PermissionPrompt)
         assert "⊘ cancelled" in plain(prompt.query_one(".answered", Static))
         # updates after the cancel were still applied
-        messages = [e for e in h.session.thread.entries if getattr(e, "role", "") == "agent"]
-        assert messages and messages[-1].text == "Stopped as you asked."  # type: ignore[attr-defined]
+        messages = [
+            e for e in h.session.thread.entries if isinstance(e, MessageEntry) and e.role == "agent"
+        ]
+        assert messages and messages[-1].text == "Stopped as you asked."
         # a real completion still counts; the agent's "failed" after our cancel is no news
         assert h.session.thread.tool_calls["t1"].status == "completed"
         assert h.session.thread.tool_calls["t2"].status == "cancelled"

@@ -7,7 +7,6 @@ would send (like bench/long_thread.py). Waits are on conditions, never fixed sle
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,9 +23,7 @@ from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from long_thread import HeadlessUi, feed_turn, turn_markdown, update
+from bench.long_thread import HeadlessUi, feed_turn, turn_markdown, update
 
 SIZE = (140, 45)
 

@@ -212,7 +212,7 @@ async def test_written_reports_after_the_change_log_records_the_write(cwd: Path)
     path = cwd / "f.txt"
     content = await gate.review(path, "a\nb\n", "A\nB\n")
     assert reports == []  # nothing written yet
-    assert content is not None
+    assert isinstance(content, str)
     record = log.add(path, "a\nb\n", content)
     assert len(reports) == 1
     report = reports[0]
@@ -231,7 +231,9 @@ async def test_unheld_write_report_says_what_was_written(cwd: Path) -> None:
     reports: list[WriteReport] = []
     gate.written.subscribe(reports.append)
     path = cwd / "new.txt"
-    log.add(path, None, await gate.review(path, None, "1\n2\n") or "")
+    written = await gate.review(path, None, "1\n2\n")
+    assert isinstance(written, str)
+    log.add(path, None, written)
     assert [r.summary(cwd) for r in reports] == ["wrote new.txt (+2 \N{MINUS SIGN}0)"]
     assert not reports[0].held
 
