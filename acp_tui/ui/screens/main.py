@@ -144,7 +144,8 @@ class MainScreen(Screen[None]):
             prompts[0].focus()
             prompts[0].scroll_visible()
         else:
-            self.query_one(PromptInput).focus()
+            for prompt_input in self.query(PromptInput).results(PromptInput):
+                prompt_input.focus()  # (none while the screen is being torn down)
 
     def _on_thread_change(self, change: object) -> None:
         thread = self.session.thread
