@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -10,8 +9,7 @@ import pytest
 
 from acp_tui.protocol.connection import Connection, NotificationHandler, RequestHandler
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.protocol.traffic import TrafficEvent
-from tests.schema_check import FrameValidator
+from tests.schema_check import FrameValidator, validating_tap
 
 AttachValidator = Callable[..., FrameValidator]
 
@@ -39,23 +37,7 @@ def validate_frames() -> Iterator[AttachValidator]:
 
     def attach(conn: Connection, *, allow_unknown_methods: bool = False) -> FrameValidator:
         validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
-
-        def tap(event: TrafficEvent) -> None:
-            try:
-                frame = json.loads(event.raw)
-            except ValueError:
-                if event.direction == "out":
-                    failures.append(f"sent a line that is not JSON: {event.raw[:200]!r}")
-                return
-            try:
-                if event.direction == "in":
-                    validator.incoming(frame)
-                else:
-                    validator.outgoing(frame)
-            except AssertionError as exc:
-                failures.append(f"{exc} (frame: {event.raw[:300]})")
-
-        conn.add_tap(tap)
+        conn.add_tap(validating_tap(validator, failures))
         return validator
 
     yield attach

@@ -7,6 +7,7 @@ each frame's params/result against the exact definition its method calls for.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,34 @@ class FrameValidator:
 
 def _key(request_id: Any) -> str:
     return json.dumps(request_id)
+
+
+def validating_tap(
+    validator: FrameValidator,
+    failures: list[str],
+    sent: list[dict[str, Any]] | None = None,
+) -> Callable[[Any], None]:
+    """A traffic tap (events with `.direction` and `.raw`) feeding `validator`.
+
+    Violations are collected in `failures` (a tap must not raise into the connection); frames
+    the client sends are also appended to `sent` when given.
+    """
+
+    def tap(event: Any) -> None:
+        try:
+            frame = json.loads(event.raw)
+        except ValueError:
+            if event.direction == "out":
+                failures.append(f"sent a line that is not JSON: {event.raw[:200]!r}")
+            return
+        try:
+            if event.direction == "in":
+                validator.incoming(frame)
+            else:
+                if sent is not None and isinstance(frame, dict):
+                    sent.append(frame)
+                validator.outgoing(frame)
+        except AssertionError as exc:
+            failures.append(f"{exc} (frame: {event.raw[:300]})")
+
+    return tap

@@ -28,7 +28,6 @@ from textual.widget import Widget
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
-from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -40,7 +39,7 @@ from tests.agents.scenarios import (
     new_session_ok,
     update,
 )
-from tests.schema_check import FrameValidator
+from tests.schema_check import FrameValidator, validating_tap
 
 TIMEOUT = 15.0
 SIZE = (140, 45)
@@ -219,22 +218,7 @@ async def run_app(
     validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
     sent: list[dict[str, Any]] = []
 
-    def tap(event: TrafficEvent) -> None:
-        try:
-            frame = json.loads(event.raw)
-        except ValueError:
-            if event.direction == "out":
-                failures.append(f"sent a line that is not JSON: {event.raw[:200]!r}")
-            return
-        try:
-            if event.direction == "in":
-                validator.incoming(frame)
-            else:
-                if isinstance(frame, dict):
-                    sent.append(frame)
-                validator.outgoing(frame)
-        except AssertionError as exc:
-            failures.append(f"{exc} (frame: {event.raw[:300]})")
+    tap = validating_tap(validator, failures, sent)
 
     def factory(bridge: UiBridge) -> AgentSession:
         session = AgentSession(argv, cwd, bridge, env_extra=env, **(session_kwargs or {}))
