@@ -114,7 +114,7 @@ class AgentSession:
     @property
     def agent_name(self) -> str:
         name = self.agent_info.get("title") or self.agent_info.get("name")
-        return str(name) if name else Path(self.argv[0]).name if self.argv else "agent"
+        return str(name) if name else command_name(self.argv)
 
     @property
     def turn_running(self) -> bool:
@@ -206,7 +206,7 @@ class AgentSession:
     async def _open_session(self, *, load: bool) -> bool:
         connection = self._connection
         assert connection is not None
-        auth_error: str | None = None
+        tried: AuthMethodInfo | None = None
         while True:
             self._phase = "session/load" if load else "session/new"
             try:
@@ -229,12 +229,14 @@ class AgentSession:
                     )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED and self.auth_methods:
-                    auth_error = auth_error or error.message
-                    if not await self._authenticate(auth_error):
+                    message = error.message
+                    if tried is not None:  # authenticated, yet the agent still says no
+                        message = f"{tried.name} did not work: {error.message}"
+                    tried = await self._authenticate(message)
+                    if tried is None:
                         return False
                     connection = self._connection
                     assert connection is not None
-                    auth_error = None
                     continue
                 await self._failed_request(self._phase, error)
                 return False
@@ -266,15 +268,15 @@ class AgentSession:
         if isinstance(options, list):
             self.thread.set_config_options(options)
 
-    async def _authenticate(self, error: str | None) -> bool:
-        """Ask the user how to log in until a method works or they give up."""
+    async def _authenticate(self, error: str | None) -> AuthMethodInfo | None:
+        """Ask the user how to log in until a method works (returned) or they give up (None)."""
         self._set_state(SessionState.AUTHENTICATING)
         while True:
             method = await self.ui.choose_auth_method(self.auth_methods, error)
             if method is None:
                 self._fail("authentication is required and was not completed")
                 await self._teardown()
-                return False
+                return None
             if method.type == "terminal":
                 code = await self.ui.run_login_terminal(
                     [self.argv[0], *method.args], dict(method.env)
@@ -285,9 +287,9 @@ class AgentSession:
                 # ACP v1: after a terminal login the client reconnects to the agent.
                 await self._teardown()
                 if not await self._connect():
-                    return False
+                    return None
                 self._set_state(SessionState.AUTHENTICATING)
-                return True
+                return method
             connection = self._connection
             assert connection is not None
             try:
@@ -297,8 +299,8 @@ class AgentSession:
                 continue
             except ConnectionClosed as failure:
                 await self._failed_request("authenticate", failure)
-                return False
-            return True
+                return None
+            return method
 
     # ----------------------------------------------------------------- handlers
 
@@ -466,6 +468,21 @@ class AgentSession:
             return
         self.state = state
         self.state_changed.emit(state)
+
+
+INTERPRETERS = ("python", "node", "npx", "bun", "deno", "uv", "uvx", "sh", "bash", "ruby")
+
+
+def command_name(argv: Sequence[str]) -> str:
+    """A short name for an agent command: `gemini`, or the script an interpreter runs."""
+    if not argv:
+        return "agent"
+    name = Path(argv[0]).name
+    if name.startswith(INTERPRETERS):
+        script = next((arg for arg in argv[1:] if not arg.startswith("-")), None)
+        if script is not None:
+            return Path(script).stem if "/" in script or "." in script else script
+    return name
 
 
 def default_cwd() -> Path:

@@ -167,3 +167,26 @@ def _pgid(pid: int) -> int | None:
         return os.getpgid(pid)
     except ProcessLookupError:
         return None
+
+
+async def test_a_login_the_agent_still_refuses_is_said_plainly(tmp_path: Path) -> None:
+    methods = [{"id": "api-key", "name": "API key", "description": "Use GEMINI_API_KEY"}]
+    refused = {"code": -32000, "message": "API key is missing"}
+    steps = [
+        {"expect": "initialize",
+         "respond": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": methods}},
+        {"expect": "session/new", "error": refused},
+        {"expect": "authenticate", "respond": {}},
+        {"expect": "session/new", "error": refused},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login choice")
+        await h.pilot.press("enter")
+        await h.until(
+            lambda: "API key did not work: API key is missing" in h.screen_text(),
+            "the second refusal explained",
+        )
+        await h.pilot.press("escape")
+        await h.until(lambda: h.app.return_value == 1, "the app gives up cleanly")
+        assert h.app.exit_message == "authentication is required and was not completed"

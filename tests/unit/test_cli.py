@@ -81,3 +81,13 @@ def test_log_path_is_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     options = parse_args(["--log", "traffic.jsonl", "--demo"])
     assert options.log_path == tmp_path.resolve() / "traffic.jsonl"
     assert options.demo
+
+
+def test_agent_names_from_commands() -> None:
+    from acp_tui.client.agent_session import command_name
+
+    assert command_name(["gemini", "--acp"]) == "gemini"
+    assert command_name(["/usr/bin/python3", "-u", "examples/echo_agent.py"]) == "echo_agent"
+    assert command_name(["npx", "@zed-industries/claude-code-acp"]) == "claude-code-acp"
+    assert command_name(["node"]) == "node"
+    assert command_name([]) == "agent"
