@@ -12,6 +12,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.themes import load_themes
 
 SessionFactory = Callable[[UiBridge], AgentSession]
 
@@ -37,12 +38,24 @@ class AcpApp(App[int]):
         self.exit_message: str | None = None
 
     def on_mount(self) -> None:
+        self._apply_theme()
         self.push_screen(MainScreen(self.session))
         if self.startup_messages:
             self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
             # after the main screen is up, so a failure can never race its mounting
             self.call_after_refresh(self.run_worker, self._start(), group="start", exclusive=True)
+
+    def _apply_theme(self) -> None:
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self.session.settings.theme
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            problems.append(f"unknown theme {wanted!r}; known: {', '.join(self.available_themes)}")
+        self.startup_messages.extend(problems)
 
     async def _start(self) -> None:
         # Everything built so far lives as long as the app: keep the garbage collector from
