@@ -19,7 +19,7 @@ SessionFactory = Callable[[UiBridge], AgentSession]
 
 class AcpApp(App[int]):
     TITLE = "acp-tui"
-    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit")]
 
     def __init__(
         self,
@@ -39,6 +39,9 @@ class AcpApp(App[int]):
 
     def on_mount(self) -> None:
         self._apply_theme()
+        if self.session.settings.keymap:
+            # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
+            self.set_keymap(dict(self.session.settings.keymap))
         self.push_screen(MainScreen(self.session))
         if self.startup_messages:
             self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")

@@ -36,13 +36,13 @@ class MainScreen(Screen[None]):
     MainScreen .auto-answer { color: $success; margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("escape", "cancel_turn", "cancel turn", show=True),
-        Binding("shift+tab", "cycle_mode", "next mode", priority=True),
-        Binding("ctrl+r", "restart_agent", "restart agent"),
-        Binding("ctrl+b", "toggle_sidebar", "sidebar"),
-        Binding("f2", "show_changes", "changes"),
-        Binding("f3", "show_rules", "permission rules"),
-        Binding("ctrl+l", "focus_prompt", "prompt", show=False),
+        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
+        Binding("shift+tab", "cycle_mode", "next mode", priority=True, id="main.next-mode"),
+        Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
+        Binding("f2", "show_changes", "changes", id="main.changes"),
+        Binding("f3", "show_rules", "permission rules", id="main.rules"),
+        Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
     ]
 
     def __init__(self, session: AgentSession) -> None:

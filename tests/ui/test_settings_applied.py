@@ -1,4 +1,4 @@
-"""Theme files: the shipped ones load, bad ones are reported (never fatal), the setting applies."""
+"""Settings the UI applies: theme files (shipped, user, bad ones reported) and the keymap."""
 
 from __future__ import annotations
 
@@ -49,3 +49,16 @@ async def test_the_theme_setting_is_applied_and_an_unknown_one_reported(tmp_path
         # shown with the other settings problems when the app started
         assert any("unknown theme 'no-such-theme'" in m for m in h.app.startup_messages)
         assert any(n.severity == "warning" for n in h.app._notifications)
+
+
+async def test_the_keymap_setting_rebinds_keys(tmp_path: Path) -> None:
+    from acp_tui.ui.screens.changes_screen import ChangesScreen
+
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    settings = Settings(keymap={"main.changes": "f5"})
+    async with run_app(agent.argv, fixed_cwd(tmp_path), session_kwargs={"settings": settings}) as h:
+        await h.pilot.press("f2")
+        await h.pilot.pause()
+        assert not isinstance(h.app.screen, ChangesScreen), "f2 was rebound away"
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, ChangesScreen), "f5 opens the changes")
