@@ -22,6 +22,7 @@ from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.long_thread import HeadlessUi, feed_turn, turn_markdown, update
 
@@ -32,6 +33,8 @@ SIZE = (140, 45)
 async def headless_app(size: tuple[int, int] = SIZE) -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
     app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
     async with app.run_test(size=size) as pilot:
+        # a blinking prompt cursor would make two captures of the same screen differ
+        app.screen.query_one(PromptInput).cursor_blink = False
         yield app, pilot
 
 
