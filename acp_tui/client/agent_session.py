@@ -422,22 +422,14 @@ class AgentSession:
     # ----------------------------------------------------------------- failure
 
     async def _watch_process(self, process: AgentProcess) -> None:
-        exit_info = await process.wait()
+        await process.wait()
         if self._closing or process is not self._process:
             return
         # Let the reader drain what the agent wrote before it died.
         if self._connection is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._connection.wait_closed(), 1.0)
-        self.permissions.cancel_all()
-        self.crash = AgentCrash(
-            description=exit_info.describe(),
-            stderr_tail=process.stderr_tail(12),
-            during=self._phase,
-            returncode=exit_info.returncode,
-        )
-        self.thread.cancel_unfinished_tool_calls()
-        self._set_state(SessionState.CRASHED)
+        self._crashed(process, self._phase)
 
     async def _failed_request(self, what: str, error: Exception) -> None:
         if isinstance(error, ConnectionClosed):
@@ -447,17 +439,23 @@ class AgentSession:
                     await asyncio.wait_for(process.wait(), 3.0)
             # the watcher reports the crash; make sure state reflects it
             if self.state is not SessionState.CRASHED and process is not None:
-                exit_info = process.exit
-                self.crash = AgentCrash(
-                    description=exit_info.describe() if exit_info else "closed its output",
-                    stderr_tail=process.stderr_tail(12),
-                    during=what,
-                    returncode=exit_info.returncode if exit_info else None,
-                )
-                self._set_state(SessionState.CRASHED)
+                self._crashed(process, what)
             return
         assert isinstance(error, RpcError)
         self._fail(f"{what} failed: {error.message}")
+
+    def _crashed(self, process: AgentProcess, during: str) -> None:
+        """The agent is gone: nothing it asked can be answered, nothing it ran still runs."""
+        exit_info = process.exit
+        self.permissions.cancel_all()
+        self.crash = AgentCrash(
+            description=exit_info.describe() if exit_info else "agent closed its output",
+            stderr_tail=process.stderr_tail(12),
+            during=during,
+            returncode=exit_info.returncode if exit_info else None,
+        )
+        self.thread.cancel_unfinished_tool_calls()
+        self._set_state(SessionState.CRASHED)
 
     def _fail(self, message: str) -> None:
         self.error = message
