@@ -34,26 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from textual._compositor import CompositorUpdate
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.models import text_block
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.markdown import StreamingMarkdown
+from bench.headless import HeadlessUi
 
 CHUNK = 8
 SESSION = "bench"
-
-
-class HeadlessUi:
-    asker = FixedAnswer("deny")
-
-    async def choose_auth_method(self, methods: Any, error: Any) -> None:
-        return None
-
-    async def run_login_terminal(self, argv: Any, env: Any) -> None:
-        return None
-
-    async def review_write(self, path: Any, before: Any, proposed: Any) -> None:
-        return None
 
 
 def turn_markdown(turn: int) -> str:

@@ -43,10 +43,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.markdown import StreamingMarkdown
+from bench.headless import HeadlessUi
 from tests.agents.scenarios import (
     end_turn,
     expect_prompt,
@@ -233,19 +233,6 @@ async def run_case(text: str, paced: bool, baseline: bool, cap: float) -> Result
         if baseline:
             await stream.stop()
     return Result(lag, worst[0], total)
-
-
-class HeadlessUi:
-    asker = FixedAnswer("deny")
-
-    async def choose_auth_method(self, methods: object, error: object) -> None:
-        return None
-
-    async def run_login_terminal(self, argv: object, env: object) -> None:
-        return None
-
-    async def review_write(self, path: object, before: object, proposed: object) -> None:
-        return None
 
 
 async def run_app_case(text: str, paced: bool, cap: float, workdir: Path) -> Result:

@@ -24,7 +24,8 @@ from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from bench.long_thread import HeadlessUi, feed_turn, turn_markdown, update
+from bench.headless import HeadlessUi
+from bench.long_thread import feed_turn, turn_markdown, update
 
 SIZE = (140, 45)
 
