@@ -148,13 +148,13 @@ class MainScreen(Screen[None]):
                 prompt_input.focus()  # (none while the screen is being torn down)
 
     def _on_thread_change(self, change: object) -> None:
+        # Called for every change, text chunks included: touch widgets only when it matters.
         thread = self.session.thread
-        status = self.query_one(StatusBar)
         if isinstance(change, thread_changes.InfoChanged):
-            status.title = thread.title or ""
+            self.query_one(StatusBar).title = thread.title or ""
             self.app.title = thread.title or "acp-tui"
         elif isinstance(change, thread_changes.UsageChanged):
-            status.usage = describe_usage(thread.usage)
+            self.query_one(StatusBar).usage = describe_usage(thread.usage)
         elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
             self._refresh_modes()
 
