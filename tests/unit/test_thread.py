@@ -1,54 +1,18 @@
-"""The session reducer: coalescing, tool calls, plans, modes, usage, info, exact change events."""
+"""The session reducer: coalescing, plans, modes, usage, info, exact change events."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from acp_tui.protocol import models as m
 from acp_tui.session import changes as ch
 from acp_tui.session.entries import (
     MessageEntry,
     PlanSnapshotEntry,
-    ToolCallEntry,
     UnknownEntry,
 )
 from acp_tui.session.thread import Thread, UsageState
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def thread(clock: Clock) -> Thread:
-    return Thread(clock=clock)
-
-
-@pytest.fixture
-def events(thread: Thread) -> list[ch.Change]:
-    seen: list[ch.Change] = []
-    thread.subscribe(seen.append)
-    return seen
-
-
-def notify(thread: Thread, update: dict[str, Any]) -> None:
-    thread.apply_notification({"sessionId": "s1", "update": update})
-
-
-def chunk(kind: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"sessionUpdate": kind, "content": {"type": "text", "text": text}, **extra}
-
+from tests.unit.thread_support import chunk, notify
 
 # ---- messages ---------------------------------------------------------------------------------
 
@@ -196,156 +160,6 @@ def test_ids_are_stable_and_unique(thread: Thread) -> None:
     assert len(set(ids)) == 4 and ids == sorted(ids)
     notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "t", "status": "failed"})
     assert [e.id for e in thread.entries] == ids
-
-
-# ---- tool calls -------------------------------------------------------------------------------
-
-
-def test_tool_call_lifecycle_with_times(
-    thread: Thread, events: list[ch.Change], clock: Clock
-) -> None:
-    notify(
-        thread,
-        {
-            "sessionUpdate": "tool_call",
-            "toolCallId": "t1",
-            "title": "Run tests",
-            "kind": "execute",
-            "status": "pending",
-            "rawInput": {"cmd": "pytest"},
-        },
-    )
-    entry = thread.tool_calls["t1"]
-    assert (entry.title, entry.kind, entry.status) == ("Run tests", "execute", "pending")
-    assert (entry.created_at, entry.started_at, entry.finished_at) == (100.0, None, None)
-    clock.now = 101.0
-    notify(
-        thread, {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "in_progress"}
-    )
-    clock.now = 103.5
-    notify(
-        thread,
-        {
-            "sessionUpdate": "tool_call_update",
-            "toolCallId": "t1",
-            "status": "completed",
-            "content": [{"type": "terminal", "terminalId": "term"}],
-            "rawOutput": {"exit": 0},
-            "title": None,
-        },
-    )
-    assert entry.status == "completed" and entry.title == "Run tests"  # null = unchanged
-    assert (entry.started_at, entry.finished_at, entry.duration) == (101.0, 103.5, 2.5)
-    assert entry.raw_input == {"cmd": "pytest"} and entry.raw_output == {"exit": 0}
-    assert isinstance(entry.content[0], m.Terminal)
-    assert events == [ch.EntryAdded(entry), ch.EntryChanged(entry), ch.EntryChanged(entry)]
-
-
-def test_repeated_tool_call_merges_only_sent_fields(
-    thread: Thread, events: list[ch.Change]
-) -> None:
-    notify(
-        thread,
-        {
-            "sessionUpdate": "tool_call",
-            "toolCallId": "t1",
-            "title": "Edit",
-            "kind": "edit",
-            "status": "in_progress",
-            "locations": [{"path": "/a.py"}],
-        },
-    )
-    notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Edit a.py"})
-    [entry] = thread.entries
-    assert isinstance(entry, ToolCallEntry)
-    assert (entry.title, entry.kind, entry.status) == ("Edit a.py", "edit", "in_progress")
-    assert [loc.path for loc in entry.locations] == ["/a.py"]
-    assert events == [ch.EntryAdded(entry), ch.EntryChanged(entry)]
-
-
-def test_update_for_unknown_id_creates_the_call(thread: Thread, events: list[ch.Change]) -> None:
-    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "ghost", "status": "failed"})
-    entry = thread.tool_calls["ghost"]
-    assert thread.entries == [entry]
-    assert (entry.title, entry.status, entry.finished_at) == ("ghost", "failed", 100.0)
-    assert events == [ch.EntryAdded(entry)]
-
-
-def test_permission_matches_known_call_by_id(thread: Thread, events: list[ch.Change]) -> None:
-    notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Write file"})
-    request = m.RequestPermissionRequest.model_validate(
-        {
-            "sessionId": "s1",
-            "toolCall": {"toolCallId": "t1"},
-            "options": [{"optionId": "ok", "name": "Allow", "kind": "allow_once"}],
-        }
-    )
-    entry = thread.tool_call_for_permission(request.tool_call)
-    assert entry is thread.tool_calls["t1"] and entry.title == "Write file"
-    assert len(thread.entries) == 1
-    assert events == [ch.EntryAdded(entry)]  # nothing sent besides the id: no change event
-
-
-def test_permission_with_details_updates_or_creates(
-    thread: Thread, events: list[ch.Change]
-) -> None:
-    notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "x"})
-    known = thread.tool_call_for_permission(
-        m.ToolCallUpdate(tool_call_id="t1", title="rm -rf build", kind="execute")
-    )
-    assert (known.title, known.kind) == ("rm -rf build", "execute")
-    new = thread.tool_call_for_permission(
-        m.ToolCallUpdate(tool_call_id="t2", title="Fetch", kind="fetch")
-    )
-    assert thread.tool_calls["t2"] is new and new.kind == "fetch" and new.status == "pending"
-    assert events == [ch.EntryAdded(known), ch.EntryChanged(known), ch.EntryAdded(new)]
-
-
-def test_cancel_unfinished_tool_calls(
-    thread: Thread, events: list[ch.Change], clock: Clock
-) -> None:
-    for tool_id, status in (("a", "pending"), ("b", "in_progress"), ("c", "completed")):
-        notify(
-            thread,
-            {
-                "sessionUpdate": "tool_call",
-                "toolCallId": tool_id,
-                "title": tool_id,
-                "status": status,
-            },
-        )
-    events.clear()
-    clock.now = 200.0
-    cancelled = thread.cancel_unfinished_tool_calls()
-    assert [e.tool_call_id for e in cancelled] == ["a", "b"]
-    assert [thread.tool_calls[i].status for i in "abc"] == ["cancelled", "cancelled", "completed"]
-    assert all(e.finished_at == 200.0 and e.finished for e in cancelled)
-    assert events == [ch.EntryChanged(cancelled[0]), ch.EntryChanged(cancelled[1])]
-    assert thread.cancel_unfinished_tool_calls() == []
-
-
-def test_cancelled_mark_survives_the_agents_failed_but_not_a_completion(
-    thread: Thread, clock: Clock
-) -> None:
-    for tool_id in ("a", "b"):
-        notify(
-            thread,
-            {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": tool_id,
-             "status": "in_progress"},
-        )
-    clock.now = 50.0
-    thread.cancel_unfinished_tool_calls()
-    clock.now = 60.0
-    for tool_id, status in (("a", "failed"), ("b", "completed")):
-        notify(
-            thread,
-            {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": status,
-             "content": [{"type": "content", "content": {"type": "text", "text": "stopped"}}]},
-        )
-    a, b = thread.tool_calls["a"], thread.tool_calls["b"]
-    assert a.status == "cancelled" and len(a.content) == 1  # other fields still merge
-    assert b.status == "completed"
-    assert a.finished_at == 50.0 and b.finished_at == 50.0  # finish time is the first finish
 
 
 # ---- plans ------------------------------------------------------------------------------------
