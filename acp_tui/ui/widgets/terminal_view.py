@@ -181,11 +181,9 @@ class TerminalView(ScrollView, can_focus=True):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        # Only the user moves the view up; reaching the bottom again resumes following.
-        if new_value < old_value:
-            self._following = False
-        if new_value >= self.max_scroll_y:
-            self._following = True
+        # Follow exactly while the view sits at the bottom. A move up that lands at the bottom is
+        # Textual clamping to a smaller maximum (the region grew), not the user scrolling away.
+        self._following = new_value >= self.max_scroll_y
 
     def _update_virtual_size(self) -> None:
         screen = self._emulator.screen
