@@ -1,4 +1,4 @@
-"""The protocol, session and host layers must run without Textual."""
+"""The protocol, session, host and client layers and the settings must run without Textual."""
 
 import subprocess
 import sys
@@ -7,8 +7,8 @@ import sys
 def test_core_layers_do_not_import_textual() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
-        "import acp_tui.protocol, acp_tui.session, acp_tui.host\n"
-        "for pkg in (acp_tui.protocol, acp_tui.session, acp_tui.host):\n"
+        "import acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client, acp_tui.config\n"
+        "for pkg in (acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client):\n"
         "    for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(mod.name)\n"
         "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if 'textual' in m)\n"
