@@ -18,6 +18,7 @@ from typing import Any
 
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
 from acp_tui.client.handshake import HandshakeError, initialize_params, read_initialize_result
+from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.config import Settings
@@ -69,8 +70,12 @@ class AgentSession:
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.permissions = PermissionBroker(
-            rules, policy=settings.permission_policy, tool_call_lookup=self.thread.tool_calls.get
+            rules,
+            policy=settings.permission_policy,
+            tool_call_lookup=self.thread.tool_calls.get,
+            root=self.cwd,
         )
+        show_permissions_in(self.thread, self.permissions)
         self.write_gate = WriteReviewGate(
             ui.review_write,
             hold_writes=settings.hold_writes,

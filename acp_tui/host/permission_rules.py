@@ -1,13 +1,20 @@
 """Remembered permission decisions ("always allow / always reject"), per project, and the policy.
 
-A `PermissionRule` matches a tool call on its kind plus its title, or, for `execute` calls, the
-command (from `rawInput.command` / `rawInput.cmd`, with `args` appended, else the title). A
-`RulesStore` holds one project's rules and persists them as JSON in
+A `PermissionRule` is keyed on what a tool call touches (a `Subject`, see
+`permission_subject`): the resolved paths of an edit/read/delete/move (each may be widened by the
+user to a directory scope `src/**`), the exact command of an execute call, never the title alone.
+It matches a call of the same kind whose every path its scopes cover (or whose command is the
+same). A `RulesStore` holds one project's rules and persists them as JSON in
 `$XDG_DATA_HOME/acp-tui/permissions/<sha256 of the project dir>.json` (atomically). It never
 raises on a corrupt or unreadable file: the problems are collected in `messages` and the store
 starts empty; the corrupt file is moved aside (`*.corrupt`) before it is first overwritten.
+Version 1 files (rules on kind + title or command line) are migrated when loaded: command rules
+become exact shell-string rules, title rules are dropped (they could cover anything); the old
+file is kept as `*.v1`.
 
-`decide(...)` turns a rule or the default `PermissionPolicy` into the option to pick.
+`option_for_rule(...)`/`option_for_policy(...)` turn a rule or the default `PermissionPolicy`
+into the option to pick: the "once" options first, so that the agent keeps asking and the
+rule keeps deciding (an agent's own "always" may cover more than the rule does).
 """
 
 from __future__ import annotations
@@ -16,18 +23,35 @@ import contextlib
 import hashlib
 import json
 import os
-import shlex
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
 from acp_tui.host.atomic_write import atomic_write_text
+from acp_tui.host.permission_subject import (
+    MATCH_KINDS,
+    KnownToolCall,
+    Subject,
+    ToolCallFacts,
+    covers,
+    normalize_scope,
+)
 
-FILE_VERSION = 1
+__all__ = [
+    "KnownToolCall",
+    "PermissionPolicy",
+    "PermissionRule",
+    "RuleEffect",
+    "RulesStore",
+    "Subject",
+    "ToolCallFacts",
+]
+
+FILE_VERSION = 2
 READ_ONLY_KINDS = frozenset({"read", "search", "fetch", "think"})
 
 
@@ -54,121 +78,111 @@ class OptionLike(Protocol):
     def kind(self) -> str: ...
 
 
-class KnownToolCall(Protocol):
-    """What the broker needs to know about a tool call (`session.entries.ToolCallEntry` fits)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def raw_input(self) -> Any: ...
-
-
-@dataclass(frozen=True)
-class ToolCallFacts:
-    """The parts of a tool call a rule can match on."""
-
-    kind: str
-    title: str
-    raw_input: Any = None
-
-    @classmethod
-    def from_wire(
-        cls, tool_call: Mapping[str, Any], known: KnownToolCall | None = None
-    ) -> ToolCallFacts:
-        """From a request's `toolCall` (camelCase wire dict); fields it lacks come from `known`."""
-        kind = tool_call.get("kind")
-        title = tool_call.get("title")
-        raw_input = tool_call.get("rawInput")
-        if known is not None:
-            kind = kind if isinstance(kind, str) else known.kind
-            title = title if isinstance(title, str) else known.title
-            raw_input = raw_input if raw_input is not None else known.raw_input
-        return cls(
-            kind if isinstance(kind, str) and kind else "other",
-            title if isinstance(title, str) else "",
-            raw_input,
-        )
-
-    @property
-    def command(self) -> str | None:
-        """The command an `execute` call runs, as one line, if its rawInput says."""
-        raw = self.raw_input
-        if not isinstance(raw, Mapping):
-            return None
-        command = raw.get("command", raw.get("cmd"))
-        if isinstance(command, list) and command and all(isinstance(p, str) for p in command):
-            line = shlex.join(command)
-        elif isinstance(command, str) and command.strip():
-            line = command.strip()
-        else:
-            return None
-        args = raw.get("args")
-        if isinstance(args, list) and args and all(isinstance(a, str) for a in args):
-            line = f"{line} {shlex.join(args)}"
-        return line
-
-    def matcher(self) -> tuple[str, str]:
-        """("command", the command) for execute calls that name one, else ("title", the title)."""
-        if self.kind == "execute":
-            command = self.command
-            if command:
-                return "command", command
-        return "title", " ".join(self.title.split())
+class DroppedRule(ValueError):
+    """An old rule that cannot be kept safely (it was keyed on a title only)."""
 
 
 @dataclass(frozen=True)
 class PermissionRule:
     id: str
     tool_kind: str
-    match_on: str  # "title" | "command"
-    pattern: str  # compared for equality with the call's title / command
+    subject: Subject
     effect: RuleEffect
     created: str  # ISO 8601, UTC
 
     def matches(self, facts: ToolCallFacts) -> bool:
-        return facts.kind == self.tool_kind and facts.matcher() == (self.match_on, self.pattern)
+        if facts.kind != self.tool_kind:
+            return False
+        call = facts.subject()
+        mine = self.subject
+        if call is None or call.match_on != mine.match_on:
+            return False
+        if mine.match_on == "paths":
+            return call.title == mine.title and all(
+                any(covers(scope, path) for scope in mine.values) for path in call.values
+            )
+        return call.values == mine.values and call.cwd == mine.cwd
 
     def describe(self) -> str:
-        """E.g. "execute `ls -la`" or "edit `Edit src/app.py`"."""
-        return f"{self.tool_kind} `{self.pattern}`"
+        """E.g. "execute `ls -la`" or "edit src/app.py, src/**"."""
+        return self.subject.describe(self.tool_kind)
+
+    @property
+    def editable(self) -> bool:
+        """Path rules can be widened or narrowed; commands and URLs are exact."""
+        return self.subject.match_on == "paths"
+
+    def with_scopes(self, scopes: Sequence[str]) -> PermissionRule:
+        subject = Subject("paths", tuple(scopes), self.subject.title, self.subject.cwd)
+        return PermissionRule(self.id, self.tool_kind, subject, self.effect, self.created)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data: dict[str, Any] = {
+            "id": self.id,
+            "tool_kind": self.tool_kind,
+            "match_on": self.subject.match_on,
+            "values": list(self.subject.values),
+            "effect": self.effect.value,
+            "created": self.created,
+        }
+        if self.subject.title is not None:
+            data["title"] = self.subject.title
+        if self.subject.cwd is not None:
+            data["cwd"] = self.subject.cwd
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> PermissionRule:
+        """A rule from the file (version 2, or a version 1 rule migrated; `DroppedRule` for
+        one that cannot be migrated)."""
         if not isinstance(data, dict):
             raise ValueError("a rule must be an object")
+        names = ("id", "tool_kind", "match_on", "effect", "created")
         values: dict[str, str] = {}
-        for name in ("id", "tool_kind", "match_on", "pattern", "effect", "created"):
+        for name in names:
             value = data.get(name)
             if not isinstance(value, str) or not value:
                 raise ValueError(f"rule field {name!r} must be a non-empty string")
             values[name] = value
-        if values["match_on"] not in ("title", "command"):
-            raise ValueError(f"unknown match_on {values['match_on']!r}")
         try:
-            effect = RuleEffect(values.pop("effect"))
+            effect = RuleEffect(values["effect"])
         except ValueError:
             raise ValueError(f"unknown effect {data.get('effect')!r}") from None
-        return cls(effect=effect, **values)
+        subject = _subject_from_json(values["tool_kind"], values["match_on"], data)
+        return cls(values["id"], values["tool_kind"], subject, effect, values["created"])
 
 
-def new_rule(facts: ToolCallFacts, effect: RuleEffect) -> PermissionRule | None:
-    """A rule for calls like `facts`; None when there is nothing to match on (no title)."""
-    match_on, pattern = facts.matcher()
-    if not pattern:
-        return None
+def _subject_from_json(kind: str, match_on: str, data: dict[str, Any]) -> Subject:
+    if "values" not in data and "pattern" in data:  # version 1
+        pattern = data.get("pattern")
+        if match_on == "command" and isinstance(pattern, str) and pattern:
+            return Subject("shell", (pattern,))
+        raise DroppedRule(f"the old rule for {kind} `{pattern}` matched a title only; dropped")
+    if match_on not in MATCH_KINDS:
+        raise ValueError(f"unknown match_on {match_on!r}")
+    raw = data.get("values")
+    if not isinstance(raw, list) or not raw or not all(isinstance(v, str) and v for v in raw):
+        raise ValueError("rule field 'values' must be a non-empty list of strings")
+    if match_on == "shell" and len(raw) != 1:
+        raise ValueError("a shell rule has exactly one command")
+    extras: dict[str, str | None] = {}
+    for name in ("title", "cwd"):
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"rule field {name!r} must be a string")
+        extras[name] = value
+    return Subject(match_on, tuple(raw), extras["title"], extras["cwd"])
+
+
+def new_rule(kind: str, subject: Subject, effect: RuleEffect) -> PermissionRule:
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    return PermissionRule(uuid.uuid4().hex[:12], facts.kind, match_on, pattern, effect, created)
+    return PermissionRule(uuid.uuid4().hex[:12], kind, subject, effect, created)
 
 
 # ---- decisions --------------------------------------------------------------------------------
 
-ALLOW_PREFERENCE = ("allow_always", "allow_once")
-REJECT_PREFERENCE = ("reject_always", "reject_once")
+ALLOW_PREFERENCE = ("allow_once", "allow_always")
+REJECT_PREFERENCE = ("reject_once", "reject_always")
 
 
 def pick_option(options: Sequence[OptionLike], kinds: Iterable[str]) -> OptionLike | None:
@@ -260,47 +274,80 @@ class RulesStore:
         except (OSError, UnicodeDecodeError) as error:
             problems.append(f"cannot read permission rules {self.path}: {error}")
             text = None
+        migrated = False
         if text is not None:
-            self._rules = self._parse(text, problems)
-        self._back_up_before_save = bool(problems)
+            self._rules, migrated = self._parse(text, problems)
+        self._back_up_before_save = bool(problems) and not migrated
         self.messages.extend(problems)
+        if migrated:
+            self._migrate()
         return problems
 
-    def _parse(self, text: str, problems: list[str]) -> list[PermissionRule]:
+    def _parse(self, text: str, problems: list[str]) -> tuple[list[PermissionRule], bool]:
+        """The rules in `text`, and whether it was an old version (migrated)."""
         try:
             data = json.loads(text)
         except ValueError as error:
             problems.append(f"permission rules {self.path} are not valid JSON ({error}); ignored")
-            return []
+            return [], False
         raw_rules = data.get("rules") if isinstance(data, dict) else None
         if not isinstance(raw_rules, list):
             problems.append(f"permission rules {self.path} have no 'rules' list; ignored")
-            return []
+            return [], False
+        old = isinstance(data, dict) and data.get("version", 1) != FILE_VERSION
         rules: list[PermissionRule] = []
         for index, raw in enumerate(raw_rules):
             try:
                 rules.append(PermissionRule.from_json(raw))
+            except DroppedRule as dropped:
+                problems.append(str(dropped))
             except ValueError as error:
                 problems.append(f"permission rule #{index + 1} in {self.path} skipped: {error}")
-        return rules
+        return rules, old
+
+    def _migrate(self) -> None:
+        """Keep the old file as `*.v1` and write the migrated rules."""
+        backup = self.path.with_name(self.path.name + ".v1")
+        try:
+            os.replace(self.path, backup)
+        except OSError as error:
+            self.messages.append(f"cannot keep the old rules file as {backup}: {error}")
+            return
+        if self.save():
+            self.messages.append(f"permission rules migrated; the old file was kept as {backup}")
 
     def find(self, facts: ToolCallFacts) -> PermissionRule | None:
         """The newest rule matching `facts`."""
         return next((rule for rule in reversed(self._rules) if rule.matches(facts)), None)
 
-    def remember(self, facts: ToolCallFacts, effect: RuleEffect) -> PermissionRule | None:
-        """Add (or replace the rule for the same call with) a rule; persisted at once."""
-        rule = new_rule(facts, effect)
-        if rule is None:
-            return None
-        self._rules = [
-            r
-            for r in self._rules
-            if (r.tool_kind, r.match_on, r.pattern) != (rule.tool_kind, rule.match_on, rule.pattern)
-        ]
+    def remember(self, kind: str, subject: Subject, effect: RuleEffect) -> PermissionRule:
+        """Add (or replace the rule for the same subject with) a rule; persisted at once."""
+        rule = new_rule(kind, subject, effect)
+        self._rules = [r for r in self._rules if (r.tool_kind, r.subject) != (kind, subject)]
         self._rules.append(rule)
         self._changed()
         return rule
+
+    def set_scopes(self, rule_id: str, scopes: Iterable[str]) -> PermissionRule:
+        """Change the paths/directory scopes a path rule covers (typed by the user: relative to
+        the project, absolute, or `dir/**`); persisted at once. Raises ValueError (with the
+        reason) for an unknown rule, a rule that is not a path rule, or a bad scope."""
+        index = next((i for i, r in enumerate(self._rules) if r.id == rule_id), None)
+        if index is None:
+            raise ValueError("no such rule")
+        rule = self._rules[index]
+        if not rule.editable:
+            raise ValueError(f"a {rule.subject.match_on} rule matches exactly; it has no scopes")
+        normalized: list[str] = []
+        for scope in scopes:
+            value = normalize_scope(scope, self.project_dir)
+            if value not in normalized:
+                normalized.append(value)
+        if not normalized:
+            raise ValueError("a rule needs at least one path or scope")
+        self._rules[index] = rule.with_scopes(normalized)
+        self._changed()
+        return self._rules[index]
 
     def revoke(self, rule_id: str) -> bool:
         """Remove the rule with this id; persisted at once. False if there is none."""

@@ -1,16 +1,24 @@
 """Permission requests from the agent: queued in order, answered by the user (or by a rule).
 
 `PermissionBroker.request(params)` is the handler of `session/request_permission`. It turns the
-request into a `PendingPermission` carrying a future, hands it to the UI (through the presenters
-given to `subscribe`) and awaits the answer. `cancel_all()` answers every pending one with
-`cancelled`.
+request into a `PendingPermission` carrying a future, hands it to the presenters given to
+`subscribe` (the client puts it into its tool call's state in the session model) and awaits the
+answer. Whoever answers calls `PendingPermission.answer(...)`; the broker then tells the
+`subscribe_settled` listeners at once (synchronously). `cancel_all()` answers every pending one
+with `cancelled`.
 
 Before asking, the broker tries, in order: the `auto_answer` callback (tests, headless use), the
 project's remembered rules (`RulesStore`), then the default `PermissionPolicy`. An answer given
-that way is announced to `subscribe_auto_answers` listeners as an `AutoAnswered` event (the UI
-shows its `description` at the tool call); the presenters are not called for it. When the user
-picks an `allow_always`/`reject_always` option, a rule is remembered for the project, and other
-pending requests the new rule matches are answered by it at once.
+that way is announced to `subscribe_auto_answers` listeners as an `AutoAnswered` event; the
+presenters are not called for it.
+
+"Always" answers mean what they say. What a rule would cover (`PendingPermission.subject`: the
+call's resolved paths, or its exact command) is fixed when the request arrives, and the prompt
+shows it (`covers`); a call that names nothing to key a rule on is offered no `allow_always`
+option (`offered`). When the user picks an `allow_always`/`reject_always` option, that rule is
+remembered for the project, other pending requests it matches are answered by it at once, and
+the agent is told "allow once" (when offered) so that its own "always", which may cover more,
+never replaces the rule.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from acp_tui.host.permission_rules import (
@@ -27,10 +36,12 @@ from acp_tui.host.permission_rules import (
     PermissionRule,
     RuleEffect,
     RulesStore,
+    Subject,
     ToolCallFacts,
     effect_of_option_kind,
     option_for_policy,
     option_for_rule,
+    pick_option,
 )
 from acp_tui.protocol.errors import invalid_params
 
@@ -52,6 +63,13 @@ class PendingPermission:
     options: list[PermissionOption]
     future: asyncio.Future[dict[str, Any]] = field(repr=False)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    kind: str = "other"
+    """The tool call's kind (from the request, else the known tool call)."""
+    subject: Subject | None = None
+    """What an "always" answer would remember (fixed when the request arrived)."""
+    remembered: PermissionRule | None = None
+    """The rule the user's "always" answer added."""
+    on_settled: Callable[[PendingPermission], None] | None = field(default=None, repr=False)
 
     @property
     def tool_call_id(self) -> str | None:
@@ -62,16 +80,63 @@ class PendingPermission:
     def done(self) -> bool:
         return self.future.done()
 
+    @property
+    def offered(self) -> list[PermissionOption]:
+        """The options to show: `allow_always` only when there is something to key a rule on."""
+        if self.subject is not None:
+            return list(self.options)
+        return [o for o in self.options if o.kind != "allow_always"]
+
+    @property
+    def covers(self) -> str | None:
+        """What an "always" answer covers, e.g. "edit src/a.txt"; None if nothing."""
+        return self.subject.describe(self.kind) if self.subject is not None else None
+
+    @property
+    def chosen(self) -> PermissionOption | None:
+        """The option answered, once answered with one."""
+        if not self.future.done() or self.future.cancelled():
+            return None
+        outcome = self.future.result().get("outcome", {})
+        if outcome.get("outcome") != "selected":
+            return None
+        option_id = outcome.get("optionId")
+        found = next((o for o in self.options if o.option_id == option_id), None)
+        return found or PermissionOption(str(option_id), str(option_id), "unknown")
+
+    def answer(self, option_id: str | None) -> None:
+        """Answer with an option (None: cancelled); later answers are ignored."""
+        if option_id is None:
+            self.cancel()
+        else:
+            self.select(option_id)
+
     def select(self, option_id: str) -> None:
         if not self.future.done():
             self.future.set_result({"outcome": {"outcome": "selected", "optionId": option_id}})
+            self._settled()
 
     def cancel(self) -> None:
         if not self.future.done():
             self.future.set_result(dict(CANCELLED))
+            self._settled()
+
+    def _settled(self) -> None:
+        if self.on_settled is not None:
+            self.on_settled(self)
 
     def option_of_kind(self, kind: str) -> PermissionOption | None:
         return next((o for o in self.options if o.kind == kind), None)
+
+    def describe_answer(self) -> str:
+        """The answer as shown at the tool call, e.g. "✓ answered: Allow"."""
+        chosen = self.chosen
+        if chosen is None:
+            return "⊘ cancelled"
+        text = f"{_mark(chosen)} answered: {chosen.name}"
+        if self.remembered is not None:
+            text += f" — remembered for {self.remembered.describe()}"
+        return text
 
 
 def parse_permission_request(params: Any) -> tuple[str, dict[str, Any], list[PermissionOption]]:
@@ -119,6 +184,13 @@ AutoAnswerListener = Callable[[AutoAnswered], None]
 ToolCallLookup = Callable[[str], KnownToolCall | None]
 
 _ALLOWING = {"allow_once", "allow_always"}
+SettledListener = Callable[[PendingPermission], None]
+
+
+def _mark(option: PermissionOption) -> str:
+    if option.kind in _ALLOWING:
+        return "✓"
+    return "✗" if option.kind.startswith("reject") else "→"
 
 
 def _verdict(option: PermissionOption) -> str:
@@ -138,11 +210,13 @@ class PermissionBroker:
         *,
         policy: PermissionPolicy = PermissionPolicy.ASK,
         tool_call_lookup: ToolCallLookup | None = None,
+        root: Path | None = None,
     ) -> None:
         self._ids = itertools.count(1)
         self.pending: list[PendingPermission] = []
         self._presenters: list[Presenter] = []
         self._auto_listeners: list[AutoAnswerListener] = []
+        self._settled_listeners: list[SettledListener] = []
         self._remembered_listeners: list[Callable[[PermissionRule], None]] = []
         self.auto_answer: AutoAnswer | None = None
         self.rules = rules
@@ -150,34 +224,30 @@ class PermissionBroker:
         self.policy = policy
         """What to do with requests no rule matches."""
         self.tool_call_lookup = tool_call_lookup
-        """tool call id → what is known of it (kind, title, raw_input), for requests that only
-        carry the id; e.g. `lambda id: thread.tool_calls.get(id)`."""
+        """tool call id → what is known of it (the merged tool call of the session), for
+        requests that only carry the id; e.g. `lambda id: thread.tool_calls.get(id)`."""
+        self.root = root if root is not None else (rules.project_dir if rules else None)
+        """The directory relative paths of tool calls are resolved against."""
 
     def subscribe(self, presenter: Presenter) -> Callable[[], None]:
+        """Call `presenter(pending)` for every request the user must answer."""
         self._presenters.append(presenter)
         return lambda: self._presenters.remove(presenter)
 
     def subscribe_auto_answers(self, listener: AutoAnswerListener) -> Callable[[], None]:
         """Call `listener(event)` for every request answered without asking the user."""
-        self._auto_listeners.append(listener)
+        return _add(self._auto_listeners, listener)
 
-        def unsubscribe() -> None:
-            if listener in self._auto_listeners:
-                self._auto_listeners.remove(listener)
-
-        return unsubscribe
+    def subscribe_settled(self, listener: SettledListener) -> Callable[[], None]:
+        """Call `listener(pending)` as soon as a presented request is answered or cancelled
+        (by the user, a rule or `cancel_all`), before the agent gets the answer."""
+        return _add(self._settled_listeners, listener)
 
     def subscribe_remembered(
         self, listener: Callable[[PermissionRule], None]
     ) -> Callable[[], None]:
         """Call `listener(rule)` when a user's "always" answer adds a rule."""
-        self._remembered_listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._remembered_listeners:
-                self._remembered_listeners.remove(listener)
-
-        return unsubscribe
+        return _add(self._remembered_listeners, listener)
 
     def facts(self, pending: PendingPermission) -> ToolCallFacts:
         """What a rule can match on for this request (the request's fields, completed by
@@ -185,7 +255,7 @@ class PermissionBroker:
         known = None
         if self.tool_call_lookup is not None and pending.tool_call_id is not None:
             known = self.tool_call_lookup(pending.tool_call_id)
-        return ToolCallFacts.from_wire(pending.tool_call, known)
+        return ToolCallFacts.from_wire(pending.tool_call, known, root=self.root)
 
     async def request(self, params: Any) -> dict[str, Any]:
         session_id, tool_call, options = parse_permission_request(params)
@@ -193,23 +263,26 @@ class PermissionBroker:
         pending = PendingPermission(
             next(self._ids), session_id, tool_call, options, loop.create_future(), params
         )
-        if self._answer_without_asking(pending):
+        facts = self.facts(pending)
+        pending.kind = facts.kind
+        pending.subject = facts.subject()
+        if self._answer_without_asking(pending, facts):
             return pending.future.result()
         self.pending.append(pending)
+        pending.on_settled = self._settled
         for presenter in list(self._presenters):
             presenter(pending)
         try:
-            result = await pending.future
+            await pending.future
         except asyncio.CancelledError:
             pending.cancel()
             raise
         finally:
             if pending in self.pending:
                 self.pending.remove(pending)
-        self._remember(pending, result)
-        return result
+        return self._reply(pending)
 
-    def _answer_without_asking(self, pending: PendingPermission) -> bool:
+    def _answer_without_asking(self, pending: PendingPermission, facts: ToolCallFacts) -> bool:
         if self.auto_answer is not None:
             chosen_id = self.auto_answer(pending)
             if chosen_id is not None:
@@ -217,7 +290,6 @@ class PermissionBroker:
                 option = chosen or PermissionOption(chosen_id, chosen_id, "unknown")
                 self._auto_select(pending, option, "auto_answer", "answered automatically")
                 return True
-        facts = self.facts(pending)
         if self._answer_by_rule(pending, facts):
             return True
         policy_option = option_for_policy(self.policy, facts, pending.options)
@@ -250,29 +322,33 @@ class PermissionBroker:
         for listener in list(self._auto_listeners):
             listener(event)
 
-    def _remember(self, pending: PendingPermission, result: dict[str, Any]) -> None:
-        if self.rules is None:
+    def _settled(self, pending: PendingPermission) -> None:
+        self._remember(pending)
+        for listener in list(self._settled_listeners):
+            listener(pending)
+        if pending.remembered is not None:
+            for other in list(self.pending):
+                if other is not pending and not other.done:
+                    self._answer_by_rule(other, self.facts(other))
+
+    def _remember(self, pending: PendingPermission) -> None:
+        chosen = pending.chosen
+        effect: RuleEffect | None = effect_of_option_kind(chosen.kind) if chosen else None
+        if self.rules is None or effect is None or pending.subject is None:
             return
-        outcome = result.get("outcome")
-        if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
-            return
-        option_id = outcome.get("optionId")
-        option = next((o for o in pending.options if o.option_id == option_id), None)
-        effect: RuleEffect | None = effect_of_option_kind(option.kind) if option else None
-        if effect is None:
-            return
-        facts = self.facts(pending)
-        existing = self.rules.find(facts)
-        if existing is not None and existing.effect is effect:
-            return  # already remembered (e.g. this request was answered by that rule)
-        rule = self.rules.remember(facts, effect)
-        if rule is None:
-            return
+        pending.remembered = self.rules.remember(pending.kind, pending.subject, effect)
         for listener in list(self._remembered_listeners):
-            listener(rule)
-        for other in list(self.pending):
-            if not other.done:
-                self._answer_by_rule(other, self.facts(other))
+            listener(pending.remembered)
+
+    def _reply(self, pending: PendingPermission) -> dict[str, Any]:
+        """The answer for the agent: a remembered "allow always" is sent as "allow once"."""
+        result = pending.future.result()
+        chosen = pending.chosen
+        if pending.remembered is not None and chosen is not None and chosen.kind == "allow_always":
+            once = pick_option(pending.options, ("allow_once",))
+            if isinstance(once, PermissionOption):
+                return {"outcome": {"outcome": "selected", "optionId": once.option_id}}
+        return result
 
     def cancel_all(self) -> int:
         count = 0
@@ -281,3 +357,13 @@ class PermissionBroker:
                 pending.cancel()
                 count += 1
         return count
+
+
+def _add(listeners: list[Any], listener: Any) -> Callable[[], None]:
+    listeners.append(listener)
+
+    def unsubscribe() -> None:
+        if listener in listeners:
+            listeners.remove(listener)
+
+    return unsubscribe

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .entries import Entry, MessageEntry
+from .entries import Entry, MessageEntry, ToolCallEntry
+from .permission import PermissionAsk
 
 
 @dataclass(slots=True)
@@ -31,6 +32,14 @@ class EntryChanged:
     """Something other than appended text changed in an existing entry (re-render it)."""
 
     entry: Entry
+
+
+@dataclass(slots=True)
+class PermissionChanged:
+    """A permission request about `entry` was added to it, or answered (`ask.open` says)."""
+
+    entry: ToolCallEntry
+    ask: PermissionAsk
 
 
 @dataclass(slots=True)
@@ -87,6 +96,7 @@ Change = (
     EntryAdded
     | MessageChunkAppended
     | EntryChanged
+    | PermissionChanged
     | PlanChanged
     | PlanRemoved
     | ModesChanged

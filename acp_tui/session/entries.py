@@ -18,6 +18,8 @@ from acp_tui.protocol.models import (
     ToolCallLocation,
 )
 
+from .permission import PermissionAsk
+
 MessageRole = Literal["user", "agent", "thought"]
 
 
@@ -139,10 +141,17 @@ class ToolCallEntry:
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None
+    permissions: list[PermissionAsk] = field(default_factory=list)
+    """Permission requests about this call, in order (see `session.permission`)."""
 
     @property
     def finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    @property
+    def open_permission(self) -> PermissionAsk | None:
+        """The permission request about this call still waiting for the user, if any."""
+        return next((ask for ask in self.permissions if ask.open), None)
 
     @property
     def duration(self) -> float | None:

@@ -53,6 +53,7 @@ from .entries import (
     ToolCallEntry,
     UnknownEntry,
 )
+from .permission import PermissionAsk
 from .plans import parse_config_options, plan_state
 from .tool_calls import copy_tool_fields, stamp_times
 
@@ -374,6 +375,27 @@ class Thread:
             return self._create_tool_call(tool_call, fields)
         self._merge_tool_call(entry, tool_call, fields)
         return entry
+
+    def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
+        """A permission request about a tool call (one never seen becomes a new entry)."""
+        entry = self.tool_calls.get(tool_call_id)
+        if entry is None:
+            update = ToolCallUpdate(tool_call_id=tool_call_id)
+            entry = self._create_tool_call(update, {"tool_call_id"})
+        entry.permissions.append(ask)
+        self._emit(ch.PermissionChanged(entry, ask))
+        return entry
+
+    def settle_permission(self, tool_call_id: str, request_id: int, answer: str) -> None:
+        """The permission request `request_id` about the tool call was answered."""
+        entry = self.tool_calls.get(tool_call_id)
+        asks = entry.permissions if entry is not None else []
+        ask = next((a for a in asks if a.request_id == request_id), None)
+        if entry is None or ask is None or not ask.open:
+            return
+        ask.answer = answer
+        ask.respond = None
+        self._emit(ch.PermissionChanged(entry, ask))
 
     # ---- helpers --------------------------------------------------------------------------------
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.write_review import WriteReport
-from acp_tui.host.permissions import AutoAnswered, PendingPermission
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -33,7 +31,6 @@ class MainScreen(Screen[None]):
     MainScreen { layout: vertical; }
     MainScreen #body { height: 1fr; }
     MainScreen #main-column { width: 1fr; height: 1fr; }
-    MainScreen .auto-answer { color: $success; margin: 1 0 0 0; }
     """
     BINDINGS = [
         Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
@@ -43,13 +40,13 @@ class MainScreen(Screen[None]):
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
+        Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
     ]
 
     def __init__(self, session: AgentSession) -> None:
         super().__init__()
         self.session = session
         self._unsubscribe: list[Any] = []
-        self._permission_prompts: list[PermissionPrompt] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -69,8 +66,6 @@ class MainScreen(Screen[None]):
             session.queue_changed.subscribe(self._on_queue),
             session.notices.subscribe(self._on_notice),
             session.thread.subscribe(self._on_thread_change),
-            session.permissions.subscribe(self._on_permission),
-            session.permissions.subscribe_auto_answers(self._on_auto_answer),
             session.write_gate.written.subscribe(self._on_write),
         ]
         status = self.query_one(StatusBar)
@@ -108,49 +103,37 @@ class MainScreen(Screen[None]):
     def _on_notice(self, notice: Notice) -> None:
         self.notify(notice.text, severity=notice.severity)  # type: ignore[arg-type]
 
-    def _on_permission(self, pending: PendingPermission) -> None:
-        prompt = PermissionPrompt(pending)
-        self._permission_prompts.append(prompt)
-        pending.future.add_done_callback(lambda _: self._permission_answered(prompt))
-        self.query_one(ConversationView).show_permission(prompt, pending.tool_call_id)
-        if len(self._open_prompts()) == 1:
-            self.call_after_refresh(self._focus_next_permission)
-        title = pending.tool_call.get("title") or "a tool call"
-        self.notify(f"Permission needed: {title}", severity="warning", timeout=4)
-        if not self.app.app_focus:
-            self.app.bell()
-
-    def _on_auto_answer(self, answered: AutoAnswered) -> None:
-        note = Static(Text(answered.description), classes="auto-answer")
-        self.query_one(ConversationView).show_permission(note, answered.pending.tool_call_id)
-
     def _on_write(self, report: WriteReport) -> None:
         if report.held:
             self.notify(report.summary(self.session.cwd), title="Written")
 
-    def _open_prompts(self) -> list[PermissionPrompt]:
-        return [p for p in self._permission_prompts if not p.pending.done]
+    def _on_permission(self, change: thread_changes.PermissionChanged) -> None:
+        """A permission request was added to a tool call (its card shows it and takes the
+        focus), or answered: then the next open one, else the prompt, gets the focus."""
+        if change.ask.open and change.ask.asked:
+            title = change.entry.title or "a tool call"
+            self.notify(
+                f"Permission needed: {title} (f4 goes there)",
+                severity="warning",
+                timeout=4,
+                markup=False,
+            )
+            if not self.app.app_focus:
+                self.app.bell()
+        elif not change.ask.open and change.ask.asked:
+            self.action_focus_permission(fallback=True)
 
-    def _permission_answered(self, prompt: PermissionPrompt) -> None:
-        if not self.is_attached:
-            return  # the app is closing
-        prompt.show_answer()
-        self._permission_prompts = self._open_prompts()
-        self._focus_next_permission()
-
-    def _focus_next_permission(self) -> None:
-        prompts = self._open_prompts()
-        if prompts:
-            prompts[0].focus()
-            prompts[0].scroll_visible()
-        else:
-            for prompt_input in self.query(PromptInput).results(PromptInput):
-                prompt_input.focus()  # (none while the screen is being torn down)
+    def open_prompts(self) -> list[PermissionPrompt]:
+        """The mounted prompts still waiting for an answer, oldest first."""
+        prompts = [p for p in self.query(PermissionPrompt).results(PermissionPrompt) if p.ask.open]
+        return sorted(prompts, key=lambda p: p.ask.request_id)
 
     def _on_thread_change(self, change: object) -> None:
         # Called for every change, text chunks included: touch widgets only when it matters.
         thread = self.session.thread
-        if isinstance(change, thread_changes.InfoChanged):
+        if isinstance(change, thread_changes.PermissionChanged):
+            self._on_permission(change)
+        elif isinstance(change, thread_changes.InfoChanged):
             self.query_one(StatusBar).title = thread.title or ""
             self.app.title = thread.title or "acp-tui"
         elif isinstance(change, thread_changes.UsageChanged):
@@ -232,6 +215,15 @@ class MainScreen(Screen[None]):
 
     def action_focus_prompt(self) -> None:
         self.query_one(PromptInput).focus()
+
+    def action_focus_permission(self, fallback: bool = False) -> None:
+        """Focus the oldest open permission prompt (else, with `fallback`, the prompt)."""
+        prompts = self.open_prompts()
+        if prompts:
+            prompts[0].take_focus()
+        elif fallback:
+            for prompt_input in self.query(PromptInput).results(PromptInput):
+                prompt_input.focus()  # (none while the screen is being torn down)
 
 
 def describe_usage(usage: Any) -> str:

@@ -1,7 +1,9 @@
-"""The project's remembered permission rules, with revoke, and the default policy in effect."""
+"""The project's remembered permission rules: what each covers, revoke, edit a path rule's
+scopes (e.g. widen `src/app.py` to `src/**`), and the default policy in effect."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -11,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from acp_tui.host.permission_rules import PermissionPolicy, PermissionRule, RuleEffect, RulesStore
 
@@ -36,8 +38,29 @@ def effect_cell(effect: RuleEffect) -> Text:
     return Text("✗ reject", style="bold red")
 
 
+def covers_cell(rule: PermissionRule) -> Text:
+    """What a rule covers: its paths/scopes (and title), or its exact command or URLs."""
+    subject = rule.subject
+    labels = {"paths": "paths", "argv": "argv", "shell": "shell", "url": "url"}
+    text = Text(f"{labels.get(subject.match_on, subject.match_on)} ", style="dim")
+    if subject.match_on == "shell":
+        text.append(subject.values[0])
+    else:
+        text.append(
+            shlex.join(subject.values) if subject.match_on == "argv" else "  ".join(subject.values)
+        )
+    if subject.title is not None:
+        text.append(" titled ", style="dim")
+        text.append(subject.title)
+    if subject.cwd is not None:
+        text.append(" in ", style="dim")
+        text.append(subject.cwd)
+    return text
+
+
 class RulesScreen(ModalScreen[None]):
-    """Lists `store`'s rules (kind, what they match, allow/reject, created); `d` revokes."""
+    """Lists `store`'s rules (kind, what they cover, allow/reject, created); `d` revokes,
+    `e` edits the paths and directory scopes of a path rule."""
 
     DEFAULT_CSS = """
     RulesScreen { align: center middle; }
@@ -51,10 +74,13 @@ class RulesScreen(ModalScreen[None]):
     RulesScreen #rules-empty { color: $text-muted; margin: 1 0; }
     RulesScreen DataTable { height: auto; max-height: 20; }
     RulesScreen #rules-help { color: $text-muted; margin-top: 1; }
+    RulesScreen #scope-editor { display: none; margin-top: 1; }
+    RulesScreen #scope-editor.-editing { display: block; }
     """
     BINDINGS = [
         Binding("d", "revoke", "revoke rule", id="rules.revoke"),
         Binding("delete", "revoke", "revoke rule", show=False, id="rules.revoke_delete"),
+        Binding("e", "edit_scopes", "edit scopes", id="rules.edit-scopes"),
         Binding("escape", "close", "close", id="rules.close"),
     ]
 
@@ -70,6 +96,7 @@ class RulesScreen(ModalScreen[None]):
         self.policy = policy
         self.config_path = config_path
         self._unsubscribe: Callable[[], None] | None = None
+        self._editing: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -85,15 +112,22 @@ class RulesScreen(ModalScreen[None]):
                 markup=False,
             )
             table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("kind", "matches", "decision", "created")
+            table.add_columns("kind", "covers", "decision", "created")
             yield table
-            yield Static("d/Del revoke the highlighted rule · Esc close", id="rules-help")
+            yield Input(id="scope-editor", placeholder="paths or dir/** scopes, space-separated")
+            yield Static(
+                "d/Del revoke the highlighted rule · e edit its paths/scopes (dir/** covers a "
+                "directory) · Esc close",
+                id="rules-help",
+            )
 
     def _policy_text(self) -> Text:
         text = Text.assemble(
             ("Default policy: ", "bold"),
-            (self.policy.value, "bold red" if self.policy is PermissionPolicy.ALLOW_ALL_DANGEROUS
-             else "bold"),
+            (
+                self.policy.value,
+                "bold red" if self.policy is PermissionPolicy.ALLOW_ALL_DANGEROUS else "bold",
+            ),
             f" — {POLICY_EXPLAINED.get(self.policy, '')}. Rules take precedence.",
         )
         if self.config_path is not None:
@@ -128,8 +162,12 @@ class RulesScreen(ModalScreen[None]):
 
     @staticmethod
     def _cells(rule: PermissionRule) -> tuple[str | Text, ...]:
-        matcher = Text.assemble((f"{rule.match_on} ", "dim"), rule.pattern)
-        return rule.tool_kind, matcher, effect_cell(rule.effect), format_created(rule.created)
+        return (
+            rule.tool_kind,
+            covers_cell(rule),
+            effect_cell(rule.effect),
+            format_created(rule.created),
+        )
 
     def highlighted_rule(self) -> PermissionRule | None:
         table: DataTable[str | Text] = self.query_one(DataTable)
@@ -149,5 +187,43 @@ class RulesScreen(ModalScreen[None]):
         else:
             self.notify(f"Revoked: {rule.effect.value} {rule.describe()}", timeout=3)
 
+    def action_edit_scopes(self) -> None:
+        rule = self.highlighted_rule()
+        if rule is None:
+            return
+        if not rule.editable:
+            self.notify(
+                "This rule matches one exact command or URL; it has no scopes.", markup=False
+            )
+            return
+        self._editing = rule.id
+        editor = self.query_one("#scope-editor", Input)
+        editor.value = shlex.join(rule.subject.values)
+        editor.add_class("-editing")
+        editor.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        rule_id, self._editing = self._editing, None
+        if rule_id is None:
+            return
+        try:
+            scopes = shlex.split(event.value)
+            rule = self.store.set_scopes(rule_id, scopes)
+        except ValueError as error:
+            self._editing = rule_id
+            self.notify(f"Not changed: {error}", severity="error", markup=False)
+            return
+        self._stop_editing()
+        self.notify(f"The rule now covers {rule.describe()}", timeout=3, markup=False)
+
+    def _stop_editing(self) -> None:
+        self._editing = None
+        self.query_one("#scope-editor", Input).remove_class("-editing")
+        self.query_one(DataTable).focus()
+
     def action_close(self) -> None:
+        if self._editing is not None:
+            self._stop_editing()
+            return
         self.dismiss(None)

@@ -128,7 +128,7 @@ class ConversationView(VerticalScroll):
             self._finish_streaming(except_id=change.entry.id)
             self._add_entry(change.entry)
             self._maybe_freeze()
-        elif isinstance(change, thread_changes.EntryChanged):
+        elif isinstance(change, thread_changes.EntryChanged | thread_changes.PermissionChanged):
             self._update_entry(change.entry)
         elif isinstance(change, thread_changes.TurnStateChanged) and not change.running:
             self._finish_streaming()
@@ -195,17 +195,6 @@ class ConversationView(VerticalScroll):
                 reason = "the agent refused this prompt; it was not kept"
                 self._not_kept[users[-1].id] = reason
                 view.mark_not_kept(reason)
-
-    def show_permission(self, prompt: Widget, tool_call_id: str | None) -> None:
-        """Mount a permission prompt at the tool call it concerns (or at the end)."""
-        entry = self.thread.tool_calls.get(tool_call_id) if tool_call_id else None
-        if entry is not None and entry.id in self._frozen:
-            self._thaw(entry.id, pin=False)
-        card = self.views.get(entry.id) if entry is not None else None
-        if isinstance(card, ToolCallCard):
-            card.attach_permission(prompt)
-        else:
-            self.mount(prompt)
 
     def _on_notice(self, notice: Any) -> None:
         self.mount(ConversationNote(f"— {notice.text} —", "notice"))

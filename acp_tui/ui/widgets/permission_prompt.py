@@ -1,26 +1,73 @@
-"""A permission request, shown at the tool call it concerns: the agent's options as buttons.
+"""A permission request, shown in the card of the tool call it concerns: the options as buttons.
 
-Keys by option kind: a allow once, A allow always, r reject once, R reject always; arrows move
-between the buttons and Enter presses one. Only the kinds offered are shown.
+The prompt renders a `PermissionAsk` of a `ToolCallEntry` (the session model): the title, kind
+and diff come from the merged tool call, not from the request. Keys are bindings with ids, so
+the `keymap` setting covers them: a allow once, A allow always, r reject once, R reject always
+(the first option of each kind), and 1-9 for every option in order, so two options of the same
+kind each have a key. ←/→ move between the buttons, Enter presses one.
+
+Focus: a prompt takes the focus when it mounts (in `on_mount`, when its buttons exist) unless
+the user is already answering another open prompt; the default button is allow-once (else
+reject-once, else the first option that is not allow-always), never allow-always.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from acp_tui.host.permissions import PendingPermission
+from acp_tui.session.entries import ToolCallEntry
+from acp_tui.session.permission import OptionLike, PermissionAsk
 
-KIND_KEYS = {"allow_once": "a", "allow_always": "A", "reject_once": "r", "reject_always": "R"}
+KIND_BINDINGS = {
+    "allow_once": ("a", "permission.allow-once"),
+    "allow_always": ("A", "permission.allow-always"),
+    "reject_once": ("r", "permission.reject-once"),
+    "reject_always": ("R", "permission.reject-always"),
+}
 KIND_VARIANTS = {
     "allow_once": "success",
     "allow_always": "primary",
     "reject_once": "warning",
     "reject_always": "error",
 }
+NUMBERED = 9
+DEFAULT_KINDS = ("allow_once", "reject_once")
+
+
+def default_option_index(options: list[OptionLike]) -> int | None:
+    """The button focused first: allow-once, else reject-once, else the first option that is
+    not allow-always; None if every option is allow-always."""
+    for kind in DEFAULT_KINDS:
+        for index, option in enumerate(options):
+            if option.kind == kind:
+                return index
+    return next((i for i, o in enumerate(options) if o.kind != "allow_always"), None)
+
+
+def option_keys(options: list[OptionLike]) -> list[tuple[str, str]]:
+    """(binding id, default key) per option: the kind's letter for the first option of each
+    kind, the option's number for the others (and beyond those, none)."""
+    keys: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for index, option in enumerate(options):
+        by_kind = KIND_BINDINGS.get(option.kind)
+        if by_kind is not None and option.kind not in taken:
+            taken.add(option.kind)
+            keys.append((by_kind[1], by_kind[0]))
+        elif index < NUMBERED:
+            keys.append((f"permission.option-{index + 1}", str(index + 1)))
+        else:
+            keys.append(("", ""))
+    return keys
+
+
+def _has_diff(entry: ToolCallEntry) -> bool:
+    return any(getattr(item, "type", None) == "diff" for item in entry.content)
 
 
 class PermissionPrompt(Vertical, can_focus=True):
@@ -37,83 +84,131 @@ class PermissionPrompt(Vertical, can_focus=True):
     PermissionPrompt Horizontal { height: auto; }
     PermissionPrompt Button { margin-right: 1; min-width: 12; }
     PermissionPrompt .answered { color: $text-muted; }
+    PermissionPrompt .covers { color: $text-muted; }
     PermissionPrompt.-answered { border: round $primary 40%; background: transparent; }
     """
 
-    def __init__(self, pending: PendingPermission, position: int = 1) -> None:
+    BINDINGS = [
+        *[
+            Binding(key, f"choose_kind('{kind}')", kind.replace("_", " "), show=False, id=id_)
+            for kind, (key, id_) in KIND_BINDINGS.items()
+        ],
+        *[
+            Binding(
+                str(n),
+                f"choose_number({n})",
+                f"option {n}",
+                show=False,
+                id=f"permission.option-{n}",
+            )
+            for n in range(1, NUMBERED + 1)
+        ],
+        Binding("left", "move(-1)", "previous option", show=False, id="permission.previous"),
+        Binding("right", "move(1)", "next option", show=False, id="permission.next"),
+    ]
+
+    def __init__(self, entry: ToolCallEntry, ask: PermissionAsk) -> None:
         super().__init__()
-        self.pending = pending
-        self.position = position
+        self.entry = entry
+        self.ask = ask
+        self.options: list[OptionLike] = list(ask.options)
+
+    # ---- what it shows -------------------------------------------------------------------------
+
+    def _key(self, binding_id: str, default: str) -> str:
+        """The key bound to `binding_id` now (the keymap setting may have changed it)."""
+        keys = self.app._keymap.get(binding_id, default) if binding_id else ""
+        return keys.split(",")[0].strip()
 
     def compose(self) -> ComposeResult:
-        title = self.pending.tool_call.get("title")
         question = Text("⚠ The agent asks permission", style="bold")
-        if isinstance(title, str) and title:
-            question.append(f": {title}")
+        if self.entry.title:
+            question.append(f": {self.entry.title}")
+        question.append(f"  ({self.entry.kind})", style="dim")
         yield Static(question, id="question")
+        keys = [self._key(binding_id, key) for binding_id, key in option_keys(self.options)]
         with Horizontal(id="options"):
-            for index, option in enumerate(self.pending.options):
-                key = KIND_KEYS.get(option.kind)
+            for index, (option, key) in enumerate(zip(self.options, keys, strict=True)):
                 label = Text(f"{option.name} ({key})" if key else option.name)
                 yield Button(
                     label,
                     id=f"option-{index}",
                     variant=KIND_VARIANTS.get(option.kind, "default"),  # type: ignore[arg-type]
                 )
+        if any(o.kind.endswith("_always") for o in self.options) and self.ask.covers:
+            yield Static(Text(f"“always” remembers: {self.ask.covers}"), classes="covers")
         hint = "keys: " + " · ".join(
-            f"{KIND_KEYS[o.kind]} {o.name}" for o in self.pending.options if o.kind in KIND_KEYS
+            f"{key} {option.name}" for option, key in zip(self.options, keys, strict=True) if key
         )
-        has_diff = any(
-            isinstance(item, dict) and item.get("type") == "diff"
-            for item in self.pending.tool_call.get("content") or []
-        )
-        hint += " · d full diff" if has_diff else ""
+        hint += " · d full diff" if _has_diff(self.entry) else ""
         yield Static(Text(hint + " · ←/→ and enter · esc cancels the turn", style="dim"))
 
-    def on_focus(self) -> None:
-        buttons = list(self.query(Button))
-        if buttons:
-            buttons[0].focus()
+    # ---- focus ---------------------------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        key = event.character if event.character in ("a", "A", "r", "R") else None
-        if key is not None:
-            for option in self.pending.options:
-                if KIND_KEYS.get(option.kind) == key:
-                    event.stop()
-                    self.choose(option.option_id)
-                    return
-        if event.key in ("left", "right"):
-            buttons = list(self.query(Button))
-            focused = self.screen.focused
-            if focused in buttons:
-                step = 1 if event.key == "right" else -1
-                buttons[(buttons.index(focused) + step) % len(buttons)].focus()
-                event.stop()
+    def on_mount(self) -> None:
+        # The buttons exist now: taking the focus here cannot hit an unmounted widget.
+        if not self._user_is_answering_another():
+            self.take_focus()
+
+    def _user_is_answering_another(self) -> bool:
+        focused = self.screen.focused
+        while focused is not None:
+            if isinstance(focused, PermissionPrompt):
+                return focused is not self and focused.ask.open
+            focused = focused.parent if isinstance(focused.parent, Widget) else None
+        return False
+
+    def default_button(self) -> Button | None:
+        index = default_option_index(self.options)
+        if index is None or not self.ask.open:
+            return None
+        found = self.query(f"#option-{index}")
+        return found.first(Button) if found else None
+
+    def take_focus(self) -> None:
+        """Focus the default button (or the prompt itself) and bring it into view."""
+        button = self.default_button()
+        if button is not None:
+            button.focus()
+        elif self.ask.open:
+            self.focus()
+        self.scroll_visible()
+
+    def on_focus(self) -> None:
+        button = self.default_button()
+        if button is not None:
+            button.focus()
+
+    # ---- answering -----------------------------------------------------------------------------
+
+    def action_choose_kind(self, kind: str) -> None:
+        option = next((o for o in self.options if o.kind == kind), None)
+        if option is not None:
+            self.choose(option.option_id)
+
+    def action_choose_number(self, number: int) -> None:
+        if 1 <= number <= len(self.options):
+            self.choose(self.options[number - 1].option_id)
+
+    def action_move(self, step: int) -> None:
+        buttons = list(self.query(Button))
+        focused = self.screen.focused
+        if focused in buttons:
+            buttons[(buttons.index(focused) + step) % len(buttons)].focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         index = int((event.button.id or "option-0").removeprefix("option-"))
-        self.choose(self.pending.options[index].option_id)
+        self.choose(self.options[index].option_id)
 
     def choose(self, option_id: str) -> None:
-        self.pending.select(option_id)
-        self.show_answer()
+        self.ask.choose(option_id)
 
     def show_answer(self) -> None:
-        """Replace the buttons with what was answered (the future holds the outcome)."""
-        future = self.pending.future
-        if not future.done() or self.has_class("-answered"):
+        """Replace the buttons with the answer the tool call now holds."""
+        if self.ask.open or self.has_class("-answered"):
             return
-        outcome = {} if future.cancelled() else future.result().get("outcome", {})
-        if outcome.get("outcome") == "selected":
-            chosen = next(
-                (o for o in self.pending.options if o.option_id == outcome.get("optionId")), None
-            )
-            text = Text(f"✓ answered: {chosen.name if chosen else outcome.get('optionId')}")
-        else:
-            text = Text("⊘ cancelled")
         self.add_class("-answered")
         self.can_focus = False
         self.remove_children()
-        self.mount(Static(text, classes="answered"))
+        self.mount(Static(Text(self.ask.answer or ""), classes="answered"))

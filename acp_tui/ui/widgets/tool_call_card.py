@@ -86,6 +86,7 @@ class ToolCallCard(Vertical):
     ToolCallCard.-folded #body { display: none; }
     ToolCallCard .locations { color: $text-accent; }
     ToolCallCard Collapsible { border: none; padding: 0; background: transparent; }
+    ToolCallCard .auto-answer { color: $success; margin: 1 0 0 0; }
     """
 
     BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
@@ -98,6 +99,7 @@ class ToolCallCard(Vertical):
         self._terminal_views: dict[str, Widget] = {}
         self._user_toggled = False
         self._composed = False
+        self._permission_views: dict[int, Widget] = {}
 
     def compose(self) -> ComposeResult:
         yield ToolCallHeader(self._header(), id="header")
@@ -147,6 +149,7 @@ class ToolCallCard(Vertical):
         if key != self._content_key:
             self._content_key = key
             self._rebuild_body()
+        self._sync_permissions()
 
     def _has_visual_content(self) -> bool:
         return any(
@@ -240,16 +243,29 @@ class ToolCallCard(Vertical):
         """The user folded or unfolded this card by hand (so it keeps that state)."""
         return self._user_toggled
 
-    def attach_permission(self, prompt: Widget) -> None:
-        """Show a permission request inside this card, unfolded, with its raw input open."""
+    def _sync_permissions(self) -> None:
+        """Show the entry's permission requests: a prompt while open, then the answer."""
+        from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+
+        for ask in getattr(self.entry, "permissions", ()):
+            view = self._permission_views.get(ask.request_id)
+            if view is None:
+                if ask.open:
+                    view = PermissionPrompt(self.entry, ask)
+                    self._open_for_permission()
+                else:
+                    view = Static(Text(ask.answer or ""), classes="auto-answer")
+                self._permission_views[ask.request_id] = view
+                self.mount(view)
+            elif isinstance(view, PermissionPrompt) and not ask.open:
+                view.show_answer()
+
+    def _open_for_permission(self) -> None:
+        """Unfold the card and open its raw input, so the user sees what is asked."""
         self.remove_class("-folded")
         for collapsible in self.query(Collapsible):
             if collapsible.title == "raw input":
                 collapsible.collapsed = False
-        if self._composed:
-            self.mount(prompt)
-        else:
-            self.call_after_refresh(self.mount, prompt)
 
     def diffs(self) -> list[FileDiff]:
         return [

@@ -1,0 +1,54 @@
+"""A permission request as part of its tool call's state (as Zed's `WaitingForConfirmation`).
+
+The agent asks before running a tool call; while the question is open the tool call carries a
+`PermissionAsk` with the options and the responder that answers the agent. Once answered, the
+ask stays on the tool call with the answer as shown ("✓ answered: Allow", "✓ allowed by rule:
+edit src/app.py"). Views render this; they never watch the request themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+Responder = Callable[[str | None], None]
+"""Answers the agent: an option id, or None for "cancelled"."""
+
+
+class OptionLike(Protocol):
+    """A permission option (the host's or the protocol model's)."""
+
+    @property
+    def option_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+@dataclass(eq=False)
+class PermissionAsk:
+    """One permission request about a tool call.
+
+    `options` are the ones to offer (in the agent's order); `covers` says what an "always"
+    answer remembers (None: no "always" answer is offered for this call). `answer` is None
+    while the question is open; `asked` is False for a request answered without asking
+    (a remembered rule, the permission policy).
+    """
+
+    request_id: int
+    options: Sequence[OptionLike] = ()
+    respond: Responder | None = field(default=None, repr=False)
+    covers: str | None = None
+    answer: str | None = None
+    asked: bool = True
+
+    @property
+    def open(self) -> bool:
+        return self.answer is None
+
+    def choose(self, option_id: str | None) -> None:
+        """Answer the agent (the thread records the answer once the host has it)."""
+        if self.open and self.respond is not None:
+            self.respond(option_id)
