@@ -119,11 +119,12 @@ class PendingPermission:
     def cancel(self) -> None:
         if not self.future.done():
             self.future.set_result(dict(CANCELLED))
-            self._settled()
+        self._settled()
 
     def _settled(self) -> None:
         if self.on_settled is not None:
-            self.on_settled(self)
+            on_settled, self.on_settled = self.on_settled, None
+            on_settled(self)
 
     def option_of_kind(self, kind: str) -> PermissionOption | None:
         return next((o for o in self.options if o.kind == kind), None)
@@ -273,7 +274,9 @@ class PermissionBroker:
         for presenter in list(self._presenters):
             presenter(pending)
         try:
-            await pending.future
+            # shielded: a cancelled request (the agent's $/cancel_request, a lost connection)
+            # is answered "cancelled" below rather than leaving the future cancelled unseen
+            await asyncio.shield(pending.future)
         except asyncio.CancelledError:
             pending.cancel()
             raise
