@@ -184,3 +184,22 @@ async def test_no_always_button_for_a_call_that_names_nothing(tmp_path: Path) ->
         await h.pilot.press("a")
         await h.settle()
         assert answers(agent) == [{"outcome": "selected", "optionId": "once"}]
+
+
+async def test_the_keymap_setting_covers_the_prompt_keys(tmp_path: Path) -> None:
+    from acp_tui.config import Settings
+
+    settings = Settings(keymap={"permission.allow-once": "y", "main.permission": "f9"})
+    agent = write_scenario(tmp_path, one_turn(with_tool_call("c1")))
+    async with run_app(agent.argv, fixed_cwd(tmp_path), session_kwargs={"settings": settings}) as h:
+        await h.type_prompt("go")
+        await h.until(lambda: open_prompt(h, "c1"), "the prompt")
+        prompt = open_prompt(h, "c1")
+        assert prompt is not None
+        assert "Allow (y)" in [str(b.label) for b in prompt.query(Button)]
+        h.one(PromptInput).focus()
+        await h.pilot.press("f9", "a")  # jumped back; `a` is no longer bound
+        assert answers(agent) == [] and prompt.ask.open
+        await h.pilot.press("y")
+        await h.settle()
+        assert answers(agent) == [{"outcome": "selected", "optionId": "once"}]
