@@ -121,6 +121,11 @@ class PermissionPrompt(Vertical, can_focus=True):
         return keys.split(",")[0].strip()
 
     def compose(self) -> ComposeResult:
+        if not self.ask.open:  # re-created after it was answered (a thawed card)
+            self.add_class("-answered")
+            self.can_focus = False
+            yield Static(Text(self.ask.answer or ""), classes="answered")
+            return
         question = Text("⚠ The agent asks permission", style="bold")
         if self.entry.title:
             question.append(f": {self.entry.title}")
@@ -147,7 +152,7 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         # The buttons exist now: taking the focus here cannot hit an unmounted widget.
-        if not self._user_is_answering_another():
+        if self.ask.open and not self._user_is_answering_another():
             self.take_focus()
 
     def _user_is_answering_another(self) -> bool:

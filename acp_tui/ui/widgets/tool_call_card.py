@@ -19,6 +19,7 @@ from textual.widgets import Collapsible, Static
 
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.status_bar import format_elapsed
 
 KIND_ICONS = {
@@ -245,14 +246,13 @@ class ToolCallCard(Vertical):
 
     def _sync_permissions(self) -> None:
         """Show the entry's permission requests: a prompt while open, then the answer."""
-        from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
-
         for ask in getattr(self.entry, "permissions", ()):
             view = self._permission_views.get(ask.request_id)
             if view is None:
-                if ask.open:
+                if ask.asked:
                     view = PermissionPrompt(self.entry, ask)
-                    self._open_for_permission()
+                    if ask.open:
+                        self._open_for_permission()
                 else:
                     view = Static(Text(ask.answer or ""), classes="auto-answer")
                 self._permission_views[ask.request_id] = view
