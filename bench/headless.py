@@ -18,5 +18,5 @@ class HeadlessUi:
     async def run_login_terminal(self, argv: Any, env: Any) -> None:
         return None
 
-    async def review_write(self, path: Any, before: Any, proposed: Any) -> None:
+    async def review_write(self, path: Any, diff: Any) -> None:
         return None

@@ -11,6 +11,7 @@ from acp_tui.host.asker import Asker
 
 if TYPE_CHECKING:
     from acp_tui.client.write_review import ReviewedWrite
+    from acp_tui.session.diff import FileDiff
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,7 @@ class ClientUi(Protocol):
         """Run the agent's login in a terminal; return its exit code (None: abandoned)."""
         ...
 
-    async def review_write(
-        self, path: Path, before: str | None, proposed: str
-    ) -> ReviewedWrite | None:
-        """Show a held write; return what to write (maybe some hunks only), or None to reject."""
+    async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        """Show a held write (`diff`: the file now → the agent's proposal, computed once by the
+        gate); return what to write (maybe some hunks only), or None to reject."""
         ...

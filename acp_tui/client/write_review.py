@@ -9,10 +9,15 @@ it decides, from the `hold_writes` setting, whether the user reviews the write f
   through the tool call's ``locations`` or the paths of its ``diff`` content;
 - ``"never"``: writes go straight through.
 
-A held write awaits `review_ui(path, before, proposed)` (the UI shows the diff; it returns a
-`ReviewedWrite` with the content to write, or None to reject, which the file host turns into the
-agent's error "the user rejected the change to <path>"). Once the file host has written the
-content, `written` emits a `WriteReport` ("wrote src/app.py: 2 of 3 hunks") for the UI to show.
+Only the user's own answers count as a grant: a permission answered automatically (a remembered
+rule, the `permission_policy`, the `auto_answer` hook) never lets a write skip review.
+
+The diff of a write is computed once, here: a held write awaits `review_ui(path, diff)` (the UI
+shows that diff; it returns a `ReviewedWrite` with the content to write, or None to reject, which
+the file host turns into the agent's error "the user rejected the change to <path>"). The gate
+answers the file host a `ReviewOutcome` that carries the review's facts (`WriteReview`: held,
+hunks kept, lines added/removed) to the disk and into the change log; each record that carries
+them makes `written` emit a `WriteReport` ("wrote src/app.py: 2 of 3 hunks") for the UI to show.
 No Textual here.
 """
 
@@ -27,9 +32,9 @@ from typing import Any, Literal
 
 from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
-from acp_tui.host.changes import ChangeLog, WriteRecord
-from acp_tui.host.filesystem import Reviewed
-from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
+from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview
+from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
+from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
@@ -48,9 +53,12 @@ class ReviewedWrite:
     # The on-disk text the decisions were made against (it may have changed during review).
     base: str | None = field(default=None, compare=False)
     base_known: bool = field(default=False, compare=False)
+    # Lines the accepted hunks add / remove (what the write changes on disk).
+    added: int = field(default=0, compare=False)
+    removed: int = field(default=0, compare=False)
 
 
-ReviewUi = Callable[[Path, str | None, str], Awaitable[ReviewedWrite | None]]
+ReviewUi = Callable[[Path, FileDiff], Awaitable[ReviewedWrite | None]]
 ToolCallPaths = Callable[[str], Iterable[str]]
 
 
@@ -135,7 +143,6 @@ class WriteReviewGate:
         self.written: Signal[WriteReport] = Signal()
         self._known_tool_call_paths = known_tool_call_paths
         self._granted: frozenset[Path] = frozenset()
-        self._expected: dict[Path, tuple[bool, int, int]] = {}
 
     # ---- permissions --------------------------------------------------------------------------
 
@@ -145,36 +152,25 @@ class WriteReviewGate:
         return self._granted
 
     def track(self, broker: PermissionBroker) -> Callable[[], None]:
-        """Follow the broker's requests and remember the paths of each one the user grants,
-        or that the user's remembered rules / permission policy allow without asking.
+        """Follow the requests the broker shows the user and remember the paths of each one the
+        user grants. Requests answered without the user (rules, policy, the `auto_answer` hook;
+        also one shown and then answered by a rule the user's "always" just added) grant
+        nothing: held writes stay held.
 
         Returns a function that stops tracking.
         """
-        stops = [
-            broker.subscribe(self._watch_permission),
-            broker.subscribe_auto_answers(self._auto_answered),
-        ]
-
-        def stop() -> None:
-            for unsubscribe in stops:
-                unsubscribe()
-
-        return stop
-
-    def _auto_answered(self, event: AutoAnswered) -> None:
-        result = {"outcome": {"outcome": "selected", "optionId": event.option.option_id}}
-        self.permission_answered(event.pending, result)
+        return broker.subscribe(self._watch_permission)
 
     def _watch_permission(self, pending: PendingPermission) -> None:
         def answered(future: asyncio.Future[dict[str, Any]]) -> None:
-            if future.cancelled() or future.exception() is not None:
+            if future.cancelled() or future.exception() is not None or pending.automatic:
                 return
             self.permission_answered(pending, future.result())
 
         pending.future.add_done_callback(answered)
 
     def permission_answered(self, pending: PendingPermission, result: Mapping[str, Any]) -> None:
-        """Record the user's answer to a permission request (called by `track`)."""
+        """Record the user's own answer to a permission request (called by `track`)."""
         outcome = result.get("outcome")
         if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
             return
@@ -196,37 +192,40 @@ class WriteReviewGate:
             return False
         return _canonical(path, self.cwd) not in self._granted
 
-    async def review(
-        self, path: Path, before: str | None, proposed: str
-    ) -> str | Reviewed | None:
-        """The content the file host should write (None: the user rejected the change)."""
-        total = len(compute_diff(str(path), before, proposed).hunks)
+    async def review(self, proposal: ProposedWrite) -> ReviewOutcome | None:
+        """What the file host should write, with how it was decided (None: the user rejected)."""
+        path = proposal.path
+        diff = compute_diff(str(path), proposal.before, proposal.proposed)
+        total = len(diff.hunks)
         if total == 0 or not self.should_hold(path):
-            self._expected[path] = (False, total, total)
-            return proposed
-        decision = await self.review_ui(path, before, proposed)
+            review = WriteReview(False, total, total, diff.added, diff.removed)
+            return ReviewOutcome(proposal.proposed, review)
+        decision = await self.review_ui(path, diff)
         if decision is None:
-            self._expected.pop(path, None)
             return None
-        self._expected[path] = (True, decision.accepted, decision.total)
-        if decision.base_known:
-            return Reviewed(decision.content, decision.base)
-        return decision.content
+        review = WriteReview(
+            True, decision.accepted, decision.total, decision.added, decision.removed
+        )
+        return ReviewOutcome(decision.content, review, decision.base, decision.base_known)
 
     def attach(self, changes: ChangeLog) -> Callable[[], None]:
         """Report (through `written`) each write the file host records after this gate."""
         return changes.subscribe(self._on_record)
 
     def _on_record(self, record: WriteRecord) -> None:
-        if record.reverts is not None:
+        review = record.review
+        if record.reverts is not None or review is None:
             return
-        expected = self._expected.pop(record.path, None)
-        if expected is None:
-            return
-        held, accepted, total = expected
-        diff = compute_diff(str(record.path), record.before, record.after)
         self.written.emit(
-            WriteReport(record.path, held, accepted, total, diff.added, diff.removed, record)
+            WriteReport(
+                record.path,
+                review.held,
+                review.accepted,
+                review.total,
+                review.added,
+                review.removed,
+                record,
+            )
         )
 
 
@@ -260,8 +259,15 @@ def decide(diff: FileDiff, decisions: Mapping[int, HunkDecision]) -> ReviewedWri
     accepted = {h.index for h in diff.hunks if decisions.get(h.index) != "rejected"}
     if total and not accepted:
         return None
+    kinds = [line.kind for h in diff.hunks if h.index in accepted for line in h.lines]
     return ReviewedWrite(
-        apply_hunks(diff, accepted), len(accepted), total, base=diff.old_text, base_known=True
+        apply_hunks(diff, accepted),
+        len(accepted),
+        total,
+        base=diff.old_text,
+        base_known=True,
+        added=kinds.count("add"),
+        removed=kinds.count("remove"),
     )
 
 

@@ -12,7 +12,10 @@ refused; ``data`` carries ``{"path": ..., "reason": ...}``):
 - reason ``"nul_byte"``: the path contains a NUL byte;
 - reason ``"invalid_unicode"``: the path cannot be encoded for the file system (lone surrogate);
 - reason ``"not_absolute"``: the path is relative (never resolved against acp-tui's own cwd);
-- reason ``"outside_cwd_denied"``: the user denied access outside the session directory.
+- reason ``"outside_cwd_denied"``: the user denied access outside the session directory (or to a
+  hard-linked file: a regular file with several names counts as outside, see `check_resolved`);
+- reason ``"target_changed"``: the path led somewhere else when it was used than when it was
+  checked, and the user cancelled (`confirm_retarget`, Question kind ``"target_changed"``).
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from acp_tui.host import beneath
 from acp_tui.host.asker import Asker, Choice, Question
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
 
 Action = Literal["read", "write", "run"]
 
 OUTSIDE_CWD = "outside_cwd"
+TARGET_CHANGED = "target_changed"
 ALLOW_ONCE = "allow_once"
 ALLOW_SESSION = "allow_session"
 DENY = "deny"
@@ -37,6 +42,11 @@ OUTSIDE_CWD_CHOICES = (
     Choice(ALLOW_ONCE, "Allow once", "o"),
     Choice(ALLOW_SESSION, "Allow this path for the session", "a"),
     Choice(DENY, "Deny", "d"),
+)
+
+TARGET_CHANGED_CHOICES = (
+    Choice(ALLOW_ONCE, "Use the new target", "u"),
+    Choice(DENY, "Cancel", "c"),
 )
 
 _VERBS: dict[str, str] = {
@@ -50,9 +60,19 @@ def resolve_path(path: Path) -> Path:
     """The real absolute path: symlinks followed (dangling ones too), `..` collapsed, no I/O error.
 
     Components that do not exist are kept as written after the existing prefix is resolved, so a
-    not-yet-existing file below a symlinked directory resolves through that symlink.
+    not-yet-existing file below a symlinked directory resolves through that symlink. Resolved by
+    the same directory-descriptor walk the file host opens files with (`beneath.locate`); a path
+    that walk cannot follow (a file used as a directory, a loop) falls back to `os.path.realpath`.
     """
-    return Path(os.path.realpath(path, strict=False))
+    try:
+        with beneath.locate(path) as location:
+            return location.real
+    except (OSError, ValueError):
+        pass
+    try:
+        return Path(os.path.realpath(path, strict=False))
+    except OSError:  # a component changed while realpath looked at it
+        return Path(os.path.normpath(path))
 
 
 def is_within(path: Path, root: Path) -> bool:
@@ -112,33 +132,90 @@ class PathPolicy:
         """
         requested = self.validate(path)
         resolved = resolve_path(requested)
-        if self.inside(resolved) or self.allowed_for_session(resolved, action):
-            return resolved
+        await self.check_resolved(requested, resolved, action)
+        return resolved
+
+    async def check_resolved(
+        self, requested: Path, resolved: Path, action: Action, *, links: int = 1
+    ) -> None:
+        """Pass when `resolved` (what `requested` leads to now) may be `action`ed, else ask.
+
+        `links` is the target's hard link count: a regular file with more than one name cannot
+        be shown to live only inside the session directory, so it counts as outside.
+        """
+        hard_link = links > 1
+        if (self.inside(resolved) and not hard_link) or self.allowed_for_session(resolved, action):
+            return
         key = (resolved, action)
         lock = self._asking.setdefault(key, asyncio.Lock())
         async with lock:  # concurrent requests for the same path share one question
             if self.allowed_for_session(resolved, action):
-                return resolved
-            answer = await self._asker.ask(self._question(requested, resolved, action))
+                return
+            question = self._question(requested, resolved, action, links)
+            answer = await self._asker.ask(question)
         if answer == ALLOW_SESSION:
             self._allowed.add(key)
-            return resolved
+            return
         if answer == ALLOW_ONCE:
-            return resolved
+            return
+        where = (
+            f"is a hard link ({links} names) the session directory {self.cwd} cannot vouch for"
+            if hard_link and self.inside(resolved)
+            else f"is outside the session directory {self.cwd}"
+        )
         raise RpcError(
             INVALID_PARAMS,
-            f"{requested} is outside the session directory {self.cwd} "
-            f"and the user denied permission to {_VERBS[action]} it",
+            f"{requested} {where} and the user denied permission to {_VERBS[action]} it",
             {"path": str(requested), "reason": "outside_cwd_denied"},
         )
 
-    def _question(self, requested: Path, resolved: Path, action: Action) -> Question:
+    async def confirm_retarget(self, requested: Path, was: Path, now: Path, action: Action) -> None:
+        """Ask before acting on `requested` now that it leads to `now`, not `was` (as checked).
+
+        A yes is consent for this one use of `now`, also when it is outside; a no raises
+        `RpcError` (-32602, reason ``"target_changed"``).
+        """
+        outside = not self.inside(now)
+        note = f"\n\n{now} is OUTSIDE the session directory {self.cwd}." if outside else ""
+        question = Question(
+            kind=TARGET_CHANGED,
+            title=f"{requested.name} now leads somewhere else",
+            detail=(
+                f"The agent asked to {_VERBS[action]} {requested}.\nWhen checked it led to "
+                f"{was};\nnow it leads to {now}\n(a directory or link on the way changed)."
+                f"{note}\n\n{_VERBS[action].capitalize()} {now}?"
+            ),
+            choices=TARGET_CHANGED_CHOICES,
+            data={
+                "path": str(requested),
+                "was": str(was),
+                "resolved": str(now),
+                "outside": outside,
+                "action": action,
+            },
+        )
+        if await self._asker.ask(question) != ALLOW_ONCE:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"{requested} changed from {was} to {now} before it could be {action} "
+                "and the user cancelled",
+                {"path": str(requested), "reason": "target_changed"},
+            )
+
+    def _question(self, requested: Path, resolved: Path, action: Action, links: int) -> Question:
         where = str(requested)
         if resolved != requested:
             where += f"\n(resolves to {resolved})"
+        title = f"The agent wants to {_VERBS[action]} a path outside the session directory"
+        if links > 1 and self.inside(resolved):
+            title = f"The agent wants to {_VERBS[action]} a hard-linked file"
+            where += (
+                f"\n\nThis file has {links} names (hard links); the others may be outside the "
+                "session directory, so it counts as outside."
+            )
         return Question(
             kind=OUTSIDE_CWD,
-            title=f"The agent wants to {_VERBS[action]} a path outside the session directory",
+            title=title,
             detail=f"{where}\n\nSession directory: {self.cwd}",
             choices=OUTSIDE_CWD_CHOICES,
             data={
@@ -146,5 +223,6 @@ class PathPolicy:
                 "resolved": str(resolved),
                 "action": action,
                 "roots": [str(r) for r in self.roots],
+                "links": links,
             },
         )

@@ -10,14 +10,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.host import beneath
 from acp_tui.host.atomic_write import atomic_write_bytes, delete_file
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WriteReview:
+    """How a write went through review: held for the user or not, how many of the proposal's
+    hunks it kept, and the lines it adds/removes on disk (from the one diff the review made)."""
+
+    held: bool
+    accepted: int
+    total: int
+    added: int
+    removed: int
 
 
 @dataclass(frozen=True)
@@ -33,6 +47,9 @@ class WriteRecord:
     before_bytes: bytes | None = None
     # exact bytes of `after` when they were not valid UTF-8 (only a revert can write such bytes)
     after_bytes: bytes | None = None
+    review: WriteReview | None = None  # the agent's writes that passed a review gate
+    # the file existed but was too large to keep: `before` is None and the write cannot be reverted
+    before_omitted: bool = False
 
     def after_data(self) -> bytes:
         """The exact bytes this write left in the file (b"" when `deleted`)."""
@@ -74,6 +91,8 @@ class ChangeLog:
         deleted: bool = False,
         before_bytes: bytes | None = None,
         after_bytes: bytes | None = None,
+        review: WriteReview | None = None,
+        before_omitted: bool = False,
     ) -> WriteRecord:
         """Append a record for a write that has already happened and notify subscribers."""
         record = WriteRecord(
@@ -86,6 +105,8 @@ class ChangeLog:
             deleted=deleted,
             before_bytes=before_bytes,
             after_bytes=after_bytes,
+            review=review,
+            before_omitted=before_omitted,
         )
         self.records.append(record)
         self._originals.setdefault(path, before)
@@ -118,15 +139,19 @@ class ChangeLog:
     async def revert(self, record_id: int) -> WriteRecord:
         """Restore the record's `before` content atomically (delete the file if it was None).
 
-        Returns the record appended for the revert.
+        Returns the record appended for the revert. The recorded path is real: if a symlink now
+        sits on it, nothing is written (`PathChanged`, an `OSError`). A record whose `before` was
+        too large to keep raises `ValueError`.
         """
         record = self.get(record_id)
+        if record.before_omitted:
+            raise ValueError(f"the content of {record.path} before write {record_id} was not kept")
         current = await asyncio.to_thread(_read_optional, record.path)
         target = record.before_data()
         if target is None:
             await asyncio.to_thread(delete_file, record.path)
         else:
-            await asyncio.to_thread(atomic_write_bytes, record.path, target)
+            await asyncio.to_thread(atomic_write_bytes, record.path, target, follow_symlinks=False)
         current_text, current_exact = decode_for_record(current)
         return self.add(
             record.path,
@@ -151,6 +176,13 @@ def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:
 
 def _read_optional(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
+        with beneath.locate(path, follow_symlinks=False) as location:
+            if not location.exists or not location.rest:
+                return None
+            fd = os.open(
+                location.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=location.dir_fd
+            )
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    with os.fdopen(fd, "rb") as file:
+        return file.read()

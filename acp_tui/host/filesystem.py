@@ -1,22 +1,31 @@
 """Answers the agent's `fs/read_text_file` and `fs/write_text_file` requests.
 
 Params arrive as the raw JSON dicts of the ACP schema (ReadTextFileRequest / WriteTextFileRequest)
-and are validated here. Every path goes through `PathPolicy` (the session-directory boundary).
-Writes are atomic, recorded in `changes` (a `ChangeLog`), optionally reviewed by a `WriteGate`,
-and refuse to silently clobber a file that changed on disk since the agent last read it (or
-acp-tui last wrote it): the user is asked (Question kind ``"overwrite_changed"``).
+and are validated here. Every path goes through `PathPolicy` (the session-directory boundary) and
+every file is opened through a directory-descriptor walk (`beneath`, via `file_access`): what was
+checked is what is read or replaced. Writes are atomic, optionally reviewed by a `WriteGate`, and
+recorded in `changes` (a `ChangeLog`) with the real path they went to. Right before the write
+(after any review) the path is walked again: if it now leads elsewhere (a directory or link on the
+way changed) the user is asked again naming the new target (`PathPolicy.confirm_retarget`). The
+user is also asked before replacing a file that changed on disk since the agent last read it (or
+acp-tui last wrote it, Question kind ``"overwrite_changed"``), a read-only file (``"read_only"``),
+a hard-linked file (as outside the boundary) and a file over `max_read_bytes` (``"large_file"``:
+not read, not diffed, not kept for revert).
 
 Errors answered to the agent (`RpcError`; ``data`` is ``{"path", "reason", ...}``):
 
-- -32602 invalid params: malformed params; relative path / NUL byte / outside-cwd denial (see
-  `boundary`); reasons ``"is_directory"``, ``"not_regular_file"``, ``"binary"`` (not UTF-8 or
-  contains NUL bytes), ``"too_large"``;
+- -32602 invalid params: malformed params; relative path / NUL byte / outside-cwd denial /
+  target changed (see `boundary`); reasons ``"is_directory"``, ``"not_regular_file"``,
+  ``"binary"`` (not UTF-8 or contains NUL bytes), ``"too_large"``;
 - -32002 resource not found: the file to read does not exist (reason ``"not_found"``);
 - -32603 internal error: an OS error (reason ``"os_error"``); the user rejected the change in review
-  (reason ``"rejected"``) or cancelled overwriting a changed file (reason ``"changed_on_disk"``).
+  (reason ``"rejected"``) or cancelled overwriting a changed / read-only / too large file (reasons
+  ``"changed_on_disk"``, ``"read_only"``, ``"too_large"``); the path kept changing while being
+  written (``"target_changed"``).
 
 Lines: `line` is 1-based (0 is treated as 1), `limit` counts lines; a line ends after ``"\\n"``
 (so ``"\\r\\n"`` endings are kept intact). A `line` past the end or a `limit` of 0 gives ``""``.
+A file over `max_read_bytes` can still be read with `line`/`limit`: those lines are streamed.
 """
 
 from __future__ import annotations
@@ -24,63 +33,77 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import stat
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from acp_tui.host.asker import Asker, Choice, Question
-from acp_tui.host.atomic_write import atomic_write_bytes
+from acp_tui.host import file_access as fa
+from acp_tui.host.asker import Asker
 from acp_tui.host.boundary import PathPolicy
-from acp_tui.host.changes import ChangeLog, WriteRecord, decode_for_record
-from acp_tui.protocol.errors import (
-    INTERNAL_ERROR,
-    INVALID_PARAMS,
-    RESOURCE_NOT_FOUND,
-    RpcError,
-    invalid_params,
+from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview, decode_for_record
+from acp_tui.host.file_access import Fingerprint, fingerprint
+from acp_tui.host.write_questions import (
+    CANCEL,
+    LARGE_FILE,
+    OVERWRITE,
+    OVERWRITE_CHANGED,
+    OVERWRITE_CHOICES,
+    READ_ONLY,
+    Since,
+    confirm_large,
+    confirm_overwrite_changed,
+    confirm_read_only,
 )
+from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError, invalid_params
 
-OVERWRITE_CHANGED = "overwrite_changed"
-OVERWRITE = "overwrite"
-CANCEL = "cancel"
-OVERWRITE_CHOICES = (Choice(OVERWRITE, "Overwrite", "o"), Choice(CANCEL, "Cancel", "c"))
+__all__ = [
+    "CANCEL",
+    "LARGE_FILE",
+    "OVERWRITE",
+    "OVERWRITE_CHANGED",
+    "OVERWRITE_CHOICES",
+    "READ_ONLY",
+    "FileSystemHost",
+    "Fingerprint",
+    "ProposedWrite",
+    "ReviewOutcome",
+    "WriteGate",
+    "select_lines",
+]
+
+MAX_RETARGETS = 3  # a path that leads elsewhere at each of this many write attempts is refused
 
 
 @dataclass(frozen=True)
-class Reviewed:
-    """A gate's answer that also says which on-disk text the user reviewed against, so a file
-    that changed during review (and was re-diffed) is not questioned a second time."""
+class ProposedWrite:
+    """A write for the gate to review: the real target, its text now (None: a new file) and the
+    agent's proposal."""
+
+    path: Path
+    before: str | None
+    proposed: str
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What review decided: the content to write and how; the write carries it to disk and into
+    the change log as is. `base` is the on-disk text the decision was made against when the
+    reviewer re-diffed a file that changed during review (`base_known`): such a file is not
+    questioned a second time."""
 
     content: str
-    base: str | None
+    review: WriteReview
+    base: str | None = None
+    base_known: bool = False
 
 
 class WriteGate(Protocol):
     """The review step before a write (the UI shows a diff and lets the user pick hunks)."""
 
-    async def review(
-        self, path: Path, before: str | None, proposed: str
-    ) -> str | Reviewed | None:
-        """Return the content to write (maybe a merge of accepted hunks), or None to reject."""
+    async def review(self, proposal: ProposedWrite) -> ReviewOutcome | None:
+        """What to write (maybe a merge of accepted hunks), or None to reject the write."""
         ...
-
-
-@dataclass(frozen=True)
-class Fingerprint:
-    """What a file held when the agent last read it or acp-tui last wrote it."""
-
-    sha256: str
-    size: int
-    mtime_ns: int
-    source: Literal["read", "write"]
-    time: float
-
-
-def fingerprint(data: bytes, mtime_ns: int, source: Literal["read", "write"]) -> Fingerprint:
-    return Fingerprint(hashlib.sha256(data).hexdigest(), len(data), mtime_ns, source, time.time())
 
 
 def skip_lines(text: str, pos: int, count: int) -> int:
@@ -103,9 +126,6 @@ def skip_lines(text: str, pos: int, count: int) -> int:
             pos = newline + 1
         return pos
     return pos
-
-
-_UNKNOWN = object()
 
 
 def select_lines(text: str, line: int | None, limit: int | None) -> str:
@@ -150,91 +170,128 @@ class FileSystemHost:
         path = _string(fields, "path")
         line = _optional_count(fields, "line")
         limit = _optional_count(fields, "limit")
-        resolved = await self.policy.check(path, "read")
-        content, seen = await asyncio.to_thread(
-            _read_text, resolved, path, self.max_read_bytes, line, limit
-        )
-        self._known[resolved] = seen
-        return {"content": content}
+        return {"content": await self._read(path, line, limit)}
 
     async def write_text_file(self, params: Any) -> dict[str, Any]:
         fields = _object(params)
         _string(fields, "sessionId")
         path = _string(fields, "path")
         content = _string(fields, "content", allow_empty=True)
-        _encode_content(content, path)  # refuse unencodable content before asking anything
-        resolved = await self.policy.check(path, "write")
-        async with self._locks.setdefault(resolved, asyncio.Lock()):
-            before = await asyncio.to_thread(_read_existing, resolved, path)
-            known = self._known.get(resolved)
-            if known is not None and await asyncio.to_thread(_digest, before) != known.sha256:
-                await self._confirm_overwrite(path, resolved, before, known.source)
-            proposed = content
-            if self.write_gate is not None:
-                before_text, _ = decode_for_record(before)
-                reviewed = await self.write_gate.review(resolved, before_text, content)
-                if reviewed is None:
-                    raise RpcError(
-                        INTERNAL_ERROR,
-                        f"the user rejected the change to {path}",
-                        {"path": path, "reason": "rejected"},
-                    )
-                reviewed_base: str | object | None = _UNKNOWN
-                if isinstance(reviewed, Reviewed):
-                    proposed, reviewed_base = reviewed.content, reviewed.base
-                else:
-                    proposed = reviewed
-                during = await asyncio.to_thread(_read_existing, resolved, path)
-                if during != before:
-                    if decode_for_record(during)[0] != reviewed_base:
-                        await self._confirm_overwrite(path, resolved, during, "review")
-                    before = during
-            await self._write(path, resolved, before, proposed)
+        await self._write(path, content)
         return {}
 
-    async def _write(self, path: str, resolved: Path, before: bytes | None, content: str) -> None:
-        data = _encode_content(content, path)
-        if before == data:  # nothing changes: no disk write, no record
-            self._known[resolved] = fingerprint(data, _mtime_ns(resolved), "write")
-            return
-        try:
-            await asyncio.to_thread(atomic_write_bytes, resolved, data)
-        except OSError as error:
-            raise _os_error("write", path, error) from error
-        before_text, before_exact = decode_for_record(before)
-        self.changes.add(resolved, before_text, content, before_bytes=before_exact)
+    # ---- reading ------------------------------------------------------------------------------
 
-    async def _confirm_overwrite(
-        self,
-        path: str,
-        resolved: Path,
-        current: bytes | None,
-        since_when: Literal["read", "write", "review"],
-    ) -> None:
-        since = {
-            "read": "since the agent last read it",
-            "write": "since acp-tui last wrote it",
-            "review": "while the change was being reviewed",
-        }[since_when]
-        what = "was deleted" if current is None else "changed on disk"
-        question = Question(
-            kind=OVERWRITE_CHANGED,
-            title=f"{Path(path).name} {what} {since}",
-            detail=f"{path} {what} {since}. Overwrite it with the agent's version?",
-            choices=OVERWRITE_CHOICES,
-            data={
-                "path": path,
-                "resolved": str(resolved),
-                "deleted": current is None,
-                "since": since_when,
-            },
+    async def _read(self, path: str, line: int | None, limit: int | None) -> str:
+        """Open through the walk, check the real path (asking if outside), read that same fd."""
+        requested = self.policy.validate(path)
+        fd, info, real = await asyncio.to_thread(fa.open_for_read, requested, path)
+        try:
+            await self.policy.check_resolved(requested, real, "read", links=fa.links_of(info))
+        except BaseException:
+            os.close(fd)
+            raise
+        content, seen = await asyncio.to_thread(
+            _read_text, fd, info, path, self.max_read_bytes, line, limit
         )
-        if await self._asker.ask(question) != OVERWRITE:
+        if seen is not None:
+            self._known[real] = seen
+        return content
+
+    # ---- writing ------------------------------------------------------------------------------
+
+    async def _write(self, path: str, content: str) -> None:
+        """Check, review, write; a path that leads elsewhere at write time is asked about again."""
+        data = _encode_content(content, path)  # refuse unencodable content before asking anything
+        requested = self.policy.validate(path)
+        consented: Path | None = None
+        for _ in range(MAX_RETARGETS):
+            real = fa.beneath_real(requested)  # a few syscalls, as realpath was: the lock key
+            async with self._locks.setdefault(real, asyncio.Lock()):
+                retarget = await self._write_once(requested, path, content, data, consented)
+            if retarget is None:
+                return
+            consented = None
+            if retarget.was != retarget.now:
+                await self.policy.confirm_retarget(requested, retarget.was, retarget.now, "write")
+                consented = retarget.now
+        raise fa.error(
+            INTERNAL_ERROR, f"{path} kept changing while it was written", path, "target_changed"
+        )
+
+    async def _write_once(
+        self, requested: Path, path: str, content: str, data: bytes, consented: Path | None
+    ) -> fa.Retarget | None:
+        """One attempt: inspect, ask, review, commit. A `Retarget` when the path changed."""
+        target = await asyncio.to_thread(fa.inspect, requested, path, self.max_read_bytes)
+        if target.real != consented or target.links > 1:
+            await self.policy.check_resolved(requested, target.real, "write", links=target.links)
+        if target.read_only:
+            await confirm_read_only(self._asker, path, target.real, target.info)
+        outcome: ReviewOutcome | None = None
+        if target.large:
+            size = target.info.st_size if target.info is not None else 0
+            limit = self.max_read_bytes
+            await confirm_large(self._asker, path, target.real, size, limit, len(data))
+        else:
+            known = self._known.get(target.real)
+            if known is not None and await _differs_from(known, target.before):
+                await confirm_overwrite_changed(
+                    self._asker, path, target.real, target.before, known.source
+                )
+            outcome = await self._review(path, target, content)
+            data = _encode_content(outcome.content, path)
+            if target.before == data:  # nothing changes: no disk write, no record
+                self._known[target.real] = fingerprint(data, _mtime_ns(target.real), "write")
+                return None
+        while True:
+            result = await asyncio.to_thread(
+                fa.commit, requested, target, data, path, self.max_read_bytes
+            )
+            if isinstance(result, fa.Retarget):
+                return result
+            if isinstance(result, fa.Committed):
+                self._record(result.real, target, outcome, data)
+                return None
+            target = await self._changed_during(path, target, result, outcome)
+
+    async def _review(self, path: str, target: fa.Target, content: str) -> ReviewOutcome:
+        before_text, _ = decode_for_record(target.before)
+        if self.write_gate is None:
+            return ReviewOutcome(content, WriteReview(False, 0, 0, 0, 0))
+        outcome = await self.write_gate.review(ProposedWrite(target.real, before_text, content))
+        if outcome is None:
             raise RpcError(
                 INTERNAL_ERROR,
-                f"{path} {what} {since}; the user cancelled the write",
-                {"path": path, "reason": "changed_on_disk"},
+                f"the user rejected the change to {path}",
+                {"path": path, "reason": "rejected"},
             )
+        return outcome
+
+    async def _changed_during(
+        self, path: str, target: fa.Target, changed: fa.Changed, outcome: ReviewOutcome | None
+    ) -> fa.Target:
+        """The file changed between check and write: ask (unless the reviewer already saw the
+        text now on disk) and go on against what is on disk now."""
+        seen = outcome is not None and outcome.base_known
+        if not seen or decode_for_record(changed.current)[0] != (outcome and outcome.base):
+            since: Since = "review"
+            await confirm_overwrite_changed(self._asker, path, target.real, changed.current, since)
+        return fa.Target(target.real, changed.info, changed.current, target.large, target.read_only)
+
+    def _record(
+        self, real: Path, target: fa.Target, outcome: ReviewOutcome | None, data: bytes
+    ) -> None:
+        before_text, before_exact = decode_for_record(target.before)
+        gated = outcome is not None and self.write_gate is not None
+        self.changes.add(
+            real,
+            before_text,
+            outcome.content if outcome is not None else data.decode("utf-8"),
+            before_bytes=before_exact,
+            review=outcome.review if gated and outcome is not None else None,
+            before_omitted=target.large,
+        )
 
     def _remember_write(self, record: WriteRecord) -> None:
         if record.reverts is not None:
@@ -287,11 +344,15 @@ def _optional_count(fields: dict[str, Any], name: str) -> int | None:
     return value
 
 
-# --- blocking file access (run in a thread) --------------------------------------------------
+# --- blocking helpers (run in a thread) -----------------------------------------------------
 
 
 def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+async def _differs_from(known: Fingerprint, data: bytes | None) -> bool:
+    return await asyncio.to_thread(_digest, data) != known.sha256
 
 
 def _mtime_ns(path: Path) -> int:
@@ -301,69 +362,20 @@ def _mtime_ns(path: Path) -> int:
         return 0
 
 
-def _error(code: int, message: str, path: str, reason: str) -> RpcError:
-    return RpcError(code, message, {"path": path, "reason": reason})
-
-
-def _os_error(verb: str, path: str, error: OSError) -> RpcError:
-    return _error(
-        INTERNAL_ERROR, f"cannot {verb} {path}: {error.strerror or error}", path, "os_error"
-    )
-
-
-def _open_regular(resolved: Path, path: str) -> tuple[int, os.stat_result]:
-    """Open for reading without blocking on a FIFO; reject anything but a regular file."""
-    fd = os.open(resolved, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    info = os.fstat(fd)
-    if stat.S_ISREG(info.st_mode):
-        return fd, info
-    os.close(fd)
-    if stat.S_ISDIR(info.st_mode):
-        raise _error(INVALID_PARAMS, f"{path} is a directory, not a file", path, "is_directory")
-    raise _error(INVALID_PARAMS, f"{path} is not a regular file", path, "not_regular_file")
-
-
-def _read_file(resolved: Path, path: str, max_bytes: int) -> tuple[bytes, int]:
-    try:
-        fd, info = _open_regular(resolved, path)
-    except (FileNotFoundError, NotADirectoryError) as error:
-        raise _error(RESOURCE_NOT_FOUND, f"file not found: {path}", path, "not_found") from error
-    except OSError as error:
-        raise _os_error("read", path, error) from error
-    too_large = _error(
-        INVALID_PARAMS,
-        f"{path} is too large to read ({info.st_size} bytes; the limit is {max_bytes} bytes)",
-        path,
-        "too_large",
-    )
-    with os.fdopen(fd, "rb") as file:
-        if info.st_size > max_bytes:
-            raise too_large
-        data = file.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise too_large
-    return data, info.st_mtime_ns
-
-
 def _read_text(
-    resolved: Path, path: str, max_bytes: int, line: int | None, limit: int | None
-) -> tuple[str, Fingerprint]:
-    """The selected lines and the fingerprint of the whole file (decoding/hashing off the loop)."""
-    data, mtime_ns = _read_file(resolved, path, max_bytes)
+    fd: int, info: os.stat_result, path: str, max_bytes: int, line: int | None, limit: int | None
+) -> tuple[str, Fingerprint | None]:
+    """The selected lines (closing `fd`) and the fingerprint of the whole file when it was read
+    whole; a file over `max_bytes` has just the selected lines streamed (no fingerprint)."""
+    if info.st_size > max_bytes and (line is not None or limit is not None):
+        return _decode_text(fa.stream_lines(fd, path, line, limit, max_bytes), path), None
+    data = fa.read_all(fd, info, path, max_bytes)
     text = _decode_text(data, path)
-    return select_lines(text, line, limit), fingerprint(data, mtime_ns, "read")
+    return select_lines(text, line, limit), fingerprint(data, info.st_mtime_ns, "read")
 
 
-def _read_existing(resolved: Path, path: str) -> bytes | None:
-    """The current bytes of a file about to be written; None when it does not exist."""
-    try:
-        fd, _ = _open_regular(resolved, path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as error:
-        raise _os_error("read", path, error) from error
-    with os.fdopen(fd, "rb") as file:
-        return file.read()
+def _error(code: int, message: str, path: str, reason: str) -> RpcError:
+    return fa.error(code, message, path, reason)
 
 
 def _decode_text(data: bytes, path: str) -> str:

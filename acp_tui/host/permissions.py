@@ -70,6 +70,8 @@ class PendingPermission:
     remembered: PermissionRule | None = None
     """The rule the user's "always" answer added."""
     on_settled: Callable[[PendingPermission], None] | None = field(default=None, repr=False)
+    automatic: bool = False
+    """Answered without the user (a rule, the policy, the `auto_answer` hook)."""
 
     @property
     def tool_call_id(self) -> str | None:
@@ -320,6 +322,8 @@ class PermissionBroker:
         how: str,
         rule: PermissionRule | None = None,
     ) -> None:
+        if not pending.done:
+            pending.automatic = True
         pending.select(option.option_id)
         event = AutoAnswered(pending, option, source, f"{_verdict(option)} {how}", rule)
         for listener in list(self._auto_listeners):

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import Asker, Question
+from acp_tui.session.diff import FileDiff
 
 T = TypeVar("T")
 
@@ -56,12 +57,12 @@ class UiBridge:
 
         return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
 
-    async def review_write(
-        self, path: Path, before: str | None, proposed: str
-    ) -> ReviewedWrite | None:
+    async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
         from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
-        return await self.ask_screen(WriteReviewScreen(path, before, proposed))
+        return await self.ask_screen(
+            WriteReviewScreen(path, diff.old_text, diff.new_text, diff=diff)
+        )
 
 
 class _ScreenAsker:

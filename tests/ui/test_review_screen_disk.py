@@ -15,6 +15,7 @@ from acp_tui.client.write_review import ReviewedWrite, WriteReport, WriteReviewG
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.errors import RpcError
+from acp_tui.session.diff import FileDiff
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
 OLD = "".join(f"line {i}\n" for i in range(1, 31))
@@ -133,9 +134,10 @@ class HostApp(App[None]):
         super().__init__()
         self.screens_shown: list[WriteReviewScreen] = []
 
-    async def review_ui(self, path: Path, before: str | None, proposed: str) -> Any:
+    async def review_ui(self, path: Path, diff: FileDiff) -> Any:
         future: asyncio.Future[ReviewedWrite | None] = asyncio.get_running_loop().create_future()
-        screen = WriteReviewScreen(path, before, proposed, watch=False)
+        screen = WriteReviewScreen(path, diff.old_text, diff.new_text, diff=diff, watch=False)
+        assert screen.diff is diff  # the gate's diff, not a second one
         self.screens_shown.append(screen)
         self.push_screen(screen, callback=future.set_result)
         return await future

@@ -83,10 +83,10 @@ def test_a_failed_rename_removes_the_temp_file_and_keeps_the_old_content(tmp_pat
     target = tmp_path / "file.txt"
     target.write_text("old")
 
-    def failing_replace(src, dst):
+    def failing_rename(src, dst, **_dir_fds):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "replace", failing_replace)
+    monkeypatch.setattr(os, "rename", failing_rename)
     with pytest.raises(OSError, match="No space"):
         atomic_write_text(target, "new")
     assert target.read_text() == "old"

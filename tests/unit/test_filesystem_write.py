@@ -13,12 +13,14 @@ import pytest
 
 from acp_tui.host.asker import FixedAnswer, Question
 from acp_tui.host.boundary import DENY
+from acp_tui.host.changes import WriteReview
 from acp_tui.host.filesystem import (
     CANCEL,
     OVERWRITE,
     OVERWRITE_CHANGED,
     FileSystemHost,
-    Reviewed,
+    ProposedWrite,
+    ReviewOutcome,
 )
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from tests.schema_check import FrameValidator
@@ -234,14 +236,17 @@ async def test_writing_through_a_symlink_inside_cwd_updates_the_target(tmp_path)
     assert host.changes.records[0].path == tmp_path / "real.txt"
 
 
+HELD = WriteReview(True, 1, 1, 1, 1)
+
+
 class RecordingGate:
     def __init__(self, answer: str | None) -> None:
         self.answer = answer
         self.reviews: list[tuple[Path, str | None, str]] = []
 
-    async def review(self, path: Path, before: str | None, proposed: str) -> str | None:
-        self.reviews.append((path, before, proposed))
-        return self.answer
+    async def review(self, proposal: ProposedWrite) -> ReviewOutcome | None:
+        self.reviews.append((proposal.path, proposal.before, proposal.proposed))
+        return None if self.answer is None else ReviewOutcome(self.answer, HELD)
 
 
 async def test_the_write_gate_reviews_and_its_result_is_written(tmp_path):
@@ -253,6 +258,7 @@ async def test_the_write_gate_reviews_and_its_result_is_written(tmp_path):
     assert gate.reviews == [(target, "before", "proposed")]
     assert target.read_text() == "merged"
     assert host.changes.records[0].after == "merged"
+    assert host.changes.records[0].review == HELD  # the outcome went into the change log
 
 
 async def test_a_rejected_review_writes_nothing(tmp_path):
@@ -271,9 +277,9 @@ async def test_a_file_changed_during_review_asks_again(tmp_path):
     target.write_text("before")
 
     class EditingGate:
-        async def review(self, path: Path, before: str | None, proposed: str) -> str | None:
-            await asyncio.to_thread(path.write_text, "edited during review")
-            return proposed
+        async def review(self, proposal: ProposedWrite) -> ReviewOutcome:
+            await asyncio.to_thread(proposal.path.write_text, "edited during review")
+            return ReviewOutcome(proposal.proposed, HELD)
 
     asker = ScriptedAsker(CANCEL)
     host = FileSystemHost(tmp_path, asker, write_gate=EditingGate())
@@ -289,9 +295,9 @@ async def test_a_review_made_against_the_edited_file_is_not_questioned_again(tmp
     class RediffingGate:
         """Like the review screen: the file changes on disk, the user re-reviews against it."""
 
-        async def review(self, path: Path, before: str | None, proposed: str) -> Reviewed:
-            await asyncio.to_thread(path.write_text, "one\nTWO\n")
-            return Reviewed("ONE\nTWO\n", base="one\nTWO\n")
+        async def review(self, proposal: ProposedWrite) -> ReviewOutcome:
+            await asyncio.to_thread(proposal.path.write_text, "one\nTWO\n")
+            return ReviewOutcome("ONE\nTWO\n", HELD, base="one\nTWO\n", base_known=True)
 
     asker = ScriptedAsker()
     host = FileSystemHost(tmp_path, asker, write_gate=RediffingGate())

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from acp_tui.client.write_review import (
+    HunkDecision,
     ReviewedWrite,
     WriteReport,
     WriteReviewGate,
@@ -20,9 +21,11 @@ from acp_tui.client.write_review import (
     thread_tool_call_paths,
     tool_call_paths,
 )
-from acp_tui.host.changes import ChangeLog
+from acp_tui.host.changes import ChangeLog, WriteReview
+from acp_tui.host.filesystem import ProposedWrite
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
-from acp_tui.session.diff import compute_diff
+from acp_tui.protocol.errors import RpcError
+from acp_tui.session.diff import FileDiff, compute_diff
 
 OPTIONS = [
     {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
@@ -36,11 +39,19 @@ class FakeReviewUi:
 
     def __init__(self, answer: ReviewedWrite | None = None) -> None:
         self.calls: list[tuple[Path, str | None, str]] = []
+        self.diffs: list[FileDiff] = []
         self.answer = answer
 
-    async def __call__(self, path: Path, before: str | None, proposed: str) -> ReviewedWrite | None:
-        self.calls.append((path, before, proposed))
+    async def __call__(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        self.calls.append((path, diff.old_text, diff.new_text))
+        self.diffs.append(diff)
         return self.answer
+
+
+async def written(gate: WriteReviewGate, path: Path, before: str | None, new: str) -> str | None:
+    """The content the gate tells the file host to write (None: rejected)."""
+    outcome = await gate.review(ProposedWrite(path, before, new))
+    return None if outcome is None else outcome.content
 
 
 async def answer_permission(
@@ -75,27 +86,27 @@ def cwd(tmp_path: Path) -> Path:
 async def test_always_holds_every_change(cwd: Path) -> None:
     ui = FakeReviewUi(ReviewedWrite("merged\n", 1, 2))
     gate = WriteReviewGate(ui, hold_writes="always", cwd=cwd)
-    assert await gate.review(cwd / "a.txt", "old\n", "new\n") == "merged\n"
+    assert await written(gate, cwd / "a.txt", "old\n", "new\n") == "merged\n"
     assert ui.calls == [(cwd / "a.txt", "old\n", "new\n")]
 
 
 async def test_never_holds_nothing(cwd: Path) -> None:
     ui = FakeReviewUi()
     gate = WriteReviewGate(ui, hold_writes="never", cwd=cwd)
-    assert await gate.review(cwd / "a.txt", "old\n", "new\n") == "new\n"
+    assert await written(gate, cwd / "a.txt", "old\n", "new\n") == "new\n"
     assert ui.calls == []
 
 
 async def test_an_unchanged_write_is_never_held(cwd: Path) -> None:
     ui = FakeReviewUi()
     gate = WriteReviewGate(ui, hold_writes="always", cwd=cwd)
-    assert await gate.review(cwd / "a.txt", "same\n", "same\n") == "same\n"
+    assert await written(gate, cwd / "a.txt", "same\n", "same\n") == "same\n"
     assert ui.calls == []
 
 
 async def test_rejection_returns_none(cwd: Path) -> None:
     gate = WriteReviewGate(FakeReviewUi(None), hold_writes="always", cwd=cwd)
-    assert await gate.review(cwd / "a.txt", None, "new\n") is None
+    assert await written(gate, cwd / "a.txt", None, "new\n") is None
 
 
 def test_unknown_setting_is_refused() -> None:
@@ -109,12 +120,12 @@ async def test_outside_permission_holds_until_a_grant_covers_the_path(cwd: Path)
     gate = WriteReviewGate(ui, cwd=cwd)  # default: outside_permission
     gate.track(broker)
     a, b = cwd / "a.py", cwd / "b.py"
-    assert await gate.review(a, "x\n", "y\n") == "reviewed\n"  # nothing granted yet
+    assert await written(gate, a, "x\n", "y\n") == "reviewed\n"  # nothing granted yet
     tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
     await answer_permission(broker, tool_call, "yes")
     assert gate.granted_paths == {a}
-    assert await gate.review(a, "x\n", "y\n") == "y\n"  # covered: straight through
-    assert await gate.review(b, "x\n", "y\n") == "reviewed\n"  # not covered: held
+    assert await written(gate, a, "x\n", "y\n") == "y\n"  # covered: straight through
+    assert await written(gate, b, "x\n", "y\n") == "reviewed\n"  # not covered: held
     assert [call[0] for call in ui.calls] == [a, b]
 
 
@@ -144,23 +155,59 @@ async def test_a_new_grant_replaces_the_previous_one(cwd: Path) -> None:
     assert gate.should_hold(b)
 
 
-async def test_answers_given_without_asking_count_and_tracking_stops(cwd: Path) -> None:
+async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd: Path) -> None:
     broker = PermissionBroker()
-    gate = WriteReviewGate(FakeReviewUi(), cwd=cwd)
+    ui = FakeReviewUi(ReviewedWrite("reviewed\n", 1, 1))
+    gate = WriteReviewGate(ui, cwd=cwd)
     stop = gate.track(broker)
     a, b = cwd / "a.py", cwd / "b.py"
+    await answer_permission(broker, {"toolCallId": "t0", "locations": [{"path": str(b)}]}, "yes")
+    assert gate.granted_paths == {b}
+    automatic: list[PendingPermission] = []
+    broker.subscribe_auto_answers(lambda event: automatic.append(event.pending))
     broker.auto_answer = lambda pending: "always"  # as a remembered allow_always rule would
     params = {"sessionId": "s", "options": OPTIONS}
     tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
     await broker.request({**params, "toolCall": tool_call})
-    assert gate.granted_paths == {a}
-    broker.auto_answer = lambda pending: "no"  # an automatic rejection changes nothing
-    await broker.request({**params, "toolCall": {**tool_call, "locations": [{"path": str(b)}]}})
-    assert gate.granted_paths == {a}
+    assert [p.automatic for p in automatic] == [True]
+    assert gate.granted_paths == {b}  # the rule's "yes" is not the user's
+    assert gate.should_hold(a)
+    assert await written(gate, a, "x\n", "y\n") == "reviewed\n"  # still held for review
     stop()
-    broker.auto_answer = lambda pending: "yes"
-    await broker.request({**params, "toolCall": {**tool_call, "locations": [{"path": str(b)}]}})
-    assert gate.granted_paths == {a}
+    broker.auto_answer = None
+    await answer_permission(broker, {"toolCallId": "t2", "locations": [{"path": str(a)}]}, "yes")
+    assert gate.granted_paths == {b}
+
+
+async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) -> None:
+    """E.g. a second request a rule answers once the user's "always" on the first added it."""
+    broker = PermissionBroker()
+    gate = WriteReviewGate(FakeReviewUi(), cwd=cwd)
+    gate.track(broker)
+    shown: list[PendingPermission] = []
+    presented = asyncio.Event()
+
+    def present(pending: PendingPermission) -> None:
+        shown.append(pending)
+        presented.set()
+
+    broker.subscribe(present)
+    a = cwd / "a.py"
+    request = asyncio.create_task(
+        broker.request(
+            {
+                "sessionId": "s",
+                "options": OPTIONS,
+                "toolCall": {"toolCallId": "t1", "locations": [{"path": str(a)}]},
+            }
+        )
+    )
+    await asyncio.wait_for(presented.wait(), 5)
+    shown[0].automatic = True  # what the broker's automatic answer marks
+    shown[0].select("yes")
+    await asyncio.wait_for(request, 5)
+    assert gate.granted_paths == frozenset()
+    assert gate.should_hold(a)
 
 
 def test_the_settings_enum_is_accepted(cwd: Path) -> None:
@@ -203,23 +250,41 @@ async def test_symlinked_path_matches_its_target(cwd: Path) -> None:
     assert not gate.should_hold(cwd / "real.py")
 
 
-async def test_written_reports_after_the_change_log_records_the_write(cwd: Path) -> None:
-    gate = WriteReviewGate(FakeReviewUi(ReviewedWrite("a\nB\n", 1, 2)), hold_writes="always")
+class DecidingUi:
+    """Decides hunks on the diff it is shown, as the review screen does."""
+
+    def __init__(self, decisions: dict[int, HunkDecision]) -> None:
+        self.decisions = decisions
+        self.diffs: list[FileDiff] = []
+
+    async def __call__(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        self.diffs.append(diff)
+        return decide(diff, self.decisions)
+
+
+async def test_the_review_outcome_carries_the_one_diff_into_the_record_and_report(
+    cwd: Path,
+) -> None:
+    ui = DecidingUi({1: "rejected"})
+    gate = WriteReviewGate(ui, hold_writes="always")
     log = ChangeLog()
     gate.attach(log)
     reports: list[WriteReport] = []
     gate.written.subscribe(reports.append)
     path = cwd / "f.txt"
-    content = await gate.review(path, "a\nb\n", "A\nB\n")
+    outcome = await gate.review(ProposedWrite(path, OLD, NEW))
     assert reports == []  # nothing written yet
-    assert isinstance(content, str)
-    record = log.add(path, "a\nb\n", content)
-    assert len(reports) == 1
-    report = reports[0]
-    assert (report.held, report.accepted, report.total, report.record) == (True, 1, 2, record)
-    assert report.summary(cwd) == "wrote f.txt: 1 of 2 hunks (+1 \N{MINUS SIGN}1)"
+    assert outcome is not None
+    [diff] = ui.diffs
+    assert (diff.old_text, diff.new_text) == (OLD, NEW)  # the screen got the gate's diff
+    assert outcome.content == NEW.replace("fifteen\n", "15\n")
+    assert outcome.base_known and outcome.base == OLD
+    assert outcome.review == WriteReview(True, 2, 3, 2, 1)  # "2"→"two", "28"+"28b"
+    record = log.add(path, OLD, outcome.content, review=outcome.review)
+    assert [(r.held, r.accepted, r.total, r.record) for r in reports] == [(True, 2, 3, record)]
+    assert reports[0].summary(cwd) == "wrote f.txt: 2 of 3 hunks (+2 \N{MINUS SIGN}1)"
     # a revert is the user's own doing: no report; and a record nobody reviewed neither
-    log.add(path, content, "a\nb\n", reverts=record.id)
+    log.add(path, outcome.content, OLD, reverts=record.id)
     log.add(cwd / "other.txt", None, "x\n")
     assert len(reports) == 1
 
@@ -231,9 +296,9 @@ async def test_unheld_write_report_says_what_was_written(cwd: Path) -> None:
     reports: list[WriteReport] = []
     gate.written.subscribe(reports.append)
     path = cwd / "new.txt"
-    written = await gate.review(path, None, "1\n2\n")
-    assert isinstance(written, str)
-    log.add(path, None, written)
+    outcome = await gate.review(ProposedWrite(path, None, "1\n2\n"))
+    assert outcome is not None and outcome.content == "1\n2\n"
+    log.add(path, None, outcome.content, review=outcome.review)
     assert [r.summary(cwd) for r in reports] == ["wrote new.txt (+2 \N{MINUS SIGN}0)"]
     assert not reports[0].held
 
@@ -305,3 +370,25 @@ def test_thread_tool_call_paths_reads_entries() -> None:
     lookup = thread_tool_call_paths({"t": entry})
     assert list(lookup("t")) == ["/x", "/y"]
     assert list(lookup("missing")) == []
+
+
+async def test_a_write_the_policy_allowed_is_still_held_end_to_end(cwd: Path) -> None:
+    """permission_policy allow_all_dangerous answers the edit; hold_writes still holds the write."""
+    from acp_tui.host.asker import FixedAnswer
+    from acp_tui.host.filesystem import FileSystemHost
+    from acp_tui.host.permission_rules import PermissionPolicy
+
+    broker = PermissionBroker(policy=PermissionPolicy.ALLOW_ALL_DANGEROUS)
+    ui = FakeReviewUi(None)  # the user rejects in review
+    gate = WriteReviewGate(ui, cwd=cwd)  # default: outside_permission
+    gate.track(broker)
+    fs = FileSystemHost(cwd, FixedAnswer("deny"), write_gate=gate)
+    target = cwd / "secret.py"
+    target.write_text("keep\n")
+    tool_call = {"toolCallId": "t1", "kind": "edit", "locations": [{"path": str(target)}]}
+    result = await broker.request({"sessionId": "s", "toolCall": tool_call, "options": OPTIONS})
+    assert result["outcome"] == {"outcome": "selected", "optionId": "yes"}  # allowed, unasked
+    with pytest.raises(RpcError):
+        await fs.write_text_file({"sessionId": "s", "path": str(target), "content": "evil\n"})
+    assert ui.calls == [(target, "keep\n", "evil\n")]  # it went to review
+    assert target.read_text() == "keep\n"

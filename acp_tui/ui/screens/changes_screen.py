@@ -248,7 +248,7 @@ class ChangesScreen(ModalScreen[None]):
             first = self.change_log.records_for(change.path)[0]
             try:
                 await self.change_log.revert(first.id)
-            except OSError as error:
+            except (OSError, ValueError) as error:  # ValueError: the original was not kept
                 self.notify(f"Could not revert: {error}", severity="error")
                 return
             shown = display_path(change.path, self.root)

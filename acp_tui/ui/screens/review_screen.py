@@ -90,6 +90,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         before: str | None,
         proposed: str,
         *,
+        diff: FileDiff | None = None,
         watch: bool = True,
         layout: Literal["auto", "unified", "split"] = "auto",
     ) -> None:
@@ -97,7 +98,10 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         self.path = path
         self.before = before
         self.proposed = proposed
-        self.diff: FileDiff = compute_diff(str(path), before, proposed)
+        # the gate's diff of before → proposed when it has one (it is not computed twice)
+        self.diff: FileDiff = (
+            diff if diff is not None else compute_diff(str(path), before, proposed)
+        )
         self.decisions: dict[int, HunkDecision] = {}
         self.must_decide: set[int] = set()
         """Hunks that changed because the file changed on disk: enter waits for a decision."""
