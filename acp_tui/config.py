@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     max_read_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
     """The largest file (in bytes) the agent may read through fs/read_text_file."""
 
+    max_frame_bytes: int = Field(default=64 * 1024 * 1024, gt=0)
+    """The largest JSON-RPC message (in bytes) accepted from the agent; a longer one is
+    discarded (with a notice) so a runaway agent cannot exhaust memory."""
+
     agent_env: dict[str, str] = Field(default_factory=dict)
     """Extra environment variables for the agent process (added to acp-tui's environment)."""
 

@@ -183,7 +183,12 @@ class AgentSession:
         except AgentSpawnError as error:
             self._fail(str(error))
             return False
-        connection = Connection(self._process.reader, self._process.writer)
+        connection = Connection(
+            self._process.reader,
+            self._process.writer,
+            max_frame_bytes=self.settings.max_frame_bytes,
+            on_oversized_frame=self._on_oversized_frame,
+        )
         self._register_handlers(connection)
         connection.add_tap(self.traffic.emit)
         if self._log is not None:
@@ -323,6 +328,15 @@ class AgentSession:
         connection.on_request("terminal/wait_for_exit", self.terminals.wait_for_exit)
         connection.on_request("terminal/kill", self.terminals.kill)
         connection.on_request("terminal/release", self.terminals.release)
+
+    def _on_oversized_frame(self, length: int, cap: int) -> None:
+        self.notices.emit(
+            Notice(
+                f"Discarded a message of {length:,} bytes from the agent "
+                f"(over the {cap:,}-byte limit, setting max_frame_bytes).",
+                "warning",
+            )
+        )
 
     def _on_session_update(self, params: Any) -> None:
         if self._replaying and isinstance(params, dict):

@@ -4,7 +4,9 @@
 - Incoming notifications are delivered strictly in arrival order by one consumer task.
 - Incoming requests run concurrently, each in its own task, and are answered exactly once.
 - `$/cancel_request` works both ways.
-- Lines have no length limit: the reader reads blocks and splits them itself.
+- The reader reads blocks and splits lines itself. A line longer than `max_frame_bytes` is
+  discarded up to its newline as it streams in (memory stays bounded by the cap), logged as a
+  -32700 parse error and reported to `on_oversized_frame`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from acp_tui.protocol.errors import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
+    PARSE_ERROR,
     REQUEST_CANCELLED,
     RpcError,
 )
@@ -36,9 +39,12 @@ logger = logging.getLogger(__name__)
 RequestHandler = Callable[[Any], Awaitable[Any]]
 NotificationHandler = Callable[[Any], Awaitable[None] | None]
 Tap = Callable[[TrafficEvent], None]
+OversizedFrameHandler = Callable[[int, int], None]
+"""Called with (bytes discarded, the cap) once per discarded frame."""
 
 CANCEL_REQUEST = "$/cancel_request"
 READ_BLOCK = 256 * 1024
+DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
 _VALID_ID_TYPES = (int, str, type(None))
 
 
@@ -71,8 +77,12 @@ class Connection:
         *,
         request_handlers: Mapping[str, RequestHandler] | None = None,
         notification_handlers: Mapping[str, NotificationHandler] | None = None,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        on_oversized_frame: OversizedFrameHandler | None = None,
     ) -> None:
         self._reader = reader
+        self.max_frame_bytes = max(1, max_frame_bytes)
+        self.on_oversized_frame = on_oversized_frame
         self._writer = writer
         self._request_handlers: dict[str, RequestHandler] = dict(request_handlers or {})
         self._notification_handlers: dict[str, NotificationHandler] = dict(
@@ -239,6 +249,9 @@ class Connection:
 
     async def _read_loop(self) -> None:
         parts: list[bytes] = []
+        size = 0  # bytes in `parts`
+        discarded = 0  # > 0 while skipping the rest of an oversized frame
+        cap = self.max_frame_bytes
         read = self._reader.read
         try:
             while True:
@@ -249,20 +262,43 @@ class Connection:
                     break
                 if not block:
                     break
-                if b"\n" not in block:
-                    parts.append(block)
+                newline = block.find(b"\n")
+                if newline < 0:
+                    if discarded:
+                        discarded += len(block)
+                    elif size + len(block) > cap:
+                        discarded = size + len(block)
+                        parts.clear()
+                        size = 0
+                    else:
+                        parts.append(block)
+                        size += len(block)
                     continue
+                if discarded:
+                    self._discarded(discarded + newline)
+                    discarded = 0
+                    block = block[newline + 1 :]
                 lines = block.split(b"\n")
                 if parts:
                     parts.append(lines[0])
+                    size += len(lines[0])
                     lines[0] = b"".join(parts)
                     parts.clear()
                 last = lines.pop()
-                if last:
-                    parts.append(last)
+                size = 0
                 for line in lines:
-                    self._receive_line(line)
-            if parts:
+                    if len(line) > cap:
+                        self._discarded(len(line))
+                    else:
+                        self._receive_line(line)
+                if len(last) > cap:
+                    discarded = len(last)
+                elif last:
+                    parts.append(last)
+                    size = len(last)
+            if discarded:
+                self._discarded(discarded)
+            elif parts:
                 self._receive_line(b"".join(parts))
         finally:
             self._eof = True
@@ -270,6 +306,19 @@ class Connection:
             self._notification_ready.set()
             if self._consumer_task is None and not self._closing:
                 self._spawn_finish()
+
+    def _discarded(self, length: int) -> None:
+        logger.warning(
+            "parse error %d: discarded a frame of %d bytes (over the %d-byte cap)",
+            PARSE_ERROR,
+            length,
+            self.max_frame_bytes,
+        )
+        if self.on_oversized_frame is not None:
+            try:
+                self.on_oversized_frame(length, self.max_frame_bytes)
+            except Exception:
+                logger.exception("oversized-frame handler failed")
 
     def _receive_line(self, line: bytes) -> None:
         if self._taps:
