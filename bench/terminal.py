@@ -19,6 +19,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
 from acp_tui.host.terminals import TerminalHost
+from acp_tui.protocol.models import CreateTerminalRequest, TerminalRequest
 from acp_tui.ui.widgets.terminal_view import TerminalView
 
 COMMAND = ["seq", "1", "200000"]
@@ -61,13 +62,13 @@ async def through_acp_tui(cwd: Path) -> list[tuple[float, float, int]]:
             host = TerminalHost(cwd, default_output_byte_limit=10_000_000)
             start = time.perf_counter()
             created = await host.create(
-                {"sessionId": "bench", "command": COMMAND[0], "args": COMMAND[1:]}
+                CreateTerminalRequest(session_id="bench", command=COMMAND[0], args=COMMAND[1:])
             )
             terminal = host.get(created["terminalId"])
             assert terminal is not None
             view = TerminalView(terminal)
             await app.query_one("#terminals").mount(view)
-            ref = {"sessionId": "bench", "terminalId": created["terminalId"]}
+            ref = TerminalRequest(session_id="bench", terminal_id=created["terminalId"])
             await host.wait_for_exit(ref)
             output = await host.output(ref)
             done = time.perf_counter() - start

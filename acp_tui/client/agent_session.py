@@ -28,8 +28,20 @@ from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.models import ToolCallUpdate
+from acp_tui.protocol.models import (
+    AgentCapabilities,
+    CreateTerminalRequest,
+    Implementation,
+    KillTerminalRequest,
+    ReadTextFileRequest,
+    ReleaseTerminalRequest,
+    RequestPermissionRequest,
+    TerminalOutputRequest,
+    WaitForTerminalExitRequest,
+    WriteTextFileRequest,
+)
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
+from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.session.thread import Thread
 
@@ -95,8 +107,8 @@ class AgentSession:
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
-        self.agent_info: dict[str, Any] = {}
-        self.agent_capabilities: dict[str, Any] = {}
+        self.agent_info: Implementation | None = None
+        self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
         self.crash: AgentCrash | None = None
         self.error: str | None = None
@@ -118,8 +130,9 @@ class AgentSession:
 
     @property
     def agent_name(self) -> str:
-        name = self.agent_info.get("title") or self.agent_info.get("name")
-        return str(name) if name else command_name(self.argv)
+        info = self.agent_info
+        name = info.title or info.name if info is not None else None
+        return name if name else command_name(self.argv)
 
     @property
     def turn_running(self) -> bool:
@@ -127,7 +140,7 @@ class AgentSession:
 
     @property
     def can_load_session(self) -> bool:
-        return bool(self.agent_capabilities.get("loadSession"))
+        return self.agent_capabilities.load_session
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
@@ -318,16 +331,26 @@ class AgentSession:
         """A terminal's cwd outside the session directory asks, like a file access would."""
         return await self.fs.policy.check(path, "run")
 
+    def _routes(self) -> Router:
+        """The agent's requests, each to its handler with params validated by its model."""
+        router = Router()
+        router.route(
+            "session/request_permission", RequestPermissionRequest, self._on_request_permission
+        )
+        router.route("fs/read_text_file", ReadTextFileRequest, self.fs.read_text_file)
+        router.route("fs/write_text_file", WriteTextFileRequest, self.fs.write_text_file)
+        router.route("terminal/create", CreateTerminalRequest, self.terminals.create)
+        router.route("terminal/output", TerminalOutputRequest, self.terminals.output)
+        router.route(
+            "terminal/wait_for_exit", WaitForTerminalExitRequest, self.terminals.wait_for_exit
+        )
+        router.route("terminal/kill", KillTerminalRequest, self.terminals.kill)
+        router.route("terminal/release", ReleaseTerminalRequest, self.terminals.release)
+        return router
+
     def _register_handlers(self, connection: Connection) -> None:
         connection.on_notification("session/update", self._on_session_update)
-        connection.on_request("session/request_permission", self._on_request_permission)
-        connection.on_request("fs/read_text_file", self.fs.read_text_file)
-        connection.on_request("fs/write_text_file", self.fs.write_text_file)
-        connection.on_request("terminal/create", self.terminals.create)
-        connection.on_request("terminal/output", self.terminals.output)
-        connection.on_request("terminal/wait_for_exit", self.terminals.wait_for_exit)
-        connection.on_request("terminal/kill", self.terminals.kill)
-        connection.on_request("terminal/release", self.terminals.release)
+        self._routes().install(connection)
 
     def _on_oversized_frame(self, length: int, cap: int) -> None:
         self.notices.emit(
@@ -345,12 +368,8 @@ class AgentSession:
                 return
         self.thread.apply_notification(params)
 
-    async def _on_request_permission(self, params: Any) -> dict[str, Any]:
-        if isinstance(params, dict) and isinstance(params.get("toolCall"), dict):
-            with contextlib.suppress(ValueError):
-                self.thread.tool_call_for_permission(
-                    ToolCallUpdate.model_validate(params["toolCall"])
-                )
+    async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
+        self.thread.tool_call_for_permission(params.tool_call)
         return await self.permissions.request(params)
 
     # ----------------------------------------------------------------- the turn

@@ -5,9 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from acp_tui import __version__
 from acp_tui.client.ui_bridge import AuthMethodInfo
-from acp_tui.protocol.models import PROTOCOL_VERSION
+from acp_tui.protocol.models import (
+    PROTOCOL_VERSION,
+    AgentCapabilities,
+    AuthMethodTerminal,
+    Implementation,
+    InitializeResponse,
+)
 
 
 def initialize_params() -> dict[str, Any]:
@@ -33,30 +41,35 @@ class HandshakeError(Exception):
 class AgentHello:
     """What the agent told us about itself in its initialize answer."""
 
-    info: dict[str, Any] = field(default_factory=dict)
-    capabilities: dict[str, Any] = field(default_factory=dict)
+    info: Implementation | None = None
+    capabilities: AgentCapabilities = field(default_factory=AgentCapabilities)
     auth_methods: list[AuthMethodInfo] = field(default_factory=list)
 
 
 def read_initialize_result(result: Any) -> AgentHello:
-    if not isinstance(result, dict):
-        raise HandshakeError("the agent answered initialize with something that is not an object")
-    version = result.get("protocolVersion")
-    if version != PROTOCOL_VERSION:
+    """Validate the answer with `InitializeResponse` (lenient where the schema says so)."""
+    try:
+        response = InitializeResponse.model_validate(result)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the answer"
         raise HandshakeError(
-            f"the agent speaks ACP protocol version {version!r}; "
+            f"the agent's initialize answer is malformed ({where}: {first['msg']})"
+        ) from None
+    if response.protocol_version != PROTOCOL_VERSION:
+        raise HandshakeError(
+            f"the agent speaks ACP protocol version {response.protocol_version!r}; "
             f"acp-tui speaks version {PROTOCOL_VERSION}"
         )
-    info = result.get("agentInfo")
-    caps = result.get("agentCapabilities")
-    methods = result.get("authMethods")
-    auth_methods = (
-        [m for m in (AuthMethodInfo.from_wire(r) for r in methods) if m is not None]
-        if isinstance(methods, list)
-        else []
-    )
-    return AgentHello(
-        info if isinstance(info, dict) else {},
-        caps if isinstance(caps, dict) else {},
-        auth_methods,
-    )
+    methods = [
+        AuthMethodInfo(
+            id=method.id,
+            name=method.name,
+            description=method.description,
+            type="terminal" if isinstance(method, AuthMethodTerminal) else "agent",
+            args=tuple(method.args) if isinstance(method, AuthMethodTerminal) else (),
+            env=dict(method.env) if isinstance(method, AuthMethodTerminal) else {},
+        )
+        for method in response.auth_methods
+    ]
+    return AgentHello(response.agent_info, response.agent_capabilities, methods)

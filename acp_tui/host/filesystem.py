@@ -1,7 +1,7 @@
 """Answers the agent's `fs/read_text_file` and `fs/write_text_file` requests.
 
-Params arrive as the raw JSON dicts of the ACP schema (ReadTextFileRequest / WriteTextFileRequest)
-and are validated here. Every path goes through `PathPolicy` (the session-directory boundary) and
+Params arrive as `ReadTextFileRequest` / `WriteTextFileRequest` models (validated once, by
+`protocol.router`). Every path goes through `PathPolicy` (the session-directory boundary) and
 every file is opened through a directory-descriptor walk (`beneath`, via `file_access`): what was
 checked is what is read or replaced. Writes are atomic, optionally reviewed by a `WriteGate`, and
 recorded in `changes` (a `ChangeLog`) with the real path they went to. Right before the write
@@ -55,7 +55,8 @@ from acp_tui.host.write_questions import (
     confirm_overwrite_changed,
     confirm_read_only,
 )
-from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError, invalid_params
+from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 
 __all__ = [
     "CANCEL",
@@ -164,20 +165,11 @@ class FileSystemHost:
         """What acp-tui last saw of a resolved path (agent read or own write), if anything."""
         return self._known.get(path)
 
-    async def read_text_file(self, params: Any) -> dict[str, Any]:
-        fields = _object(params)
-        _string(fields, "sessionId")
-        path = _string(fields, "path")
-        line = _optional_count(fields, "line")
-        limit = _optional_count(fields, "limit")
-        return {"content": await self._read(path, line, limit)}
+    async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
+        return {"content": await self._read(params.path, params.line, params.limit)}
 
-    async def write_text_file(self, params: Any) -> dict[str, Any]:
-        fields = _object(params)
-        _string(fields, "sessionId")
-        path = _string(fields, "path")
-        content = _string(fields, "content", allow_empty=True)
-        await self._write(path, content)
+    async def write_text_file(self, params: WriteTextFileRequest) -> dict[str, Any]:
+        await self._write(params.path, params.content)
         return {}
 
     # ---- reading ------------------------------------------------------------------------------
@@ -305,22 +297,6 @@ class FileSystemHost:
 # --- params ----------------------------------------------------------------------------------
 
 
-def _object(params: Any) -> dict[str, Any]:
-    if not isinstance(params, dict):
-        raise invalid_params(f"params must be an object, got {type(params).__name__}")
-    return params
-
-
-def _string(fields: dict[str, Any], name: str, *, allow_empty: bool = False) -> str:
-    value = fields.get(name)
-    if not isinstance(value, str):
-        got = "nothing" if value is None else type(value).__name__
-        raise invalid_params(f"{name!r} must be a string, got {got}", {"param": name})
-    if not value and not allow_empty:
-        raise invalid_params(f"{name!r} must not be empty", {"param": name})
-    return value
-
-
 def _encode_content(content: str, path: str) -> bytes:
     try:
         return content.encode("utf-8")
@@ -331,17 +307,6 @@ def _encode_content(content: str, path: str) -> bytes:
             path,
             "invalid_unicode",
         ) from None
-
-
-def _optional_count(fields: dict[str, Any], name: str) -> int | None:
-    value = fields.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise invalid_params(
-            f"{name!r} must be a non-negative integer, got {value!r}", {"param": name}
-        )
-    return value
 
 
 # --- blocking helpers (run in a thread) -----------------------------------------------------

@@ -1,11 +1,11 @@
 """Permission requests from the agent: queued in order, answered by the user (or by a rule).
 
-`PermissionBroker.request(params)` is the handler of `session/request_permission`. It turns the
-request into a `PendingPermission` carrying a future, hands it to the presenters given to
-`subscribe` (the client puts it into its tool call's state in the session model) and awaits the
-answer. Whoever answers calls `PendingPermission.answer(...)`; the broker then tells the
-`subscribe_settled` listeners at once (synchronously). `cancel_all()` answers every pending one
-with `cancelled`.
+`PermissionBroker.request(params)` is the handler of `session/request_permission` (params: the
+`RequestPermissionRequest` model, validated by `protocol.router`). It turns the request into a
+`PendingPermission` carrying a future, hands it to the presenters given to `subscribe` (the
+client puts it into its tool call's state in the session model) and awaits the answer. Whoever
+answers calls `PendingPermission.answer(...)`; the broker then tells the `subscribe_settled`
+listeners at once (synchronously). `cancel_all()` answers every pending one with `cancelled`.
 
 Before asking, the broker tries, in order: the `auto_answer` callback (tests, headless use), the
 project's remembered rules (`RulesStore`), then the default `PermissionPolicy`. An answer given
@@ -43,16 +43,9 @@ from acp_tui.host.permission_rules import (
     option_for_rule,
     pick_option,
 )
-from acp_tui.protocol.errors import invalid_params
+from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
 
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
-
-
-@dataclass(frozen=True)
-class PermissionOption:
-    option_id: str
-    name: str
-    kind: str  # allow_once | allow_always | reject_once | reject_always | (unknown kinds kept)
 
 
 @dataclass
@@ -104,7 +97,9 @@ class PendingPermission:
             return None
         option_id = outcome.get("optionId")
         found = next((o for o in self.options if o.option_id == option_id), None)
-        return found or PermissionOption(str(option_id), str(option_id), "unknown")
+        return found or PermissionOption(
+            option_id=str(option_id), name=str(option_id), kind="unknown"
+        )
 
     def answer(self, option_id: str | None) -> None:
         """Answer with an option (None: cancelled); later answers are ignored."""
@@ -140,30 +135,6 @@ class PendingPermission:
         if self.remembered is not None:
             text += f" — remembered for {self.remembered.describe()}"
         return text
-
-
-def parse_permission_request(params: Any) -> tuple[str, dict[str, Any], list[PermissionOption]]:
-    if not isinstance(params, dict):
-        raise invalid_params("session/request_permission params must be an object")
-    session_id = params.get("sessionId")
-    tool_call = params.get("toolCall")
-    options = params.get("options")
-    if not isinstance(session_id, str):
-        raise invalid_params("sessionId must be a string")
-    if not isinstance(tool_call, dict) or not isinstance(tool_call.get("toolCallId"), str):
-        raise invalid_params("toolCall must be an object with a toolCallId")
-    if not isinstance(options, list):
-        raise invalid_params("options must be a list")
-    parsed: list[PermissionOption] = []
-    for option in options:
-        if (
-            isinstance(option, dict)
-            and isinstance(option.get("optionId"), str)
-            and isinstance(option.get("name"), str)
-        ):
-            kind = option.get("kind")
-            parsed.append(PermissionOption(option["optionId"], option["name"], str(kind)))
-    return session_id, tool_call, parsed
 
 
 @dataclass(frozen=True)
@@ -260,11 +231,17 @@ class PermissionBroker:
             known = self.tool_call_lookup(pending.tool_call_id)
         return ToolCallFacts.from_wire(pending.tool_call, known, root=self.root)
 
-    async def request(self, params: Any) -> dict[str, Any]:
-        session_id, tool_call, options = parse_permission_request(params)
+    async def request(self, params: RequestPermissionRequest) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         pending = PendingPermission(
-            next(self._ids), session_id, tool_call, options, loop.create_future(), params
+            next(self._ids),
+            params.session_id,
+            params.tool_call.model_dump(
+                mode="json", by_alias=True, exclude_none=True, exclude={"session_update"}
+            ),
+            list(params.options),
+            loop.create_future(),
+            to_wire(params),
         )
         facts = self.facts(pending)
         pending.kind = facts.kind
@@ -292,7 +269,9 @@ class PermissionBroker:
             chosen_id = self.auto_answer(pending)
             if chosen_id is not None:
                 chosen = next((o for o in pending.options if o.option_id == chosen_id), None)
-                option = chosen or PermissionOption(chosen_id, chosen_id, "unknown")
+                option = chosen or PermissionOption(
+                    option_id=chosen_id, name=chosen_id, kind="unknown"
+                )
                 self._auto_select(pending, option, "auto_answer", "answered automatically")
                 return True
         if self._answer_by_rule(pending, facts):

@@ -1,7 +1,13 @@
 """The agent's terminals: ACP `terminal/*` requests answered with real PTYs.
 
-`TerminalHost` validates the raw params, owns every `Terminal` of a session and answers with
-ACP-shaped results; `Terminal` is what the UI shows (live bytes, input, resize, kill).
+`TerminalHost` takes the typed params (validated by their models in `protocol.router`), owns
+every `Terminal` of a session and answers with ACP-shaped results; `Terminal` is what the UI
+shows (live bytes, input, resize, kill).
+
+A command's processes are killed as a tree, not a process group: every terminal's environment
+carries a marker of its own, the host records each process it sees in the tree while it runs
+(and tells the `ProcessGuard`, whose watchdog outlives acp-tui), and `kill`/`release`/
+`close_all` stop and kill every descendant, marked or recorded, `setsid`/`nohup` ones too.
 """
 
 from __future__ import annotations
@@ -10,15 +16,24 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.pty_process import ExitStatus, PtyProcess
 from acp_tui.host.terminal_screen import MAX_RETAINED_BYTES, OutputBuffer, render_text
 from acp_tui.protocol.errors import invalid_params
+from acp_tui.protocol.models import CreateTerminalRequest, EnvVariable, TerminalRequest
+from acp_tui.protocol.process_tree import (
+    Proc,
+    kill_tree,
+    members,
+    reap_orphans,
+    snapshot,
+    start_time,
+)
 
 __all__ = ["ExitStatus", "Terminal", "TerminalHost"]
 
@@ -27,6 +42,8 @@ log = logging.getLogger(__name__)
 UI_OUTPUT_LIMIT = 4 * 1024 * 1024  # what a widget mounted late can still replay
 DEFAULT_COLUMNS, DEFAULT_ROWS = 80, 24
 CLOSE_TIMEOUT = 5.0  # how long release/close_all wait for a SIGKILLed process to be reaped
+TRACK_INTERVAL = 0.5  # seconds between two looks at the running terminals' process trees
+TERMINAL_MARKER_PREFIX = "ACP_TUI_TERMINAL_"
 _SHELL_CHARS = frozenset(" \t\n|&;<>()$`\\\"'*?[]#~={}")
 
 
@@ -56,11 +73,18 @@ class Terminal:
         self._exited = asyncio.Event()
         self._exit_watch: asyncio.Future[None] | None = None
         self._text_cache: tuple[int, str, bool] | None = None
+        self.marker = TERMINAL_MARKER_PREFIX + uuid.uuid4().hex
+        """An environment variable only this terminal's processes carry."""
+        self.tree: dict[int, int] = {}
+        """Every process seen in this terminal's tree: pid → start time (see process_tree)."""
 
     # -- lifecycle (used by TerminalHost) -----------------------------------------------------
 
     def attach(self, process: PtyProcess) -> None:
         self._process = process
+        start = start_time(process.pid)
+        if start is not None:
+            self.tree[process.pid] = start
         process.start_reading(self._on_data, lambda: None)
         self._exit_watch = asyncio.ensure_future(self._watch_exit(process))
 
@@ -79,14 +103,37 @@ class Terminal:
             _call_safely(callback, status)
 
     async def close(self) -> None:
-        """Kill the process group if anything is left of it, reap it, close the PTY."""
+        """Kill the process tree if anything is left of it, reap it, close the PTY."""
         process = self._process
         if process is None:
             return
-        process.signal_group(signal.SIGKILL)
+        await asyncio.to_thread(self._kill_tree)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.wait_for_exit(), CLOSE_TIMEOUT)
         process.close()
+
+    def _kill_tree(self) -> dict[int, Proc]:
+        process = self._process
+        watched = () if process is None else (process.pid,)
+        return kill_tree(known=dict(self.tree), marker=self.marker, watched=watched)
+
+    def track(self, procs: dict[int, Proc], checked: dict[tuple[int, int], bool]) -> list[Proc]:
+        """Record the processes of this terminal's tree in `procs`; return the new ones."""
+        found = members(procs, known=self.tree, marker=self.marker, checked=checked)
+        new = [procs[pid] for pid in found if self.tree.get(pid) != procs[pid].start]
+        for proc in new:
+            self.tree[proc.pid] = proc.start
+        root = self._process.pid if self._process is not None else None
+        present = {pid: procs[pid] for pid in self.tree if pid in procs}
+        reap_orphans(present, keep=() if root is None else (root,))
+        for pid in [pid for pid, start in self.tree.items() if _gone(pid, start, procs)]:
+            del self.tree[pid]
+        return new
+
+    @property
+    def tracked(self) -> bool:
+        """Whether anything of the tree may still be alive (the root, or a recorded process)."""
+        return self.running or bool(self.tree)
 
     # -- what the UI and the agent see ----------------------------------------------------------
 
@@ -144,9 +191,9 @@ class Terminal:
             self._process.resize(columns, rows)
 
     def kill(self) -> None:
-        """SIGKILL the command's whole process group; the terminal stays readable."""
+        """SIGKILL the command's whole process tree; the terminal stays readable."""
         if self._process is not None:
-            self._process.signal_group(signal.SIGKILL)
+            self._kill_tree()
 
 
 class TerminalHost:
@@ -158,27 +205,31 @@ class TerminalHost:
         *,
         cwd_check: Callable[[Path], Awaitable[Path]] | None = None,
         default_output_byte_limit: int = 1_000_000,
+        guard: ProcessGuard | None = None,
     ) -> None:
         self.cwd = cwd
         self.cwd_check = cwd_check
         self.default_output_byte_limit = default_output_byte_limit
+        self.guard = guard if guard is not None else ProcessGuard()
         self._terminals: dict[str, Terminal] = {}  # every terminal, released ones too (for the UI)
         self._subscribers: list[Callable[[Terminal], None]] = []
+        self._tracker: asyncio.Task[None] | None = None
+        self._checked: dict[tuple[int, int], bool] = {}
 
     # -- ACP requests -----------------------------------------------------------------------------
 
-    async def create(self, params: Any) -> dict[str, Any]:
-        p = _object(params)
-        session_id = _string(p, "sessionId")
-        command = _string(p, "command")
+    async def create(self, params: CreateTerminalRequest) -> dict[str, Any]:
+        command, args = params.command, list(params.args)
         if not command.strip():
             raise invalid_params("command must not be empty")
-        args = _string_list(p.get("args"), "args")
-        env = _env(p.get("env"))
-        limit = _byte_limit(p.get("outputByteLimit"), self.default_output_byte_limit)
-        cwd = await self._cwd(p.get("cwd"))
+        if any("\x00" in value for value in (params.session_id, command, *args)):
+            raise invalid_params("sessionId, command and args must not contain NUL bytes")
+        env = _env(params.env)
+        limit = params.output_byte_limit
+        limit = self.default_output_byte_limit if limit is None else min(limit, MAX_RETAINED_BYTES)
+        cwd = await self._cwd(params.cwd)
+        session_id = params.session_id
 
-        environment = {**os.environ, "TERM": "xterm-256color", **env}
         if not args and any(char in _SHELL_CHARS for char in command):
             argv = [os.environ.get("SHELL") or "/bin/sh", "-c", command]
         else:
@@ -191,6 +242,13 @@ class TerminalHost:
             session_id=session_id,
             output_byte_limit=limit,
         )
+        environment = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            **env,
+            **self.guard.child_env(),
+            terminal.marker: "1",
+        }
         try:
             process = await PtyProcess.spawn(
                 argv, env=environment, cwd=cwd, columns=DEFAULT_COLUMNS, rows=DEFAULT_ROWS
@@ -201,12 +259,13 @@ class TerminalHost:
             terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
         else:
             terminal.attach(process)
+            self._record(terminal)
         self._terminals[terminal.id] = terminal
         for callback in list(self._subscribers):
             _call_safely(callback, terminal)
         return {"terminalId": terminal.id}
 
-    async def output(self, params: Any) -> dict[str, Any]:
+    async def output(self, params: TerminalRequest) -> dict[str, Any]:
         terminal = self._lookup(params)
         text, truncated = terminal.output_text()
         result: dict[str, Any] = {"output": text, "truncated": truncated}
@@ -214,15 +273,15 @@ class TerminalHost:
             result["exitStatus"] = terminal.exit_status.to_wire()
         return result
 
-    async def wait_for_exit(self, params: Any) -> dict[str, Any]:
+    async def wait_for_exit(self, params: TerminalRequest) -> dict[str, Any]:
         terminal = self._lookup(params)
         return (await terminal.wait_for_exit()).to_wire()
 
-    async def kill(self, params: Any) -> dict[str, Any]:
-        self._lookup(params).kill()
+    async def kill(self, params: TerminalRequest) -> dict[str, Any]:
+        await asyncio.to_thread(self._lookup(params).kill)
         return {}
 
-    async def release(self, params: Any) -> dict[str, Any]:
+    async def release(self, params: TerminalRequest) -> dict[str, Any]:
         terminal = self._lookup(params)
         terminal.released = True
         await terminal.close()
@@ -239,26 +298,51 @@ class TerminalHost:
         return lambda: _remove(self._subscribers, callback)
 
     async def close_all(self) -> None:
-        """Kill every terminal's process group and close every PTY (session end / app exit)."""
+        """Kill every terminal's process tree and close every PTY (session end / app exit)."""
+        tracker, self._tracker = self._tracker, None
+        if tracker is not None:
+            tracker.cancel()
         await asyncio.gather(*(terminal.close() for terminal in self._terminals.values()))
+
+    # -- process trees --------------------------------------------------------------------------
+
+    def _record(self, terminal: Terminal) -> None:
+        procs = snapshot()
+        for proc in terminal.track(procs, self._checked):
+            self.guard.record(proc.pid, proc.start)
+        if self._tracker is None or self._tracker.done():
+            self._tracker = asyncio.get_running_loop().create_task(
+                self._track(), name="terminal-trees"
+            )
+
+    async def _track(self) -> None:
+        """While any tree may live, record its processes (orphans too) and reap orphans."""
+        while True:
+            await asyncio.sleep(TRACK_INTERVAL)
+            terminals = [t for t in self._terminals.values() if t.tracked]
+            if not terminals:
+                return
+            procs = await asyncio.to_thread(snapshot)
+            for key in [key for key in self._checked if key[0] not in procs]:
+                del self._checked[key]
+            for terminal in terminals:
+                for proc in terminal.track(procs, self._checked):
+                    self.guard.record(proc.pid, proc.start)
 
     # -- validation ---------------------------------------------------------------------------
 
-    def _lookup(self, params: Any) -> Terminal:
-        p = _object(params)
-        session_id = _string(p, "sessionId")
-        terminal_id = _string(p, "terminalId")
-        terminal = self._terminals.get(terminal_id)
+    def _lookup(self, params: TerminalRequest) -> Terminal:
+        terminal = self._terminals.get(params.terminal_id)
         if terminal is None or terminal.released:
-            raise invalid_params(f"unknown terminal {terminal_id!r}")
-        if terminal.session_id != session_id:
-            raise invalid_params(f"terminal {terminal_id!r} belongs to another session")
+            raise invalid_params(f"unknown terminal {params.terminal_id!r}")
+        if terminal.session_id != params.session_id:
+            raise invalid_params(f"terminal {params.terminal_id!r} belongs to another session")
         return terminal
 
-    async def _cwd(self, value: Any) -> Path:
+    async def _cwd(self, value: str | None) -> Path:
         if value is None:
             return self.cwd
-        if not isinstance(value, str) or "\x00" in value:
+        if "\x00" in value:
             raise invalid_params("cwd must be a string without NUL bytes")
         cwd = Path(value)
         if not cwd.is_absolute():
@@ -270,55 +354,18 @@ class TerminalHost:
         return cwd
 
 
-def _object(params: Any) -> dict[str, Any]:
-    if not isinstance(params, dict):
-        raise invalid_params("params must be an object")
-    return params
-
-
-def _string(p: dict[str, Any], key: str) -> str:
-    value = p.get(key)
-    if not isinstance(value, str):
-        raise invalid_params(f"{key} must be a string")
-    if "\x00" in value:
-        raise invalid_params(f"{key} must not contain NUL bytes")
-    return value
-
-
-def _string_list(value: Any, key: str) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise invalid_params(f"{key} must be an array of strings")
-    if any("\x00" in item for item in value):
-        raise invalid_params(f"{key} must not contain NUL bytes")
-    return list(value)
-
-
-def _env(value: Any) -> dict[str, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, list):
-        raise invalid_params("env must be an array of {name, value}")
+def _env(variables: list[EnvVariable]) -> dict[str, str]:
     env: dict[str, str] = {}
-    for entry in value:
-        if not isinstance(entry, dict):
-            raise invalid_params("env entries must be objects {name, value}")
-        name, val = entry.get("name"), entry.get("value")
-        if not isinstance(name, str) or not isinstance(val, str):
-            raise invalid_params("env entries need string name and value")
-        if not name or "=" in name or "\x00" in name or "\x00" in val:
+    for variable in variables:
+        name, value = variable.name, variable.value
+        if not name or "=" in name or "\x00" in name or "\x00" in value:
             raise invalid_params(f"invalid environment variable name or value: {name!r}")
-        env[name] = val
+        env[name] = value
     return env
 
 
-def _byte_limit(value: Any, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise invalid_params("outputByteLimit must be a non-negative integer")
-    return min(value, MAX_RETAINED_BYTES)
+def _gone(pid: int, start: int, procs: dict[int, Proc]) -> bool:
+    return pid not in procs or procs[pid].start != start or procs[pid].state in "ZX"
 
 
 def _remove(items: list[Any], item: Any) -> None:

@@ -25,12 +25,12 @@ from pydantic import ValidationError
 
 from acp_tui.protocol.errors import (
     INTERNAL_ERROR,
-    INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     REQUEST_CANCELLED,
     RpcError,
+    invalid_params_from,
 )
 from acp_tui.protocol.traffic import Direction, TrafficEvent
 
@@ -452,8 +452,7 @@ class Connection:
         except RpcError as exc:
             line = self._error_line(request_id, exc)
         except ValidationError as exc:
-            details = json.loads(exc.json(include_url=False))
-            line = self._error_line(request_id, RpcError(INVALID_PARAMS, "Invalid params", details))
+            line = self._error_line(request_id, invalid_params_from(exc))
         except Exception:
             logger.exception("request handler for %s failed", method)
             line = self._error_line(request_id, RpcError(INTERNAL_ERROR, "Internal error"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from pydantic import ValidationError
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -47,3 +50,9 @@ class RpcError(Exception):
 
 def invalid_params(message: str, data: Any = None) -> RpcError:
     return RpcError(INVALID_PARAMS, message, data)
+
+
+def invalid_params_from(error: ValidationError) -> RpcError:
+    """The -32602 answer for params their model rejected: the problems, without the input."""
+    details = json.loads(error.json(include_url=False, include_input=False))
+    return RpcError(INVALID_PARAMS, "Invalid params", details)

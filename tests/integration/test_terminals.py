@@ -13,6 +13,7 @@ import pytest
 
 from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
+from tests.routed import RoutedTerminals
 from tests.schema_check import FrameValidator
 
 SID = "sess-1"
@@ -20,9 +21,9 @@ TIMEOUT = 10.0
 
 
 @pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[TerminalHost]:
+async def host(tmp_path: Path) -> AsyncIterator[RoutedTerminals]:
     terminal_host = TerminalHost(tmp_path)
-    yield terminal_host
+    yield RoutedTerminals(terminal_host)
     await terminal_host.close_all()
 
 
@@ -34,7 +35,7 @@ def checked(method: str, result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-async def run(host: TerminalHost, **params: Any) -> tuple[str, dict[str, Any]]:
+async def run(host: RoutedTerminals, **params: Any) -> tuple[str, dict[str, Any]]:
     """Create a terminal, wait for its exit, return its id and terminal/output."""
     created = checked("terminal/create", await host.create({"sessionId": SID, **params}))
     ref = {"sessionId": SID, "terminalId": created["terminalId"]}
@@ -80,7 +81,7 @@ def process_group_alive(pgid: int) -> list[str]:
     return alive
 
 
-async def test_shell_line_runs_with_exit_code_and_readable_output(host: TerminalHost) -> None:
+async def test_shell_line_runs_with_exit_code_and_readable_output(host: RoutedTerminals) -> None:
     _, out = await run(host, command="printf 'a\\n\\033[31mred\\033[0m\\n'; exit 3")
     assert out == {
         "output": "a\nred\n",
@@ -89,24 +90,24 @@ async def test_shell_line_runs_with_exit_code_and_readable_output(host: Terminal
     }
 
 
-async def test_args_are_passed_verbatim_without_a_shell(host: TerminalHost) -> None:
+async def test_args_are_passed_verbatim_without_a_shell(host: RoutedTerminals) -> None:
     _, out = await run(host, command="printf", args=["[%s]", "a b", "$HOME", "*"])
     assert out["output"] == "[a b][$HOME][*]"
 
 
-async def test_runs_on_a_tty_with_term_and_size(host: TerminalHost) -> None:
+async def test_runs_on_a_tty_with_term_and_size(host: RoutedTerminals) -> None:
     _, out = await run(host, command="test -t 0 && test -t 1 && echo tty $TERM; stty size")
     assert out["output"] == "tty xterm-256color\n24 80\n"
 
 
-async def test_env_is_merged_into_the_full_environment(host: TerminalHost) -> None:
+async def test_env_is_merged_into_the_full_environment(host: RoutedTerminals) -> None:
     env = [{"name": "ACP_TUI_X", "value": "a=b c"}]
     _, out = await run(host, command='echo "$ACP_TUI_X|$PATH"', env=env)
     assert out["output"] == f"a=b c|{os.environ['PATH']}\n"
 
 
 async def test_default_cwd_is_the_session_cwd_and_cwd_can_be_given(
-    host: TerminalHost, tmp_path: Path
+    host: RoutedTerminals, tmp_path: Path
 ) -> None:
     _, out = await run(host, command="pwd")
     assert out["output"] == f"{tmp_path}\n"
@@ -125,7 +126,7 @@ async def test_cwd_check_is_asked_and_can_refuse(tmp_path: Path) -> None:
             raise RpcError(INVALID_PARAMS, "outside the session directory")
         return path
 
-    host = TerminalHost(tmp_path, cwd_check=check)
+    host = RoutedTerminals(TerminalHost(tmp_path, cwd_check=check))
     try:
         (tmp_path / "secret").mkdir()
         with pytest.raises(RpcError, match="outside"):
@@ -137,7 +138,7 @@ async def test_cwd_check_is_asked_and_can_refuse(tmp_path: Path) -> None:
         await host.close_all()
 
 
-async def test_missing_command_reports_127_through_the_terminal(host: TerminalHost) -> None:
+async def test_missing_command_reports_127_through_the_terminal(host: RoutedTerminals) -> None:
     _, out = await run(host, command="acp-tui-no-such-command", args=["x"])
     assert out["exitStatus"] == {"exitCode": 127, "signal": None}
     assert "acp-tui-no-such-command: command not found" in out["output"]
@@ -146,20 +147,22 @@ async def test_missing_command_reports_127_through_the_terminal(host: TerminalHo
     assert "not found" in out["output"]
 
 
-async def test_output_byte_limit_keeps_the_tail_at_a_character_boundary(host: TerminalHost) -> None:
+async def test_output_byte_limit_keeps_the_tail_at_a_character_boundary(
+    host: RoutedTerminals,
+) -> None:
     script = "import sys; sys.stdout.write('x' * 50 + 'é' * 10); sys.stdout.flush()"
     _, out = await run(host, command=sys.executable, args=["-c", script], outputByteLimit=9)
     assert out["output"] == "éééé"  # 9 bytes would start inside an é: 8 bytes are kept
     assert out["truncated"] is True
 
 
-async def test_huge_byte_limit_is_fine(host: TerminalHost) -> None:
+async def test_huge_byte_limit_is_fine(host: RoutedTerminals) -> None:
     _, out = await run(host, command="echo hi", outputByteLimit=2**64 - 1)
     assert out["output"] == "hi\n"
     assert out["truncated"] is False
 
 
-async def test_progress_bar_output_shows_the_final_state(host: TerminalHost) -> None:
+async def test_progress_bar_output_shows_the_final_state(host: RoutedTerminals) -> None:
     script = (
         "import sys\n"
         "for i in range(0, 101, 10):\n"
@@ -170,7 +173,7 @@ async def test_progress_bar_output_shows_the_final_state(host: TerminalHost) -> 
     assert out["output"] == "downloading 100%\ndone\n"
 
 
-async def test_output_while_running_then_kill_reports_the_signal(host: TerminalHost) -> None:
+async def test_output_while_running_then_kill_reports_the_signal(host: RoutedTerminals) -> None:
     created = await host.create({"sessionId": SID, "command": "echo ready; exec sleep 100"})
     ref = {"sessionId": SID, "terminalId": created["terminalId"]}
 
@@ -187,7 +190,7 @@ async def test_output_while_running_then_kill_reports_the_signal(host: TerminalH
     assert out["output"] == "ready\n"
 
 
-async def test_input_reaches_the_process(host: TerminalHost) -> None:
+async def test_input_reaches_the_process(host: RoutedTerminals) -> None:
     created = await host.create({"sessionId": SID, "command": "cat"})
     terminal = host.get(created["terminalId"])
     assert terminal is not None
@@ -199,7 +202,7 @@ async def test_input_reaches_the_process(host: TerminalHost) -> None:
     assert status.exit_code == 0
 
 
-async def test_ctrl_c_interrupts_the_foreground_job(host: TerminalHost) -> None:
+async def test_ctrl_c_interrupts_the_foreground_job(host: RoutedTerminals) -> None:
     created = await host.create({"sessionId": SID, "command": "sleep", "args": ["100"]})
     terminal = host.get(created["terminalId"])
     assert terminal is not None
@@ -208,7 +211,7 @@ async def test_ctrl_c_interrupts_the_foreground_job(host: TerminalHost) -> None:
     assert status.signal == "SIGINT"
 
 
-async def test_resize_reaches_the_process(host: TerminalHost) -> None:
+async def test_resize_reaches_the_process(host: RoutedTerminals) -> None:
     created = await host.create({"sessionId": SID, "command": "read line; stty size"})
     terminal = host.get(created["terminalId"])
     assert terminal is not None
@@ -219,7 +222,7 @@ async def test_resize_reaches_the_process(host: TerminalHost) -> None:
     assert text.endswith("30 100\n")
 
 
-async def test_release_kills_and_forgets_but_the_ui_keeps_it(host: TerminalHost) -> None:
+async def test_release_kills_and_forgets_but_the_ui_keeps_it(host: RoutedTerminals) -> None:
     created = await host.create({"sessionId": SID, "command": "echo started; exec sleep 100"})
     terminal_id = created["terminalId"]
     ref = {"sessionId": SID, "terminalId": terminal_id}
@@ -238,7 +241,7 @@ async def test_release_kills_and_forgets_but_the_ui_keeps_it(host: TerminalHost)
 
 
 async def test_close_all_leaves_no_process_of_any_group(tmp_path: Path) -> None:
-    host = TerminalHost(tmp_path)
+    host = RoutedTerminals(TerminalHost(tmp_path))
     created = [
         await host.create({"sessionId": SID, "command": "sh -c 'sleep 100 & sleep 100'"}),
         # the shell exits at once; its background child inherits ignoring SIGHUP and lives on
@@ -256,14 +259,14 @@ async def test_close_all_leaves_no_process_of_any_group(tmp_path: Path) -> None:
     await poll_process_table(lambda: not any(process_group_alive(g) for g in groups))
 
 
-async def test_several_terminals_at_once(host: TerminalHost) -> None:
+async def test_several_terminals_at_once(host: RoutedTerminals) -> None:
     results = await asyncio.gather(*(run(host, command=f"echo {i}; exit {i}") for i in range(5)))
     assert [out["output"] for _, out in results] == [f"{i}\n" for i in range(5)]
     assert [out["exitStatus"]["exitCode"] for _, out in results] == list(range(5))
     assert len({terminal_id for terminal_id, _ in results}) == 5
 
 
-async def test_subscribers_hear_about_new_terminals(host: TerminalHost) -> None:
+async def test_subscribers_hear_about_new_terminals(host: RoutedTerminals) -> None:
     seen: list[str] = []
     unsubscribe = host.subscribe(lambda terminal: seen.append(terminal.command))
     await host.create({"sessionId": SID, "command": "true"})
@@ -273,14 +276,14 @@ async def test_subscribers_hear_about_new_terminals(host: TerminalHost) -> None:
 
 
 async def test_exit_is_reported_with_all_output_even_when_a_child_keeps_the_pty(
-    host: TerminalHost,
+    host: RoutedTerminals,
 ) -> None:
     _, out = await run(host, command="seq 1 3000; sleep 100 &")
     assert out["output"].endswith("2999\n3000\n")
     assert out["exitStatus"] == {"exitCode": 0, "signal": None}
 
 
-async def test_finished_terminals_do_not_keep_descriptors_open(host: TerminalHost) -> None:
+async def test_finished_terminals_do_not_keep_descriptors_open(host: RoutedTerminals) -> None:
     before = len(os.listdir("/proc/self/fd"))
     for i in range(20):
         await run(host, command="echo", args=[str(i)])

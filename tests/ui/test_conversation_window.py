@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.protocol.models import text_block
+from acp_tui.protocol.models import RequestPermissionRequest, text_block
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -328,14 +328,14 @@ async def test_a_card_waiting_for_permission_is_never_frozen() -> None:
         )
         asking = asyncio.create_task(
             session.permissions.request(
-                {
+                RequestPermissionRequest.model_validate({
                     "sessionId": "bench",
                     "toolCall": {"toolCallId": "w", "title": "Write it"},
                     "options": [
                         {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
                         {"optionId": "no", "name": "Reject", "kind": "reject_once"},
                     ],
-                }
+                })
             )
         )
         await until(pilot, lambda: app.screen.query(PermissionPrompt), "the permission prompt")

@@ -15,6 +15,7 @@ from acp_tui.client.write_review import ReviewedWrite, WriteReport, WriteReviewG
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import WriteTextFileRequest
 from acp_tui.session.diff import FileDiff
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
@@ -160,7 +161,7 @@ async def test_end_to_end_partial_accept_writes_merge_and_reports(project: Path)
     target = project / "src" / "app.py"
     async with app.run_test(size=(100, 40)) as pilot:
         write = asyncio.create_task(
-            fs.write_text_file({"sessionId": "s", "path": str(target), "content": NEW})
+            fs.write_text_file(WriteTextFileRequest(session_id="s", path=str(target), content=NEW))
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WriteReviewScreen), "the review")
         assert target.read_text() == OLD  # held: nothing written yet
@@ -182,7 +183,7 @@ async def test_end_to_end_reject_gives_agent_the_rejection_error(project: Path) 
     target = project / "src" / "app.py"
     async with app.run_test(size=(100, 40)) as pilot:
         write = asyncio.create_task(
-            fs.write_text_file({"sessionId": "s", "path": str(target), "content": NEW})
+            fs.write_text_file(WriteTextFileRequest(session_id="s", path=str(target), content=NEW))
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WriteReviewScreen), "the review")
         await pilot.press("escape")

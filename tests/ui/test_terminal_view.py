@@ -12,6 +12,7 @@ from textual.app import App, ComposeResult
 
 from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.ui.widgets.terminal_view import TerminalView, key_to_bytes
+from tests.routed import RoutedTerminals
 
 TIMEOUT = 10.0
 
@@ -26,16 +27,16 @@ class TerminalApp(App[None]):
 
 
 @pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[TerminalHost]:
+async def host(tmp_path: Path) -> AsyncIterator[RoutedTerminals]:
     terminal_host = TerminalHost(tmp_path)
-    yield terminal_host
+    yield RoutedTerminals(terminal_host)
     await terminal_host.close_all()
 
 
-async def start(host: TerminalHost, command: str, *args: str) -> Terminal:
+async def start(host: RoutedTerminals, command: str, *args: str) -> Terminal:
     params = {"sessionId": "s", "command": command, "args": list(args)}
     terminal = host.get((await host.create(params))["terminalId"])
-    assert terminal is not None
+    assert isinstance(terminal, Terminal)
     return terminal
 
 
@@ -46,7 +47,7 @@ async def until(pilot, condition: Callable[[], bool]) -> None:
             await pilot.pause(0.02)
 
 
-async def test_answering_a_prompt_by_typing(host: TerminalHost) -> None:
+async def test_answering_a_prompt_by_typing(host: RoutedTerminals) -> None:
     created = await host.create(
         {"sessionId": "s", "command": """sh -c 'read -p "continue? " a; echo "got $a"'"""}
     )
@@ -64,7 +65,7 @@ async def test_answering_a_prompt_by_typing(host: TerminalHost) -> None:
         assert view.text_lines()[:2] == ["continue? y", "got y"]
 
 
-async def test_colours_progress_bars_and_exit_status(host: TerminalHost) -> None:
+async def test_colours_progress_bars_and_exit_status(host: RoutedTerminals) -> None:
     script = (
         "import sys\n"
         "print('\\x1b[31mred\\x1b[0m plain')\n"
@@ -85,7 +86,7 @@ async def test_colours_progress_bars_and_exit_status(host: TerminalHost) -> None
         assert red[0].style.color.number == 1
 
 
-async def test_ctrl_k_kills_the_command(host: TerminalHost) -> None:
+async def test_ctrl_k_kills_the_command(host: RoutedTerminals) -> None:
     terminal = await start(host, "sleep", "100")
     app = TerminalApp(terminal)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -98,7 +99,7 @@ async def test_ctrl_k_kills_the_command(host: TerminalHost) -> None:
         await until(pilot, lambda: view.border_subtitle == "killed by SIGKILL")
 
 
-async def test_ctrl_c_goes_to_the_program(host: TerminalHost) -> None:
+async def test_ctrl_c_goes_to_the_program(host: RoutedTerminals) -> None:
     terminal = await start(host, "sleep", "100")
     app = TerminalApp(terminal)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -108,7 +109,7 @@ async def test_ctrl_c_goes_to_the_program(host: TerminalHost) -> None:
         assert status.signal == "SIGINT"
 
 
-async def test_pty_size_follows_the_widget(host: TerminalHost) -> None:
+async def test_pty_size_follows_the_widget(host: RoutedTerminals) -> None:
     terminal = await start(host, "bash", "-c", "read x; stty size")
     app = TerminalApp(terminal)
     async with app.run_test(size=(60, 24)) as pilot:
@@ -122,7 +123,7 @@ async def test_pty_size_follows_the_widget(host: TerminalHost) -> None:
         assert region.width < 60 and region.height == 12
 
 
-async def test_a_flood_ends_with_the_right_screen_and_scrollback(host: TerminalHost) -> None:
+async def test_a_flood_ends_with_the_right_screen_and_scrollback(host: RoutedTerminals) -> None:
     terminal = await start(host, "seq", "1", "20000")
     app = TerminalApp(terminal)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -134,7 +135,7 @@ async def test_a_flood_ends_with_the_right_screen_and_scrollback(host: TerminalH
         assert view.scroll_y == view.max_scroll_y  # following the output
 
 
-async def test_a_late_view_replays_the_output(host: TerminalHost) -> None:
+async def test_a_late_view_replays_the_output(host: RoutedTerminals) -> None:
     terminal = await start(host, "printf", "one\\ntwo\\n")
     await asyncio.wait_for(terminal.wait_for_exit(), TIMEOUT)
     app = TerminalApp(terminal)

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,19 @@ from acp_tui.host.boundary import ALLOW_ONCE, DENY, OUTSIDE_CWD
 from acp_tui.host.changes import WriteReview
 from acp_tui.host.filesystem import FileSystemHost, ProposedWrite, ReviewOutcome
 from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
+from tests.routed import routed
+
+
+def fs_read(host: FileSystemHost, params: Any) -> Any:
+    """fs/read_text_file as the connection calls it: params through the router's model."""
+    return routed(ReadTextFileRequest, host.read_text_file)(params)
+
+
+def fs_write(host: FileSystemHost, params: Any) -> Any:
+    """fs/write_text_file as the connection calls it: params through the router's model."""
+    return routed(WriteTextFileRequest, host.write_text_file)(params)
+
 
 ATTEMPTS = 3000
 TARGET_CHANGED = "target_changed"
@@ -151,7 +165,7 @@ async def test_flipping_and_moving_a_directory_while_writing_lands_nothing_outsi
         for i in range(ATTEMPTS):
             params = {"sessionId": "s", "path": str(project / "d" / f"f{i}.txt"), "content": "x"}
             try:
-                await host.write_text_file(params)
+                await fs_write(host, params)
                 written += 1
             except RpcError:
                 refused += 1
@@ -193,7 +207,7 @@ async def test_a_parent_swapped_during_review_is_asked_again_naming_the_new_targ
     host = FileSystemHost(project, asker, write_gate=SwappingGate(project, outside))
     target = project / "d" / "new.txt"
     with pytest.raises(RpcError) as caught:
-        await host.write_text_file({"sessionId": "s", "path": str(target), "content": "x"})
+        await fs_write(host, {"sessionId": "s", "path": str(target), "content": "x"})
     assert caught.value.data["reason"] == "target_changed"
     [question] = asker.asked
     assert question.kind == TARGET_CHANGED
@@ -220,7 +234,7 @@ async def test_a_yes_to_the_new_target_reviews_it_and_records_where_it_went(tree
         return ReviewOutcome(proposal.proposed, WriteReview(True, 1, 1, 1, 0))
 
     gate.review = swap_once  # type: ignore[method-assign]
-    await host.write_text_file({"sessionId": "s", "path": str(target), "content": "x"})
+    await fs_write(host, {"sessionId": "s", "path": str(target), "content": "x"})
     # reviewed again for the new target (the yes was not a review of it)
     assert gate.reviewed == [target, outside / "new.txt"]
     assert [q.kind for q in asker.asked] == [TARGET_CHANGED]
@@ -239,7 +253,7 @@ async def test_a_parent_moved_away_during_review_writes_where_the_path_leads_now
 
     host = FileSystemHost(project, Answers(), write_gate=MovingGate())
     target = project / "d" / "new.txt"
-    await host.write_text_file({"sessionId": "s", "path": str(target), "content": "x"})
+    await fs_write(host, {"sessionId": "s", "path": str(target), "content": "x"})
     assert files_under(outside) == []  # not into the moved directory (it is outside now)
     assert target.read_text() == "x"
     assert [r.path for r in host.changes.records] == [target]
@@ -254,12 +268,12 @@ async def test_a_read_only_target_is_asked_about(tree):
     host = FileSystemHost(project, asker)
     params = {"sessionId": "s", "path": str(target), "content": "new"}
     with pytest.raises(RpcError) as caught:
-        await host.write_text_file(params)
+        await fs_write(host, params)
     assert caught.value.data["reason"] == "read_only"
     assert [(q.kind, q.data["mode"]) for q in asker.asked] == [("read_only", 0o444)]
     assert target.read_text() == "keep"
     asker.answers["read_only"] = "overwrite"
-    await host.write_text_file(params)
+    await fs_write(host, params)
     assert target.read_text() == "new"
     assert target.stat().st_mode & 0o777 == 0o444  # still read-only
 
@@ -272,11 +286,9 @@ async def test_a_hard_linked_file_counts_as_outside(tree):
     asker = Answers()
     host = FileSystemHost(project, asker)
     with pytest.raises(RpcError):
-        await host.write_text_file(
-            {"sessionId": "s", "path": str(project / "h.txt"), "content": "x"}
-        )
+        await fs_write(host, {"sessionId": "s", "path": str(project / "h.txt"), "content": "x"})
     with pytest.raises(RpcError):
-        await host.read_text_file({"sessionId": "s", "path": str(project / "h.txt")})
+        await fs_read(host, {"sessionId": "s", "path": str(project / "h.txt")})
     assert [(q.kind, q.data["links"], q.data["action"]) for q in asker.asked] == [
         (OUTSIDE_CWD, 2, "write"),
         (OUTSIDE_CWD, 2, "read"),
@@ -290,10 +302,8 @@ async def test_extra_allowed_roots_still_need_no_question(tree):
     project, outside = tree
     asker = Answers()
     host = FileSystemHost(project, asker, extra_roots=[outside])
-    await host.write_text_file(
-        {"sessionId": "s", "path": str(outside / "sub" / "x.txt"), "content": "x"}
-    )
-    result = await host.read_text_file({"sessionId": "s", "path": str(outside / "sub" / "x.txt")})
+    await fs_write(host, {"sessionId": "s", "path": str(outside / "sub" / "x.txt"), "content": "x"})
+    result = await fs_read(host, {"sessionId": "s", "path": str(outside / "sub" / "x.txt")})
     assert result == {"content": "x"}
     assert asker.asked == []
 
@@ -332,7 +342,7 @@ async def test_the_host_retries_where_the_path_leads_after_an_undone_write(tree,
     monkeypatch.setattr(os, "rename", move_once)
     host = FileSystemHost(project, Answers())
     target = project / "d" / "x.txt"
-    await host.write_text_file({"sessionId": "s", "path": str(target), "content": "x"})
+    await fs_write(host, {"sessionId": "s", "path": str(target), "content": "x"})
     assert files_under(outside) == []
     assert target.read_text() == "x"  # written again in the project/d that the path leads to now
     assert [r.path for r in host.changes.records] == [target]

@@ -4,12 +4,26 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import LARGE_FILE, OVERWRITE, FileSystemHost, ProposedWrite
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
+from tests.routed import routed
+
+
+def fs_read(host: FileSystemHost, params: Any) -> Any:
+    """fs/read_text_file as the connection calls it: params through the router's model."""
+    return routed(ReadTextFileRequest, host.read_text_file)(params)
+
+
+def fs_write(host: FileSystemHost, params: Any) -> Any:
+    """fs/write_text_file as the connection calls it: params through the router's model."""
+    return routed(WriteTextFileRequest, host.write_text_file)(params)
+
 
 LIMIT = 1000
 BIG = "".join(f"line {i}\n" for i in range(1, 2001))  # ~17 KB, well over LIMIT
@@ -41,7 +55,7 @@ async def test_a_write_over_the_limit_is_asked_about_and_cancel_keeps_the_file(t
     asker = Answers("cancel")
     host = FileSystemHost(tmp_path, asker, max_read_bytes=LIMIT, write_gate=NeverReviewed())
     with pytest.raises(RpcError) as caught:
-        await host.write_text_file({"sessionId": "s", "path": str(big), "content": "small\n"})
+        await fs_write(host, {"sessionId": "s", "path": str(big), "content": "small\n"})
     assert (caught.value.code, caught.value.data["reason"]) == (INTERNAL_ERROR, "too_large")
     [question] = asker.asked
     assert question.kind == LARGE_FILE
@@ -53,7 +67,7 @@ async def test_a_write_over_the_limit_is_asked_about_and_cancel_keeps_the_file(t
 
 async def test_overwrite_replaces_it_and_records_that_before_was_not_kept(tmp_path, big):
     host = FileSystemHost(tmp_path, Answers(OVERWRITE), max_read_bytes=LIMIT)
-    await host.write_text_file({"sessionId": "s", "path": str(big), "content": "small\n"})
+    await fs_write(host, {"sessionId": "s", "path": str(big), "content": "small\n"})
     assert big.read_text() == "small\n"
     [record] = host.changes.records
     assert (record.path, record.before, record.after, record.before_omitted) == (
@@ -87,7 +101,7 @@ async def test_line_and_limit_stream_the_lines_of_a_file_over_the_limit(
         params["line"] = line
     if limit is not None:
         params["limit"] = limit
-    assert await host.read_text_file(params) == {"content": expected}
+    assert await fs_read(host, params) == {"content": expected}
     assert host.known(big) is None  # not read whole: no fingerprint
 
 
@@ -98,9 +112,7 @@ async def test_lines_that_cross_chunk_boundaries_come_out_whole(tmp_path, monkey
     path = tmp_path / "f.txt"
     path.write_text(BIG)
     host = FileSystemHost(tmp_path, Answers("deny"), max_read_bytes=LIMIT)
-    result = await host.read_text_file(
-        {"sessionId": "s", "path": str(path), "line": 10, "limit": 3}
-    )
+    result = await fs_read(host, {"sessionId": "s", "path": str(path), "line": 10, "limit": 3})
     assert result == {"content": "line 10\nline 11\nline 12\n"}
 
 
@@ -108,7 +120,7 @@ async def test_the_whole_file_or_a_selection_over_the_limit_is_still_refused(tmp
     host = FileSystemHost(tmp_path, Answers("deny"), max_read_bytes=LIMIT)
     for extra in ({}, {"line": 2}):
         with pytest.raises(RpcError) as caught:
-            await host.read_text_file({"sessionId": "s", "path": str(big), **extra})
+            await fs_read(host, {"sessionId": "s", "path": str(big), **extra})
         assert (caught.value.code, caught.value.data["reason"]) == (INVALID_PARAMS, "too_large")
 
 
@@ -117,16 +129,17 @@ async def test_streamed_lines_are_checked_for_utf8(tmp_path):
     path.write_bytes(b"ok\n" * 600 + b"\xff\xfe\n")
     host = FileSystemHost(tmp_path, Answers("deny"), max_read_bytes=LIMIT)
     with pytest.raises(RpcError) as caught:
-        await host.read_text_file({"sessionId": "s", "path": str(path), "line": 601, "limit": 1})
+        await fs_read(host, {"sessionId": "s", "path": str(path), "line": 601, "limit": 1})
     assert caught.value.data["reason"] == "binary"
     params = {"sessionId": "s", "path": str(path), "line": 600, "limit": 1}
-    assert await host.read_text_file(params) == {"content": "ok\n"}
+    assert await fs_read(host, params) == {"content": "ok\n"}
 
 
 PEAK_CHILD = r"""
 import asyncio, sys
 from pathlib import Path
 from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 
 def peak_mb():
     # VmHWM belongs to this process image; ru_maxrss would carry the forking parent's peak
@@ -140,9 +153,11 @@ class Overwrite:
 
 async def main(path: Path) -> None:
     host = FileSystemHost(path.parent, Overwrite())  # default max_read_bytes (50 MiB)
-    result = await host.read_text_file({"sessionId": "s", "path": str(path), "limit": 2})
+    result = await host.read_text_file(ReadTextFileRequest(session_id="s", path=str(path), limit=2))
     assert result == {"content": "first\nsecond\n"}, result
-    await host.write_text_file({"sessionId": "s", "path": str(path), "content": "small\n"})
+    await host.write_text_file(
+        WriteTextFileRequest(session_id="s", path=str(path), content="small\n")
+    )
     assert path.read_text() == "small\n"
     print(peak_mb())
 

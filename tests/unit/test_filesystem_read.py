@@ -9,11 +9,19 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.boundary import ALLOW_ONCE, DENY
 from acp_tui.host.filesystem import FileSystemHost, select_lines
-from acp_tui.protocol.errors import INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
+from acp_tui.protocol.errors import (
+    INVALID_PARAMS,
+    RESOURCE_NOT_FOUND,
+    RpcError,
+    invalid_params_from,
+)
+from acp_tui.protocol.models import ReadTextFileRequest
+from tests.routed import routed
 from tests.schema_check import FrameValidator
 
 
@@ -31,16 +39,23 @@ def answer_frames(method: str, params: Any, result: Any = None, error: RpcError 
 
 async def read(host: FileSystemHost, path: Any, **extra: Any) -> str:
     params = {"sessionId": "s1", "path": str(path) if isinstance(path, Path) else path, **extra}
-    result = await host.read_text_file(params)
+    result = await routed(ReadTextFileRequest, host.read_text_file)(params)
     answer_frames("fs/read_text_file", params, result)
     return result["content"]  # type: ignore[no-any-return]
 
 
 async def read_error(host: FileSystemHost, params: Any) -> RpcError:
-    with pytest.raises(RpcError) as caught:
-        await host.read_text_file(params)
-    answer_frames("fs/read_text_file", params, error=caught.value)
-    return caught.value
+    """The error the connection answers (a ValidationError becomes -32602 there)."""
+    try:
+        await routed(ReadTextFileRequest, host.read_text_file)(params)
+    except ValidationError as invalid:
+        error = invalid_params_from(invalid)
+    except RpcError as refused:
+        error = refused
+    else:
+        raise AssertionError(f"no error for {params!r}")
+    answer_frames("fs/read_text_file", params, error=error)
+    return error
 
 
 @pytest.fixture
@@ -157,15 +172,25 @@ async def test_fifo_is_refused_without_blocking(host, tmp_path):
         {"sessionId": "s1"},
         {"sessionId": "s1", "path": 5},
         {"sessionId": "s1", "path": ""},
-        {"sessionId": "s1", "path": "/x", "line": -1},
-        {"sessionId": "s1", "path": "/x", "line": "3"},
-        {"sessionId": "s1", "path": "/x", "limit": 2.5},
-        {"sessionId": "s1", "path": "/x", "limit": True},
     ],
 )
 async def test_malformed_params_are_invalid_params(host, params):
     error = await read_error(host, params)
     assert error.code == INVALID_PARAMS
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"line": -1}, "l1\nl2\nl3\n"),  # x-deserialize-default-on-error: as if absent
+        ({"limit": 2.5}, "l1\nl2\nl3\n"),
+        ({"line": "2"}, "l2\nl3\n"),  # pydantic's lax mode reads a numeric string
+        ({"line": 2, "limit": -4}, "l2\nl3\n"),
+    ],
+)
+async def test_invalid_line_and_limit_fall_back_to_their_defaults(host, tmp_path, extra, expected):
+    (tmp_path / "a.txt").write_text("l1\nl2\nl3\n")
+    assert await read(host, tmp_path / "a.txt", **extra) == expected
 
 
 async def test_reading_outside_the_session_directory_needs_consent(tmp_path):

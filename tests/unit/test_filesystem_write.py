@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from acp_tui.host.asker import FixedAnswer, Question
 from acp_tui.host.boundary import DENY
@@ -22,7 +23,9 @@ from acp_tui.host.filesystem import (
     ProposedWrite,
     ReviewOutcome,
 )
-from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError, invalid_params_from
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
+from tests.routed import routed
 from tests.schema_check import FrameValidator
 
 
@@ -51,21 +54,27 @@ def check_answer(params: Any, result: Any = None, error: RpcError | None = None)
 
 async def write(host: FileSystemHost, path: Path | str, content: str) -> None:
     params = {"sessionId": "s1", "path": str(path), "content": content}
-    result = await host.write_text_file(params)
+    result = await routed(WriteTextFileRequest, host.write_text_file)(params)
     assert result == {}
     check_answer(params, result)
 
 
 async def write_error(host: FileSystemHost, path: Path | str, content: Any) -> RpcError:
     params = {"sessionId": "s1", "path": str(path), "content": content}
-    with pytest.raises(RpcError) as caught:
-        await host.write_text_file(params)
-    check_answer(params, error=caught.value)
-    return caught.value
+    try:
+        await routed(WriteTextFileRequest, host.write_text_file)(params)
+    except ValidationError as invalid:
+        error = invalid_params_from(invalid)  # what the connection answers
+    except RpcError as refused:
+        error = refused
+    else:
+        raise AssertionError(f"no error for {params!r}")
+    check_answer(params, error=error)
+    return error
 
 
 async def read(host: FileSystemHost, path: Path) -> str:
-    result = await host.read_text_file({"sessionId": "s1", "path": str(path)})
+    result = await host.read_text_file(ReadTextFileRequest(session_id="s1", path=str(path)))
     return result["content"]  # type: ignore[no-any-return]
 
 

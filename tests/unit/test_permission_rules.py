@@ -27,13 +27,13 @@ from acp_tui.host.permission_rules import (
     user_data_dir,
 )
 from acp_tui.host.permission_subject import covers, normalize_scope, shown_path
-from acp_tui.host.permissions import PermissionOption
+from acp_tui.protocol.models import PermissionOption
 
 ALL_OPTIONS = [
-    PermissionOption("a1", "Allow once", "allow_once"),
-    PermissionOption("aa", "Always allow", "allow_always"),
-    PermissionOption("r1", "Reject once", "reject_once"),
-    PermissionOption("ra", "Always reject", "reject_always"),
+    PermissionOption(option_id="a1", name="Allow once", kind="allow_once"),
+    PermissionOption(option_id="aa", name="Always allow", kind="allow_always"),
+    PermissionOption(option_id="r1", name="Reject once", kind="reject_once"),
+    PermissionOption(option_id="ra", name="Always reject", kind="reject_always"),
 ]
 ROOT = Path("/project")
 

@@ -17,6 +17,7 @@ from acp_tui.host.permission_rules import (
     ToolCallFacts,
 )
 from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
+from acp_tui.protocol.models import RequestPermissionRequest
 from acp_tui.session.thread import Thread
 
 OPTIONS = [
@@ -28,7 +29,7 @@ OPTIONS = [
 
 
 def request(call_id: str, kind: str | None = None, title: str | None = None, raw_input=None,
-            options=None, **extra: Any) -> dict[str, Any]:
+            options=None, **extra: Any) -> RequestPermissionRequest:
     tool_call: dict[str, Any] = {"toolCallId": call_id, **extra}
     if kind is not None:
         tool_call["kind"] = kind
@@ -36,7 +37,8 @@ def request(call_id: str, kind: str | None = None, title: str | None = None, raw
         tool_call["title"] = title
     if raw_input is not None:
         tool_call["rawInput"] = raw_input
-    return {"sessionId": "s1", "toolCall": tool_call, "options": options or OPTIONS}
+    wire = {"sessionId": "s1", "toolCall": tool_call, "options": options or OPTIONS}
+    return RequestPermissionRequest.model_validate(wire)
 
 
 def selected(result: dict[str, Any]) -> Any:
@@ -85,7 +87,9 @@ async def wait_presented(h: Harness, count: int) -> None:
     await h.presented.wait_for(count)
 
 
-async def answer_by_user(h: Harness, params: dict[str, Any], option_id: str) -> dict[str, Any]:
+async def answer_by_user(
+    h: Harness, params: RequestPermissionRequest, option_id: str
+) -> dict[str, Any]:
     before = len(h.presented)
     task = asyncio.create_task(h.broker.request(params))
     await wait_presented(h, before + 1)
@@ -148,7 +152,7 @@ async def test_always_on_one_file_never_allows_another(harness):
     for index, attack in enumerate(attacks):
         task = asyncio.create_task(h.broker.request(attack))
         await wait_presented(h, 2 + index)
-        assert h.auto == [], f"{attack['toolCall']} was auto-answered"
+        assert h.auto == [], f"{attack.tool_call} was auto-answered"
         h.presented[-1].select("reject-once")
         assert selected(await task) == "reject-once"
     # the same file under another title and spelling is covered

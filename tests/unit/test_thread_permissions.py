@@ -7,6 +7,7 @@ from typing import Any
 
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.host.permissions import PermissionBroker
+from acp_tui.protocol.models import RequestPermissionRequest
 from acp_tui.session import changes as ch
 from acp_tui.session.permission import PermissionAsk
 from acp_tui.session.thread import Thread
@@ -58,9 +59,10 @@ async def asked(thread: Thread, tool_call_id: str) -> None:
         unsubscribe()
 
 
-def request(call_id: str, **tool_call: Any) -> dict[str, Any]:
-    return {"sessionId": "s", "toolCall": {"toolCallId": call_id, **tool_call},
-            "options": OPTIONS}  # fmt: skip
+def request(call_id: str, **tool_call: Any) -> RequestPermissionRequest:
+    return RequestPermissionRequest.model_validate(
+        {"sessionId": "s", "toolCall": {"toolCallId": call_id, **tool_call}, "options": OPTIONS}
+    )
 
 
 async def test_the_broker_feeds_the_thread_and_answers_reach_both_at_once(tmp_path):

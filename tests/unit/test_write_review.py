@@ -25,7 +25,15 @@ from acp_tui.host.changes import ChangeLog, WriteReview
 from acp_tui.host.filesystem import ProposedWrite
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import RequestPermissionRequest, WriteTextFileRequest
 from acp_tui.session.diff import FileDiff, compute_diff
+from tests.routed import routed
+
+
+def ask(broker: PermissionBroker, params: dict[str, Any]) -> Any:
+    """The broker's handler reached as the router reaches it: params through their model."""
+    return broker.request(RequestPermissionRequest.model_validate(params))
+
 
 OPTIONS = [
     {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
@@ -67,7 +75,7 @@ async def answer_permission(
 
     unsubscribe = broker.subscribe(present)
     request = asyncio.create_task(
-        broker.request({"sessionId": "s", "toolCall": tool_call, "options": OPTIONS})
+        ask(broker, {"sessionId": "s", "toolCall": tool_call, "options": OPTIONS})
     )
     await asyncio.wait_for(shown.wait(), 5)
     if option_id is None:
@@ -168,7 +176,7 @@ async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd
     broker.auto_answer = lambda pending: "always"  # as a remembered allow_always rule would
     params = {"sessionId": "s", "options": OPTIONS}
     tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
-    await broker.request({**params, "toolCall": tool_call})
+    await ask(broker, {**params, "toolCall": tool_call})
     assert [p.automatic for p in automatic] == [True]
     assert gate.granted_paths == {b}  # the rule's "yes" is not the user's
     assert gate.should_hold(a)
@@ -194,12 +202,13 @@ async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) 
     broker.subscribe(present)
     a = cwd / "a.py"
     request = asyncio.create_task(
-        broker.request(
+        ask(
+            broker,
             {
                 "sessionId": "s",
                 "options": OPTIONS,
                 "toolCall": {"toolCallId": "t1", "locations": [{"path": str(a)}]},
-            }
+            },
         )
     )
     await asyncio.wait_for(presented.wait(), 5)
@@ -386,9 +395,11 @@ async def test_a_write_the_policy_allowed_is_still_held_end_to_end(cwd: Path) ->
     target = cwd / "secret.py"
     target.write_text("keep\n")
     tool_call = {"toolCallId": "t1", "kind": "edit", "locations": [{"path": str(target)}]}
-    result = await broker.request({"sessionId": "s", "toolCall": tool_call, "options": OPTIONS})
+    result = await ask(broker, {"sessionId": "s", "toolCall": tool_call, "options": OPTIONS})
     assert result["outcome"] == {"outcome": "selected", "optionId": "yes"}  # allowed, unasked
     with pytest.raises(RpcError):
-        await fs.write_text_file({"sessionId": "s", "path": str(target), "content": "evil\n"})
+        await routed(WriteTextFileRequest, fs.write_text_file)(
+            {"sessionId": "s", "path": str(target), "content": "evil\n"}
+        )
     assert ui.calls == [(target, "keep\n", "evil\n")]  # it went to review
     assert target.read_text() == "keep\n"

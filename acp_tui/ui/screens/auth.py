@@ -89,18 +89,19 @@ class LoginTerminalScreen(ModalScreen[int | None]):
         from pathlib import Path
 
         from acp_tui.host.terminals import TerminalHost
+        from acp_tui.protocol.models import CreateTerminalRequest, EnvVariable
         from acp_tui.ui.widgets.terminal_view import TerminalView
 
         host = TerminalHost(Path(self.cwd))
         self._host = host
         created = await host.create(
-            {
-                "sessionId": "login",
-                "command": self.argv[0],
-                "args": self.argv[1:],
-                "env": [{"name": k, "value": v} for k, v in self.env.items()],
-                "cwd": self.cwd,
-            }
+            CreateTerminalRequest(
+                session_id="login",
+                command=self.argv[0],
+                args=list(self.argv[1:]),
+                env=[EnvVariable(name=k, value=v) for k, v in self.env.items()],
+                cwd=self.cwd,
+            )
         )
         terminal = host.get(created["terminalId"])
         assert terminal is not None
@@ -111,9 +112,11 @@ class LoginTerminalScreen(ModalScreen[int | None]):
 
     async def _wait(self, host: object, terminal_id: str) -> None:
         from acp_tui.host.terminals import TerminalHost
+        from acp_tui.protocol.models import TerminalRequest
 
         assert isinstance(host, TerminalHost)
-        result = await host.wait_for_exit({"sessionId": "login", "terminalId": terminal_id})
+        request = TerminalRequest(session_id="login", terminal_id=terminal_id)
+        result = await host.wait_for_exit(request)
         code = result.get("exitCode")
         self.dismiss(code if isinstance(code, int) else 1)
 

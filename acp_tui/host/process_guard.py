@@ -1,0 +1,69 @@
+"""No orphans: everything acp-tui starts is marked, recorded, and killed as a tree at the end.
+
+One `ProcessGuard` per acp-tui process. Every process acp-tui starts (the agent, terminals)
+gets `child_env()`: an environment variable naming this acp-tui (the owner marker), inherited
+by everything below it. `install()` (the app calls it once at startup) makes acp-tui a child
+subreaper, so orphans of its trees re-parent to it instead of init, and starts the `Watchdog`
+that kills what is left if acp-tui dies without cleaning up (`kill -9`). `record()` forwards
+processes seen in a tree to the watchdog (for those that clear their environment).
+`kill_everything()` is the last word at quit and on SIGTERM/SIGHUP.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+
+from acp_tui.protocol.process_tree import Proc, kill_tree, set_child_subreaper
+from acp_tui.protocol.watchdog import Watchdog
+
+log = logging.getLogger(__name__)
+
+OWNER_MARKER_PREFIX = "ACP_TUI_OWNER_"
+
+
+class ProcessGuard:
+    def __init__(self, token: str | None = None) -> None:
+        self.token = token or uuid.uuid4().hex[:16]
+        self.marker = OWNER_MARKER_PREFIX + self.token
+        """The environment variable every process acp-tui starts carries (value "1")."""
+        self.subreaper = False
+        self.watchdog: Watchdog | None = None
+
+    def child_env(self) -> dict[str, str]:
+        return {self.marker: "1"}
+
+    def install(self) -> None:
+        """Become a child subreaper and start the watchdog (once, at app start)."""
+        if self.watchdog is not None:
+            return
+        self.subreaper = set_child_subreaper()
+        if not self.subreaper:
+            log.warning("cannot become a child subreaper; orphans go to init")
+        try:
+            self.watchdog = Watchdog.spawn(self.marker)
+        except OSError as error:
+            log.warning("cannot start the process watchdog: %s", error)
+
+    def record(self, pid: int, start: int) -> None:
+        if self.watchdog is not None:
+            self.watchdog.record(pid, start)
+
+    def kill_everything(self) -> dict[int, Proc]:
+        """SIGKILL every process below acp-tui or carrying its marker (not the watchdog).
+
+        Reaps nothing: asyncio's child watcher may still be waiting for some of them.
+        """
+        exclude = {self.watchdog.pid} if self.watchdog is not None else set()
+        killed = kill_tree(marker=self.marker, below=[os.getpid()], exclude=exclude, watched=None)
+        if killed:
+            log.info("killed %d leftover processes", len(killed))
+        return killed
+
+    def close(self) -> None:
+        """Kill what is left and let the watchdog go (it sweeps once more and exits)."""
+        self.kill_everything()
+        watchdog, self.watchdog = self.watchdog, None
+        if watchdog is not None:
+            watchdog.close(wait=2.0)

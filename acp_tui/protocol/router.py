@@ -1,0 +1,76 @@
+"""One way in for the agent's requests: method → params model → handler with typed params.
+
+`Router.route(method, Model, handler)` registers a handler that receives `Model` instances, not
+dicts. `install(connection)` puts every route on a `Connection`; each incoming request's params
+are validated by its model exactly once, there. A `pydantic.ValidationError` propagates to the
+connection, which answers it -32602 (invalid params) with the error details: the one place
+malformed params are answered. A handler may return a model (sent as its wire form) or a dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from acp_tui.protocol.connection import Connection, RequestHandler
+from acp_tui.protocol.models import (
+    CreateTerminalRequest,
+    KillTerminalRequest,
+    ReadTextFileRequest,
+    ReleaseTerminalRequest,
+    RequestPermissionRequest,
+    TerminalOutputRequest,
+    WaitForTerminalExitRequest,
+    WriteTextFileRequest,
+    to_wire,
+)
+
+P = TypeVar("P", bound=BaseModel)
+
+CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
+    "session/request_permission": RequestPermissionRequest,
+    "fs/read_text_file": ReadTextFileRequest,
+    "fs/write_text_file": WriteTextFileRequest,
+    "terminal/create": CreateTerminalRequest,
+    "terminal/output": TerminalOutputRequest,
+    "terminal/release": ReleaseTerminalRequest,
+    "terminal/wait_for_exit": WaitForTerminalExitRequest,
+    "terminal/kill": KillTerminalRequest,
+}
+"""The requests an ACP agent sends its client, and the params model of each."""
+
+
+def typed(model: type[P], handler: Callable[[P], Awaitable[Any]]) -> RequestHandler:
+    """A raw-params handler that validates with `model`, then calls `handler`."""
+
+    async def handle(params: Any) -> Any:
+        result = await handler(model.model_validate(params))
+        return to_wire(result) if isinstance(result, BaseModel) else result
+
+    return handle
+
+
+class Router:
+    """The request table of one client: which handler answers which method."""
+
+    def __init__(self) -> None:
+        self._routes: dict[str, RequestHandler] = {}
+
+    def route(self, method: str, model: type[P], handler: Callable[[P], Awaitable[Any]]) -> None:
+        expected = CLIENT_REQUESTS.get(method)
+        if expected is not None and expected is not model:
+            raise TypeError(f"{method} takes {expected.__name__}, not {model.__name__}")
+        self._routes[method] = typed(model, handler)
+
+    @property
+    def methods(self) -> list[str]:
+        return list(self._routes)
+
+    def handler(self, method: str) -> RequestHandler | None:
+        return self._routes.get(method)
+
+    def install(self, connection: Connection) -> None:
+        for method, handler in self._routes.items():
+            connection.on_request(method, handler)
