@@ -25,6 +25,7 @@ from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PermissionBroker
+from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
@@ -72,8 +73,10 @@ class AgentSession:
         env_extra: dict[str, str] | None = None,
         settings: Settings | None = None,
         rules: RulesStore | None = None,
+        guard: ProcessGuard | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
+        self.guard = guard if guard is not None else ProcessGuard()
         self.settings = settings
         self.argv = list(argv)
         self.cwd = cwd.resolve()
@@ -103,7 +106,9 @@ class AgentSession:
         )
         self.write_gate.track(self.permissions)
         self.write_gate.attach(self.fs.changes)
-        self.terminals = TerminalHost(self.cwd, cwd_check=self._check_terminal_cwd)
+        self.terminals = TerminalHost(
+            self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard
+        )
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
@@ -122,6 +127,7 @@ class AgentSession:
         self._phase = "start"
         self._turn_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
+        self._cleanup: asyncio.Future[None] | None = None
         self._queue_ids = itertools.count(1)
         self._replaying = False
         self._closing = False
@@ -191,7 +197,7 @@ class AgentSession:
         self._phase = "start"
         try:
             self._process = await AgentProcess.spawn(
-                self.argv, cwd=str(self.cwd), env_extra=self.env_extra
+                self.argv, cwd=str(self.cwd), env_extra={**self.env_extra, **self.guard.child_env()}
             )
         except AgentSpawnError as error:
             self._fail(str(error))
@@ -494,6 +500,14 @@ class AgentSession:
         )
         self.thread.cancel_unfinished_tool_calls()
         self._set_state(SessionState.CRASHED)
+        # nothing the agent started may outlive it: its terminals and its own children
+        self._cleanup = asyncio.ensure_future(self._end_leftovers(process))
+
+    async def _end_leftovers(self, process: AgentProcess) -> None:
+        with contextlib.suppress(Exception):
+            await self.terminals.close_all()
+        with contextlib.suppress(Exception):
+            await process.kill_tree()
 
     def _fail(self, message: str) -> None:
         self.error = message

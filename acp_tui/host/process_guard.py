@@ -14,8 +14,9 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+from collections.abc import Mapping
 
-from acp_tui.protocol.process_tree import Proc, kill_tree, set_child_subreaper
+from acp_tui.protocol.process_tree import Proc, descendants, kill_tree, set_child_subreaper
 from acp_tui.protocol.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class ProcessGuard:
         """The environment variable every process acp-tui starts carries (value "1")."""
         self.subreaper = False
         self.watchdog: Watchdog | None = None
+        self._recorded: dict[int, int] = {}
 
     def child_env(self) -> dict[str, str]:
         return {self.marker: "1"}
@@ -47,8 +49,20 @@ class ProcessGuard:
             log.warning("cannot start the process watchdog: %s", error)
 
     def record(self, pid: int, start: int) -> None:
-        if self.watchdog is not None:
+        if self.watchdog is not None and self._recorded.get(pid) != start:
+            self._recorded[pid] = start
             self.watchdog.record(pid, start)
+
+    def record_below(self, procs: Mapping[int, Proc]) -> None:
+        """Record every process below acp-tui now (orphans re-parented to it included)."""
+        if self.watchdog is None:
+            return
+        for pid in [pid for pid in self._recorded if pid not in procs]:
+            del self._recorded[pid]
+        me = os.getpid()
+        for pid in descendants([me], procs):
+            if pid not in (me, self.watchdog.pid):
+                self.record(pid, procs[pid].start)
 
     def kill_everything(self) -> dict[int, Proc]:
         """SIGKILL every process below acp-tui or carrying its marker (not the watchdog).

@@ -328,6 +328,7 @@ class TerminalHost:
             for terminal in terminals:
                 for proc in terminal.track(procs, self._checked):
                     self.guard.record(proc.pid, proc.start)
+            self.guard.record_below(procs)
 
     # -- validation ---------------------------------------------------------------------------
 

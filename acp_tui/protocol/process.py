@@ -1,8 +1,10 @@
 """The agent subprocess: spawn from argv, drain stderr into a ring, shut down cleanly.
 
-The agent runs in its own process group so shutdown can reach its children too. Exit is
-detected from the child watcher (`process_exited`), never from pipe EOF: a grandchild that
-inherited stderr or stdout must not keep us waiting.
+The agent runs in its own process group, and its environment carries a marker of its own, so
+shutdown reaches every process below it as a tree (`process_tree.kill_tree`), including
+children that left the group (codex-acp's native child outlives SIGTERM to its node wrapper).
+Exit is detected from the child watcher (`process_exited`), never from pipe EOF: a grandchild
+that inherited stderr or stdout must not keep us waiting.
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ import logging
 import os
 import shutil
 import signal
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from acp_tui.protocol.process_tree import kill_tree, start_time
 
 logger = logging.getLogger(__name__)
 
 STDOUT_BUFFER_LIMIT = 8 * 1024 * 1024  # flow control only: the connection reads blocks
 TERM_WAIT = 1.0  # seconds between SIGTERM and SIGKILL
 STDERR_SETTLE = 0.5  # seconds to wait for stderr EOF after the exit
+AGENT_MARKER_PREFIX = "ACP_TUI_AGENT_"
 
 
 class AgentSpawnError(Exception):
@@ -138,14 +144,18 @@ class AgentProcess:
         protocol: _AgentProtocol,
         transport: asyncio.SubprocessTransport,
         stderr_ring_bytes: int,
+        marker: str = "",
     ) -> None:
         self._process = process
+        self.marker = marker
+        """The environment variable (value "1") every process of the agent's tree inherits."""
         self._protocol = protocol
         self._transport = transport
         assert process.stdout is not None and process.stdin is not None
         self.reader: asyncio.StreamReader = process.stdout
         self.writer: asyncio.StreamWriter = process.stdin
         self.pid: int = process.pid
+        self.start_time = start_time(process.pid)
         self._stderr = StderrRing(stderr_ring_bytes)
         self._stderr_task: asyncio.Task[None] | None = None
         if process.stderr is not None:
@@ -162,7 +172,8 @@ class AgentProcess:
         env_extra: Mapping[str, str] | None = None,
         stderr_ring_bytes: int = 256 * 1024,
     ) -> AgentProcess:
-        env = {**os.environ, **(env_extra or {})}
+        marker = AGENT_MARKER_PREFIX + uuid.uuid4().hex
+        env = {**os.environ, **(env_extra or {}), marker: "1"}
         _check_command(argv, cwd, env)
         loop = asyncio.get_running_loop()
         try:
@@ -180,7 +191,7 @@ class AgentProcess:
             raise _spawn_error(argv, exc) from exc
         process = asyncio.subprocess.Process(transport, protocol, loop)
         logger.info("spawned agent pid %s: %s", process.pid, list(argv))
-        return cls(process, protocol, transport, stderr_ring_bytes)
+        return cls(process, protocol, transport, stderr_ring_bytes, marker)
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
         try:
@@ -239,12 +250,22 @@ class AgentProcess:
                 logger.warning("agent pid %s ignored SIGTERM: SIGKILL", self.pid)
                 self._signal_group(signal.SIGKILL)
                 await self._protocol.exited.wait()
-        # children left behind in the agent's group would hold our pipes open: end them too
-        self._signal_group(signal.SIGKILL)
+        # children left behind (in its group or not) would hold our pipes open: end them too
+        await self.kill_tree()
         exit_ = await self.wait()
         self._release()
         logger.info("agent pid %s: %s", self.pid, exit_.describe())
         return exit_
+
+    async def kill_tree(self) -> int:
+        """SIGKILL everything below the agent (and the agent); returns how many were killed."""
+        known = {self.pid: self.start_time} if self.start_time is not None else {}
+        killed = await asyncio.to_thread(
+            kill_tree, known=known, marker=self.marker or None, watched=(self.pid,)
+        )
+        if killed:
+            logger.info("agent pid %s: killed %d processes of its tree", self.pid, len(killed))
+        return len(killed)
 
     def _release(self) -> None:
         if self._stderr_task is not None and not self._stderr_task.done():

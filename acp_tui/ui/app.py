@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import os
+import signal
+import threading
 from collections.abc import Callable
 
 from textual.app import App
@@ -10,11 +14,17 @@ from textual.binding import Binding
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
+from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.themes import load_themes
 
 SessionFactory = Callable[[UiBridge], AgentSession]
+SIGNAL_EXIT_GRACE = 2.0
+
+
+def _die_by(sig: int) -> None:
+    os._exit(128 + sig)  # from a timer thread: no handler, no cleanup left to wait for
 
 
 class AcpApp(App[int]):
@@ -27,8 +37,10 @@ class AcpApp(App[int]):
         *,
         start_agent: bool = True,
         startup_messages: list[str] | None = None,
+        guard: ProcessGuard | None = None,
     ) -> None:
         super().__init__()
+        self.guard = guard
         self.startup_messages = list(startup_messages or [])
         self.bridge = UiBridge(self)
         self.session = session_factory(self.bridge)
@@ -38,6 +50,12 @@ class AcpApp(App[int]):
         self.exit_message: str | None = None
 
     def on_mount(self) -> None:
+        if self.guard is not None:
+            # a plain handler, not the loop's: after a hangup the loop may be blocked on the
+            # dead terminal, while a Python handler still runs between two bytecodes
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal window closed
+                signal.signal(sig, lambda sig, _frame: self._exit_on_signal(sig, loop))
         self._apply_theme()
         if self.session.settings.keymap:
             # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
@@ -71,6 +89,20 @@ class AcpApp(App[int]):
             self.exit_message = self.session.error
             await self.session.close()
             self.exit(1)
+
+    def _exit_on_signal(self, sig: int, loop: asyncio.AbstractEventLoop) -> None:
+        """Kill every process acp-tui started (at once, without the UI), then leave.
+
+        After a hangup the terminal may be gone and restoring it can block the main thread: if
+        the app has not ended after `SIGNAL_EXIT_GRACE` seconds, a timer thread makes acp-tui
+        exit at once with 128 + the signal (the watchdog then sweeps once more).
+        """
+        if self.guard is not None:
+            self.guard.kill_everything()
+        timer = threading.Timer(SIGNAL_EXIT_GRACE, _die_by, (sig,))
+        timer.daemon = True
+        timer.start()
+        loop.call_soon_threadsafe(self.exit, 128 + sig)
 
     async def action_quit(self) -> None:
         await self.session.close()

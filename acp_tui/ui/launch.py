@@ -10,6 +10,7 @@ from acp_tui.cli import LaunchOptions
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.config import load_settings
 from acp_tui.host.permission_rules import RulesStore
+from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.bridge import UiBridge
 
@@ -31,14 +32,25 @@ def run_app(options: LaunchOptions) -> int:
 
     loaded = load_settings()
     rules = RulesStore(cwd)
+    guard = ProcessGuard()
+    guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
 
     def factory(bridge: UiBridge) -> AgentSession:
         return AgentSession(
-            argv, cwd, bridge, log_path=options.log_path, settings=loaded.settings, rules=rules
+            argv,
+            cwd,
+            bridge,
+            log_path=options.log_path,
+            settings=loaded.settings,
+            rules=rules,
+            guard=guard,
         )
 
-    app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages])
-    code = app.run()
+    app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages], guard=guard)
+    try:
+        code = app.run()
+    finally:
+        guard.close()
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
     return code if isinstance(code, int) else 0
