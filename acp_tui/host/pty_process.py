@@ -1,9 +1,10 @@
 """A child process on a real pseudo-terminal, read with the asyncio loop.
 
 The child runs in its own session and process group with the PTY as its controlling terminal,
-so `signal_group` reaches grandchildren too and a ^C typed into the PTY interrupts the foreground
-job. The master side is non-blocking and read through `loop.add_reader`; EIO on the master means
-every writer closed the slave (end of output).
+so a ^C typed into the PTY interrupts the foreground job, and it is a child subreaper, so its
+orphaned descendants stay below it (see `process_tree`). The master side is non-blocking and
+read through `loop.add_reader`; EIO on the master means every writer closed the slave (end of
+output).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from acp_tui.protocol.process_tree import set_child_subreaper
 
 READ_SIZE = 65536
 
@@ -59,6 +62,9 @@ def set_window_size(fd: int, columns: int, rows: int) -> None:
 def _take_controlling_terminal() -> None:  # pragma: no cover - runs in the forked child
     # Popen has already called setsid() (start_new_session=True); stdin is the PTY slave.
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # The command becomes a subreaper (kept across exec): what its children orphan stays in its
+    # tree while it runs, so a tree kill finds it even with an emptied environment.
+    set_child_subreaper()
 
 
 class PtyProcess:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from acp_tui.host.pty_process import PtyProcess
+from acp_tui.protocol.process_tree import snapshot
 from tests.agents.scenarios import client_request, initialize_ok, new_session_ok, write_scenario
 from tests.process_trees import cleanup, expected_count, new_tag, poll, survivors, tree_command
 
@@ -24,18 +25,16 @@ Launch = Callable[..., Any]
 
 @pytest.fixture
 async def launch(tmp_path: Path) -> AsyncIterator[Launch]:
-    """`await launch(tag, crash=False, cleared_env=True)`: acp-tui with a terminal tree up."""
+    """`await launch(tag, cleared_env=True)`: acp-tui with a terminal tree up."""
     started: list[tuple[PtyProcess, str]] = []
 
-    async def start(tag: str, *, crash: bool = False, cleared_env: bool = True) -> PtyProcess:
+    async def start(tag: str, *, cleared_env: bool = True) -> PtyProcess:
         create = {"sessionId": SID, "command": tree_command(tag, cleared_env=cleared_env)}
         steps: list[dict[str, Any]] = [
             initialize_ok(),
             new_session_ok(SID),
             client_request("terminal/create", create, "created"),
         ]
-        if crash:
-            steps.append({"exit": 3})
         agent = write_scenario(tmp_path, steps)
         project = tmp_path / "project"
         project.mkdir(exist_ok=True)
@@ -85,9 +84,21 @@ async def test_terminal_window_closed(launch: Launch) -> None:
     await gone(app, tag)
 
 
+def agent_of(app: PtyProcess) -> int:
+    """The scripted agent acp-tui runs (its child)."""
+    procs = snapshot()
+    (pid,) = [
+        pid
+        for pid, proc in procs.items()
+        if proc.ppid == app.pid and b"scripted_agent" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    return pid
+
+
 async def test_agent_crash(launch: Launch) -> None:
     tag = new_tag()
-    app = await launch(tag, crash=True)
+    app = await launch(tag)
+    os.kill(agent_of(app), signal.SIGKILL)  # the agent dies; its terminal must not outlive it
     await poll(lambda: not survivors(tag), "the tree to die with the agent")
     assert app.exit_status is None, "acp-tui itself keeps running after the crash"
 
