@@ -161,7 +161,9 @@ def _subject_from_json(kind: str, match_on: str, data: dict[str, Any]) -> Subjec
     if match_on not in MATCH_KINDS:
         raise ValueError(f"unknown match_on {match_on!r}")
     raw = data.get("values")
-    if not isinstance(raw, list) or not raw or not all(isinstance(v, str) and v for v in raw):
+    # An argv may hold empty arguments (`printf ''`); the first value never is empty.
+    strings = isinstance(raw, list) and all(isinstance(v, str) for v in raw)
+    if not strings or not raw or not raw[0]:
         raise ValueError("rule field 'values' must be a non-empty list of strings")
     if match_on == "shell" and len(raw) != 1:
         raise ValueError("a shell rule has exactly one command")

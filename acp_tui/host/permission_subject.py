@@ -179,6 +179,8 @@ def command_of(raw: Any) -> tuple[str, tuple[str, ...]] | None:
     args = raw.get("args")
     extra = tuple(args) if isinstance(args, list) and all(isinstance(a, str) for a in args) else ()
     if isinstance(command, list) and command and all(isinstance(p, str) for p in command):
+        if not command[0]:
+            return None  # no program: the call names no command
         return "argv", (*command, *extra)
     if isinstance(command, str) and command.strip():
         return ("argv", (command, *extra)) if extra else ("shell", (command,))

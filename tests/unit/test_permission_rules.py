@@ -431,3 +431,22 @@ def test_any_remembered_rule_survives_a_reload_and_matches_its_call(
     assert reloaded.find(facts(kind, title + "x", raw, root=directory)) == (
         rule if subject.title is None else None
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "remembered"),
+    [([""], False), (["printf", ""], True), (["", "x"], False)],
+)
+def test_an_argv_with_empty_arguments_reloads_and_an_empty_program_names_no_command(
+    tmp_path, command, remembered
+):
+    call = facts("execute", "Run", {"command": command}, root=tmp_path)
+    subject = call.subject()
+    assert (subject is not None) == remembered
+    if subject is None:
+        return
+    store = RulesStore(tmp_path, tmp_path / "r.json")
+    rule = store.remember(call.kind, subject, RuleEffect.ALLOW)
+    reloaded = RulesStore(tmp_path, tmp_path / "r.json")
+    assert reloaded.messages == []
+    assert reloaded.find(call) == rule
