@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     """When an agent's file write waits for review: `always`, `outside_permission` (writes no
     permission request covered) or `never`."""
 
+    watch_changes: bool = True
+    """Watch the session directory for files changed without acp-tui writing them (agents that
+    edit files themselves, or you): they are listed in the Changes view and the turn summary,
+    attributed to the tool call that made them, and can be reverted."""
+
     extra_allowed_roots: list[Path] = Field(default_factory=list)
     """Directories outside the project the agent may read and write without asking (`~` is
     expanded; relative paths are taken from the home directory)."""

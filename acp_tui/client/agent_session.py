@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
 from acp_tui.client.handshake import HandshakeError, initialize_params, read_initialize_result
 from acp_tui.client.permission_state import show_permissions_in
@@ -109,6 +110,9 @@ class AgentSession:
         self.terminals = TerminalHost(
             self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard
         )
+        self.changes = ChangeTracking(
+            self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes
+        )
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
@@ -150,6 +154,7 @@ class AgentSession:
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
+        self.changes.start_soon()
         if not await self._connect():
             return False
         return await self._open_session(load=False)
@@ -174,6 +179,7 @@ class AgentSession:
         if self._turn_task is not None:
             self._turn_task.cancel()
         await self._teardown()
+        await self.changes.stop()
         self._set_state(SessionState.CLOSED)
 
     async def _teardown(self) -> None:
@@ -416,6 +422,7 @@ class AgentSession:
         self._phase = "prompt"
         stop_reason: str | None = None
         try:
+            await self.changes.wait_ready()
             result = await connection.request(
                 "session/prompt", {"sessionId": self.session_id, "prompt": blocks}
             )
@@ -428,6 +435,8 @@ class AgentSession:
             stop_reason = "error"
         finally:
             self._turn_task = None
+            if not self._closing:
+                await self.changes.before_turn_end()
             self.thread.end_turn(stop_reason)
             if self.state is SessionState.RUNNING:
                 self._set_state(SessionState.READY)

@@ -1,9 +1,11 @@
 """The session's file writes, as records the UI can list, diff and revert.
 
 Every write acp-tui performs for the agent is appended as a `WriteRecord` (content before and
-after). Reverting a record restores its `before` content atomically (or deletes the file when it
-did not exist before) and is itself appended as a record with `reverts` set to the reverted id, so
-the log stays an honest history and subscribers see the revert like any other write.
+after), and so is every change the change monitor (`change_monitor`) sees land on disk that
+acp-tui did not write (`WriteRecord.observed` says whose it is). Reverting a record restores its
+`before` content atomically (or deletes the file when it did not exist before) and is itself
+appended as a record with `reverts` set to the reverted id, so the log stays an honest history
+and subscribers see the revert like any other write.
 """
 
 from __future__ import annotations
@@ -35,6 +37,26 @@ class WriteReview:
 
 
 @dataclass(frozen=True)
+class Observed:
+    """A change acp-tui did not write but saw land on disk (the change monitor), and whose it is:
+    ``"tool_call"`` (the agent's tool call `tool_call_id`, titled `title` then), ``"agent"`` (the
+    agent, during a turn, no tool call matched) or ``"outside"`` (while no turn ran: the user or
+    another program). `turn` is the turn it landed in (None: outside any turn)."""
+
+    origin: str
+    tool_call_id: str | None = None
+    title: str | None = None
+    turn: int | None = None
+
+    def describe(self) -> str:
+        if self.origin == "tool_call":
+            return f"by {self.title or self.tool_call_id or 'a tool call'}"
+        if self.origin == "agent":
+            return "by the agent, unattributed"
+        return "outside acp-tui"
+
+
+@dataclass(frozen=True)
 class WriteRecord:
     id: int
     path: Path
@@ -50,6 +72,8 @@ class WriteRecord:
     review: WriteReview | None = None  # the agent's writes that passed a review gate
     # the file existed but was too large to keep: `before` is None and the write cannot be reverted
     before_omitted: bool = False
+    # set when the change monitor saw this change on disk (acp-tui did not write it)
+    observed: Observed | None = None
 
     def after_data(self) -> bytes:
         """The exact bytes this write left in the file (b"" when `deleted`)."""
@@ -93,6 +117,7 @@ class ChangeLog:
         after_bytes: bytes | None = None,
         review: WriteReview | None = None,
         before_omitted: bool = False,
+        observed: Observed | None = None,
     ) -> WriteRecord:
         """Append a record for a write that has already happened and notify subscribers."""
         record = WriteRecord(
@@ -107,6 +132,7 @@ class ChangeLog:
             after_bytes=after_bytes,
             review=review,
             before_omitted=before_omitted,
+            observed=observed,
         )
         self.records.append(record)
         self._originals.setdefault(path, before)
@@ -172,6 +198,11 @@ def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:
         return data.decode("utf-8"), None
     except UnicodeDecodeError:
         return data.decode("utf-8", errors="replace"), data
+
+
+def read_optional(path: Path) -> bytes | None:
+    """(blocking) the bytes of the file at the real path `path`, None if there is none."""
+    return _read_optional(path)
 
 
 def _read_optional(path: Path) -> bytes | None:

@@ -286,9 +286,9 @@ class FileSystemHost:
         )
 
     def _remember_write(self, record: WriteRecord) -> None:
-        if record.reverts is not None:
-            # The user reverted behind the agent's back: keep the agent's view, so its next write
-            # to this file asks before overwriting the reverted content.
+        if record.reverts is not None or (record.observed and record.observed.origin == "outside"):
+            # The user reverted (or edited) behind the agent's back: keep the agent's view, so
+            # its next write to this file asks before overwriting the user's content.
             return
         data = record.after_data()
         self._known[record.path] = fingerprint(data, _mtime_ns(record.path), "write")

@@ -143,6 +143,9 @@ class ToolCallEntry:
     finished_at: float | None = None
     permissions: list[PermissionAsk] = field(default_factory=list)
     """Permission requests about this call, in order (see `session.permission`)."""
+    disk_notes: list[str] = field(default_factory=list)
+    """What the change monitor saw differ from the call's diffs (a file that ended up unlike
+    what the diff showed); set with `Thread.set_disk_notes`."""
 
     @property
     def finished(self) -> bool:

@@ -376,6 +376,13 @@ class Thread:
         self._merge_tool_call(entry, tool_call, fields)
         return entry
 
+    def set_disk_notes(self, tool_call_id: str, notes: list[str]) -> None:
+        """What landed on disk differs from the call's diffs (notes), or no longer does ([])."""
+        entry = self.tool_calls.get(tool_call_id)
+        if entry is not None and entry.disk_notes != notes:
+            entry.disk_notes = list(notes)
+            self._emit(ch.EntryChanged(entry))
+
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
         entry = self.tool_calls.get(tool_call_id)

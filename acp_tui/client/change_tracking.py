@@ -1,0 +1,70 @@
+"""The change monitor, attribution and turn summaries of one session, behind three calls the
+session makes: `start_soon` (when the session starts), `before_turn_end` (before the thread
+hears a turn ended) and `stop` (when the session closes)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+
+from acp_tui.client.change_attribution import ChangeAttribution
+from acp_tui.client.turn_changes import TurnChanges
+from acp_tui.host.change_monitor import ChangeMonitor
+from acp_tui.host.changes import ChangeLog
+from acp_tui.session.thread import Thread
+
+log = logging.getLogger(__name__)
+
+SETTLE_TIMEOUT = 5.0
+
+
+class ChangeTracking:
+    def __init__(self, thread: Thread, cwd: Path, changes: ChangeLog, *, watch: bool) -> None:
+        self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
+        self.attribution.attach(changes)
+        self.turns = TurnChanges(changes, self.attribution, thread)
+        self.monitor: ChangeMonitor | None = (
+            ChangeMonitor(cwd, changes, self.attribution.attribute) if watch else None
+        )
+        self._start: asyncio.Task[None] | None = None
+
+    def start_soon(self) -> None:
+        """Arm the watcher and take the baseline in the background."""
+        if self.monitor is not None and self._start is None:
+            self._start = asyncio.create_task(self._run_start(self.monitor))
+
+    async def _run_start(self, monitor: ChangeMonitor) -> None:
+        try:
+            await monitor.start()
+        except Exception:
+            log.exception("the change monitor could not start; agent-owned writes go unseen")
+
+    async def wait_ready(self) -> None:
+        """Before a prompt: the baseline must be taken before the agent may change anything."""
+        if self._start is not None:
+            await asyncio.shield(self._start)
+
+    async def before_turn_end(self) -> None:
+        """Look at every path the turn's tool calls named now, so the summary is complete."""
+        if self.monitor is None or not self.monitor.running:
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(
+                self.monitor.settle(self.attribution.turn_paths()), SETTLE_TIMEOUT
+            )
+
+    async def stop(self) -> None:
+        start, self._start = self._start, None
+        if start is not None and not start.done():
+            start.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await start
+        if self.monitor is not None:
+            await self.monitor.stop()
+
+    def _touch(self, paths: Iterable[Path]) -> None:
+        if self.monitor is not None:
+            self.monitor.touch(paths)

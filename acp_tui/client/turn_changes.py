@@ -1,0 +1,118 @@
+"""What each turn changed on disk, for the summary line under the turn, and reverting a turn.
+
+Every record of the `ChangeLog` that belongs to a turn is grouped under it: the monitor's records
+by their `observed.turn`, acp-tui's own writes by the turn running when they were written
+(`ChangeAttribution.active_turn`). Reverts and changes made outside acp-tui belong to no turn.
+When a turn ends (and again when a late change of an ended turn arrives) `summary_changed`
+emits the turn's `TurnSummary`: each file's content before the turn and after it, with its diff.
+`revert(turn)` puts back every file the turn changed that still holds what the turn left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from acp_tui.client.change_attribution import ChangeAttribution
+from acp_tui.client.events import Signal
+from acp_tui.host.changes import ChangeLog, WriteRecord, read_optional
+from acp_tui.session import changes as ch
+from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.thread import Thread
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    path: Path
+    first: WriteRecord  # the turn's first record for the file (its `before` is the turn's)
+    last: WriteRecord  # the turn's last record for the file
+    diff: FileDiff
+
+    @property
+    def revertible(self) -> bool:
+        return not self.first.before_omitted
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    turn: int
+    files: list[TurnFile] = field(default_factory=list)
+
+    @property
+    def added(self) -> int:
+        return sum(f.diff.added for f in self.files)
+
+    @property
+    def removed(self) -> int:
+        return sum(f.diff.removed for f in self.files)
+
+
+@dataclass(frozen=True)
+class TurnRevert:
+    reverted: list[Path]
+    skipped: list[tuple[Path, str]]  # the file and why
+
+
+class TurnChanges:
+    def __init__(self, changes: ChangeLog, attribution: ChangeAttribution, thread: Thread) -> None:
+        self.changes = changes
+        self.attribution = attribution
+        self.summary_changed: Signal[TurnSummary] = Signal()
+        self._records: dict[int, list[WriteRecord]] = {}
+        changes.subscribe(self._on_record)
+        thread.subscribe(self._on_change)
+
+    def turn_of(self, record: WriteRecord) -> int | None:
+        if record.reverts is not None:
+            return None
+        if record.observed is not None:
+            return record.observed.turn
+        return self.attribution.active_turn()
+
+    def summary(self, turn: int) -> TurnSummary:
+        by_path: dict[Path, list[WriteRecord]] = {}
+        for record in self._records.get(turn, []):
+            by_path.setdefault(record.path, []).append(record)
+        files = []
+        for path, records in by_path.items():
+            first, last = records[0], records[-1]
+            after = None if last.deleted else last.after
+            diff = compute_diff(str(path), first.before, after or "")
+            if diff.hunks or (first.before is None) != (after is None):
+                files.append(TurnFile(path, first, last, diff))
+        return TurnSummary(turn, files)
+
+    def _on_record(self, record: WriteRecord) -> None:
+        turn = self.turn_of(record)
+        if turn is None:
+            return
+        self._records.setdefault(turn, []).append(record)
+        if not self.attribution.running or turn != self.attribution.turn:
+            self.summary_changed.emit(self.summary(turn))  # a late change of an ended turn
+
+    def _on_change(self, change: ch.Change) -> None:
+        if isinstance(change, ch.TurnStateChanged) and not change.running:
+            turn = self.attribution.turn
+            if turn in self._records:
+                self.summary_changed.emit(self.summary(turn))
+
+    async def revert(self, turn: int) -> TurnRevert:
+        """Put back what `turn` changed, file by file; a file changed since is left alone."""
+        reverted: list[Path] = []
+        skipped: list[tuple[Path, str]] = []
+        for item in self.summary(turn).files:
+            if not item.revertible:
+                skipped.append((item.path, "its content before the turn was not kept"))
+                continue
+            now = await asyncio.to_thread(read_optional, item.path)
+            if now != (None if item.last.deleted else item.last.after_data()):
+                skipped.append((item.path, "it changed since the turn"))
+                continue
+            try:
+                await self.changes.revert(item.first.id)
+            except (OSError, ValueError) as error:
+                skipped.append((item.path, str(error)))
+                continue
+            reverted.append(item.path)
+        return TurnRevert(reverted, skipped)

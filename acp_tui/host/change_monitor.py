@@ -1,0 +1,217 @@
+"""The change monitor: files that change in the session directory without acp-tui writing them.
+
+Agents that edit files themselves (claude-agent-acp, codex, ...) never call `fs/write_text_file`,
+so their edits would bypass review. The monitor watches the session directory (watchfiles' Rust
+watcher, in a thread of its own), skips what git or the root ``.gitignore`` ignores (`ignore`),
+and for each file that now differs from what acp-tui last knew of it appends a `WriteRecord` to
+the session's `ChangeLog` with `observed` set by the `attribute` callback (which tool call, the
+agent, or outside acp-tui). What acp-tui last knew is the `after` of the file's latest record,
+else its `Baseline` (the content before the agent first touched it). acp-tui's own writes (the
+file host's and the Changes view's reverts) are in the log before their events arrive, so they
+match and are not counted twice; acp-tui's temporary files are ignored.
+
+`settle(paths)` reads paths at once instead of waiting for their events (the end of a turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from watchfiles._rust_notify import RustNotify
+
+from acp_tui.host.baseline import (
+    BUDGET_BYTES,
+    MAX_FILE_BYTES,
+    Baseline,
+    Before,
+    read_small,
+)
+from acp_tui.host.changes import ChangeLog, Observed, WriteRecord, decode_for_record
+from acp_tui.host.ignore import IgnoreRules, git_root
+
+log = logging.getLogger(__name__)
+
+Attribute = Callable[[Path, bytes | None], Observed]
+"""Whose a change is: the changed file and its content now (None: deleted)."""
+
+DEBOUNCE_MS = 400
+STEP_MS = 30
+WAIT_MS = 250  # how long one watch call waits for events before checking the stop flag
+
+
+class ChangeMonitor:
+    def __init__(
+        self,
+        root: Path,
+        changes: ChangeLog,
+        attribute: Attribute,
+        *,
+        max_file_bytes: int = MAX_FILE_BYTES,
+        budget_bytes: int = BUDGET_BYTES,
+        use_git: bool = True,
+    ) -> None:
+        self.root = root.resolve()
+        self.changes = changes
+        self.attribute = attribute
+        self.max_file_bytes = max_file_bytes
+        self.budget_bytes = budget_bytes
+        self.use_git = use_git
+        self.ignore: IgnoreRules | None = None
+        self.baseline: Baseline | None = None
+        self.batches = 0
+        """Batches of events processed (tests and the bench wait on it)."""
+        self.observed = 0
+        """Records the monitor added."""
+        self._last: dict[Path, bytes | None] = {}
+        self._unsubscribe = changes.subscribe(self._on_record)
+        self._stop = threading.Event()
+        self._notify: RustNotify | None = None
+        self._thread: threading.Thread | None = None
+        self._consumer: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[set[tuple[int, str]]] = asyncio.Queue()
+        self._ready = asyncio.Event()
+        self._process_lock = asyncio.Lock()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    async def start(self) -> None:
+        """Arm the watcher, then take the baseline (the one scan); returns when both are done."""
+        if self._thread is not None:
+            return
+        git_top = await asyncio.to_thread(git_root, self.root) if self.use_git else None
+        self.ignore = IgnoreRules(self.root, git=git_top is not None)
+        self.baseline = Baseline(
+            self.root,
+            self.ignore,
+            git_top=git_top,
+            max_file_bytes=self.max_file_bytes,
+            budget_bytes=self.budget_bytes,
+        )
+        self._notify = await asyncio.to_thread(
+            RustNotify, [str(self.root)], False, False, 300, True, True
+        )
+        loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(
+            target=self._watch, args=(loop, self._notify), name="acp-tui-monitor", daemon=True
+        )
+        self._thread.start()
+        self._consumer = asyncio.create_task(self._consume())
+        await asyncio.to_thread(self.baseline.scan)
+        self._ready.set()
+
+    async def stop(self) -> None:
+        self._unsubscribe()
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await asyncio.to_thread(thread.join)
+        if self._notify is not None:
+            self._notify.close()
+            self._notify = None
+        consumer, self._consumer = self._consumer, None
+        if consumer is not None:
+            consumer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await consumer
+
+    async def wait_ready(self) -> None:
+        await self._ready.wait()
+
+    def touch(self, paths: Iterable[Path]) -> None:
+        """The agent announced a tool call on `paths`: keep baselines the scan could not keep."""
+        if self.baseline is None:
+            return
+        for path in paths:
+            if path not in self._last:
+                self.baseline.touch(path)
+
+    async def settle(self, paths: Iterable[Path]) -> None:
+        """Look at `paths` now (their events may not have arrived yet)."""
+        if self._thread is not None:
+            await self._process({path for path in paths})
+
+    # ---- the watcher thread -------------------------------------------------------------------
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, notify: RustNotify) -> None:
+        while not self._stop.is_set():
+            try:
+                result = notify.watch(DEBOUNCE_MS, STEP_MS, WAIT_MS, self._stop)
+            except Exception:  # the watcher broke (e.g. the directory went away)
+                log.exception("change monitor stopped")
+                return
+            if isinstance(result, set) and result:
+                with contextlib.suppress(RuntimeError):  # the loop closed
+                    loop.call_soon_threadsafe(self._queue.put_nowait, result)
+
+    # ---- processing ---------------------------------------------------------------------------
+
+    async def _consume(self) -> None:
+        while True:
+            batch = await self._queue.get()
+            await self._ready.wait()
+            try:
+                await self._process({Path(path) for _, path in batch})
+            except Exception:
+                log.exception("change monitor could not process %d events", len(batch))
+            self.batches += 1
+
+    async def _process(self, paths: set[Path]) -> None:
+        async with self._process_lock:
+            known = set(self._last)
+            found = await asyncio.to_thread(self._look, sorted(paths), known)
+            for path, current, baseline in found:
+                self._compare(path, current, baseline)
+
+    def _look(
+        self, paths: list[Path], known: set[Path]
+    ) -> list[tuple[Path, Before, Before | None]]:
+        """(blocking) each wanted path's content now, and its baseline if not known yet."""
+        ignore, baseline = self.ignore, self.baseline
+        assert ignore is not None and baseline is not None
+        for path in paths:
+            ignore.changed(path)
+        found = []
+        for path in ignore.filter(paths):
+            current = read_small(path, self.max_file_bytes)
+            if not current.known:
+                continue  # a directory, a special file, or too large to diff
+            found.append((path, current, None if path in known else baseline.get(path)))
+        return found
+
+    def _compare(self, path: Path, current: Before, baseline: Before | None) -> None:
+        if path in self._last:
+            before = Before(True, self._last[path])
+        elif baseline is not None:
+            before = baseline
+        else:
+            return  # it was known, then forgotten: cannot happen; be safe
+        if before.known and before.data == current.data:
+            return  # acp-tui's own write, or nothing changed
+        if before.data is None and current.data is None:
+            if not before.known:
+                self._last[path] = None
+            return
+        observed = self.attribute(path, current.data)
+        before_text, before_exact = decode_for_record(before.data)
+        after_text, after_exact = decode_for_record(current.data)
+        self.observed += 1
+        self.changes.add(
+            path,
+            before_text,
+            after_text or "",
+            deleted=current.data is None,
+            before_bytes=before_exact,
+            after_bytes=after_exact,
+            before_omitted=not before.known,
+            observed=observed,
+        )
+
+    def _on_record(self, record: WriteRecord) -> None:
+        self._last[record.path] = None if record.deleted else record.after_data()

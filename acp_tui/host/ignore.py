@@ -1,0 +1,196 @@
+"""Which paths of the session directory the change monitor ignores.
+
+In a git work tree git decides (`git check-ignore --stdin`, batched and cached per path; the
+cache is dropped when a ``.gitignore`` changes). Elsewhere the root's ``.gitignore`` is read with
+a small subset of its syntax: ``#`` comments, ``!`` negation, a trailing ``/`` for directories, a
+leading or inner ``/`` anchoring the pattern to the root, ``*``/``?``/``[...]`` and ``**``.
+``.git/`` and acp-tui's own temporary files are always ignored.
+These functions block (they may run git): call them from a thread in async code.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp_tui.host.atomic_write import is_temp_file
+
+ALWAYS_IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
+GIT_TIMEOUT = 30.0
+
+
+def git_root(path: Path) -> Path | None:
+    """The top of the git work tree `path` is in, or None (not a work tree, or no git)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            timeout=GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    top = done.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(top).resolve() if top else None
+
+
+def git_lines(root: Path, *args: str, stdin: bytes | None = None) -> list[str]:
+    """NUL-separated output of a git command run in `root` (empty on any failure)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args],
+            input=stdin,
+            capture_output=True,
+            timeout=GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode not in (0, 1):  # check-ignore answers 1 when nothing matched
+        return []
+    text = done.stdout.decode("utf-8", "surrogateescape")
+    return [line for line in text.split("\0") if line]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    regex: re.Pattern[str]
+    negated: bool
+    dir_only: bool
+
+
+def glob_regex(glob: str) -> str:
+    """A gitignore glob as a regex body: ``*``/``?``/``[...]`` stop at ``/``, ``**`` does not."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        char = glob[i]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and "]" in glob[i + 2 :]:
+            end = glob.index("]", i + 2)
+            inner = glob[i + 1 : end].replace("\\", "\\\\")
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+            i = end + 1
+            continue
+        elif char == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 2
+            continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def compile_pattern(line: str) -> Pattern | None:
+    """One line of a .gitignore (None: blank or a comment)."""
+    line = line.rstrip()
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.rstrip("/")
+    if not line:
+        return None
+    anchored = "/" in line
+    prefix = "" if anchored else "(?:.*/)?"
+    return Pattern(re.compile(f"^{prefix}{glob_regex(line.lstrip('/'))}$"), negated, dir_only)
+
+
+class IgnoreRules:
+    """Whether a path under `root` is ignored (see the module docstring)."""
+
+    def __init__(self, root: Path, *, git: bool) -> None:
+        self.root = root
+        self.git = git
+        self._cache: dict[Path, bool] = {}
+        self._patterns: list[Pattern] = []
+        if not git:
+            self.reload_patterns()
+
+    def reload_patterns(self) -> None:
+        self._cache.clear()
+        try:
+            text = (self.root / ".gitignore").read_text("utf-8", errors="replace")
+        except OSError:
+            text = ""
+        self._patterns = [p for p in map(compile_pattern, text.splitlines()) if p is not None]
+
+    def changed(self, path: Path) -> None:
+        """`path` changed on disk: a changed ``.gitignore`` invalidates what was decided."""
+        if path.name == ".gitignore":
+            if self.git:
+                self._cache.clear()
+            else:
+                self.reload_patterns()
+
+    def always_ignored(self, path: Path) -> bool:
+        """Ignored whatever the ignore files say (outside the root, VCS dirs, our temp files)."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
+            return True
+        return not parts or any(p in ALWAYS_IGNORED_DIRS for p in parts) or is_temp_file(path)
+
+    def filter(self, paths: Iterable[Path]) -> list[Path]:
+        """The paths that are not ignored, in order."""
+        wanted = [p for p in paths if not self.always_ignored(p)]
+        unknown = [p for p in wanted if p not in self._cache]
+        if unknown:
+            ignored = self._git_ignored(unknown) if self.git else None
+            for path in unknown:
+                is_ignored = path in ignored if ignored is not None else self._matches(path)
+                self._cache[path] = is_ignored
+        return [p for p in wanted if not self._cache[p]]
+
+    def ignored(self, path: Path) -> bool:
+        return not self.filter([path])
+
+    def ignored_dir(self, relative: str) -> bool:
+        """For the non-git scan: whether directory `relative` (to the root) is ignored."""
+        if relative.split("/")[-1] in ALWAYS_IGNORED_DIRS:
+            return True
+        return self._match_relative(relative, is_dir=True)
+
+    def ignored_file(self, relative: str) -> bool:
+        return self._match_relative(relative, is_dir=False)
+
+    def _matches(self, path: Path) -> bool:
+        relative = path.relative_to(self.root).as_posix()
+        parts = relative.split("/")
+        for depth in range(1, len(parts)):  # a file inside an ignored directory is ignored
+            if self._match_relative("/".join(parts[:depth]), is_dir=True):
+                return True
+        return self._match_relative(relative, is_dir=path.is_dir())
+
+    def _match_relative(self, relative: str, *, is_dir: bool) -> bool:
+        result = False
+        for pattern in self._patterns:
+            if pattern.dir_only and not is_dir:
+                continue
+            if pattern.regex.match(relative):
+                result = not pattern.negated
+        return result
+
+    def _git_ignored(self, paths: list[Path]) -> set[Path]:
+        stdin = b"".join(str(p).encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+        found = git_lines(self.root, "check-ignore", "-z", "--stdin", stdin=stdin)
+        return {Path(line) if Path(line).is_absolute() else self.root / line for line in found}
