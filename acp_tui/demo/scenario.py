@@ -12,6 +12,8 @@ Steps (one key names the kind):
   {"stream": {"session_id": "s", "text": "...", "chunk": 8, "rate": 200}}
       agent_message_chunk notifications of `text`, `chunk` chars each, at `rate`/s or flat out
   {"wait_cancel": true} / {"wait_notify": "session/cancel"}
+  {"write_file": {"path": "notes.txt", "text": "..."}}   the agent edits a file itself (no fs/*;
+      relative paths from the agent's cwd; "text": null deletes the file)
   {"sleep": 0.1}   {"raw": "not json\\n"}   {"stderr": "text", "repeat": N}   {"exit": 3}
 
 Strings in respond/params/error are substituted when they are exactly:
@@ -238,6 +240,8 @@ class ScenarioAgent:
             )
             if "save_as" in step:
                 self.saved[step["save_as"]] = frame
+        elif "write_file" in step:
+            self._write_file(step["write_file"])
         elif "sleep" in step:
             await asyncio.sleep(float(step["sleep"]))
         elif "raw" in step:
@@ -269,6 +273,14 @@ class ScenarioAgent:
             if frame.get("method") == method:
                 return self.notifications.pop(index)
         return None
+
+    def _write_file(self, spec: dict[str, Any]) -> None:
+        path = Path(str(spec["path"]))
+        if spec.get("text") is None:
+            path.unlink(missing_ok=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(str(spec["text"]))
 
     async def _request(self, step: dict[str, Any], seconds: float) -> None:
         if "id" in step:

@@ -89,3 +89,8 @@ def write_scenario(tmp_path: Path, steps: list[Step], name: str = "scenario") ->
     transcript = tmp_path / f"{name}.transcript.jsonl"
     argv = [sys.executable, str(SCRIPTED_AGENT), str(scenario), "--transcript", str(transcript)]
     return ScriptedAgent(argv, scenario, transcript)
+
+
+def write_file(path: str, text: str | None) -> Step:
+    """The agent edits a file itself, as claude-agent-acp or codex do (None deletes it)."""
+    return {"write_file": {"path": path, "text": text}}

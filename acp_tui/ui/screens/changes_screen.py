@@ -161,7 +161,17 @@ class ChangesScreen(ModalScreen[None]):
         label.append(display_path(change.path, self.root))
         if not diff.hunks:
             label.append("  (as before)" if change.exists else "  (removed)", style="dim italic")
+        whose = self._whose(change.path)
+        if whose:
+            label.append(f"\n  {whose}", style="dim")
         return label
+
+    def _whose(self, path: Path) -> str:
+        """Who made the file's latest change, when acp-tui did not write it (the monitor saw)."""
+        for record in reversed(self.change_log.records_for(path)):
+            if record.reverts is None:
+                return record.observed.describe() if record.observed is not None else ""
+        return ""
 
     async def _show(self, path: Path | None) -> None:
         async with self._show_lock:

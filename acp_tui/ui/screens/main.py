@@ -14,6 +14,7 @@ from textual.widgets import Footer
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -24,6 +25,7 @@ from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
+from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 
 
 class MainScreen(Screen[None]):
@@ -47,6 +49,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.session = session
         self._unsubscribe: list[Any] = []
+        self.turn_summaries: dict[int, TurnSummaryView] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -67,6 +70,7 @@ class MainScreen(Screen[None]):
             session.notices.subscribe(self._on_notice),
             session.thread.subscribe(self._on_thread_change),
             session.write_gate.written.subscribe(self._on_write),
+            session.changes.turns.summary_changed.subscribe(self._on_turn_summary),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
@@ -106,6 +110,16 @@ class MainScreen(Screen[None]):
     def _on_write(self, report: WriteReport) -> None:
         if report.held:
             self.notify(report.summary(self.session.cwd), title="Written")
+
+    def _on_turn_summary(self, summary: TurnSummary) -> None:
+        """Under the turn: the files it changed (a late change updates the same line)."""
+        view = self.turn_summaries.get(summary.turn)
+        if view is not None:
+            view.show(summary)
+        elif summary.files:
+            view = TurnSummaryView(summary, self.session.changes.turns, self.session.cwd)
+            self.turn_summaries[summary.turn] = view
+            self.query_one(ConversationView).mount(view)
 
     def _on_permission(self, change: thread_changes.PermissionChanged) -> None:
         """A permission request was added to a tool call (its card shows it and takes the

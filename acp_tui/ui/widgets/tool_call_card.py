@@ -88,6 +88,7 @@ class ToolCallCard(Vertical):
     ToolCallCard .locations { color: $text-accent; }
     ToolCallCard Collapsible { border: none; padding: 0; background: transparent; }
     ToolCallCard .auto-answer { color: $success; margin: 1 0 0 0; }
+    ToolCallCard .disk-note { color: $warning; }
     """
 
     BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
@@ -101,6 +102,7 @@ class ToolCallCard(Vertical):
         self._user_toggled = False
         self._composed = False
         self._permission_views: dict[int, Widget] = {}
+        self._disk_note: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield ToolCallHeader(self._header(), id="header")
@@ -151,6 +153,7 @@ class ToolCallCard(Vertical):
             self._content_key = key
             self._rebuild_body()
         self._sync_permissions()
+        self._sync_disk_notes()
 
     def _has_visual_content(self) -> bool:
         return any(
@@ -259,6 +262,21 @@ class ToolCallCard(Vertical):
                 self.mount(view)
             elif isinstance(view, PermissionPrompt) and not ask.open:
                 view.show_answer()
+
+    def _sync_disk_notes(self) -> None:
+        """The change monitor's notes: a file on disk unlike what this card's diff shows."""
+        notes = list(getattr(self.entry, "disk_notes", ()))
+        if not notes:
+            if self._disk_note is not None:
+                self._disk_note.remove()
+                self._disk_note = None
+            return
+        text = Text("\n".join(f"⚠ {note}" for note in notes))
+        if self._disk_note is None:
+            self._disk_note = Static(text, classes="disk-note", markup=False)
+            self.mount(self._disk_note)
+        else:
+            self._disk_note.update(text)
 
     def _open_for_permission(self) -> None:
         """Unfold the card and open its raw input, so the user sees what is asked."""

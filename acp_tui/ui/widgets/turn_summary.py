@@ -1,0 +1,129 @@
+"""The line under a finished turn that lists the files it changed: ``+A -R path`` each.
+
+Focus it (tab, or a click) and ``←``/``→`` pick a file, ``enter`` (or a click on a file) opens
+its diff (before the turn → after it), ``R`` reverts everything the turn changed after asking.
+Files changed since the turn are left alone by the revert (and said so).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from acp_tui.client.turn_changes import TurnChanges, TurnSummary
+from acp_tui.client.write_review import display_path
+from acp_tui.host.asker import Choice, Question
+from acp_tui.ui.screens.question import QuestionScreen
+
+REVERT = "revert"
+KEEP = "keep"
+
+
+class TurnSummaryView(Static, can_focus=True):
+    DEFAULT_CSS = """
+    TurnSummaryView { height: auto; color: $text-muted; margin: 0 0 1 0; padding: 0 1; }
+    TurnSummaryView:focus { background: $boost; color: $text; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "diff", show=False),
+        Binding("right", "move(1)", "next file", show=False),
+        Binding("left", "move(-1)", "previous file", show=False),
+        Binding("R", "revert_turn", "revert turn", id="turn.revert"),
+    ]
+
+    def __init__(self, summary: TurnSummary, turns: TurnChanges, root: Path | None = None) -> None:
+        super().__init__(markup=False)
+        self.summary = summary
+        self.turns = turns
+        self.root = root
+        self.selected = 0
+        self.reverted = False
+        self._spans: list[tuple[int, int]] = []
+
+    def on_mount(self) -> None:
+        self.show(self.summary)
+
+    def show(self, summary: TurnSummary) -> None:
+        self.summary = summary
+        self.selected = min(self.selected, max(len(summary.files) - 1, 0))
+        self.update(self.line())
+
+    def line(self) -> Text:
+        text = Text("Δ changed: ", style="bold")
+        self._spans = []
+        for index, item in enumerate(self.summary.files):
+            if index:
+                text.append(" · ")
+            start = len(text)
+            text.append(f"+{item.diff.added}", "green")
+            text.append(f" \N{MINUS SIGN}{item.diff.removed} ", "red")
+            text.append(display_path(item.path, self.root))
+            self._spans.append((start, len(text)))
+            if index == self.selected and self.has_focus:
+                text.stylize("reverse", start, len(text))
+        if self.reverted:
+            text.append("  (reverted)", "italic")
+        else:
+            text.append("   enter diff · R revert turn", "dim")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a file opens its diff (the line is read left to right, row by row)."""
+        at = event.get_content_offset(self)
+        if at is None:
+            return
+        offset = at.y * max(self.content_region.width, 1) + at.x
+        for index, (start, end) in enumerate(self._spans):
+            if start <= offset < end:
+                self.action_open(index)
+                return
+
+    def on_focus(self) -> None:
+        self.update(self.line())
+
+    def on_blur(self) -> None:
+        self.update(self.line())
+
+    def action_move(self, step: int) -> None:
+        if self.summary.files:
+            self.selected = (self.selected + step) % len(self.summary.files)
+            self.update(self.line())
+
+    def action_open(self, index: int | None = None) -> None:
+        from acp_tui.ui.screens.diff_screen import DiffScreen
+
+        if index is not None:
+            self.selected = index
+        if 0 <= self.selected < len(self.summary.files):
+            self.app.push_screen(DiffScreen([self.summary.files[self.selected].diff]))
+
+    @work(exclusive=True, group="turn-revert")
+    async def action_revert_turn(self) -> None:
+        files = self.summary.files
+        if not files:
+            return
+        names = ", ".join(item.path.name for item in files[:6])
+        more = f" and {len(files) - 6} more" if len(files) > 6 else ""
+        question = Question(
+            "revert_turn",
+            f"Revert everything turn {self.summary.turn} changed?",
+            f"{len(files)} file(s): {names}{more}. Files changed since the turn are left alone.",
+            (Choice(REVERT, "Revert", "y"), Choice(KEEP, "Keep", "n")),
+        )
+        answer = await self.app.push_screen_wait(QuestionScreen(question))
+        if answer != REVERT:
+            return
+        result = await self.turns.revert(self.summary.turn)
+        self.reverted = bool(result.reverted) and not result.skipped
+        self.update(self.line())
+        message = f"reverted {len(result.reverted)} file(s) of turn {self.summary.turn}"
+        if result.skipped:
+            skipped = "; ".join(f"{path.name}: {why}" for path, why in result.skipped)
+            self.notify(f"{message}; left alone: {skipped}", severity="warning", markup=False)
+        else:
+            self.notify(message, timeout=4, markup=False)
