@@ -43,14 +43,37 @@ def resolve(path: str, cwd: Path) -> Path:
     return Path(os.path.realpath(candidate))
 
 
-def diff_texts(entry: ToolCallEntry, cwd: Path) -> dict[Path, str]:
-    """The new text of each file the call's diffs show (the last diff per file)."""
-    found: dict[Path, str] = {}
+DiffText = tuple[str | None, str]
+"""A diff's (old text, new text)."""
+
+
+def diff_texts(entry: ToolCallEntry, cwd: Path) -> dict[Path, DiffText]:
+    """The (old, new) text of each file the call's diffs show (the last diff per file)."""
+    found: dict[Path, DiffText] = {}
     for item in entry.content:
         path = getattr(item, "path", None)
         if getattr(item, "type", None) == "diff" and isinstance(path, str) and path:
-            found[resolve(path, cwd)] = str(getattr(item, "new_text", ""))
+            old = getattr(item, "old_text", None)
+            found[resolve(path, cwd)] = (old, str(getattr(item, "new_text", "")))
     return found
+
+
+def _same(a: str, b: str) -> bool:
+    """Equal, or equal but for one final newline (agents often drop it from diffs)."""
+    return a == b or a.removesuffix("\n") == b.removesuffix("\n")
+
+
+def shows(diff: DiffText, before: str | None, after: str | None) -> bool:
+    """Whether a file that went from `before` to `after` is what the diff showed: the whole new
+    text, or (agents that show only the edited fragment) the fragment replaced once."""
+    old, new = diff
+    if after is None:
+        return False
+    if _same(new, after):
+        return True
+    if old and before is not None and old in before:
+        return _same(before.replace(old, new, 1), after)
+    return False
 
 
 def named_paths(entry: ToolCallEntry, cwd: Path) -> set[Path]:
@@ -78,8 +101,8 @@ class ChangeAttribution:
         self._ended_at: float | None = None
         self._calls: list[ToolCallEntry] = []
         """The tool calls of the current (or last) turn, in order."""
-        self._landed: dict[tuple[str, Path], str | None] = {}
-        """What the monitor recorded for a tool call and file (its latest `after`)."""
+        self._landed: dict[tuple[str, Path], tuple[str | None, str | None]] = {}
+        """What the monitor recorded for a tool call and file: (first before, latest after)."""
         thread.subscribe(self._on_change)
 
     def attach(self, changes: ChangeLog) -> Callable[[], None]:
@@ -102,31 +125,35 @@ class ChangeAttribution:
 
     # ---- attribution ------------------------------------------------------------------------
 
-    def attribute(self, path: Path, after: bytes | None) -> Observed:
+    def attribute(self, path: Path, after: bytes | None, before: str | None = None) -> Observed:
         turn = self.active_turn()
         if turn is None:
             return Observed("outside")
-        entry = self.match(path, after)
+        entry = self.match(path, after, before)
         if entry is None:
             return Observed("agent", turn=turn)
         return Observed("tool_call", entry.tool_call_id, entry.title, turn)
 
-    def match(self, path: Path, after: bytes | None) -> ToolCallEntry | None:
+    def match(
+        self, path: Path, after: bytes | None, before: str | None = None
+    ) -> ToolCallEntry | None:
         text = after.decode("utf-8", errors="replace") if after is not None else None
         best: ToolCallEntry | None = None
         best_score = 0
         for entry in reversed(self._calls):
-            score = self._score(entry, path, text)
+            score = self._score(entry, path, before, text)
             if score > best_score:
                 best, best_score = entry, score
         return best
 
-    def _score(self, entry: ToolCallEntry, path: Path, text: str | None) -> int:
+    def _score(
+        self, entry: ToolCallEntry, path: Path, before: str | None, text: str | None
+    ) -> int:
         if entry.kind in READ_ONLY_KINDS:
             return 0
         diffs = diff_texts(entry, self.cwd)
         if path in diffs:
-            return 4 if diffs[path] == text else 3
+            return 4 if shows(diffs[path], before, text) else 3
         if any(resolve(loc.path, self.cwd) == path for loc in entry.locations if loc.path):
             return 2
         return 1 if _mentions(entry.raw_input, path, self.cwd) else 0
@@ -156,8 +183,9 @@ class ChangeAttribution:
         observed = record.observed
         if observed is None or observed.tool_call_id is None or observed.turn != self.turn:
             return
-        landed = None if record.deleted else record.after
-        self._landed[(observed.tool_call_id, record.path)] = landed
+        key = (observed.tool_call_id, record.path)
+        before = self._landed[key][0] if key in self._landed else record.before
+        self._landed[key] = (before, None if record.deleted else record.after)
         entry = self.thread.tool_calls.get(observed.tool_call_id)
         if entry is not None:
             self._check(entry)
@@ -165,14 +193,14 @@ class ChangeAttribution:
     def _check(self, entry: ToolCallEntry) -> None:
         """Note on the call each file whose recorded content differs from its diff."""
         notes: list[str] = []
-        for path, new_text in diff_texts(entry, self.cwd).items():
+        for path, diff in diff_texts(entry, self.cwd).items():
             key = (entry.tool_call_id, path)
             if key not in self._landed:
                 continue
-            landed = self._landed[key]
+            before, landed = self._landed[key]
             if landed is None:
                 notes.append(f"{_short(path, self.cwd)} was deleted, unlike this diff")
-            elif landed != new_text:
+            elif not shows(diff, before, landed):
                 notes.append(f"{_short(path, self.cwd)} on disk differs from this diff (F2)")
         self.thread.set_disk_notes(entry.tool_call_id, notes)
 

@@ -36,8 +36,8 @@ from acp_tui.host.ignore import IgnoreRules, git_root
 
 log = logging.getLogger(__name__)
 
-Attribute = Callable[[Path, bytes | None], Observed]
-"""Whose a change is: the changed file and its content now (None: deleted)."""
+Attribute = Callable[[Path, bytes | None, str | None], Observed]
+"""Whose a change is: the changed file, its content now (None: deleted) and before (text)."""
 
 DEBOUNCE_MS = 400
 STEP_MS = 30
@@ -198,8 +198,8 @@ class ChangeMonitor:
             if not before.known:
                 self._last[path] = None
             return
-        observed = self.attribute(path, current.data)
         before_text, before_exact = decode_for_record(before.data)
+        observed = self.attribute(path, current.data, before_text)
         after_text, after_exact = decode_for_record(current.data)
         self.observed += 1
         self.changes.add(

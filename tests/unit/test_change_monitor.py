@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from acp_tui.client.change_attribution import shows
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.changes import ChangeLog, Observed, WriteRecord
@@ -279,3 +280,20 @@ async def test_turn_summary_lists_the_turns_files_and_reverts_them(
     await s.fence()
     kept = [r for r in s.log.records if r.reverts is None and r.path.name != "fence-1.txt"]
     assert len(kept) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "before", "after", "expected"),
+    [
+        (None, "Hello\n", None, "Hello\n", True),  # a new file, shown whole
+        ("a\nold\nz\n", "a\nnew\nz", "a\nold\nz\n", "a\nnew\nz\n", True),  # final newline dropped
+        ("old line", "new line", "first\nold line\nlast\n", "first\nnew line\nlast\n", True),
+        ("old line", "new line", "first\nold line\nlast\n", "first\nother\nlast\n", False),
+        ("a\n", "b\n", "a\n", None, False),  # deleted instead
+        ("gone", "new", "first\n", "first\nnew\n", False),  # the fragment is not in the file
+    ],
+)
+def test_what_counts_as_the_diff_the_card_showed(
+    old: str | None, new: str, before: str | None, after: str | None, expected: bool
+) -> None:
+    assert shows((old, new), before, after) is expected
