@@ -146,9 +146,7 @@ class ChangeAttribution:
                 best, best_score = entry, score
         return best
 
-    def _score(
-        self, entry: ToolCallEntry, path: Path, before: str | None, text: str | None
-    ) -> int:
+    def _score(self, entry: ToolCallEntry, path: Path, before: str | None, text: str | None) -> int:
         if entry.kind in READ_ONLY_KINDS:
             return 0
         diffs = diff_texts(entry, self.cwd)

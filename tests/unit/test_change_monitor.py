@@ -21,7 +21,7 @@ from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.changes import ChangeLog, Observed, WriteRecord
 from acp_tui.host.filesystem import FileSystemHost
-from acp_tui.protocol.models import ToolCall
+from acp_tui.protocol.models import ToolCall, WriteTextFileRequest
 from acp_tui.session.thread import Thread
 
 pytestmark = pytest.mark.timeout(60)
@@ -206,7 +206,8 @@ async def test_acp_tuis_own_writes_are_not_counted_twice(
     s = await session_in(tmp_path, fs.changes)
     s.thread.begin_turn()
     for name, content in [("notes.txt", "new\n"), ("made.txt", "m\n")]:
-        await fs.write_text_file({"sessionId": "s", "path": str(root / name), "content": content})
+        params = {"sessionId": "s", "path": str(root / name), "content": content}
+        await fs.write_text_file(WriteTextFileRequest.model_validate(params))
     await s.fence()
     await s.monitor.settle([s.root / "notes.txt", s.root / "made.txt"])
     assert [(r.path.name, r.observed) for r in s.log.records] == [
