@@ -7,7 +7,7 @@ from typing import Any
 
 from acp_tui import __version__
 from acp_tui.client.ui_bridge import AuthMethodInfo
-from acp_tui.protocol.models import PROTOCOL_VERSION
+from acp_tui.protocol.version import PROTOCOL_VERSION
 
 
 def initialize_params() -> dict[str, Any]:

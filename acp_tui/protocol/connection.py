@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError  # = pydantic's, without importing pydantic
 
 from acp_tui.protocol.errors import (
     INTERNAL_ERROR,

@@ -1,17 +1,19 @@
-"""Build the session from the command line and run the app."""
+"""Build the session from the command line and run the app.
+
+The agent is spawned and sent `initialize` first (`acp_tui.client.prestart`, light imports
+only); Textual, the settings and the protocol models load while the agent starts up, on the
+same event loop the app then runs on.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import tempfile
 from pathlib import Path
 
 from acp_tui.cli import LaunchOptions
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.config import load_settings
-from acp_tui.host.permission_rules import RulesStore
-from acp_tui.ui.app import AcpApp
-from acp_tui.ui.bridge import UiBridge
+from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 
 
 def demo_argv() -> list[str]:
@@ -28,17 +30,59 @@ def run_app(options: LaunchOptions) -> int:
 
             cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
             create_sample_project(cwd)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        early = loop.run_until_complete(prestart(argv, str(cwd), quick_agent_env()))
+        return _run(loop, options, argv, cwd, early)
+    finally:
+        _close_loop(loop)
+
+
+def _run(
+    loop: asyncio.AbstractEventLoop,
+    options: LaunchOptions,
+    argv: list[str],
+    cwd: Path,
+    early: Prestarted | None,
+) -> int:
+    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.config import load_settings
+    from acp_tui.host.permission_rules import RulesStore
+    from acp_tui.ui.app import AcpApp
+    from acp_tui.ui.bridge import UiBridge
 
     loaded = load_settings()
     rules = RulesStore(cwd)
 
     def factory(bridge: UiBridge) -> AgentSession:
         return AgentSession(
-            argv, cwd, bridge, log_path=options.log_path, settings=loaded.settings, rules=rules
+            argv,
+            cwd,
+            bridge,
+            log_path=options.log_path,
+            settings=loaded.settings,
+            rules=rules,
+            prestarted=early,
         )
 
     app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages])
-    code = app.run()
+    code = app.run(loop=loop)
+    if early is not None and not early.initialize.done():
+        loop.run_until_complete(early.discard())  # the app ended before the session took it
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    try:
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=2))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
