@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
-from acp_tui.client.handshake import HandshakeError, initialize_params, read_initialize_result
+from acp_tui.client.handshake import HandshakeError, read_initialize_result
 from acp_tui.client.permission_state import show_permissions_in
+from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.config import Settings
@@ -75,6 +77,7 @@ class AgentSession:
         settings: Settings | None = None,
         rules: RulesStore | None = None,
         guard: ProcessGuard | None = None,
+        prestarted: Prestarted | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
         self.guard = guard if guard is not None else ProcessGuard()
@@ -128,6 +131,7 @@ class AgentSession:
         self._process: AgentProcess | None = None
         self._connection: Connection | None = None
         self._log = JsonlTrafficLog(log_path) if log_path else None
+        self._prestarted = prestarted
         self._phase = "start"
         self._turn_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
@@ -176,10 +180,15 @@ class AgentSession:
 
     async def close(self) -> None:
         self._closing = True
+        early, self._prestarted = self._prestarted, None
+        if early is not None:  # closed before it was ever started
+            await early.discard()
         if self._turn_task is not None:
             self._turn_task.cancel()
         await self._teardown()
         await self.changes.stop()
+        if self._log is not None:
+            self._log.flush()  # it is buffered
         self._set_state(SessionState.CLOSED)
 
     async def _teardown(self) -> None:
@@ -201,29 +210,43 @@ class AgentSession:
     async def _connect(self) -> bool:
         self._set_state(SessionState.STARTING)
         self._phase = "start"
-        try:
-            self._process = await AgentProcess.spawn(
-                self.argv, cwd=str(self.cwd), env_extra={**self.env_extra, **self.guard.child_env()}
+        early, self._prestarted = self._prestarted, None
+        if early is not None and not early.matches(self.argv, str(self.cwd), self.env_extra):
+            await early.discard()
+            early = None
+        if early is not None:
+            self._process, connection = early.process, early.connection
+            connection.max_frame_bytes = max(1, self.settings.max_frame_bytes)
+            connection.on_oversized_frame = self._on_oversized_frame
+            self._register_handlers(connection)
+            early.relay.attach(self._tap)
+        else:
+            try:
+                self._process = await AgentProcess.spawn(
+                    self.argv,
+                    cwd=str(self.cwd),
+                    env_extra={**self.env_extra, **self.guard.child_env()},
+                )
+            except AgentSpawnError as error:
+                self._fail(str(error))
+                return False
+            connection = Connection(
+                self._process.reader,
+                self._process.writer,
+                max_frame_bytes=self.settings.max_frame_bytes,
+                on_oversized_frame=self._on_oversized_frame,
             )
-        except AgentSpawnError as error:
-            self._fail(str(error))
-            return False
-        connection = Connection(
-            self._process.reader,
-            self._process.writer,
-            max_frame_bytes=self.settings.max_frame_bytes,
-            on_oversized_frame=self._on_oversized_frame,
-        )
-        self._register_handlers(connection)
-        connection.add_tap(self.traffic.emit)
-        if self._log is not None:
-            connection.add_tap(self._log)
-        connection.start()
+            self._register_handlers(connection)
+            connection.add_tap(self._tap)
+            connection.start()
         self._connection = connection
         self._watch_task = asyncio.create_task(self._watch_process(self._process))
         self._phase = "initialize"
         try:
-            result = await connection.request("initialize", initialize_params())
+            if early is not None:
+                result = await early.initialize
+            else:
+                result = await connection.request("initialize", initialize_params())
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
@@ -338,6 +361,11 @@ class AgentSession:
             return method
 
     # ----------------------------------------------------------------- handlers
+
+    def _tap(self, event: TrafficEvent) -> None:
+        self.traffic.emit(event)
+        if self._log is not None:
+            self._log(event)
 
     async def _check_terminal_cwd(self, path: Path) -> Path:
         """A terminal's cwd outside the session directory asks, like a file access would."""

@@ -1,4 +1,5 @@
-"""The `initialize` exchange: what acp-tui announces, and what it reads from the answer."""
+"""The `initialize` exchange: what acp-tui reads from the agent's answer (what it announces is
+`client/announce.py`, light enough to send before the models are imported)."""
 
 from __future__ import annotations
 
@@ -7,30 +8,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui import __version__
 from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.protocol.models import (
-    PROTOCOL_VERSION,
     AgentCapabilities,
     AuthMethodTerminal,
     Implementation,
     InitializeResponse,
 )
-
-
-def initialize_params() -> dict[str, Any]:
-    """Only capabilities acp-tui really implements."""
-    return {
-        "protocolVersion": PROTOCOL_VERSION,
-        "clientCapabilities": {
-            "fs": {"readTextFile": True, "writeTextFile": True},
-            "terminal": True,
-            "auth": {"terminal": True},
-            # unstable: we render plan_update / plan_removed
-            "plan": {},
-        },
-        "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
-    }
+from acp_tui.protocol.version import PROTOCOL_VERSION
 
 
 class HandshakeError(Exception):

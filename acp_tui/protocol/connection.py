@@ -17,11 +17,10 @@ import contextlib
 import json
 import logging
 import math
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from acp_tui.protocol.errors import (
     INTERNAL_ERROR,
@@ -33,6 +32,9 @@ from acp_tui.protocol.errors import (
     invalid_params_from,
 )
 from acp_tui.protocol.traffic import Direction, TrafficEvent
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 logger = logging.getLogger(__name__)
 
@@ -451,11 +453,12 @@ class Connection:
             line = self._error_line(request_id, RpcError(REQUEST_CANCELLED, "Request cancelled"))
         except RpcError as exc:
             line = self._error_line(request_id, exc)
-        except ValidationError as exc:
-            line = self._error_line(request_id, invalid_params_from(exc))
-        except Exception:
-            logger.exception("request handler for %s failed", method)
-            line = self._error_line(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+        except Exception as exc:
+            if _is_validation_error(exc):  # params their model rejected
+                line = self._error_line(request_id, invalid_params_from(exc))
+            else:
+                logger.exception("request handler for %s failed", method)
+                line = self._error_line(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
         if self._serving.get(key) is task:
             del self._serving[key]  # from now on a $/cancel_request cannot touch this answer
         try:
@@ -497,3 +500,10 @@ class Connection:
         task = self._serving.get(_id_key(request_id))
         if task is not None and not task.done():
             task.cancel()
+
+
+def _is_validation_error(error: Exception) -> TypeGuard[ValidationError]:
+    """A pydantic ValidationError, without importing pydantic: if pydantic_core was never
+    imported, no model can have raised one (keeps the connection light for `prestart`)."""
+    core = sys.modules.get("pydantic_core")
+    return core is not None and isinstance(error, core.ValidationError)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Literal
 
 logger = logging.getLogger(__name__)
 
@@ -22,47 +24,83 @@ class TrafficEvent:
     raw: str
 
 
+FLUSH_SECONDS = 0.25
+"""Buffered lines reach the file at most this long after they were logged (and at close)."""
+
+
 class JsonlTrafficLog:
     """A tap that appends one JSON object per frame to a file.
 
     Each line is `{"dir": "in"|"out", "t": <unix time>, "frame": <the frame>}`; a frame that is
-    not valid JSON is kept as its raw string. The file is flushed after every line. I/O errors
-    are logged once and then the log stops writing: the app never crashes because of it.
+    not valid JSON is kept as its raw string. A valid frame is written as it came (not parsed
+    and dumped again). Writes are buffered: on an event loop the buffer is flushed
+    `FLUSH_SECONDS` after the first unflushed line, without one at once; always by `flush()`,
+    `close()` and at interpreter exit. I/O errors are logged once and then the log stops
+    writing: the app never crashes because of it.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._file: IO[str] | None = None
         self._failed = False
+        self._flush_scheduled = False
 
     def __call__(self, event: TrafficEvent) -> None:
         if self._failed:
             return
-        frame: Any
-        try:
-            frame = json.loads(event.raw)
-        except (ValueError, RecursionError):
-            frame = event.raw
-        try:
-            line = json.dumps(
-                {"dir": event.direction, "t": event.time, "frame": frame}, ensure_ascii=False
-            )
-        except (ValueError, RecursionError):
-            line = json.dumps({"dir": event.direction, "t": event.time, "frame": event.raw})
+        line = _log_line(event)
         try:
             if self._file is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("a", encoding="utf-8")
-            self._file.write(line + "\n")
-            self._file.flush()
+                self._file = self.path.open("a", encoding="utf-8", buffering=256 * 1024)
+                atexit.register(self.flush)
+            self._file.write(line)
         except OSError as exc:
-            self._failed = True
-            logger.warning("traffic log %s disabled: %s", self.path, exc)
+            self._fail(exc)
+            return
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_later(FLUSH_SECONDS, self.flush)
+
+    def flush(self) -> None:
+        self._flush_scheduled = False
+        if self._file is None or self._failed:
+            return
+        try:
+            self._file.flush()
+        except (OSError, ValueError) as exc:  # ValueError: closed in the meantime
+            self._fail(exc)
+
+    def _fail(self, exc: Exception) -> None:
+        self._failed = True
+        logger.warning("traffic log %s disabled: %s", self.path, exc)
 
     def close(self) -> None:
         if self._file is not None:
+            atexit.unregister(self.flush)
             try:
                 self._file.close()
             except OSError as exc:
                 logger.warning("closing traffic log %s: %s", self.path, exc)
             self._file = None
+
+
+def _log_line(event: TrafficEvent) -> str:
+    raw = event.raw
+    head = f'{{"dir":"{event.direction}","t":{event.time!r},"frame":'
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return head + json.dumps(raw, ensure_ascii=False) + "}\n"
+    if "\r" in raw:  # in valid JSON only whitespace between tokens; it would split the line
+        raw = raw.replace("\r", " ")
+    return head + raw + "}\n"

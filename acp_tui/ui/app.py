@@ -49,7 +49,7 @@ class AcpApp(App[int]):
         self.start_agent = start_agent
         self.exit_message: str | None = None
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.guard is not None:
             # a plain handler, not the loop's: after a hangup the loop may be blocked on the
             # dead terminal, while a Python handler still runs between two bytecodes
@@ -60,12 +60,14 @@ class AcpApp(App[int]):
         if self.session.settings.keymap:
             # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
             self.set_keymap(dict(self.session.settings.keymap))
-        self.push_screen(MainScreen(self.session))
+        await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
         if self.startup_messages:
             self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
-            # after the main screen is up, so a failure can never race its mounting
-            self.call_after_refresh(self.run_worker, self._start(), group="start", exclusive=True)
+            # Once the main screen is mounted (a failure cannot race its mounting), and not
+            # "after a refresh": a callback that waits for a refresh that does not come would
+            # leave the agent unstarted and the screen blank.
+            self.run_worker(self._start(), group="start", exclusive=True)
 
     def _apply_theme(self) -> None:
         themes, problems = load_themes()

@@ -1,18 +1,20 @@
-"""Build the session from the command line and run the app."""
+"""Build the session from the command line and run the app.
+
+The agent is spawned and sent `initialize` first (`acp_tui.client.prestart`, light imports
+only); Textual, the settings and the protocol models load while the agent starts up, on the
+same event loop the app then runs on.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import tempfile
 from pathlib import Path
 
 from acp_tui.cli import LaunchOptions
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.config import load_settings
-from acp_tui.host.permission_rules import RulesStore
+from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.ui.app import AcpApp
-from acp_tui.ui.bridge import UiBridge
 
 
 def demo_argv() -> list[str]:
@@ -29,11 +31,36 @@ def run_app(options: LaunchOptions) -> int:
 
             cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
             create_sample_project(cwd)
+    guard = ProcessGuard()
+    guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        early = loop.run_until_complete(
+            prestart(argv, str(cwd), quick_agent_env(), marker_env=guard.child_env())
+        )
+        return _run(loop, options, argv, cwd, early, guard)
+    finally:
+        _close_loop(loop)
+        guard.close()
+
+
+def _run(
+    loop: asyncio.AbstractEventLoop,
+    options: LaunchOptions,
+    argv: list[str],
+    cwd: Path,
+    early: Prestarted | None,
+    guard: ProcessGuard,
+) -> int:
+    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.config import load_settings
+    from acp_tui.host.permission_rules import RulesStore
+    from acp_tui.ui.app import AcpApp
+    from acp_tui.ui.bridge import UiBridge
 
     loaded = load_settings()
     rules = RulesStore(cwd)
-    guard = ProcessGuard()
-    guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
 
     def factory(bridge: UiBridge) -> AgentSession:
         return AgentSession(
@@ -44,13 +71,26 @@ def run_app(options: LaunchOptions) -> int:
             settings=loaded.settings,
             rules=rules,
             guard=guard,
+            prestarted=early,
         )
 
     app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages], guard=guard)
-    try:
-        code = app.run()
-    finally:
-        guard.close()
+    code = app.run(loop=loop)
+    if early is not None and not early.initialize.done():
+        loop.run_until_complete(early.discard())  # the app ended before the session took it
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    try:
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=2))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

@@ -219,12 +219,37 @@ async def test_taps_see_every_frame_both_ways(pair, tmp_path) -> None:
         ("in", '{"jsonrpc":"2.0","id":"e","method":"echo","params":[1]}'),
         ("out", answer.decode()),
     ]
+    log.flush()
     lines = [json.loads(line) for line in log.path.read_text().splitlines()]
     assert [line["dir"] for line in lines] == ["out", "in", "in", "in", "out"]
     assert lines[0]["frame"]["method"] == "m"
     assert lines[2]["frame"] == "garbage"
     assert all(isinstance(line["t"], float) for line in lines)
     log.close()
+
+
+async def test_traffic_log_is_buffered_and_reaches_the_file_soon(tmp_path) -> None:
+    log = JsonlTrafficLog(tmp_path / "traffic.jsonl")
+    frames = ['{"jsonrpc":"2.0","method":"a","params":{"x":[1,2]}}', '{"id":1,\r"result":null}\r']
+    for frame in frames:
+        log(TrafficEvent("in", 1.5, frame))
+    log(TrafficEvent("out", 2.0, "not json"))
+    # no flush per line: nothing written yet, then the scheduled flush writes it all
+    assert log.path.read_text() == ""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while not log.path.read_text():
+        assert loop.time() < deadline, "the buffered lines were never flushed"
+        await asyncio.sleep(0.01)
+    text = log.path.read_text()
+    assert text.count("\n") == 3 and "\r" not in text
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0] == {"dir": "in", "t": 1.5, "frame": json.loads(frames[0])}
+    assert lines[1]["frame"] == {"id": 1, "result": None}
+    assert lines[2] == {"dir": "out", "t": 2.0, "frame": "not json"}
+    log(TrafficEvent("in", 3.0, "{}"))
+    log.close()  # close writes what is still buffered
+    assert json.loads(log.path.read_text().splitlines()[-1])["frame"] == {}
 
 
 def test_traffic_log_never_raises_on_io_errors(tmp_path) -> None:

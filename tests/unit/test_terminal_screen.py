@@ -3,13 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.host.terminal_screen import (
-    MAX_RETAINED_BYTES,
-    OutputBuffer,
-    ScrollbackScreen,
-    TerminalEmulator,
-    render_text,
-)
+from acp_tui.host.terminal_emulator import ScrollbackScreen, TerminalEmulator
+from acp_tui.host.terminal_screen import MAX_RETAINED_BYTES, OutputBuffer, render_text
 
 # -- render_text --------------------------------------------------------------------------------
 

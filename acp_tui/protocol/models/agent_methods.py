@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
+from acp_tui.protocol.version import PROTOCOL_VERSION
+
 from ._base import (
     AcpModel,
     DefaultOnError,
@@ -18,7 +20,6 @@ from ._base import (
 from .content import ContentBlock
 from .session import ConfigOptionList, SessionConfigOption, SessionModeState
 
-PROTOCOL_VERSION = 1
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 """Stop reasons the pinned schema knows; `PromptResponse.stop_reason` accepts any string."""
 

@@ -20,12 +20,12 @@ from acp_tui.ui.markdown.blocks import (
     Table,
 )
 from acp_tui.ui.markdown.code_view import CodeView
+from acp_tui.ui.markdown.paragraph import ParagraphView
 from acp_tui.ui.markdown.render import (
     BLANK,
     BlockView,
     HeadingView,
     HtmlView,
-    ParagraphView,
     RenderContext,
     RuleView,
     prefixed,

@@ -11,6 +11,7 @@ from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, BlockSplitter
 from acp_tui.ui.markdown.containers import make_view, separated
+from acp_tui.ui.markdown.paragraph import GrowingParagraph, ParagraphView
 from acp_tui.ui.markdown.render import BLANK, BlockView, RenderContext
 
 
@@ -23,6 +24,9 @@ class DocumentView:
         self.tail: list[Strip] = []  # strips of the open block(s)
         self._last_frozen: Block | None = None
         self._views: dict[int, BlockView] = {}
+        # The open paragraph's incremental state: a preview makes a new Paragraph object for a
+        # pending line every frame, and its new view takes this over (it checks the text).
+        self._growing: GrowingParagraph | None = None
 
     @property
     def line_count(self) -> int:
@@ -69,9 +73,13 @@ class DocumentView:
         with splitter.preview() as blocks:
             for block in blocks[closed:]:
                 view = views[id(block)] = self._view(self._views, block)
+                if isinstance(view, ParagraphView) and view.growing is None:
+                    view.growing = self._growing
                 if separated(previous, block, compact=False):
                     tail.append(BLANK)
                 tail.extend(view.render(ctx, width))
+                if isinstance(view, ParagraphView) and view.growing is not None:
+                    self._growing = view.growing
                 previous = block
         self._views = views
         self.tail = tail

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from rich.style import Style
 from rich.text import Text
 
 from acp_tui.ui.markdown.theme import MarkdownTheme
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # imported at the first message, not at start-up
+
     return MarkdownIt("commonmark").enable("strikethrough")
 
 

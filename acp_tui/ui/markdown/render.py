@@ -25,7 +25,6 @@ from acp_tui.ui.markdown.blocks import (
     Html,
     LinesBlock,
     ListBlock,
-    Paragraph,
     Quote,
     Table,
 )
@@ -113,12 +112,6 @@ class BlockView:
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
         raise NotImplementedError
-
-
-class ParagraphView(BlockView):
-    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
-        assert isinstance(self.block, Paragraph)
-        return wrap_text(ctx, inline_text(self.block.text, ctx.theme), width)
 
 
 class HeadingView(BlockView):

@@ -21,6 +21,9 @@ from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 
 FRAME_SECONDS = 1 / 60
+LAYOUT_SECONDS = 1 / 20
+"""A message that grows asks for a layout (the costly part of a frame) at most this often;
+lines that change in place still repaint every frame."""
 
 
 class StreamingMarkdown(Widget):
@@ -53,6 +56,8 @@ class StreamingMarkdown(Widget):
         self._timer: Timer | None = None
         self._flush_pending = False
         self._last_flush = 0.0
+        self._last_layout = 0.0
+        self._layout_timer: Timer | None = None
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
         if markdown:
@@ -134,9 +139,27 @@ class StreamingMarkdown(Widget):
         while y < min(before, after) and document.line(y) is painted_tail[y - painted_frozen]:
             y += 1
         self._painted = (len(document.frozen), document.tail, after)
-        if y < max(before, after):
-            region = Region(0, y, max(self.size.width, 1), max(before, after) - y)
-            self.refresh(region, layout=after != before)
+        if y >= max(before, after):
+            return
+        width = max(self.size.width, 1)
+        if after == before or self._layout_timer is not None:
+            self.refresh(Region(0, y, width, max(before, after) - y))
+        elif after > before and time.monotonic() - self._last_layout < LAYOUT_SECONDS:
+            # Grown: repaint what fits the current height now, lay out (and show the new
+            # lines) once the layout interval is over.
+            if y < before:
+                self.refresh(Region(0, y, width, before - y))
+            wait = LAYOUT_SECONDS - (time.monotonic() - self._last_layout)
+            self._layout_timer = self.set_timer(wait, self._layout, name="markdown-layout")
+        else:
+            self._last_layout = time.monotonic()
+            self.refresh(Region(0, y, width, max(before, after) - y), layout=True)
+
+    def _layout(self) -> None:
+        self._layout_timer = None
+        self._last_layout = time.monotonic()
+        if self.is_mounted:
+            self.refresh(layout=True)
 
     # -- rendering -----------------------------------------------------------------------
     def _update(self, width: int) -> None:

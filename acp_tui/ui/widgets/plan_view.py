@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.text import Text
 from textual.widgets import Static
 
@@ -47,6 +46,8 @@ def render_plan_state(plan: Any, title: str) -> RenderableType:
     if kind == "items":
         return render_plan_entries(list(getattr(plan, "entries", [])), title=title)
     if kind == "markdown":
+        from rich.markdown import Markdown  # markdown_it: only for a markdown plan
+
         return Group(Text(title, style="bold"), Markdown(str(getattr(plan, "markdown", ""))))
     if kind == "file":
         return Group(Text(title, style="bold"), Text(f"📄 {getattr(plan, 'uri', '')}"))

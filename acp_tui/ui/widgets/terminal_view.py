@@ -10,7 +10,7 @@ its exit status.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.color import Color
 from rich.segment import Segment
@@ -22,8 +22,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from acp_tui.host.pty_process import ExitStatus
-from acp_tui.host.terminal_screen import HistoryLine, TerminalEmulator
 from acp_tui.host.terminals import Terminal
+
+if TYPE_CHECKING:
+    from acp_tui.host.terminal_emulator import HistoryLine
 
 FRAME_SECONDS = 1 / 60
 HISTORY_LINES = 5000
@@ -119,6 +121,8 @@ class TerminalView(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.terminal = terminal
+        from acp_tui.host.terminal_emulator import TerminalEmulator  # pyte: first terminal only
+
         self._emulator = TerminalEmulator(80, 12, history=HISTORY_LINES)
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray()

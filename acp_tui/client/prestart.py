@@ -1,0 +1,124 @@
+"""Start the agent and send `initialize` before the rest of the app has even been imported.
+
+Importing Textual, the protocol models and the settings takes most of a second; the agent
+needs a while to start as well. `prestart` spawns the agent and writes `initialize` with only
+light imports (asyncio, the process and connection modules), so both happen at once. The
+`AgentSession` then adopts the running process, its connection and the pending answer
+(`AgentSession(..., prestarted=...)`), provided it would have started the very same command
+(argv, cwd, environment); otherwise it shuts the early agent down and starts its own.
+
+Frames that cross the wire before the session attaches its taps are kept and handed over, so
+`--log` still sees the whole conversation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acp_tui.client.announce import initialize_params
+from acp_tui.protocol.connection import Connection
+from acp_tui.protocol.process import AgentProcess, AgentSpawnError
+from acp_tui.protocol.traffic import TrafficEvent
+
+
+class TapRelay:
+    """A connection tap that keeps events until a target is attached, then forwards them."""
+
+    def __init__(self) -> None:
+        self.kept: list[TrafficEvent] = []
+        self.first = asyncio.Event()
+        self._target: Callable[[TrafficEvent], None] | None = None
+
+    def __call__(self, event: TrafficEvent) -> None:
+        self.first.set()
+        if self._target is None:
+            self.kept.append(event)
+        else:
+            self._target(event)
+
+    def attach(self, target: Callable[[TrafficEvent], None]) -> None:
+        kept, self.kept = self.kept, []
+        self._target = target
+        for event in kept:
+            target(event)
+
+
+@dataclass
+class Prestarted:
+    """An agent started early, with its `initialize` request on the way."""
+
+    argv: list[str]
+    cwd: str
+    env_extra: dict[str, str]
+    process: AgentProcess
+    connection: Connection
+    initialize: asyncio.Task[Any]
+    relay: TapRelay = field(default_factory=TapRelay)
+
+    def matches(self, argv: Sequence[str], cwd: str, env_extra: Mapping[str, str]) -> bool:
+        return self.argv == list(argv) and self.cwd == cwd and self.env_extra == dict(env_extra)
+
+    async def discard(self) -> None:
+        """Stop the early agent (the session starts its own)."""
+        self.initialize.cancel()
+        with contextlib.suppress(Exception):
+            await self.connection.close()
+        with contextlib.suppress(Exception):
+            await self.process.shutdown()
+
+
+async def prestart(
+    argv: Sequence[str],
+    cwd: str,
+    env_extra: Mapping[str, str],
+    *,
+    marker_env: Mapping[str, str] | None = None,
+) -> Prestarted | None:
+    """Spawn the agent and write `initialize`; None if it cannot start (the session will try
+    again and report why). `marker_env` (the process guard's owner marker) is added to the
+    agent's environment but is not part of what the session compares."""
+    try:
+        process = await AgentProcess.spawn(
+            argv, cwd=cwd, env_extra={**env_extra, **(marker_env or {})}
+        )
+    except AgentSpawnError:
+        return None
+    connection = Connection(process.reader, process.writer)
+    relay = TapRelay()
+    connection.add_tap(relay)
+    connection.start()
+    initialize = asyncio.create_task(connection.request("initialize", initialize_params()))
+    early = Prestarted(list(argv), cwd, dict(env_extra), process, connection, initialize, relay)
+    # Run the loop until the frame is in the pipe (the relay saw it) or the request ended.
+    first = asyncio.ensure_future(relay.first.wait())
+    await asyncio.wait([first, initialize], return_when=asyncio.FIRST_COMPLETED)
+    first.cancel()
+    return early
+
+
+def quick_agent_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A fast guess of the settings' `agent_env` (file and `ACP_TUI_AGENT_ENV`), read without
+    the settings machinery. Only a guess: the session compares it with the real settings."""
+    env = os.environ if environ is None else environ
+    raw = env.get("ACP_TUI_AGENT_ENV")
+    value: Any = None
+    if raw is not None:
+        with contextlib.suppress(ValueError):
+            value = json.loads(raw)
+    else:
+        override = env.get("ACP_TUI_CONFIG", "")
+        with contextlib.suppress(OSError, ValueError, RuntimeError):  # RuntimeError: no home
+            base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+            path = Path(override).expanduser() if override else Path(base) / "acp-tui/config.toml"
+            value = tomllib.loads(path.read_text(encoding="utf-8")).get("agent_env")
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return {str(k): v for k, v in value.items()}
+    return {}

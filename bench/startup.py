@@ -1,0 +1,177 @@
+"""Start-up: launch to `initialize` sent, and launch to the first frame, in a real pty.
+
+    uv run python bench/startup.py [--runs N] [--timeout S]
+
+Each run launches `acp-tui -- AGENT` in a pseudo-terminal (120x40) with a tiny agent (a few
+lines below, stdlib only) that writes the time it read `initialize` to a file, answers it and
+`session/new`, and waits. Measured from just before the launch:
+  initialize   the agent read the `initialize` request;
+  first frame  acp-tui painted its first screen (the footer's "palette" appears in the output);
+  --help       `acp-tui --help` ran to its end;
+  bare         `python -c pass` ran to its end.
+Runs are interleaved (bare, --help, launch); medians are reported. A launch that sends no
+`initialize` or paints nothing within --timeout seconds is reported as a hang (with what the
+pty showed), the rest of the run goes on.
+
+Targets: initialize < 0.3 s and first frame <= 0.8 s on an idle machine; --help <= 5x bare.
+The last line is `ratio X`: the median launch-to-initialize over the 0.3 s target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ACP_TUI = Path(sys.executable).with_name("acp-tui")
+INIT_TARGET = 0.3
+FRAME_TARGET = 0.8
+HELP_TARGET = 5.0
+FRAME_TEXT = b"palette"
+
+AGENT = r"""
+import json, sys, time
+stamp = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    method, rid = msg.get("method"), msg.get("id")
+    if method == "initialize":
+        with open(stamp, "w") as out:
+            out.write(repr(time.time()))
+        result = {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": [],
+                  "agentInfo": {"name": "startup-bench", "version": "1"}}
+    elif method == "session/new":
+        result = {"sessionId": "s"}
+    else:
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}) + "\n")
+    sys.stdout.flush()
+"""
+
+
+@dataclass
+class Launch:
+    initialize: float | None
+    frame: float | None
+    screen: bytes
+
+
+def timed(argv: list[str]) -> float:
+    start = time.time()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.time() - start
+
+
+def launch(workdir: Path, timeout: float) -> Launch:
+    stamp = workdir / "initialize.time"
+    stamp.unlink(missing_ok=True)
+    agent = workdir / "agent.py"
+    argv = [str(ACP_TUI), "--cwd", str(workdir), "--", sys.executable, str(agent), str(stamp)]
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    start = time.time()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: acp-tui on the pty
+        with contextlib.suppress(BaseException):
+            os.execve(argv[0], argv, env)
+        os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    output = bytearray()
+    frame: float | None = None
+    initialize: float | None = None
+    deadline = start + timeout
+    try:
+        while time.time() < deadline and (frame is None or initialize is None):
+            ready, _, _ = select.select([fd], [], [], 0.005)
+            if ready:
+                try:
+                    output += os.read(fd, 65536)
+                except OSError:
+                    break  # the app ended
+                if frame is None and FRAME_TEXT in output:
+                    frame = time.time() - start
+            if initialize is None and stamp.exists():
+                with contextlib.suppress(ValueError):
+                    initialize = float(stamp.read_text()) - start
+        if frame is not None:
+            os.write(fd, b"\x11")  # ctrl+q
+        _reap(pid, fd, 5.0)
+    finally:
+        os.close(fd)
+    return Launch(initialize, frame, bytes(output[-2000:]))
+
+
+def _reap(pid: int, fd: int, grace: float) -> None:
+    deadline = time.time() + grace
+    while time.time() < deadline:
+        with contextlib.suppress(OSError):
+            select.select([fd], [], [], 0.01) and os.read(fd, 65536)
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def main(runs: int, timeout: float) -> float:
+    bare_argv = [sys.executable, "-c", "pass"]
+    help_argv = [str(ACP_TUI), "--help"]
+    bare: list[float] = []
+    helps: list[float] = []
+    inits: list[float] = []
+    frames: list[float] = []
+    hangs = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        (workdir / "agent.py").write_text(AGENT)
+        for n in range(runs):
+            bare.append(timed(bare_argv))
+            helps.append(timed(help_argv))
+            result = launch(workdir, timeout)
+            if result.initialize is None or result.frame is None:
+                hangs += 1
+                print(f"run {n}: HANG (initialize {result.initialize}, frame {result.frame})")
+                print(f"  pty tail: {result.screen[-300:]!r}")
+                continue
+            inits.append(result.initialize)
+            frames.append(result.frame)
+    print(f"{runs} interleaved runs, medians (min-max); {hangs} hung")
+    for name, values in (
+        ("bare python", bare),
+        ("acp-tui --help", helps),
+        ("launch to initialize", inits),
+        ("launch to first frame", frames),
+    ):
+        if values:
+            print(f"  {name:<22} {median(values):6.3f} s ({min(values):.3f}-{max(values):.3f})")
+    b, h, i, f = median(bare), median(helps), median(inits), median(frames)
+    print(f"ratio --help/bare {h / b:.1f} (target <= {HELP_TARGET:.0f})")
+    print(f"ratio initialize/--help {i / h:.1f}   first frame/--help {f / h:.1f}")
+    print(f"ratio first frame/target {f / FRAME_TARGET:.2f} (target {FRAME_TARGET} s)")
+    print(f"ratio {i / INIT_TARGET:.2f}")
+    return i
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--timeout", type=float, default=20.0)
+    args = parser.parse_args()
+    main(args.runs, args.timeout)

@@ -1,0 +1,100 @@
+"""A long open paragraph is rendered incrementally, and looks as if it were rendered whole."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from rich.console import Console
+from textual.strip import Strip
+
+from acp_tui.ui.markdown import paragraph
+from acp_tui.ui.markdown.blocks import BlockSplitter
+from acp_tui.ui.markdown.document import DocumentView
+from acp_tui.ui.markdown.inline import inline_text
+from acp_tui.ui.markdown.render import RenderContext, wrap_text
+
+WIDTH = 57
+
+
+def context() -> RenderContext:
+    return RenderContext(Console(file=io.StringIO(), width=120, color_system="truecolor"))
+
+
+def prose(words: int, seed: int, markup: bool) -> str:
+    rng = random.Random(seed)
+    vocabulary = ["a", "streaming", "paragraph", "of", "words;", "x" * 70, "wrap.", "it"]
+    if markup:
+        vocabulary += ["**bold words**", "`some code`", "*em*", "[a link](http://x.y)"]
+    return " ".join(rng.choice(vocabulary) for _ in range(words))
+
+
+def whole(ctx: RenderContext, source: str) -> list[Strip]:
+    """The reference: the paragraph parsed and wrapped in one go."""
+    return wrap_text(ctx, inline_text(source, ctx.theme), WIDTH)
+
+
+def same(a: list[Strip], b: list[Strip]) -> bool:
+    return [list(strip) for strip in a] == [list(strip) for strip in b]
+
+
+@pytest.mark.parametrize("markup", [False, True])
+def test_streamed_paragraph_renders_like_the_whole_paragraph(markup: bool) -> None:
+    ctx = context()
+    source = prose(3000, seed=7, markup=markup)
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    rng = random.Random(3)
+    position = checks = 0
+    while position < len(source):
+        step = rng.randint(1, 400)
+        splitter.feed(source[position : position + step])
+        position += step
+        document.update(ctx, WIDTH)
+        growing = document._growing
+        if growing is not None and growing.lines:
+            checks += 1
+            # what a frame shows is what the whole (open) paragraph would show
+            expected = whole(ctx, source[:position].rstrip())
+            assert same(document.tail, expected), f"differs after {position} characters"
+    assert checks > 20
+    splitter.close()
+    document.update(ctx, WIDTH)
+    assert same(document.frozen, whole(ctx, source))
+
+
+def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[int] = []
+    original = inline_text
+
+    def counting(source: str, *args: object) -> object:
+        parsed.append(len(source))
+        return original(source, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(paragraph, "inline_text", counting)
+    ctx = context()
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    text = prose(40_000, seed=1, markup=False)  # ~250 KB, one paragraph
+    for start in range(0, len(text), 800):
+        splitter.feed(text[start : start + 800])
+        document.update(ctx, WIDTH)
+    growing = document._growing
+    assert growing is not None and len(growing.lines) > 1000
+    assert len(growing.carry.plain) < 2 * WIDTH  # only the last line stays open
+    assert max(parsed) < paragraph.SEGMENT + 800  # each frame parses only new text
+
+
+def test_unmatched_delimiter_waits_for_its_closer() -> None:
+    """A `**` opened in one segment and closed much later is still shown bold once closed."""
+    ctx = context()
+    filler = prose(800, seed=2, markup=False)
+    source = f"start **bold {filler} still bold** end {filler}"
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    for start in range(0, len(source), 64):
+        splitter.feed(source[start : start + 64])
+        document.update(ctx, WIDTH)
+    assert same(document.tail, whole(ctx, source.rstrip()))
+    assert "**" not in "".join(strip.text for strip in document.tail)
