@@ -413,7 +413,7 @@ class AgentSession:
         connection = self._connection
         if connection is None or self.session_id is None:
             return
-        blocks = [{"type": "text", "text": text}]
+        blocks = await self._prompt_blocks(text)
         from acp_tui.protocol.models import parse_content_block
 
         self.thread.add_user_prompt([parse_content_block(block) for block in blocks])
@@ -441,6 +441,20 @@ class AgentSession:
             if self.state is SessionState.RUNNING:
                 self._set_state(SessionState.READY)
         self._maybe_send_next()
+
+    async def _prompt_blocks(self, text: str) -> list[dict[str, Any]]:
+        """The text as typed, plus a block per @-mention (see composer/prompt_content.py)."""
+        from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
+
+        built = await build_prompt(
+            text,
+            self.cwd,
+            PromptCapabilities.from_agent(self.agent_capabilities),
+            lambda path: self.fs.policy.check(path, "read"),
+        )
+        for problem in built.problems:
+            self.notices.emit(Notice(problem, "warning"))
+        return built.blocks
 
     def _maybe_send_next(self) -> None:
         if self.queue and self.state is SessionState.READY and not self.turn_running:
