@@ -181,7 +181,7 @@ def _read_text(path: Path, mention: Mention, max_bytes: int) -> str | None:
             if b"\0" in head:
                 return None
             if mention.start_line is None:
-                data = head + handle.read(max_bytes + 1 - len(head))
+                data = head + handle.read(max(0, max_bytes + 1 - len(head)))
                 if len(data) > max_bytes:
                     return None
                 return data.decode("utf-8", "replace")

@@ -78,7 +78,10 @@ class PromptInput(TextArea):
             else:
                 chosen = completion.chosen()
                 completion.close()
-                if chosen is not None:
+                complete = chosen is not None and f"/{chosen.value}" == self.text.rstrip()
+                if event.key == "enter" and complete:
+                    self.submit()  # the command is typed out already: Enter runs it
+                elif chosen is not None:
                     self.post_message(self.CompletionChosen(self, chosen))
             return
         if event.key == "enter":
