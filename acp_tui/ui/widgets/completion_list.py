@@ -52,7 +52,8 @@ class CompletionList(OptionList, can_focus=False):
         options = []
         width = max((len(c.name) for c in commands[:MAX_SHOWN]), default=0) + 2
         for command in commands[:MAX_SHOWN]:
-            label = Text("/" + command.name.ljust(width), style="bold")
+            label = Text("/" + command.name.ljust(width), style="bold", no_wrap=True,
+                         overflow="ellipsis")  # fmt: skip
             if command.local:
                 label.append("local ", style="italic cyan")
             label.append(command.description.splitlines()[0] if command.description else "",
@@ -68,7 +69,7 @@ class CompletionList(OptionList, can_focus=False):
         for path in paths[:MAX_SHOWN]:
             icon = "📁 " if path.endswith("/") else "📄 "
             head, _, name = path.rstrip("/").rpartition("/")
-            label = Text(icon)
+            label = Text(icon, no_wrap=True, overflow="ellipsis")
             label.append(name + ("/" if path.endswith("/") else ""), style="bold")
             if head:
                 label.append(f"  {head}/", style="dim")

@@ -39,7 +39,7 @@ class PromptInput(TextArea):
     PromptInput:focus { border: round $primary; }
     """
     BINDINGS = [
-        Binding("ctrl+g", "open_editor", "edit in $EDITOR", id="prompt.editor"),
+        Binding("ctrl+g", "open_editor", "edit in $EDITOR", show=False, id="prompt.editor"),
     ]
 
     @dataclass
@@ -58,7 +58,7 @@ class PromptInput(TextArea):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
         self.border_title = "Prompt"
-        self.border_subtitle = "enter send · ctrl+j newline · ↑↓ history · / commands · @ files"
+        self.border_subtitle = "enter send · ctrl+j newline · ↑↓ history"
         self.sent_history: list[str] = []
         self._history_index: int | None = None
         self._draft = ""
