@@ -5,8 +5,8 @@ from __future__ import annotations
 from acp_tui.client.events import SessionState
 from acp_tui.ui.widgets.completion_list import CompletionList
 from acp_tui.ui.widgets.composer import Composer
-from tests.snapshot.test_app_snapshots import MODES, SID, initialize, make_snapshot, until
-from tests.ui.app_harness import upd
+from tests.snapshot.test_app_snapshots import initialize, make_snapshot, until
+from tests.ui.app_harness import MODES, SID, upd
 
 __all__ = ["make_snapshot"]  # the fixture
 
