@@ -6,14 +6,16 @@ files (`gitignore.py`). `watch()` keeps it fresh with watchfiles, so files the a
 up at once. Directories are entries too (their paths end with `/`).
 
 `query()` answers from one newline-joined, lower-cased copy of all paths with a single regular
-expression pass (the letters of the query in order), then ranks the hits: the query as one run
-in the file name, then anywhere in the path, then scattered; shorter paths first.
+expression pass: first the paths holding the query as one run (`str.find`), and only when those
+are too few the paths holding its letters in order (`_subsequence_regex`); the hits are ranked:
+the query in the file name, then anywhere in the path, then scattered; shorter paths first.
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
+import heapq
 import os
 import re
 import subprocess
@@ -227,21 +229,38 @@ class FileIndex:
         self._lower = "\n".join(self._lines).lower()
         self._dirty = False
 
-    def query(self, text: str, limit: int = 50, scan: int = 20_000) -> list[str]:
+    def query(self, text: str, limit: int = 50, scan: int = 5_000) -> list[str]:
         """Up to `limit` paths matching `text` (its characters in order, case-insensitive),
         best first. An empty query lists the shortest paths."""
         self._prepare()
         needle = text.lower().lstrip("/")
         if not needle:
             return sorted(self._lines, key=lambda p: (p.count("/"), len(p), p))[:limit]
-        pattern = "[^\n]*?".join(re.escape(c) for c in needle)
-        regex = re.compile(f"^[^\n]*?{pattern}[^\n]*$", re.MULTILINE)
-        hits: list[str] = []
-        for match in regex.finditer(self._lower):
-            hits.append(self._lines[bisect.bisect_right(self._starts, match.start()) - 1])
-            if len(hits) >= scan:
-                break
-        return sorted(hits, key=lambda p: _rank(p, needle))[:limit]
+        lines, starts, lower = self._lines, self._starts, self._lower
+        found: dict[int, None] = {}  # line numbers, in order, without repeats
+        position = lower.find(needle)
+        while position != -1 and len(found) < scan:  # the query as one run: the best tiers
+            line = bisect.bisect_right(starts, position) - 1
+            found[line] = None
+            next_line = starts[line + 1] if line + 1 < len(starts) else len(lower)
+            position = lower.find(needle, next_line)
+        if len(found) < limit:  # too few: add scattered matches, the first few in path order
+            wanted = len(found) + 4 * limit
+            for match in _subsequence_regex(needle).finditer(lower):
+                found[bisect.bisect_right(starts, match.start()) - 1] = None
+                if len(found) >= wanted:
+                    break
+        return heapq.nsmallest(limit, (lines[i] for i in found), key=lambda p: _rank(p, needle))
+
+
+def _subsequence_regex(needle: str) -> re.Pattern[str]:
+    """The leftmost match of the needle's characters in order within one line, then the rest
+    of the line. Between two characters the gap excludes the next one, so the engine never
+    backtracks into a gap: each attempt is linear in the line's length."""
+    parts = [re.escape(needle[0])]
+    for char in needle[1:]:
+        parts.append(f"[^\n{re.escape(char)}]*{re.escape(char)}")
+    return re.compile("".join(parts) + "[^\n]*")
 
 
 def _rank(path: str, needle: str) -> tuple[int, int, str]:
