@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from acp_tui.composer.file_index import FileIndex
@@ -53,7 +54,7 @@ def scandir_listing(root: Path) -> int:
     return count
 
 
-def best_of(runs: int, action) -> float:  # type: ignore[no-untyped-def]
+def best_of(runs: int, action: Callable[[], object]) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
