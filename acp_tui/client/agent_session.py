@@ -22,6 +22,7 @@ from acp_tui.client.handshake import HandshakeError, initialize_params, read_ini
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
+from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
@@ -113,6 +114,7 @@ class AgentSession:
         self.changes = ChangeTracking(
             self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes
         )
+        self.elicitations = ElicitationBroker()
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
@@ -184,6 +186,7 @@ class AgentSession:
 
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         watch, self._watch_task = self._watch_task, None
         if watch is not None:
             watch.cancel()
@@ -363,6 +366,9 @@ class AgentSession:
     def _register_handlers(self, connection: Connection) -> None:
         connection.on_notification("session/update", self._on_session_update)
         self._routes().install(connection)
+        # elicitation params are checked by the broker (acp_tui/composer/elicitation.py)
+        connection.on_request("elicitation/create", self.elicitations.request)
+        connection.on_notification("elicitation/complete", self.elicitations.complete)
 
     def _on_oversized_frame(self, length: int, cap: int) -> None:
         self.notices.emit(
@@ -468,6 +474,7 @@ class AgentSession:
             return
         self.thread.cancel_unfinished_tool_calls()
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         with contextlib.suppress(ConnectionClosed):
             await self._connection.notify("session/cancel", {"sessionId": self.session_id})
 
@@ -515,6 +522,7 @@ class AgentSession:
         """The agent is gone: nothing it asked can be answered, nothing it ran still runs."""
         exit_info = process.exit
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         self.crash = AgentCrash(
             description=exit_info.describe() if exit_info else "agent closed its output",
             stderr_tail=process.stderr_tail(12),

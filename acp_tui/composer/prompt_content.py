@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.composer.mentions import Mention, find_mentions
+from acp_tui.protocol.models import AgentCapabilities
 
 DEFAULT_MAX_EMBED_BYTES = 256 * 1024
 MAX_MEDIA_BYTES = 20 * 1024 * 1024
@@ -42,14 +43,12 @@ class PromptCapabilities:
     embedded_context: bool = False
 
     @classmethod
-    def from_agent(cls, agent_capabilities: dict[str, Any]) -> PromptCapabilities:
-        caps = agent_capabilities.get("promptCapabilities")
-        if not isinstance(caps, dict):
-            return cls()
+    def from_agent(cls, agent_capabilities: AgentCapabilities) -> PromptCapabilities:
+        caps = agent_capabilities.prompt_capabilities
         return cls(
-            image=caps.get("image") is True,
-            audio=caps.get("audio") is True,
-            embedded_context=caps.get("embeddedContext") is True,
+            image=bool(caps.image),
+            audio=bool(caps.audio),
+            embedded_context=bool(caps.embedded_context),
         )
 
 

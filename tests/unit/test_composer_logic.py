@@ -154,3 +154,29 @@ def test_notification_text_cannot_escape_its_sequence() -> None:
     assert sequence.count("\x07") == 2 and sequence.count("\x1b") == 2
     assert sequence.startswith("\x1b]777;notify;agent,x;done")
     assert "\x1b]9;agent;x: done" in sequence
+
+
+def test_elicitation_schema_fields_and_validation() -> None:
+    from acp_tui.composer.elicitation import parse_fields, validate_form
+
+    fields = parse_fields({
+        "type": "object",
+        "properties": {
+            "when": {"type": "string", "format": "date"},
+            "tags": {"type": "array", "maxItems": 1,
+                     "items": {"anyOf": [{"const": "a", "title": "A"},
+                                         {"const": "b", "title": "B"}]}},
+            "ratio": {"type": "number", "minimum": 0.5},
+            "odd": {"type": "object"},
+        },
+        "required": ["when"],
+    })  # fmt: skip
+    assert [(f.name, f.kind) for f in fields] == [("when", "string"), ("tags", "multi"),
+                                                  ("ratio", "number")]  # fmt: skip
+    assert [c.title for c in fields[1].choices] == ["A", "B"]
+    content, errors = validate_form(fields, {"when": "2026-13-01", "tags": ["a", "b"],
+                                             "ratio": "0.25"})  # fmt: skip
+    assert errors == {"when": "not a date (YYYY-MM-DD)", "tags": "choose at most 1",
+                      "ratio": "at least 0.5"}  # fmt: skip
+    content, errors = validate_form(fields, {"when": "2026-12-01", "tags": [], "ratio": "1.5"})
+    assert errors == {} and content == {"when": "2026-12-01", "ratio": 1.5}

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from acp_tui.client.events import SessionState
 from acp_tui.composer.clipboard import copy_text
 from acp_tui.composer.copy_targets import last_agent_text, last_code_block
+from acp_tui.composer.elicitation import PendingElicitation
 from acp_tui.composer.export import (
     conversation_markdown,
     export_path,
@@ -55,6 +56,7 @@ class ComposerActions(Screen[None]):
         return [
             session.state_changed.subscribe(self._notify_on_state),
             session.permissions.subscribe(self._notify_on_permission),
+            session.elicitations.subscribe(self._on_elicitation),
         ]
 
     # ------------------------------------------------------------------ local commands
@@ -185,6 +187,13 @@ class ComposerActions(Screen[None]):
             title = str(pending.tool_call.get("title") or "a tool call")
             # the screen already rings the bell for an unfocused permission request
             self.desktop_notify(self.session.agent_name, f"Permission needed: {title}", bell=False)
+
+    def _on_elicitation(self, pending: PendingElicitation) -> None:
+        from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
+
+        self.app.push_screen(ElicitationScreen(pending))
+        if self.session.settings.notify_elicitation and not self.app.app_focus:
+            self.desktop_notify(self.session.agent_name, f"Input needed: {pending.message}")
 
     def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
         """OSC 777 + OSC 9 (through tmux when inside it) and the bell."""
