@@ -47,7 +47,7 @@ def steps_with(request: dict[str, Any], *after: dict[str, Any]) -> list[dict[str
     return [initialize_ok(), session_with_modes(), expect_prompt(), request, *after, end_turn()]
 
 
-def answers(agent: Any) -> list[dict[str, Any]]:
+def answers(agent: Any) -> list[Any]:
     frames = [f for f in agent.transcript() if isinstance(f, dict) and "method" not in f]
     return [f.get("result", f.get("error")) for f in frames]
 
@@ -117,7 +117,11 @@ async def test_url_mode_opens_the_url_and_waits_for_complete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[str] = []
-    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+    def fake_open(url: str) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", fake_open)
     params = {"sessionId": SID, "mode": "url", "message": "Log in to the service",
               "url": "https://example.invalid/login", "elicitationId": "e-1"}  # fmt: skip
     complete = {"notify": "elicitation/complete", "params": {"elicitationId": "e-1"}}
