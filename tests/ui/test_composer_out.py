@@ -87,3 +87,32 @@ async def test_turn_end_notifies_when_the_terminal_is_unfocused(
         await h.until(lambda: h.sent_methods("session/prompt"), "the prompt")
         await h.settle()
         assert screen.sent_notifications == (["The turn has ended."] if enabled else [])
+
+
+async def test_an_agent_image_opens_with_the_system_viewer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import base64
+
+    from acp_tui.ui.widgets import media_block_view
+    from acp_tui.ui.widgets.media_block_view import MediaBlockView
+    from tests.ui.app_harness import PNG_8_BYTES
+
+    started: list[Path] = []
+
+    def fake_open(path: Path) -> None:
+        started.append(path)
+
+    monkeypatch.setattr(media_block_view, "open_with_system", fake_open)
+    image = {"type": "image", "mimeType": "image/png", "data": PNG_8_BYTES}
+    agent = write_scenario(tmp_path, one_turn([upd("agent_message_chunk", content=image)]))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.prompt("draw")
+        await h.until(lambda: h.all(MediaBlockView), "the image placeholder")
+        view = h.one(MediaBlockView)
+        view.focus()
+        await h.pilot.press("o")
+        await h.until(lambda: started, "the viewer to start")
+        assert started[0].suffix == ".png"
+        assert started[0].read_bytes() == base64.b64decode(PNG_8_BYTES)
+        started[0].unlink()

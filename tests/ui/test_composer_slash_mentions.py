@@ -185,3 +185,25 @@ async def test_files_created_after_start_appear_in_the_picker(tmp_path: Path) ->
         assert listed(h) == []
         (cwd / "fresh-file.md").write_text("new\n")
         await h.until(lambda: listed(h) == ["fresh-file.md"], "the new file in the picker")
+
+
+async def test_a_pasted_image_path_becomes_an_image_block(tmp_path: Path) -> None:
+    from textual import events
+
+    cwd = project(tmp_path)
+    agent = write_scenario(tmp_path, mention_steps(image=True))
+    async with run_app(agent.argv, cwd) as h:
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        prompt.post_message(events.Paste(f"'{cwd / 'logo.png'}'"))
+        await h.until(lambda: prompt.text, "the paste")
+        assert prompt.text == "@logo.png "
+        prompt.post_message(events.Paste(str(cwd / "notes.txt")))  # not media: pasted as is
+        await h.until(lambda: "notes.txt" in prompt.text, "the second paste")
+        assert prompt.text == f"@logo.png {cwd / 'notes.txt'}"
+        await h.pilot.press("enter")
+        await h.until(lambda: prompts(h), "the prompt to be sent")
+        await h.settle()
+        [sent] = prompts(h)
+        assert [b["type"] for b in sent] == ["text", "image"]
+        assert sent[1]["data"] == "iVBORw0KGgoAAAAAAAAAAA=="

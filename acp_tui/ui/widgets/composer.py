@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from acp_tui.composer.file_index import FileIndex
 from acp_tui.composer.mentions import Mention, find_mentions, mention_at, mention_text
-from acp_tui.composer.prompt_content import IMAGE_TYPES, mime_type
+from acp_tui.composer.prompt_content import IMAGE_TYPES, media_kind, mime_type
 from acp_tui.composer.slash import (
     SlashCommand,
     agent_commands,
@@ -99,6 +99,7 @@ class Composer(Vertical):
         prompt = self.query_one(PromptInput)
         prompt.completion = self.query_one(CompletionList)
         prompt.hint_source = lambda text: hint_for(text, self.commands())
+        prompt.paste_transform = self._pasted
         self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
         self.index.listeners.append(self._index_changed)
         self._build_index()
@@ -125,6 +126,14 @@ class Composer(Vertical):
 
     def _index_changed(self) -> None:
         self._refresh_completion()  # an open file list shows new files at once
+
+    def _pasted(self, text: str) -> str:
+        """A pasted (or dropped) path to an image or audio file becomes an @-mention."""
+        path = pasted_media_path(text, self.cwd)
+        if path is None:
+            return text
+        shown = path.relative_to(self.cwd) if path.is_relative_to(self.cwd) else path
+        return mention_text(shown.as_posix()) + " "
 
     def commands(self) -> list[SlashCommand]:
         return merged(agent_commands(self.thread.commands), self.local_commands)
@@ -199,6 +208,23 @@ class Composer(Vertical):
         if any(c.name == parsed.name for c in self.local_commands):
             event.stop()
             self.post_message(self.LocalCommand(parsed.name, parsed.args.strip()))
+
+
+def pasted_media_path(text: str, cwd: Path) -> Path | None:
+    candidate = text.strip()
+    if not candidate or "\n" in candidate or len(candidate) > 4096:
+        return None
+    if candidate[0] == candidate[-1] and candidate[0] in "'\"" and len(candidate) > 1:
+        candidate = candidate[1:-1]  # terminals quote dropped paths with spaces
+    if candidate.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        candidate = unquote(urlparse(candidate).path)
+    path = Path(os.path.expanduser(candidate))
+    path = path if path.is_absolute() else cwd / path
+    if media_kind(mime_type(path)) is None or not path.is_file():
+        return None
+    return path
 
 
 def _offset(prompt: PromptInput) -> int | None:

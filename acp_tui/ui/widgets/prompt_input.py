@@ -3,7 +3,8 @@
 While the completion list (slash commands, @-mentions) is open, up/down move in it, Tab or Enter
 take the highlighted item and Escape closes it; the prompt keeps focus throughout. A slash
 command's input hint is shown as ghost text after `/name ` (it is never inserted). Pastes arrive
-whole (bracketed paste): line endings are normalised and the text is inserted in one edit.
+whole (bracketed paste): line endings are normalised and the text is inserted in one edit
+(a pasted path to an image or audio file becomes an @-mention, see `Composer`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class PromptInput(TextArea):
         self._draft = ""
         self.completion: CompletionList | None = None
         self.hint_source: Callable[[str], str | None] | None = None
+        self.paste_transform: Callable[[str], str] | None = None
         self._hint_shown = False
 
     async def _on_key(self, event: events.Key) -> None:
@@ -112,6 +114,8 @@ class PromptInput(TextArea):
         if self.read_only:
             return
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if self.paste_transform is not None:
+            text = self.paste_transform(text)
         self.insert_text(text)
 
     def insert_text(self, text: str) -> None:
