@@ -33,8 +33,8 @@ class SlashInput:
 def agent_commands(commands: Iterable[AvailableCommand]) -> list[SlashCommand]:
     found = []
     for command in commands:
-        name = command.name.strip().lstrip("/")
-        if not name or any(c.isspace() for c in name):
+        name = " ".join(command.name.split()).lstrip("/")  # some names have words: "mcp list"
+        if not name:
             continue
         hint = command.input.hint if command.input is not None else None
         found.append(SlashCommand(name, command.description, hint or None))
@@ -59,25 +59,26 @@ def parse_slash(text: str) -> SlashInput | None:
 
 
 def completing_name(text: str, cursor: int) -> str | None:
-    """The partial command name being typed (`/ex` → `ex`) while the cursor is still in it."""
-    if not text.startswith("/"):
+    """What follows the `/` up to the cursor (`/ex` → `ex`), on the prompt's first line."""
+    if not text.startswith("/") or cursor < 1 or "\n" in text[:cursor]:
         return None
-    end = len(text)
-    for index, char in enumerate(text):
-        if char.isspace():
-            end = index
-            break
-    if cursor > end or cursor < 1:
-        return None
-    return text[1:end]
+    return text[1:cursor]
 
 
 def filter_commands(commands: Sequence[SlashCommand], query: str) -> list[SlashCommand]:
     """Prefix matches first (in list order), then names that contain the query, then names
-    that contain its letters in order."""
+    that contain its letters in order. Once the query has a space only names that start with
+    it are kept (what follows a complete name is its argument), and a name typed out in full
+    closes the list."""
     query = query.lower()
     if not query:
         return list(commands)
+    if any(c.isspace() for c in query):
+        return [
+            c
+            for c in commands
+            if c.name.lower().startswith(query) and c.name.lower() != query.rstrip()
+        ]
     prefix, inside, loose = [], [], []
     for command in commands:
         name = command.name.lower()
@@ -101,10 +102,7 @@ def _subsequence(needle: str, haystack: str) -> bool:
 
 def hint_for(text: str, commands: Sequence[SlashCommand]) -> str | None:
     """The input hint to show as placeholder after `/name ` while no argument is typed yet."""
-    parsed = parse_slash(text)
-    if parsed is None or parsed.args or not text.endswith(" ") or text.count(" ") != 1:
-        return None
     for command in commands:
-        if command.name == parsed.name:
+        if command.hint and text == f"/{command.name} ":
             return command.hint
     return None

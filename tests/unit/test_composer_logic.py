@@ -30,13 +30,17 @@ def test_slash_parsing_filtering_merging_and_hints() -> None:
     assert parse_slash("/export out.md") is not None
     assert parse_slash("/export out.md").args == "out.md"  # type: ignore[union-attr]
     assert parse_slash("/") is None and parse_slash("hi /x") is None
-    assert completing_name("/ex", 3) == "ex" and completing_name("/ex foo", 6) is None
+    assert completing_name("/ex", 3) == "ex" and completing_name("/a\n/b", 5) is None
     commands = [SlashCommand("init", ""), SlashCommand("review", "", "what"),
                 SlashCommand("preview", "")]  # fmt: skip
     assert [c.name for c in filter_commands(commands, "rev")] == ["review", "preview"]
     assert [c.name for c in filter_commands(commands, "rw")] == ["review", "preview"]
     local = [SlashCommand("review", "local one", local=True)]
     assert [c.local for c in merged(commands, local)] == [True, False, False]
+    assert filter_commands(commands, "review x") == []
+    words = [SlashCommand("mcp list", ""), SlashCommand("mcp add", ""), SlashCommand("mcp", "")]
+    assert [c.name for c in filter_commands(words, "mcp ")] == ["mcp list", "mcp add"]
+    assert filter_commands(words, "mcp list ") == [], "typed out: the list closes"
     assert hint_for("/review ", commands) == "what"
     assert hint_for("/review x", commands) is None
 

@@ -186,11 +186,9 @@ class Composer(Vertical):
         prompt = self.query_one(PromptInput)
         chosen = event.completion
         cursor = _offset(prompt) or 0
-        text = prompt.text
         if chosen.kind == "slash":
-            end = len(text.split(None, 1)[0]) if text.strip() else len(text)
+            start, end = 0, cursor
             replacement = f"/{chosen.value} "
-            start = 0
         else:
             start, end = chosen.start, cursor
             folder = chosen.value.endswith("/")
