@@ -23,6 +23,7 @@ from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
@@ -450,8 +451,6 @@ class AgentSession:
 
     async def _prompt_blocks(self, text: str) -> list[dict[str, Any]]:
         """The text as typed, plus a block per @-mention (see composer/prompt_content.py)."""
-        from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
-
         built = await build_prompt(
             text,
             self.cwd,

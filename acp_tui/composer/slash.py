@@ -66,10 +66,10 @@ def completing_name(text: str, cursor: int) -> str | None:
 
 
 def filter_commands(commands: Sequence[SlashCommand], query: str) -> list[SlashCommand]:
-    """Prefix matches first (in list order), then names that contain the query, then names
-    that contain its letters in order. Once the query has a space only names that start with
-    it are kept (what follows a complete name is its argument), and a name typed out in full
-    closes the list."""
+    """The name typed out first (so Enter runs it), then prefix matches (in list order), then
+    names that contain the query, then names that contain its letters in order. Once the query
+    has a space only names that start with it are kept (what follows a complete name is its
+    argument), and a name typed out in full closes the list."""
     query = query.lower()
     if not query:
         return list(commands)
@@ -79,16 +79,18 @@ def filter_commands(commands: Sequence[SlashCommand], query: str) -> list[SlashC
             for c in commands
             if c.name.lower().startswith(query) and c.name.lower() != query.rstrip()
         ]
-    prefix, inside, loose = [], [], []
+    exact, prefix, inside, loose = [], [], [], []
     for command in commands:
         name = command.name.lower()
-        if name.startswith(query):
+        if name == query:
+            exact.append(command)
+        elif name.startswith(query):
             prefix.append(command)
         elif query in name:
             inside.append(command)
         elif _subsequence(query, name):
             loose.append(command)
-    return prefix + inside + loose
+    return exact + prefix + inside + loose
 
 
 def _subsequence(needle: str, haystack: str) -> bool:

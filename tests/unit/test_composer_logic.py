@@ -38,6 +38,8 @@ def test_slash_parsing_filtering_merging_and_hints() -> None:
     local = [SlashCommand("review", "local one", local=True)]
     assert [c.local for c in merged(commands, local)] == [True, False, False]
     assert filter_commands(commands, "review x") == []
+    edits = [SlashCommand("editor", "", local=True), SlashCommand("edit", "")]
+    assert [c.name for c in filter_commands(edits, "edit")] == ["edit", "editor"]
     words = [SlashCommand("mcp list", ""), SlashCommand("mcp add", ""), SlashCommand("mcp", "")]
     assert [c.name for c in filter_commands(words, "mcp ")] == ["mcp list", "mcp add"]
     assert filter_commands(words, "mcp list ") == [], "typed out: the list closes"

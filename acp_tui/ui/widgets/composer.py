@@ -47,7 +47,13 @@ class MentionChips(Static):
     MentionChips.-some { display: block; }
     """
 
+    _shown: tuple[str, ...] = ()
+
     def show(self, mentions: Sequence[tuple[Mention, Path]]) -> None:
+        labels = tuple(mention.label for mention, _ in mentions)
+        if labels == self._shown:
+            return  # most keystrokes change no mention: no refresh, no layout
+        self._shown = labels
         text = Text()
         for mention, path in mentions:
             if path.is_dir():
