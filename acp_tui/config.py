@@ -91,6 +91,16 @@ class Settings(BaseSettings):
     theme: str = "textual-dark"
     """The Textual theme name."""
 
+    notify_turn_end: bool = True
+    """Desktop notification (OSC 9 / OSC 777) and bell when a turn ends while the terminal is
+    not focused, or after a turn longer than `notify_after_seconds`."""
+    notify_permission: bool = True
+    """The same when the agent asks for permission."""
+    notify_elicitation: bool = True
+    """The same when the agent asks the user for input (elicitation)."""
+    notify_after_seconds: float = Field(default=30.0, ge=0)
+    """A turn at least this long notifies at its end even when the terminal has focus."""
+
     @field_validator("extra_allowed_roots", mode="after")
     @classmethod
     def _expand_roots(cls, roots: list[Path]) -> list[Path]:

@@ -24,6 +24,8 @@ from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
+from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
@@ -116,6 +118,7 @@ class AgentSession:
         self.changes = ChangeTracking(
             self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes
         )
+        self.elicitations = ElicitationBroker()
         self.queue: list[QueuedPrompt] = []
         self.state = SessionState.STARTING
         self.session_id: str | None = None
@@ -193,6 +196,7 @@ class AgentSession:
 
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         watch, self._watch_task = self._watch_task, None
         if watch is not None:
             watch.cancel()
@@ -391,6 +395,9 @@ class AgentSession:
     def _register_handlers(self, connection: Connection) -> None:
         connection.on_notification("session/update", self._on_session_update)
         self._routes().install(connection)
+        # elicitation params are checked by the broker (acp_tui/composer/elicitation.py)
+        connection.on_request("elicitation/create", self.elicitations.request)
+        connection.on_notification("elicitation/complete", self.elicitations.complete)
 
     def _on_oversized_frame(self, length: int, cap: int) -> None:
         self.notices.emit(
@@ -441,7 +448,7 @@ class AgentSession:
         connection = self._connection
         if connection is None or self.session_id is None:
             return
-        blocks = [{"type": "text", "text": text}]
+        blocks = await self._prompt_blocks(text)
         from acp_tui.protocol.models import parse_content_block
 
         self.thread.add_user_prompt([parse_content_block(block) for block in blocks])
@@ -470,6 +477,18 @@ class AgentSession:
                 self._set_state(SessionState.READY)
         self._maybe_send_next()
 
+    async def _prompt_blocks(self, text: str) -> list[dict[str, Any]]:
+        """The text as typed, plus a block per @-mention (see composer/prompt_content.py)."""
+        built = await build_prompt(
+            text,
+            self.cwd,
+            PromptCapabilities.from_agent(self.agent_capabilities),
+            lambda path: self.fs.policy.check(path, "read"),
+        )
+        for problem in built.problems:
+            self.notices.emit(Notice(problem, "warning"))
+        return built.blocks
+
     def _maybe_send_next(self) -> None:
         if self.queue and self.state is SessionState.READY and not self.turn_running:
             item = self.queue.pop(0)
@@ -482,6 +501,7 @@ class AgentSession:
             return
         self.thread.cancel_unfinished_tool_calls()
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         with contextlib.suppress(ConnectionClosed):
             await self._connection.notify("session/cancel", {"sessionId": self.session_id})
 
@@ -529,6 +549,7 @@ class AgentSession:
         """The agent is gone: nothing it asked can be answered, nothing it ran still runs."""
         exit_info = process.exit
         self.permissions.cancel_all()
+        self.elicitations.cancel_all()
         self.crash = AgentCrash(
             description=exit_info.describe() if exit_info else "agent closed its output",
             stderr_tail=process.stderr_tail(12),

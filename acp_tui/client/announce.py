@@ -16,6 +16,7 @@ def initialize_params() -> dict[str, Any]:
             "fs": {"readTextFile": True, "writeTextFile": True},
             "terminal": True,
             "auth": {"terminal": True},
+            "elicitation": {"form": {}, "url": {}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
         },

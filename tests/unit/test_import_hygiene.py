@@ -1,4 +1,5 @@
-"""The protocol, session, host and client layers and the settings must run without Textual."""
+"""The protocol, session, host, composer and client layers and the settings must run without
+Textual."""
 
 import subprocess
 import sys
@@ -8,7 +9,10 @@ def test_core_layers_do_not_import_textual() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
         "import acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client, acp_tui.config\n"
-        "for pkg in (acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client):\n"
+        "import acp_tui.composer\n"
+        "pkgs = (acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client,\n"
+        "        acp_tui.composer)\n"
+        "for pkg in pkgs:\n"
         "    for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(mod.name)\n"
         "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if 'textual' in m)\n"

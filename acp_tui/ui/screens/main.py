@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer
 
 from acp_tui.client.agent_session import AgentSession
@@ -17,6 +16,9 @@ from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
+from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
+from acp_tui.ui.screens.composer_actions import ComposerActions
+from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
@@ -28,7 +30,7 @@ from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 
 
-class MainScreen(Screen[None]):
+class MainScreen(ComposerActions):
     DEFAULT_CSS = """
     MainScreen { layout: vertical; }
     MainScreen #body { height: 1fr; }
@@ -43,7 +45,9 @@ class MainScreen(Screen[None]):
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
+        *ComposerActions.COMPOSER_BINDINGS,
     ]
+    COMMANDS = {LocalCommandsProvider}
 
     def __init__(self, session: AgentSession) -> None:
         super().__init__()
@@ -57,7 +61,9 @@ class MainScreen(Screen[None]):
                 yield CrashBanner(id="banner")
                 yield ConversationView(self.session.thread, self.session, id="conversation")
                 yield QueueView(id="queue")
-                yield PromptInput(id="prompt")
+                yield Composer(
+                    self.session.thread, self.session.cwd, LOCAL_COMMANDS, id="composer"
+                )
             yield Sidebar(self.session.thread, id="sidebar")
         yield StatusBar(id="status")
         yield Footer()
@@ -71,6 +77,7 @@ class MainScreen(Screen[None]):
             session.thread.subscribe(self._on_thread_change),
             session.write_gate.written.subscribe(self._on_write),
             session.changes.turns.summary_changed.subscribe(self._on_turn_summary),
+            *self.composer_mount(),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name

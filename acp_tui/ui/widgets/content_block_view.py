@@ -95,4 +95,8 @@ class EmbeddedResourceView(Widget):
 def block_widget(block: Any) -> Widget:
     if block_type(block) == "resource":
         return EmbeddedResourceView(block)
+    if block_type(block) in ("image", "audio"):
+        from acp_tui.ui.widgets.media_block_view import MediaBlockView
+
+        return MediaBlockView(block, describe_block(block))
     return Static(describe_block(block), classes="content-block")

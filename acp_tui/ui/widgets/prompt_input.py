@@ -1,14 +1,26 @@
-"""The prompt editor: multi-line, Enter sends, a key for newline, history with up/down."""
+"""The prompt editor: multi-line, Enter sends, a key for newline, history with up/down.
+
+While the completion list (slash commands, @-mentions) is open, up/down move in it, Tab or Enter
+take the highlighted item and Escape closes it; the prompt keeps focus throughout. A slash
+command's input hint is shown as ghost text after `/name ` (it is never inserted). Pastes arrive
+whole (bracketed paste): line endings are normalised and the text is inserted in one edit
+(a pasted path to an image or audio file becomes an @-mention, see `Composer`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
+from acp_tui.ui.widgets.completion_list import Completion, CompletionList
+
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"})
+COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
 
 
 class PromptInput(TextArea):
@@ -27,11 +39,22 @@ class PromptInput(TextArea):
     }
     PromptInput:focus { border: round $primary; }
     """
+    BINDINGS = [
+        Binding("ctrl+g", "open_editor", "edit in $EDITOR", show=False, id="prompt.editor"),
+    ]
 
     @dataclass
     class Submitted(Message):
         prompt_input: PromptInput
         text: str
+
+    @dataclass
+    class CompletionChosen(Message):
+        prompt_input: PromptInput
+        completion: Completion
+
+    class EditorRequested(Message):
+        """Ctrl+G: the composer suspends the app and runs $EDITOR on the prompt."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
@@ -40,8 +63,29 @@ class PromptInput(TextArea):
         self.sent_history: list[str] = []
         self._history_index: int | None = None
         self._draft = ""
+        self.completion: CompletionList | None = None
+        self.hint_source: Callable[[str], str | None] | None = None
+        self.paste_transform: Callable[[str], str] | None = None
+        self._hint_shown = False
 
     async def _on_key(self, event: events.Key) -> None:
+        completion = self.completion
+        if completion is not None and completion.is_open and event.key in COMPLETION_KEYS:
+            event.stop()
+            event.prevent_default()
+            if event.key in ("up", "down"):
+                completion.move(-1 if event.key == "up" else 1)
+            elif event.key == "escape":
+                completion.close()
+            else:
+                chosen = completion.chosen()
+                completion.close()
+                complete = chosen is not None and f"/{chosen.value}" == self.text.rstrip()
+                if event.key == "enter" and complete:
+                    self.submit()  # the command is typed out already: Enter runs it
+                elif chosen is not None:
+                    self.post_message(self.CompletionChosen(self, chosen))
+            return
         if event.key == "enter":
             event.stop()
             event.prevent_default()
@@ -63,6 +107,43 @@ class PromptInput(TextArea):
             self.history_forward()
             return
         await super()._on_key(event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()
+        if self.read_only:
+            return
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if self.paste_transform is not None:
+            text = self.paste_transform(text)
+        self.insert_text(text)
+
+    def insert_text(self, text: str) -> None:
+        """Insert at the cursor (replacing a selection) in one edit, the cursor after it."""
+        result = self.replace(text, *self.selection)
+        self.move_cursor(result.end_location)
+
+    # ------------------------------------------------------------------ hint
+
+    def update_suggestion(self) -> None:
+        hint = None
+        if self.hint_source is not None and self.cursor_location == self.document.end:
+            line_count = self.document.line_count
+            if line_count == 1:
+                hint = self.hint_source(self.text)
+        self._hint_shown = hint is not None
+        self.suggestion = hint or ""
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        if self._hint_shown:  # a hint is a placeholder, not a completion to take
+            self.suggestion = ""
+            self._hint_shown = False
+        super().action_cursor_right(select)
+
+    def action_open_editor(self) -> None:
+        self.post_message(self.EditorRequested())
+
+    # ------------------------------------------------------------------ sending, history
 
     def _on_last_line(self) -> bool:
         return self.cursor_location[0] >= self.document.line_count - 1

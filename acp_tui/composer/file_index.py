@@ -1,0 +1,293 @@
+"""The files of the session directory, for the @-mention picker.
+
+Built once in a worker thread: `git ls-files` (tracked and untracked, minus what git ignores)
+when the directory is in a git work tree, else a walk with `os.scandir` that honours .gitignore
+files (`gitignore.py`). `watch()` keeps it fresh with watchfiles, so files the agent creates show
+up at once. Directories are entries too (their paths end with `/`).
+
+`query()` answers from one newline-joined, lower-cased copy of all paths with a single regular
+expression pass: first the paths holding the query as one run (`str.find`), and only when those
+are too few the paths holding its letters in order (`_subsequence_regex`); the hits are ranked:
+the query in the file name, then anywhere in the path, then scattered; shorter paths first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import heapq
+import os
+import re
+import subprocess
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from acp_tui.composer.gitignore import IgnoreRules
+
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
+MAX_ENTRIES = 500_000
+
+
+class FileIndex:
+    def __init__(self, root: Path, *, use_git: bool = True) -> None:
+        self.root = root.resolve()
+        self.use_git = use_git
+        self.git = False
+        self._files: set[str] = set()
+        self._dirs: set[str] = set()
+        self._rules: dict[str, IgnoreRules] = {}
+        self._lines: list[str] = []
+        self._starts: list[int] = []
+        self._lower = ""
+        self._dirty = True
+        self.built = False
+        self.listeners: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------------ building
+
+    def build(self) -> None:
+        """(Re)list the tree. Blocking: call it from a worker thread (listeners are not told)."""
+        files: list[str] | None = self._git_files() if self.use_git else None
+        self.git = files is not None
+        if files is None:
+            files = self._walk()
+        self._files = set(files)
+        self._dirs = {d for f in self._files for d in _parents(f)}
+        self._dirty = True
+        self.built = True
+
+    def _git_files(self) -> list[str] | None:
+        try:
+            inside = subprocess.run(
+                ["git", "rev-parse", "--show-prefix"],
+                cwd=self.root, capture_output=True, text=True, timeout=10,
+            )  # fmt: skip
+            if inside.returncode != 0:
+                return None
+            listed = subprocess.run(
+                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                cwd=self.root, capture_output=True, timeout=60,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if listed.returncode != 0:
+            return None
+        names = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
+        # deleted-but-tracked files are listed too: keep what exists (cheap: one stat each)
+        return [n for n in names if n and os.path.lexists(os.path.join(self.root, n))]
+
+    def _walk(self) -> list[str]:
+        found: list[str] = []
+        stack: list[tuple[str, list[tuple[str, IgnoreRules]]]] = [("", [])]
+        while stack and len(found) < MAX_ENTRIES:
+            relative, inherited = stack.pop()
+            directory = os.path.join(self.root, relative) if relative else str(self.root)
+            rules = list(inherited)
+            own = self._load_rules(directory, relative)
+            if own is not None:
+                rules.append((relative, own))
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                path = f"{relative}{entry.name}"
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if is_dir and entry.name in SKIPPED_DIRS:
+                    continue
+                if _ignored(path, is_dir, rules):
+                    continue
+                if is_dir:
+                    stack.append((path + "/", rules))
+                else:
+                    found.append(path)
+        return found
+
+    def _load_rules(self, directory: str, relative: str) -> IgnoreRules | None:
+        try:
+            text = Path(directory, ".gitignore").read_text(errors="replace")
+        except OSError:
+            return None
+        rules = IgnoreRules(text)
+        self._rules[relative] = rules
+        return rules
+
+    def ignored(self, relative: str, is_dir: bool) -> bool:
+        """Whether a path is ignored by the .gitignore files loaded by the walk."""
+        parts = relative.split("/")
+        if any(part in SKIPPED_DIRS for part in (parts if is_dir else parts[:-1])):
+            return True
+        chain = [("", self._rules[""])] if "" in self._rules else []
+        prefix = ""
+        for part in parts[:-1]:
+            prefix += part + "/"
+            if prefix in self._rules:
+                chain.append((prefix, self._rules[prefix]))
+        # a path under an ignored directory is ignored too
+        prefix = ""
+        for part in parts[:-1]:
+            prefix += part
+            if _ignored(prefix, True, chain):
+                return True
+            prefix += "/"
+        return _ignored(relative, is_dir, chain)
+
+    # ------------------------------------------------------------------ keeping fresh
+
+    def apply_changes(self, added: Iterable[str], removed: Iterable[str]) -> None:
+        """Absolute paths that appeared or disappeared (as watchfiles reports them); listeners
+        are told when the index changed."""
+        changed = False
+        for path in removed:
+            relative = self._relative(path)
+            if relative is None:
+                continue
+            if relative in self._files:
+                self._files.discard(relative)
+                changed = True
+            elif relative in self._dirs:
+                prefix = relative + "/"
+                gone = {f for f in self._files if f.startswith(prefix)}
+                self._files -= gone
+                changed = True
+        wanted = []
+        for path in added:
+            relative = self._relative(path)
+            if relative is None or relative in self._files or not os.path.isfile(path):
+                continue
+            wanted.append(relative)
+        if wanted:
+            keep = self._git_keep(wanted) if self.git else [
+                r for r in wanted if not self.ignored(r, False)
+            ]  # fmt: skip
+            if keep:
+                self._files.update(keep)
+                changed = True
+        if changed:
+            self._dirs = {d for f in self._files for d in _parents(f)}
+            self._dirty = True
+            self._changed()
+
+    def _git_keep(self, relatives: list[str]) -> list[str]:
+        try:
+            result = subprocess.run(
+                ["git", "check-ignore", "--stdin", "-z"],
+                cwd=self.root, input="\0".join(relatives).encode(), capture_output=True,
+                timeout=10,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError):
+            return relatives
+        ignored = set(result.stdout.decode("utf-8", "surrogateescape").split("\0"))
+        return [r for r in relatives if r not in ignored]
+
+    def _relative(self, path: str) -> str | None:
+        try:
+            relative = Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+        parts = relative.split("/")
+        if relative == "." or any(part in SKIPPED_DIRS for part in parts):
+            return None
+        return relative
+
+    async def watch(self) -> None:
+        """Follow the tree until cancelled (watchfiles batches the file system's events)."""
+        import watchfiles
+
+        async for batch in watchfiles.awatch(self.root, recursive=True, debounce=50, step=20):
+            added: list[str] = []
+            removed: list[str] = []
+            for change, path in batch:
+                (removed if change == watchfiles.Change.deleted else added).append(path)
+            self.apply_changes(added, removed)
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            with contextlib.suppress(Exception):
+                listener()
+
+    # ------------------------------------------------------------------ asking
+
+    def __len__(self) -> int:
+        return len(self._files) + len(self._dirs)
+
+    def __contains__(self, relative: str) -> bool:
+        return relative in self._files or relative.rstrip("/") in self._dirs
+
+    def _prepare(self) -> None:
+        if not self._dirty:
+            return
+        self._lines = sorted(self._files) + sorted(d + "/" for d in self._dirs)
+        self._starts = []
+        offset = 0
+        for line in self._lines:
+            self._starts.append(offset)
+            offset += len(line) + 1
+        self._lower = "\n".join(self._lines).lower()
+        self._dirty = False
+
+    def query(self, text: str, limit: int = 50, scan: int = 5_000) -> list[str]:
+        """Up to `limit` paths matching `text` (its characters in order, case-insensitive),
+        best first. An empty query lists the shortest paths."""
+        self._prepare()
+        needle = text.lower().lstrip("/")
+        if not needle:
+            return sorted(self._lines, key=lambda p: (p.count("/"), len(p), p))[:limit]
+        lines, starts, lower = self._lines, self._starts, self._lower
+        found: dict[int, None] = {}  # line numbers, in order, without repeats
+        position = lower.find(needle)
+        while position != -1 and len(found) < scan:  # the query as one run: the best tiers
+            line = bisect.bisect_right(starts, position) - 1
+            found[line] = None
+            next_line = starts[line + 1] if line + 1 < len(starts) else len(lower)
+            position = lower.find(needle, next_line)
+        if len(found) < limit:  # too few: add scattered matches, the first few in path order
+            wanted = len(found) + 4 * limit
+            for match in _subsequence_regex(needle).finditer(lower):
+                found[bisect.bisect_right(starts, match.start()) - 1] = None
+                if len(found) >= wanted:
+                    break
+        return heapq.nsmallest(limit, (lines[i] for i in found), key=lambda p: _rank(p, needle))
+
+
+def _subsequence_regex(needle: str) -> re.Pattern[str]:
+    """The leftmost match of the needle's characters in order within one line, then the rest
+    of the line. Between two characters the gap excludes the next one, so the engine never
+    backtracks into a gap: each attempt is linear in the line's length."""
+    parts = [re.escape(needle[0])]
+    for char in needle[1:]:
+        parts.append(f"[^\n{re.escape(char)}]*{re.escape(char)}")
+    return re.compile("".join(parts) + "[^\n]*")
+
+
+def _rank(path: str, needle: str) -> tuple[int, int, str]:
+    lower = path.lower()
+    name = lower.rstrip("/").rsplit("/", 1)[-1]
+    if name.startswith(needle):
+        tier = 0
+    elif needle in name:
+        tier = 1
+    elif needle in lower:
+        tier = 2
+    else:
+        tier = 3
+    return (tier, len(path), path)
+
+
+def _parents(relative: str) -> Iterable[str]:
+    index = relative.find("/")
+    while index != -1:
+        yield relative[:index]
+        index = relative.find("/", index + 1)
+
+
+def _ignored(path: str, is_dir: bool, rules: list[tuple[str, IgnoreRules]]) -> bool:
+    result = False
+    for base, own in rules:
+        verdict = own.verdict(path[len(base) :], is_dir)
+        if verdict is not None:
+            result = verdict
+    return result

@@ -1,0 +1,52 @@
+"""Open an agent's image or audio block with the system's viewer: the decoded bytes go to a
+private temporary file (named by the mime type's extension), then `xdg-open` (or `open` on
+macOS) runs detached from acp-tui's terminal."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import mimetypes
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def media_file(data: str, mime_type: str, directory: Path | None = None) -> Path:
+    """Write base64 `data` to a new file; raises ValueError when it is not base64."""
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise ValueError(f"the block's data is not base64: {error}") from None
+    suffix = mimetypes.guess_extension(mime_type, strict=False) or ".bin"
+    with tempfile.NamedTemporaryFile(
+        prefix="acp-tui-", suffix=suffix, dir=directory, delete=False
+    ) as handle:
+        handle.write(raw)
+    return Path(handle.name)
+
+
+def opener() -> list[str] | None:
+    command = "open" if sys.platform == "darwin" else "xdg-open"
+    found = shutil.which(command)
+    return [found] if found else None
+
+
+def open_with_system(path: Path) -> str | None:
+    """Start the viewer; returns an error message, or None when it was started."""
+    argv = opener()
+    if argv is None:
+        return "no system viewer found (xdg-open / open)"
+    try:
+        subprocess.Popen(
+            [*argv, str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as error:
+        return str(error)
+    return None

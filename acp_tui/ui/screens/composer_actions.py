@@ -1,0 +1,205 @@
+"""What the main screen does for the composer: local slash commands (/export, /copy, /editor),
+the copy key, $EDITOR, and desktop notifications when the user is elsewhere.
+
+A mixin so `MainScreen` stays about the conversation; it needs `self.session` and the
+`Composer` in the screen.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import SuspendNotSupported
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+
+from acp_tui.client.events import SessionState
+from acp_tui.composer.clipboard import copy_text
+from acp_tui.composer.copy_targets import last_agent_text, last_code_block
+from acp_tui.composer.elicitation import PendingElicitation
+from acp_tui.composer.export import (
+    conversation_markdown,
+    export_path,
+    tool_call_markdown,
+    unified_diff,
+    write_export,
+)
+from acp_tui.composer.terminal_sequences import desktop_notification
+from acp_tui.host.permissions import PendingPermission
+from acp_tui.ui.widgets.composer import Composer
+from acp_tui.ui.widgets.prompt_input import PromptInput
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+class ComposerActions(Screen[None]):
+    COMPOSER_BINDINGS = [
+        Binding("f5", "copy", "copy", show=False, priority=True, id="main.copy"),
+    ]
+    session: AgentSession
+    _turn_started: float | None = None
+
+    def composer_mount(self) -> list[Callable[[], None]]:
+        session = self.session
+        self.sent_notifications: list[str] = []
+        """The bodies of desktop notifications sent (for the user's record and for tests)."""
+        return [
+            session.state_changed.subscribe(self._notify_on_state),
+            session.permissions.subscribe(self._notify_on_permission),
+            session.elicitations.subscribe(self._on_elicitation),
+        ]
+
+    # ------------------------------------------------------------------ local commands
+
+    @on(Composer.LocalCommand)
+    def _local_command(self, event: Composer.LocalCommand) -> None:
+        if event.name == "export":
+            self.export_conversation(event.args)
+        elif event.name == "copy":
+            self.copy_last(code=event.args == "code")
+        elif event.name == "editor":
+            self.open_editor()
+
+    def export_conversation(self, given: str = "") -> Path | None:
+        session = self.session
+        markdown = conversation_markdown(
+            list(session.thread.entries),
+            title=session.thread.title,
+            agent_name=session.agent_name,
+            terminal_text=self._terminal_text,
+        )
+        path = export_path(session.cwd, given)
+        try:
+            write_export(path, markdown)
+        except OSError as error:
+            self.notify(f"Export failed: {error}", severity="error", markup=False)
+            return None
+        self.notify(f"Conversation exported to {path}", title="Export", markup=False)
+        return path
+
+    # ------------------------------------------------------------------ copy
+
+    def action_copy(self) -> None:
+        """Copy what has focus: a terminal's output, a diff, a tool call; else the last
+        agent message."""
+        found = self._focused_copy_text()
+        if found is None:
+            self.copy_last(code=False)
+        else:
+            self._copy(*found)
+
+    def _focused_copy_text(self) -> tuple[str, str] | None:
+        from acp_tui.ui.widgets.diff_view import DiffView
+        from acp_tui.ui.widgets.terminal_view import TerminalView
+        from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+
+        widget = self.focused
+        while widget is not None and widget is not self:
+            if isinstance(widget, TerminalView):
+                return widget.terminal.output_text()[0], "terminal output"
+            if isinstance(widget, DiffView):
+                diff = widget.diff
+                return unified_diff(diff.path, diff.old_text, diff.new_text), "diff"
+            if isinstance(widget, ToolCallCard):
+                return tool_call_markdown(widget.entry, self._terminal_text), "tool call"
+            parent = widget.parent
+            widget = parent if isinstance(parent, Widget) else None
+        return None
+
+    def _terminal_text(self, terminal_id: str) -> str | None:
+        terminal = self.session.terminals.get(terminal_id)
+        return terminal.output_text()[0] if terminal is not None else None
+
+    def copy_last(self, *, code: bool) -> None:
+        entries = list(self.session.thread.entries)
+        text = last_code_block(entries) if code else last_agent_text(entries)
+        if text is None:
+            self.notify("Nothing to copy yet.", markup=False)
+            return
+        self._copy(text, "code block" if code else "agent message")
+
+    def _copy(self, text: str, what: str) -> None:
+        driver = self.app._driver
+
+        def write(sequence: str) -> None:
+            if driver is not None:
+                driver.write(sequence)
+
+        how = copy_text(text, write)
+        self.notify(f"Copied the {what} ({len(text)} characters) via {how}", markup=False)
+
+    # ------------------------------------------------------------------ $EDITOR
+
+    @on(PromptInput.EditorRequested)
+    def _editor_requested(self, event: PromptInput.EditorRequested) -> None:
+        self.open_editor()
+
+    def open_editor(self) -> None:
+        prompt = self.query_one(PromptInput)
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        with tempfile.TemporaryDirectory(prefix="acp-tui-") as directory:
+            path = Path(directory, "prompt.md")
+            path.write_text(prompt.text, encoding="utf-8")
+            argv = [*shlex.split(editor), str(path)]
+            try:
+                try:
+                    with self.app.suspend():
+                        code = subprocess.run(argv, check=False).returncode
+                except SuspendNotSupported:  # headless (tests): no terminal to hand over
+                    code = subprocess.run(argv, check=False, capture_output=True).returncode
+            except OSError as error:
+                self.notify(f"Could not run {editor}: {error}", severity="error", markup=False)
+                return
+            if code != 0:
+                self.notify(f"{editor} exited with code {code}; prompt unchanged", markup=False)
+                return
+            text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        prompt.load_text(text)
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
+
+    # ------------------------------------------------------------------ notifications
+
+    def _notify_on_state(self, state: SessionState) -> None:
+        if state is SessionState.RUNNING:
+            self._turn_started = time.monotonic()
+            return
+        started, self._turn_started = self._turn_started, None
+        if state is not SessionState.READY or started is None:
+            return
+        settings = self.session.settings
+        long_turn = time.monotonic() - started >= settings.notify_after_seconds
+        if settings.notify_turn_end and (long_turn or not self.app.app_focus):
+            self.desktop_notify(self.session.agent_name, "The turn has ended.")
+
+    def _notify_on_permission(self, pending: PendingPermission) -> None:
+        if self.session.settings.notify_permission and not self.app.app_focus:
+            title = str(pending.tool_call.get("title") or "a tool call")
+            # the screen already rings the bell for an unfocused permission request
+            self.desktop_notify(self.session.agent_name, f"Permission needed: {title}", bell=False)
+
+    def _on_elicitation(self, pending: PendingElicitation) -> None:
+        from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
+
+        self.app.push_screen(ElicitationScreen(pending))
+        if self.session.settings.notify_elicitation and not self.app.app_focus:
+            self.desktop_notify(self.session.agent_name, f"Input needed: {pending.message}")
+
+    def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
+        """OSC 777 + OSC 9 (through tmux when inside it) and the bell."""
+        driver = self.app._driver
+        if driver is not None:
+            driver.write(desktop_notification(title, body, tmux=bool(os.environ.get("TMUX"))))
+        if bell:
+            self.app.bell()
+        self.sent_notifications.append(body)

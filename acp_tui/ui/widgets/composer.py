@@ -1,0 +1,249 @@
+"""The prompt with its helpers: the completion list above it and the mention chips below.
+
+Typing `/` at the start opens the slash commands (the agent's, live as it updates them, and
+acp-tui's own, marked local); `@` opens the file picker over the session directory's index.
+A prompt naming a local command (`/export out.md`) is not sent: the composer posts
+`Composer.LocalCommand` and the screen runs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from acp_tui.composer.file_index import FileIndex
+from acp_tui.composer.mentions import Mention, find_mentions, mention_at, mention_text
+from acp_tui.composer.prompt_content import IMAGE_TYPES, media_kind, mime_type
+from acp_tui.composer.slash import (
+    SlashCommand,
+    agent_commands,
+    completing_name,
+    filter_commands,
+    hint_for,
+    merged,
+    parse_slash,
+)
+from acp_tui.session import changes as thread_changes
+from acp_tui.session.thread import Thread
+from acp_tui.ui.widgets.completion_list import CompletionList
+from acp_tui.ui.widgets.prompt_input import PromptInput
+
+
+class MentionChips(Static):
+    """The files the prompt mentions, as chips (only those that exist)."""
+
+    DEFAULT_CSS = """
+    MentionChips { height: auto; padding: 0 1; color: $text-muted; display: none; }
+    MentionChips.-some { display: block; }
+    """
+
+    _shown: tuple[str, ...] = ()
+
+    def show(self, mentions: Sequence[tuple[Mention, Path]]) -> None:
+        labels = tuple(mention.label for mention, _ in mentions)
+        if labels == self._shown:
+            return  # most keystrokes change no mention: no refresh, no layout
+        self._shown = labels
+        text = Text()
+        for mention, path in mentions:
+            if path.is_dir():
+                icon = "📁"
+            elif (mime_type(path) or "") in IMAGE_TYPES:
+                icon = "🖼"
+            elif (mime_type(path) or "").startswith("audio/"):
+                icon = "🔊"
+            else:
+                icon = "📎"
+            text.append(f" {icon} {mention.label} ", style="reverse")
+            text.append(" ")
+        self.update(text)
+        self.set_class(bool(mentions), "-some")
+
+
+class Composer(Vertical):
+    DEFAULT_CSS = """
+    Composer { height: auto; }
+    """
+
+    @dataclass
+    class LocalCommand(Message):
+        name: str
+        args: str
+
+    def __init__(
+        self,
+        thread: Thread,
+        cwd: Path,
+        local_commands: Sequence[SlashCommand] = (),
+        *,
+        index: FileIndex | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.thread = thread
+        self.cwd = cwd
+        self.local_commands = list(local_commands)
+        self.index = index if index is not None else FileIndex(cwd)
+        self._unsubscribe: list[object] = []
+
+    def compose(self) -> ComposeResult:
+        yield CompletionList(id="completion")
+        yield PromptInput(id="prompt")
+        yield MentionChips(id="chips")
+
+    def on_mount(self) -> None:
+        prompt = self.query_one(PromptInput)
+        prompt.completion = self.query_one(CompletionList)
+        prompt.hint_source = lambda text: hint_for(text, self.commands())
+        prompt.paste_transform = self._pasted
+        self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
+        self.index.listeners.append(self._index_changed)
+        self._build_index()
+
+    def on_unmount(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()  # type: ignore[operator]
+        with contextlib.suppress(ValueError):
+            self.index.listeners.remove(self._index_changed)
+
+    @work(thread=True, group="file-index", exclusive=True)
+    def _build_index(self) -> None:
+        self.index.build()
+        self.app.call_from_thread(self._index_built)
+
+    def _index_built(self) -> None:
+        self._refresh_completion()
+        self._watch_index()
+
+    @work(group="file-index-watch", exclusive=True)
+    async def _watch_index(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.index.watch()
+
+    def _index_changed(self) -> None:
+        self._refresh_completion()  # an open file list shows new files at once
+
+    def _pasted(self, text: str) -> str:
+        """A pasted (or dropped) path to an image or audio file becomes an @-mention."""
+        path = pasted_media_path(text, self.cwd)
+        if path is None:
+            return text
+        shown = path.relative_to(self.cwd) if path.is_relative_to(self.cwd) else path
+        return mention_text(shown.as_posix()) + " "
+
+    def commands(self) -> list[SlashCommand]:
+        return merged(agent_commands(self.thread.commands), self.local_commands)
+
+    def _on_thread_change(self, change: object) -> None:
+        if isinstance(change, thread_changes.CommandsChanged):
+            self._refresh_completion()
+
+    # ------------------------------------------------------------------ completion
+
+    @on(PromptInput.Changed)
+    def _prompt_changed(self, event: PromptInput.Changed) -> None:
+        self._refresh_completion()
+        self._refresh_chips()
+
+    @on(PromptInput.SelectionChanged)
+    def _cursor_moved(self, event: PromptInput.SelectionChanged) -> None:
+        self._refresh_completion()
+
+    def _refresh_completion(self) -> None:
+        prompt = self.query_one(PromptInput)
+        completion = self.query_one(CompletionList)
+        text, cursor = prompt.text, _offset(prompt)
+        if cursor is None:
+            completion.close()
+            return
+        name = completing_name(text, cursor)
+        if name is not None:
+            completion.show_commands(filter_commands(self.commands(), name), 0)
+            return
+        mention = mention_at(text, cursor)
+        if mention is not None and self.index.built:
+            start, query = mention
+            completion.show_paths(self.index.query(query), start)
+            return
+        completion.close()
+
+    def _refresh_chips(self) -> None:
+        text = self.query_one(PromptInput).text
+        found = []
+        for mention in find_mentions(text)[:20]:
+            path = Path(os.path.expanduser(mention.path))
+            path = path if path.is_absolute() else self.cwd / path
+            if path.exists():
+                found.append((mention, path))
+        self.query_one(MentionChips).show(found)
+
+    @on(PromptInput.CompletionChosen)
+    def _complete(self, event: PromptInput.CompletionChosen) -> None:
+        prompt = self.query_one(PromptInput)
+        chosen = event.completion
+        cursor = _offset(prompt) or 0
+        if chosen.kind == "slash":
+            start, end = 0, cursor
+            replacement = f"/{chosen.value} "
+        else:
+            start, end = chosen.start, cursor
+            folder = chosen.value.endswith("/")
+            replacement = mention_text(chosen.value) + ("" if folder else " ")
+        location_start = _location(prompt, start)
+        location_end = _location(prompt, end)
+        result = prompt.replace(replacement, location_start, location_end)
+        prompt.move_cursor(result.end_location)
+
+    @on(PromptInput.Submitted)
+    def _submitted(self, event: PromptInput.Submitted) -> None:
+        parsed = parse_slash(event.text)
+        if parsed is None:
+            return
+        if any(c.name == parsed.name for c in self.local_commands):
+            event.stop()
+            self.post_message(self.LocalCommand(parsed.name, parsed.args.strip()))
+
+
+def pasted_media_path(text: str, cwd: Path) -> Path | None:
+    candidate = text.strip()
+    if not candidate or "\n" in candidate or len(candidate) > 4096:
+        return None
+    if candidate[0] == candidate[-1] and candidate[0] in "'\"" and len(candidate) > 1:
+        candidate = candidate[1:-1]  # terminals quote dropped paths with spaces
+    if candidate.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        candidate = unquote(urlparse(candidate).path)
+    path = Path(os.path.expanduser(candidate))
+    path = path if path.is_absolute() else cwd / path
+    if media_kind(mime_type(path)) is None or not path.is_file():
+        return None
+    return path
+
+
+def _offset(prompt: PromptInput) -> int | None:
+    """The cursor as an offset into the text, None while text is selected."""
+    if not prompt.selection.is_empty:
+        return None
+    row, column = prompt.cursor_location
+    lines = prompt.document.lines
+    return sum(len(line) + 1 for line in lines[:row]) + column
+
+
+def _location(prompt: PromptInput, offset: int) -> tuple[int, int]:
+    for row, line in enumerate(prompt.document.lines):
+        if offset <= len(line):
+            return row, offset
+        offset -= len(line) + 1
+    last = prompt.document.line_count - 1
+    return last, len(prompt.document.get_line(last))

@@ -1,0 +1,35 @@
+"""How an elicitation form looks (every field kind, a title and a message from the agent)."""
+
+from __future__ import annotations
+
+from acp_tui.client.events import SessionState
+from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
+from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.status_bar import StatusBar
+from tests.agents.scenarios import expect_prompt
+from tests.snapshot.test_app_snapshots import initialize, make_snapshot, type_and_send, until
+from tests.ui.app_harness import MODES, SID
+from tests.ui.test_elicitation import SCHEMA
+
+__all__ = ["make_snapshot"]  # the fixture
+
+
+def test_elicitation_form(snap_compare, make_snapshot) -> None:
+    params = {"sessionId": SID, "mode": "form", "message": "Where should the service go?",
+              "requestedSchema": SCHEMA}  # fmt: skip
+    steps = [initialize(), {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}},
+             expect_prompt(), {"request": "elicitation/create", "params": params}]  # fmt: skip
+    snapshot = make_snapshot(steps)
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await type_and_send(pilot, "deploy")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ElicitationScreen))
+        pilot.app.screen.query_one("#accept").press()  # shows the validation errors
+        await pilot.pause()
+        pilot.app.screen.query_one("#field-name").focus()
+        main = next(s for s in pilot.app.screen_stack if isinstance(s, MainScreen))
+        main.query_one(StatusBar).running_since = None  # the turn's clock: still for the picture
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=(110, 60), run_before=run)

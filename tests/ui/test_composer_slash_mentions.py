@@ -1,0 +1,209 @@
+"""The composer against the scripted agent: slash commands (live list, filter, Tab, hint, local
+commands not sent) and @-mentions (picker over the index, chips, blocks sent per capability)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp_tui.ui.widgets.completion_list import CompletionList
+from acp_tui.ui.widgets.composer import Composer, MentionChips
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, write_scenario
+from tests.ui.app_harness import (
+    AppHarness,
+    fixed_cwd,
+    gate,
+    plain,
+    run_app,
+    session_with_modes,
+    upd,
+)
+
+COMMANDS = [
+    {"name": "review", "description": "Review the [bold]diff[/bold]",
+     "input": {"hint": "what to review"}},
+    {"name": "init", "description": "Write AGENTS.md"},
+]  # fmt: skip
+MORE = [*COMMANDS, {"name": "compact", "description": "Summarise the conversation"}]
+
+
+def listed(h: AppHarness) -> list[str]:
+    completion = h.one(CompletionList)
+    return [item.value for item in completion.items] if completion.is_open else []
+
+
+def prompts(h: AppHarness) -> list[list[dict[str, Any]]]:
+    return [f["params"]["prompt"] for f in h.sent_methods("session/prompt")]
+
+
+async def test_slash_lists_agent_and_local_commands_live_filters_completes_and_hints(
+    tmp_path: Path,
+) -> None:
+    steps = [
+        initialize_ok(),
+        session_with_modes(),
+        upd("available_commands_update", availableCommands=COMMANDS),
+        gate(),
+        upd("available_commands_update", availableCommands=MORE),
+        expect_prompt(),
+        end_turn(),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(lambda: h.session.thread.commands, "the agent's commands")
+        await h.type_prompt("/", send=False)
+        await h.until(lambda: "review" in listed(h), "the slash list")
+        assert listed(h)[:3] == ["export", "copy", "editor"], "local commands come first"
+        assert set(listed(h)[3:]) == {"review", "init"}
+        labels = [plain_option(h, i) for i in range(len(listed(h)))]
+        assert "local" in labels[0] and "local" not in labels[3]
+        assert "Review the [bold]diff[/bold]" in labels[3], "descriptions are not markup"
+
+        # live: a new update while the list is open
+        assert await h.session.set_mode("ask") is None
+        await h.until(lambda: "compact" in listed(h), "the updated command list")
+
+        await h.pilot.press("r", "e")
+        assert listed(h) == ["review"]
+        await h.pilot.press("tab")
+        prompt = h.one(PromptInput)
+        assert prompt.text == "/review "
+        assert not h.one(CompletionList).is_open
+        assert prompt.suggestion == "what to review", "the input hint shows as placeholder"
+        await h.pilot.press("right")
+        assert prompt.text == "/review ", "the hint is never inserted"
+        await h.type_prompt("the parser")
+        await h.until(lambda: prompts(h), "the prompt to be sent")
+        await h.settle()
+        assert prompts(h) == [[{"type": "text", "text": "/review the parser"}]]
+
+
+def plain_option(h: AppHarness, index: int) -> str:
+    return str(h.one(CompletionList).get_option_at_index(index).prompt)
+
+
+async def test_a_local_command_is_run_not_sent_and_escape_closes_the_list(tmp_path: Path) -> None:
+    steps = [initialize_ok(), session_with_modes(), expect_prompt(), end_turn()]
+    agent = write_scenario(tmp_path, steps)
+    cwd = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, cwd) as h:
+        await h.type_prompt("/exp", send=False)
+        await h.until(lambda: listed(h) == ["export"], "the filtered list")
+        await h.pilot.press("escape")
+        assert not h.one(CompletionList).is_open
+        await h.type_prompt("ort out.md")
+        await h.until(lambda: (cwd / "out.md").exists(), "the export file")
+        assert h.sent_methods("session/prompt") == []
+        assert any("exported to" in n for n in h.notified)
+
+
+def project(tmp_path: Path) -> Path:
+    cwd = fixed_cwd(tmp_path)
+    (cwd / "notes.txt").write_text("first\nold line\nlast\n")
+    (cwd / "src").mkdir()
+    (cwd / "src" / "app.py").write_text("".join(f"line {n}\n" for n in range(1, 11)))
+    (cwd / ".gitignore").write_text("build/\n*.log\n")
+    (cwd / "build").mkdir()
+    (cwd / "build" / "notes-copy.txt").write_text("ignored\n")
+    (cwd / "debug.log").write_text("ignored\n")
+    (cwd / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 8)
+    return cwd
+
+
+def mention_steps(**prompt_caps: bool) -> list[dict[str, Any]]:
+    return [
+        initialize_ok(promptCapabilities=prompt_caps),
+        session_with_modes(),
+        expect_prompt(),
+        end_turn(),
+    ]
+
+
+async def test_mention_picker_is_gitignore_aware_completes_and_sends_embedded_resources(
+    tmp_path: Path,
+) -> None:
+    cwd = project(tmp_path)
+    agent = write_scenario(tmp_path, mention_steps(embeddedContext=True, image=True))
+    async with run_app(agent.argv, cwd) as h:
+        composer = h.one(Composer)
+        await h.until(lambda: composer.index.built, "the file index")
+        await h.type_prompt("look at @not", send=False)
+        await h.until(lambda: listed(h), "the mention picker")
+        assert listed(h) == ["notes.txt"], "build/ and *.log are ignored"
+        await h.pilot.press("tab")
+        prompt = h.one(PromptInput)
+        assert prompt.text == "look at @notes.txt "
+        await h.type_prompt("and @src/app.py:2-3 and @logo.png", send=False)
+        await h.until(lambda: "logo.png" in plain(h.one(MentionChips)), "the chips")
+        chips = plain(h.one(MentionChips))
+        assert "notes.txt" in chips and "src/app.py:2-3" in chips
+        await h.pilot.press("escape")  # close the picker the last mention opened
+        await h.pilot.press("enter")
+        await h.until(lambda: prompts(h), "the prompt to be sent")
+        await h.settle()
+        [sent] = prompts(h)
+        assert sent[0] == {
+            "type": "text",
+            "text": "look at @notes.txt and @src/app.py:2-3 and @logo.png",
+        }
+        assert sent[1] == {
+            "type": "resource",
+            "resource": {"uri": (cwd / "notes.txt").as_uri(), "text": "first\nold line\nlast\n",
+                         "mimeType": "text/plain"},
+        }  # fmt: skip
+        assert sent[2]["resource"]["text"] == "line 2\nline 3\n"
+        assert sent[2]["resource"]["uri"].endswith("/src/app.py#L2-3")
+        assert sent[3]["type"] == "image" and sent[3]["mimeType"] == "image/png"
+
+
+async def test_without_embedded_context_mentions_are_links_and_images_are_refused(
+    tmp_path: Path,
+) -> None:
+    cwd = project(tmp_path)
+    agent = write_scenario(tmp_path, mention_steps())
+    async with run_app(agent.argv, cwd) as h:
+        await h.type_prompt("@notes.txt @src/ @logo.png ok")
+        await h.until(lambda: prompts(h), "the prompt to be sent")
+        await h.settle()
+        [sent] = prompts(h)
+        assert sent[1] == {"type": "resource_link", "name": "notes.txt",
+                           "uri": (cwd / "notes.txt").as_uri(), "size": 20,
+                           "mimeType": "text/plain"}  # fmt: skip
+        assert sent[2]["name"] == "src/" and sent[2]["type"] == "resource_link"
+        assert sent[3]["type"] == "resource_link"
+        assert any("cannot take images" in n for n in h.notified)
+
+
+async def test_files_created_after_start_appear_in_the_picker(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    agent = write_scenario(tmp_path, mention_steps())
+    async with run_app(agent.argv, cwd) as h:
+        composer = h.one(Composer)
+        await h.until(lambda: composer.index.built, "the file index")
+        await h.type_prompt("@fresh", send=False)
+        assert listed(h) == []
+        (cwd / "fresh-file.md").write_text("new\n")
+        await h.until(lambda: listed(h) == ["fresh-file.md"], "the new file in the picker")
+
+
+async def test_a_pasted_image_path_becomes_an_image_block(tmp_path: Path) -> None:
+    from textual import events
+
+    cwd = project(tmp_path)
+    agent = write_scenario(tmp_path, mention_steps(image=True))
+    async with run_app(agent.argv, cwd) as h:
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        prompt.post_message(events.Paste(f"'{cwd / 'logo.png'}'"))
+        await h.until(lambda: prompt.text, "the paste")
+        assert prompt.text == "@logo.png "
+        prompt.post_message(events.Paste(str(cwd / "notes.txt")))  # not media: pasted as is
+        await h.until(lambda: "notes.txt" in prompt.text, "the second paste")
+        assert prompt.text == f"@logo.png {cwd / 'notes.txt'}"
+        await h.pilot.press("enter")
+        await h.until(lambda: prompts(h), "the prompt to be sent")
+        await h.settle()
+        [sent] = prompts(h)
+        assert [b["type"] for b in sent] == ["text", "image"]
+        assert sent[1]["data"] == "iVBORw0KGgoAAAAAAAAAAA=="

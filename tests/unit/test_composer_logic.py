@@ -1,0 +1,188 @@
+"""The composer's pure parts: slash parsing/filtering, mentions, .gitignore, the file index,
+prompt blocks, export fences, clipboard and notification sequences."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_tui.composer.clipboard import OSC52, PYPERCLIP, copy_text, osc52
+from acp_tui.composer.export import fence
+from acp_tui.composer.file_index import FileIndex
+from acp_tui.composer.gitignore import IgnoreRules
+from acp_tui.composer.mentions import find_mentions, mention_at, mention_text
+from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
+from acp_tui.composer.slash import (
+    SlashCommand,
+    completing_name,
+    filter_commands,
+    hint_for,
+    merged,
+    parse_slash,
+)
+from acp_tui.composer.terminal_sequences import desktop_notification, wrap_for_tmux
+from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
+
+
+def test_slash_parsing_filtering_merging_and_hints() -> None:
+    assert parse_slash("/export out.md") is not None
+    assert parse_slash("/export out.md").args == "out.md"  # type: ignore[union-attr]
+    assert parse_slash("/") is None and parse_slash("hi /x") is None
+    assert completing_name("/ex", 3) == "ex" and completing_name("/a\n/b", 5) is None
+    commands = [SlashCommand("init", ""), SlashCommand("review", "", "what"),
+                SlashCommand("preview", "")]  # fmt: skip
+    assert [c.name for c in filter_commands(commands, "rev")] == ["review", "preview"]
+    assert [c.name for c in filter_commands(commands, "rw")] == ["review", "preview"]
+    local = [SlashCommand("review", "local one", local=True)]
+    assert [c.local for c in merged(commands, local)] == [True, False, False]
+    assert filter_commands(commands, "review x") == []
+    edits = [SlashCommand("editor", "", local=True), SlashCommand("edit", "")]
+    assert [c.name for c in filter_commands(edits, "edit")] == ["edit", "editor"]
+    words = [SlashCommand("mcp list", ""), SlashCommand("mcp add", ""), SlashCommand("mcp", "")]
+    assert [c.name for c in filter_commands(words, "mcp ")] == ["mcp list", "mcp add"]
+    assert filter_commands(words, "mcp list ") == [], "typed out: the list closes"
+    assert hint_for("/review ", commands) == "what"
+    assert hint_for("/review x", commands) is None
+
+
+def test_mentions_with_lines_quotes_and_not_emails() -> None:
+    found = find_mentions('see @src/a.py:10-4, a@b.com and (@"my file.txt").')
+    assert [(m.path, m.start_line, m.end_line) for m in found] == [
+        ("src/a.py", 4, 10),
+        ("my file.txt", None, None),
+    ]
+    assert mention_at("x @sr", 5) == (2, "sr") and mention_at("a@b", 3) is None
+    assert mention_text("a b.txt") == '@"a b.txt"'
+
+
+def test_gitignore_basics() -> None:
+    rules = IgnoreRules("# c\nbuild/\n*.log\n!keep.log\n/top.txt\ndocs/**/*.tmp\n")
+    assert rules.verdict("build", True) is True and rules.verdict("build", False) is None
+    assert rules.verdict("a/b/x.log", False) is True
+    assert rules.verdict("keep.log", False) is False
+    assert rules.verdict("top.txt", False) is True and rules.verdict("a/top.txt", False) is None
+    assert rules.verdict("docs/a/b/c.tmp", False) is True
+
+
+def make_tree(root: Path) -> None:
+    (root / "a" / "deep").mkdir(parents=True)
+    (root / "a" / "deep" / "Parser.py").write_text("x")
+    (root / "a" / "deep" / "x.pyc").write_text("x")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "parser.js").write_text("x")
+    (root / "a" / ".gitignore").write_text("*.pyc\n")
+    (root / ".gitignore").write_text("node_modules/\n")
+    (root / "parse.md").write_text("x")
+
+
+@pytest.mark.parametrize("git", [False, True])
+def test_file_index_walk_and_git_agree_and_rank(tmp_path: Path, git: bool) -> None:
+    make_tree(tmp_path)
+    if git:
+        subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    index = FileIndex(tmp_path)
+    index.build()
+    assert index.git is git
+    assert index.query("parse") == ["parse.md", "a/deep/Parser.py"]
+    assert "a/" in index.query("a") and "a/deep/" in index.query("deep")
+    assert index.query("pyc") == []
+    (tmp_path / "a" / "parser2.py").write_text("x")
+    (tmp_path / "a" / "ignored.pyc").write_text("x")
+    (tmp_path / "parse.md").unlink()
+    index.apply_changes(
+        [str(tmp_path / "a" / "parser2.py"), str(tmp_path / "a" / "ignored.pyc")],
+        [str(tmp_path / "parse.md")],
+    )
+    assert index.query("parse") == ["a/parser2.py", "a/deep/Parser.py"]
+
+
+async def test_outside_mentions_ask_and_a_refusal_is_reported(tmp_path: Path) -> None:
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    outside = tmp_path / "secret.txt"
+    outside.write_text("s")
+    asked: list[Path] = []
+
+    async def deny(path: Path) -> Path:
+        asked.append(path)
+        raise RpcError(INVALID_PARAMS, "the user denied it")
+
+    caps = PromptCapabilities(embedded_context=True)
+    built = await build_prompt(f"@{outside} @../secret.txt @nothere.txt", cwd, caps, deny)
+    assert built.blocks == [{"type": "text", "text": f"@{outside} @../secret.txt @nothere.txt"}]
+    assert asked == [outside, outside]
+    assert built.problems[0].endswith("not attached (the user denied it)")
+    assert built.problems[2] == "@nothere.txt: no such file, sent as plain text"
+
+    async def allow(path: Path) -> Path:
+        return path
+
+    built = await build_prompt(f"@{outside}", cwd, caps, allow)
+    assert built.blocks[1]["resource"]["text"] == "s"
+
+
+async def test_large_files_become_links(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_text("x" * 100)
+
+    async def never(path: Path) -> Path:
+        raise AssertionError("inside paths are not asked about")
+
+    caps = PromptCapabilities(embedded_context=True)
+    built = await build_prompt("@big.txt", tmp_path, caps, never, max_embed_bytes=50)
+    assert built.blocks[1]["type"] == "resource_link" and built.blocks[1]["size"] == 100
+    assert "larger than 50 bytes" in built.problems[0]
+
+
+def test_fence_is_longer_than_any_backtick_run() -> None:
+    assert fence("a ```` b").startswith("`````\n")
+
+
+def test_clipboard_pyperclip_then_osc52() -> None:
+    written: list[str] = []
+    copied: list[str] = []
+    assert copy_text("hi", written.append, environ={}, pyperclip_copy=copied.append) == PYPERCLIP
+    assert copied == ["hi"] and written == []
+
+    def broken(text: str) -> None:
+        raise RuntimeError("no clipboard mechanism")
+
+    assert copy_text("hi", written.append, environ={"TMUX": "x"}, pyperclip_copy=broken) == OSC52
+    assert written == [wrap_for_tmux(osc52("hi"))]
+    assert osc52("hi") == "\x1b]52;c;aGk=\x07"
+    ssh = {"SSH_CONNECTION": "1 2 3 4"}
+    assert copy_text("x", written.append, environ=ssh, pyperclip_copy=copied.append) == OSC52
+
+
+def test_notification_text_cannot_escape_its_sequence() -> None:
+    sequence = desktop_notification("agent;x", "done\x07\x1b]0;evil\x07")
+    assert sequence.count("\x07") == 2 and sequence.count("\x1b") == 2
+    assert sequence.startswith("\x1b]777;notify;agent,x;done")
+    assert "\x1b]9;agent;x: done" in sequence
+
+
+def test_elicitation_schema_fields_and_validation() -> None:
+    from acp_tui.composer.elicitation import parse_fields, validate_form
+
+    fields = parse_fields({
+        "type": "object",
+        "properties": {
+            "when": {"type": "string", "format": "date"},
+            "tags": {"type": "array", "maxItems": 1,
+                     "items": {"anyOf": [{"const": "a", "title": "A"},
+                                         {"const": "b", "title": "B"}]}},
+            "ratio": {"type": "number", "minimum": 0.5},
+            "odd": {"type": "object"},
+        },
+        "required": ["when"],
+    })  # fmt: skip
+    assert [(f.name, f.kind) for f in fields] == [("when", "string"), ("tags", "multi"),
+                                                  ("ratio", "number")]  # fmt: skip
+    assert [c.title for c in fields[1].choices] == ["A", "B"]
+    content, errors = validate_form(fields, {"when": "2026-13-01", "tags": ["a", "b"],
+                                             "ratio": "0.25"})  # fmt: skip
+    assert errors == {"when": "not a date (YYYY-MM-DD)", "tags": "choose at most 1",
+                      "ratio": "at least 0.5"}  # fmt: skip
+    content, errors = validate_form(fields, {"when": "2026-12-01", "tags": [], "ratio": "1.5"})
+    assert errors == {} and content == {"when": "2026-12-01", "ratio": 1.5}
