@@ -17,6 +17,7 @@ from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
+from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
@@ -105,11 +106,11 @@ class MainScreen(Screen[None]):
         self.query_one(StatusBar).queued = len(items)
 
     def _on_notice(self, notice: Notice) -> None:
-        self.notify(notice.text, severity=notice.severity)  # type: ignore[arg-type]
+        notify(self, notice.text, severity=notice.severity)  # type: ignore[arg-type]
 
     def _on_write(self, report: WriteReport) -> None:
         if report.held:
-            self.notify(report.summary(self.session.cwd), title="Written")
+            notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
         """Under the turn: the files it changed (a late change updates the same line)."""
@@ -126,12 +127,7 @@ class MainScreen(Screen[None]):
         focus), or answered: then the next open one, else the prompt, gets the focus."""
         if change.ask.open and change.ask.asked:
             title = change.entry.title or "a tool call"
-            self.notify(
-                f"Permission needed: {title} (f4 goes there)",
-                severity="warning",
-                timeout=4,
-                markup=False,
-            )
+            notify(self, f"Permission needed: {title} (f4 goes there)", severity="warning", timeout=4)
             if not self.app.app_focus:
                 self.app.bell()
         elif not change.ask.open and change.ask.asked:
@@ -168,7 +164,7 @@ class MainScreen(Screen[None]):
     def _submit(self, event: PromptInput.Submitted) -> None:
         self.session.submit(event.text)
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
-            self.notify("The agent is not running: ctrl+r restarts it and sends this prompt.")
+            notify(self, "The agent is not running: ctrl+r restarts it and sends this prompt.")
         self.query_one(ConversationView).follow()
 
     @on(QueuedItem.EditRequested)
@@ -190,13 +186,13 @@ class MainScreen(Screen[None]):
     async def _set_mode(self, mode_id: str) -> None:
         error = await self.session.set_mode(mode_id)
         if error is not None:
-            self.notify(f"Could not switch mode: {error}", severity="error")
+            notify(self, f"Could not switch mode: {error}", severity="error")
         self._refresh_modes()
 
     async def action_cancel_turn(self) -> None:
         if self.session.turn_running:
             await self.session.cancel()
-            self.notify("Cancelling…", timeout=2)
+            notify(self, "Cancelling…", timeout=2)
 
     def action_cycle_mode(self) -> None:
         mode_id = self.query_one(ModeList).next_mode_id()
@@ -206,7 +202,7 @@ class MainScreen(Screen[None]):
     def action_restart_agent(self) -> None:
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
             self.query_one(CrashBanner).hide()
-            self.notify("Restarting the agent…", timeout=2)
+            notify(self, "Restarting the agent…", timeout=2)
             self.run_worker(self.session.restart(), group="restart", exclusive=True)
 
     def action_toggle_sidebar(self) -> None:
@@ -223,7 +219,7 @@ class MainScreen(Screen[None]):
 
         store = self.session.permissions.rules
         if store is None:
-            self.notify("Permission rules are not saved in this session.")
+            notify(self, "Permission rules are not saved in this session.")
             return
         self.app.push_screen(RulesScreen(store, self.session.settings.permission_policy))
 
