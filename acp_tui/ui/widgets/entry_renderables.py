@@ -236,7 +236,9 @@ def card_body_lines(entry: Any, look: Look, width: int) -> list[Strip]:
         else:
             raw = getattr(item, "raw", item)
             lines += wrap_text(
-                Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"), look, width
+                Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"),
+                look,
+                width,
             )
     if entry.locations:
         text = Text("📍 ")
@@ -315,7 +317,7 @@ def plan_lines(entry: Any, look: Look, width: int) -> list[Strip]:
 def unknown_text(entry: Any) -> Text:
     raw = getattr(entry, "raw", entry)
     kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
-    return Text(f"{kind or 'unknown update'}\n{format_raw(raw)[:4000]}")
+    return Text(f"{format_raw(kind or 'unknown update')}\n{format_raw(raw)[:4000]}")
 
 
 def unknown_lines(entry: Any, look: Look, width: int) -> list[Strip]:

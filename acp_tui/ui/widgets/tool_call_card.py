@@ -222,7 +222,7 @@ class ToolCallCard(Vertical):
             self._terminal_views[terminal_id] = view
             return view
         raw = getattr(item, "raw", item)
-        return Static(Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"))
+        return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
 
     def _locations(self) -> RenderableType:
         text = Text("📍 ")
