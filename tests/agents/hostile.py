@@ -7,13 +7,15 @@ payload reached the terminal raw.
 
 The run: initialize (hostile agentInfo and auth methods) → session/new fails with "auth required"
 (hostile message) → authenticate → session/new (hostile modes, config options) → commands and a
-title → the prompt: every session update variant, a permission request, a read outside the
+title → the prompt: every session update variant, a terminal running a command whose argv and
+output carry the payload, a permission request, a read outside the
 session directory (consent question), a write with a hostile file name (review) → the prompt
 fails with a hostile error → session/set_mode fails likewise → stderr, then exit 3 (crash banner).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -228,12 +230,39 @@ PERMISSION_OPTIONS = [
 ]
 
 
+def terminal_steps() -> list[Step]:
+    """A command whose argv and output carry the payload, embedded in a tool call card."""
+    terminal = {"sessionId": SID, "terminalId": "$saved.term.result.terminalId"}
+    return [
+        client_request(
+            "terminal/create",
+            {
+                "sessionId": SID,
+                "command": sys.executable,
+                "args": ["-c", "import sys; sys.stdout.write(sys.argv[1])", PAYLOAD],
+            },
+            save_as="term",
+        ),
+        upd(
+            "tool_call",
+            toolCallId="t-term",
+            title=hostile("termcall"),
+            kind="execute",
+            status="in_progress",
+            content=[{"type": "terminal", "terminalId": "$saved.term.result.terminalId"}],
+        ),
+        client_request("terminal/wait_for_exit", terminal, save_as="exit"),
+        upd("tool_call_update", toolCallId="t-term", status="completed"),
+    ]
+
+
 def hostile_run(cwd: Path) -> list[Step]:
     """The whole run (see the module docstring); `cwd` is the session directory."""
     return [
         *session_setup(),
         expect_prompt(),
         *turn_updates(),
+        *terminal_steps(),
         client_request(
             "session/request_permission",
             {

@@ -35,6 +35,7 @@ from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.terminal_view import TerminalView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.hostile import (
     MARKUP_CRASHERS,
@@ -152,11 +153,13 @@ async def test_hostile_agent_reaches_every_widget_and_screen_and_nothing_raw_get
         assert not missing(
             text, "agent", "mode1", "mode2", "mdesc", "cmd", "cmddesc", "plan1", "plan2", "plan3",
             "planfile", "user", "thought", "tool", "tool3", "tooltext", "permission", "opt-once",
-            "opt-always", "msg", "linktitle", "resuri",
+            "opt-always", "msg", "linktitle", "resuri", "termcall",
         )  # fmt: skip
         for raw in ("rawin", "rawout"):  # raw JSON: the ESC shows as its JSON escape
             assert f"<{raw}>\\u001b]0;PWNED" in text, raw
         assert shown_tag("title") in h.one(StatusBar).render().plain
+        (terminal,) = h.all(TerminalView)
+        assert "\u241b]0;PWNED" in str(terminal.border_title)  # the argv, made safe
 
         # ---- permission: the toast quoted the title; answer "always" (a rule remembers it)
         assert any(shown_tag("permission") in n for n in h.notified), h.notified
