@@ -127,7 +127,8 @@ class MainScreen(Screen[None]):
         focus), or answered: then the next open one, else the prompt, gets the focus."""
         if change.ask.open and change.ask.asked:
             title = change.entry.title or "a tool call"
-            notify(self, f"Permission needed: {title} (f4 goes there)", severity="warning", timeout=4)
+            message = f"Permission needed: {title} (f4 goes there)"
+            notify(self, message, severity="warning", timeout=4)
             if not self.app.app_focus:
                 self.app.bell()
         elif not change.ask.open and change.ask.asked:
