@@ -2,7 +2,7 @@
 every field acp-tui shows (a scenario for the scripted agent).
 
 Each field carries `hostile(tag)`: ``<tag>`` followed by `PAYLOAD`, so a test can both find the
-field on the screen (its tag, as made safe: ``<tag>␛]0;PWNED``) and check that nothing of the
+field on the screen (its tag, as made safe: ``<tag>␛]0;``) and check that nothing of the
 payload reached the terminal raw.
 
 The run: initialize (hostile agentInfo and auth methods) → session/new fails with "auth required"
@@ -43,8 +43,8 @@ def hostile(tag: str) -> str:
 
 
 def shown_tag(tag: str) -> str:
-    """How the start of `hostile(tag)` looks once made safe."""
-    return f"<{tag}>\u241b]0;PWNED"
+    """How the start of `hostile(tag)` looks once made safe (short: long lines wrap)."""
+    return f"<{tag}>\u241b]0;"
 
 
 WRITE_NAME = "w[/]\x1b]0;T\x07\u202eout.txt"
@@ -256,8 +256,13 @@ def terminal_steps() -> list[Step]:
     ]
 
 
-def hostile_run(cwd: Path) -> list[Step]:
-    """The whole run (see the module docstring); `cwd` is the session directory."""
+OUTSIDE_NAME = hostile("outside").replace("/", "|")
+"""A file outside the session directory the agent reads (the test creates it)."""
+
+
+def hostile_run(cwd: Path, outside: Path) -> list[Step]:
+    """The whole run (see the module docstring); `cwd` is the session directory, `outside` a
+    directory outside it holding `OUTSIDE_NAME`."""
     return [
         *session_setup(),
         expect_prompt(),
@@ -278,7 +283,7 @@ def hostile_run(cwd: Path) -> list[Step]:
         ),
         client_request(
             "fs/read_text_file",
-            {"sessionId": SID, "path": "/tmp/outside-" + hostile("outside")},
+            {"sessionId": SID, "path": str(outside / OUTSIDE_NAME)},
             save_as="read",
         ),
         client_request(

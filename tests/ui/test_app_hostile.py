@@ -39,6 +39,7 @@ from acp_tui.ui.widgets.terminal_view import TerminalView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.hostile import (
     MARKUP_CRASHERS,
+    OUTSIDE_NAME,
     PAYLOAD,
     WRITE_NAME,
     hostile_run,
@@ -130,7 +131,10 @@ async def test_hostile_agent_reaches_every_widget_and_screen_and_nothing_raw_get
 ) -> None:
     cwd = fixed_cwd(tmp_path)
     (cwd / "w[").mkdir()
-    agent = write_scenario(tmp_path, hostile_run(cwd))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / OUTSIDE_NAME).write_text("secret\n")
+    agent = write_scenario(tmp_path, hostile_run(cwd, outside))
     store = RulesStore(cwd, path=tmp_path / "rules.json")
     kwargs = {"rules": store, "settings": Settings(hold_writes=HoldWrites.ALWAYS)}
     async with run_app(
