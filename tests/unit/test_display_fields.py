@@ -7,7 +7,6 @@ from typing import Any
 from acp_tui.client.handshake import read_initialize_result
 from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.host.asker import Choice, Question
-from acp_tui.host.permissions import parse_permission_request
 from acp_tui.protocol.errors import INTERNAL_ERROR, MAX_SHOWN_CHARS, RpcError
 from acp_tui.protocol.models import (
     AvailableCommandsUpdate,
@@ -167,7 +166,7 @@ def test_hand_parsed_entry_points_are_safe_too() -> None:
     hello = read_initialize_result(
         {"protocolVersion": 1, "agentInfo": {"name": EVIL, "version": "1"}, "authMethods": []}
     )
-    assert hello.info["name"] == SHOWN
+    assert hello.info is not None and hello.info.name == SHOWN
     method = AuthMethodInfo.from_wire(
         {"id": EVIL, "name": EVIL, "description": EVIL, "type": "terminal", "args": [EVIL]}
     )
@@ -178,15 +177,6 @@ def test_hand_parsed_entry_points_are_safe_too() -> None:
         SHOWN,
         (EVIL,),
     )
-    _, tool_call, options = parse_permission_request(
-        {
-            "sessionId": "s",
-            "toolCall": {"toolCallId": "t", "title": EVIL, "rawInput": {"path": EVIL}},
-            "options": [{"optionId": EVIL, "name": EVIL, "kind": "allow_once"}],
-        }
-    )
-    assert tool_call["title"] == SHOWN and tool_call["rawInput"] == {"path": EVIL}
-    assert options[0].option_id == EVIL and options[0].name == SHOWN
 
 
 def test_the_fast_text_path_of_the_thread_is_safe() -> None:
