@@ -49,6 +49,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.safe_text import safe_text
 from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)
@@ -291,9 +292,9 @@ class AgentSession:
                     )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED and self.auth_methods:
-                    message = error.message
+                    message = error.describe()
                     if tried is not None:  # authenticated, yet the agent still says no
-                        message = f"{tried.name} did not work: {error.message}"
+                        message = f"{tried.name} did not work: {error.describe()}"
                     tried = await self._authenticate(message)
                     if tried is None:
                         return False
@@ -357,7 +358,7 @@ class AgentSession:
             try:
                 await connection.request("authenticate", {"methodId": method.id})
             except RpcError as failure:
-                error = f"{method.name}: {failure.message}"
+                error = f"{method.name}: {failure.describe()}"
                 continue
             except ConnectionClosed as failure:
                 await self._failed_request("authenticate", failure)
@@ -462,9 +463,9 @@ class AgentSession:
                 "session/prompt", {"sessionId": self.session_id, "prompt": blocks}
             )
             if isinstance(result, dict) and isinstance(result.get("stopReason"), str):
-                stop_reason = result["stopReason"]
+                stop_reason = safe_text(result["stopReason"])
         except RpcError as error:
-            self.notices.emit(Notice(f"The agent failed the prompt: {error.message}", "error"))
+            self.notices.emit(Notice(f"The agent failed the prompt: {error.describe()}", "error"))
             stop_reason = "error"
         except ConnectionClosed:
             stop_reason = "error"
@@ -514,7 +515,7 @@ class AgentSession:
                 "session/set_mode", {"sessionId": self.session_id, "modeId": mode_id}
             )
         except RpcError as error:
-            return error.message
+            return error.describe()
         except ConnectionClosed:
             return "the agent is not running"
         self.thread.set_current_mode(mode_id)
@@ -543,7 +544,7 @@ class AgentSession:
                 self._crashed(process, what)
             return
         assert isinstance(error, RpcError)
-        self._fail(f"{what} failed: {error.message}")
+        self._fail(f"{what} failed: {error.describe()}")
 
     def _crashed(self, process: AgentProcess, during: str) -> None:
         """The agent is gone: nothing it asked can be answered, nothing it ran still runs."""
@@ -568,7 +569,7 @@ class AgentSession:
             await process.kill_tree()
 
     def _fail(self, message: str) -> None:
-        self.error = message
+        self.error = safe_text(message)  # shown in the banner; it may quote the agent
         self._set_state(SessionState.FAILED)
 
     def _set_state(self, state: SessionState) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_tui.host.asker import Asker
+from acp_tui.safe_text import safe_text
 
 if TYPE_CHECKING:
     from acp_tui.client.write_review import ReviewedWrite
@@ -32,8 +33,8 @@ class AuthMethodInfo:
         description = raw.get("description")
         return cls(
             id=raw["id"],
-            name=str(raw.get("name") or raw["id"]),
-            description=description if isinstance(description, str) else None,
+            name=safe_text(str(raw.get("name") or raw["id"])),
+            description=safe_text(description) if isinstance(description, str) else None,
             type=str(raw.get("type") or "agent"),
             args=tuple(a for a in args if isinstance(a, str)) if isinstance(args, list) else (),
             env=(

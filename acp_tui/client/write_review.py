@@ -35,6 +35,7 @@ from acp_tui.config import HoldWrites
 from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
+from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
@@ -84,12 +85,13 @@ class WriteReport:
 
 
 def display_path(path: Path, root: Path | None) -> str:
+    """`path` for a person: relative to `root` when inside it, made safe to display."""
     if root is not None:
         try:
-            return str(path.relative_to(root))
+            return safe_line(str(path.relative_to(root)))
         except ValueError:
             pass
-    return str(path)
+    return safe_line(str(path))
 
 
 def _canonical(path: str | Path, cwd: Path | None) -> Path:

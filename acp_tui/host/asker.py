@@ -7,8 +7,10 @@ posting a message that carries an `asyncio.Future` and resolving it from a scree
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+
+from acp_tui.safe_text import is_safe, safe_text
 
 
 @dataclass(frozen=True)
@@ -20,11 +22,21 @@ class Choice:
 
 @dataclass(frozen=True)
 class Question:
+    """`title`, `detail` and the choices' labels are for display: they often quote what the
+    agent sent (paths), so they are made safe here (`safe_text`); `data` is kept exact."""
+
     kind: str  # e.g. "outside_cwd", "overwrite_changed"
     title: str
     detail: str
     choices: tuple[Choice, ...]
     data: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", safe_text(self.title))
+        object.__setattr__(self, "detail", safe_text(self.detail))
+        if not all(is_safe(c.label) for c in self.choices):
+            choices = tuple(replace(c, label=safe_text(c.label)) for c in self.choices)
+            object.__setattr__(self, "choices", choices)
 
 
 class Asker(Protocol):

@@ -97,6 +97,7 @@ class PendingPermission:
             return None
         option_id = outcome.get("optionId")
         found = next((o for o in self.options if o.option_id == option_id), None)
+        # (the model makes the name safe to show: it is the agent's option id)
         return found or PermissionOption(
             option_id=str(option_id), name=str(option_id), kind="unknown"
         )

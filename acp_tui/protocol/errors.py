@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
+from acp_tui.safe_text import safe_text
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
@@ -16,6 +18,9 @@ INTERNAL_ERROR = -32603
 REQUEST_CANCELLED = -32800
 AUTH_REQUIRED = -32000
 RESOURCE_NOT_FOUND = -32002
+
+MAX_SHOWN_CHARS = 500
+"""How much of an error's message, and of its reason, `RpcError.describe` shows."""
 
 
 class RpcError(Exception):
@@ -45,8 +50,40 @@ class RpcError(Exception):
             error.get("data"),
         )
 
+    @property
+    def reason(self) -> str | None:
+        """Why, when the error's `data` says more than its message: `data.details`,
+        `data.message`, or `data` itself when it is a string (shortened, not made safe)."""
+        data = self.data
+        if isinstance(data, dict):
+            data = next(
+                (data[key] for key in ("details", "message") if isinstance(data.get(key), str)),
+                None,
+            )
+        if not isinstance(data, str) or not data.strip():
+            return None
+        reason = data.strip()
+        return None if reason == self.message.strip() else _shortened(reason)
+
+    def describe(self) -> str:
+        """The error for a person, safe to display: the message and, if given, the reason.
+
+        Gemini answers a refused mode switch with `{"code": -32603, "message": "Internal
+        error", "data": {"details": "Cannot enable … in an untrusted folder."}}`: this gives
+        "Internal error: Cannot enable … in an untrusted folder.".
+        """
+        message = _shortened(self.message.strip()) or f"error {self.code}"
+        reason = self.reason
+        return safe_text(f"{message}: {reason}" if reason else message)
+
     def __repr__(self) -> str:
         return f"RpcError({self.code}, {self.message!r}, {self.data!r})"
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text
+    return text[: MAX_SHOWN_CHARS - 1] + "\u2026"
 
 
 def invalid_params(message: str, data: Any = None) -> RpcError:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from acp_tui.protocol.process_tree import kill_tree, start_time
+from acp_tui.safe_text import safe_line
 
 logger = logging.getLogger(__name__)
 
@@ -76,8 +77,9 @@ class StderrRing:
     def tail(self, max_lines: int) -> list[str]:
         if max_lines <= 0:
             return []
+        """The last lines, made safe to show (`safe_line`: escape sequences become visible)."""
         lines = self._data.decode("utf-8", "replace").splitlines()
-        return lines[-max_lines:]
+        return [safe_line(line) for line in lines[-max_lines:]]
 
 
 class _AgentProtocol(asyncio.subprocess.SubprocessStreamProtocol):

@@ -15,6 +15,7 @@ from acp_tui.protocol.models import (
     SessionConfigOption,
     UnknownPlanContent,
 )
+from acp_tui.safe_text import safe_text
 
 from .entries import PlanState
 
@@ -33,7 +34,9 @@ def plan_state(update: PlanUpdate) -> PlanState | None:
     assert isinstance(plan, UnknownPlanContent)
     if plan.plan_id is None:
         return None
-    return PlanState(plan.plan_id, str(plan.raw.get("type")), meta=update.meta, raw=plan.raw)
+    # an unknown plan type is kept raw; its id and type are shown, so made safe here
+    plan_id, kind = safe_text(plan.plan_id), safe_text(str(plan.raw.get("type")))
+    return PlanState(plan_id, kind, meta=update.meta, raw=plan.raw)
 
 
 def parse_config_options(options: Sequence[SessionConfigOption | Any]) -> list[SessionConfigOption]:

@@ -42,6 +42,7 @@ from acp_tui.protocol.models import (
     parse_session_update,
     to_wire,
 )
+from acp_tui.safe_text import safe_text
 
 from . import changes as ch
 from .entries import (
@@ -165,6 +166,7 @@ class Thread:
             if type(content) is dict and len(content) == 2 and content.get("type") == "text":
                 text = content.get("text")
                 if type(text) is str:
+                    text = safe_text(text)  # what the model's DisplayStr would do
                     size = len(update)
                     if size == 2:
                         self._append_text(role, text, None)
@@ -232,7 +234,7 @@ class Thread:
         now = self._clock()
         entry = ToolCallEntry(
             tool_call_id=update.tool_call_id,
-            title=update.title or update.tool_call_id,
+            title=update.title or safe_text(update.tool_call_id),
             id=self._new_id(),
             created_at=now,
         )

@@ -16,6 +16,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.themes import load_themes
 
@@ -62,7 +63,7 @@ class AcpApp(App[int]):
             self.set_keymap(dict(self.session.settings.keymap))
         await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
         if self.startup_messages:
-            self.notify("\n".join(self.startup_messages), title="Settings", severity="warning")
+            notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
             # Once the main screen is mounted (a failure cannot race its mounting), and not
             # "after a refresh": a callback that waits for a refresh that does not come would

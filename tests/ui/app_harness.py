@@ -213,6 +213,7 @@ async def run_app(
     wait_ready: bool = True,
     allow_unknown_methods: bool = False,
     session_kwargs: dict[str, Any] | None = None,
+    notifications: bool = False,
 ) -> AsyncIterator[AppHarness]:
     failures: list[str] = []
     validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
@@ -230,7 +231,7 @@ async def run_app(
     handler = _ErrorLog(logged)
     logging.getLogger("acp_tui").addHandler(handler)
     try:
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=size, notifications=notifications) as pilot:
             harness = AppHarness(app, pilot, validator, failures, sent, logged)
             _record_notifications(app, harness.notified)
             if start and wait_ready:

@@ -6,6 +6,11 @@ the field's default instead of failing the message) and lists with
 `SkipInvalidItems` implement those markers; use them as `Annotated` metadata, skip-items first:
 
     content: Annotated[list[Foo], SkipInvalidItems, DefaultOnError] = Field(default_factory=list)
+
+Fields meant for display (names, titles, descriptions, message text, paths shown to the user) are
+`DisplayStr`: made safe for the terminal when the model is validated (`acp_tui.safe_text`), so
+every layer above sees only safe text. Values that must stay byte-exact (ids echoed back to the
+agent, file contents to write, terminal commands) stay plain `str`.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -24,6 +30,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticUseDefault
+
+from acp_tui.safe_text import safe_text
 
 
 def _default_on_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -57,7 +65,11 @@ SkipInvalidItems = WrapValidator(_skip_invalid_items)
 Meta = Annotated[dict[str, Any] | None, DefaultOnError]
 """The `_meta` extension object (kept verbatim; an invalid one is dropped)."""
 
+DisplayStr = Annotated[str, AfterValidator(safe_text)]
+"""Text for display: controls, C1 and bidi overrides shown as visible symbols (`safe_text`)."""
+
 OptStr = Annotated[str | None, DefaultOnError]
+OptDisplayStr = Annotated[DisplayStr | None, DefaultOnError]
 OptUInt = Annotated[NonNegativeInt | None, DefaultOnError]
 OptFloat = Annotated[float | None, DefaultOnError]
 LenientBool = Annotated[bool, DefaultOnError]

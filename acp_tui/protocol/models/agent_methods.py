@@ -11,8 +11,9 @@ from acp_tui.protocol.version import PROTOCOL_VERSION
 from ._base import (
     AcpModel,
     DefaultOnError,
+    DisplayStr,
     LenientBool,
-    OptStr,
+    OptDisplayStr,
     SkipInvalidItems,
     StrList,
     parse_with,
@@ -105,9 +106,9 @@ class AgentCapabilities(AcpModel):
 class Implementation(AcpModel):
     """Name and version of a client or agent."""
 
-    name: str
-    version: str
-    title: OptStr = None
+    name: DisplayStr
+    version: DisplayStr
+    title: OptDisplayStr = None
 
 
 # ---- initialize / authenticate ------------------------------------------------------------------
@@ -117,8 +118,8 @@ class AuthMethodAgent(AcpModel):
     """The agent handles authentication itself (the default when `type` is absent)."""
 
     id: str
-    name: str
-    description: OptStr = None
+    name: DisplayStr
+    description: OptDisplayStr = None
 
 
 class AuthMethodTerminal(AcpModel):
@@ -126,8 +127,8 @@ class AuthMethodTerminal(AcpModel):
 
     type: Literal["terminal"] = "terminal"
     id: str
-    name: str
-    description: OptStr = None
+    name: DisplayStr
+    description: OptDisplayStr = None
     args: StrList = Field(default_factory=list)
     env: Annotated[dict[str, str], DefaultOnError] = Field(default_factory=dict)
 
@@ -244,7 +245,7 @@ class PromptRequest(AcpModel):
 
 
 class PromptResponse(AcpModel):
-    stop_reason: str
+    stop_reason: DisplayStr
     """One of `STOP_REASONS`, or a newer value kept as is."""
 
 

@@ -6,7 +6,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
-from ._base import AcpModel, DefaultOnError, OptStr, OptUInt, SkipInvalidItems, StrList, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    DisplayStr,
+    OptStr,
+    OptUInt,
+    SkipInvalidItems,
+    StrList,
+    parse_with,
+)
 from .agent_methods import EnvVariable
 from .tools import ToolCallUpdate
 
@@ -19,7 +28,7 @@ class PermissionOption(AcpModel):
     """A choice offered to the user; `kind` is one of `PERMISSION_OPTION_KINDS` or newer."""
 
     option_id: str
-    name: str
+    name: DisplayStr
     kind: str
 
 

@@ -10,7 +10,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationError, model_serializer
 
-from ._base import AcpModel, DefaultOnError, OptFloat, OptStr, SkipInvalidItems, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    DisplayStr,
+    OptDisplayStr,
+    OptFloat,
+    OptStr,
+    SkipInvalidItems,
+    parse_with,
+)
 
 Role = Literal["assistant", "user"]
 
@@ -28,46 +37,46 @@ OptAnnotations = Annotated[Annotations | None, DefaultOnError]
 
 class TextContent(AcpModel):
     type: Literal["text"] = "text"
-    text: str
+    text: DisplayStr
     annotations: OptAnnotations = None
 
 
 class ImageContent(AcpModel):
     type: Literal["image"] = "image"
     data: str
-    mime_type: str
-    uri: OptStr = None
+    mime_type: DisplayStr
+    uri: OptDisplayStr = None
     annotations: OptAnnotations = None
 
 
 class AudioContent(AcpModel):
     type: Literal["audio"] = "audio"
     data: str
-    mime_type: str
+    mime_type: DisplayStr
     annotations: OptAnnotations = None
 
 
 class ResourceLink(AcpModel):
     type: Literal["resource_link"] = "resource_link"
-    name: str
-    uri: str
-    title: OptStr = None
-    description: OptStr = None
-    mime_type: OptStr = None
+    name: DisplayStr
+    uri: DisplayStr
+    title: OptDisplayStr = None
+    description: OptDisplayStr = None
+    mime_type: OptDisplayStr = None
     size: Annotated[int | None, DefaultOnError] = None
     annotations: OptAnnotations = None
 
 
 class TextResourceContents(AcpModel):
-    uri: str
-    text: str
-    mime_type: OptStr = None
+    uri: DisplayStr
+    text: DisplayStr
+    mime_type: OptDisplayStr = None
 
 
 class BlobResourceContents(AcpModel):
-    uri: str
+    uri: DisplayStr
     blob: str
-    mime_type: OptStr = None
+    mime_type: OptDisplayStr = None
 
 
 class EmbeddedResource(AcpModel):

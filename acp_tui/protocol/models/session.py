@@ -6,13 +6,20 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
-from ._base import AcpModel, DefaultOnError, OptStr, SkipInvalidItems, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    DisplayStr,
+    OptDisplayStr,
+    SkipInvalidItems,
+    parse_with,
+)
 
 
 class SessionMode(AcpModel):
     id: str
-    name: str
-    description: OptStr = None
+    name: DisplayStr
+    description: OptDisplayStr = None
 
 
 class SessionModeState(AcpModel):
@@ -26,13 +33,13 @@ class SessionModeState(AcpModel):
 
 class SessionConfigSelectOption(AcpModel):
     value: str
-    name: str
-    description: OptStr = None
+    name: DisplayStr
+    description: OptDisplayStr = None
 
 
 class SessionConfigSelectGroup(AcpModel):
     group: str
-    name: str
+    name: DisplayStr
     options: Annotated[list[SessionConfigSelectOption], SkipInvalidItems, DefaultOnError] = Field(
         default_factory=list
     )
@@ -44,9 +51,9 @@ CONFIG_CATEGORIES = ("mode", "model", "model_config", "thought_level")
 
 class _ConfigOptionBase(AcpModel):
     id: str
-    name: str
-    description: OptStr = None
-    category: OptStr = None
+    name: DisplayStr
+    description: OptDisplayStr = None
+    category: OptDisplayStr = None
 
 
 class SessionConfigSelect(_ConfigOptionBase):
@@ -98,14 +105,14 @@ ConfigOptionList = Annotated[list[SessionConfigOption], SkipInvalidItems, Defaul
 
 
 class UnstructuredCommandInput(AcpModel):
-    hint: str
+    hint: DisplayStr
 
 
 class AvailableCommand(AcpModel):
     """A slash command the agent offers."""
 
-    name: str
-    description: str
+    name: DisplayStr
+    description: DisplayStr
     input: Annotated[UnstructuredCommandInput | None, DefaultOnError] = None
 
 
@@ -116,9 +123,9 @@ PLAN_STATUSES = ("pending", "in_progress", "completed")
 class PlanEntry(AcpModel):
     """One step of an agent's plan (priority and status are plain strings)."""
 
-    content: str
-    priority: str
-    status: str
+    content: DisplayStr
+    priority: DisplayStr
+    status: DisplayStr
 
 
 PlanEntryList = Annotated[list[PlanEntry], SkipInvalidItems, DefaultOnError]
@@ -126,7 +133,7 @@ PlanEntryList = Annotated[list[PlanEntry], SkipInvalidItems, DefaultOnError]
 
 class Cost(AcpModel):
     amount: float
-    currency: str
+    currency: DisplayStr
 
 
 __all__ = [

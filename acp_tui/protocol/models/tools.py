@@ -10,7 +10,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_serializer
 
-from ._base import AcpModel, DefaultOnError, OptStr, OptUInt, SkipInvalidItems, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    DisplayStr,
+    OptDisplayStr,
+    OptStr,
+    OptUInt,
+    SkipInvalidItems,
+    parse_with,
+)
 from .content import ContentBlock
 
 TOOL_KINDS = (
@@ -24,7 +33,7 @@ FINISHED_STATUSES = frozenset({"completed", "failed", "cancelled"})
 class ToolCallLocation(AcpModel):
     """A file (and optionally a line) the tool call touches, for follow-along UIs."""
 
-    path: str
+    path: DisplayStr
     line: OptUInt = None
 
 
@@ -39,7 +48,9 @@ class Diff(AcpModel):
     """Tool call content `{"type": "diff"}`: a file modification."""
 
     type: Literal["diff"] = "diff"
-    path: str
+    path: DisplayStr
+    """Shown to the user (made safe); `old_text`/`new_text` are kept exact (the diff view shows
+    lines safely when it draws them)."""
     new_text: str
     old_text: OptStr = None
 
@@ -108,9 +119,9 @@ class ToolCall(AcpModel):
 
     session_update: Literal["tool_call"] = "tool_call"
     tool_call_id: str
-    title: str
-    kind: Annotated[str, DefaultOnError] = "other"
-    status: Annotated[str, DefaultOnError] = "pending"
+    title: DisplayStr
+    kind: Annotated[DisplayStr, DefaultOnError] = "other"
+    status: Annotated[DisplayStr, DefaultOnError] = "pending"
     content: ContentList = Field(default_factory=list)
     locations: LocationList = Field(default_factory=list)
     raw_input: AnyLenient = None
@@ -125,9 +136,9 @@ class ToolCallUpdate(AcpModel):
 
     session_update: Literal["tool_call_update"] = "tool_call_update"
     tool_call_id: str
-    title: OptStr = None
-    kind: OptStr = None
-    status: OptStr = None
+    title: OptDisplayStr = None
+    kind: OptDisplayStr = None
+    status: OptDisplayStr = None
     content: Annotated[list[ToolCallContent] | None, SkipInvalidItems, DefaultOnError] = None
     locations: Annotated[list[ToolCallLocation] | None, SkipInvalidItems, DefaultOnError] = None
     raw_input: AnyLenient = None

@@ -16,7 +16,15 @@ from pydantic import (
     model_validator,
 )
 
-from ._base import AcpModel, DefaultOnError, OptStr, SkipInvalidItems, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    DisplayStr,
+    OptDisplayStr,
+    OptStr,
+    SkipInvalidItems,
+    parse_with,
+)
 from .content import ContentBlock
 from .session import AvailableCommand, ConfigOptionList, Cost, PlanEntryList
 from .tools import ToolCall, ToolCallUpdate
@@ -69,7 +77,7 @@ class SessionInfoUpdate(AcpModel):
     """Partial session info: an omitted field is unchanged, `null` clears it (see fields set)."""
 
     session_update: Literal["session_info_update"] = "session_info_update"
-    title: OptStr = None
+    title: OptDisplayStr = None
     updated_at: OptStr = None
 
 
@@ -86,7 +94,7 @@ class UsageUpdate(AcpModel):
 class _PlanIdModel(AcpModel):
     """Accepts the plan id spelled `planId` (schema) or `id` (the published plan RFD)."""
 
-    plan_id: str
+    plan_id: DisplayStr
 
     @model_validator(mode="before")
     @classmethod
@@ -104,12 +112,12 @@ class PlanItems(_PlanIdModel):
 
 class PlanFile(_PlanIdModel):
     type: Literal["file"] = "file"
-    uri: str
+    uri: DisplayStr
 
 
 class PlanMarkdown(_PlanIdModel):
     type: Literal["markdown"] = "markdown"
-    content: str
+    content: DisplayStr
 
 
 class UnknownPlanContent(BaseModel):

@@ -13,6 +13,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.safe_text import safe_line
 
 
 class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
@@ -82,7 +83,8 @@ class LoginTerminalScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
-                Text(f"login: {' '.join(self.argv)}   (ctrl+g abandons)", style="dim"), id="hint"
+                Text(f"login: {safe_line(' '.join(self.argv))}   (ctrl+g abandons)", style="dim"),
+                id="hint",
             )
 
     async def on_mount(self) -> None:

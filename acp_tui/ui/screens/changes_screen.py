@@ -33,6 +33,7 @@ from acp_tui.client.write_review import display_path
 from acp_tui.host.atomic_write import atomic_write_text
 from acp_tui.host.changes import ChangeLog, WriteRecord
 from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
+from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
 
 EMPTY_TEXT = "No files written in this session yet."
@@ -210,7 +211,7 @@ class ChangesScreen(ModalScreen[None]):
         change = self.changes.get(self.selected) if self.selected is not None else None
         views = list(self.query(DiffView))
         if change is None or not change.diff.hunks or not views:
-            self.notify("Nothing to revert here.", timeout=3)
+            notify(self, "Nothing to revert here.", timeout=3)
             return None
         return change, views[0].current_hunk
 
@@ -223,7 +224,8 @@ class ChangesScreen(ModalScreen[None]):
             await self._revert_file(change)
             return
         if not change.exact:
-            self.notify(
+            notify(
+                self,
                 f"{change.path.name} is not valid UTF-8 now: only the whole file can be reverted.",
                 severity="warning",
             )
@@ -236,12 +238,12 @@ class ChangesScreen(ModalScreen[None]):
             try:
                 await asyncio.to_thread(atomic_write_text, change.path, content)
             except OSError as error:
-                self.notify(f"Could not revert: {error}", severity="error")
+                notify(self, f"Could not revert: {error}", severity="error")
                 return
             first = self.change_log.records_for(change.path)[0]
             self.change_log.add(change.path, change.diff.new_text, content, reverts=first.id)
             shown = display_path(change.path, self.root)
-            self.notify(f"reverted hunk {index + 1} of {shown}", timeout=4)
+            notify(self, f"reverted hunk {index + 1} of {shown}", timeout=4)
         finally:
             self._busy = False
 
@@ -259,11 +261,11 @@ class ChangesScreen(ModalScreen[None]):
             try:
                 await self.change_log.revert(first.id)
             except (OSError, ValueError) as error:  # ValueError: the original was not kept
-                self.notify(f"Could not revert: {error}", severity="error")
+                notify(self, f"Could not revert: {error}", severity="error")
                 return
             shown = display_path(change.path, self.root)
             what = "deleted" if first.before is None else "restored"
-            self.notify(f"reverted {shown} ({what} as before the session)", timeout=4)
+            notify(self, f"reverted {shown} ({what} as before the session)", timeout=4)
         finally:
             self._busy = False
 
@@ -272,7 +274,8 @@ class ChangesScreen(ModalScreen[None]):
         now = await asyncio.to_thread(load_change, self.change_log, change.path)
         if now.diff.new_text == change.diff.new_text and now.exists == change.exists:
             return True
-        self.notify(
+        notify(
+            self,
             f"{change.path.name} changed on disk: the diff was refreshed, nothing was reverted.",
             severity="warning",
         )

@@ -35,6 +35,7 @@ from acp_tui.composer.export import (
 )
 from acp_tui.composer.terminal_sequences import desktop_notification
 from acp_tui.host.permissions import PendingPermission
+from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
@@ -82,9 +83,9 @@ class ComposerActions(Screen[None]):
         try:
             write_export(path, markdown)
         except OSError as error:
-            self.notify(f"Export failed: {error}", severity="error", markup=False)
+            notify(self, f"Export failed: {error}", severity="error")
             return None
-        self.notify(f"Conversation exported to {path}", title="Export", markup=False)
+        notify(self, f"Conversation exported to {path}", title="Export")
         return path
 
     # ------------------------------------------------------------------ copy
@@ -124,7 +125,7 @@ class ComposerActions(Screen[None]):
         entries = list(self.session.thread.entries)
         text = last_code_block(entries) if code else last_agent_text(entries)
         if text is None:
-            self.notify("Nothing to copy yet.", markup=False)
+            notify(self, "Nothing to copy yet.")
             return
         self._copy(text, "code block" if code else "agent message")
 
@@ -136,7 +137,7 @@ class ComposerActions(Screen[None]):
                 driver.write(sequence)
 
         how = copy_text(text, write)
-        self.notify(f"Copied the {what} ({len(text)} characters) via {how}", markup=False)
+        notify(self, f"Copied the {what} ({len(text)} characters) via {how}")
 
     # ------------------------------------------------------------------ $EDITOR
 
@@ -158,10 +159,10 @@ class ComposerActions(Screen[None]):
                 except SuspendNotSupported:  # headless (tests): no terminal to hand over
                     code = subprocess.run(argv, check=False, capture_output=True).returncode
             except OSError as error:
-                self.notify(f"Could not run {editor}: {error}", severity="error", markup=False)
+                notify(self, f"Could not run {editor}: {error}", severity="error")
                 return
             if code != 0:
-                self.notify(f"{editor} exited with code {code}; prompt unchanged", markup=False)
+                notify(self, f"{editor} exited with code {code}; prompt unchanged")
                 return
             text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
         prompt.load_text(text)

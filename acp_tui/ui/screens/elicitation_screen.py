@@ -23,6 +23,7 @@ from acp_tui.composer.elicitation import (
     PendingElicitation,
     validate_form,
 )
+from acp_tui.ui.plain import notify
 
 
 class ElicitationScreen(ModalScreen[dict[str, Any]]):
@@ -143,7 +144,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any]]):
         try:
             webbrowser.open(self.pending.url)
         except webbrowser.Error:
-            self.notify("Could not open a browser; copy the URL instead.", markup=False)
+            notify(self, "Could not open a browser; copy the URL instead.")
         # accepted: the agent now waits for the interaction and says when it is complete
         self.pending.answer({"action": "accept"})
         self.query_one("#accept", Button).disabled = True

@@ -17,6 +17,7 @@ from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
+from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -112,11 +113,11 @@ class MainScreen(ComposerActions):
         self.query_one(StatusBar).queued = len(items)
 
     def _on_notice(self, notice: Notice) -> None:
-        self.notify(notice.text, severity=notice.severity)  # type: ignore[arg-type]
+        notify(self, notice.text, severity=notice.severity)  # type: ignore[arg-type]
 
     def _on_write(self, report: WriteReport) -> None:
         if report.held:
-            self.notify(report.summary(self.session.cwd), title="Written")
+            notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
         """Under the turn: the files it changed (a late change updates the same line)."""
@@ -133,12 +134,8 @@ class MainScreen(ComposerActions):
         focus), or answered: then the next open one, else the prompt, gets the focus."""
         if change.ask.open and change.ask.asked:
             title = change.entry.title or "a tool call"
-            self.notify(
-                f"Permission needed: {title} (f4 goes there)",
-                severity="warning",
-                timeout=4,
-                markup=False,
-            )
+            message = f"Permission needed: {title} (f4 goes there)"
+            notify(self, message, severity="warning", timeout=4)
             if not self.app.app_focus:
                 self.app.bell()
         elif not change.ask.open and change.ask.asked:
@@ -175,7 +172,7 @@ class MainScreen(ComposerActions):
     def _submit(self, event: PromptInput.Submitted) -> None:
         self.session.submit(event.text)
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
-            self.notify("The agent is not running: ctrl+r restarts it and sends this prompt.")
+            notify(self, "The agent is not running: ctrl+r restarts it and sends this prompt.")
         self.query_one(ConversationView).follow()
 
     @on(QueuedItem.EditRequested)
@@ -197,13 +194,13 @@ class MainScreen(ComposerActions):
     async def _set_mode(self, mode_id: str) -> None:
         error = await self.session.set_mode(mode_id)
         if error is not None:
-            self.notify(f"Could not switch mode: {error}", severity="error")
+            notify(self, f"Could not switch mode: {error}", severity="error")
         self._refresh_modes()
 
     async def action_cancel_turn(self) -> None:
         if self.session.turn_running:
             await self.session.cancel()
-            self.notify("Cancelling…", timeout=2)
+            notify(self, "Cancelling…", timeout=2)
 
     def action_cycle_mode(self) -> None:
         mode_id = self.query_one(ModeList).next_mode_id()
@@ -213,7 +210,7 @@ class MainScreen(ComposerActions):
     def action_restart_agent(self) -> None:
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
             self.query_one(CrashBanner).hide()
-            self.notify("Restarting the agent…", timeout=2)
+            notify(self, "Restarting the agent…", timeout=2)
             self.run_worker(self.session.restart(), group="restart", exclusive=True)
 
     def action_toggle_sidebar(self) -> None:
@@ -230,7 +227,7 @@ class MainScreen(ComposerActions):
 
         store = self.session.permissions.rules
         if store is None:
-            self.notify("Permission rules are not saved in this session.")
+            notify(self, "Permission rules are not saved in this session.")
             return
         self.app.push_screen(RulesScreen(store, self.session.settings.permission_policy))
 

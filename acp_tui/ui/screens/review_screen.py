@@ -38,7 +38,9 @@ from acp_tui.client.write_review import (
     changed_hunks,
     decide,
 )
+from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
 
 KEY_HELP = (
@@ -124,7 +126,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
 
     def _title(self) -> str:
         what = "create" if self.before is None else "change"
-        return f"The agent wants to {what} {self.path}"
+        return f"The agent wants to {what} {safe_line(str(self.path))}"
 
     def on_mount(self) -> None:
         self.diff_view.focus()
@@ -199,7 +201,8 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         pending = self._pending_required()
         if pending:
             self.diff_view.go_to_hunk(pending[0])
-            self.notify(
+            notify(
+                self,
                 f"Hunk {pending[0] + 1} changed on disk during review: accept (y) or reject (x).",
                 severity="warning",
             )
@@ -253,16 +256,17 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         if new_diff.hunks:
             first_changed = min(self.must_decide, default=old_view.current_hunk)
             view.go_to_hunk(min(first_changed, len(new_diff.hunks) - 1))
+        name = safe_line(self.path.name)
         message = (
-            f"⚠ {self.path.name} changed on disk during review: the diff now compares the "
+            f"⚠ {name} changed on disk during review: the diff now compares the "
             f"agent's version with the new disk content ({len(self.decisions)} kept, "
             f"{len(self.must_decide)} to decide again)"
         )
         if current is None:
-            message = f"⚠ {self.path.name} was deleted during review: it would be created again"
+            message = f"⚠ {name} was deleted during review: it would be created again"
         self.query_one("#review-banner", Static).update(message)
         self.add_class("-changed-on-disk")
         self.query_one("#review-title", Static).update(self._title())
         self._refresh_status()
-        self.notify(message, severity="warning", timeout=6)
+        notify(self, message, severity="warning", timeout=6)
         self.disk_changes += 1

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from acp_tui.host.permission_rules import PermissionPolicy, PermissionRule, RuleEffect, RulesStore
+from acp_tui.safe_text import safe_line, safe_text
+from acp_tui.ui.plain import notify
 
 POLICY_EXPLAINED = {
     PermissionPolicy.ASK: "ask for every tool call no rule covers",
@@ -42,19 +44,24 @@ def covers_cell(rule: PermissionRule) -> Text:
     """What a rule covers: its paths/scopes (and title), or its exact command or URLs."""
     subject = rule.subject
     labels = {"paths": "paths", "argv": "argv", "shell": "shell", "url": "url"}
-    text = Text(f"{labels.get(subject.match_on, subject.match_on)} ", style="dim")
+    # the values are what the agent sent, kept exact in the rule: made safe to show here
+    text = Text(f"{safe_line(labels.get(subject.match_on, subject.match_on))} ", style="dim")
     if subject.match_on == "shell":
-        text.append(subject.values[0])
+        text.append(safe_line(subject.values[0]))
     else:
         text.append(
-            shlex.join(subject.values) if subject.match_on == "argv" else "  ".join(subject.values)
+            safe_line(
+                shlex.join(subject.values)
+                if subject.match_on == "argv"
+                else "  ".join(subject.values)
+            )
         )
     if subject.title is not None:
         text.append(" titled ", style="dim")
-        text.append(subject.title)
+        text.append(safe_line(subject.title))
     if subject.cwd is not None:
         text.append(" in ", style="dim")
-        text.append(subject.cwd)
+        text.append(safe_line(subject.cwd))
     return text
 
 
@@ -157,16 +164,17 @@ class RulesScreen(ModalScreen[None]):
         table.display = bool(rules)
         self.query_one("#rules-empty").display = not rules
         problems = self.query_one("#rules-problems", Static)
-        problems.update("\n".join(self.store.messages[-5:]))
+        problems.update(safe_text("\n".join(self.store.messages[-5:])))
         problems.display = bool(self.store.messages)
 
     @staticmethod
     def _cells(rule: PermissionRule) -> tuple[str | Text, ...]:
+        # Text, never str: a DataTable parses str cells as markup (rules quote the agent)
         return (
-            rule.tool_kind,
+            Text(safe_line(rule.tool_kind)),
             covers_cell(rule),
             effect_cell(rule.effect),
-            format_created(rule.created),
+            Text(safe_line(format_created(rule.created))),
         )
 
     def highlighted_rule(self) -> PermissionRule | None:
@@ -183,18 +191,16 @@ class RulesScreen(ModalScreen[None]):
         before = len(self.store.messages)
         self.store.revoke(rule.id)  # persists and calls refresh_rules through the subscription
         if len(self.store.messages) > before:
-            self.notify(self.store.messages[-1], severity="error")
+            notify(self, self.store.messages[-1], severity="error")
         else:
-            self.notify(f"Revoked: {rule.effect.value} {rule.describe()}", timeout=3)
+            notify(self, f"Revoked: {rule.effect.value} {rule.describe()}", timeout=3)
 
     def action_edit_scopes(self) -> None:
         rule = self.highlighted_rule()
         if rule is None:
             return
         if not rule.editable:
-            self.notify(
-                "This rule matches one exact command or URL; it has no scopes.", markup=False
-            )
+            notify(self, "This rule matches one exact command or URL; it has no scopes.")
             return
         self._editing = rule.id
         editor = self.query_one("#scope-editor", Input)
@@ -212,10 +218,10 @@ class RulesScreen(ModalScreen[None]):
             rule = self.store.set_scopes(rule_id, scopes)
         except ValueError as error:
             self._editing = rule_id
-            self.notify(f"Not changed: {error}", severity="error", markup=False)
+            notify(self, f"Not changed: {error}", severity="error")
             return
         self._stop_editing()
-        self.notify(f"The rule now covers {rule.describe()}", timeout=3, markup=False)
+        notify(self, f"The rule now covers {rule.describe()}", timeout=3)
 
     def _stop_editing(self) -> None:
         self._editing = None

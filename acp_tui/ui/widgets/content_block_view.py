@@ -7,11 +7,15 @@ import json
 from typing import Any
 
 from rich.console import RenderableType
+from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
+
+from acp_tui.safe_text import safe_text
+from acp_tui.ui.plain import literal
 
 
 def human_size(count: int) -> str:
@@ -50,8 +54,9 @@ def describe_block(block: Any) -> RenderableType:
         text = Text("🔗 ", style="cyan")
         title = getattr(block, "title", None) or getattr(block, "name", "")
         uri = str(getattr(block, "uri", ""))
-        text.append(str(title), style=f"bold link {uri}")
-        text.append(f"  {uri}", style=f"dim link {uri}")
+        # Style objects: a style *string* would parse the agent's URI as style words
+        text.append(str(title), style=Style(bold=True, link=uri or None))
+        text.append(f"  {uri}", style=Style(dim=True, link=uri or None))
         size = getattr(block, "size", None)
         if isinstance(size, int):
             text.append(f"  ({human_size(size)})", style="dim")
@@ -61,7 +66,7 @@ def describe_block(block: Any) -> RenderableType:
         shown = json.dumps(raw, indent=2, ensure_ascii=False)
     except (TypeError, ValueError):
         shown = repr(raw)
-    return Text(f"[{kind or 'unknown'} content]\n{shown[:2000]}", style="dim")
+    return Text(safe_text(f"[{kind or 'unknown'} content]\n{shown[:2000]}"), style="dim")
 
 
 class EmbeddedResourceView(Widget):
@@ -88,7 +93,8 @@ class EmbeddedResourceView(Widget):
             blob = str(getattr(resource, "blob", ""))
             body = Text(f"binary, {human_size(decoded_size(blob))}", style="dim")
             title = f"📎 {uri}"
-        with Collapsible(title=title, collapsed=True):
+        # a Collapsible parses its title as markup: the agent's URI must not be
+        with Collapsible(title=literal(title), collapsed=True):
             yield Static(body)
 
 

@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 
+from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import word_spans
 
 DARK_THEME = "monokai"
@@ -24,13 +25,11 @@ LIGHT_THEME = "default"
 MAX_CHANGED_FRACTION = 0.6
 """Above this share of changed characters a modified line gets no word emphasis (all noise)."""
 
-_CONTROL = {code: 0x2400 + code for code in range(32) if code != 9}
-_CONTROL[0x7F] = 0x2421
-
 
 def display_text(text: str) -> str:
-    """A line as drawn: tabs expanded, control characters shown as their Unicode pictures."""
-    return text.expandtabs(4).translate(_CONTROL)
+    """A line as drawn: tabs expanded, controls and bidi overrides shown as visible symbols
+    (`safe_line`: one character for one, so word spans stay aligned)."""
+    return safe_line(text.expandtabs(4))
 
 
 def lexer_for_path(path: str) -> Lexer | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, path_warning
 from acp_tui.ui.widgets.diff_highlight import display_text
 
@@ -27,7 +28,7 @@ class DiffPreview:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         diff = self.diff
         title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(diff.path or "(no path)", style="bold")
+        title.append(safe_line(diff.path) or "(no path)", style="bold")
         warning = path_warning(diff.path)
         if warning:
             title.append(f" {warning}", style="yellow")

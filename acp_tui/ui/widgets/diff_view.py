@@ -24,6 +24,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import DiffLine, FileDiff, path_warning, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
 from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, stats_text
@@ -317,7 +318,7 @@ class DiffView(ScrollView, can_focus=True):
         diff = self.diff
         style = self._style("header")
         text = Text(" ", style=style, no_wrap=True)
-        text.append(diff.path or "(no path)")
+        text.append(safe_line(diff.path) or "(no path)")
         warning = path_warning(diff.path)
         if warning:
             text.append(f"  {warning}", style=self._style("warning"))

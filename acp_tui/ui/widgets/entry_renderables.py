@@ -20,6 +20,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.strip import Strip
 
+from acp_tui.safe_text import safe_line
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
@@ -177,7 +178,7 @@ def user_message_lines(
         else:
             lines += block_lines(block, look, inner)
     if not_kept:
-        note = Content.from_markup(f"✖ {not_kept}")
+        note = Content(f"✖ {not_kept}")
         lines += [line.apply_style(look.style("not-kept")) for line in wrap_content(note, inner)]
     bar = look.style("user-bar-not-kept" if not_kept else "user-bar")
     return with_margin(left_bar(lines, width, "▌", bar, body), width, look)
@@ -230,12 +231,14 @@ def card_body_lines(entry: Any, look: Look, width: int) -> list[Strip]:
             diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
             lines += rich_lines(DiffPreview(diff), look, width)
         elif kind == "terminal":
-            text = Text(f"▶ terminal {item.terminal_id}", style="dim")
+            text = Text(f"▶ terminal {safe_line(str(item.terminal_id))}", style="dim")
             lines += wrap_text(text, look, width)
         else:
             raw = getattr(item, "raw", item)
             lines += wrap_text(
-                Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"), look, width
+                Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"),
+                look,
+                width,
             )
     if entry.locations:
         text = Text("📍 ")
@@ -314,7 +317,7 @@ def plan_lines(entry: Any, look: Look, width: int) -> list[Strip]:
 def unknown_text(entry: Any) -> Text:
     raw = getattr(entry, "raw", entry)
     kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
-    return Text(f"{kind or 'unknown update'}\n{format_raw(raw)[:4000]}")
+    return Text(f"{format_raw(kind or 'unknown update')}\n{format_raw(raw)[:4000]}")
 
 
 def unknown_lines(entry: Any, look: Look, width: int) -> list[Strip]:

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from acp_tui.composer.system_open import media_file, open_with_system
+from acp_tui.ui.plain import notify
 
 
 class MediaBlockView(Static, can_focus=True):
@@ -27,11 +28,11 @@ class MediaBlockView(Static, can_focus=True):
             path = media_file(str(getattr(self.block, "data", "")),
                               str(getattr(self.block, "mime_type", "")))  # fmt: skip
         except (ValueError, OSError) as error:
-            self.notify(f"Cannot open: {error}", severity="error", markup=False)
+            notify(self, f"Cannot open: {error}", severity="error")
             return
         problem = open_with_system(path)
         if problem is not None:
-            self.notify(f"Cannot open {path}: {problem}", severity="error", markup=False)
+            notify(self, f"Cannot open {path}: {problem}", severity="error")
             return
         self.opened.append(str(path))
-        self.notify(f"Opened {path.name} with the system viewer", markup=False)
+        notify(self, f"Opened {path.name} with the system viewer")

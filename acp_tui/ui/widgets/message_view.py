@@ -100,7 +100,7 @@ class UserMessageView(MessageView):
 
     def mark_not_kept(self, reason: str) -> None:
         self.add_class("-not-kept")
-        self.mount(Static(f"✖ {reason}", id="not-kept"))
+        self.mount(Static(Text(f"✖ {reason}"), id="not-kept"))
 
 
 class AgentMessageView(MessageView):

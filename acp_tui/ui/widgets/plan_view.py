@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
+from acp_tui.safe_text import safe_text
+
 STATUS_MARKS = {
     "pending": ("☐", "dim"),
     "in_progress": ("◐", "bold yellow"),
@@ -52,7 +54,7 @@ def render_plan_state(plan: Any, title: str) -> RenderableType:
     if kind == "file":
         return Group(Text(title, style="bold"), Text(f"📄 {getattr(plan, 'uri', '')}"))
     raw = getattr(plan, "raw", None) or plan
-    return Group(Text(f"{title} ({kind})", style="bold"), Text(str(raw), style="dim"))
+    return Group(Text(f"{title} ({kind})", style="bold"), Text(safe_text(str(raw)), style="dim"))
 
 
 class PlanView(Static):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual.binding import Binding
 from textual.events import Key, Paste, Resize
 from textual.geometry import Size
@@ -23,6 +24,7 @@ from textual.strip import Strip
 
 from acp_tui.host.pty_process import ExitStatus
 from acp_tui.host.terminals import Terminal
+from acp_tui.safe_text import safe_line
 
 if TYPE_CHECKING:
     from acp_tui.host.terminal_emulator import HistoryLine
@@ -129,7 +131,8 @@ class TerminalView(ScrollView, can_focus=True):
         self._following = True  # stick to the bottom until the user scrolls up
         self._unsubscribe: list[Callable[[], None]] = []
         self._styles: dict[tuple[Any, ...], Style] = {}
-        self.border_title = " ".join([terminal.command, *terminal.args])
+        # Text, not str: a str border title is parsed as markup (the agent chose this command)
+        self.border_title = Text(safe_line(" ".join([terminal.command, *terminal.args])))
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -275,7 +278,7 @@ class TerminalView(ScrollView, can_focus=True):
         self, row: HistoryLine, columns: int, base: Style, cursor_x: int | None
     ) -> Strip:
         if isinstance(row, str):
-            return Strip([Segment(row.expandtabs(), base)])
+            return Strip([Segment(safe_line(row.expandtabs()), base)])
         segments: list[Segment] = []
         text: list[str] = []
         current: tuple[Any, ...] | None = None
@@ -301,12 +304,12 @@ class TerminalView(ScrollView, can_focus=True):
                 key = (*key[:6], not key[6])
             if key != current:
                 if text:
-                    segments.append(Segment("".join(text), base + self._style(current)))
+                    segments.append(Segment(safe_line("".join(text)), base + self._style(current)))
                     text = []
                 current = key
             text.append(data)
         if text:
-            segments.append(Segment("".join(text), base + self._style(current)))
+            segments.append(Segment(safe_line("".join(text)), base + self._style(current)))
         return Strip(segments)
 
     def _style(self, key: tuple[Any, ...] | None) -> Style:

@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from acp_tui.safe_text import safe_line, safe_text
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -55,12 +56,17 @@ def status_text(status: str, elapsed: float | None) -> Text:
 
 
 def format_raw(value: Any) -> str:
+    """A raw value the agent sent (rawInput, rawOutput, an unknown variant) as display text.
+
+    Raw values are kept exact in the model (rules and reviews read them), so they are made
+    safe here, where they are turned into text to show.
+    """
     if isinstance(value, str):
-        return value
+        return safe_text(value)
     try:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return safe_text(json.dumps(value, indent=2, ensure_ascii=False))
     except (TypeError, ValueError):
-        return repr(value)
+        return safe_text(repr(value))
 
 
 class ToolCallHeader(Static, can_focus=True):
@@ -208,14 +214,15 @@ class ToolCallCard(Vertical):
                 return existing
             terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
             if terminal is None:
-                return Static(Text(f"▶ terminal {terminal_id} (not found)", style="dim"))
+                shown = safe_line(terminal_id)
+                return Static(Text(f"▶ terminal {shown} (not found)", style="dim"))
             from acp_tui.ui.widgets.terminal_view import TerminalView
 
             view = TerminalView(terminal)
             self._terminal_views[terminal_id] = view
             return view
         raw = getattr(item, "raw", item)
-        return Static(Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"))
+        return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
 
     def _locations(self) -> RenderableType:
         text = Text("📍 ")

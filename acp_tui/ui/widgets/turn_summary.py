@@ -18,6 +18,7 @@ from textual.widgets import Static
 from acp_tui.client.turn_changes import TurnChanges, TurnSummary
 from acp_tui.client.write_review import display_path
 from acp_tui.host.asker import Choice, Question
+from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
 
 REVERT = "revert"
@@ -124,6 +125,6 @@ class TurnSummaryView(Static, can_focus=True):
         message = f"reverted {len(result.reverted)} file(s) of turn {self.summary.turn}"
         if result.skipped:
             skipped = "; ".join(f"{path.name}: {why}" for path, why in result.skipped)
-            self.notify(f"{message}; left alone: {skipped}", severity="warning", markup=False)
+            notify(self, f"{message}; left alone: {skipped}", severity="warning")
         else:
-            self.notify(message, timeout=4, markup=False)
+            notify(self, message, timeout=4)

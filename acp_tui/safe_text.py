@@ -1,0 +1,60 @@
+"""Text from outside made safe to draw on a terminal: the one implementation, used by every layer.
+
+Agent text (and anything else acp-tui did not write: stderr, file contents in the diff view)
+may carry bytes a terminal acts on. `safe_text` replaces each of them with a visible symbol, one
+character for one character, so nothing reaches the screen that could retitle the terminal
+(``ESC]0;…``), clear it (``ESC[2J``), write the clipboard (``ESC]52;…``) or reorder what the user
+reads (bidi overrides, "Trojan Source"):
+
+- C0 controls other than tab and newline become their Unicode control pictures (ESC → ``␛``,
+  CR → ``␍``, BEL → ``␇``, …); DEL becomes ``␡``;
+- C1 controls (U+0080-U+009F, which some terminals treat like ESC sequences), the bidi
+  embedding/override/isolate controls (U+202A-U+202E, U+2066-U+2069) and lone surrogates
+  (which cannot be encoded for output) become ``�`` (U+FFFD).
+
+A CR LF pair is a line break, not a control to show: it becomes LF first. Otherwise the mapping
+is one character to one character, so offsets into the original text stay valid.
+
+This module imports nothing from acp-tui or Textual: protocol models, the client core and the
+UI all use it.
+"""
+
+from __future__ import annotations
+
+import re
+
+REPLACEMENT = "\ufffd"
+
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+_PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
+_PICTURES["\x7f"] = "\u2421"
+
+
+def _visible(match: re.Match[str]) -> str:
+    return _PICTURES.get(match.group(), REPLACEMENT)
+
+
+def is_safe(text: str) -> bool:
+    """True if `text` has nothing `safe_text` would replace."""
+    return _UNSAFE.search(text) is None
+
+
+def safe_text(text: str) -> str:
+    """`text` with every control, bidi override and lone surrogate shown as a visible symbol.
+
+    Tab and newline are kept (CR LF becomes LF). Text that needs no change is returned as is,
+    so calling this on every streamed chunk costs one regex scan.
+    """
+    if _UNSAFE.search(text) is None:
+        return text
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    return _UNSAFE.sub(_visible, text)
+
+
+def safe_line(text: str) -> str:
+    """`safe_text` for a one-line place (a diff line, a stderr line): newlines are shown too."""
+    if _UNSAFE.search(text) is None and "\n" not in text:
+        return text
+    return _UNSAFE.sub(_visible, text).replace("\n", "\u240a")
