@@ -91,6 +91,10 @@ class Settings(BaseSettings):
     theme: str = "textual-dark"
     """The Textual theme name."""
 
+    initialize_warning_seconds: float = Field(default=15.0, gt=0)
+    """After this many seconds without an answer to `initialize`, say that the agent is not
+    answering (with its stderr) and offer restart and quit; the answer is still awaited."""
+
     @field_validator("extra_allowed_roots", mode="after")
     @classmethod
     def _expand_roots(cls, roots: list[Path]) -> list[Path]:

@@ -111,10 +111,7 @@ async def test_after_a_refused_mode_shift_tab_moves_on(tmp_path: Path) -> None:
         await h.until(mode_shown(h, "Ask"), "mode Ask")
         for refused in ("code", "plan"):
             await h.pilot.press("shift+tab")
-            await h.until(
-                lambda refused=refused: any(f"{refused} mode is locked" in n for n in h.notified),
-                f"{refused} refused",
-            )
+            await h.until(notified(h, f"{refused} mode is locked"), f"{refused} refused")
         await h.pilot.press("shift+tab")
         await h.until(mode_shown(h, "Code"), "mode Code")
         await h.pilot.press("shift+tab")  # cycles on from the new current mode
@@ -141,3 +138,7 @@ async def test_shift_tab_with_a_single_mode_does_nothing(tmp_path: Path) -> None
         await h.prompt("hi")  # the scenario fails on any set_mode before the prompt
         assert h.sent_methods("session/set_mode") == []
         assert "mode: Default" in status(h)
+
+
+def notified(h: AppHarness, text: str) -> Callable[[], bool]:
+    return lambda: any(text in n for n in h.notified)
