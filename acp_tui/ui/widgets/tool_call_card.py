@@ -1,5 +1,7 @@
 """A tool call: kind icon, title, status, elapsed time, content, diff preview, terminal,
-locations, raw input/output. Failed calls open by default; finished ones fold to one line."""
+locations, raw input/output. Failed calls open by default; finished ones fold to one line,
+unless they have something to look at: a diff, a terminal, or the output of a command (shown
+by its last lines, see `tool_output`)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.status_bar import format_elapsed
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView
 
 KIND_ICONS = {
     "read": "⇲",
@@ -44,6 +47,21 @@ STATUS_LOOK = {
 RUNNING = frozenset({"pending", "in_progress"})
 
 TerminalLookup = Callable[[str], Any]
+
+
+def shows_output(entry: Any) -> bool:
+    """A command that returned text: its output stays in view (by its last lines)."""
+    return entry.kind == "execute" and any(
+        getattr(item, "type", None) == "content" and block_type(item.content) == "text"
+        for item in entry.content
+    )
+
+
+def folds_when_done(entry: Any) -> bool:
+    """A completed call folds to its header, unless it has a diff, a terminal or output."""
+    if entry.status != "completed" or shows_output(entry):
+        return False
+    return not any(getattr(item, "type", None) in ("diff", "terminal") for item in entry.content)
 
 
 def status_text(status: str, elapsed: float | None) -> Text:
@@ -100,6 +118,7 @@ class ToolCallCard(Vertical):
         self._content_key: object = None
         self._terminal_views: dict[str, Widget] = {}
         self._user_toggled = False
+        self._output_expanded = False
         self._composed = False
         self._permission_views: dict[int, Widget] = {}
         self._disk_note: Static | None = None
@@ -146,7 +165,7 @@ class ToolCallCard(Vertical):
         elif status == "cancelled":
             self.add_class("-cancelled")
         if not self._user_toggled:
-            self.set_class(status == "completed" and not self._has_visual_content(), "-folded")
+            self.set_class(folds_when_done(self.entry), "-folded")
         self.query_one("#header", Static).update(self._header())
         key = self._content_signature()
         if key != self._content_key:
@@ -154,11 +173,6 @@ class ToolCallCard(Vertical):
             self._rebuild_body()
         self._sync_permissions()
         self._sync_disk_notes()
-
-    def _has_visual_content(self) -> bool:
-        return any(
-            getattr(item, "type", None) in ("diff", "terminal") for item in self.entry.content
-        )
 
     def _content_signature(self) -> object:
         return (
@@ -194,7 +208,10 @@ class ToolCallCard(Vertical):
         if kind == "content":
             block = item.content
             if block_type(block) == "text":
-                return Static(Text(str(block.text)), classes="tool-text")
+                tail = None
+                if shows_output(self.entry) and not self._output_expanded:
+                    tail = OUTPUT_TAIL_LINES
+                return ToolTextView(str(block.text), tail=tail)
             return block_widget(block)
         if kind == "diff":
             from acp_tui.ui.widgets.diff_view import DiffPreview
@@ -211,7 +228,7 @@ class ToolCallCard(Vertical):
                 return Static(Text(f"▶ terminal {terminal_id} (not found)", style="dim"))
             from acp_tui.ui.widgets.terminal_view import TerminalView
 
-            view = TerminalView(terminal)
+            view = TerminalView(terminal, fit_output=True)
             self._terminal_views[terminal_id] = view
             return view
         raw = getattr(item, "raw", item)
@@ -241,6 +258,17 @@ class ToolCallCard(Vertical):
         if event.key == "enter" and isinstance(self.screen.focused, ToolCallHeader):
             self.toggle()
             event.stop()
+
+    def on_tool_text_view_expanded(self, event: ToolTextView.Expanded) -> None:
+        event.stop()
+        self._output_expanded = True
+        for view in self.query(ToolTextView):
+            view.action_expand()
+
+    @property
+    def output_expanded(self) -> bool:
+        """The user asked to see the whole output (not only its last lines)."""
+        return self._output_expanded
 
     @property
     def user_toggled(self) -> bool:
