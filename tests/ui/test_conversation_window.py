@@ -172,6 +172,18 @@ def feed_rich_turn(thread: Any) -> None:
             content=[{"type": "content", "content": {"type": "text", "text": output}}],
         )
     )
+    # output only in rawOutput, of a command the agent calls "search" (codex-acp does)
+    apply(
+        update(
+            "tool_call",
+            toolCallId="c6",
+            title="List /w",
+            kind="search",
+            status="completed",
+            rawInput={"command": ["/bin/bash", "-lc", "ls"]},
+            rawOutput={"aggregated_output": "hello.txt\nnotes.txt\n", "exit_code": 0},
+        )
+    )
     # plain multi-line output keeps its lines
     apply(
         update(
@@ -227,7 +239,7 @@ async def test_frozen_entries_look_exactly_like_the_live_widgets(scroll: int) ->
         frozen = conversation.freeze_all()
         await settled(pilot, conversation)
 
-        assert frozen == 11  # user, thought, 5 cards, plan, agent message, unknown, stop reason
+        assert frozen == 12  # user, thought, 6 cards, plan, agent message, unknown, stop reason
         assert conversation.views == {}
         assert [type(c) for c in conversation.children] == [FrozenHistory]
         assert conversation.scroll_y == scroll

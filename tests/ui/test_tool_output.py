@@ -108,3 +108,17 @@ async def test_other_finished_calls_still_fold() -> None:
         shown = screen_text(app)
         assert re.search(r"\bfirst\s+│", shown), "lines kept, not joined into a paragraph"
         assert "first old line" not in shown
+
+
+async def test_output_only_in_raw_output_is_shown_too() -> None:
+    call = update(
+        "tool_call", toolCallId="t1", title="List /w", kind="search", status="completed",
+        rawInput={"command": ["/bin/bash", "-lc", "echo shell-ok && ls"]},
+        rawOutput={"stdout": "x", "aggregated_output": "shell-ok\nhello.txt\n", "exit_code": 0},
+    )  # fmt: skip
+    async with headless_app() as (app, pilot):
+        app.session.thread.apply_notification(call)
+        await until(pilot, lambda: "shell-ok" in screen_text(app), "the output")
+        card = app.screen.query_one(ToolCallCard)
+        assert not card.has_class("-folded")
+        assert re.search(r"\bhello\.txt\s+│", screen_text(app))

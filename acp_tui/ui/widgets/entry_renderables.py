@@ -29,6 +29,7 @@ from acp_tui.ui.widgets.tool_call_card import (
     KIND_ICONS,
     folds_when_done,
     format_raw,
+    raw_command_output,
     shows_output,
     status_text,
 )
@@ -248,6 +249,9 @@ def card_body_lines(
             lines += wrap_text(
                 Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"), look, width
             )
+    output = raw_command_output(entry)
+    if output is not None:
+        lines += tool_text_lines(look.markdown, output, width, tail)
     if entry.locations:
         text = Text("📍 ")
         for index, location in enumerate(entry.locations):

@@ -49,12 +49,36 @@ RUNNING = frozenset({"pending", "in_progress"})
 TerminalLookup = Callable[[str], Any]
 
 
-def shows_output(entry: Any) -> bool:
-    """A command that returned text: its output stays in view (by its last lines)."""
-    return entry.kind == "execute" and any(
+# Where agents that return a command's output only in rawOutput put it (codex-acp, OpenCode).
+_RAW_OUTPUT_KEYS = ("output", "aggregated_output", "formatted_output", "stdout")
+
+
+def ran_command(entry: Any) -> bool:
+    """An execute call, or one whose input names a command (codex-acp calls `ls` "search")."""
+    raw_input = entry.raw_input
+    return entry.kind == "execute" or (isinstance(raw_input, dict) and "command" in raw_input)
+
+
+def _has_text(entry: Any) -> bool:
+    return any(
         getattr(item, "type", None) == "content" and block_type(item.content) == "text"
         for item in entry.content
     )
+
+
+def raw_command_output(entry: Any) -> str | None:
+    """A command's output that only its rawOutput carries (no text content shows it)."""
+    if not ran_command(entry) or _has_text(entry):
+        return None
+    raw = entry.raw_output
+    if isinstance(raw, dict):
+        raw = next((raw[k] for k in _RAW_OUTPUT_KEYS if isinstance(raw.get(k), str)), None)
+    return raw if isinstance(raw, str) and raw.strip() else None
+
+
+def shows_output(entry: Any) -> bool:
+    """A command that returned text: its output stays in view (by its last lines)."""
+    return ran_command(entry) and (_has_text(entry) or raw_command_output(entry) is not None)
 
 
 def folds_when_done(entry: Any) -> bool:
@@ -190,6 +214,9 @@ class ToolCallCard(Vertical):
             widget = self._content_widget(item)
             if widget is not None:
                 widgets.append(widget)
+        output = raw_command_output(self.entry)
+        if output is not None:
+            widgets.append(ToolTextView(output, tail=self._output_tail()))
         if self.entry.locations:
             widgets.append(Static(self._locations(), classes="locations"))
         failed = self.entry.status == "failed"
@@ -208,10 +235,7 @@ class ToolCallCard(Vertical):
         if kind == "content":
             block = item.content
             if block_type(block) == "text":
-                tail = None
-                if shows_output(self.entry) and not self._output_expanded:
-                    tail = OUTPUT_TAIL_LINES
-                return ToolTextView(str(block.text), tail=tail)
+                return ToolTextView(str(block.text), tail=self._output_tail())
             return block_widget(block)
         if kind == "diff":
             from acp_tui.ui.widgets.diff_view import DiffPreview
@@ -233,6 +257,11 @@ class ToolCallCard(Vertical):
             return view
         raw = getattr(item, "raw", item)
         return Static(Text(f"[{kind} content] {format_raw(raw)[:2000]}", style="dim"))
+
+    def _output_tail(self) -> int | None:
+        if shows_output(self.entry) and not self._output_expanded:
+            return OUTPUT_TAIL_LINES
+        return None
 
     def _locations(self) -> RenderableType:
         text = Text("📍 ")
