@@ -33,7 +33,7 @@ SHELL_OK = re.compile(r"^\s*(?:Output: )?shell-ok\s*$")
 
 
 def open_prompts(h: AppHarness) -> list[PermissionPrompt]:
-    return [p for p in h.all(PermissionPrompt) if not p.pending.done]
+    return [p for p in h.all(PermissionPrompt) if p.ask.open]
 
 
 def is_command(card: ToolCallCard) -> bool:
@@ -77,8 +77,13 @@ async def answer_permissions_until_the_turn_ends(h: AppHarness) -> int:
         prompts = open_prompts(h)
         if not prompts:
             return answered
+        ask = prompts[0].ask
+        focused = h.app.focused
+        assert isinstance(focused, Widget)
+        chain = [type(w).__name__ for w in focused.ancestors_with_self]
+        assert "PermissionPrompt" in chain, f"focus on {chain[:4]} when the prompt is open"
         await h.pilot.press("a")
-        await h.until(prompts[0].pending.future.done, "the prompt answered by `a`", seconds=10)
+        await h.until(lambda ask=ask: not ask.open, "the prompt answered by `a`", seconds=10)  # type: ignore[misc]
         answered += 1
 
 
