@@ -23,7 +23,8 @@ SHELL_OK = re.compile(r"(?m)^(?:Output: )?shell-ok\s*$")  # a line of `echo shel
 
 
 class InteropUi:
-    """Logs in with the agent's known method, accepts held writes, denies outside paths."""
+    """Logs in with the agent's known method, denies outside paths; writes are never held
+    (the tests run with `hold_writes = never`), so a review never comes."""
 
     def __init__(self, auth: str | None) -> None:
         self.auth = auth
@@ -41,8 +42,8 @@ class InteropUi:
     async def run_login_terminal(self, argv: Any, env: Any) -> None:
         return None
 
-    async def review_write(self, path: Path, before: str | None, proposed: str) -> ReviewedWrite:
-        return ReviewedWrite(proposed, 1, 1)
+    async def review_write(self, path: Path, diff: Any) -> ReviewedWrite | None:
+        raise AssertionError(f"a write to {path} was held for review")
 
 
 @dataclass
