@@ -65,6 +65,13 @@ async def choose_mode_by_keys(h: AppHarness, agent: InteropAgent) -> None:
     assert thread.current_mode_id == agent.mode
 
 
+async def answer_by_key(h: AppHarness, prompt: PermissionPrompt) -> None:
+    # the prompt takes the focus as it mounts (a user cannot type faster than that)
+    await h.until(lambda: prompt.has_focus_within, "the focus on the new prompt", seconds=10)
+    await h.pilot.press("a")
+    await h.until(lambda: not prompt.ask.open, "the prompt answered by `a`", seconds=10)
+
+
 async def answer_permissions_until_the_turn_ends(h: AppHarness) -> int:
     """Press `a` on each permission prompt as it comes; returns how many were answered."""
     answered = 0
@@ -77,13 +84,7 @@ async def answer_permissions_until_the_turn_ends(h: AppHarness) -> int:
         prompts = open_prompts(h)
         if not prompts:
             return answered
-        ask = prompts[0].ask
-        focused = h.app.focused
-        assert isinstance(focused, Widget)
-        chain = [type(w).__name__ for w in focused.ancestors_with_self]
-        assert "PermissionPrompt" in chain, f"focus on {chain[:4]} when the prompt is open"
-        await h.pilot.press("a")
-        await h.until(lambda ask=ask: not ask.open, "the prompt answered by `a`", seconds=10)  # type: ignore[misc]
+        await answer_by_key(h, prompts[0])
         answered += 1
 
 
