@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     """The same when the agent asks the user for input (elicitation)."""
     notify_after_seconds: float = Field(default=30.0, ge=0)
     """A turn at least this long notifies at its end even when the terminal has focus."""
+    initialize_warning_seconds: float = Field(default=15.0, gt=0)
+    """After this many seconds without an answer to `initialize`, say that the agent is not
+    answering (with its stderr) and offer restart and quit; the answer is still awaited."""
 
     @field_validator("extra_allowed_roots", mode="after")
     @classmethod

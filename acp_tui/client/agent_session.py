@@ -12,6 +12,7 @@ import contextlib
 import itertools
 import logging
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -127,10 +128,12 @@ class AgentSession:
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
         self.crash: AgentCrash | None = None
+        self.stall: AgentCrash | None = None  # initialize unanswered for too long
         self.error: str | None = None
         self.state_changed: Signal[SessionState] = Signal()
         self.queue_changed: Signal[list[QueuedPrompt]] = Signal()
         self.notices: Signal[Notice] = Signal()
+        self.stalled: Signal[AgentCrash | None] = Signal()  # `stall` set, or cleared (None)
         self.traffic: Signal[TrafficEvent] = Signal()
         self._process: AgentProcess | None = None
         self._connection: Connection | None = None
@@ -140,6 +143,7 @@ class AgentSession:
         self._turn_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
         self._cleanup: asyncio.Future[None] | None = None
+        self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self._queue_ids = itertools.count(1)
         self._replaying = False
         self._closing = False
@@ -163,12 +167,15 @@ class AgentSession:
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
         self.changes.start_soon()
+        self._opening = asyncio.current_task()
         if not await self._connect():
             return False
         return await self._open_session(load=False)
 
     async def restart(self) -> bool:
         """Start the agent again and continue: `session/load` when it can, else a new session."""
+        await self._stop_opening()
+        self._opening = asyncio.current_task()
         await self._teardown()
         self.crash = None
         self.error = None
@@ -194,6 +201,13 @@ class AgentSession:
         if self._log is not None:
             self._log.flush()  # it is buffered
         self._set_state(SessionState.CLOSED)
+
+    async def _stop_opening(self) -> None:
+        """Cancel a start still waiting for the agent (a restart while initialize hangs)."""
+        opening, self._opening = self._opening, None
+        if opening is not None and opening is not asyncio.current_task() and not opening.done():
+            opening.cancel()
+            await asyncio.wait({opening})
 
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
@@ -245,13 +259,16 @@ class AgentSession:
             connection.add_tap(self._tap)
             connection.start()
         self._connection = connection
-        self._watch_task = asyncio.create_task(self._watch_process(self._process))
+        self._watch_task = asyncio.create_task(self._watch_process(self._process, connection))
         self._phase = "initialize"
         try:
             if early is not None:
-                result = await early.initialize
+                request = early.initialize
             else:
-                result = await connection.request("initialize", initialize_params())
+                request = asyncio.ensure_future(
+                    connection.request("initialize", initialize_params())
+                )
+            result = await self._initialize(request, self._process)
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
@@ -265,6 +282,25 @@ class AgentSession:
         self.agent_capabilities = hello.capabilities
         self.auth_methods = hello.auth_methods
         return True
+
+    async def _initialize(self, request: asyncio.Future[Any], process: AgentProcess) -> Any:
+        """The `initialize` answer; past the warning time, report the stall and keep waiting."""
+        try:
+            seconds = self.settings.initialize_warning_seconds
+            done, _ = await asyncio.wait({request}, timeout=seconds)
+            if not done:
+                self.stall = AgentCrash(
+                    description=f"has not answered initialize after {seconds:g} s",
+                    stderr_tail=process.stderr_tail(12),
+                    during="initialize",
+                )
+                self.stalled.emit(self.stall)
+            return await request
+        finally:
+            request.cancel()  # only matters when we were cancelled (a restart)
+            if self.stall is not None:
+                self.stall = None
+                self.stalled.emit(None)
 
     async def _open_session(self, *, load: bool) -> bool:
         connection = self._connection
@@ -523,14 +559,22 @@ class AgentSession:
 
     # ----------------------------------------------------------------- failure
 
-    async def _watch_process(self, process: AgentProcess) -> None:
-        await process.wait()
+    async def _watch_process(self, process: AgentProcess, connection: Connection) -> None:
+        """Report a crash when the agent exits, or closes its output while still running
+        (nothing it says can reach us any more: as good as dead, and restarted like it)."""
+        exited = asyncio.ensure_future(process.wait())
+        closed = asyncio.ensure_future(connection.wait_closed())
+        try:
+            await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
+            # The reader drains what the agent wrote before it died; an agent that closed its
+            # output may be on its way out: give either a moment to finish.
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.wait({exited, closed}), 1.0)
+        finally:
+            exited.cancel()
+            closed.cancel()
         if self._closing or process is not self._process:
             return
-        # Let the reader drain what the agent wrote before it died.
-        if self._connection is not None:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._connection.wait_closed(), 1.0)
         self._crashed(process, self._phase)
 
     async def _failed_request(self, what: str, error: Exception) -> None:
@@ -552,7 +596,9 @@ class AgentSession:
         self.permissions.cancel_all()
         self.elicitations.cancel_all()
         self.crash = AgentCrash(
-            description=exit_info.describe() if exit_info else "agent closed its output",
+            description=(
+                exit_info.describe() if exit_info else "closed its output but is still running"
+            ),
             stderr_tail=process.stderr_tail(12),
             during=during,
             returncode=exit_info.returncode if exit_info else None,
@@ -579,19 +625,44 @@ class AgentSession:
         self.state_changed.emit(state)
 
 
-INTERPRETERS = ("python", "node", "npx", "bun", "deno", "uv", "uvx", "sh", "bash", "ruby")
+_INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|npx|pnpx|bun|bunx|deno|tsx|ts-node|uv|uvx|pipx|sh|bash|zsh|ruby|perl)"
+    r"[\d.]*(\.exe)?"
+)
+# Words between an interpreter and what it runs: `uv run`, `uv tool run`, `deno run`, `bun x`.
+_SUBCOMMANDS = frozenset({"run", "x", "exec", "tool", "dlx"})
+# Options of those interpreters that take a value (the value is not the script).
+_VALUED_OPTIONS = frozenset({"--from", "--with", "-p", "--package", "--python", "--import"})
 
 
 def command_name(argv: Sequence[str]) -> str:
-    """A short name for an agent command: `gemini`, or the script an interpreter runs."""
+    """A short name for an agent command: `gemini`, or the script or package an interpreter
+    runs (`tsx agent.ts` → agent, `npx @scope/pkg@1` → pkg, `python -m pkg.main` → pkg.main)."""
     if not argv:
         return "agent"
     name = Path(argv[0]).name
-    if name.startswith(INTERPRETERS):
-        script = next((arg for arg in argv[1:] if not arg.startswith("-")), None)
-        if script is not None:
-            return Path(script).stem if "/" in script or "." in script else script
+    if not _INTERPRETER.fullmatch(name):
+        return name
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "-m":
+            module = next(args, None)
+            return module or name
+        if arg in _VALUED_OPTIONS:
+            next(args, None)
+        elif arg.startswith("-") or arg in _SUBCOMMANDS:
+            continue
+        else:
+            return _script_name(arg)
     return name
+
+
+def _script_name(arg: str) -> str:
+    if arg.startswith("@") or ("/" not in arg and ("@" in arg or "." not in arg)):
+        package = arg.rsplit("/", 1)[-1]  # @scope/pkg
+        return package.split("@", 1)[0] or arg  # pkg@1.2.3
+    path = Path(arg)
+    return path.stem if path.suffix else path.name
 
 
 def default_cwd() -> Path:

@@ -15,6 +15,7 @@ Steps (one key names the kind):
   {"write_file": {"path": "notes.txt", "text": "..."}}   the agent edits a file itself (no fs/*;
       relative paths from the agent's cwd; "text": null deletes the file)
   {"sleep": 0.1}   {"raw": "not json\\n"}   {"stderr": "text", "repeat": N}   {"exit": 3}
+  {"close_stdout": true}   close stdout and keep running (an agent whose output is gone)
 
 Strings in respond/params/error are substituted when they are exactly:
   "$session_id"        the last sessionId seen (in a request's params or a session/new result)
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -82,6 +84,14 @@ class _Output:
         else:
             self._file.write(data)
             self._file.flush()
+
+    def close(self) -> None:
+        """Close stdout for good (every copy of the descriptor)."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        with contextlib.suppress(OSError):
+            os.close(1)
 
 
 class ScenarioAgent:
@@ -252,6 +262,8 @@ class ScenarioAgent:
             sys.stderr.buffer.flush()
         elif "exit" in step:
             return int(step["exit"])
+        elif "close_stdout" in step:
+            self.out.close()
         else:
             raise ScenarioError(f"unknown step: {step!r}")
         return None

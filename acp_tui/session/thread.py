@@ -45,6 +45,7 @@ from acp_tui.protocol.models import (
 from acp_tui.safe_text import safe_text
 
 from . import changes as ch
+from .echo import PromptEcho
 from .entries import (
     Entry,
     MessageEntry,
@@ -90,6 +91,7 @@ class Thread:
         self._listeners: tuple[Listener, ...] = ()
         self._next_id = 0
         self._break_coalescing = False
+        self._echo: PromptEcho | None = None  # the prompt of the running turn, if it may echo
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self.plan: list[PlanEntry] | None = None
@@ -192,6 +194,10 @@ class Thread:
         return last
 
     def _append_text(self, role: MessageRole, text: str, message_id: str | None) -> None:
+        if role == "user" and self._echo is not None:
+            if self._echo.absorb(text):
+                return
+            text = self._end_echo() + text
         entry = self._message_for(role, message_id)
         if entry is None:
             entry = MessageEntry(role, message_id=message_id, id=self._new_id())
@@ -207,6 +213,10 @@ class Thread:
         if type(block) is TextContent and _is_plain_text(block):
             self._append_text(role, block.text, update.message_id)
             return
+        if role == "user" and self._echo is not None:
+            held = self._end_echo()
+            if held:
+                self._append_text(role, held, update.message_id)
         entry = self._message_for(role, update.message_id)
         if entry is None:
             entry = MessageEntry(role, [block], update.message_id, id=self._new_id())
@@ -321,6 +331,7 @@ class Thread:
         """The prompt the user sent, as a new user message (never merged into a previous one)."""
         entry = MessageEntry("user", list(blocks), id=self._new_id())
         self._add_entry(entry)
+        self._echo = PromptEcho(blocks)
         return entry
 
     def begin_turn(self) -> None:
@@ -331,6 +342,7 @@ class Thread:
 
     def end_turn(self, stop_reason: str | None) -> None:
         """The prompt turn ended (`stop_reason` from the PromptResponse, None on error)."""
+        self._echo = None  # an echo cut short is still only an echo
         self._break_coalescing = True
         self.turn_running = False
         self.last_stop_reason = stop_reason
@@ -407,6 +419,11 @@ class Thread:
         self._emit(ch.PermissionChanged(entry, ask))
 
     # ---- helpers --------------------------------------------------------------------------------
+
+    def _end_echo(self) -> str:
+        """Stop treating user chunks as an echo; returns held text that was not one after all."""
+        echo, self._echo = self._echo, None
+        return echo.not_an_echo() if echo is not None else ""
 
     def _new_id(self) -> int:
         self._next_id += 1

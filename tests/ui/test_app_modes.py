@@ -7,8 +7,14 @@ from pathlib import Path
 
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.status_bar import StatusBar
-from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, write_scenario
-from tests.ui.app_harness import AppHarness, fixed_cwd, run_app, session_with_modes, upd
+from tests.agents.scenarios import (
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    write_scenario,
+)
+from tests.ui.app_harness import SID, AppHarness, fixed_cwd, run_app, session_with_modes, upd
 
 
 def marks(h: AppHarness) -> list[str]:
@@ -80,3 +86,59 @@ async def test_shift_tab_wraps_around(tmp_path: Path) -> None:
 
 def mode_shown(h: AppHarness, name: str) -> Callable[[], bool]:
     return lambda: f"mode: {name}" in status(h)
+
+
+async def test_after_a_refused_mode_shift_tab_moves_on(tmp_path: Path) -> None:
+    steps = [
+        initialize_ok(),
+        session_with_modes(),
+        {
+            "expect": "session/set_mode",
+            "match": {"modeId": "code"},
+            "error": {"code": -32603, "message": "code mode is locked"},
+        },
+        {
+            "expect": "session/set_mode",
+            "match": {"modeId": "plan"},
+            "error": {"code": -32603, "message": "plan mode is locked"},
+        },
+        # back round the cycle: the current mode (ask) is skipped, code is asked for again
+        {"expect": "session/set_mode", "match": {"modeId": "code"}, "respond": {}},
+        {"expect": "session/set_mode", "match": {"modeId": "plan"}, "respond": {}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(mode_shown(h, "Ask"), "mode Ask")
+        for refused in ("code", "plan"):
+            await h.pilot.press("shift+tab")
+            await h.until(notified(h, f"{refused} mode is locked"), f"{refused} refused")
+        await h.pilot.press("shift+tab")
+        await h.until(mode_shown(h, "Code"), "mode Code")
+        await h.pilot.press("shift+tab")  # cycles on from the new current mode
+        await h.until(mode_shown(h, "Plan"), "mode Plan")
+        sent = [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")]
+        assert sent == ["code", "plan", "code", "plan"]
+
+
+async def test_shift_tab_with_a_single_mode_does_nothing(tmp_path: Path) -> None:
+    one_mode = {
+        "currentModeId": "default",
+        "availableModes": [{"id": "default", "name": "Default", "description": None}],
+    }
+    steps = [
+        initialize_ok(),
+        new_session_ok(SID, modes=one_mode),
+        expect_prompt(),
+        end_turn(),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(mode_shown(h, "Default"), "mode Default")
+        await h.pilot.press("shift+tab", "shift+tab")
+        await h.prompt("hi")  # the scenario fails on any set_mode before the prompt
+        assert h.sent_methods("session/set_mode") == []
+        assert "mode: Default" in status(h)
+
+
+def notified(h: AppHarness, text: str) -> Callable[[], bool]:
+    return lambda: any(text in n for n in h.notified)

@@ -16,6 +16,7 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from acp_tui.ui.widgets.tool_output import ToolTextView
 from tests.agents.scenarios import stream_text, write_scenario
 from tests.ui.app_harness import (
     ANSWER_MD,
@@ -94,7 +95,7 @@ async def test_tool_call_cards(tmp_path: Path) -> None:
         assert header.startswith("⇲ Read src/app.py") and "✓ completed" in header
         assert read.has_class("-folded"), "a completed call without a diff folds to one line"
         assert "📍 /project/src/app.py:1" in plain(read.query_one(".locations", Static))
-        assert "Read 2 lines." in plain(read.query_one(".tool-text", Static))
+        assert read.query_one(ToolTextView).source == "Read 2 lines."  # (folded: not drawn)
         raw = {str(c.title): c.collapsed for c in read.query(Collapsible)}
         assert raw == {"raw input": True, "raw output": True}
 

@@ -160,6 +160,41 @@ def feed_rich_turn(thread: Any) -> None:
             rawOutput={"error": "boom", "code": 2},
         )
     )
+    # a command's output: Markdown (a console fence), shown by its last lines
+    output = "```console\n" + "\n".join(f"line {i}" for i in range(1, 21)) + "\n```"
+    apply(
+        update(
+            "tool_call",
+            toolCallId="c4",
+            title="ls -l",
+            kind="execute",
+            status="completed",
+            content=[{"type": "content", "content": {"type": "text", "text": output}}],
+        )
+    )
+    # output only in rawOutput, of a command the agent calls "search" (codex-acp does)
+    apply(
+        update(
+            "tool_call",
+            toolCallId="c6",
+            title="List /w",
+            kind="search",
+            status="completed",
+            rawInput={"command": ["/bin/bash", "-lc", "ls"]},
+            rawOutput={"aggregated_output": "hello.txt\nnotes.txt\n", "exit_code": 0},
+        )
+    )
+    # plain multi-line output keeps its lines
+    apply(
+        update(
+            "tool_call",
+            toolCallId="c5",
+            title="echo",
+            kind="execute",
+            status="completed",
+            content=[{"type": "content", "content": {"type": "text", "text": "a\nb  c\n"}}],
+        )
+    )
     apply(
         update(
             "plan",
@@ -204,7 +239,7 @@ async def test_frozen_entries_look_exactly_like_the_live_widgets(scroll: int) ->
         frozen = conversation.freeze_all()
         await settled(pilot, conversation)
 
-        assert frozen == 9  # user, thought, 3 cards, plan, agent message, unknown, stop reason
+        assert frozen == 12  # user, thought, 6 cards, plan, agent message, unknown, stop reason
         assert conversation.views == {}
         assert [type(c) for c in conversation.children] == [FrozenHistory]
         assert conversation.scroll_y == scroll

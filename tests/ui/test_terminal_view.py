@@ -11,19 +11,20 @@ import pytest
 from textual.app import App, ComposeResult
 
 from acp_tui.host.terminals import Terminal, TerminalHost
-from acp_tui.ui.widgets.terminal_view import TerminalView, key_to_bytes
+from acp_tui.ui.widgets.terminal_view import MAX_ROWS, TerminalView, key_to_bytes
 from tests.routed import RoutedTerminals
 
 TIMEOUT = 10.0
 
 
 class TerminalApp(App[None]):
-    def __init__(self, terminal: Terminal) -> None:
+    def __init__(self, terminal: Terminal, *, fit_output: bool = False) -> None:
         super().__init__()
         self.terminal = terminal
+        self.fit_output = fit_output
 
     def compose(self) -> ComposeResult:
-        yield TerminalView(self.terminal)
+        yield TerminalView(self.terminal, fit_output=self.fit_output)
 
 
 @pytest.fixture
@@ -121,6 +122,35 @@ async def test_pty_size_follows_the_widget(host: RoutedTerminals) -> None:
         await until(pilot, lambda: terminal.exit_status is not None)
         await until(pilot, lambda: f"{region.height} {region.width}" in view.text_lines())
         assert region.width < 60 and region.height == 12
+
+
+async def test_a_fitted_view_is_as_tall_as_its_output(host: RoutedTerminals) -> None:
+    terminal = await start(host, "printf", "one\\ntwo\\nthree\\n")
+    app = TerminalApp(terminal, fit_output=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        view = app.query_one(TerminalView)
+        await until(pilot, lambda: view.border_subtitle == "exit code 0")
+        await until(pilot, lambda: view.size.height == 3)
+        assert view.outer_size.height == 5  # and the border
+        assert view.text_lines() == ["one", "two", "three"]
+        assert view.max_scroll_y == 0
+
+
+async def test_a_fitted_view_grows_to_a_maximum_then_scrolls(host: RoutedTerminals) -> None:
+    terminal = await start(host, "bash", "-c", "read x; seq 1 50; stty size")
+    app = TerminalApp(terminal, fit_output=True)
+    async with app.run_test(size=(60, 40)) as pilot:
+        view = app.query_one(TerminalView)
+        view.focus()
+        await pilot.pause()
+        await pilot.press("enter")  # the PTY was sized by now
+        await until(pilot, lambda: view.border_subtitle == "exit code 0")
+        await until(pilot, lambda: view.size.height == MAX_ROWS)
+        lines = view.text_lines()
+        assert lines[1:51] == [str(i) for i in range(1, 51)]  # (after the typed Enter)
+        # the program sees MAX_ROWS rows (not the one row the view had when it started)
+        assert lines[-1] == f"{MAX_ROWS} {view.scrollable_content_region.width}"
+        assert view.scroll_y == view.max_scroll_y > 0  # following the output
 
 
 async def test_a_flood_ends_with_the_right_screen_and_scrollback(host: RoutedTerminals) -> None:

@@ -91,3 +91,19 @@ def test_agent_names_from_commands() -> None:
     assert command_name(["npx", "@zed-industries/claude-code-acp"]) == "claude-code-acp"
     assert command_name(["node"]) == "node"
     assert command_name([]) == "agent"
+    # interpreters and runners: the name comes from what they run
+    assert command_name(["tsx", "/x/examples/agent.ts"]) == "agent"
+    assert command_name(["/n/node_modules/.bin/tsx", "agent.ts", "--debug"]) == "agent"
+    assert command_name(["node", "--enable-source-maps", "dist/index.js"]) == "index"
+    assert command_name(["bun", "run", "src/main.ts"]) == "main"
+    assert command_name(["deno", "run", "-A", "agent.ts"]) == "agent"
+    assert command_name(["npx", "-y", "@zed-industries/claude-code-acp@latest"]) == (
+        "claude-code-acp"
+    )
+    assert command_name(["uvx", "fast-agent-mcp@0.2.1"]) == "fast-agent-mcp"
+    assert command_name(["uvx", "--from", "kimi-cli", "kimi"]) == "kimi"
+    assert command_name(["uv", "run", "--with", "x", "agent.py"]) == "agent"
+    assert command_name(["python3.12", "-m", "acp_tui.demo.agent"]) == "acp_tui.demo.agent"
+    # not interpreters, though their names start like one
+    assert command_name(["shellcheck-agent", "--acp"]) == "shellcheck-agent"
+    assert command_name(["nodeagent", "x.js"]) == "nodeagent"

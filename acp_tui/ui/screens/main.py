@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
@@ -75,6 +75,7 @@ class MainScreen(ComposerActions):
             session.state_changed.subscribe(self._on_state),
             session.queue_changed.subscribe(self._on_queue),
             session.notices.subscribe(self._on_notice),
+            session.stalled.subscribe(self._on_stall),
             session.thread.subscribe(self._on_thread_change),
             session.write_gate.written.subscribe(self._on_write),
             session.changes.turns.summary_changed.subscribe(self._on_turn_summary),
@@ -107,6 +108,17 @@ class MainScreen(ComposerActions):
             banner.hide()
         if state is SessionState.READY:
             self._refresh_modes()
+
+    def _on_stall(self, stall: AgentCrash | None) -> None:
+        """The agent has not answered initialize for a while (None: it has now)."""
+        status = self.query_one(StatusBar)
+        banner = self.query_one(CrashBanner)
+        if stall is not None:
+            banner.show_crash(stall, self.session.agent_name)
+            status.state = "not answering"
+        elif self.session.state not in (SessionState.CRASHED, SessionState.FAILED):
+            banner.hide()
+            status.state = self.session.state.value
 
     def _on_queue(self, items: list[QueuedPrompt]) -> None:
         self.query_one(QueueView).show_queue(list(items))
@@ -208,7 +220,8 @@ class MainScreen(ComposerActions):
             self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
 
     def action_restart_agent(self) -> None:
-        if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
+        stopped = self.session.state in (SessionState.CRASHED, SessionState.FAILED)
+        if stopped or self.session.stall is not None:
             self.query_one(CrashBanner).hide()
             notify(self, "Restarting the agent…", timeout=2)
             self.run_worker(self.session.restart(), group="restart", exclusive=True)

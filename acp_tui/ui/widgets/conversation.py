@@ -396,7 +396,7 @@ def _card_state(entry: Any, view: Widget | None) -> er.CardState | None:
     folded = er.default_card_state(entry).folded
     if isinstance(view, ToolCallCard) and view.user_toggled:
         folded = view.has_class("-folded")
-    return er.CardState(folded=folded, extras=extras)
+    return er.CardState(folded=folded, extras=extras, output_expanded=view.output_expanded)
 
 
 def _extra(widget: Widget) -> er.Extra | None:

@@ -26,7 +26,15 @@ from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.content_block_view import block_type, describe_block
 from acp_tui.ui.widgets.plan_view import render_plan_state
-from acp_tui.ui.widgets.tool_call_card import KIND_ICONS, format_raw, status_text
+from acp_tui.ui.widgets.tool_call_card import (
+    KIND_ICONS,
+    folds_when_done,
+    format_raw,
+    raw_command_output,
+    shows_output,
+    status_text,
+)
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_lines
 
 COLLAPSED = "▶"
 EXPANDED = "▼"
@@ -61,6 +69,7 @@ class CardState:
 
     folded: bool
     extras: Sequence[Extra] = field(default_factory=tuple)
+    output_expanded: bool = False
 
 
 # ---------------------------------------------------------------- strip helpers
@@ -213,15 +222,18 @@ def tool_call_header(entry: Any) -> Text:
     return text
 
 
-def card_body_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+def card_body_lines(
+    entry: Any, look: Look, width: int, output_expanded: bool = False
+) -> list[Strip]:
     """The unfolded body of a card: content, locations, raw input/output (folded unless failed)."""
     lines: list[Strip] = []
+    tail = OUTPUT_TAIL_LINES if shows_output(entry) and not output_expanded else None
     for item in entry.content:
         kind = getattr(item, "type", None)
         if kind == "content":
             block = item.content
             if block_type(block) == "text":
-                lines += wrap_text(Text(str(block.text)), look, width)
+                lines += tool_text_lines(look.markdown, str(block.text), width, tail)
             else:
                 lines += block_lines(block, look, width)
         elif kind == "diff":
@@ -240,6 +252,9 @@ def card_body_lines(entry: Any, look: Look, width: int) -> list[Strip]:
                 look,
                 width,
             )
+    output = raw_command_output(entry)
+    if output is not None:
+        lines += tool_text_lines(look.markdown, output, width, tail)
     if entry.locations:
         text = Text("📍 ")
         for index, location in enumerate(entry.locations):
@@ -281,9 +296,8 @@ def card_border_style(status: str) -> str:
 
 
 def default_card_state(entry: Any) -> CardState:
-    """How a card looks when nobody toggled it: completed cards without a diff fold."""
-    visual = any(getattr(item, "type", None) in ("diff", "terminal") for item in entry.content)
-    return CardState(folded=entry.status == "completed" and not visual)
+    """How a card looks when nobody toggled it (see `tool_call_card.folds_when_done`)."""
+    return CardState(folded=folds_when_done(entry))
 
 
 def tool_call_lines(
@@ -293,7 +307,7 @@ def tool_call_lines(
     inner = width - 4
     lines = wrap_text(tool_call_header(entry), look, inner)
     if not state.folded:
-        lines += card_body_lines(entry, look, inner)
+        lines += card_body_lines(entry, look, inner, state.output_expanded)
     for extra in state.extras:
         lines += extra_lines(extra, look, inner)
     border = look.style(card_border_style(str(entry.status)))

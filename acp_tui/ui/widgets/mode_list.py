@@ -31,13 +31,15 @@ class ModeList(OptionList):
         super().__init__(id=id)
         self.modes: list[ModeInfo] = []
         self.current: str | None = None
+        self._last_tried: str | None = None  # where shift+tab cycles on from
 
     def set_modes(self, modes: list[ModeInfo], current: str | None) -> None:
         self.modes = modes
-        self.current = current
-        self._rebuild()
+        self.set_current(current)
 
     def set_current(self, current: str | None) -> None:
+        if current != self.current:
+            self._last_tried = None  # a switch happened: cycle on from the new current mode
         self.current = current
         self._rebuild()
 
@@ -66,11 +68,23 @@ class ModeList(OptionList):
             self.post_message(self.ModeChosen(event.option.id))
 
     def next_mode_id(self) -> str | None:
-        if not self.modes:
-            return None
+        """The mode shift+tab asks for next, remembered as tried (None: nothing to switch to).
+
+        It follows the mode tried last, not the current one: after the agent refused a mode,
+        the next press moves on instead of asking for the same mode again. The current mode
+        is skipped; with a single mode there is nothing to cycle to.
+        """
         ids = [m.id for m in self.modes]
-        index = ids.index(self.current) if self.current in ids else -1
-        return ids[(index + 1) % len(ids)]
+        if len(ids) < 2:
+            return None
+        start = self._last_tried if self._last_tried in ids else self.current
+        index = ids.index(start) if start in ids else -1
+        for step in range(1, len(ids) + 1):
+            mode_id = ids[(index + step) % len(ids)]
+            if mode_id != self.current:
+                self._last_tried = mode_id
+                return mode_id
+        return None
 
 
 def mode_infos(modes: list[Any]) -> list[ModeInfo]:

@@ -5,6 +5,10 @@ through cheaply (see `TerminalEmulator.feed`). The view follows the output while
 the bottom. Keys typed while focused go to the PTY (Tab / Shift+Tab still move focus);
 ctrl+k kills the command's process group. The border shows the command and, once it ended,
 its exit status.
+
+With `fit_output` (a terminal in a tool call card) the view is as tall as its output, from one
+row up to `MAX_ROWS`, and scrolls beyond; the PTY keeps `MAX_ROWS` rows whatever the view
+shows. Without it, the view is a fixed 12 rows and the PTY follows the view's size.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ if TYPE_CHECKING:
     from acp_tui.host.terminal_emulator import HistoryLine
 
 FRAME_SECONDS = 1 / 60
+FIXED_ROWS = 12
+MAX_ROWS = 20
+BORDER_ROWS = 2
 HISTORY_LINES = 5000
 DECTCEM = 25 << 5  # pyte's flag for "cursor visible"
 
@@ -101,6 +108,7 @@ class TerminalView(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TerminalView {
         height: 14;
+        &.-fit { height: 3; }
         border: round $panel-lighten-2;
         border-title-color: $text-muted;
         border-subtitle-color: $text-muted;
@@ -120,12 +128,16 @@ class TerminalView(ScrollView, can_focus=True):
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
+        fit_output: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.terminal = terminal
         from acp_tui.host.terminal_emulator import TerminalEmulator  # pyte: first terminal only
 
-        self._emulator = TerminalEmulator(80, 12, history=HISTORY_LINES)
+        self.fit_output = fit_output
+        self.set_class(fit_output, "-fit")
+        rows = MAX_ROWS if fit_output else FIXED_ROWS
+        self._emulator = TerminalEmulator(80, rows, history=HISTORY_LINES)
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray()
         self._following = True  # stick to the bottom until the user scrolls up
@@ -161,6 +173,7 @@ class TerminalView(ScrollView, can_focus=True):
 
     def _show_exit(self) -> None:
         self._flush()
+        self._update_virtual_size()  # the cursor's empty row no longer counts
         self._show_status()
 
     def _show_status(self) -> None:
@@ -195,7 +208,18 @@ class TerminalView(ScrollView, can_focus=True):
     def _update_virtual_size(self) -> None:
         screen = self._emulator.screen
         height = len(screen.history) + screen.used_lines()
+        if self.fit_output and self.terminal.exit_status is not None:
+            top = len(screen.history)
+            while height > top + 1 and self._blank_row(height - 1 - top):
+                height -= 1
         self.virtual_size = Size(screen.columns, height)
+        if self.fit_output:
+            rows = min(max(height, 1), MAX_ROWS) + BORDER_ROWS
+            if self.styles.height is None or self.styles.height.value != rows:
+                self.styles.height = rows
+
+    def _blank_row(self, y: int) -> bool:
+        return not any(char.data.strip() for char in self._emulator.screen.buffer[y].values())
 
     def text_lines(self) -> list[str]:
         """The plain text of every line the view can show (scrollback, then the screen)."""
@@ -239,14 +263,18 @@ class TerminalView(ScrollView, can_focus=True):
 
     def on_resize(self, _event: Resize) -> None:
         region = self.scrollable_content_region
-        columns, rows = max(2, region.width), max(1, region.height)
         screen = self._emulator.screen
+        columns = max(2, region.width)
+        rows = screen.lines if self.fit_output else max(1, region.height)
         if (columns, rows) != (screen.columns, screen.lines):
             self._emulator.resize(columns, rows)
             self.terminal.resize(columns, rows)
             self._update_virtual_size()
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
             self.refresh()
+        elif self.fit_output and self._following:
+            # grown to fit the output: stay at the bottom
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
 
     # -- rendering --------------------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
 """A tool call: kind icon, title, status, elapsed time, content, diff preview, terminal,
-locations, raw input/output. Failed calls open by default; finished ones fold to one line."""
+locations, raw input/output. Failed calls open by default; finished ones fold to one line,
+unless they have something to look at: a diff, a terminal, or the output of a command (shown
+by its last lines, see `tool_output`)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.status_bar import format_elapsed
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView
 
 KIND_ICONS = {
     "read": "⇲",
@@ -45,6 +48,45 @@ STATUS_LOOK = {
 RUNNING = frozenset({"pending", "in_progress"})
 
 TerminalLookup = Callable[[str], Any]
+
+
+# Where agents that return a command's output only in rawOutput put it (codex-acp, OpenCode).
+_RAW_OUTPUT_KEYS = ("output", "aggregated_output", "formatted_output", "stdout")
+
+
+def ran_command(entry: Any) -> bool:
+    """An execute call, or one whose input names a command (codex-acp calls `ls` "search")."""
+    raw_input = entry.raw_input
+    return entry.kind == "execute" or (isinstance(raw_input, dict) and "command" in raw_input)
+
+
+def _has_text(entry: Any) -> bool:
+    return any(
+        getattr(item, "type", None) == "content" and block_type(item.content) == "text"
+        for item in entry.content
+    )
+
+
+def raw_command_output(entry: Any) -> str | None:
+    """A command's output that only its rawOutput carries (no text content shows it)."""
+    if not ran_command(entry) or _has_text(entry):
+        return None
+    raw = entry.raw_output
+    if isinstance(raw, dict):
+        raw = next((raw[k] for k in _RAW_OUTPUT_KEYS if isinstance(raw.get(k), str)), None)
+    return raw if isinstance(raw, str) and raw.strip() else None
+
+
+def shows_output(entry: Any) -> bool:
+    """A command that returned text: its output stays in view (by its last lines)."""
+    return ran_command(entry) and (_has_text(entry) or raw_command_output(entry) is not None)
+
+
+def folds_when_done(entry: Any) -> bool:
+    """A completed call folds to its header, unless it has a diff, a terminal or output."""
+    if entry.status != "completed" or shows_output(entry):
+        return False
+    return not any(getattr(item, "type", None) in ("diff", "terminal") for item in entry.content)
 
 
 def status_text(status: str, elapsed: float | None) -> Text:
@@ -106,6 +148,7 @@ class ToolCallCard(Vertical):
         self._content_key: object = None
         self._terminal_views: dict[str, Widget] = {}
         self._user_toggled = False
+        self._output_expanded = False
         self._composed = False
         self._permission_views: dict[int, Widget] = {}
         self._disk_note: Static | None = None
@@ -152,7 +195,7 @@ class ToolCallCard(Vertical):
         elif status == "cancelled":
             self.add_class("-cancelled")
         if not self._user_toggled:
-            self.set_class(status == "completed" and not self._has_visual_content(), "-folded")
+            self.set_class(folds_when_done(self.entry), "-folded")
         self.query_one("#header", Static).update(self._header())
         key = self._content_signature()
         if key != self._content_key:
@@ -160,11 +203,6 @@ class ToolCallCard(Vertical):
             self._rebuild_body()
         self._sync_permissions()
         self._sync_disk_notes()
-
-    def _has_visual_content(self) -> bool:
-        return any(
-            getattr(item, "type", None) in ("diff", "terminal") for item in self.entry.content
-        )
 
     def _content_signature(self) -> object:
         return (
@@ -182,6 +220,9 @@ class ToolCallCard(Vertical):
             widget = self._content_widget(item)
             if widget is not None:
                 widgets.append(widget)
+        output = raw_command_output(self.entry)
+        if output is not None:
+            widgets.append(ToolTextView(output, tail=self._output_tail()))
         if self.entry.locations:
             widgets.append(Static(self._locations(), classes="locations"))
         failed = self.entry.status == "failed"
@@ -200,7 +241,7 @@ class ToolCallCard(Vertical):
         if kind == "content":
             block = item.content
             if block_type(block) == "text":
-                return Static(Text(str(block.text)), classes="tool-text")
+                return ToolTextView(str(block.text), tail=self._output_tail())
             return block_widget(block)
         if kind == "diff":
             from acp_tui.ui.widgets.diff_view import DiffPreview
@@ -218,11 +259,16 @@ class ToolCallCard(Vertical):
                 return Static(Text(f"▶ terminal {shown} (not found)", style="dim"))
             from acp_tui.ui.widgets.terminal_view import TerminalView
 
-            view = TerminalView(terminal)
+            view = TerminalView(terminal, fit_output=True)
             self._terminal_views[terminal_id] = view
             return view
         raw = getattr(item, "raw", item)
         return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
+
+    def _output_tail(self) -> int | None:
+        if shows_output(self.entry) and not self._output_expanded:
+            return OUTPUT_TAIL_LINES
+        return None
 
     def _locations(self) -> RenderableType:
         text = Text("📍 ")
@@ -248,6 +294,17 @@ class ToolCallCard(Vertical):
         if event.key == "enter" and isinstance(self.screen.focused, ToolCallHeader):
             self.toggle()
             event.stop()
+
+    def on_tool_text_view_expanded(self, event: ToolTextView.Expanded) -> None:
+        event.stop()
+        self._output_expanded = True
+        for view in self.query(ToolTextView):
+            view.action_expand()
+
+    @property
+    def output_expanded(self) -> bool:
+        """The user asked to see the whole output (not only its last lines)."""
+        return self._output_expanded
 
     @property
     def user_toggled(self) -> bool:

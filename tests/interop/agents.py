@@ -1,0 +1,87 @@
+"""The real third-party agents of the interop suite: where they are, what each one does.
+
+The agents are installed by `setup.sh` of the shared interop kit (`../shared/interop/` beside
+the repository, or `$ACP_TUI_INTEROP`) into `~/.cache/acp-tui-interop` (or `$ACP_INTEROP_DIR`);
+`agent.sh NAME` runs one against the fake LLM on `$FAKE_LLM_PORT`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def kit_dir() -> Path | None:
+    """The interop kit (agent.sh, fake_llm.py), or None if there is none."""
+    candidates = [os.environ.get("ACP_TUI_INTEROP"), REPO.parent / "shared" / "interop"]
+    for candidate in candidates:
+        if candidate and (Path(candidate) / "agent.sh").is_file():
+            return Path(candidate)
+    return None
+
+
+def install_dir() -> Path:
+    default = Path.home() / ".cache" / "acp-tui-interop"
+    return Path(os.environ.get("ACP_INTEROP_DIR") or default)
+
+
+@dataclass(frozen=True)
+class InteropAgent:
+    name: str
+    executable: str  # relative to the install dir: present when the agent is installed
+    auth: str | None = None  # the auth method to pick when asked
+    mode: str | None = None  # switch to this mode before the prompt
+    uses_terminal: bool = False  # runs the shell command through terminal/*
+    fake_llm: bool = True  # the turn is driven by the fake LLM (writes, reads, edits, shell)
+    writes_new_file: bool = True  # hello.txt comes out (Gemini's pre-read of it fails)
+    edits_notes: bool = True  # fast-agent has no edit tool: the fake LLM asks for no edit
+    returns_shell_output: bool = True  # Gemini sends none: nothing a client could show
+    asks_permission: bool = True
+
+    @property
+    def installed(self) -> bool:
+        return (install_dir() / self.executable).exists()
+
+    def env(self) -> dict[str, str]:
+        """XDG directories where the agent finds the config agent.sh gives it in its HOME (the
+        test suite points XDG_* at private directories, which OpenCode would read instead)."""
+        home = install_dir() / "home" / self.name
+        return {
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_STATE_HOME": str(home / ".local" / "state"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+        }
+
+
+def _npm(package: str, binary: str) -> str:
+    return f"npm/{package}/node_modules/.bin/{binary}"
+
+
+AGENTS = [
+    InteropAgent(
+        "gemini", _npm("gemini", "gemini"), writes_new_file=False, returns_shell_output=False
+    ),
+    InteropAgent("claude-code-acp", _npm("claudeacp", "claude-code-acp"), uses_terminal=True),
+    InteropAgent("claude-agent-acp", _npm("claudeagentacp", "claude-agent-acp")),
+    # full-access: codex's sandbox helper fails in containers; in that mode it asks nothing
+    InteropAgent(
+        "codex",
+        _npm("codexacp", "codex-acp"),
+        auth="openai-api-key",
+        mode="full-access",
+        asks_permission=False,
+    ),
+    InteropAgent("opencode", _npm("opencode", "opencode")),
+    InteropAgent("qwen", _npm("qwen", "qwen")),
+    InteropAgent("kimi", "venvs/kimi/bin/kimi", uses_terminal=True),
+    InteropAgent("vibe", "venvs/vibe/bin/vibe-acp", mode="ask"),  # it starts in accept-edits
+    InteropAgent(
+        "fast-agent", "venvs/fastagent/bin/fast-agent", uses_terminal=True, edits_notes=False
+    ),
+    InteropAgent("ts-example", _npm("zedsdk", "tsx"), fake_llm=False),
+]
+BY_NAME = {agent.name: agent for agent in AGENTS}

@@ -1,0 +1,99 @@
+"""Agents that fail without exiting: one closes its output but stays alive, one never answers
+initialize. Neither may leave the app looking ready or starting forever."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp_tui.client.events import SessionState
+from acp_tui.config import Settings
+from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.status_bar import StatusBar
+from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, new_session_ok
+from tests.ui.app_harness import agent_runs, fixed_cwd, plain, run_app
+
+LINGER: dict[str, Any] = {"sleep": 60}  # stays alive (the app kills it on restart or exit)
+
+
+async def test_an_agent_that_closes_its_output_is_a_crash_and_restarts(tmp_path: Path) -> None:
+    first = [
+        initialize_ok(),
+        new_session_ok("s-1"),
+        {"stderr": "lost my stdout somehow\n"},
+        {"close_stdout": True},
+        LINGER,
+    ]
+    second = [initialize_ok(), new_session_ok("s-2"), expect_prompt(), end_turn()]
+    argv = agent_runs(tmp_path, first, second)
+    async with run_app(argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        await h.until(lambda: h.session.state is SessionState.CRASHED, "the crash")
+        banner = h.one(CrashBanner)
+        await h.until(lambda: banner.has_class("-visible"), "the banner")
+        text = plain(banner)
+        assert "closed its output but is still running" in text
+        assert "lost my stdout somehow" in text and "ctrl+r" in text
+        assert "● crashed" in h.one(StatusBar).render().plain
+        await h.pilot.press("ctrl+r")
+        await h.ready()
+        assert h.session.session_id == "s-2"
+        await h.prompt("hello")
+
+
+async def test_an_agent_that_closes_its_output_mid_turn_ends_the_turn(tmp_path: Path) -> None:
+    first = [
+        initialize_ok(),
+        new_session_ok("s-1"),
+        expect_prompt(),
+        {"close_stdout": True},
+        LINGER,
+    ]
+    argv = agent_runs(tmp_path, first)
+    async with run_app(argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("are you there?")
+        await h.until(lambda: h.session.state is SessionState.CRASHED, "the crash")
+        await h.until(lambda: not h.session.turn_running, "the turn to end")
+        assert h.session.crash is not None and h.session.crash.during == "prompt"
+
+
+def slow_settings() -> dict[str, Any]:
+    return {"settings": Settings(initialize_warning_seconds=0.3)}
+
+
+async def test_no_answer_to_initialize_is_reported_and_restart_works(tmp_path: Path) -> None:
+    first = [{"stderr": "waiting for a lock file\n"}, LINGER]
+    second = [initialize_ok(), new_session_ok("s-2"), expect_prompt(), end_turn()]
+    argv = agent_runs(tmp_path, first, second)
+    async with run_app(
+        argv, fixed_cwd(tmp_path), wait_ready=False, session_kwargs=slow_settings()
+    ) as h:
+        banner = h.one(CrashBanner)
+        await h.until(lambda: banner.has_class("-visible"), "the stall banner")
+        await h.until(lambda: "waiting for a lock file" in plain(banner), "its stderr")
+        text = plain(banner)
+        assert "has not answered initialize after 0.3 s" in text
+        assert "ctrl+r" in text and "ctrl+q" in text
+        assert "● not answering" in h.one(StatusBar).render().plain
+        assert h.session.state is SessionState.STARTING
+        await h.pilot.press("ctrl+r")
+        await h.ready()
+        assert not banner.has_class("-visible")
+        assert h.session.session_id == "s-2"
+        await h.prompt("hello")
+
+
+async def test_a_late_answer_to_initialize_clears_the_warning(tmp_path: Path) -> None:
+    steps = [
+        {"sleep": 0.6},  # slower than the warning, then fine
+        initialize_ok(),
+        new_session_ok("s-1"),
+    ]
+    argv = agent_runs(tmp_path, steps)
+    async with run_app(
+        argv, fixed_cwd(tmp_path), wait_ready=False, session_kwargs=slow_settings()
+    ) as h:
+        banner = h.one(CrashBanner)
+        await h.until(lambda: banner.has_class("-visible"), "the stall banner")
+        await h.ready()
+        await h.until(lambda: not banner.has_class("-visible"), "the banner to go")
+        assert "● ready" in h.one(StatusBar).render().plain
