@@ -10,7 +10,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_serializer
 
-from ._base import AcpModel, DefaultOnError, OptStr, OptUInt, SkipInvalidItems, parse_with
+from ._base import (
+    AcpModel,
+    DefaultOnError,
+    OptStr,
+    OptUInt,
+    SkipInvalidItems,
+    note_repair,
+    parse_with,
+)
 from .content import ContentBlock
 
 TOOL_KINDS = (
@@ -87,6 +95,7 @@ def parse_tool_call_content(raw: Any) -> ToolCallContent:
         raise ValueError("tool call content must be an object with a string `type`")
     model = _TOOL_CONTENT_TYPES.get(kind)
     if model is None:
+        note_repair("unknown", f"tool call content type {kind!r}")
         return UnknownToolCallContent(raw=raw)
     try:
         return model.model_validate(raw)
