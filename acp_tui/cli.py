@@ -21,6 +21,7 @@ class LaunchOptions:
     log_path: Path | None
     demo: bool
     cwd_defaulted: bool = False
+    inspect: bool = False
 
 
 class UsageError(Exception):
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
     parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
+    parser.add_argument(
+        "--inspect", action="store_true", help="open the traffic inspector at start (f12 toggles)"
+    )
     return parser
 
 
@@ -73,7 +77,9 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         )
     if not args.demo:
         check_agent_command(agent_argv[0], cwd)
-    return LaunchOptions(agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None)
+    return LaunchOptions(
+        agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None, inspect=args.inspect
+    )
 
 
 def check_agent_command(command: str, cwd: Path) -> None:

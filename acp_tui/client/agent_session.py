@@ -45,6 +45,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ class AgentSession:
         self.queue_changed: Signal[list[QueuedPrompt]] = Signal()
         self.notices: Signal[Notice] = Signal()
         self.traffic: Signal[TrafficEvent] = Signal()
+        self.traffic_store = TrafficStore()
+        """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._process: AgentProcess | None = None
         self._connection: Connection | None = None
         self._log = JsonlTrafficLog(log_path) if log_path else None
@@ -193,6 +196,7 @@ class AgentSession:
             with contextlib.suppress(Exception):
                 await self._connection.close()
             self._connection = None
+            self.traffic_store.connection_closed()
         if self._process is not None:
             with contextlib.suppress(Exception):
                 await self._process.shutdown()
@@ -216,6 +220,7 @@ class AgentSession:
         )
         self._register_handlers(connection)
         connection.add_tap(self.traffic.emit)
+        connection.add_tap(self.traffic_store.record)
         if self._log is not None:
             connection.add_tap(self._log)
         connection.start()

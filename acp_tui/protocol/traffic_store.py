@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 from acp_tui.protocol.traffic import Direction, TrafficEvent
+from acp_tui.protocol.traffic_rows import RowIndex
 
 FrameKind = Literal["request", "response", "notification", "invalid"]
 
@@ -87,6 +88,8 @@ class TrafficStore:
         self._checker = ConformanceChecker()
         self._waiting: dict[tuple[Direction, tuple[str, Any]], int] = {}
         self._recent: deque[float] = deque()
+        self.rows = RowIndex(self.frames)
+        """The default rows (all frames, runs of one update kind grouped), kept up to date."""
 
     def __len__(self) -> int:
         return len(self.frames)
@@ -108,6 +111,7 @@ class TrafficStore:
                 self._mark(frame, self._checker.incoming(parsed))
             else:
                 self._checker.outgoing(frame.index, parsed)
+        self.rows.sync()
 
     def connection_closed(self) -> None:
         """The connection ended: requests of ours still waiting are marked never answered."""

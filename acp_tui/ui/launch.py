@@ -46,7 +46,12 @@ def run_app(options: LaunchOptions) -> int:
             guard=guard,
         )
 
-    app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages], guard=guard)
+    app = AcpApp(
+        factory,
+        startup_messages=[*loaded.messages, *rules.messages],
+        guard=guard,
+        inspect=options.inspect,
+    )
     try:
         code = app.run()
     finally:
