@@ -117,8 +117,11 @@ class AcpApp(App[int]):
         """Open the traffic inspector (or close it when it is on top)."""
         if isinstance(self.screen, InspectorScreen):
             self.screen.dismiss(None)
-        else:
-            self.push_screen(InspectorScreen(self.session.traffic_store))
+            return
+        if not self.is_screen_installed("inspector"):
+            # kept after closing: reopening costs a screen switch, and filters stay as left
+            self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        self.push_screen("inspector")
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -23,6 +23,8 @@ from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
 from acp_tui.ui.inspector.safe import safe_text
 
 PREVIEW_CHARS = 400
+FIXED_COLUMNS = 91
+"""Cells before the preview: time, direction, kind, id, label, latency, status, marks."""
 
 _DIM = Style(dim=True)
 _IN = Style(color="cyan")
@@ -44,7 +46,9 @@ def _latency_text(frame: FrameRecord) -> str:
     return f"{ms:5.0f}ms" if ms < 100_000 else f"{frame.latency:5.0f}s "
 
 
-def row_segments(frame: FrameRecord, count: int, origin: float) -> list[Segment]:
+def row_segments(
+    frame: FrameRecord, count: int, origin: float, preview: int = PREVIEW_CHARS
+) -> list[Segment]:
     """The cells of one row (before cropping): time, direction, kind, id, label, latency,
     status, marks, preview."""
     arrow, arrow_style = ("←", _IN) if frame.direction == "in" else ("→", _OUT)
@@ -66,7 +70,8 @@ def row_segments(frame: FrameRecord, count: int, origin: float) -> list[Segment]
     else:
         segments.append(Segment(" " * 8))
     segments.append(Segment(f"⚠{len(frame.marks):<2} " if frame.marks else "    ", _MARK))
-    segments.append(Segment(safe_text(frame.raw[:PREVIEW_CHARS]), _DIM))
+    if preview > 0:
+        segments.append(Segment(safe_text(frame.raw[:preview]), _DIM))
     return segments
 
 
@@ -163,9 +168,7 @@ class FrameList(ScrollView, can_focus=True):
             self.cursor = clamped
             return
         self.follow = clamped == rows - 1
-        self.scroll_to_region(
-            Region(0, clamped, 1, 1), animate=False, force=True, immediate=True
-        )
+        self.scroll_to_region(Region(0, clamped, 1, 1), animate=False, force=True, immediate=True)
         self.refresh()
         selected = self.selected
         self.post_message(self.Selected(*(selected if selected else (None, 0))))
@@ -196,7 +199,8 @@ class FrameList(ScrollView, can_focus=True):
             return Strip.blank(width)
         first, count = self.index.row(row)
         frame = self.store.frames[first]
-        strip = Strip(row_segments(frame, count, self.origin)).crop(0, width)
+        segments = row_segments(frame, count, self.origin, width - FIXED_COLUMNS)
+        strip = Strip(segments).crop(0, width)
         if row == self.cursor:
             strip = strip.apply_style(_CURSOR)
         return strip.extend_cell_length(width, _CURSOR if row == self.cursor else None)
