@@ -101,6 +101,10 @@ def check_agent_command(command: str, cwd: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["check"]:
+        from acp_tui.check_cli import main as check_main
+
+        return check_main(args[1:])
     try:
         options = parse_args(args)
     except UsageError as error:
