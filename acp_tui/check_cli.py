@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -48,6 +49,9 @@ def main(argv: list[str]) -> int:
     if not agent_argv:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
+    if os.sep in agent_argv[0] and not os.path.isabs(agent_argv[0]):
+        # the agent runs in a temporary directory: a relative command is ours, not its
+        agent_argv[0] = os.path.abspath(agent_argv[0])
     from acp_tui.client.check import format_report, run_check
 
     report = asyncio.run(

@@ -140,7 +140,7 @@ async def _drive(
     if not await session.start():
         crash = session.crash
         report.error = session.error or (
-            f"the agent {crash.description} during {crash.during}" if crash else "start failed"
+            f"{crash.description} during {crash.during}" if crash else "start failed"
         )
         return
     if mode is not None:
@@ -161,7 +161,7 @@ async def _drive(
         unsubscribe()
     report.stop_reason = session.thread.last_stop_reason
     if session.state is SessionState.CRASHED and session.crash is not None:
-        report.error = f"the agent {session.crash.description} during the prompt"
+        report.error = f"{session.crash.description} during the prompt"
 
 
 def _fill(report: CheckReport, session: CheckSession) -> None:
