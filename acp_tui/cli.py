@@ -22,6 +22,9 @@ class LaunchOptions:
     demo: bool
     cwd_defaulted: bool = False
     inspect: bool = False
+    replay_path: Path | None = None
+    replay_speed: float = 1.0
+    replay_paused: bool = False
 
 
 class UsageError(Exception):
@@ -50,6 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--inspect", action="store_true", help="open the traffic inspector at start (f12 toggles)"
     )
+    parser.add_argument(
+        "--replay", metavar="FILE", help="show a session recorded with --log (no agent is started)"
+    )
+    parser.add_argument(
+        "--replay-speed",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="replay at X times the recorded pace (0: as fast as possible)",
+    )
+    parser.add_argument(
+        "--replay-paused", action="store_true", help="start the replay paused (f8 steps)"
+    )
     return parser
 
 
@@ -69,6 +85,19 @@ def parse_args(argv: list[str]) -> LaunchOptions:
     if not cwd.is_dir():
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
     log_path = Path(args.log).expanduser().resolve() if args.log else None
+    if args.replay:
+        replay_path = Path(args.replay).expanduser()
+        if not replay_path.is_file():
+            raise UsageError(f"--replay {args.replay!r} is not a file")
+        if args.demo or agent_argv:
+            raise UsageError("--replay shows a recording: give no agent command and no --demo")
+        if args.replay_speed < 0:
+            raise UsageError("--replay-speed must be 0 (as fast as possible) or more")
+        return LaunchOptions(
+            [], cwd.resolve(), log_path, False, args.cwd is None, inspect=args.inspect,
+            replay_path=replay_path, replay_speed=args.replay_speed,
+            replay_paused=args.replay_paused,
+        )  # fmt: skip
     if args.demo and agent_argv:
         raise UsageError("give either --demo or an agent command, not both")
     if not args.demo and not agent_argv:
