@@ -98,7 +98,10 @@ class TrafficStore:
         """The tap: summarise, pair and check one frame."""
         frame = FrameRecord(len(self.frames), event.direction, event.time, event.raw)
         self.frames.append(frame)
-        self._recent.append(event.time)
+        recent = self._recent
+        recent.append(event.time)
+        while recent[0] < event.time - FPS_WINDOW:  # amortised O(1): each time leaves once
+            recent.popleft()
         try:
             parsed: Any = json.loads(event.raw)
         except (ValueError, RecursionError):

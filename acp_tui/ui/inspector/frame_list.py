@@ -104,6 +104,8 @@ class FrameList(ScrollView, can_focus=True):
         self.index: RowIndex = store.rows
         self.follow = True
         self.origin = store.frames[0].time if store.frames else time.time()
+        self._lines: dict[tuple[int, int, int, int, bool, int], Strip] = {}
+        """Drawn lines by what they show (a frame's row can only change in these fields)."""
 
     # ---- data ---------------------------------------------------------------------------
 
@@ -127,6 +129,8 @@ class FrameList(ScrollView, can_focus=True):
         if frames == self._seen_frames:
             return False
         self._seen_frames = frames
+        if frames:
+            self.origin = self.store.frames[0].time  # times are shown from the first frame
         self.index.sync()
         at_end = self.cursor >= self._shown_rows - 1
         self._resize()
@@ -199,8 +203,16 @@ class FrameList(ScrollView, can_focus=True):
             return Strip.blank(width)
         first, count = self.index.row(row)
         frame = self.store.frames[first]
+        key = (first, count, len(frame.marks), frame.pair, row == self.cursor, width)
+        cached = self._lines.get(key)
+        if cached is not None:
+            return cached
         segments = row_segments(frame, count, self.origin, width - FIXED_COLUMNS)
         strip = Strip(segments).crop(0, width)
         if row == self.cursor:
             strip = strip.apply_style(_CURSOR)
-        return strip.extend_cell_length(width, _CURSOR if row == self.cursor else None)
+        strip = strip.extend_cell_length(width, _CURSOR if row == self.cursor else None)
+        if len(self._lines) > 4 * max(self.size.height, 1):
+            self._lines.clear()
+        self._lines[key] = strip
+        return strip
