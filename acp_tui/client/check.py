@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
+from acp_tui.protocol.models import RequestPermissionRequest, to_wire
 from acp_tui.protocol.traffic_store import TrafficStore
 
 Policy = Literal["allow", "reject", "cancel"]
@@ -59,18 +60,17 @@ class CheckSession(AgentSession):
         self.policy = policy
         self.permission_answers: list[str] = []
 
-    async def _on_request_permission(self, params: Any) -> dict[str, Any]:
-        options = params.get("options") if isinstance(params, dict) else None
-        options = [o for o in options if isinstance(o, dict)] if isinstance(options, list) else []
+    async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
+        self.thread.tool_call_for_permission(params.tool_call)
         wanted = {
             "allow": ("allow_once", "allow_always"),
             "reject": ("reject_once", "reject_always"),
         }
         for kind in wanted.get(self.policy, ()):
-            for option in options:
-                if option.get("kind") == kind and isinstance(option.get("optionId"), str):
-                    self.permission_answers.append(f"{kind} {option['optionId']}")
-                    return {"outcome": {"outcome": "selected", "optionId": option["optionId"]}}
+            for option in params.options:
+                if option.kind == kind:
+                    self.permission_answers.append(f"{kind} {option.option_id}")
+                    return {"outcome": {"outcome": "selected", "optionId": option.option_id}}
         self.permission_answers.append("cancelled")
         return {"outcome": {"outcome": "cancelled"}}
 
@@ -166,8 +166,8 @@ async def _drive(
 
 def _fill(report: CheckReport, session: CheckSession) -> None:
     store: TrafficStore = session.traffic_store
-    report.agent_info = session.agent_info
-    report.capabilities = session.agent_capabilities
+    report.agent_info = to_wire(session.agent_info) if session.agent_info is not None else {}
+    report.capabilities = to_wire(session.agent_capabilities)
     report.auth_methods = [
         {"id": m.id, "name": m.name, "type": m.type} for m in session.auth_methods
     ]

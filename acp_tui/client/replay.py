@@ -20,7 +20,12 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState, Signal
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_bridge import ClientUi
-from acp_tui.protocol.models import ToolCallUpdate, parse_content_block
+from acp_tui.protocol.models import (
+    AgentCapabilities,
+    Implementation,
+    ToolCallUpdate,
+    parse_content_block,
+)
 from acp_tui.protocol.traffic import Direction, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.session.thread import Thread
@@ -95,7 +100,8 @@ class ReplaySession(AgentSession):
 
     @property
     def agent_name(self) -> str:
-        name = self.agent_info.get("title") or self.agent_info.get("name")
+        info = self.agent_info
+        name = info.title or info.name if info is not None else None
         return f"replay: {name}" if name else "replay"
 
     async def start(self) -> bool:
@@ -219,10 +225,12 @@ class ReplaySession(AgentSession):
 
     def _answered(self, method: str, result: dict[str, Any] | None) -> None:
         if method == "initialize" and result is not None:
-            info = result.get("agentInfo")
-            self.agent_info = info if isinstance(info, dict) else {}
-            capabilities = result.get("agentCapabilities")
-            self.agent_capabilities = capabilities if isinstance(capabilities, dict) else {}
+            with contextlib.suppress(ValueError):
+                self.agent_info = Implementation.model_validate(result.get("agentInfo"))
+            with contextlib.suppress(ValueError):
+                self.agent_capabilities = AgentCapabilities.model_validate(
+                    result.get("agentCapabilities") or {}
+                )
         elif method in ("session/new", "session/load") and result is not None:
             session_id = result.get("sessionId")
             if isinstance(session_id, str):
