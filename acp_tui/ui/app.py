@@ -33,7 +33,7 @@ class AcpApp(App[int]):
     TITLE = "acp-tui"
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
-        Binding("f12", "inspector", "traffic", id="app.inspector"),
+        Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
     ]
 
     def __init__(
