@@ -245,3 +245,23 @@ def test_frames_per_second_counts_the_last_second() -> None:
 )
 def test_absolute_paths(path: str, absolute: bool) -> None:
     assert is_absolute_path(path) is absolute
+
+
+@pytest.mark.parametrize(
+    "update_body",
+    [
+        {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": 5}},
+        {
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": "x"},
+            "messageId": 7,
+        },
+        {"sessionUpdate": "agent_thought_chunk", "content": {"type": "text"}},
+    ],
+)
+def test_text_chunks_off_the_fast_path_are_still_checked(update_body: dict[str, Any]) -> None:
+    store = TrafficStore()
+    frame = update(update_body)
+    feed(store, "in", frame)
+    assert store.frames[0].marks, "a broken chunk must be marked"
+    assert schema_errors(frame)
