@@ -21,6 +21,10 @@ class LaunchOptions:
     log_path: Path | None
     demo: bool
     cwd_defaulted: bool = False
+    inspect: bool = False
+    replay_path: Path | None = None
+    replay_speed: float = 1.0
+    replay_paused: bool = False
 
 
 class UsageError(Exception):
@@ -46,6 +50,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
     parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
+    parser.add_argument(
+        "--inspect", action="store_true", help="open the traffic inspector at start (f12 toggles)"
+    )
+    parser.add_argument(
+        "--replay", metavar="FILE", help="show a session recorded with --log (no agent is started)"
+    )
+    parser.add_argument(
+        "--replay-speed",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="replay at X times the recorded pace (0: as fast as possible)",
+    )
+    parser.add_argument(
+        "--replay-paused", action="store_true", help="start the replay paused (f8 steps)"
+    )
     return parser
 
 
@@ -65,6 +85,19 @@ def parse_args(argv: list[str]) -> LaunchOptions:
     if not cwd.is_dir():
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
     log_path = Path(args.log).expanduser().resolve() if args.log else None
+    if args.replay:
+        replay_path = Path(args.replay).expanduser()
+        if not replay_path.is_file():
+            raise UsageError(f"--replay {args.replay!r} is not a file")
+        if args.demo or agent_argv:
+            raise UsageError("--replay shows a recording: give no agent command and no --demo")
+        if args.replay_speed < 0:
+            raise UsageError("--replay-speed must be 0 (as fast as possible) or more")
+        return LaunchOptions(
+            [], cwd.resolve(), log_path, False, args.cwd is None, inspect=args.inspect,
+            replay_path=replay_path, replay_speed=args.replay_speed,
+            replay_paused=args.replay_paused,
+        )  # fmt: skip
     if args.demo and agent_argv:
         raise UsageError("give either --demo or an agent command, not both")
     if not args.demo and not agent_argv:
@@ -73,7 +106,9 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         )
     if not args.demo:
         check_agent_command(agent_argv[0], cwd)
-    return LaunchOptions(agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None)
+    return LaunchOptions(
+        agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None, inspect=args.inspect
+    )
 
 
 def check_agent_command(command: str, cwd: Path) -> None:
@@ -95,6 +130,10 @@ def check_agent_command(command: str, cwd: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["check"]:
+        from acp_tui.check_cli import main as check_main
+
+        return check_main(args[1:])
     try:
         options = parse_args(args)
     except UsageError as error:

@@ -50,6 +50,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
 from acp_tui.session.thread import Thread
 
@@ -135,6 +136,8 @@ class AgentSession:
         self.notices: Signal[Notice] = Signal()
         self.stalled: Signal[AgentCrash | None] = Signal()  # `stall` set, or cleared (None)
         self.traffic: Signal[TrafficEvent] = Signal()
+        self.traffic_store = TrafficStore()
+        """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._process: AgentProcess | None = None
         self._connection: Connection | None = None
         self._log = JsonlTrafficLog(log_path) if log_path else None
@@ -221,6 +224,7 @@ class AgentSession:
             with contextlib.suppress(Exception):
                 await self._connection.close()
             self._connection = None
+            self.traffic_store.connection_closed()
         if self._process is not None:
             with contextlib.suppress(Exception):
                 await self._process.shutdown()
@@ -405,6 +409,7 @@ class AgentSession:
 
     def _tap(self, event: TrafficEvent) -> None:
         self.traffic.emit(event)
+        self.traffic_store.record(event)
         if self._log is not None:
             self._log(event)
 

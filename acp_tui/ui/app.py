@@ -7,15 +7,17 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.themes import load_themes
@@ -30,7 +32,10 @@ def _die_by(sig: int) -> None:
 
 class AcpApp(App[int]):
     TITLE = "acp-tui"
-    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit")]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
+        Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
+    ]
 
     def __init__(
         self,
@@ -39,6 +44,7 @@ class AcpApp(App[int]):
         start_agent: bool = True,
         startup_messages: list[str] | None = None,
         guard: ProcessGuard | None = None,
+        inspect: bool = False,
     ) -> None:
         super().__init__()
         self.guard = guard
@@ -49,6 +55,7 @@ class AcpApp(App[int]):
         self.bridge.cwd = str(self.session.cwd)
         self.start_agent = start_agent
         self.exit_message: str | None = None
+        self.inspect_at_start = inspect
 
     async def on_mount(self) -> None:
         if self.guard is not None:
@@ -62,6 +69,8 @@ class AcpApp(App[int]):
             # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
             self.set_keymap(dict(self.session.settings.keymap))
         await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
+        if self.inspect_at_start:
+            self.action_inspector()
         if self.startup_messages:
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
@@ -106,6 +115,24 @@ class AcpApp(App[int]):
         timer.daemon = True
         timer.start()
         loop.call_soon_threadsafe(self.exit, 128 + sig)
+
+    def action_inspector(self) -> None:
+        """Open the traffic inspector (or close it when it is on top)."""
+        if isinstance(self.screen, InspectorScreen):
+            self.screen.dismiss(None)
+            return
+        if not self.is_screen_installed("inspector"):
+            # kept after closing: reopening costs a screen switch, and filters stay as left
+            self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        self.push_screen("inspector")
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Traffic inspector",
+            "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
+            self.action_inspector,
+        )
 
     async def action_quit(self) -> None:
         await self.session.close()

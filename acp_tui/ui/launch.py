@@ -31,6 +31,8 @@ def run_app(options: LaunchOptions) -> int:
 
             cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
             create_sample_project(cwd)
+    if options.replay_path is not None:
+        return run_replay(options)  # no agent: the recorded frames play instead
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
@@ -74,12 +76,47 @@ def _run(
             prestarted=early,
         )
 
-    app = AcpApp(factory, startup_messages=[*loaded.messages, *rules.messages], guard=guard)
+    app = AcpApp(
+        factory,
+        startup_messages=[*loaded.messages, *rules.messages],
+        guard=guard,
+        inspect=options.inspect,
+    )
     code = app.run(loop=loop)
     if early is not None and not early.initialize.done():
         loop.run_until_complete(early.discard())  # the app ended before the session took it
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
+    return code if isinstance(code, int) else 0
+
+
+def run_replay(options: LaunchOptions) -> int:
+    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.replay import ReplayError, ReplaySession, load_log
+    from acp_tui.config import load_settings
+    from acp_tui.ui.bridge import UiBridge
+    from acp_tui.ui.replay_app import ReplayApp
+
+    assert options.replay_path is not None
+    settings = load_settings().settings
+    try:
+        frames = load_log(options.replay_path)
+    except ReplayError as error:
+        print(f"acp-tui: {error}", file=sys.stderr)
+        return 2
+
+    def factory(bridge: UiBridge) -> AgentSession:
+        return ReplaySession(
+            frames,
+            options.cwd,
+            bridge,
+            speed=options.replay_speed,
+            paused=options.replay_paused,
+            settings=settings,
+        )
+
+    app = ReplayApp(factory, inspect=options.inspect)
+    code = app.run()
     return code if isinstance(code, int) else 0
 
 

@@ -107,3 +107,26 @@ def test_agent_names_from_commands() -> None:
     # not interpreters, though their names start like one
     assert command_name(["shellcheck-agent", "--acp"]) == "shellcheck-agent"
     assert command_name(["nodeagent", "x.js"]) == "nodeagent"
+
+
+def test_replay_needs_no_agent_and_refuses_one(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_text("")
+    options = parse_args(["--replay", str(log), "--replay-speed", "0", "--replay-paused"])
+    assert (options.replay_path, options.replay_speed, options.replay_paused) == (log, 0.0, True)
+    assert options.agent_argv == []
+    with pytest.raises(UsageError, match="no agent command"):
+        parse_args(["--replay", str(log), "--", "gemini"])
+    with pytest.raises(UsageError, match="is not a file"):
+        parse_args(["--replay", str(tmp_path / "missing.jsonl")])
+
+
+def test_inspect_flag() -> None:
+    assert parse_args(["--inspect", "--demo"]).inspect
+    assert not parse_args(["--demo"]).inspect
+
+
+def test_check_without_an_agent_command_is_a_usage_error() -> None:
+    result = run_cli("check", "--prompt", "hi")
+    assert result.returncode == 2
+    assert "acp-tui check" in result.stderr

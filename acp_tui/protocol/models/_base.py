@@ -15,7 +15,10 @@ agent, file contents to write, terminal commands) stay plain `str`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import (
@@ -25,6 +28,7 @@ from pydantic import (
     Field,
     NonNegativeInt,
     ValidationError,
+    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
@@ -34,14 +38,55 @@ from pydantic_core import PydanticUseDefault
 from acp_tui.safe_text import safe_text
 
 
-def _default_on_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """Something a lenient model tolerated: `kind` is "defaulted", "dropped", "unknown" or
+    "invalid"; `where` names the field or variant; `why` is the validation message."""
+
+    kind: str
+    where: str
+    why: str = ""
+
+
+_repairs: ContextVar[list[Repair] | None] = ContextVar("acp_repairs", default=None)
+
+
+@contextmanager
+def recording_repairs() -> Iterator[list[Repair]]:
+    """Collect what the models repair while validating inside this block (for conformance)."""
+    found: list[Repair] = []
+    token = _repairs.set(found)
+    try:
+        yield found
+    finally:
+        _repairs.reset(token)
+
+
+def note_repair(kind: str, where: str, why: str = "") -> None:
+    """Record a repair if someone is recording (costs one context lookup otherwise)."""
+    found = _repairs.get()
+    if found is not None:
+        found.append(Repair(kind, where, why))
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors(include_url=False)[0]
+    return f"{first['msg']} (got {type(first.get('input')).__name__})"
+
+
+def _default_on_error(
+    value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+) -> Any:
     try:
         return handler(value)
-    except ValidationError:
+    except ValidationError as error:
+        note_repair("defaulted", info.field_name or "?", _first_error(error))
         raise PydanticUseDefault() from None
 
 
-def _skip_invalid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+def _skip_invalid_items(
+    value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+) -> Any:
     try:
         return handler(value)
     except ValidationError:
@@ -51,7 +96,8 @@ def _skip_invalid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> An
         for item in value:
             try:
                 kept.extend(handler([item]))
-            except ValidationError:
+            except ValidationError as error:
+                note_repair("dropped", f"an item of {info.field_name or '?'}", _first_error(error))
                 continue
         return kept
 

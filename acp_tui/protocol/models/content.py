@@ -18,6 +18,7 @@ from ._base import (
     OptFloat,
     OptStr,
     SkipInvalidItems,
+    note_repair,
     parse_with,
 )
 
@@ -122,8 +123,14 @@ def parse_content_block(raw: Any) -> ContentBlock:
         if model is not None:
             try:
                 return model.model_validate(raw)
-            except ValidationError:
-                pass
+            except ValidationError as error:
+                note_repair(
+                    "invalid", f"{raw.get('type')} content block", str(error.errors()[0]["msg"])
+                )
+                return UnknownContent(raw=raw)
+        note_repair("unknown", f"content block type {raw.get('type')!r}")
+    else:
+        note_repair("invalid", "content block", "not an object")
     return UnknownContent(raw=raw)
 
 

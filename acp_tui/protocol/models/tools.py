@@ -18,6 +18,7 @@ from ._base import (
     OptStr,
     OptUInt,
     SkipInvalidItems,
+    note_repair,
     parse_with,
 )
 from .content import ContentBlock
@@ -98,6 +99,7 @@ def parse_tool_call_content(raw: Any) -> ToolCallContent:
         raise ValueError("tool call content must be an object with a string `type`")
     model = _TOOL_CONTENT_TYPES.get(kind)
     if model is None:
+        note_repair("unknown", f"tool call content type {kind!r}")
         return UnknownToolCallContent(raw=raw)
     try:
         return model.model_validate(raw)

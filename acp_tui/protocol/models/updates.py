@@ -23,6 +23,7 @@ from ._base import (
     OptDisplayStr,
     OptStr,
     SkipInvalidItems,
+    note_repair,
     parse_with,
 )
 from .content import ContentBlock
@@ -228,14 +229,19 @@ def parse_session_update(raw: Any) -> SessionUpdate:
     if isinstance(raw, BaseModel) and isinstance(raw, KnownSessionUpdate | UnknownUpdate):
         return raw
     if not isinstance(raw, dict):
+        note_repair("invalid", "session update", "not an object")
         return UnknownUpdate(raw=raw, error="session update is not an object")
     kind = raw.get("sessionUpdate")
     model = UPDATE_TYPES.get(kind) if isinstance(kind, str) else None
     if model is None:
+        note_repair("unknown", f"session update {kind!r}")
         return UnknownUpdate(raw=raw)
     try:
         return model.model_validate(raw)
     except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        note_repair("invalid", f"{kind} {where}".strip(), first["msg"])
         return UnknownUpdate(raw=raw, error=str(error))
 
 

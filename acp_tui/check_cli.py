@@ -1,0 +1,71 @@
+"""`acp-tui check [options] -- AGENT_CMD ARGS...`: the non-interactive conformance run."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+USAGE = (
+    "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
+    "[--mode ID] [--json] [--timeout SECONDS] -- AGENT_CMD [ARGS...]"
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="acp-tui check",
+        usage=USAGE,
+        description=(
+            "Run an agent without a UI: initialize, session/new in a temporary directory, "
+            "optionally one prompt; report what it announced and everything it sent outside "
+            "the ACP v1 schema. Exit status 1 when there is anything, 2 when it did not run."
+        ),
+    )
+    parser.add_argument("--prompt", metavar="TEXT", help="send one prompt and wait for its end")
+    parser.add_argument(
+        "--permission",
+        choices=("allow", "reject", "cancel"),
+        default="allow",
+        help="how permission requests are answered (default: allow)",
+    )
+    parser.add_argument("--auth", metavar="METHOD", help="the auth method id to use if asked")
+    parser.add_argument("--mode", metavar="ID", help="switch to this session mode first")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
+    parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    if "--" not in argv:
+        print(f"usage: {USAGE}", file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    args = build_parser().parse_args(argv[:split])
+    agent_argv = argv[split + 1 :]
+    if not agent_argv:
+        print(f"usage: {USAGE}", file=sys.stderr)
+        return 2
+    if os.sep in agent_argv[0] and not os.path.isabs(agent_argv[0]):
+        # the agent runs in a temporary directory: a relative command is ours, not its
+        agent_argv[0] = os.path.abspath(agent_argv[0])
+    from acp_tui.client.check import format_report, run_check
+
+    report = asyncio.run(
+        run_check(
+            agent_argv,
+            prompt=args.prompt,
+            policy=args.permission,
+            auth=args.auth,
+            mode=args.mode,
+            time_limit=args.timeout,
+            cwd=Path(args.cwd).resolve() if args.cwd else None,
+        )
+    )
+    print(report.to_json() if args.json else format_report(report))
+    if report.error is not None:
+        return 2
+    return 0 if report.ok else 1

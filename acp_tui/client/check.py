@@ -1,0 +1,248 @@
+"""`acp-tui check -- AGENT_CMD`: run an agent without a UI and report what it said and did wrong.
+
+Initialize, `session/new` in a fresh temporary directory, optionally one prompt (permissions
+answered by a fixed policy), then a report: protocol version, capabilities, auth methods, modes,
+config options, commands, timings and every conformance mark of the traffic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.events import SessionState
+from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.config import HoldWrites, Settings
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.protocol.models import RequestPermissionRequest, to_wire
+from acp_tui.protocol.traffic_store import TrafficStore
+
+Policy = Literal["allow", "reject", "cancel"]
+
+
+class CheckUi:
+    """Nobody at the keyboard: one named login method, files outside the directory denied."""
+
+    asker = FixedAnswer("deny")
+
+    def __init__(self, auth: str | None) -> None:
+        self.auth = auth
+        self.auth_error: str | None = None
+
+    async def choose_auth_method(
+        self, methods: Sequence[AuthMethodInfo], error: str | None
+    ) -> AuthMethodInfo | None:
+        if self.auth_error is not None or self.auth is None:
+            self.auth_error = error or "authentication required (give --auth METHOD)"
+            return None
+        self.auth_error = ""  # one try only
+        return next((m for m in methods if m.id == self.auth and m.type == "agent"), None)
+
+    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+        return None
+
+    async def review_write(self, path: Path, before: str | None, proposed: str) -> None:
+        return None
+
+
+class CheckSession(AgentSession):
+    """An `AgentSession` whose permission requests are answered by a fixed policy."""
+
+    def __init__(self, *args: Any, policy: Policy = "allow", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.policy = policy
+        self.permission_answers: list[str] = []
+
+    async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
+        self.thread.tool_call_for_permission(params.tool_call)
+        wanted = {
+            "allow": ("allow_once", "allow_always"),
+            "reject": ("reject_once", "reject_always"),
+        }
+        for kind in wanted.get(self.policy, ()):
+            for option in params.options:
+                if option.kind == kind:
+                    self.permission_answers.append(f"{kind} {option.option_id}")
+                    return {"outcome": {"outcome": "selected", "optionId": option.option_id}}
+        self.permission_answers.append("cancelled")
+        return {"outcome": {"outcome": "cancelled"}}
+
+
+@dataclass
+class CheckReport:
+    command: list[str]
+    ok: bool = False
+    error: str | None = None
+    protocol_version: Any = None
+    agent_info: dict[str, Any] = field(default_factory=dict)
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    auth_methods: list[dict[str, Any]] = field(default_factory=list)
+    modes: list[str] = field(default_factory=list)
+    current_mode: str | None = None
+    config_options: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    stop_reason: str | None = None
+    permission_answers: list[str] = field(default_factory=list)
+    frames: int = 0
+    marks: list[dict[str, Any]] = field(default_factory=list)
+    mark_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def violations(self) -> int:
+        return len(self.marks)
+
+    def to_json(self) -> str:
+        return json.dumps({**asdict(self), "violations": self.violations}, indent=2)
+
+
+async def run_check(
+    argv: Sequence[str],
+    *,
+    prompt: str | None = None,
+    policy: Policy = "allow",
+    auth: str | None = None,
+    mode: str | None = None,
+    time_limit: float = 120.0,
+    cwd: Path | None = None,
+) -> CheckReport:
+    report = CheckReport(command=list(argv))
+    with contextlib.ExitStack() as stack:
+        if cwd is None:
+            cwd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="acp-check-")))
+        ui = CheckUi(auth)
+        settings = Settings(hold_writes=HoldWrites.NEVER)
+        session = CheckSession(argv, cwd, ui, settings=settings, policy=policy)
+        try:
+            async with asyncio.timeout(time_limit):
+                await _drive(session, report, prompt, mode)
+        except TimeoutError:
+            report.error = f"timed out after {time_limit:g} s"
+        finally:
+            await session.close()
+        _fill(report, session)
+        if report.error is None and ui.auth_error:
+            report.error = ui.auth_error
+    report.ok = report.error is None and report.violations == 0
+    return report
+
+
+async def _drive(
+    session: CheckSession, report: CheckReport, prompt: str | None, mode: str | None
+) -> None:
+    if not await session.start():
+        crash = session.crash
+        report.error = session.error or (
+            f"{crash.description} during {crash.during}" if crash else "start failed"
+        )
+        return
+    if mode is not None:
+        problem = await session.set_mode(mode)
+        if problem is not None:
+            report.error = f"session/set_mode {mode!r}: {problem}"
+            return
+    if prompt is None:
+        return
+    done = asyncio.Event()
+    unsubscribe = session.state_changed.subscribe(
+        lambda state: done.set() if state is not SessionState.RUNNING else None
+    )
+    try:
+        session.submit(prompt)
+        await done.wait()
+    finally:
+        unsubscribe()
+    report.stop_reason = session.thread.last_stop_reason
+    if session.state is SessionState.CRASHED and session.crash is not None:
+        report.error = f"{session.crash.description} during the prompt"
+
+
+def _fill(report: CheckReport, session: CheckSession) -> None:
+    store: TrafficStore = session.traffic_store
+    report.agent_info = to_wire(session.agent_info) if session.agent_info is not None else {}
+    report.capabilities = to_wire(session.agent_capabilities)
+    report.auth_methods = [
+        {"id": m.id, "name": m.name, "type": m.type} for m in session.auth_methods
+    ]
+    thread = session.thread
+    report.modes = [mode.id for mode in thread.modes]
+    report.current_mode = thread.current_mode_id
+    report.config_options = [_option_name(option) for option in thread.config_options]
+    report.commands = [command.name for command in thread.commands]
+    report.permission_answers = session.permission_answers
+    report.frames = len(store)
+    for frame in store.frames:
+        if frame.kind == "request" and frame.direction == "out" and frame.latency is not None:
+            name = frame.method or "?"
+            if name == "initialize" and report.protocol_version is None:
+                report.protocol_version = _protocol_version(store, frame.pair)
+            report.timings_ms.setdefault(name, round(frame.latency * 1000, 1))
+        for mark in frame.marks:
+            report.marks.append(
+                {"frame": frame.index, "method": frame.label, "kind": str(mark.kind),
+                 "detail": mark.detail}
+            )  # fmt: skip
+    report.mark_counts = {str(kind): count for kind, count in store.mark_counts.items()}
+
+
+def _option_name(option: Any) -> str:
+    ident = getattr(option, "id", None)
+    current = getattr(option, "current_value", None)
+    return f"{ident}={current}" if current is not None else str(ident)
+
+
+def _protocol_version(store: TrafficStore, index: int) -> Any:
+    try:
+        result = json.loads(store.frames[index].raw).get("result")
+    except (ValueError, AttributeError):
+        return None
+    return result.get("protocolVersion") if isinstance(result, dict) else None
+
+
+def format_report(report: CheckReport) -> str:
+    """The report for people: one fact per line, marks last."""
+    info = report.agent_info
+    name = " ".join(str(info[k]) for k in ("name", "version") if info.get(k)) or "?"
+    lines = [
+        f"agent:            {name}",
+        f"command:          {' '.join(report.command)}",
+        f"protocol version: {report.protocol_version}",
+        f"capabilities:     {json.dumps(report.capabilities, sort_keys=True)}",
+        "auth methods:     "
+        + (", ".join(f"{m['id']} ({m['type']})" for m in report.auth_methods) or "none"),
+        f"modes:            {', '.join(report.modes) or 'none'}"
+        + (f" (current {report.current_mode})" if report.current_mode else ""),
+        f"config options:   {', '.join(report.config_options) or 'none'}",
+        f"commands:         {', '.join(report.commands) or 'none'}",
+        "timings:          "
+        + (", ".join(f"{k} {v:g} ms" for k, v in report.timings_ms.items()) or "none"),
+    ]
+    if report.stop_reason is not None:
+        lines.append(f"prompt:           stopped with {report.stop_reason}")
+    if report.permission_answers:
+        lines.append(f"permissions:      {', '.join(report.permission_answers)}")
+    lines.append(f"frames:           {report.frames}")
+    if report.error:
+        lines.append(f"error:            {report.error}")
+    if not report.marks:
+        lines.append("conformance:      nothing outside the ACP v1 schema")
+    else:
+        counts = ", ".join(f"{count} {kind}" for kind, count in report.mark_counts.items())
+        lines.append(f"conformance:      {report.violations} marks ({counts})")
+        for mark in report.marks:
+            lines.append(
+                f"  frame {mark['frame']:>4} {mark['method']}: {mark['kind']}: {mark['detail']}"
+            )
+    return "\n".join(_printable(line) for line in lines)
+
+
+def _printable(line: str) -> str:
+    """Agent text on a terminal: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)

@@ -1,0 +1,306 @@
+"""What an agent sent outside the ACP v1 schema, frame by frame (the inspector's marks, `check`).
+
+The checker is separate from the lenient models the session uses: it validates each incoming
+frame's params (or result) with the same models while *recording* what they repair
+(`recording_repairs`), adds what the models cannot see (enum values the models keep as plain
+strings, relative paths, JSON-RPC bookkeeping: ids, answers), and returns marks. What the schema
+allows is never marked: ids from 0, a permission `toolCall` with only its id, a null `oldText`,
+a repeated `tool_call` for one id, extension methods starting with `_`.
+
+Only the agent's frames are judged; the client's own outgoing frames are tracked for pairing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from acp_tui.protocol.models import (
+    TOOL_CALL_STATUSES,
+    TOOL_KINDS,
+    AuthenticateResponse,
+    CreateTerminalRequest,
+    InitializeResponse,
+    KillTerminalRequest,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptResponse,
+    ReadTextFileRequest,
+    ReleaseTerminalRequest,
+    RequestPermissionRequest,
+    SessionNotification,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
+    TerminalOutputRequest,
+    WaitForTerminalExitRequest,
+    WriteTextFileRequest,
+)
+from acp_tui.protocol.models._base import Repair, recording_repairs
+
+
+class MarkKind(StrEnum):
+    UNKNOWN_VARIANT = "unknown variant"
+    DEFAULTED = "invalid field defaulted"
+    WRONG_TYPE = "wrong type or missing field"
+    RELATIVE_PATH = "relative path"
+    ID_REUSED = "request id reused"
+    UNMATCHED_RESPONSE = "response to no request"
+    NOTIFICATION_ANSWERED = "notification answered"
+    NEVER_ANSWERED = "request never answered"
+    NOT_JSON_RPC = "not a JSON-RPC frame"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    kind: MarkKind
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}" if self.detail else str(self.kind)
+
+
+_REPAIR_KINDS = {
+    "unknown": MarkKind.UNKNOWN_VARIANT,
+    "defaulted": MarkKind.DEFAULTED,
+    "dropped": MarkKind.DEFAULTED,
+    "invalid": MarkKind.WRONG_TYPE,
+}
+
+AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
+    "session/request_permission": RequestPermissionRequest,
+    "fs/read_text_file": ReadTextFileRequest,
+    "fs/write_text_file": WriteTextFileRequest,
+    "terminal/create": CreateTerminalRequest,
+    "terminal/output": TerminalOutputRequest,
+    "terminal/release": ReleaseTerminalRequest,
+    "terminal/wait_for_exit": WaitForTerminalExitRequest,
+    "terminal/kill": KillTerminalRequest,
+    "elicitation/create": None,
+}
+AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
+    "session/update": SessionNotification,
+    "elicitation/complete": None,
+    "$/cancel_request": None,
+}
+RESULTS: dict[str, type[BaseModel]] = {
+    "initialize": InitializeResponse,
+    "authenticate": AuthenticateResponse,
+    "session/new": NewSessionResponse,
+    "session/load": LoadSessionResponse,
+    "session/prompt": PromptResponse,
+    "session/set_mode": SetSessionModeResponse,
+    "session/set_config_option": SetSessionConfigOptionResponse,
+}
+STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
+PERMISSION_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
+_WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
+
+
+def is_absolute_path(path: str) -> bool:
+    """Absolute on POSIX (`/…`) or Windows (`C:\\…`, `\\\\server\\…`)."""
+    return path.startswith("/") or _WINDOWS_ABSOLUTE.match(path) is not None
+
+
+def _id_key(request_id: Any) -> tuple[str, Any]:
+    return (type(request_id).__name__, request_id)
+
+
+class ConformanceChecker:
+    """Feed it every frame (parsed) in order; it returns the marks of each incoming frame.
+
+    `outgoing_request`/`outgoing_response` keep the bookkeeping of what the client sent;
+    `finish()` names the client's requests that were never answered.
+    """
+
+    def __init__(self) -> None:
+        self._ours: dict[tuple[str, Any], tuple[int, str]] = {}  # id → (frame index, method)
+        self._theirs: set[tuple[str, Any]] = set()  # agent request ids not yet answered
+
+    # ---- the client's frames ------------------------------------------------------------
+
+    def outgoing(self, index: int, frame: Any) -> None:
+        if type(frame) is not dict:
+            return
+        if "method" in frame and "id" in frame:
+            self._ours[_id_key(frame["id"])] = (index, str(frame["method"]))
+        elif "method" not in frame and "id" in frame:
+            self._theirs.discard(_id_key(frame["id"]))
+
+    def finish(self) -> list[tuple[int, Mark]]:
+        """The connection is over: every request of ours still waiting was never answered."""
+        unanswered = [
+            (index, Mark(MarkKind.NEVER_ANSWERED, f"{method} (id {key[1]!r})"))
+            for key, (index, method) in self._ours.items()
+        ]
+        self._ours.clear()
+        self._theirs.clear()
+        return unanswered
+
+    # ---- the agent's frames -------------------------------------------------------------
+
+    def incoming(self, frame: Any) -> list[Mark]:
+        """The marks of one frame from the agent (empty when it is within the schema)."""
+        if type(frame) is not dict:
+            return [Mark(MarkKind.NOT_JSON_RPC, "not a JSON object")]
+        marks: list[Mark] = []
+        if frame.get("jsonrpc") != "2.0":
+            marks.append(Mark(MarkKind.WRONG_TYPE, 'jsonrpc is not "2.0"'))
+        method = frame.get("method")
+        if "method" in frame:
+            if type(method) is not str:
+                return [*marks, Mark(MarkKind.WRONG_TYPE, "method is not a string")]
+            if "id" in frame:
+                self._agent_request(frame, method, marks)
+            else:
+                self._agent_notification(frame, method, marks)
+        elif "result" in frame or "error" in frame:
+            self._response(frame, marks)
+        else:
+            marks.append(Mark(MarkKind.NOT_JSON_RPC, "neither request, response nor notification"))
+        return marks
+
+    def _agent_request(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
+        request_id = frame["id"]
+        if type(request_id) not in (int, str) or type(request_id) is bool:
+            marks.append(Mark(MarkKind.WRONG_TYPE, f"request id {request_id!r}"))
+        else:
+            key = _id_key(request_id)
+            if key in self._theirs:
+                marks.append(Mark(MarkKind.ID_REUSED, f"id {request_id!r} is still in flight"))
+            self._theirs.add(key)
+        self._params(method, frame.get("params"), AGENT_REQUESTS, marks)
+
+    def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
+        params = frame.get("params")
+        if method == "session/update" and _plain_text_chunk(params):
+            return  # the streaming hot path: nothing in it can be outside the schema
+        self._params(method, params, AGENT_NOTIFICATIONS, marks)
+
+    def _params(
+        self,
+        method: str,
+        params: Any,
+        known: dict[str, type[BaseModel] | None],
+        marks: list[Mark],
+    ) -> None:
+        if method not in known:
+            if not method.startswith("_"):
+                marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"method {method!r}"))
+            return
+        model = known[method]
+        if model is not None:
+            _validate(model, params, method, marks)
+            if type(params) is dict:
+                _check_values(method, params, marks)
+
+    def _response(self, frame: dict[str, Any], marks: list[Mark]) -> None:
+        request_id = frame.get("id")
+        if request_id is None:
+            if "error" not in frame:
+                marks.append(Mark(MarkKind.NOTIFICATION_ANSWERED, "a result with id null"))
+            return
+        ours = self._ours.pop(_id_key(request_id), None)
+        if ours is None:
+            marks.append(Mark(MarkKind.UNMATCHED_RESPONSE, f"id {request_id!r}"))
+            return
+        if "error" in frame:
+            error = frame["error"]
+            if type(error) is not dict or type(error.get("code")) is not int:
+                marks.append(Mark(MarkKind.WRONG_TYPE, "error object without an integer code"))
+            return
+        model = RESULTS.get(ours[1])
+        if model is not None:
+            _validate(model, frame["result"], f"{ours[1]} result", marks)
+            result = frame["result"]
+            if ours[1] == "session/prompt" and type(result) is dict:
+                reason = result.get("stopReason")
+                if isinstance(reason, str) and reason not in STOP_REASONS:
+                    marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"stopReason {reason!r}"))
+
+
+_CHUNKS = frozenset({"agent_message_chunk", "agent_thought_chunk", "user_message_chunk"})
+
+
+def _plain_text_chunk(params: Any) -> bool:
+    """A text chunk with nothing else in it (checked by hand: the models would say the same)."""
+    if type(params) is not dict or len(params) != 2 or type(params.get("sessionId")) is not str:
+        return False
+    update = params.get("update")
+    if type(update) is not dict or update.get("sessionUpdate") not in _CHUNKS:
+        return False
+    content = update.get("content")
+    if type(content) is not dict or len(content) != 2 or content.get("type") != "text":
+        return False
+    if type(content.get("text")) is not str:
+        return False
+    size = len(update)
+    if size == 3 and "messageId" in update:
+        return update["messageId"] is None or type(update["messageId"]) is str
+    return size == 2
+
+
+def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) -> None:
+    with recording_repairs() as repairs:
+        try:
+            model.model_validate(value)
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in first["loc"]) or "params"
+            marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: {where}: {first['msg']}"))
+    seen: set[Repair] = set()
+    for repair in repairs:
+        if repair in seen:  # a list retried item by item reports the same field twice
+            continue
+        seen.add(repair)
+        detail = f"{what}: {repair.where}" + (f" ({repair.why})" if repair.why else "")
+        marks.append(Mark(_REPAIR_KINDS.get(repair.kind, MarkKind.WRONG_TYPE), detail))
+
+
+def _check_values(method: str, params: dict[str, Any], marks: list[Mark]) -> None:
+    """What the models keep as plain strings: enum values and paths the schema wants absolute."""
+    if method == "session/update":
+        update = params.get("update")
+        if type(update) is dict and update.get("sessionUpdate") in (
+            "tool_call",
+            "tool_call_update",
+        ):
+            _check_tool_call(update, str(update.get("sessionUpdate")), marks)
+    elif method == "session/request_permission":
+        tool_call = params.get("toolCall")
+        if type(tool_call) is dict:
+            _check_tool_call(tool_call, "permission toolCall", marks)
+        options = params.get("options")
+        for option in options if type(options) is list else ():
+            kind = option.get("kind") if type(option) is dict else None
+            if isinstance(kind, str) and kind not in PERMISSION_OPTION_KINDS:
+                marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"permission option kind {kind!r}"))
+    elif method in ("fs/read_text_file", "fs/write_text_file"):
+        _check_path(params.get("path"), f"{method} path", marks)
+    elif method == "terminal/create":
+        _check_path(params.get("cwd"), "terminal/create cwd", marks)
+
+
+def _check_tool_call(call: dict[str, Any], what: str, marks: list[Mark]) -> None:
+    kind = call.get("kind")
+    if isinstance(kind, str) and kind not in TOOL_KINDS:
+        marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"{what} kind {kind!r}"))
+    status = call.get("status")
+    if isinstance(status, str) and status not in TOOL_CALL_STATUSES:
+        marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"{what} status {status!r}"))
+    locations = call.get("locations")
+    for location in locations if type(locations) is list else ():
+        if type(location) is dict:
+            _check_path(location.get("path"), f"{what} location", marks)
+    content = call.get("content")
+    for item in content if type(content) is list else ():
+        if type(item) is dict and item.get("type") == "diff":
+            _check_path(item.get("path"), f"{what} diff path", marks)
+
+
+def _check_path(path: Any, what: str, marks: list[Mark]) -> None:
+    if isinstance(path, str) and not is_absolute_path(path):
+        marks.append(Mark(MarkKind.RELATIVE_PATH, f"{what} {path!r}"))

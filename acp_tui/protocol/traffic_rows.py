@@ -1,0 +1,127 @@
+"""The rows an inspector shows over a `TrafficStore`: filtered, runs of one update kind grouped.
+
+A row is a frame, or a run of consecutive incoming `session/update` notifications of one
+`sessionUpdate` kind (a streamed message is one row, not thousands). Rows are kept as two flat
+lists (first frame, frame count) and extended as frames arrive; nothing is rebuilt per frame.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from acp_tui.protocol.traffic import Direction
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.traffic_store import FrameRecord
+
+
+@dataclass(frozen=True)
+class RowFilter:
+    direction: Direction | None = None
+    method: str = ""
+    """Shows frames whose method (or update kind) contains this text."""
+    errors_only: bool = False
+    marked_only: bool = False
+    grouped: bool = True
+
+    @property
+    def filters(self) -> bool:
+        return bool(self.direction or self.method or self.errors_only or self.marked_only)
+
+    def accepts(self, frame: FrameRecord) -> bool:
+        if self.direction is not None and frame.direction != self.direction:
+            return False
+        if self.errors_only and not frame.is_error:
+            return False
+        if self.marked_only and not frame.marks:
+            return False
+        return not self.method or self.method.lower() in frame.label.lower()
+
+    def with_(self, **changes: object) -> RowFilter:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def describe(self) -> str:
+        parts = []
+        if self.direction:
+            parts.append("received" if self.direction == "in" else "sent")
+        if self.method:
+            parts.append(f"method~{self.method}")
+        if self.errors_only:
+            parts.append("errors")
+        if self.marked_only:
+            parts.append("marked")
+        if not self.grouped:
+            parts.append("ungrouped")
+        return ", ".join(parts) or "all frames"
+
+
+def _group_key(frame: FrameRecord) -> str | None:
+    if frame.marks:  # a marked frame stands alone, so its marks stay visible
+        return None
+    if frame.direction == "in" and frame.kind == "notification" and frame.update is not None:
+        return frame.update
+    return None
+
+
+class RowIndex:
+    """Rows over `frames` for one filter; `sync()` takes in frames that arrived since."""
+
+    def __init__(self, frames: list[FrameRecord], row_filter: RowFilter | None = None) -> None:
+        self.frames = frames
+        self.filter = row_filter or RowFilter()
+        self.starts: list[int] = []
+        self.counts: list[int] = []
+        self.scanned = 0
+        self._last_key: str | None = None
+
+    def __len__(self) -> int:
+        if self._identity:
+            return len(self.frames)
+        return len(self.starts)
+
+    @property
+    def _identity(self) -> bool:
+        return not self.filter.grouped and not self.filter.filters
+
+    def sync(self) -> bool:
+        """Add rows for new frames; True when there are any."""
+        frames = self.frames
+        end = len(frames)
+        if self.scanned == end:
+            return False
+        if self._identity:
+            self.scanned = end
+            return True
+        accepts = self.filter.accepts if self.filter.filters else None
+        grouped = self.filter.grouped
+        starts, counts = self.starts, self.counts
+        last_key = self._last_key
+        for index in range(self.scanned, end):
+            frame = frames[index]
+            if accepts is not None and not accepts(frame):
+                last_key = None  # a run is contiguous: its frames are first + 0..count-1
+                continue
+            key = _group_key(frame) if grouped else None
+            if key is not None and key == last_key:
+                counts[-1] += 1
+            else:
+                starts.append(index)
+                counts.append(1)
+            last_key = key
+        self._last_key = last_key
+        self.scanned = end
+        return True
+
+    def row(self, row: int) -> tuple[int, int]:
+        """(first frame index, number of frames) of a row."""
+        if self._identity:
+            return row, 1
+        return self.starts[row], self.counts[row]
+
+    def row_of(self, frame_index: int) -> int:
+        """The row holding a frame (or the nearest row before it, when it is filtered out)."""
+        if self._identity:
+            return min(frame_index, len(self.frames) - 1)
+        return max(0, bisect_right(self.starts, frame_index) - 1)

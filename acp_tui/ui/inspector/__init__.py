@@ -1,0 +1,1 @@
+"""The traffic inspector: every JSON-RPC frame of the session, paired, filtered and checked."""

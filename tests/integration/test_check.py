@@ -1,0 +1,119 @@
+"""`acp-tui check`: a scripted agent's real violations are reported (and only those); the SDK's
+example agents come out clean."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_tui.client.check import format_report, run_check
+from tests.agents.scenarios import (
+    client_request,
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+    write_scenario,
+)
+from tests.integration.test_third_party_agent import sdk_examples  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.timeout(60)
+
+PERMISSION = {
+    "sessionId": "sess-1",
+    "toolCall": {"toolCallId": "t1"},  # only its id: allowed
+    "options": [
+        {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+    ],
+}
+
+
+def steps() -> list[dict[str, Any]]:
+    return [
+        initialize_ok(),
+        new_session_ok(
+            modes={"availableModes": [{"id": "ask", "name": "Ask"}], "currentModeId": "ask"}
+        ),
+        expect_prompt(),
+        update(
+            "sess-1",
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t1",
+                "title": "Edit",
+                "kind": "edit",
+                "locations": [{"path": "src/app.py"}],
+                "content": [{"type": "diff", "path": "/w/a", "oldText": None, "newText": "x"}],
+            },
+        ),
+        update("sess-1", {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Edit"}),
+        client_request("session/request_permission", PERMISSION, save_as="perm"),
+        update("sess-1", {"sessionUpdate": "hologram"}),
+        end_turn(),
+    ]
+
+
+async def test_check_reports_what_is_outside_the_schema_and_nothing_else(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, steps())
+    report = await run_check(agent.argv, prompt="go", policy="reject", cwd=tmp_path)
+    assert report.error is None
+    assert report.protocol_version == 1
+    assert report.modes == ["ask"]
+    assert report.stop_reason == "end_turn"
+    assert report.permission_answers == ["reject_once no"]
+    assert [(m["kind"], m["detail"]) for m in report.marks] == [
+        ("relative path", "tool_call location 'src/app.py'"),
+        ("unknown variant", "session/update: session update 'hologram'"),
+    ]
+    assert not report.ok
+    text = format_report(report)
+    assert "2 marks (1 relative path, 1 unknown variant)" in text
+    assert set(report.timings_ms) == {"initialize", "session/new", "session/prompt"}
+
+
+def test_check_command_line_json_and_exit_status(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, steps())
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "acp_tui",
+            "check",
+            "--prompt",
+            "go",
+            "--json",
+            "--cwd",
+            str(tmp_path),
+            "--",
+            *agent.argv,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["violations"] == 2
+    assert report["mark_counts"] == {"relative path": 1, "unknown variant": 1}
+
+
+@pytest.mark.parametrize("example", ["echo_agent.py", "agent.py"])
+async def test_sdk_example_agents_are_clean(
+    sdk_examples: dict[str, Path],  # noqa: F811
+    tmp_path: Path,
+    example: str,
+) -> None:
+    report = await run_check(
+        [sys.executable, str(sdk_examples[example])], prompt="hello", cwd=tmp_path
+    )
+    assert report.error is None, report.error
+    assert report.marks == []
+    assert report.ok
+    assert report.stop_reason == "end_turn"

@@ -1,0 +1,267 @@
+"""Conformance marks: what is outside the v1 schema is marked with why; what it allows is not.
+
+Every frame marked as a schema violation here is also checked against the pinned schema with
+jsonschema, so the checker cannot drift into marking what the schema allows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from acp_tui.protocol.conformance import MarkKind, is_absolute_path
+from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.protocol.traffic_store import TrafficStore
+from tests.schema_check import _validator
+
+AGENT_PARAMS = {
+    "session/update": "SessionNotification",
+    "session/request_permission": "RequestPermissionRequest",
+    "fs/read_text_file": "ReadTextFileRequest",
+    "fs/write_text_file": "WriteTextFileRequest",
+    "terminal/create": "CreateTerminalRequest",
+}
+
+
+def schema_errors(frame: dict[str, Any]) -> list[str]:
+    definition = AGENT_PARAMS[frame["method"]]
+    return [e.message for e in _validator(definition).iter_errors(frame.get("params"))]
+
+
+def feed(store: TrafficStore, direction: str, frame: Any, t: float = 0.0) -> None:
+    raw = frame if isinstance(frame, str) else json.dumps(frame)
+    store.record(TrafficEvent(direction, t, raw))  # type: ignore[arg-type]
+
+
+def update(body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "method": "session/update",
+        "params": {"sessionId": "s", "update": body},
+    }
+
+
+TOOL_CALL = {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Edit", "kind": "edit"}
+
+ALLOWED = [
+    # ids from 0, a permission toolCall with only its id
+    {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "session/request_permission",
+        "params": {
+            "sessionId": "s",
+            "toolCall": {"toolCallId": "t1"},
+            "options": [{"optionId": "a", "name": "Allow", "kind": "allow_once"}],
+        },
+    },
+    # a null oldText in a diff, absolute paths
+    update(
+        {
+            **TOOL_CALL,
+            "content": [{"type": "diff", "path": "/w/a.txt", "oldText": None, "newText": "x"}],
+            "locations": [{"path": "/w/a.txt", "line": 0}],
+        }
+    ),
+    # the same tool_call again for one id
+    update(TOOL_CALL),
+    update({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}),
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "fs/read_text_file",
+        "params": {"sessionId": "s", "path": "/w/a.txt", "line": None},
+    },
+    {"jsonrpc": "2.0", "method": "_vendor/hello", "params": {"x": 1}},
+]
+
+
+def test_what_the_schema_allows_is_not_marked() -> None:
+    store = TrafficStore()
+    for frame in ALLOWED:
+        if frame["method"] in AGENT_PARAMS:
+            assert schema_errors(frame) == [], frame
+        feed(store, "in", frame)
+    # both requests answered by the client
+    feed(store, "out", {"jsonrpc": "2.0", "id": 0, "result": {"outcome": {"outcome": "cancelled"}}})
+    feed(store, "out", {"jsonrpc": "2.0", "id": 1, "result": {"content": "x"}})
+    store.connection_closed()
+    assert [f.marks for f in store.frames if f.marks] == []
+    assert store.mark_counts.total() == 0
+
+
+VIOLATIONS = [
+    (update({"sessionUpdate": "mystery_update", "x": 1}), MarkKind.UNKNOWN_VARIANT, "mystery"),
+    (
+        update({"sessionUpdate": "agent_message_chunk", "content": {"type": "hologram"}}),
+        MarkKind.UNKNOWN_VARIANT,
+        "hologram",
+    ),
+    (update({**TOOL_CALL, "kind": "teleport"}), MarkKind.UNKNOWN_VARIANT, "teleport"),
+    (
+        update({**TOOL_CALL, "locations": [{"path": "/w/a", "line": "seven"}]}),
+        MarkKind.DEFAULTED,
+        "line",
+    ),
+    (update({**TOOL_CALL, "title": 42}), MarkKind.WRONG_TYPE, "title"),
+    (
+        update({**TOOL_CALL, "locations": [{"path": "src/a.py"}]}),
+        MarkKind.RELATIVE_PATH,
+        "src/a.py",
+    ),
+    (
+        update({**TOOL_CALL, "content": [{"type": "diff", "path": "a.txt", "newText": "x"}]}),
+        MarkKind.RELATIVE_PATH,
+        "a.txt",
+    ),
+]
+
+
+@pytest.mark.parametrize(("frame", "kind", "mentions"), VIOLATIONS)
+def test_a_violation_is_marked_with_why(
+    frame: dict[str, Any], kind: MarkKind, mentions: str
+) -> None:
+    store = TrafficStore()
+    feed(store, "in", frame)
+    marks = store.frames[0].marks
+    assert [m.kind for m in marks] == [kind], marks
+    assert mentions in marks[0].detail
+    if kind is not MarkKind.RELATIVE_PATH:  # the schema states "absolute" in prose only
+        assert schema_errors(frame), "the pinned schema must reject what is marked"
+    assert store.mark_counts == {kind: 1}
+
+
+def test_relative_fs_path_and_terminal_cwd() -> None:
+    store = TrafficStore()
+    feed(
+        store,
+        "in",
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "fs/write_text_file",
+            "params": {"sessionId": "s", "path": "notes.txt", "content": ""},
+        },
+    )
+    feed(
+        store,
+        "in",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "terminal/create",
+            "params": {"sessionId": "s", "command": "ls", "cwd": "sub"},
+        },
+    )
+    assert [m.kind for f in store.frames for m in f.marks] == [MarkKind.RELATIVE_PATH] * 2
+
+
+def test_rpc_bookkeeping_marks() -> None:
+    store = TrafficStore()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}})
+    feed(store, "out", {"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {}})
+    feed(store, "out", {"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s"}})
+    feed(store, "in", {"jsonrpc": "2.0", "id": None, "result": {}})  # answers the notification
+    feed(store, "in", {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": 1}})
+    feed(store, "in", {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": 1}})  # again
+    read = {"sessionId": "s", "path": "/a"}
+    feed(store, "in", {"jsonrpc": "2.0", "id": 7, "method": "fs/read_text_file", "params": read})
+    feed(store, "in", {"jsonrpc": "2.0", "id": 7, "method": "fs/read_text_file", "params": read})
+    store.connection_closed()
+    kinds = [(f.index, m.kind) for f in store.frames for m in f.marks]
+    assert kinds == [
+        (1, MarkKind.NEVER_ANSWERED),
+        (3, MarkKind.NOTIFICATION_ANSWERED),
+        (5, MarkKind.UNMATCHED_RESPONSE),
+        (7, MarkKind.ID_REUSED),
+    ]
+
+
+def test_pairing_latency_and_error_codes() -> None:
+    store = TrafficStore()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 0, "method": "session/prompt", "params": {}}, 1.0)
+    feed(
+        store,
+        "in",
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "fs/read_text_file",
+            "params": {"sessionId": "s", "path": "/a"},
+        },
+        1.5,
+    )
+    feed(
+        store, "out", {"jsonrpc": "2.0", "id": 0, "error": {"code": -32002, "message": "no"}}, 1.75
+    )
+    feed(store, "in", {"jsonrpc": "2.0", "id": 0, "result": {"stopReason": "end_turn"}}, 3.0)
+    prompt, read, read_error, prompt_result = store.frames
+    assert (prompt.pair, prompt_result.pair) == (3, 0)
+    assert (read.pair, read_error.pair) == (2, 1)
+    assert prompt.latency == prompt_result.latency == 2.0
+    assert read_error.latency == 0.25
+    assert read_error.method == "fs/read_text_file" and read_error.error_code == -32002
+    assert prompt_result.method == "session/prompt" and prompt_result.error_code is None
+    assert store.marked() == []
+
+
+def test_garbage_line_is_marked_and_kept_raw() -> None:
+    store = TrafficStore()
+    feed(store, "in", "not json {")
+    assert store.frames[0].kind == "invalid"
+    assert store.frames[0].pretty() == "not json {"
+    assert store.frames[0].marks[0].kind is MarkKind.NOT_JSON_RPC
+
+
+def test_frames_per_second_counts_the_last_second() -> None:
+    store = TrafficStore()
+    for t in (0.1, 0.5, 1.2, 1.3):
+        feed(
+            store,
+            "in",
+            update(
+                {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}
+            ),
+            t,
+        )
+    assert store.frames_per_second(1.4) == 3
+    assert store.frames_per_second(5.0) == 0
+    assert store.update_counts == {"agent_message_chunk": 4}
+
+
+@pytest.mark.parametrize(
+    ("path", "absolute"),
+    [
+        ("/a", True),
+        ("C:\\x", True),
+        ("c:/x", True),
+        ("\\\\srv\\s", True),
+        ("a/b", False),
+        ("./a", False),
+        ("", False),
+    ],
+)
+def test_absolute_paths(path: str, absolute: bool) -> None:
+    assert is_absolute_path(path) is absolute
+
+
+@pytest.mark.parametrize(
+    "update_body",
+    [
+        {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": 5}},
+        {
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": "x"},
+            "messageId": 7,
+        },
+        {"sessionUpdate": "agent_thought_chunk", "content": {"type": "text"}},
+    ],
+)
+def test_text_chunks_off_the_fast_path_are_still_checked(update_body: dict[str, Any]) -> None:
+    store = TrafficStore()
+    frame = update(update_body)
+    feed(store, "in", frame)
+    assert store.frames[0].marks, "a broken chunk must be marked"
+    assert schema_errors(frame)
