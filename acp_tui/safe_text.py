@@ -9,8 +9,9 @@ reads (bidi overrides, "Trojan Source"):
 - C0 controls other than tab and newline become their Unicode control pictures (ESC → ``␛``,
   CR → ``␍``, BEL → ``␇``, …); DEL becomes ``␡``;
 - C1 controls (U+0080-U+009F, which some terminals treat like ESC sequences), the bidi
-  embedding/override/isolate controls (U+202A-U+202E, U+2066-U+2069) and lone surrogates
-  (which cannot be encoded for output) become ``�`` (U+FFFD).
+  embedding/override/isolate controls (U+202A-U+202E, U+2066-U+2069), the direction marks
+  (U+061C, U+200E, U+200F), the line and paragraph separators (U+2028, U+2029) and lone
+  surrogates (which cannot be encoded for output) become ``�`` (U+FFFD).
 
 A CR LF pair is a line break, not a control to show: it becomes LF first. Otherwise the mapping
 is one character to one character, so offsets into the original text stay valid.
@@ -25,7 +26,9 @@ import re
 
 REPLACEMENT = "\ufffd"
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 _PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
 _PICTURES["\x7f"] = "\u2421"

@@ -16,6 +16,7 @@ from acp_tui.protocol.traffic_rows import RowFilter
 from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
 from acp_tui.ui.inspector.frame_list import FrameList
 from acp_tui.ui.inspector.safe import safe_text
+from acp_tui.ui.plain import notify
 
 MAX_VIEW_CHARS = 200_000
 """A frame larger than this is shown cut (the copy key still copies all of it)."""
@@ -151,7 +152,7 @@ class InspectorScreen(Screen[None]):
     def action_pair(self) -> None:
         frame = self.frame_list.selected_frame
         if frame is None or frame.pair < 0:
-            self.notify("no paired frame")
+            notify(self, "no paired frame")
             return
         self.frame_list.move_to_frame(frame.pair)
 
@@ -159,7 +160,7 @@ class InspectorScreen(Screen[None]):
         frame = self.frame_list.selected_frame
         if frame is not None:
             self.app.copy_to_clipboard(frame.pretty())
-            self.notify(f"frame {frame.index} copied ({len(frame.raw)} bytes)")
+            notify(self, f"frame {frame.index} copied ({len(frame.raw)} bytes)")
 
     def action_close(self) -> None:
         query = self.query_one("#query", Input)
@@ -227,4 +228,4 @@ class InspectorScreen(Screen[None]):
                     frames.cursor = row
                     self._refresh_header()
                     return
-        self.notify("not found", severity="warning")
+        notify(self, "not found", severity="warning")
