@@ -47,6 +47,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.session.config_options import parse_models
 from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)
@@ -325,6 +326,7 @@ class AgentSession:
         options = result.get("configOptions")
         if isinstance(options, list):
             self.thread.set_config_options(options)
+        self.thread.set_models(parse_models(result.get("models")))
 
     async def _authenticate(self, error: str | None) -> AuthMethodInfo | None:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
@@ -484,6 +486,12 @@ class AgentSession:
         self.permissions.cancel_all()
         with contextlib.suppress(ConnectionClosed):
             await self._connection.notify("session/cancel", {"sessionId": self.session_id})
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        """A request on the live connection; raises `RpcError`, or `ConnectionClosed` if none."""
+        if self._connection is None:
+            raise ConnectionClosed(f"the agent is not running; cannot send {method}")
+        return await self._connection.request(method, params)
 
     async def set_mode(self, mode_id: str) -> str | None:
         """Ask the agent to switch modes. Returns an error message, or None on success."""

@@ -16,6 +16,8 @@ def initialize_params() -> dict[str, Any]:
             "fs": {"readTextFile": True, "writeTextFile": True},
             "terminal": True,
             "auth": {"terminal": True},
+            # we show boolean config options as toggles and send them typed
+            "session": {"configOptions": {"boolean": {}}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
         },

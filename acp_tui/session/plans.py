@@ -1,24 +1,16 @@
-"""Turning plan updates (unstable `plan_update`) into `PlanState`, and config option parsing."""
+"""Turning plan updates (unstable `plan_update`) into `PlanState`."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
 
 from acp_tui.protocol.models import (
     PlanFile,
     PlanItems,
     PlanMarkdown,
     PlanUpdate,
-    SessionConfigOption,
     UnknownPlanContent,
 )
 
 from .entries import PlanState
-
-_CONFIG_OPTION: TypeAdapter[SessionConfigOption] = TypeAdapter(SessionConfigOption)
 
 
 def plan_state(update: PlanUpdate) -> PlanState | None:
@@ -34,14 +26,3 @@ def plan_state(update: PlanUpdate) -> PlanState | None:
     if plan.plan_id is None:
         return None
     return PlanState(plan.plan_id, str(plan.raw.get("type")), meta=update.meta, raw=plan.raw)
-
-
-def parse_config_options(options: Sequence[SessionConfigOption | Any]) -> list[SessionConfigOption]:
-    """Config options from models or raw dicts; invalid items are skipped."""
-    parsed: list[SessionConfigOption] = []
-    for option in options:
-        try:
-            parsed.append(_CONFIG_OPTION.validate_python(option))
-        except ValidationError:
-            continue
-    return parsed

@@ -44,6 +44,7 @@ from acp_tui.protocol.models import (
 )
 
 from . import changes as ch
+from .config_options import ModelState, parse_config_options
 from .entries import (
     Entry,
     MessageEntry,
@@ -54,7 +55,7 @@ from .entries import (
     UnknownEntry,
 )
 from .permission import PermissionAsk
-from .plans import parse_config_options, plan_state
+from .plans import plan_state
 from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ class Thread:
         self.current_mode_id: str | None = None
         self.commands: list[AvailableCommand] = []
         self.config_options: list[SessionConfigOption] = []
+        self.models: ModelState | None = None
         self.usage: UsageState | None = None
         self.title: str | None = None
         self.updated_at: str | None = None
@@ -366,6 +368,17 @@ class Thread:
         """
         self.config_options = parse_config_options(options or [])
         self._emit(ch.ConfigOptionsChanged())
+
+    def set_models(self, models: ModelState | None) -> None:
+        """The unstable `models` state from a session response (None: the agent has none)."""
+        self.models = models
+        self._emit(ch.ModelsChanged())
+
+    def set_current_model(self, model_id: str) -> None:
+        """The current model after `session/set_model` succeeded."""
+        if self.models is not None and model_id != self.models.current_id:
+            self.models = ModelState(model_id, self.models.available)
+            self._emit(ch.ModelsChanged())
 
     def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """The known tool call a permission request (or update) is about, merged; or a new one."""

@@ -12,17 +12,27 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from acp_tui.client import session_config
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
+from acp_tui.session.config_options import (
+    MODEL,
+    THOUGHT_LEVEL,
+    mode_choices,
+    option_by_category,
+    value_name,
+)
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
+from acp_tui.ui.widgets.settings_section import SettingsSection
+from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
@@ -41,6 +51,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
+        Binding("f4", "pick_model", "model", id="main.pick-model"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
     ]
@@ -154,13 +165,28 @@ class MainScreen(Screen[None]):
             self.query_one(StatusBar).usage = describe_usage(thread.usage)
         elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
             self._refresh_modes()
+        elif isinstance(change, thread_changes.ConfigOptionsChanged | thread_changes.ModelsChanged):
+            self._refresh_modes()  # a `mode` config option stands in for modes
+            self._refresh_model()
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
         modes = self.query_one(ModeList)
-        modes.set_modes(mode_infos(list(thread.modes)), thread.current_mode_id)
-        current = next((m for m in modes.modes if m.id == thread.current_mode_id), None)
-        self.query_one(StatusBar).mode = current.name if current else ""
+        available, current_id = mode_choices(
+            thread.modes, thread.current_mode_id, thread.config_options
+        )
+        modes.set_modes(mode_infos(available), current_id)
+        current = next((m for m in modes.modes if m.id == current_id), None)
+        self.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
+
+    def _refresh_model(self) -> None:
+        thread = self.session.thread
+        status = self.query_one(StatusBar)
+        model = option_by_category(thread.config_options, MODEL)
+        name = value_name(model) if model else thread.models.current_name() if thread.models else ""
+        status.model = safe_text(name, limit=40)
+        thought = option_by_category(thread.config_options, THOUGHT_LEVEL)
+        status.thought = safe_text(value_name(thought), limit=20) if thought else ""
 
     # ------------------------------------------------------------ UI → session
 
@@ -188,10 +214,37 @@ class MainScreen(Screen[None]):
         self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
 
     async def _set_mode(self, mode_id: str) -> None:
-        error = await self.session.set_mode(mode_id)
+        error = await session_config.choose_mode(self.session, mode_id)
         if error is not None:
-            self.notify(f"Could not switch mode: {error}", severity="error")
+            self.notify(f"Could not switch mode: {error}", severity="error", markup=False)
         self._refresh_modes()
+
+    @on(SettingsSection.ChangeRequested)
+    def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
+        self.run_worker(self._set_config(event.config_id, event.value), group="config")
+
+    async def _set_config(self, config_id: str, value: str | bool) -> None:
+        error = await session_config.set_config_option(self.session, config_id, value)
+        if error is not None:
+            self.notify(f"Could not change the setting: {error}", severity="error", markup=False)
+
+    @on(SettingsSection.ModelRequested)
+    def _model_change(self, event: SettingsSection.ModelRequested) -> None:
+        self.run_worker(self._set_model(event.model_id), group="config")
+
+    async def _set_model(self, model_id: str) -> None:
+        error = await session_config.set_model(self.session, model_id)
+        if error is not None:
+            self.notify(f"Could not change the model: {error}", severity="error", markup=False)
+
+    def action_pick_model(self) -> None:
+        self.pick_setting(MODEL)
+
+    def pick_setting(self, category: str) -> None:
+        """Open the quick picker of the model (or thought level) option."""
+        if not self.query_one(SettingsSection).pick_category(category):
+            what = "models" if category == MODEL else "thought levels"
+            self.notify(f"{self.session.agent_name} offers no choice of {what}.", markup=False)
 
     async def action_cancel_turn(self) -> None:
         if self.session.turn_running:
