@@ -16,6 +16,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.themes import load_themes
 
@@ -30,6 +31,7 @@ def _die_by(sig: int) -> None:
 class AcpApp(App[int]):
     TITLE = "acp-tui"
     BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit")]
+    COMMANDS = App.COMMANDS | {SessionCommands}
 
     def __init__(
         self,

@@ -93,6 +93,18 @@ async def pick(h: AppHarness, value: str) -> None:
     await h.until(lambda: not isinstance(h.app.screen, ChoicePicker), "the picker to close")
 
 
+async def open_from_palette(h: AppHarness, query: str) -> None:
+    """ctrl+p, type `query`, wait for the first hit, Enter."""
+    from textual.command import CommandList, CommandPalette
+
+    await h.pilot.press("ctrl+p")
+    await h.until(lambda: isinstance(h.app.screen, CommandPalette), "the palette")
+    await h.pilot.press(*query)
+    hits = h.app.screen.query_one(CommandList)
+    await h.until(lambda: hits.option_count > 0, "a palette hit")
+    await h.pilot.press("down", "enter")
+
+
 async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None:
     steps = [
         initialize_ok(),
@@ -225,7 +237,7 @@ async def test_unstable_models_are_shown_and_set_with_set_model(tmp_path: Path) 
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.until(lambda: "model: Auto" in status(h), "the model in the status bar")
         assert "Auto" in rows(h)["models"]
-        await h.pilot.press("f4")
+        await open_from_palette(h, "model")
         await pick(h, "gemini-2.5-pro")
         await h.until(
             lambda: any("Internal error: quota exceeded" in n for n in h.notified), "the error"

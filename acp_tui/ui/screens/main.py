@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import on
@@ -239,6 +240,10 @@ class MainScreen(Screen[None]):
 
     def action_pick_model(self) -> None:
         self.pick_setting(MODEL)
+
+    def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """More palette entries for this session (sessions, fork, logout): name, help, action."""
+        return []
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""
