@@ -21,6 +21,9 @@ class LaunchOptions:
     log_path: Path | None
     demo: bool
     cwd_defaulted: bool = False
+    resume: str | None = None
+    """`--resume ID` (an id) or `--resume` alone ("": pick from the list)."""
+    continue_last: bool = False
 
 
 class UsageError(Exception):
@@ -46,6 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
     parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="ID",
+        help="open session ID; without ID, pick one of this directory's sessions",
+    )
+    parser.add_argument(
+        "--continue",
+        dest="continue_last",
+        action="store_true",
+        help="continue the most recent session of this directory",
+    )
     return parser
 
 
@@ -73,7 +89,17 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         )
     if not args.demo:
         check_agent_command(agent_argv[0], cwd)
-    return LaunchOptions(agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None)
+    if args.resume is not None and args.continue_last:
+        raise UsageError("give either --resume or --continue, not both")
+    return LaunchOptions(
+        agent_argv,
+        cwd.resolve(),
+        log_path,
+        args.demo,
+        args.cwd is None,
+        resume=args.resume,
+        continue_last=args.continue_last,
+    )
 
 
 def check_agent_command(command: str, cwd: Path) -> None:

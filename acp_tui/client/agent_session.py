@@ -92,7 +92,7 @@ class AgentSession:
         self.permissions = PermissionBroker(
             rules,
             policy=settings.permission_policy,
-            tool_call_lookup=self.thread.tool_calls.get,
+            tool_call_lookup=lambda tool_call_id: self.thread.tool_calls.get(tool_call_id),
             root=self.cwd,
         )
         show_permissions_in(self.thread, self.permissions)
@@ -100,7 +100,9 @@ class AgentSession:
             ui.review_write,
             hold_writes=settings.hold_writes,
             cwd=self.cwd,
-            known_tool_call_paths=thread_tool_call_paths(self.thread.tool_calls),
+            known_tool_call_paths=lambda tool_call_id: thread_tool_call_paths(
+                self.thread.tool_calls
+            )(tool_call_id),
         )
         self.fs = FileSystemHost(
             self.cwd,
@@ -186,11 +188,23 @@ class AgentSession:
             await early.discard()
         if self._turn_task is not None:
             self._turn_task.cancel()
+        await self.close_current_session()
         await self._teardown()
         await self.changes.stop()
         if self._log is not None:
             self._log.flush()  # it is buffered
         self._set_state(SessionState.CLOSED)
+
+    async def close_current_session(self) -> None:
+        """`session/close` when the agent supports it (best effort, bounded)."""
+        if self.agent_capabilities.session_capabilities.close is None:
+            return
+        if self._connection is None or self.session_id is None or self.state is SessionState.CLOSED:
+            return
+        with contextlib.suppress(RpcError, ConnectionClosed, TimeoutError):
+            await asyncio.wait_for(
+                self._connection.request("session/close", {"sessionId": self.session_id}), 2.0
+            )
 
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
@@ -262,18 +276,36 @@ class AgentSession:
         self.auth_methods = hello.auth_methods
         return True
 
-    async def _open_session(self, *, load: bool) -> bool:
+    async def open_new(self) -> bool:
+        """`session/new` on the connected agent (after `connect`)."""
+        return await self._open_session(load=False)
+
+    async def open_existing(self, session_id: str, *, resume: bool) -> bool:
+        """Open another session in a fresh thread: `session/resume` (no replay) or
+        `session/load` (the agent replays the conversation into the new thread)."""
+        if self.session_id is not None or self.thread.entries:
+            self.thread.reset()  # (the UI shows the reset thread on a new screen)
+        self.session_id = session_id
+        return await self._open_session(load=True, resume=resume)
+
+    async def connect(self) -> bool:
+        """Spawn and initialize the agent without opening a session."""
+        return await self._connect()
+
+    async def _open_session(self, *, load: bool, resume: bool = False) -> bool:
         connection = self._connection
         assert connection is not None
         tried: AuthMethodInfo | None = None
         while True:
-            self._phase = "session/load" if load else "session/new"
+            self._phase = (
+                ("session/resume" if resume else "session/load") if load else "session/new"
+            )
             try:
                 if load:
                     self._replaying = bool(self.thread.entries)
                     try:
                         result = await connection.request(
-                            "session/load",
+                            self._phase,
                             {
                                 "sessionId": self.session_id,
                                 "cwd": str(self.cwd),

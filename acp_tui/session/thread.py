@@ -90,6 +90,8 @@ class Thread:
         self._listeners: tuple[Listener, ...] = ()
         self._next_id = 0
         self._break_coalescing = False
+        self.generation = 0
+        """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self.plan: list[PlanEntry] | None = None
@@ -368,6 +370,26 @@ class Thread:
         """
         self.config_options = parse_config_options(options or [])
         self._emit(ch.ConfigOptionsChanged())
+
+    def reset(self) -> None:
+        """Forget the conversation and the session's state, to open another session in this
+        thread (listeners stay subscribed; entry ids keep counting up)."""
+        self.generation += 1
+        self._break_coalescing = False
+        self.entries = []
+        self.tool_calls = {}
+        self.plan = None
+        self.plans = {}
+        self.modes = []
+        self.current_mode_id = None
+        self.commands = []
+        self.config_options = []
+        self.models = None
+        self.usage = None
+        self.title = None
+        self.updated_at = None
+        self.turn_running = False
+        self.last_stop_reason = None
 
     def set_models(self, models: ModelState | None) -> None:
         """The unstable `models` state from a session response (None: the agent has none)."""

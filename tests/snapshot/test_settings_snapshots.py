@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from acp_tui.client.events import SessionState
 from acp_tui.ui.screens.choice_picker import ChoicePicker
-from tests.snapshot.test_app_snapshots import SID, initialize, make_snapshot, until
+from tests.snapshot.test_app_snapshots import initialize, make_snapshot, until
+from tests.ui.app_harness import SID
 from tests.ui.test_settings_section import options
 
 __all__ = ["make_snapshot"]  # the fixture, used by name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -38,6 +38,9 @@ from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 
+if TYPE_CHECKING:
+    from acp_tui.ui.app import AcpApp
+
 
 class MainScreen(Screen[None]):
     DEFAULT_CSS = """
@@ -53,6 +56,7 @@ class MainScreen(Screen[None]):
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("f4", "pick_model", "model", id="main.pick-model"),
+        Binding("f5", "show_sessions", "sessions", id="main.sessions"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
     ]
@@ -60,6 +64,7 @@ class MainScreen(Screen[None]):
     def __init__(self, session: AgentSession) -> None:
         super().__init__()
         self.session = session
+        self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Any] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
 
@@ -243,7 +248,28 @@ class MainScreen(Screen[None]):
 
     def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """More palette entries for this session (sessions, fork, logout): name, help, action."""
-        return []
+        from acp_tui.client.session_history import HistoryCapabilities
+
+        caps = HistoryCapabilities.of(self.session.agent_capabilities)
+        entries: list[tuple[str, str, Callable[[], object]]] = [
+            ("Sessions…", "Open, fork or delete an earlier session", self.action_show_sessions)
+        ]
+        if caps.fork and self.session.session_id is not None:
+            entries.append(
+                ("Fork this session", "Continue from here in a new session", self.fork_current)
+            )
+        return entries
+
+    def action_show_sessions(self) -> None:
+        cast("AcpApp", self.app).show_sessions()
+
+    def fork_current(self) -> None:
+        from acp_tui.ui.screens.session_picker import PickedSession
+
+        app = cast("AcpApp", self.app)
+        if self.session.session_id is not None:
+            picked = PickedSession("fork", self.session.session_id)
+            app.run_worker(app.open_picked(picked), group="open-session")
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""
