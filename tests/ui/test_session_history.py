@@ -17,7 +17,7 @@ from tests.agents.scenarios import initialize_ok, new_session_ok, update, write_
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 from tests.ui.test_settings_section import open_from_palette
 
-ALL = {"list": {}, "resume": {}, "close": {}, "delete": {}, "fork": {}}
+ALL: dict[str, Any] = {"list": {}, "resume": {}, "close": {}, "delete": {}, "fork": {}}
 
 
 def listed(session_id: str, title: str, updated: str | None = None) -> dict[str, Any]:
