@@ -393,8 +393,9 @@ class Thread:
 
     def set_models(self, models: ModelState | None) -> None:
         """The unstable `models` state from a session response (None: the agent has none)."""
-        self.models = models
-        self._emit(ch.ModelsChanged())
+        if models != self.models:
+            self.models = models
+            self._emit(ch.ModelsChanged())
 
     def set_current_model(self, model_id: str) -> None:
         """The current model after `session/set_model` succeeded."""

@@ -33,7 +33,7 @@ def test_model_picker_with_groups(snap_compare, make_snapshot) -> None:
     async def run(pilot) -> None:
         await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
         await until(pilot, lambda: len(pilot.app.screen.query("SettingRow")) == 3)
-        await pilot.press("f4")
+        await pilot.press("f6")
         await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
         await pilot.pause()
 

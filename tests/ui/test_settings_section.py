@@ -143,8 +143,8 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
         assert "Which model answers" in shown["model"]
         assert "○ off" in shown["web"] and "Let the agent search the web" in shown["web"]
 
-        # the quick picker (f4) shows the groups and marks the current model
-        await h.pilot.press("f4")
+        # the quick picker (f6) shows the groups and marks the current model
+        await h.pilot.press("f6")
         await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the model picker")
         listed = h.app.screen.query_one(OptionList)
         labels = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
@@ -259,7 +259,7 @@ async def test_no_models_offered_says_so(tmp_path: Path) -> None:
     steps = [initialize_ok(), {"expect": "session/new", "respond": {"sessionId": SID}}]
     agent = write_scenario(tmp_path, steps)
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
-        await h.pilot.press("f4")
+        await h.pilot.press("f6")
         await h.until(lambda: any("no choice of models" in n for n in h.notified), "the notice")
         assert not isinstance(h.app.screen, ChoicePicker)
         assert rows(h) == {}
