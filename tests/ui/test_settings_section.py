@@ -137,8 +137,8 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.until(lambda: "model: Sonnet" in status(h), "the model in the status bar")
         assert "thinking: High" in status(h)
+        await h.until(lambda: list(rows(h)) == ["model", "effort", "web"], "the settings rows")
         shown = rows(h)
-        assert list(shown) == ["model", "effort", "web"]
         assert "Model" in shown["model"] and "Sonnet" in shown["model"]
         assert "Which model answers" in shown["model"]
         assert "○ off" in shown["web"] and "Let the agent search the web" in shown["web"]
@@ -156,6 +156,7 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
         sent = h.sent_methods("session/set_config_option")[-1]["params"]
         assert sent == {"sessionId": SID, "configId": "model", "value": "opus"}
 
+        await h.until(lambda: "Opus" in rows(h).get("model", ""), "the rows redrawn")
         # a boolean toggles with Enter on its row
         row(h, "web").focus()
         await h.pilot.press("enter")
@@ -176,7 +177,7 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
         # the agent changes options itself during a turn
         await h.prompt("go")
         await h.until(lambda: "model: Tiny" in status(h), "the live update")
-        assert "Tiny" in rows(h)["model"]
+        await h.until(lambda: "Tiny" in rows(h).get("model", ""), "the row updated")
 
 
 async def test_a_mode_option_drives_the_modes_section_and_shift_tab(tmp_path: Path) -> None:
@@ -236,7 +237,7 @@ async def test_unstable_models_are_shown_and_set_with_set_model(tmp_path: Path) 
     agent = write_scenario(tmp_path, steps)
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.until(lambda: "model: Auto" in status(h), "the model in the status bar")
-        assert "Auto" in rows(h)["models"]
+        await h.until(lambda: "Auto" in rows(h).get("models", ""), "the model row")
         await open_from_palette(h, "model")
         await pick(h, "gemini-2.5-pro")
         await h.until(
@@ -247,7 +248,7 @@ async def test_unstable_models_are_shown_and_set_with_set_model(tmp_path: Path) 
         await h.pilot.press("enter")
         await pick(h, "flash")
         await h.until(lambda: "model: gemini-3.8-flash" in status(h), "the new model")
-        assert "gemini-3.8-flash" in rows(h)["models"]
+        await h.until(lambda: "gemini-3.8-flash" in rows(h).get("models", ""), "the row")
         sent = [f["params"] for f in h.sent_methods("session/set_model")]
         assert sent == [
             {"sessionId": SID, "modelId": "gemini-2.5-pro"},
