@@ -55,8 +55,8 @@ class MainScreen(Screen[None]):
         Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
-        Binding("f6", "pick_model", "model", id="main.pick-model"),
-        Binding("f5", "show_sessions", "sessions", id="main.sessions"),
+        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
+        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
     ]
