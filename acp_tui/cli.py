@@ -25,6 +25,9 @@ class LaunchOptions:
     replay_path: Path | None = None
     replay_speed: float = 1.0
     replay_paused: bool = False
+    resume: str | None = None
+    """`--resume ID` (an id) or `--resume` alone ("": pick from the list)."""
+    continue_last: bool = False
 
 
 class UsageError(Exception):
@@ -66,6 +69,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--replay-paused", action="store_true", help="start the replay paused (f8 steps)"
     )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="ID",
+        help="open session ID; without ID, pick one of this directory's sessions",
+    )
+    parser.add_argument(
+        "--continue",
+        dest="continue_last",
+        action="store_true",
+        help="continue the most recent session of this directory",
+    )
     return parser
 
 
@@ -106,8 +122,17 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         )
     if not args.demo:
         check_agent_command(agent_argv[0], cwd)
+    if args.resume is not None and args.continue_last:
+        raise UsageError("give either --resume or --continue, not both")
     return LaunchOptions(
-        agent_argv, cwd.resolve(), log_path, args.demo, args.cwd is None, inspect=args.inspect
+        agent_argv,
+        cwd.resolve(),
+        log_path,
+        args.demo,
+        args.cwd is None,
+        resume=args.resume,
+        continue_last=args.continue_last,
+        inspect=args.inspect,
     )
 
 

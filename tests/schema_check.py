@@ -31,6 +31,17 @@ REQUEST_PARAMS = {
     "session/close": "CloseSessionRequest",
     "logout": "LogoutRequest",
 }
+# unstable methods: checked against the pinned schema.unstable.json
+UNSTABLE_REQUEST_PARAMS = {
+    "session/fork": "ForkSessionRequest",
+}
+# `session/set_model` (unstable, paired with the `models` object Gemini, claude-code-acp, Qwen and
+# Kimi send) is in neither pinned schema; this is its shape as those agents take it.
+SET_MODEL_PARAMS = {
+    "type": "object",
+    "properties": {"sessionId": {"type": "string"}, "modelId": {"type": "string"}},
+    "required": ["sessionId", "modelId"],
+}
 NOTIFICATION_PARAMS = {
     "session/cancel": "CancelNotification",
     "$/cancel_request": "CancelRequestNotification",
@@ -55,15 +66,21 @@ def _schema() -> dict[str, Any]:
 
 
 @cache
-def _validator(definition: str | None) -> Draft202012Validator:
-    schema = _schema()
+def _unstable_schema() -> dict[str, Any]:
+    return json.loads((SCHEMA_DIR / "schema.unstable.json").read_text())  # type: ignore[no-any-return]
+
+
+@cache
+def _validator(definition: str | None, unstable: bool = False) -> Draft202012Validator:
+    schema = _unstable_schema() if unstable else _schema()
     if definition is None:
         return Draft202012Validator(schema)
     return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
 
 
-def _check(definition: str | None, value: Any, what: str) -> None:
-    errors = sorted(_validator(definition).iter_errors(value), key=lambda e: list(e.path))
+def _check(definition: str | None, value: Any, what: str, *, unstable: bool = False) -> None:
+    validator = _validator(definition, unstable)
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.path))
     if errors:
         details = "; ".join(f"{list(e.path)}: {e.message[:300]}" for e in errors[:5])
         raise AssertionError(f"{what} does not match {definition or 'the schema'}: {details}")
@@ -93,7 +110,14 @@ class FrameValidator:
             method = frame["method"]
             table = REQUEST_PARAMS if "id" in frame else NOTIFICATION_PARAMS
             definition = table.get(method)
-            if definition is None:
+            if "id" in frame and method in UNSTABLE_REQUEST_PARAMS:
+                unstable = UNSTABLE_REQUEST_PARAMS[method]
+                _check(unstable, frame.get("params"), f"params of {method}", unstable=True)
+            elif "id" in frame and method == "session/set_model":
+                errors = list(Draft202012Validator(SET_MODEL_PARAMS).iter_errors(frame["params"]))
+                if errors:
+                    raise AssertionError(f"params of {method}: {errors[0].message}")
+            elif definition is None:
                 if not self.allow_unknown_methods:
                     raise AssertionError(f"client sent an unknown method {method!r}")
             else:

@@ -52,6 +52,7 @@ from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
+from acp_tui.session.config_options import parse_models
 from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,7 @@ class AgentSession:
         self.permissions = PermissionBroker(
             rules,
             policy=settings.permission_policy,
-            tool_call_lookup=self.thread.tool_calls.get,
+            tool_call_lookup=lambda tool_call_id: self.thread.tool_calls.get(tool_call_id),
             root=self.cwd,
         )
         show_permissions_in(self.thread, self.permissions)
@@ -104,7 +105,9 @@ class AgentSession:
             ui.review_write,
             hold_writes=settings.hold_writes,
             cwd=self.cwd,
-            known_tool_call_paths=thread_tool_call_paths(self.thread.tool_calls),
+            known_tool_call_paths=lambda tool_call_id: thread_tool_call_paths(
+                self.thread.tool_calls
+            )(tool_call_id),
         )
         self.fs = FileSystemHost(
             self.cwd,
@@ -199,6 +202,7 @@ class AgentSession:
             await early.discard()
         if self._turn_task is not None:
             self._turn_task.cancel()
+        await self.close_current_session()
         await self._teardown()
         await self.changes.stop()
         if self._log is not None:
@@ -211,6 +215,17 @@ class AgentSession:
         if opening is not None and opening is not asyncio.current_task() and not opening.done():
             opening.cancel()
             await asyncio.wait({opening})
+
+    async def close_current_session(self) -> None:
+        """`session/close` when the agent supports it (best effort, bounded)."""
+        if self.agent_capabilities.session_capabilities.close is None:
+            return
+        if self._connection is None or self.session_id is None or self.state is SessionState.CLOSED:
+            return
+        with contextlib.suppress(RpcError, ConnectionClosed, TimeoutError):
+            await asyncio.wait_for(
+                self._connection.request("session/close", {"sessionId": self.session_id}), 2.0
+            )
 
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
@@ -306,18 +321,36 @@ class AgentSession:
                 self.stall = None
                 self.stalled.emit(None)
 
-    async def _open_session(self, *, load: bool) -> bool:
+    async def open_new(self) -> bool:
+        """`session/new` on the connected agent (after `connect`)."""
+        return await self._open_session(load=False)
+
+    async def open_existing(self, session_id: str, *, resume: bool) -> bool:
+        """Open another session in a fresh thread: `session/resume` (no replay) or
+        `session/load` (the agent replays the conversation into the new thread)."""
+        if self.session_id is not None or self.thread.entries:
+            self.thread.reset()  # (the UI shows the reset thread on a new screen)
+        self.session_id = session_id
+        return await self._open_session(load=True, resume=resume)
+
+    async def connect(self) -> bool:
+        """Spawn and initialize the agent without opening a session."""
+        return await self._connect()
+
+    async def _open_session(self, *, load: bool, resume: bool = False) -> bool:
         connection = self._connection
         assert connection is not None
         tried: AuthMethodInfo | None = None
         while True:
-            self._phase = "session/load" if load else "session/new"
+            self._phase = (
+                ("session/resume" if resume else "session/load") if load else "session/new"
+            )
             try:
                 if load:
                     self._replaying = bool(self.thread.entries)
                     try:
                         result = await connection.request(
-                            "session/load",
+                            self._phase,
                             {
                                 "sessionId": self.session_id,
                                 "cwd": str(self.cwd),
@@ -370,6 +403,7 @@ class AgentSession:
         options = result.get("configOptions")
         if isinstance(options, list):
             self.thread.set_config_options(options)
+        self.thread.set_models(parse_models(result.get("models")))
 
     async def _authenticate(self, error: str | None) -> AuthMethodInfo | None:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
@@ -546,6 +580,12 @@ class AgentSession:
         self.elicitations.cancel_all()
         with contextlib.suppress(ConnectionClosed):
             await self._connection.notify("session/cancel", {"sessionId": self.session_id})
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        """A request on the live connection; raises `RpcError`, or `ConnectionClosed` if none."""
+        if self._connection is None:
+            raise ConnectionClosed(f"the agent is not running; cannot send {method}")
+        return await self._connection.request(method, params)
 
     async def set_mode(self, mode_id: str) -> str | None:
         """Ask the agent to switch modes. Returns an error message, or None on success."""

@@ -17,6 +17,8 @@ def initialize_params() -> dict[str, Any]:
             "terminal": True,
             "auth": {"terminal": True},
             "elicitation": {"form": {}, "url": {}},
+            # we show boolean config options as toggles and send them typed
+            "session": {"configOptions": {"boolean": {}}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
         },

@@ -77,6 +77,11 @@ class ConfigOptionsChanged:
 
 
 @dataclass(slots=True)
+class ModelsChanged:
+    """`thread.models` (the unstable `models` list and current model) changed."""
+
+
+@dataclass(slots=True)
 class UsageChanged:
     """`thread.usage` changed."""
 
@@ -103,6 +108,7 @@ Change = (
     | CurrentModeChanged
     | CommandsChanged
     | ConfigOptionsChanged
+    | ModelsChanged
     | UsageChanged
     | InfoChanged
     | TurnStateChanged

@@ -1,25 +1,17 @@
-"""Turning plan updates (unstable `plan_update`) into `PlanState`, and config option parsing."""
+"""Turning plan updates (unstable `plan_update`) into `PlanState`."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
 
 from acp_tui.protocol.models import (
     PlanFile,
     PlanItems,
     PlanMarkdown,
     PlanUpdate,
-    SessionConfigOption,
     UnknownPlanContent,
 )
 from acp_tui.safe_text import safe_text
 
 from .entries import PlanState
-
-_CONFIG_OPTION: TypeAdapter[SessionConfigOption] = TypeAdapter(SessionConfigOption)
 
 
 def plan_state(update: PlanUpdate) -> PlanState | None:
@@ -38,13 +30,3 @@ def plan_state(update: PlanUpdate) -> PlanState | None:
     plan_id, kind = safe_text(plan.plan_id), safe_text(str(plan.raw.get("type")))
     return PlanState(plan_id, kind, meta=update.meta, raw=plan.raw)
 
-
-def parse_config_options(options: Sequence[SessionConfigOption | Any]) -> list[SessionConfigOption]:
-    """Config options from models or raw dicts; invalid items are skipped."""
-    parsed: list[SessionConfigOption] = []
-    for option in options:
-        try:
-            parsed.append(_CONFIG_OPTION.validate_python(option))
-        except ValidationError:
-            continue
-    return parsed

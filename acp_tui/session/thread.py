@@ -45,6 +45,7 @@ from acp_tui.protocol.models import (
 from acp_tui.safe_text import safe_text
 
 from . import changes as ch
+from .config_options import ModelState, parse_config_options
 from .echo import PromptEcho
 from .entries import (
     Entry,
@@ -56,7 +57,7 @@ from .entries import (
     UnknownEntry,
 )
 from .permission import PermissionAsk
-from .plans import parse_config_options, plan_state
+from .plans import plan_state
 from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,8 @@ class Thread:
         self._next_id = 0
         self._break_coalescing = False
         self._echo: PromptEcho | None = None  # the prompt of the running turn, if it may echo
+        self.generation = 0
+        """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self.plan: list[PlanEntry] | None = None
@@ -100,6 +103,7 @@ class Thread:
         self.current_mode_id: str | None = None
         self.commands: list[AvailableCommand] = []
         self.config_options: list[SessionConfigOption] = []
+        self.models: ModelState | None = None
         self.usage: UsageState | None = None
         self.title: str | None = None
         self.updated_at: str | None = None
@@ -380,6 +384,39 @@ class Thread:
         """
         self.config_options = parse_config_options(options or [])
         self._emit(ch.ConfigOptionsChanged())
+
+    def reset(self) -> None:
+        """Forget the conversation and the session's state, to open another session in this
+        thread (listeners stay subscribed; entry ids keep counting up)."""
+        self.generation += 1
+        self._break_coalescing = False
+        self._echo = None
+        self.entries = []
+        self.tool_calls = {}
+        self.plan = None
+        self.plans = {}
+        self.modes = []
+        self.current_mode_id = None
+        self.commands = []
+        self.config_options = []
+        self.models = None
+        self.usage = None
+        self.title = None
+        self.updated_at = None
+        self.turn_running = False
+        self.last_stop_reason = None
+
+    def set_models(self, models: ModelState | None) -> None:
+        """The unstable `models` state from a session response (None: the agent has none)."""
+        if models != self.models:
+            self.models = models
+            self._emit(ch.ModelsChanged())
+
+    def set_current_model(self, model_id: str) -> None:
+        """The current model after `session/set_model` succeeded."""
+        if self.models is not None and model_id != self.models.current_id:
+            self.models = ModelState(model_id, self.models.available)
+            self._emit(ch.ModelsChanged())
 
     def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """The known tool call a permission request (or update) is about, merged; or a new one."""

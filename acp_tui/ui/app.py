@@ -13,13 +13,17 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from acp_tui.client import session_history
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
+from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.screens.session_picker import PickedSession
 from acp_tui.ui.themes import load_themes
 
 SessionFactory = Callable[[UiBridge], AgentSession]
@@ -36,6 +40,7 @@ class AcpApp(App[int]):
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
         Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
     ]
+    COMMANDS = App.COMMANDS | {SessionCommands}
 
     def __init__(
         self,
@@ -45,9 +50,11 @@ class AcpApp(App[int]):
         startup_messages: list[str] | None = None,
         guard: ProcessGuard | None = None,
         inspect: bool = False,
+        open_request: OpenRequest | None = None,
     ) -> None:
         super().__init__()
         self.guard = guard
+        self.open_request = open_request or OpenRequest()
         self.startup_messages = list(startup_messages or [])
         self.bridge = UiBridge(self)
         self.session = session_factory(self.bridge)
@@ -94,8 +101,13 @@ class AcpApp(App[int]):
         # Everything built so far lives as long as the app: keep the garbage collector from
         # walking it again and again while text streams (long GC pauses showed as lag).
         gc.freeze()
-        ok = await self.session.start()
+        ok = await session_history.start(self.session, self.open_request)
         self.bridge.agent_name = self.session.agent_name
+        self.show_current_thread()
+        if ok:
+            session_history.remember(self.session)
+            if self.open_request.pick:
+                self.show_sessions()
         if not ok and self.session.state is SessionState.FAILED:
             # Nothing to continue: say why and leave cleanly.
             self.exit_message = self.session.error
@@ -133,7 +145,50 @@ class AcpApp(App[int]):
             "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
             self.action_inspector,
         )
+    def show_current_thread(self) -> None:
+        """A new main screen when the session's thread was replaced (another session opened)."""
+        screen = next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
+        if screen is not None and screen.generation != self.session.thread.generation:
+            while self.screen is not screen:
+                self.pop_screen()
+            self.switch_screen(MainScreen(self.session))
+
+    def show_sessions(self) -> None:
+        """The session picker; what is picked is opened (or forked, then opened)."""
+        from acp_tui.ui.screens.session_picker import SessionPicker
+
+        self.push_screen(SessionPicker(self.session), self._picked_session)
+
+    def _picked_session(self, picked: PickedSession | None) -> None:
+        if picked is not None:
+            self.run_worker(self.open_picked(picked), group="open-session", exclusive=True)
+
+    async def open_picked(self, picked: PickedSession) -> None:
+        """Leave the current session (remembered, closed) and open, or fork then open, one."""
+        session = self.session
+        session_id: str | None = picked.session_id
+        if picked.action == "fork":
+            session_id, error = await session_history.fork_session(session, picked.session_id)
+            if session_id is None:
+                notify(self, f"Could not fork: {error}", severity="error")
+                return
+        elif picked.session_id == session.session_id:
+            return
+        assert session_id is not None
+        if session.turn_running:
+            await session.cancel()
+        session_history.remember(session)
+        await session.close_current_session()
+        ok = await session_history.open_session(session, session_id)
+        self.show_current_thread()
+        if not ok and session.error:
+            notify(self, session.error, severity="error")
+        elif ok:
+            session_history.remember(session)
+            if picked.action == "fork":
+                notify(self, "Forked: you are in the new session.")
 
     async def action_quit(self) -> None:
+        session_history.remember(self.session)
         await self.session.close()
         self.exit(0)

@@ -56,6 +56,7 @@ def _run(
     guard: ProcessGuard,
 ) -> int:
     from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session_history import OpenRequest
     from acp_tui.config import load_settings
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
@@ -76,11 +77,17 @@ def _run(
             prestarted=early,
         )
 
+    open_request = OpenRequest(
+        resume_id=options.resume or None,
+        continue_last=options.continue_last,
+        pick=options.resume == "",
+    )
     app = AcpApp(
         factory,
         startup_messages=[*loaded.messages, *rules.messages],
         guard=guard,
         inspect=options.inspect,
+        open_request=open_request,
     )
     code = app.run(loop=loop)
     if early is not None and not early.initialize.done():

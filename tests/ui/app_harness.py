@@ -214,6 +214,7 @@ async def run_app(
     allow_unknown_methods: bool = False,
     session_kwargs: dict[str, Any] | None = None,
     notifications: bool = False,
+    app_kwargs: dict[str, Any] | None = None,
 ) -> AsyncIterator[AppHarness]:
     failures: list[str] = []
     validator = FrameValidator(allow_unknown_methods=allow_unknown_methods)
@@ -226,7 +227,7 @@ async def run_app(
         session.traffic.subscribe(tap)
         return session
 
-    app = AcpApp(factory, start_agent=start)
+    app = AcpApp(factory, start_agent=start, **(app_kwargs or {}))
     logged: list[str] = []
     handler = _ErrorLog(logged)
     logging.getLogger("acp_tui").addHandler(handler)

@@ -43,7 +43,7 @@ async def test_copy_key_copies_the_last_agent_message_via_osc52_over_ssh(
     agent = write_scenario(tmp_path, one_turn([answer]))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("q")
-        await h.pilot.press("f5")
+        await h.pilot.press("f8")
         await h.until(lambda: any("Copied" in n for n in h.notified), "the copy toast")
         assert any("agent message (6 characters) via OSC 52" in n for n in h.notified)
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 class ComposerActions(Screen[None]):
     COMPOSER_BINDINGS = [
-        Binding("f5", "copy", "copy", show=False, priority=True, id="main.copy"),
+        Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
     ]
     session: AgentSession
     _turn_started: float | None = None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,11 +12,19 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
+from acp_tui.client import session_config
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import changes as thread_changes
+from acp_tui.session.config_options import (
+    MODEL,
+    THOUGHT_LEVEL,
+    mode_choices,
+    option_by_category,
+    value_name,
+)
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
@@ -26,9 +35,14 @@ from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
+from acp_tui.ui.widgets.settings_section import SettingsSection
+from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
+
+if TYPE_CHECKING:
+    from acp_tui.ui.app import AcpApp
 
 
 class MainScreen(ComposerActions):
@@ -44,6 +58,8 @@ class MainScreen(ComposerActions):
         Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
+        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
+        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
         *ComposerActions.COMPOSER_BINDINGS,
@@ -53,6 +69,7 @@ class MainScreen(ComposerActions):
     def __init__(self, session: AgentSession) -> None:
         super().__init__()
         self.session = session
+        self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Any] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
 
@@ -170,13 +187,28 @@ class MainScreen(ComposerActions):
             self.query_one(StatusBar).usage = describe_usage(thread.usage)
         elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
             self._refresh_modes()
+        elif isinstance(change, thread_changes.ConfigOptionsChanged | thread_changes.ModelsChanged):
+            self._refresh_modes()  # a `mode` config option stands in for modes
+            self._refresh_model()
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
         modes = self.query_one(ModeList)
-        modes.set_modes(mode_infos(list(thread.modes)), thread.current_mode_id)
-        current = next((m for m in modes.modes if m.id == thread.current_mode_id), None)
-        self.query_one(StatusBar).mode = current.name if current else ""
+        available, current_id = mode_choices(
+            thread.modes, thread.current_mode_id, thread.config_options
+        )
+        modes.set_modes(mode_infos(available), current_id)
+        current = next((m for m in modes.modes if m.id == current_id), None)
+        self.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
+
+    def _refresh_model(self) -> None:
+        thread = self.session.thread
+        status = self.query_one(StatusBar)
+        model = option_by_category(thread.config_options, MODEL)
+        name = value_name(model) if model else thread.models.current_name() if thread.models else ""
+        status.model = safe_text(name, limit=40)
+        thought = option_by_category(thread.config_options, THOUGHT_LEVEL)
+        status.thought = safe_text(value_name(thought), limit=20) if thought else ""
 
     # ------------------------------------------------------------ UI → session
 
@@ -204,10 +236,62 @@ class MainScreen(ComposerActions):
         self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
 
     async def _set_mode(self, mode_id: str) -> None:
-        error = await self.session.set_mode(mode_id)
+        error = await session_config.choose_mode(self.session, mode_id)
         if error is not None:
             notify(self, f"Could not switch mode: {error}", severity="error")
         self._refresh_modes()
+
+    @on(SettingsSection.ChangeRequested)
+    def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
+        self.run_worker(self._set_config(event.config_id, event.value), group="config")
+
+    async def _set_config(self, config_id: str, value: str | bool) -> None:
+        error = await session_config.set_config_option(self.session, config_id, value)
+        if error is not None:
+            notify(self, f"Could not change the setting: {error}", severity="error")
+
+    @on(SettingsSection.ModelRequested)
+    def _model_change(self, event: SettingsSection.ModelRequested) -> None:
+        self.run_worker(self._set_model(event.model_id), group="config")
+
+    async def _set_model(self, model_id: str) -> None:
+        error = await session_config.set_model(self.session, model_id)
+        if error is not None:
+            notify(self, f"Could not change the model: {error}", severity="error")
+
+    def action_pick_model(self) -> None:
+        self.pick_setting(MODEL)
+
+    def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """More palette entries for this session (sessions, fork, logout): name, help, action."""
+        from acp_tui.client.session_history import HistoryCapabilities
+
+        caps = HistoryCapabilities.of(self.session.agent_capabilities)
+        entries: list[tuple[str, str, Callable[[], object]]] = [
+            ("Sessions…", "Open, fork or delete an earlier session", self.action_show_sessions)
+        ]
+        if caps.fork and self.session.session_id is not None:
+            entries.append(
+                ("Fork this session", "Continue from here in a new session", self.fork_current)
+            )
+        return entries
+
+    def action_show_sessions(self) -> None:
+        cast("AcpApp", self.app).show_sessions()
+
+    def fork_current(self) -> None:
+        from acp_tui.ui.screens.session_picker import PickedSession
+
+        app = cast("AcpApp", self.app)
+        if self.session.session_id is not None:
+            picked = PickedSession("fork", self.session.session_id)
+            app.run_worker(app.open_picked(picked), group="open-session")
+
+    def pick_setting(self, category: str) -> None:
+        """Open the quick picker of the model (or thought level) option."""
+        if not self.query_one(SettingsSection).pick_category(category):
+            what = "models" if category == MODEL else "thought levels"
+            notify(self, f"{self.session.agent_name} offers no choice of {what}.")
 
     async def action_cancel_turn(self) -> None:
         if self.session.turn_running:

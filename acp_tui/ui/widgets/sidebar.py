@@ -1,4 +1,4 @@
-"""The sidebar: session modes, the plans, the agent's slash commands."""
+"""The sidebar: session modes, settings (config options), the plans, the slash commands."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from textual.widgets import Static
 from acp_tui.session import changes as thread_changes
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.plan_view import PlanView
+from acp_tui.ui.widgets.settings_section import SettingsSection
 
 
 class Sidebar(VerticalScroll):
@@ -35,6 +36,8 @@ class Sidebar(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("Modes  (shift+tab)", classes="section-title")
         yield ModeList(id="modes")
+        yield Static("Settings", classes="section-title", id="settings-title")
+        yield SettingsSection(self.thread, id="settings")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
         yield Static("Commands", classes="section-title", id="commands-title")

@@ -1,4 +1,4 @@
-"""The status line: agent, session title, mode, running indicator with elapsed time, usage."""
+"""The status line: agent, title, mode, model, thought level, running indicator, usage."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ class StatusBar(Widget):
     agent_name: reactive[str] = reactive("")
     title: reactive[str] = reactive("")
     mode: reactive[str] = reactive("")
+    model: reactive[str] = reactive("")
+    thought: reactive[str] = reactive("")
     state: reactive[str] = reactive("starting")
     usage: reactive[str] = reactive("")
     running_since: reactive[float | None] = reactive(None)
@@ -58,6 +60,12 @@ class StatusBar(Widget):
         if self.mode:
             text.append("  mode: ", style="dim")
             text.append(self.mode, style="bold")
+        if self.model:
+            text.append("  model: ", style="dim")
+            text.append(self.model, style="bold")
+        if self.thought:
+            text.append("  thinking: ", style="dim")
+            text.append(self.thought, style="bold")
         if self.running_since is not None:
             elapsed = time.monotonic() - self.running_since
             frame = SPINNER[int(elapsed * 8) % len(SPINNER)]

@@ -1,0 +1,95 @@
+"""Changing what the agent lets the user configure: config options, models, modes.
+
+Each function asks the agent and, once it agreed, updates the session's `Thread`; each returns
+an error message for the user (with the agent's `data` detail) or None when it worked. Nothing
+here imports Textual.
+
+- `set_config_option`: `session/set_config_option`; the answer's full option list replaces ours.
+- `set_model`: the unstable `session/set_model` for agents that describe `models`.
+- `choose_mode`: `session/set_mode` when the agent has modes, else the config option whose
+  category is `mode` (OpenCode's build/plan).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.errors import RpcError
+from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+_DATA_LIMIT = 300
+
+
+def error_text(error: RpcError | ConnectionClosed) -> str:
+    """The agent's error for a person: its message, and its `data` detail when it sent one."""
+    if isinstance(error, ConnectionClosed):
+        return "the agent is not running"
+    data = error.data
+    if data is None or data == "" or data == {}:
+        return error.message
+    if isinstance(data, str):
+        detail = data
+    elif isinstance(data, dict) and isinstance(data.get("details"), str):
+        detail = data["details"]
+    else:
+        try:
+            detail = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+        except (TypeError, ValueError):
+            detail = repr(data)
+    if len(detail) > _DATA_LIMIT:
+        detail = detail[: _DATA_LIMIT - 1] + "…"
+    return f"{error.message}: {detail}" if detail != error.message else error.message
+
+
+async def _ask(
+    session: AgentSession, method: str, params: dict[str, Any]
+) -> tuple[Any, str | None]:
+    if session.session_id is None:
+        return None, "no session"
+    try:
+        return await session.call(method, {"sessionId": session.session_id, **params}), None
+    except (RpcError, ConnectionClosed) as error:
+        return None, error_text(error)
+
+
+async def set_config_option(session: AgentSession, config_id: str, value: str | bool) -> str | None:
+    """Set one config option; the agent's answer (the full list) becomes the session's list."""
+    thread = session.thread
+    option = option_by_id(thread.config_options, config_id)
+    params: dict[str, Any] = {"configId": config_id, "value": value}
+    if isinstance(value, bool):
+        params["type"] = "boolean"
+    result, error = await _ask(session, "session/set_config_option", params)
+    if error is not None:
+        return error
+    options = result.get("configOptions") if isinstance(result, dict) else None
+    if isinstance(options, list):
+        thread.set_config_options(options)
+    elif option is not None:  # an answer without the list (against the schema): assume it took
+        thread.set_config_options(
+            [with_value(o, value) if o.id == config_id else o for o in thread.config_options]
+        )
+    return None
+
+
+async def set_model(session: AgentSession, model_id: str) -> str | None:
+    """The unstable `session/set_model` (agents that describe `models` instead of an option)."""
+    _result, error = await _ask(session, "session/set_model", {"modelId": model_id})
+    if error is None:
+        session.thread.set_current_model(model_id)
+    return error
+
+
+async def choose_mode(session: AgentSession, mode_id: str) -> str | None:
+    """Switch modes the way this agent offers them (modes, or a `mode` config option)."""
+    thread = session.thread
+    if not thread.modes:
+        option = option_by_category(thread.config_options, MODE)
+        if option is not None:
+            return await set_config_option(session, option.id, mode_id)
+    return await session.set_mode(mode_id)

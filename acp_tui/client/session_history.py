@@ -1,0 +1,262 @@
+"""Earlier sessions: list them, open one, delete, fork, and remember those an agent cannot list.
+
+What the agent can do is in its `sessionCapabilities` (`list`, `resume`, `close`, `delete`,
+unstable `fork`) and `loadSession`. `open_session` resumes where it can (no replay) and loads
+otherwise (the agent replays the conversation, tool calls included). For an agent that cannot
+list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and agent,
+in `$XDG_DATA_HOME/acp-tui/sessions.json`. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.client.events import Notice
+from acp_tui.client.session_config import error_text
+from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import AgentCapabilities
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+MAX_REMEMBERED = 50
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    title: str | None = None
+    updated_at: str | None = None
+    cwd: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryCapabilities:
+    list: bool = False
+    resume: bool = False
+    load: bool = False
+    close: bool = False
+    delete: bool = False
+    fork: bool = False
+
+    @classmethod
+    def of(cls, agent_capabilities: AgentCapabilities) -> HistoryCapabilities:
+        caps = agent_capabilities.session_capabilities
+        extra = caps.model_extra or {}
+        return cls(
+            list=caps.list is not None,
+            resume=caps.resume is not None,
+            load=agent_capabilities.load_session,
+            close=caps.close is not None,
+            delete=caps.delete is not None,
+            fork=isinstance(extra.get("fork"), dict),  # unstable: not in the model
+        )
+
+    @property
+    def can_open(self) -> bool:
+        return self.resume or self.load
+
+
+@dataclass
+class SessionPage:
+    sessions: list[SessionSummary]
+    next_cursor: str | None = None
+    error: str | None = None
+
+
+def _summary(raw: Any) -> SessionSummary | None:
+    if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
+        return None
+
+    def text(key: str) -> str | None:
+        value = raw.get(key)
+        return value if isinstance(value, str) else None
+
+    return SessionSummary(raw["sessionId"], text("title"), text("updatedAt"), text("cwd"))
+
+
+async def list_sessions(session: AgentSession, cursor: str | None = None) -> SessionPage:
+    """One page of the agent's `session/list` for this directory (or the remembered ones)."""
+    caps = HistoryCapabilities.of(session.agent_capabilities)
+    if not caps.list:
+        remembered = RememberedSessions().recent(session.cwd, agent_key(session))
+        return SessionPage(remembered)
+    params: dict[str, Any] = {"cwd": str(session.cwd)}
+    if cursor is not None:
+        params["cursor"] = cursor
+    try:
+        result = await session.call("session/list", params)
+    except (RpcError, ConnectionClosed) as error:
+        return SessionPage([], error=error_text(error))
+    if not isinstance(result, dict):
+        return SessionPage([], error="the agent's session/list answer is not an object")
+    items = result.get("sessions")
+    sessions = [s for s in map(_summary, items if isinstance(items, list) else []) if s]
+    next_cursor = result.get("nextCursor")
+    return SessionPage(sessions, next_cursor if isinstance(next_cursor, str) else None)
+
+
+async def most_recent(session: AgentSession) -> SessionSummary | None:
+    """The last session of this directory (the agent's list, newest `updatedAt` first)."""
+    page = await list_sessions(session)
+    if not page.sessions:
+        return None
+    dated = [s for s in page.sessions if s.updated_at]
+    return max(dated, key=lambda s: s.updated_at or "") if dated else page.sessions[0]
+
+
+async def open_session(session: AgentSession, session_id: str) -> bool:
+    """Resume (no replay) when the agent can, else load (replay). False with `session.error`."""
+    caps = HistoryCapabilities.of(session.agent_capabilities)
+    if not caps.can_open:
+        session.error = f"{session.agent_name} cannot open earlier sessions"
+        return False
+    return await session.open_existing(session_id, resume=caps.resume)
+
+
+async def delete_session(session: AgentSession, session_id: str) -> str | None:
+    """`session/delete`; an error message, or None. Also forgets a remembered id."""
+    RememberedSessions().forget(session.cwd, agent_key(session), session_id)
+    if not HistoryCapabilities.of(session.agent_capabilities).delete:
+        return None
+    try:
+        await session.call("session/delete", {"sessionId": session_id})
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None
+
+
+async def fork_session(session: AgentSession, session_id: str) -> tuple[str | None, str | None]:
+    """Unstable `session/fork`: (the new session's id, None) or (None, an error message)."""
+    try:
+        result = await session.call(
+            "session/fork",
+            {"sessionId": session_id, "cwd": str(session.cwd), "mcpServers": session.mcp_servers},
+        )
+    except (RpcError, ConnectionClosed) as error:
+        return None, error_text(error)
+    new_id = result.get("sessionId") if isinstance(result, dict) else None
+    if not isinstance(new_id, str):
+        return None, "the agent's session/fork answer has no sessionId"
+    return new_id, None
+
+
+@dataclass(frozen=True)
+class OpenRequest:
+    """Which session to start with: a given id (`--resume ID`), the last one (`--continue`),
+    or a choice from the picker (`--resume` alone, after a new session started)."""
+
+    resume_id: str | None = None
+    continue_last: bool = False
+    pick: bool = False
+
+
+async def start(session: AgentSession, request: OpenRequest) -> bool:
+    """Connect and open the session `request` asks for; a new one when there is none to open."""
+    if request.resume_id is None and not request.continue_last:
+        return await session.start()
+    if not await session.connect():
+        return False
+    caps = HistoryCapabilities.of(session.agent_capabilities)
+    session_id = request.resume_id
+    if session_id is None:
+        recent = await most_recent(session)
+        if recent is None:
+            session.notices.emit(Notice("No earlier session in this directory: a new one."))
+            return await session.open_new()
+        session_id = recent.id
+    if not caps.can_open:
+        session.notices.emit(
+            Notice(f"{session.agent_name} cannot open earlier sessions: a new one.", "warning")
+        )
+        return await session.open_new()
+    return await session.open_existing(session_id, resume=caps.resume)
+
+
+def remember(session: AgentSession) -> None:
+    """Note the current session (id, title, now) for this directory and agent, if the agent
+    cannot list its sessions itself."""
+    if HistoryCapabilities.of(session.agent_capabilities).list:
+        return
+    if session.session_id is not None:
+        RememberedSessions().add(
+            session.cwd,
+            agent_key(session),
+            SessionSummary(session.session_id, session.thread.title, _now(), str(session.cwd)),
+        )
+
+
+def agent_key(session: AgentSession) -> str:
+    """Which agent remembered sessions belong to: its own name, else its command's."""
+    from acp_tui.client.agent_session import command_name
+
+    info = session.agent_info
+    return info.name if info is not None and info.name else command_name(session.argv)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_DATA_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "acp-tui"
+    return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "acp-tui"
+
+
+class RememberedSessions:
+    """`{cwd: {agent: [summary, ...newest first]}}` in one JSON file; unreadable means empty."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else data_dir() / "sessions.json"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, data: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temp = self.path.with_suffix(".tmp")
+            temp.write_text(json.dumps(data, indent=1), "utf-8")
+            temp.replace(self.path)
+
+    def recent(self, cwd: Path, agent: str) -> list[SessionSummary]:
+        items = self._read().get(str(cwd), {})
+        items = items.get(agent, []) if isinstance(items, dict) else []
+        found = [_summary({**i, "sessionId": i.get("id")}) for i in items if isinstance(i, dict)]
+        return [s for s in found if s is not None]
+
+    def add(self, cwd: Path, agent: str, summary: SessionSummary) -> None:
+        old = [s for s in self.recent(cwd, agent) if s.id != summary.id]
+        self._store(cwd, agent, [summary, *old][:MAX_REMEMBERED])
+
+    def forget(self, cwd: Path, agent: str, session_id: str) -> None:
+        old = self.recent(cwd, agent)
+        kept = [s for s in old if s.id != session_id]
+        if len(kept) != len(old):
+            self._store(cwd, agent, kept)
+
+    def _store(self, cwd: Path, agent: str, summaries: list[SessionSummary]) -> None:
+        data = self._read()
+        per_cwd = data.get(str(cwd))
+        if not isinstance(per_cwd, dict):
+            per_cwd = data[str(cwd)] = {}
+        per_cwd[agent] = [
+            {"id": s.id, "title": s.title, "updatedAt": s.updated_at, "cwd": s.cwd}
+            for s in summaries
+        ]
+        self._write(data)

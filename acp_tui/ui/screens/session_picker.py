@@ -1,0 +1,228 @@
+"""Earlier sessions of this directory: search, open, fork, delete.
+
+The list is the agent's `session/list` for the session's cwd, a page at a time ("more…" at the
+end loads the next page with its cursor), or the sessions acp-tui remembers for agents that
+cannot list. Typing filters by title and id. Enter opens, `f` forks (unstable `session/fork`),
+`d` deletes after a confirmation. Dismisses with a `PickedSession`, or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session_history import (
+    HistoryCapabilities,
+    SessionSummary,
+    delete_session,
+    list_sessions,
+)
+from acp_tui.host.asker import Choice, Question
+from acp_tui.ui.plain import notify
+from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.widgets.settings_text import safe_text
+
+MORE = "\x00more"
+
+
+@dataclass(frozen=True)
+class PickedSession:
+    action: Literal["open", "fork"]
+    session_id: str
+
+
+def describe_time(value: str | None) -> str:
+    """An ISO 8601 time as `2026-11-03 14:05` (as given when it does not parse)."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return safe_text(value, limit=40)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+class SessionPicker(ModalScreen[PickedSession | None]):
+    DEFAULT_CSS = """
+    SessionPicker { align: center middle; }
+    SessionPicker > Vertical {
+        width: 100; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    SessionPicker #sessions-title { text-style: bold; margin-top: 1; }
+    SessionPicker #sessions-search { margin-top: 1; }
+    SessionPicker OptionList { height: auto; max-height: 26; border: none; }
+    SessionPicker #sessions-hint { color: $text-muted; margin-bottom: 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "dismiss_none", "close", id="sessions.close"),
+        Binding("ctrl+f", "fork", "fork", priority=True, id="sessions.fork"),
+        Binding("ctrl+d", "delete", "delete", priority=True, id="sessions.delete"),
+    ]
+
+    def __init__(self, session: AgentSession) -> None:
+        super().__init__()
+        self.session = session
+        self.caps = HistoryCapabilities.of(session.agent_capabilities)
+        self.sessions: list[SessionSummary] = []
+        self.next_cursor: str | None = None
+        self.error: str | None = None
+        self.loading = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                Text(f"Sessions in {safe_text(str(self.session.cwd))}"), id="sessions-title"
+            )
+            yield Input(placeholder="search titles", id="sessions-search")
+            yield OptionList(id="sessions-list")
+            yield Static(self._hint(), id="sessions-hint")
+
+    def _hint(self) -> Text:
+        parts = ["enter open"]
+        if self.caps.fork:
+            parts.append("ctrl+f fork")
+        parts.append("ctrl+d delete" if self.caps.delete or not self.caps.list else "")
+        parts.append("esc close")
+        hint = " · ".join(p for p in parts if p)
+        if not self.caps.list:
+            hint = f"{self.session.agent_name} cannot list sessions; these are the ones acp-tui "
+            hint += "started here. " + " · ".join(p for p in parts if p)
+        return Text(safe_text(hint))
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self.load_page(None)
+
+    @work(exclusive=True, group="sessions-page")
+    async def load_page(self, cursor: str | None) -> None:
+        self.loading = True
+        page = await list_sessions(self.session, cursor)
+        self.loading = False
+        if cursor is None:
+            self.sessions = []
+        self.sessions += page.sessions
+        self.next_cursor = page.next_cursor
+        self.error = page.error
+        self._fill()
+
+    @on(Input.Changed, "#sessions-search")
+    def _search(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        needle = self.query_one(Input).value.strip().lower()
+        current = self.session.session_id
+        for summary in self.sessions:
+            haystack = f"{summary.title or ''} {summary.id}".lower()
+            if needle and needle not in haystack:
+                continue
+            text = Text("● " if summary.id == current else "  ", style="green")
+            text.append(safe_text(summary.title or "(untitled)", limit=80), style="bold")
+            when = describe_time(summary.updated_at)
+            if when:
+                text.append(f"  {when}", style="dim")
+            text.append(f"\n  {safe_text(summary.id, limit=80)}", style="dim")
+            options.add_option(Option(text, id=summary.id))
+        if self.next_cursor is not None:
+            options.add_option(Option(Text("more…", style="italic"), id=MORE))
+        if self.error:
+            options.add_option(Option(Text(safe_text(self.error), style="red"), disabled=True))
+        elif not options.option_count:
+            empty = "no sessions match" if needle else "no earlier sessions here"
+            options.add_option(Option(Text(empty, style="dim"), disabled=True))
+        if options.option_count:
+            options.highlighted = min(highlighted or 0, options.option_count - 1)
+
+    def _selected(self) -> str | None:
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return None
+        option = options.get_option_at_index(options.highlighted)
+        return None if option.disabled else option.id
+
+    @on(Input.Submitted, "#sessions-search")
+    def _submit_search(self) -> None:
+        self._choose(self._selected())
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._choose(event.option.id)
+
+    def _choose(self, session_id: str | None) -> None:
+        if session_id == MORE:
+            if self.next_cursor is not None and not self.loading:
+                self.load_page(self.next_cursor)
+        elif session_id is not None:
+            self.dismiss(PickedSession("open", session_id))
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", None)
+        search = self.query_one(Input)
+        if key in ("down", "up") and search.has_focus:
+            options = self.query_one(OptionList)
+            if key == "down":
+                options.action_cursor_down()
+            else:
+                options.action_cursor_up()
+
+    def action_fork(self) -> None:
+        session_id = self._selected()
+        if not self.caps.fork:
+            notify(self, f"{self.session.agent_name} cannot fork sessions.")
+        elif session_id not in (None, MORE):
+            assert session_id is not None
+            self.dismiss(PickedSession("fork", session_id))
+
+    def action_delete(self) -> None:
+        session_id = self._selected()
+        if session_id in (None, MORE):
+            return
+        assert session_id is not None
+        if self.caps.list and not self.caps.delete:
+            notify(self, f"{self.session.agent_name} cannot delete sessions.")
+            return
+        summary = next((s for s in self.sessions if s.id == session_id), None)
+        title = summary.title if summary and summary.title else session_id
+        question = Question(
+            "delete_session",
+            "Delete this session?",
+            safe_text(f"{title}\n{session_id}"),
+            (Choice("keep", "Keep", "n"), Choice("delete", "Delete", "y")),
+        )
+        self.app.push_screen(
+            QuestionScreen(question), lambda answer: self._confirmed(session_id, answer)
+        )
+
+    def _confirmed(self, session_id: str, answer: str | None) -> None:
+        if answer == "delete":
+            self.run_worker(self._delete(session_id), group="sessions-delete")
+
+    async def _delete(self, session_id: str) -> None:
+        error = await delete_session(self.session, session_id)
+        if error is not None:
+            notify(self, f"Could not delete the session: {error}", severity="error")
+            return
+        self.sessions = [s for s in self.sessions if s.id != session_id]
+        self._fill()
+        notify(self, "Session deleted.")
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

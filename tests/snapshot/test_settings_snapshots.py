@@ -1,0 +1,40 @@
+"""How the Settings section and the choice picker look (config options with groups, a toggle)."""
+
+from __future__ import annotations
+
+from acp_tui.client.events import SessionState
+from acp_tui.ui.screens.choice_picker import ChoicePicker
+from tests.snapshot.test_app_snapshots import initialize, make_snapshot, until
+from tests.ui.app_harness import SID
+from tests.ui.test_settings_section import options
+
+__all__ = ["make_snapshot"]  # the fixture, used by name
+
+
+def steps() -> list[dict[str, object]]:
+    return [initialize(), {"expect": "session/new",
+                           "respond": {"sessionId": SID, "configOptions": options()}}]  # fmt: skip
+
+
+def test_settings_section_in_the_sidebar(snap_compare, make_snapshot) -> None:
+    snapshot = make_snapshot(steps())
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await until(pilot, lambda: len(pilot.app.screen.query("SettingRow")) == 3)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=(120, 34), run_before=run)
+
+
+def test_model_picker_with_groups(snap_compare, make_snapshot) -> None:
+    snapshot = make_snapshot(steps())
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await until(pilot, lambda: len(pilot.app.screen.query("SettingRow")) == 3)
+        await pilot.press("f6")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=(100, 30), run_before=run)
