@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import logging
 import os
@@ -254,6 +255,8 @@ class AgentSession:
             early = None
         if early is not None:
             self._process, connection = early.process, early.connection
+            # its tasks were started before the app: handlers run in our context from now on
+            connection.run_handlers_in(contextvars.copy_context())
             connection.max_frame_bytes = max(1, self.settings.max_frame_bytes)
             connection.on_oversized_frame = self._on_oversized_frame
             self._register_handlers(connection)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import contextvars
 import json
 import logging
 import math
@@ -91,6 +92,7 @@ class Connection:
             notification_handlers or {}
         )
         self._taps: list[Tap] = []
+        self._handler_context: contextvars.Context | None = None
         self._next_id = 0
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._serving: dict[tuple[type, Any], asyncio.Task[None]] = {}
@@ -121,6 +123,21 @@ class Connection:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    def run_handlers_in(self, context: contextvars.Context) -> None:
+        """From now on, call handlers and taps in `context` (a copy of it per call).
+
+        A connection started before its owner existed (the agent is started before the UI is
+        even imported, see `client.prestart`) runs its tasks in the context of that early
+        moment; the owner hands over its own context (a UI needs its context variables, such
+        as Textual's active app, in whatever a handler does)."""
+        self._handler_context = context
+
+    def _in_context(self, function: Callable[..., Any], *args: Any) -> Any:
+        context = self._handler_context
+        if context is None:
+            return function(*args)
+        return context.copy().run(function, *args)
 
     def start(self) -> None:
         """Start the read loop and the notification consumer as tasks (idempotent)."""
@@ -238,7 +255,7 @@ class Connection:
         event = TrafficEvent(direction, time.time(), raw)
         for tap in self._taps:
             try:
-                tap(event)
+                self._in_context(tap, event)
             except Exception:
                 logger.exception("traffic tap %r failed", tap)
 
@@ -398,9 +415,9 @@ class Connection:
                         logger.debug("ignored notification %s", method)
                         continue
                     try:
-                        result = handler(params)
+                        result = self._in_context(handler, params)
                         if result is not None:
-                            await result
+                            await self._awaited_in_context(result)
                     except asyncio.CancelledError:
                         raise
                     except Exception:
@@ -413,6 +430,12 @@ class Connection:
             if self._eof and not self._closing:
                 self._spawn_finish()
 
+    def _awaited_in_context(self, result: Awaitable[Any]) -> Awaitable[Any]:
+        context = self._handler_context
+        if context is None or not asyncio.iscoroutine(result):
+            return result
+        return asyncio.get_running_loop().create_task(result, context=context.copy())
+
     def _spawn_finish(self) -> None:
         # runs outside this task so _finish can cancel and await the others
         asyncio.get_running_loop().create_task(self._finish())
@@ -423,8 +446,11 @@ class Connection:
         if self._closing:
             return
         key = _id_key(request_id)
+        context = self._handler_context
         task = asyncio.get_running_loop().create_task(
-            self._answer(request_id, key, method, params), name=f"acp-serve {method}"
+            self._answer(request_id, key, method, params),
+            name=f"acp-serve {method}",
+            context=None if context is None else context.copy(),
         )
         self._serving[key] = task
         task.add_done_callback(lambda t: self._served(t, request_id, key))

@@ -1,0 +1,34 @@
+"""The agent started before the app (as `acp-tui` does: `client.prestart`), then adopted.
+
+The early connection's tasks are created before any app exists, so whatever its handlers do
+(mount a permission prompt, a tool card) must still run in the app's context: Textual raises
+`NoActiveAppError` in `compose` otherwise, and the whole app went down on the first prompt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp_tui.client.prestart import prestart
+from tests.agents.scenarios import write_scenario
+from tests.ui.app_harness import fixed_cwd, one_turn, run_app
+from tests.ui.test_permission_focus import answer_with, with_tool_call
+
+
+async def test_an_adopted_early_agent_drives_the_ui_through_a_permission_prompt(
+    tmp_path: Path,
+) -> None:
+    agent = write_scenario(tmp_path, one_turn([*with_tool_call("c1")]))
+    cwd = fixed_cwd(tmp_path)
+    # started here, in the test's own context: no app exists yet, as in `acp-tui` itself
+    early = await prestart(agent.argv, str(cwd.resolve()), {})
+    assert early is not None
+    kwargs: dict[str, Any] = {"prestarted": early}
+    async with run_app(agent.argv, cwd, session_kwargs=kwargs) as h:
+        assert h.session._process is early.process, "the session adopted the early agent"
+        await h.type_prompt("go")
+        outcome = await answer_with(h, agent, "c1", "a")
+        assert outcome == {"outcome": "selected", "optionId": "once"}
+        assert h.app.is_running
+        assert not h.logged_errors, h.logged_errors
