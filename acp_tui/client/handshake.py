@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.ui_port import AuthMethodInfo
 from acp_tui.protocol.models import (
     AgentCapabilities,
     AuthMethodTerminal,

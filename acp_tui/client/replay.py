@@ -19,7 +19,7 @@ from typing import Any
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState, Signal
 from acp_tui.client.permission_state import show_permissions_in
-from acp_tui.client.ui_bridge import ClientUi
+from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
-from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview
+from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.safe_text import safe_line

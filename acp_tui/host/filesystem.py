@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from acp_tui.host import file_access as fa
 from acp_tui.host.asker import Asker
 from acp_tui.host.boundary import PathPolicy
-from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview, decode_for_record
+from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
 from acp_tui.host.write_questions import (
     CANCEL,

@@ -44,7 +44,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.safe_text import safe_text
 
-from . import changes as ch
+from . import thread_changes as ch
 from .config_options import ModelState, parse_config_options
 from .echo import PromptEcho
 from .entries import (

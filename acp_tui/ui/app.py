@@ -18,15 +18,15 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
+from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.session_picker import PickedSession
 from acp_tui.ui.themes import load_themes
 
-SessionFactory = Callable[[UiBridge], AgentSession]
+SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
 
 
@@ -56,7 +56,7 @@ class AcpApp(App[int]):
         self.guard = guard
         self.open_request = open_request or OpenRequest()
         self.startup_messages = list(startup_messages or [])
-        self.bridge = UiBridge(self)
+        self.bridge = ScreenUi(self)
         self.session = session_factory(self.bridge)
         self.bridge.agent_name_source = lambda: self.session.agent_name
         self.bridge.cwd = str(self.session.cwd)

@@ -60,12 +60,12 @@ def _run(
     from acp_tui.config import load_settings
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
-    from acp_tui.ui.bridge import UiBridge
+    from acp_tui.ui.screen_ui import ScreenUi
 
     loaded = load_settings()
     rules = RulesStore(cwd)
 
-    def factory(bridge: UiBridge) -> AgentSession:
+    def factory(bridge: ScreenUi) -> AgentSession:
         return AgentSession(
             argv,
             cwd,
@@ -101,8 +101,8 @@ def run_replay(options: LaunchOptions) -> int:
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.replay import ReplayError, ReplaySession, load_log
     from acp_tui.config import load_settings
-    from acp_tui.ui.bridge import UiBridge
     from acp_tui.ui.replay_app import ReplayApp
+    from acp_tui.ui.screen_ui import ScreenUi
 
     assert options.replay_path is not None
     settings = load_settings().settings
@@ -112,7 +112,7 @@ def run_replay(options: LaunchOptions) -> int:
         print(f"acp-tui: {error}", file=sys.stderr)
         return 2
 
-    def factory(bridge: UiBridge) -> AgentSession:
+    def factory(bridge: ScreenUi) -> AgentSession:
         return ReplaySession(
             frames,
             options.cwd,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.client.handshake import read_initialize_result
-from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.ui_port import AuthMethodInfo
 from acp_tui.host.asker import Choice, Question
 from acp_tui.protocol.errors import INTERNAL_ERROR, MAX_SHOWN_CHARS, RpcError
 from acp_tui.protocol.models import (

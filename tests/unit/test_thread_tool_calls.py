@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from acp_tui.protocol import models as m
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import (
     ToolCallEntry,
 )

@@ -21,7 +21,7 @@ from acp_tui.client.write_review import (
     thread_tool_call_paths,
     tool_call_paths,
 )
-from acp_tui.host.changes import ChangeLog, WriteReview
+from acp_tui.host.change_log import ChangeLog, WriteReview
 from acp_tui.host.filesystem import ProposedWrite
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.errors import RpcError

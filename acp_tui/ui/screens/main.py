@@ -17,7 +17,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.config_options import (
     MODEL,
     THOUGHT_LEVEL,

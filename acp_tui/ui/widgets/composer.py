@@ -33,7 +33,7 @@ from acp_tui.composer.slash import (
     merged,
     parse_slash,
 )
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
 from acp_tui.ui.widgets.completion_list import CompletionList
 from acp_tui.ui.widgets.prompt_input import PromptInput

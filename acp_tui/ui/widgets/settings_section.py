@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from acp_tui.protocol.models import SessionConfigBoolean, SessionConfigOption, SessionConfigSelect
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.config_options import MODEL, ModelState, option_by_category, value_name
 from acp_tui.session.thread import Thread
 from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker

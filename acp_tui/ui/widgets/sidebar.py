@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from textual.app import App
 from textual.screen import Screen
 
-from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.ui_port import AuthMethodInfo
 from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import Asker, Question
 from acp_tui.session.diff import FileDiff
@@ -18,8 +18,8 @@ from acp_tui.session.diff import FileDiff
 T = TypeVar("T")
 
 
-class UiBridge:
-    """Implements `acp_tui.client.ui_bridge.ClientUi` for a Textual app."""
+class ScreenUi:
+    """Implements `acp_tui.client.ui_port.ClientUi` for a Textual app."""
 
     def __init__(self, app: App[Any], agent_name: str = "the agent", cwd: str = ".") -> None:
         self.app = app
@@ -66,7 +66,7 @@ class UiBridge:
 
 
 class _ScreenAsker:
-    def __init__(self, bridge: UiBridge) -> None:
+    def __init__(self, bridge: ScreenUi) -> None:
         self.bridge = bridge
 
     async def ask(self, question: Question) -> str:
