@@ -20,10 +20,10 @@ from typing import Any
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
-from acp_tui.client.handshake import HandshakeError, read_initialize_result
+from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
-from acp_tui.client.ui_port import AuthMethodInfo, ClientUi
+from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt

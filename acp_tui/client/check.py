@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
-from acp_tui.client.ui_port import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire

@@ -1,48 +1,18 @@
-"""What the client core needs from a user interface, as a protocol the UI implements."""
+"""What the client core needs from a user interface, as a protocol the UI implements (the port;
+`ui/screen_ui.py` is the Textual side)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import Asker
-from acp_tui.safe_text import safe_text
 
 if TYPE_CHECKING:
     from acp_tui.client.write_review import ReviewedWrite
     from acp_tui.session.diff import FileDiff
-
-
-@dataclass(frozen=True)
-class AuthMethodInfo:
-    id: str
-    name: str
-    description: str | None
-    type: str  # "agent" (default) or "terminal" or something newer
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def from_wire(cls, raw: Any) -> AuthMethodInfo | None:
-        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
-            return None
-        args = raw.get("args")
-        env = raw.get("env")
-        description = raw.get("description")
-        return cls(
-            id=raw["id"],
-            name=safe_text(str(raw.get("name") or raw["id"])),
-            description=safe_text(description) if isinstance(description, str) else None,
-            type=str(raw.get("type") or "agent"),
-            args=tuple(a for a in args if isinstance(a, str)) if isinstance(args, list) else (),
-            env=(
-                {k: v for k, v in env.items() if isinstance(v, str)}
-                if isinstance(env, dict)
-                else {}
-            ),
-        )
 
 
 class ClientUi(Protocol):

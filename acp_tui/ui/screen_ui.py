@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from textual.app import App
 from textual.screen import Screen
 
-from acp_tui.client.ui_port import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import Asker, Question
 from acp_tui.session.diff import FileDiff

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.ui_port import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.permissions import PendingPermission

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.client.ui_port import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.safe_text import safe_line
 
 
