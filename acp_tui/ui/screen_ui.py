@@ -11,9 +11,9 @@ from textual.app import App
 from textual.screen import Screen
 
 from acp_tui.client.handshake import AuthMethodInfo
-from acp_tui.client.write_review import ReviewedWrite
 from acp_tui.host.asker import Asker, Question
 from acp_tui.session.diff import FileDiff
+from acp_tui.session.hunks import ReviewedWrite
 
 T = TypeVar("T")
 
