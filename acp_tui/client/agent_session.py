@@ -492,7 +492,7 @@ class AgentSession:
         self.thread.apply_notification(params)
 
     async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        self.thread.tool_call_for_permission(params.tool_call)
+        self.thread.upsert_tool_call(params.tool_call)
         return await self.permissions.request(params)
 
     # ----------------------------------------------------------------- the turn

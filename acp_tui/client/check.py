@@ -61,7 +61,7 @@ class CheckSession(AgentSession):
         self.permission_answers: list[str] = []
 
     async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        self.thread.tool_call_for_permission(params.tool_call)
+        self.thread.upsert_tool_call(params.tool_call)
         wanted = {
             "allow": ("allow_once", "allow_always"),
             "reject": ("reject_once", "reject_always"),

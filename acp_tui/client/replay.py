@@ -204,7 +204,7 @@ class ReplaySession(AgentSession):
                 tool_call = params.get("toolCall") if isinstance(params, dict) else None
                 if isinstance(tool_call, dict):
                     with contextlib.suppress(ValueError):
-                        self.thread.tool_call_for_permission(
+                        self.thread.upsert_tool_call(
                             ToolCallUpdate.model_validate(tool_call)
                         )
             elif direction == "out" and method == "session/prompt":

@@ -240,7 +240,7 @@ class Thread:
             self._merge_tool_call(entry, update, update.model_fields_set)
 
     def _on_tool_call_update(self, update: ToolCallUpdate) -> None:
-        self.tool_call_for_permission(update)
+        self.upsert_tool_call(update)
 
     def _create_tool_call(
         self, update: ToolCall | ToolCallUpdate, fields: set[str]
@@ -418,8 +418,9 @@ class Thread:
             self.models = ModelState(model_id, self.models.available)
             self._emit(ch.ModelsChanged())
 
-    def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
-        """The known tool call a permission request (or update) is about, merged; or a new one."""
+    def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
+        """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
+        request may name a tool call never announced, or carry fields newer than its updates)."""
         fields = tool_call.model_fields_set
         entry = self.tool_calls.get(tool_call.tool_call_id)
         if entry is None:
