@@ -34,6 +34,7 @@ from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, compute_diff
@@ -86,26 +87,6 @@ def _canonical(path: str | Path, cwd: Path | None) -> Path:
             return candidate
         candidate = cwd / candidate
     return Path(os.path.realpath(candidate))
-
-
-def tool_call_paths(tool_call: Mapping[str, Any]) -> list[str]:
-    """The file paths a raw tool call (update) names: its locations and its diff contents."""
-    paths: list[str] = []
-    locations = tool_call.get("locations")
-    if isinstance(locations, list):
-        for location in locations:
-            if isinstance(location, dict) and isinstance(location.get("path"), str):
-                paths.append(location["path"])
-    content = tool_call.get("content")
-    if isinstance(content, list):
-        for item in content:
-            if (
-                isinstance(item, dict)
-                and item.get("type") == "diff"
-                and isinstance(item.get("path"), str)
-            ):
-                paths.append(item["path"])
-    return paths
 
 
 class WriteReviewGate:
@@ -164,7 +145,7 @@ class WriteReviewGate:
         option = next((o for o in pending.options if o.option_id == outcome.get("optionId")), None)
         if option is None or option.kind not in GRANTING_KINDS:
             return
-        paths = tool_call_paths(pending.tool_call)
+        paths = named_paths(pending.tool_call)
         tool_call_id = pending.tool_call_id
         if self._known_tool_call_paths is not None and tool_call_id is not None:
             paths.extend(self._known_tool_call_paths(tool_call_id))
@@ -222,13 +203,6 @@ def thread_tool_call_paths(tool_calls: Mapping[str, Any]) -> ToolCallPaths:
 
     def paths(tool_call_id: str) -> list[str]:
         entry = tool_calls.get(tool_call_id)
-        if entry is None:
-            return []
-        found = [location.path for location in getattr(entry, "locations", [])]
-        for item in getattr(entry, "content", []):
-            path = getattr(item, "path", None)
-            if getattr(item, "type", None) == "diff" and isinstance(path, str):
-                found.append(path)
-        return found
+        return [] if entry is None else named_paths(entry)
 
     return paths

@@ -14,10 +14,10 @@ from acp_tui.client.write_review import (
     WriteReport,
     WriteReviewGate,
     thread_tool_call_paths,
-    tool_call_paths,
 )
 from acp_tui.host.change_log import ChangeLog, WriteReview
 from acp_tui.host.filesystem import ProposedWrite
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import RequestPermissionRequest, WriteTextFileRequest
@@ -314,13 +314,13 @@ OLD = "".join(f"{i}\n" for i in range(1, 31))
 NEW = OLD.replace("2\n", "two\n", 1).replace("15\n", "fifteen\n").replace("28\n", "28\n28b\n")
 
 
-def test_tool_call_paths_ignore_malformed_items() -> None:
+def test_named_paths_ignore_malformed_items() -> None:
     raw = {
         "locations": [{"path": "/a"}, {"line": 3}, "junk", {"path": 5}],
         "content": [{"type": "diff", "path": "/b"}, {"type": "diff"}, None],
     }
-    assert tool_call_paths(raw) == ["/a", "/b"]
-    assert tool_call_paths({"locations": "nope"}) == []
+    assert named_paths(raw) == ["/a", "/b"]
+    assert named_paths({"locations": "nope", "content": 5}) == []
 
 
 def test_thread_tool_call_paths_reads_entries() -> None:
