@@ -133,16 +133,13 @@ class WriteReviewGate:
         def answered(future: asyncio.Future[dict[str, Any]]) -> None:
             if future.cancelled() or future.exception() is not None or pending.automatic:
                 return
-            self.permission_answered(pending, future.result())
+            self.permission_answered(pending)
 
         pending.future.add_done_callback(answered)
 
-    def permission_answered(self, pending: PendingPermission, result: Mapping[str, Any]) -> None:
+    def permission_answered(self, pending: PendingPermission) -> None:
         """Record the user's own answer to a permission request (called by `track`)."""
-        outcome = result.get("outcome")
-        if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
-            return
-        option = next((o for o in pending.options if o.option_id == outcome.get("optionId")), None)
+        option = pending.chosen
         if option is None or option.kind not in GRANTING_KINDS:
             return
         paths = named_paths(pending.tool_call)

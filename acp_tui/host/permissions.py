@@ -44,6 +44,7 @@ from acp_tui.host.permission_rules import (
     pick_option,
 )
 from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
+from acp_tui.protocol.permission_outcome import selected_option_id
 
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
@@ -92,14 +93,13 @@ class PendingPermission:
         """The option answered, once answered with one."""
         if not self.future.done() or self.future.cancelled():
             return None
-        outcome = self.future.result().get("outcome", {})
-        if outcome.get("outcome") != "selected":
+        option_id = selected_option_id(self.future.result())
+        if option_id is None:
             return None
-        option_id = outcome.get("optionId")
         found = next((o for o in self.options if o.option_id == option_id), None)
         # (the model makes the name safe to show: it is the agent's option id)
         return found or PermissionOption(
-            option_id=str(option_id), name=str(option_id), kind="unknown"
+            option_id=option_id, name=option_id, kind="unknown"
         )
 
     def answer(self, option_id: str | None) -> None:
