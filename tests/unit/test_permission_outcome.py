@@ -1,3 +1,5 @@
+from typing import Any
+
 from acp_tui.protocol.models import RequestPermissionResponse, to_wire
 from acp_tui.protocol.permission_outcome import selected_option_id
 
@@ -8,7 +10,7 @@ def test_selected_option_id_reads_what_the_model_writes() -> None:
 
 
 def test_selected_option_id_of_malformed_answers_is_none() -> None:
-    for answer in (
+    answers: list[Any] = [
         None,
         [],
         {},
@@ -16,5 +18,6 @@ def test_selected_option_id_of_malformed_answers_is_none() -> None:
         {"outcome": {"outcome": "selected"}},
         {"outcome": {"outcome": "selected", "optionId": 3}},
         {"outcome": {"outcome": "chosen", "optionId": "yes"}},
-    ):
+    ]
+    for answer in answers:
         assert selected_option_id(answer) is None
