@@ -1,6 +1,7 @@
-"""The session as data: a pure reducer from `session/update` to conversation state.
+"""The session as data: a reducer from `session/update` to conversation state.
 
-No I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
+Not pure: it updates its state in place and reads a clock (for tool-call timings), but does no
+I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
 of a `session/update` notification) and client-side events (`add_user_prompt`, `begin_turn`, ...);
 observe it with `subscribe`, which delivers fine-grained `Change` events synchronously, after the
 state they describe has been updated.
@@ -85,7 +86,8 @@ class UsageState:
 
 
 class Thread:
-    """Conversation state of one session, updated by a pure reducer, observed via changes."""
+    """Conversation state of one session, updated in place by its reducer methods, observed
+    via changes."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
