@@ -507,12 +507,6 @@ class AgentSession:
         self._start_turn(text)
         return None
 
-    def edit_queued(self, item_id: int, text: str) -> None:
-        for item in self.queue:
-            if item.id == item_id:
-                item.text = text
-        self.queue_changed.emit(self.queue)
-
     def remove_queued(self, item_id: int) -> None:
         self.queue = [item for item in self.queue if item.id != item_id]
         self.queue_changed.emit(self.queue)

@@ -114,11 +114,6 @@ class WriteReviewGate:
 
     # ---- permissions --------------------------------------------------------------------------
 
-    @property
-    def granted_paths(self) -> frozenset[Path]:
-        """The files the most recent granted permission covered (resolved paths)."""
-        return self._granted
-
     def track(self, broker: PermissionBroker) -> Callable[[], None]:
         """Follow the requests the broker shows the user and remember the paths of each one the
         user grants. Requests answered without the user (rules, policy, the `auto_answer` hook;

@@ -161,10 +161,6 @@ class FileSystemHost:
         self._locks: dict[Path, asyncio.Lock] = {}
         self.changes.subscribe(self._remember_write)
 
-    def known(self, path: Path) -> Fingerprint | None:
-        """What acp-tui last saw of a resolved path (agent read or own write), if anything."""
-        return self._known.get(path)
-
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
         return {"content": await self._read(params.path, params.line, params.limit)}
 

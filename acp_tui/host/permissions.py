@@ -192,7 +192,6 @@ class PermissionBroker:
         self._presenters: list[Presenter] = []
         self._auto_listeners: list[AutoAnswerListener] = []
         self._settled_listeners: list[SettledListener] = []
-        self._remembered_listeners: list[Callable[[PermissionRule], None]] = []
         self.auto_answer: AutoAnswer | None = None
         self.rules = rules
         """The project's remembered rules; None: nothing is remembered."""
@@ -217,12 +216,6 @@ class PermissionBroker:
         """Call `listener(pending)` as soon as a presented request is answered or cancelled
         (by the user, a rule or `cancel_all`), before the agent gets the answer."""
         return _add(self._settled_listeners, listener)
-
-    def subscribe_remembered(
-        self, listener: Callable[[PermissionRule], None]
-    ) -> Callable[[], None]:
-        """Call `listener(rule)` when a user's "always" answer adds a rule."""
-        return _add(self._remembered_listeners, listener)
 
     def facts(self, pending: PendingPermission) -> ToolCallFacts:
         """What a rule can match on for this request (the request's fields, completed by
@@ -324,8 +317,6 @@ class PermissionBroker:
         if self.rules is None or effect is None or pending.subject is None:
             return
         pending.remembered = self.rules.remember(pending.kind, pending.subject, effect)
-        for listener in list(self._remembered_listeners):
-            listener(pending.remembered)
 
     def _reply(self, pending: PendingPermission) -> dict[str, Any]:
         """The answer for the agent: a remembered "allow always" is sent as "allow once"."""

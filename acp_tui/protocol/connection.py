@@ -129,15 +129,6 @@ class Connection:
         self._read_task = asyncio.create_task(self._read_loop(), name="acp-read")
         self._consumer_task = asyncio.create_task(self._consume(), name="acp-notifications")
 
-    async def run(self) -> None:
-        """Run until the peer closes the stream; cancelling the caller closes the connection."""
-        self.start()
-        try:
-            await self.wait_closed()
-        except asyncio.CancelledError:
-            await self.close()
-            raise
-
     async def wait_closed(self) -> None:
         await self._closed_event.wait()
 

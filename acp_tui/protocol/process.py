@@ -274,16 +274,6 @@ class AgentProcess:
             self._stderr_task.cancel()  # never wait for an EOF a grandchild may withhold
         self._transport.close()
 
-    def describe_exit(self) -> str:
-        """One paragraph for the user: how the agent ended and the last lines it printed."""
-        exit_ = self.exit
-        lines = [exit_.describe() if exit_ else "agent is running"]
-        tail = self.stderr_tail(10)
-        if tail:
-            lines.append("last stderr lines:")
-            lines.extend(f"  {line}" for line in tail)
-        return "\n".join(lines)
-
     def __repr__(self) -> str:
         state: Any = self.exit.describe() if self.exit else "running"
         return f"<AgentProcess pid={self.pid} {state}>"
