@@ -35,6 +35,9 @@ def _die_by(sig: int) -> None:
 
 
 class AcpApp(App[int]):
+    """The Textual app: one agent session (made by `session_factory` from the app's `ScreenUi`) on
+    the main screen, the inspector on f12, every child process ended on exit."""
+
     TITLE = "acp-tui"
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
@@ -139,6 +142,7 @@ class AcpApp(App[int]):
         self.push_screen("inspector")
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's palette commands plus the traffic inspector."""
         yield from super().get_system_commands(screen)
         yield SystemCommand(
             "Traffic inspector",

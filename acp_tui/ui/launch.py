@@ -18,10 +18,13 @@ from acp_tui.host.process_guard import ProcessGuard
 
 
 def demo_argv() -> list[str]:
+    """The command line of the demo agent (this Python, `-m acp_tui.demo.agent`)."""
     return [sys.executable, "-m", "acp_tui.demo.agent"]
 
 
 def run_app(options: LaunchOptions) -> int:
+    """Run the app for parsed command-line options (the demo agent and its sample project with
+    `--demo`); returns the exit code."""
     argv = options.agent_argv
     cwd = options.cwd
     if options.demo:
@@ -98,6 +101,8 @@ def _run(
 
 
 def run_replay(options: LaunchOptions) -> int:
+    """Run `--replay FILE`: the app fed from a `--log` recording, with no agent started; returns the
+    exit code."""
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.replay import ReplayError, ReplaySession, load_log
     from acp_tui.config import load_settings

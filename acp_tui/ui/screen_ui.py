@@ -30,6 +30,7 @@ class ScreenUi:
 
     @property
     def asker(self) -> Asker:
+        """Where host code asks its questions (each becomes a `QuestionScreen`)."""
         return self._asker
 
     async def ask_screen(self, screen: Screen[T]) -> T | None:
@@ -47,17 +48,21 @@ class ScreenUi:
     async def choose_auth_method(
         self, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
+        """Let the user pick how to log in (`AuthMethodScreen`); None gives up."""
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
         name = self.agent_name_source() if self.agent_name_source else self.agent_name
         return await self.ask_screen(AuthMethodScreen(name, methods, error))
 
     async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+        """Run the agent's login command in `LoginTerminalScreen`; its exit code, or None when
+        abandoned."""
         from acp_tui.ui.screens.auth import LoginTerminalScreen
 
         return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        """Show a held write in `WriteReviewScreen`; what to write, or None to reject."""
         from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
         return await self.ask_screen(

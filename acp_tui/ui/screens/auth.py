@@ -17,6 +17,9 @@ from acp_tui.safe_text import safe_line
 
 
 class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
+    """The agent asks for a login: pick one of its auth methods (with the last attempt's error, if
+    any); dismisses with the method or None."""
+
     DEFAULT_CSS = """
     AuthMethodScreen { align: center middle; }
     AuthMethodScreen > Vertical {

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 
 class MainScreen(ComposerActions):
+    """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
+    keys for cancel, modes, changes, rules and restart."""
+
     DEFAULT_CSS = """
     MainScreen { layout: vertical; }
     MainScreen #body { height: 1fr; }
@@ -342,6 +345,7 @@ class MainScreen(ComposerActions):
 
 
 def describe_usage(usage: Any) -> str:
+    """The status bar's usage text, e.g. "12.3k/200.0k tokens (6%)  $0.42"; empty without usage."""
     if usage is None:
         return ""
     used = getattr(usage, "used", None)

@@ -135,6 +135,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
 
     @property
     def diff_view(self) -> DiffView:
+        """The screen's diff view."""
         return self.query_one(DiffView)
 
     # ---- decisions ----------------------------------------------------------------------------

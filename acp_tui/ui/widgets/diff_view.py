@@ -181,6 +181,7 @@ class DiffView(ScrollView, can_focus=True):
 
     @property
     def hunk_states(self) -> dict[int, HunkState]:
+        """The review mark of each marked hunk, by hunk index (a copy)."""
         return dict(self._hunk_states)
 
     def set_hunk_state(self, index: int, state: HunkState | None) -> None:
