@@ -283,6 +283,7 @@ class MainScreen(ComposerActions):
         cast("AcpApp", self.app).show_sessions()
 
     def fork_current(self) -> None:
+        """Fork the current session (unstable `session/fork`) and open the fork."""
         from acp_tui.ui.screens.session_picker import PickedSession
 
         app = cast("AcpApp", self.app)
