@@ -24,12 +24,13 @@ from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initia
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_port import ClientUi
-from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
+from acp_tui.client.write_review import WriteReviewGate
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
@@ -105,9 +106,9 @@ class AgentSession:
             ui.review_write,
             hold_writes=settings.hold_writes,
             cwd=self.cwd,
-            known_tool_call_paths=lambda tool_call_id: thread_tool_call_paths(
-                self.thread.tool_calls
-            )(tool_call_id),
+            known_tool_call_paths=lambda tool_call_id: named_paths(
+                self.thread.tool_calls.get(tool_call_id)
+            ),
         )
         self.fs = FileSystemHost(
             self.cwd,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,14 +187,3 @@ class WriteReviewGate:
                 record,
             )
         )
-
-
-def thread_tool_call_paths(tool_calls: Mapping[str, Any]) -> ToolCallPaths:
-    """`known_tool_call_paths` over a `Thread.tool_calls` mapping (locations and diff paths the
-    session already knows for a tool call id, from earlier `tool_call` updates)."""
-
-    def paths(tool_call_id: str) -> list[str]:
-        entry = tool_calls.get(tool_call_id)
-        return [] if entry is None else named_paths(entry)
-
-    return paths

@@ -13,7 +13,6 @@ import pytest
 from acp_tui.client.write_review import (
     WriteReport,
     WriteReviewGate,
-    thread_tool_call_paths,
 )
 from acp_tui.host.change_log import ChangeLog, WriteReview
 from acp_tui.host.filesystem import ProposedWrite
@@ -322,14 +321,13 @@ def test_named_paths_ignore_malformed_items() -> None:
     assert named_paths({"locations": "nope", "content": 5}) == []
 
 
-def test_thread_tool_call_paths_reads_entries() -> None:
+def test_named_paths_reads_entries_too() -> None:
     entry = SimpleNamespace(
         locations=[SimpleNamespace(path="/x")],
         content=[SimpleNamespace(type="diff", path="/y"), SimpleNamespace(type="content")],
     )
-    lookup = thread_tool_call_paths({"t": entry})
-    assert list(lookup("t")) == ["/x", "/y"]
-    assert list(lookup("missing")) == []
+    assert named_paths(entry) == ["/x", "/y"]
+    assert named_paths(None) == []  # a tool call the thread does not know
 
 
 async def test_a_write_the_policy_allowed_is_still_held_end_to_end(cwd: Path) -> None:
