@@ -21,16 +21,17 @@ from typing import Any
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
-from acp_tui.client.handshake import HandshakeError, read_initialize_result
+from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
-from acp_tui.client.ui_bridge import AuthMethodInfo, ClientUi
-from acp_tui.client.write_review import WriteReviewGate, thread_tool_call_paths
+from acp_tui.client.ui_port import ClientUi
+from acp_tui.client.write_review import WriteReviewGate
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
@@ -106,9 +107,9 @@ class AgentSession:
             ui.review_write,
             hold_writes=settings.hold_writes,
             cwd=self.cwd,
-            known_tool_call_paths=lambda tool_call_id: thread_tool_call_paths(
-                self.thread.tool_calls
-            )(tool_call_id),
+            known_tool_call_paths=lambda tool_call_id: named_paths(
+                self.thread.tool_calls.get(tool_call_id)
+            ),
         )
         self.fs = FileSystemHost(
             self.cwd,
@@ -495,7 +496,7 @@ class AgentSession:
         self.thread.apply_notification(params)
 
     async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        self.thread.tool_call_for_permission(params.tool_call)
+        self.thread.upsert_tool_call(params.tool_call)
         return await self.permissions.request(params)
 
     # ----------------------------------------------------------------- the turn
@@ -509,12 +510,6 @@ class AgentSession:
             return item
         self._start_turn(text)
         return None
-
-    def edit_queued(self, item_id: int, text: str) -> None:
-        for item in self.queue:
-            if item.id == item_id:
-                item.text = text
-        self.queue_changed.emit(self.queue)
 
     def remove_queued(self, item_id: int) -> None:
         self.queue = [item for item in self.queue if item.id != item_id]

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from acp_tui.host.changes import ChangeLog, Observed, WriteRecord
-from acp_tui.session import changes as ch
+from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.session.thread import Thread
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.client.turn_changes import TurnChanges
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.change_monitor import ChangeMonitor
-from acp_tui.host.changes import ChangeLog
 from acp_tui.session.thread import Thread
 
 log = logging.getLogger(__name__)

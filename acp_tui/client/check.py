@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
-from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
@@ -61,7 +61,7 @@ class CheckSession(AgentSession):
         self.permission_answers: list[str] = []
 
     async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        self.thread.tool_call_for_permission(params.tool_call)
+        self.thread.upsert_tool_call(params.tool_call)
         wanted = {
             "allow": ("allow_once", "allow_always"),
             "reject": ("reject_once", "reject_always"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
@@ -60,4 +60,3 @@ class Notice:
 class QueuedPrompt:
     id: int
     text: str
-    extra: dict[str, object] = field(default_factory=dict)

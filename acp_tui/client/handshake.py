@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.protocol.models import (
     AgentCapabilities,
     AuthMethodTerminal,
@@ -16,6 +16,19 @@ from acp_tui.protocol.models import (
     InitializeResponse,
 )
 from acp_tui.protocol.version import PROTOCOL_VERSION
+
+
+@dataclass(frozen=True)
+class AuthMethodInfo:
+    """One way to log in the agent offered, as the auth loop and its screen use it (read from
+    the validated `authMethods`, so its texts are already safe to show)."""
+
+    id: str
+    name: str
+    description: str | None
+    type: str  # "agent" (default) or "terminal"
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
 
 
 class HandshakeError(Exception):

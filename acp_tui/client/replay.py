@@ -19,7 +19,7 @@ from typing import Any
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState, Signal
 from acp_tui.client.permission_state import show_permissions_in
-from acp_tui.client.ui_bridge import ClientUi
+from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,
@@ -204,7 +204,7 @@ class ReplaySession(AgentSession):
                 tool_call = params.get("toolCall") if isinstance(params, dict) else None
                 if isinstance(tool_call, dict):
                     with contextlib.suppress(ValueError):
-                        self.thread.tool_call_for_permission(
+                        self.thread.upsert_tool_call(
                             ToolCallUpdate.model_validate(tool_call)
                         )
             elif direction == "out" and method == "session/prompt":

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.client.events import Signal
-from acp_tui.host.changes import ChangeLog, WriteRecord, read_optional
-from acp_tui.session import changes as ch
+from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.thread import Thread
 

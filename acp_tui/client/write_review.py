@@ -25,38 +25,24 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
-from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview
+from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff, Hunk, apply_hunks, compute_diff
+from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.hunks import ReviewedWrite
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
 DEFAULT_HOLD_WRITES = HoldWrites.OUTSIDE_PERMISSION
 GRANTING_KINDS = frozenset({"allow_once", "allow_always"})
-
-
-@dataclass(frozen=True)
-class ReviewedWrite:
-    """What the user decided in review: the (possibly merged) content and how many hunks of
-    the proposed change it keeps."""
-
-    content: str
-    accepted: int
-    total: int
-    # The on-disk text the decisions were made against (it may have changed during review).
-    base: str | None = field(default=None, compare=False)
-    base_known: bool = field(default=False, compare=False)
-    # Lines the accepted hunks add / remove (what the write changes on disk).
-    added: int = field(default=0, compare=False)
-    removed: int = field(default=0, compare=False)
 
 
 ReviewUi = Callable[[Path, FileDiff], Awaitable[ReviewedWrite | None]]
@@ -103,26 +89,6 @@ def _canonical(path: str | Path, cwd: Path | None) -> Path:
     return Path(os.path.realpath(candidate))
 
 
-def tool_call_paths(tool_call: Mapping[str, Any]) -> list[str]:
-    """The file paths a raw tool call (update) names: its locations and its diff contents."""
-    paths: list[str] = []
-    locations = tool_call.get("locations")
-    if isinstance(locations, list):
-        for location in locations:
-            if isinstance(location, dict) and isinstance(location.get("path"), str):
-                paths.append(location["path"])
-    content = tool_call.get("content")
-    if isinstance(content, list):
-        for item in content:
-            if (
-                isinstance(item, dict)
-                and item.get("type") == "diff"
-                and isinstance(item.get("path"), str)
-            ):
-                paths.append(item["path"])
-    return paths
-
-
 class WriteReviewGate:
     """Holds the agent's writes for review according to `hold_writes` (see the module doc)."""
 
@@ -148,11 +114,6 @@ class WriteReviewGate:
 
     # ---- permissions --------------------------------------------------------------------------
 
-    @property
-    def granted_paths(self) -> frozenset[Path]:
-        """The files the most recent granted permission covered (resolved paths)."""
-        return self._granted
-
     def track(self, broker: PermissionBroker) -> Callable[[], None]:
         """Follow the requests the broker shows the user and remember the paths of each one the
         user grants. Requests answered without the user (rules, policy, the `auto_answer` hook;
@@ -167,19 +128,16 @@ class WriteReviewGate:
         def answered(future: asyncio.Future[dict[str, Any]]) -> None:
             if future.cancelled() or future.exception() is not None or pending.automatic:
                 return
-            self.permission_answered(pending, future.result())
+            self.permission_answered(pending)
 
         pending.future.add_done_callback(answered)
 
-    def permission_answered(self, pending: PendingPermission, result: Mapping[str, Any]) -> None:
+    def permission_answered(self, pending: PendingPermission) -> None:
         """Record the user's own answer to a permission request (called by `track`)."""
-        outcome = result.get("outcome")
-        if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
-            return
-        option = next((o for o in pending.options if o.option_id == outcome.get("optionId")), None)
+        option = pending.chosen
         if option is None or option.kind not in GRANTING_KINDS:
             return
-        paths = tool_call_paths(pending.tool_call)
+        paths = named_paths(pending.tool_call)
         tool_call_id = pending.tool_call_id
         if self._known_tool_call_paths is not None and tool_call_id is not None:
             paths.extend(self._known_tool_call_paths(tool_call_id))
@@ -229,84 +187,3 @@ class WriteReviewGate:
                 record,
             )
         )
-
-
-def thread_tool_call_paths(tool_calls: Mapping[str, Any]) -> ToolCallPaths:
-    """`known_tool_call_paths` over a `Thread.tool_calls` mapping (locations and diff paths the
-    session already knows for a tool call id, from earlier `tool_call` updates)."""
-
-    def paths(tool_call_id: str) -> list[str]:
-        entry = tool_calls.get(tool_call_id)
-        if entry is None:
-            return []
-        found = [location.path for location in getattr(entry, "locations", [])]
-        for item in getattr(entry, "content", []):
-            path = getattr(item, "path", None)
-            if getattr(item, "type", None) == "diff" and isinstance(path, str):
-                found.append(path)
-        return found
-
-    return paths
-
-
-# ---- decisions over hunks (pure; the review screen drives these) ---------------------------------
-
-HunkDecision = Literal["accepted", "rejected"]
-
-
-def decide(diff: FileDiff, decisions: Mapping[int, HunkDecision]) -> ReviewedWrite | None:
-    """The write the decisions make: undecided hunks count as accepted; None when every hunk of a
-    non-empty diff is rejected (the change is rejected as a whole)."""
-    total = len(diff.hunks)
-    accepted = {h.index for h in diff.hunks if decisions.get(h.index) != "rejected"}
-    if total and not accepted:
-        return None
-    kinds = [line.kind for h in diff.hunks if h.index in accepted for line in h.lines]
-    return ReviewedWrite(
-        apply_hunks(diff, accepted),
-        len(accepted),
-        total,
-        base=diff.old_text,
-        base_known=True,
-        added=kinds.count("add"),
-        removed=kinds.count("remove"),
-    )
-
-
-def _hunk_key(hunk: Hunk) -> tuple[tuple[str, str, str], ...]:
-    """What a hunk changes (its removed and added lines), independent of where it sits."""
-    return tuple((line.kind, line.text, line.eol) for line in hunk.lines if line.kind != "context")
-
-
-def carry_decisions(
-    old: FileDiff, decisions: Mapping[int, HunkDecision], new: FileDiff
-) -> dict[int, HunkDecision]:
-    """Decisions for `new`'s hunks: a hunk that makes the same change as a decided hunk of `old`
-    keeps that decision (matched in order when the same change occurs more than once)."""
-    queues: dict[tuple[tuple[str, str, str], ...], list[HunkDecision | None]] = {}
-    for hunk in old.hunks:
-        queues.setdefault(_hunk_key(hunk), []).append(decisions.get(hunk.index))
-    carried: dict[int, HunkDecision] = {}
-    for hunk in new.hunks:
-        queue = queues.get(_hunk_key(hunk))
-        if queue:
-            state = queue.pop(0)
-            if state is not None:
-                carried[hunk.index] = state
-    return carried
-
-
-def changed_hunks(old: FileDiff, new: FileDiff) -> set[int]:
-    """`new`'s hunks that make a change none of `old`'s hunks made (matched in order)."""
-    counts: dict[tuple[tuple[str, str, str], ...], int] = {}
-    for hunk in old.hunks:
-        key = _hunk_key(hunk)
-        counts[key] = counts.get(key, 0) + 1
-    changed: set[int] = set()
-    for hunk in new.hunks:
-        key = _hunk_key(hunk)
-        if counts.get(key, 0):
-            counts[key] -= 1
-        else:
-            changed.add(hunk.index)
-    return changed

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from acp_tui.demo import content
 from acp_tui.demo.sample_project import APP_PY
+from acp_tui.protocol.permission_outcome import selected_option_id
 
 JsonObject = dict[str, Any]
 
@@ -349,11 +350,11 @@ class Turn:
                              "status": "pending", "locations": [{"path": path}]}})
         except RpcError:
             return False
-        outcome = answer.get("outcome") if isinstance(answer, dict) else None
-        if not isinstance(outcome, dict) or outcome.get("outcome") != "selected":
+        chosen = selected_option_id(answer)
+        if chosen is None:
             raise TurnCancelled
         kinds = {option["optionId"]: option["kind"] for option in options}
-        kind = kinds.get(str(outcome.get("optionId")), "reject_once")
+        kind = kinds.get(chosen, "reject_once")
         if kind.endswith("_always"):
             self.session.edits_allowed = kind == "allow_always"
         return kind.startswith("allow")

@@ -31,7 +31,7 @@ from acp_tui.host.baseline import (
     Before,
     read_small,
 )
-from acp_tui.host.changes import ChangeLog, Observed, WriteRecord, decode_for_record
+from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for_record
 from acp_tui.host.ignore import IgnoreRules, git_root
 
 log = logging.getLogger(__name__)

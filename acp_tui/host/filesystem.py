@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from acp_tui.host import file_access as fa
 from acp_tui.host.asker import Asker
 from acp_tui.host.boundary import PathPolicy
-from acp_tui.host.changes import ChangeLog, WriteRecord, WriteReview, decode_for_record
+from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
 from acp_tui.host.write_questions import (
     CANCEL,
@@ -160,10 +160,6 @@ class FileSystemHost:
         self._known: dict[Path, Fingerprint] = {}
         self._locks: dict[Path, asyncio.Lock] = {}
         self.changes.subscribe(self._remember_write)
-
-    def known(self, path: Path) -> Fingerprint | None:
-        """What acp-tui last saw of a resolved path (agent read or own write), if anything."""
-        return self._known.get(path)
 
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
         return {"content": await self._read(params.path, params.line, params.limit)}

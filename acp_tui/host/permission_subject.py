@@ -155,17 +155,25 @@ def _field(call: Any, wire: str, attr: str) -> Any:
     return getattr(call, attr, None)
 
 
-def call_paths(call: Any) -> list[str]:
-    """Paths a tool call (a wire dict, a `ToolCallUpdate` or an entry) names: its locations,
-    its diff paths and its rawInput paths."""
+def _items(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def named_paths(call: Any) -> list[str]:
+    """The file paths a tool call (a wire dict, a `ToolCallUpdate` or an entry) names: its
+    locations and the paths of its diff contents; malformed items are skipped."""
     found: list[str] = []
-    for location in _field(call, "locations", "locations") or []:
+    for location in _items(_field(call, "locations", "locations")):
         found += _strings(_field(location, "path", "path"))
-    for item in _field(call, "content", "content") or []:
+    for item in _items(_field(call, "content", "content")):
         if _field(item, "type", "type") == "diff":
             found += _strings(_field(item, "path", "path"))
-    found += raw_input_paths(_field(call, "rawInput", "raw_input"))
     return found
+
+
+def call_paths(call: Any) -> list[str]:
+    """Paths a tool call names (`named_paths`) and the paths of its rawInput."""
+    return named_paths(call) + raw_input_paths(_field(call, "rawInput", "raw_input"))
 
 
 # ---- commands and URLs --------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from acp_tui.host.permission_rules import (
     pick_option,
 )
 from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
+from acp_tui.protocol.permission_outcome import selected_option_id
 
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
@@ -92,14 +93,13 @@ class PendingPermission:
         """The option answered, once answered with one."""
         if not self.future.done() or self.future.cancelled():
             return None
-        outcome = self.future.result().get("outcome", {})
-        if outcome.get("outcome") != "selected":
+        option_id = selected_option_id(self.future.result())
+        if option_id is None:
             return None
-        option_id = outcome.get("optionId")
         found = next((o for o in self.options if o.option_id == option_id), None)
         # (the model makes the name safe to show: it is the agent's option id)
         return found or PermissionOption(
-            option_id=str(option_id), name=str(option_id), kind="unknown"
+            option_id=option_id, name=option_id, kind="unknown"
         )
 
     def answer(self, option_id: str | None) -> None:
@@ -192,7 +192,6 @@ class PermissionBroker:
         self._presenters: list[Presenter] = []
         self._auto_listeners: list[AutoAnswerListener] = []
         self._settled_listeners: list[SettledListener] = []
-        self._remembered_listeners: list[Callable[[PermissionRule], None]] = []
         self.auto_answer: AutoAnswer | None = None
         self.rules = rules
         """The project's remembered rules; None: nothing is remembered."""
@@ -217,12 +216,6 @@ class PermissionBroker:
         """Call `listener(pending)` as soon as a presented request is answered or cancelled
         (by the user, a rule or `cancel_all`), before the agent gets the answer."""
         return _add(self._settled_listeners, listener)
-
-    def subscribe_remembered(
-        self, listener: Callable[[PermissionRule], None]
-    ) -> Callable[[], None]:
-        """Call `listener(rule)` when a user's "always" answer adds a rule."""
-        return _add(self._remembered_listeners, listener)
 
     def facts(self, pending: PendingPermission) -> ToolCallFacts:
         """What a rule can match on for this request (the request's fields, completed by
@@ -324,8 +317,6 @@ class PermissionBroker:
         if self.rules is None or effect is None or pending.subject is None:
             return
         pending.remembered = self.rules.remember(pending.kind, pending.subject, effect)
-        for listener in list(self._remembered_listeners):
-            listener(pending.remembered)
 
     def _reply(self, pending: PendingPermission) -> dict[str, Any]:
         """The answer for the agent: a remembered "allow always" is sent as "allow once"."""

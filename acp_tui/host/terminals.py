@@ -212,7 +212,6 @@ class TerminalHost:
         self.default_output_byte_limit = default_output_byte_limit
         self.guard = guard if guard is not None else ProcessGuard()
         self._terminals: dict[str, Terminal] = {}  # every terminal, released ones too (for the UI)
-        self._subscribers: list[Callable[[Terminal], None]] = []
         self._tracker: asyncio.Task[None] | None = None
         self._checked: dict[tuple[int, int], bool] = {}
 
@@ -261,8 +260,6 @@ class TerminalHost:
             terminal.attach(process)
             self._record(terminal)
         self._terminals[terminal.id] = terminal
-        for callback in list(self._subscribers):
-            _call_safely(callback, terminal)
         return {"terminalId": terminal.id}
 
     async def output(self, params: TerminalRequest) -> dict[str, Any]:
@@ -291,11 +288,6 @@ class TerminalHost:
 
     def get(self, terminal_id: str) -> Terminal | None:
         return self._terminals.get(terminal_id)
-
-    def subscribe(self, callback: Callable[[Terminal], None]) -> Callable[[], None]:
-        """Call `callback` with each terminal created from now on; returns an unsubscribe."""
-        self._subscribers.append(callback)
-        return lambda: _remove(self._subscribers, callback)
 
     async def close_all(self) -> None:
         """Kill every terminal's process tree and close every PTY (session end / app exit)."""

@@ -43,6 +43,8 @@ from acp_tui.protocol.models._base import Repair, recording_repairs
 
 
 class MarkKind(StrEnum):
+    """What was wrong with a frame, as the inspector lists and counts it."""
+
     UNKNOWN_VARIANT = "unknown variant"
     DEFAULTED = "invalid field defaulted"
     WRONG_TYPE = "wrong type or missing field"
@@ -56,6 +58,8 @@ class MarkKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Mark:
+    """One thing a frame did outside the v1 schema or JSON-RPC, with where or what exactly."""
+
     kind: MarkKind
     detail: str
 
@@ -123,6 +127,8 @@ class ConformanceChecker:
     # ---- the client's frames ------------------------------------------------------------
 
     def outgoing(self, index: int, frame: Any) -> None:
+        """Note a frame the client sent: its requests' ids (to pair the agent's responses) and its
+        answers to the agent's requests."""
         if type(frame) is not dict:
             return
         if "method" in frame and "id" in frame:

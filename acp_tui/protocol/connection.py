@@ -110,18 +110,24 @@ class Connection:
     # ---- registration -------------------------------------------------------------------
 
     def on_request(self, method: str, handler: RequestHandler) -> None:
+        """Serve the agent's requests for `method` with `handler` (its result or `RpcError` becomes
+        the answer)."""
         self._request_handlers[method] = handler
 
     def on_notification(self, method: str, handler: NotificationHandler) -> None:
+        """Deliver the agent's notifications for `method` to `handler`, one at a time, in order."""
         self._notification_handlers[method] = handler
 
     def add_tap(self, tap: Tap) -> None:
+        """Let `tap` see every frame read or written from now on (the traffic log, the inspector's
+        store)."""
         self._taps.append(tap)
 
     # ---- lifecycle ----------------------------------------------------------------------
 
     @property
     def closed(self) -> bool:
+        """True once the connection has closed (read loop stopped, pending requests failed)."""
         return self._closed
 
     def run_handlers_in(self, context: contextvars.Context) -> None:
@@ -146,16 +152,8 @@ class Connection:
         self._read_task = asyncio.create_task(self._read_loop(), name="acp-read")
         self._consumer_task = asyncio.create_task(self._consume(), name="acp-notifications")
 
-    async def run(self) -> None:
-        """Run until the peer closes the stream; cancelling the caller closes the connection."""
-        self.start()
-        try:
-            await self.wait_closed()
-        except asyncio.CancelledError:
-            await self.close()
-            raise
-
     async def wait_closed(self) -> None:
+        """Wait until the connection has closed (the agent closed its stdout, or `close`)."""
         await self._closed_event.wait()
 
     async def close(self) -> None:
@@ -222,6 +220,7 @@ class Connection:
             self._pending.pop(request_id, None)
 
     async def notify(self, method: str, params: Any = None) -> None:
+        """Send a notification; raises `ConnectionClosed` once the connection is closing."""
         if self._closing:
             raise ConnectionClosed(f"connection closed; cannot send {method}")
         frame: dict[str, Any] = {"jsonrpc": "2.0", "method": method}

@@ -33,6 +33,7 @@ class RpcError(Exception):
         self.data = data
 
     def to_wire(self) -> dict[str, Any]:
+        """The JSON-RPC `error` object for an answer."""
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.data is not None:
             error["data"] = self.data
@@ -40,6 +41,8 @@ class RpcError(Exception):
 
     @classmethod
     def from_wire(cls, error: Any) -> RpcError:
+        """Read the agent's `error` object; a malformed one becomes an internal error that quotes
+        it."""
         if not isinstance(error, dict):
             return cls(INTERNAL_ERROR, f"malformed error: {error!r}")
         code = error.get("code")
@@ -87,6 +90,8 @@ def _shortened(text: str) -> str:
 
 
 def invalid_params(message: str, data: Any = None) -> RpcError:
+    """A -32602 answer with a message of our own (params the models accept but the client cannot
+    use)."""
     return RpcError(INVALID_PARAMS, message, data)
 
 

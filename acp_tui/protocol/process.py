@@ -38,11 +38,14 @@ class AgentSpawnError(Exception):
 
 @dataclass(frozen=True)
 class AgentExit:
+    """How the agent process ended: an exit code, or the signal that killed it."""
+
     returncode: int | None  # None when killed by a signal
     signal_name: str | None
 
     @classmethod
     def from_returncode(cls, returncode: int) -> AgentExit:
+        """From asyncio's return code (negative: killed by that signal)."""
         if returncode < 0:
             try:
                 name = signal.Signals(-returncode).name
@@ -52,6 +55,7 @@ class AgentExit:
         return cls(returncode, None)
 
     def describe(self) -> str:
+        """One line for the user, e.g. "agent exited with code 3"."""
         if self.signal_name is not None:
             return f"agent was killed by {self.signal_name}"
         if self.returncode == 0:
@@ -68,6 +72,7 @@ class StderrRing:
         self.total_bytes = 0
 
     def append(self, block: bytes) -> None:
+        """Keep `block`, dropping the oldest bytes beyond the capacity."""
         self.total_bytes += len(block)
         self._data += block
         excess = len(self._data) - self.capacity
@@ -75,9 +80,9 @@ class StderrRing:
             del self._data[:excess]
 
     def tail(self, max_lines: int) -> list[str]:
+        """The last lines, made safe to show (`safe_line`: escape sequences become visible)."""
         if max_lines <= 0:
             return []
-        """The last lines, made safe to show (`safe_line`: escape sequences become visible)."""
         lines = self._data.decode("utf-8", "replace").splitlines()
         return [safe_line(line) for line in lines[-max_lines:]]
 
@@ -174,6 +179,9 @@ class AgentProcess:
         env_extra: Mapping[str, str] | None = None,
         stderr_ring_bytes: int = 256 * 1024,
     ) -> AgentProcess:
+        """Start the agent: argv without a shell, the full environment plus `env_extra` and its
+        owner marker, its own process group, pipes for the three streams. Raises
+        `AgentSpawnError` with a readable reason."""
         marker = AGENT_MARKER_PREFIX + uuid.uuid4().hex
         env = {**os.environ, **(env_extra or {}), marker: "1"}
         _check_command(argv, cwd, env)
@@ -203,6 +211,7 @@ class AgentProcess:
             logger.debug("agent stderr read failed: %s", exc)
 
     def stderr_tail(self, max_lines: int = 20) -> list[str]:
+        """The last lines the agent wrote to stderr, made safe to show."""
         return self._stderr.tail(max_lines)
 
     @property
@@ -212,6 +221,7 @@ class AgentProcess:
 
     @property
     def exit(self) -> AgentExit | None:
+        """How the agent ended; None while it runs."""
         returncode = self._process.returncode
         return None if returncode is None else AgentExit.from_returncode(returncode)
 
@@ -273,16 +283,6 @@ class AgentProcess:
         if self._stderr_task is not None and not self._stderr_task.done():
             self._stderr_task.cancel()  # never wait for an EOF a grandchild may withhold
         self._transport.close()
-
-    def describe_exit(self) -> str:
-        """One paragraph for the user: how the agent ended and the last lines it printed."""
-        exit_ = self.exit
-        lines = [exit_.describe() if exit_ else "agent is running"]
-        tail = self.stderr_tail(10)
-        if tail:
-            lines.append("last stderr lines:")
-            lines.extend(f"  {line}" for line in tail)
-        return "\n".join(lines)
 
     def __repr__(self) -> str:
         state: Any = self.exit.describe() if self.exit else "running"

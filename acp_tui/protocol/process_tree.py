@@ -40,6 +40,7 @@ class Proc:
 
 
 def read_proc(pid: int) -> Proc | None:
+    """One process's `/proc/PID/stat` facts; None if it is gone or unreadable."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as file:
             data = file.read()
@@ -68,6 +69,8 @@ def snapshot() -> dict[int, Proc]:
 
 
 def start_time(pid: int) -> int | None:
+    """A process's start time in clock ticks (with the pid, an identity pid reuse cannot fake); None
+    if it is gone."""
     proc = read_proc(pid)
     return None if proc is None else proc.start
 

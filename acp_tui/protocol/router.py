@@ -59,6 +59,8 @@ class Router:
         self._routes: dict[str, RequestHandler] = {}
 
     def route(self, method: str, model: type[P], handler: Callable[[P], Awaitable[Any]]) -> None:
+        """Answer `method` with `handler`, which gets params validated by `model` (the model must be
+        the one `CLIENT_REQUESTS` names for the method)."""
         expected = CLIENT_REQUESTS.get(method)
         if expected is not None and expected is not model:
             raise TypeError(f"{method} takes {expected.__name__}, not {model.__name__}")
@@ -66,11 +68,14 @@ class Router:
 
     @property
     def methods(self) -> list[str]:
+        """The methods routed so far."""
         return list(self._routes)
 
     def handler(self, method: str) -> RequestHandler | None:
+        """The connection-level handler for `method` (validation included), if routed."""
         return self._routes.get(method)
 
     def install(self, connection: Connection) -> None:
+        """Serve every routed method on `connection`."""
         for method, handler in self._routes.items():
             connection.on_request(method, handler)

@@ -72,6 +72,8 @@ class JsonlTrafficLog:
         loop.call_later(FLUSH_SECONDS, self.flush)
 
     def flush(self) -> None:
+        """Write what is buffered to the file now (scheduled within `FLUSH_SECONDS` of a frame, and
+        at exit)."""
         self._flush_scheduled = False
         if self._file is None or self._failed:
             return
@@ -85,6 +87,7 @@ class JsonlTrafficLog:
         logger.warning("traffic log %s disabled: %s", self.path, exc)
 
     def close(self) -> None:
+        """Flush and close the file; later frames are not written."""
         if self._file is not None:
             atexit.unregister(self.flush)
             try:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RowFilter:
+    """Which frames the inspector lists: direction, method text, errors or marked frames only, and
+    whether runs of one update kind are grouped."""
+
     direction: Direction | None = None
     method: str = ""
     """Shows frames whose method (or update kind) contains this text."""
@@ -28,9 +31,11 @@ class RowFilter:
 
     @property
     def filters(self) -> bool:
+        """True when some frames are hidden."""
         return bool(self.direction or self.method or self.errors_only or self.marked_only)
 
     def accepts(self, frame: FrameRecord) -> bool:
+        """Whether `frame` is listed under this filter."""
         if self.direction is not None and frame.direction != self.direction:
             return False
         if self.errors_only and not frame.is_error:
@@ -40,9 +45,11 @@ class RowFilter:
         return not self.method or self.method.lower() in frame.label.lower()
 
     def with_(self, **changes: object) -> RowFilter:
+        """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def describe(self) -> str:
+        """The filter for the inspector's title line, e.g. "sent, method~fs, errors"."""
         parts = []
         if self.direction:
             parts.append("received" if self.direction == "in" else "sent")

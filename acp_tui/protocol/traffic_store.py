@@ -52,6 +52,7 @@ class FrameRecord:
 
     @property
     def is_error(self) -> bool:
+        """An error answer, or a frame that is not valid JSON-RPC."""
         return self.error_code is not None or self.kind == "invalid"
 
     @property
@@ -124,12 +125,14 @@ class TrafficStore:
         self._waiting.clear()
 
     def frames_per_second(self, now: float) -> int:
+        """How many frames were stored in the `FPS_WINDOW` (one second) before `now`."""
         recent = self._recent
         while recent and recent[0] < now - FPS_WINDOW:
             recent.popleft()
         return len(recent)
 
     def marked(self) -> list[FrameRecord]:
+        """The frames with conformance marks, in order."""
         return [frame for frame in self.frames if frame.marks]
 
     def _mark(self, frame: FrameRecord, marks: list[Mark]) -> None:

@@ -32,6 +32,8 @@ class Watchdog:
 
     @classmethod
     def spawn(cls, marker: str) -> Watchdog:
+        """Start the watchdog process with the read end of a pipe on its stdin; when the pipe closes
+        it kills what was recorded and whatever carries `marker` in its environment."""
         read_end, write_end = os.pipe()
         os.set_inheritable(write_end, False)
         try:

@@ -1,6 +1,7 @@
-"""The session as data: a pure reducer from `session/update` to conversation state.
+"""The session as data: a reducer from `session/update` to conversation state.
 
-No I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
+Not pure: it updates its state in place and reads a clock (for tool-call timings), but does no
+I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
 of a `session/update` notification) and client-side events (`add_user_prompt`, `begin_turn`, ...);
 observe it with `subscribe`, which delivers fine-grained `Change` events synchronously, after the
 state they describe has been updated.
@@ -44,7 +45,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.safe_text import safe_text
 
-from . import changes as ch
+from . import thread_changes as ch
 from .config_options import ModelState, parse_config_options
 from .echo import PromptEcho
 from .entries import (
@@ -85,7 +86,8 @@ class UsageState:
 
 
 class Thread:
-    """Conversation state of one session, updated by a pure reducer, observed via changes."""
+    """Conversation state of one session, updated in place by its reducer methods, observed
+    via changes."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
@@ -240,7 +242,7 @@ class Thread:
             self._merge_tool_call(entry, update, update.model_fields_set)
 
     def _on_tool_call_update(self, update: ToolCallUpdate) -> None:
-        self.tool_call_for_permission(update)
+        self.upsert_tool_call(update)
 
     def _create_tool_call(
         self, update: ToolCall | ToolCallUpdate, fields: set[str]
@@ -418,8 +420,9 @@ class Thread:
             self.models = ModelState(model_id, self.models.available)
             self._emit(ch.ModelsChanged())
 
-    def tool_call_for_permission(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
-        """The known tool call a permission request (or update) is about, merged; or a new one."""
+    def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
+        """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
+        request may name a tool call never announced, or carry fields newer than its updates)."""
         fields = tool_call.model_fields_set
         entry = self.tool_calls.get(tool_call.tool_call_id)
         if entry is None:

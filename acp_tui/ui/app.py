@@ -18,15 +18,15 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.ui.bridge import UiBridge
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
+from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.session_picker import PickedSession
 from acp_tui.ui.themes import load_themes
 
-SessionFactory = Callable[[UiBridge], AgentSession]
+SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
 
 
@@ -35,6 +35,9 @@ def _die_by(sig: int) -> None:
 
 
 class AcpApp(App[int]):
+    """The Textual app: one agent session (made by `session_factory` from the app's `ScreenUi`) on
+    the main screen, the inspector on f12, every child process ended on exit."""
+
     TITLE = "acp-tui"
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
@@ -56,7 +59,7 @@ class AcpApp(App[int]):
         self.guard = guard
         self.open_request = open_request or OpenRequest()
         self.startup_messages = list(startup_messages or [])
-        self.bridge = UiBridge(self)
+        self.bridge = ScreenUi(self)
         self.session = session_factory(self.bridge)
         self.bridge.agent_name_source = lambda: self.session.agent_name
         self.bridge.cwd = str(self.session.cwd)
@@ -139,6 +142,7 @@ class AcpApp(App[int]):
         self.push_screen("inspector")
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's palette commands plus the traffic inspector."""
         yield from super().get_system_commands(screen)
         yield SystemCommand(
             "Traffic inspector",

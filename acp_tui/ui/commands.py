@@ -17,6 +17,9 @@ Entry = tuple[str, str, Callable[[], object]]
 
 
 class SessionCommands(Provider):
+    """Palette entries for what the agent offers (the model and thought level pickers, when it has
+    them) and the main screen's extra commands."""
+
     def _entries(self) -> list[Entry]:
         from acp_tui.ui.screens.main import MainScreen
 
@@ -41,10 +44,12 @@ class SessionCommands(Provider):
         return entries
 
     async def discover(self) -> Hits:
+        """Every entry that applies now, for the palette before anything is typed."""
         for name, help_text, callback in self._entries():
             yield DiscoveryHit(name, callback, help=help_text)
 
     async def search(self, query: str) -> AsyncIterator[Hit]:
+        """The entries whose name matches `query`, best first."""
         matcher = self.matcher(query)
         for name, help_text, callback in self._entries():
             score = matcher.match(name)

@@ -18,10 +18,13 @@ from acp_tui.host.process_guard import ProcessGuard
 
 
 def demo_argv() -> list[str]:
+    """The command line of the demo agent (this Python, `-m acp_tui.demo.agent`)."""
     return [sys.executable, "-m", "acp_tui.demo.agent"]
 
 
 def run_app(options: LaunchOptions) -> int:
+    """Run the app for parsed command-line options (the demo agent and its sample project with
+    `--demo`); returns the exit code."""
     argv = options.agent_argv
     cwd = options.cwd
     if options.demo:
@@ -60,12 +63,12 @@ def _run(
     from acp_tui.config import load_settings
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
-    from acp_tui.ui.bridge import UiBridge
+    from acp_tui.ui.screen_ui import ScreenUi
 
     loaded = load_settings()
     rules = RulesStore(cwd)
 
-    def factory(bridge: UiBridge) -> AgentSession:
+    def factory(bridge: ScreenUi) -> AgentSession:
         return AgentSession(
             argv,
             cwd,
@@ -98,11 +101,13 @@ def _run(
 
 
 def run_replay(options: LaunchOptions) -> int:
+    """Run `--replay FILE`: the app fed from a `--log` recording, with no agent started; returns the
+    exit code."""
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.replay import ReplayError, ReplaySession, load_log
     from acp_tui.config import load_settings
-    from acp_tui.ui.bridge import UiBridge
     from acp_tui.ui.replay_app import ReplayApp
+    from acp_tui.ui.screen_ui import ScreenUi
 
     assert options.replay_path is not None
     settings = load_settings().settings
@@ -112,7 +117,7 @@ def run_replay(options: LaunchOptions) -> int:
         print(f"acp-tui: {error}", file=sys.stderr)
         return 2
 
-    def factory(bridge: UiBridge) -> AgentSession:
+    def factory(bridge: ScreenUi) -> AgentSession:
         return ReplaySession(
             frames,
             options.cwd,

@@ -33,10 +33,12 @@ class LocalCommandsProvider(Provider):
         self.screen.post_message(Composer.LocalCommand(name, args))
 
     async def discover(self) -> Hits:
+        """Every local command, for the palette before anything is typed."""
         for title, line, help_text in self._commands():
             yield DiscoveryHit(title, lambda line=line: self._run(line), help=help_text)
 
     async def search(self, query: str) -> Hits:
+        """The local commands whose title matches `query`, best first."""
         matcher = self.matcher(query)
         for title, line, help_text in self._commands():
             score = matcher.match(title)

@@ -14,6 +14,9 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)
 
 
 class ReplayApp(AcpApp):
+    """The app over a `ReplaySession`: keys to pause, step back and forth and jump through the
+    recording, its position in the status line."""
+
     BINDINGS = [
         *AcpApp.BINDINGS,
         Binding("f6", "replay_pause", "play/pause", priority=True, id="replay.pause"),
@@ -26,6 +29,7 @@ class ReplayApp(AcpApp):
 
     @property
     def replay(self) -> ReplaySession:
+        """The replay session this app shows."""
         session = self.session
         assert isinstance(session, ReplaySession)
         return session

@@ -40,6 +40,7 @@ def load_themes(dirs: Iterable[Path] | None = None) -> tuple[list[Theme], list[s
 
 
 def theme_from_file(path: Path) -> Theme:
+    """A Textual theme from a TOML theme file; raises ValueError saying what is wrong with it."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:

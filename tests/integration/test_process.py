@@ -55,7 +55,6 @@ async def test_crash_with_exit_code(spawn_agent, tmp_path) -> None:
         await conn.request("session/new", {"cwd": "/", "mcpServers": []})
     await process.shutdown(grace=1.0)  # stderr fully read after exit
     assert "fatal: out of tokens" in process.stderr_tail()
-    assert "code 3" in process.describe_exit() and "out of tokens" in process.describe_exit()
 
 
 async def test_pending_request_fails_when_agent_dies(spawn_agent) -> None:

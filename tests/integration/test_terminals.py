@@ -266,15 +266,6 @@ async def test_several_terminals_at_once(host: RoutedTerminals) -> None:
     assert len({terminal_id for terminal_id, _ in results}) == 5
 
 
-async def test_subscribers_hear_about_new_terminals(host: RoutedTerminals) -> None:
-    seen: list[str] = []
-    unsubscribe = host.subscribe(lambda terminal: seen.append(terminal.command))
-    await host.create({"sessionId": SID, "command": "true"})
-    unsubscribe()
-    await host.create({"sessionId": SID, "command": "false"})
-    assert seen == ["true"]
-
-
 async def test_exit_is_reported_with_all_output_even_when_a_child_keeps_the_pty(
     host: RoutedTerminals,
 ) -> None:

@@ -125,4 +125,4 @@ async def test_sdk_example_agent_round_trip(
     assert set(session_ids) == {sid}
     await conn.close()
     exit_ = await process.shutdown(grace=5.0)
-    assert exit_.signal_name is None, process.describe_exit()
+    assert exit_.signal_name is None, (exit_.describe(), process.stderr_tail())

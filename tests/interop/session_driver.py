@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.ui_bridge import AuthMethodInfo
-from acp_tui.client.write_review import ReviewedWrite
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.protocol.traffic import TrafficEvent
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import MessageEntry
+from acp_tui.session.hunks import ReviewedWrite
 
 SHELL_OK = re.compile(r"(?m)^(?:Output: )?shell-ok\s*$")  # a line of `echo shell-ok`'s output
 

@@ -23,7 +23,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
-from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -79,7 +79,7 @@ class Snapshot:
         self.pids: list[int] = []
         self.app = SnapshotApp(self._factory)
 
-    def _factory(self, bridge: UiBridge) -> AgentSession:
+    def _factory(self, bridge: ScreenUi) -> AgentSession:
         session = AgentSession(self.argv, self.cwd, bridge)
         session.traffic.subscribe(self._tap)
         return session

@@ -29,7 +29,7 @@ from textual.widget import Widget
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.ui.app import AcpApp
-from acp_tui.ui.bridge import UiBridge
+from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import (
     Step,
@@ -222,7 +222,7 @@ async def run_app(
 
     tap = validating_tap(validator, failures, sent)
 
-    def factory(bridge: UiBridge) -> AgentSession:
+    def factory(bridge: ScreenUi) -> AgentSession:
         session = AgentSession(argv, cwd, bridge, env_extra=env, **(session_kwargs or {}))
         session.traffic.subscribe(tap)
         return session

@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App
 from textual.widgets import OptionList, Static
 
-from acp_tui.host.changes import ChangeLog
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.ui.screens.changes_screen import EMPTY_TEXT, ChangesScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 

@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.widgets import Static
 
-from acp_tui.client.write_review import ReviewedWrite
+from acp_tui.session.hunks import ReviewedWrite
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 

@@ -11,12 +11,13 @@ import pytest
 from textual.app import App
 from textual.widgets import Static
 
-from acp_tui.client.write_review import ReviewedWrite, WriteReport, WriteReviewGate
+from acp_tui.client.write_review import WriteReport, WriteReviewGate
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import WriteTextFileRequest
 from acp_tui.session.diff import FileDiff
+from acp_tui.session.hunks import ReviewedWrite
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
 OLD = "".join(f"line {i}\n" for i in range(1, 31))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.thread import Thread
 from tests.unit.thread_support import Clock
 

@@ -19,7 +19,7 @@ import pytest
 from acp_tui.client.change_attribution import shows
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.host.asker import FixedAnswer
-from acp_tui.host.changes import ChangeLog, Observed, WriteRecord
+from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.models import ToolCall, WriteTextFileRequest
 from acp_tui.session.thread import Thread

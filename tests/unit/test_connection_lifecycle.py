@@ -168,28 +168,16 @@ async def test_close_fails_pending_and_closes_the_stream() -> None:
     peer.writer.close()
 
 
-async def test_run_returns_at_eof() -> None:
+async def test_the_connection_closes_at_eof_after_delivering_what_came() -> None:
     conn, peer = await socket_pair()
     got: list[Any] = []
     conn.on_notification("u", got.append)
-    runner = asyncio.create_task(conn.run())
+    conn.start()
     await peer.send({"jsonrpc": "2.0", "method": "u", "params": 1})
     peer.writer.write_eof()
-    await asyncio.wait_for(runner, 5)
+    await asyncio.wait_for(conn.wait_closed(), 5)
     assert conn.closed and got == [1]
     await conn.close()
-    peer.writer.close()
-
-
-async def test_cancelling_run_closes_the_connection() -> None:
-    conn, peer = await socket_pair()
-    runner = asyncio.create_task(conn.run())
-    pending = asyncio.create_task(conn.request("x"))
-    await peer.recv()
-    runner.cancel()
-    with pytest.raises(ConnectionClosed):
-        await asyncio.wait_for(pending, 5)
-    assert conn.closed
     peer.writer.close()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.client.handshake import read_initialize_result
-from acp_tui.client.ui_bridge import AuthMethodInfo
 from acp_tui.host.asker import Choice, Question
 from acp_tui.protocol.errors import INTERNAL_ERROR, MAX_SHOWN_CHARS, RpcError
 from acp_tui.protocol.models import (
@@ -164,17 +163,17 @@ def test_requests_keep_what_reaches_disk_or_a_process_exact() -> None:
 
 def test_hand_parsed_entry_points_are_safe_too() -> None:
     hello = read_initialize_result(
-        {"protocolVersion": 1, "agentInfo": {"name": EVIL, "version": "1"}, "authMethods": []}
-    )
+        {"protocolVersion": 1, "agentInfo": {"name": EVIL, "version": "1"},
+         "authMethods": [{"id": EVIL, "name": EVIL, "description": EVIL, "type": "terminal",
+                          "args": [EVIL]}]}
+    )  # fmt: skip
     assert hello.info is not None and hello.info.name == SHOWN
-    method = AuthMethodInfo.from_wire(
-        {"id": EVIL, "name": EVIL, "description": EVIL, "type": "terminal", "args": [EVIL]}
-    )
-    assert method is not None
-    assert (method.id, method.name, method.description, method.args) == (
+    (method,) = hello.auth_methods
+    assert (method.id, method.name, method.description, method.type, method.args) == (
         EVIL,
         SHOWN,
         SHOWN,
+        "terminal",
         (EVIL,),
     )
 

@@ -18,7 +18,7 @@ from acp_tui.host.asker import Question
 from acp_tui.host.atomic_write import write_at
 from acp_tui.host.beneath import PathChanged
 from acp_tui.host.boundary import ALLOW_ONCE, DENY, OUTSIDE_CWD
-from acp_tui.host.changes import WriteReview
+from acp_tui.host.change_log import WriteReview
 from acp_tui.host.filesystem import FileSystemHost, ProposedWrite, ReviewOutcome
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest

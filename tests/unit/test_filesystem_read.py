@@ -206,18 +206,6 @@ async def test_reading_outside_the_session_directory_needs_consent(tmp_path):
     assert await read(allowing, cwd / "link") == "secret"
 
 
-async def test_read_remembers_what_the_agent_saw(host, tmp_path):
-    path = tmp_path / "a.txt"
-    path.write_text("line 1\nline 2\n")
-    assert host.known(path) is None
-    await read(host, path, line=2, limit=1)
-    seen = host.known(path)
-    assert seen is not None
-    assert seen.source == "read"
-    assert seen.size == len("line 1\nline 2\n")  # the whole file, even for a partial read
-    assert seen.mtime_ns == path.stat().st_mtime_ns
-
-
 def reference_select(text: str, line: int | None, limit: int | None) -> str:
     lines = text.split("\n")
     kept = [part + "\n" for part in lines[:-1]] + ([lines[-1]] if lines[-1] else [])

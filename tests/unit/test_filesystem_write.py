@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from acp_tui.host.asker import FixedAnswer, Question
 from acp_tui.host.boundary import DENY
-from acp_tui.host.changes import WriteReview
+from acp_tui.host.change_log import WriteReview
 from acp_tui.host.filesystem import (
     CANCEL,
     OVERWRITE,

@@ -11,7 +11,6 @@ import pytest
 
 from acp_tui.host.permission_rules import (
     PermissionPolicy,
-    PermissionRule,
     RuleEffect,
     RulesStore,
     ToolCallFacts,
@@ -106,13 +105,11 @@ def remember(h: Harness, kind: str, title: str, raw_input: Any, effect: RuleEffe
 
 async def test_always_allow_is_remembered_and_answers_the_next_request(harness, tmp_path):
     h = harness
-    remembered: list[PermissionRule] = []
-    h.broker.subscribe_remembered(remembered.append)
     params = request("c1", "execute", "Run ls", {"command": "ls"})
     # The agent is told "once": its own "always" could cover more than the rule does.
     assert selected(await answer_by_user(h, params, "allow-always")) == "allow-once"
     assert [r.describe() for r in h.store.rules] == ["execute `ls`"]
-    assert remembered == list(h.store.rules)
+    assert h.presented[0].remembered == h.store.rules[0]
     assert h.presented[0].describe_answer() == (
         "✓ answered: Always allow — remembered for execute `ls`"
     )
@@ -130,7 +127,7 @@ async def test_always_allow_is_remembered_and_answers_the_next_request(harness, 
     assert event.option.option_id == "allow-once"
     assert event.description == "✓ allowed by rule: execute `ls`"
     assert h.broker.pending == []
-    assert len(remembered) == 1
+    assert len(h.store.rules) == 1  # the rule's answer added nothing
 
 
 async def test_always_on_one_file_never_allows_another(harness):

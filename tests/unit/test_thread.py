@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.protocol import models as m
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import (
     MessageEntry,
     PlanSnapshotEntry,

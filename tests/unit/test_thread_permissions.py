@@ -8,7 +8,7 @@ from typing import Any
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.protocol.models import RequestPermissionRequest
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.permission import PermissionAsk
 from acp_tui.session.thread import Thread
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from acp_tui.protocol import models as m
-from acp_tui.session import changes as ch
+from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import (
     ToolCallEntry,
 )
@@ -92,7 +92,7 @@ def test_permission_matches_known_call_by_id(thread: Thread, events: list[ch.Cha
             "options": [{"optionId": "ok", "name": "Allow", "kind": "allow_once"}],
         }
     )
-    entry = thread.tool_call_for_permission(request.tool_call)
+    entry = thread.upsert_tool_call(request.tool_call)
     assert entry is thread.tool_calls["t1"] and entry.title == "Write file"
     assert len(thread.entries) == 1
     assert events == [ch.EntryAdded(entry)]  # nothing sent besides the id: no change event
@@ -102,11 +102,11 @@ def test_permission_with_details_updates_or_creates(
     thread: Thread, events: list[ch.Change]
 ) -> None:
     notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "x"})
-    known = thread.tool_call_for_permission(
+    known = thread.upsert_tool_call(
         m.ToolCallUpdate(tool_call_id="t1", title="rm -rf build", kind="execute")
     )
     assert (known.title, known.kind) == ("rm -rf build", "execute")
-    new = thread.tool_call_for_permission(
+    new = thread.upsert_tool_call(
         m.ToolCallUpdate(tool_call_id="t2", title="Fetch", kind="fetch")
     )
     assert thread.tool_calls["t2"] is new and new.kind == "fetch" and new.status == "pending"

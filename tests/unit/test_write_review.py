@@ -11,22 +11,17 @@ from typing import Any
 import pytest
 
 from acp_tui.client.write_review import (
-    HunkDecision,
-    ReviewedWrite,
     WriteReport,
     WriteReviewGate,
-    carry_decisions,
-    changed_hunks,
-    decide,
-    thread_tool_call_paths,
-    tool_call_paths,
 )
-from acp_tui.host.changes import ChangeLog, WriteReview
+from acp_tui.host.change_log import ChangeLog, WriteReview
 from acp_tui.host.filesystem import ProposedWrite
+from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import RequestPermissionRequest, WriteTextFileRequest
-from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.diff import FileDiff
+from acp_tui.session.hunks import HunkDecision, ReviewedWrite, decide
 from tests.routed import routed
 
 
@@ -131,7 +126,7 @@ async def test_outside_permission_holds_until_a_grant_covers_the_path(cwd: Path)
     assert await written(gate, a, "x\n", "y\n") == "reviewed\n"  # nothing granted yet
     tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
     await answer_permission(broker, tool_call, "yes")
-    assert gate.granted_paths == {a}
+    assert not gate.should_hold(a) and gate.should_hold(b)
     assert await written(gate, a, "x\n", "y\n") == "y\n"  # covered: straight through
     assert await written(gate, b, "x\n", "y\n") == "reviewed\n"  # not covered: held
     assert [call[0] for call in ui.calls] == [a, b]
@@ -145,7 +140,6 @@ async def test_rejected_or_cancelled_permissions_leave_the_last_grant(cwd: Path)
     await answer_permission(broker, {"toolCallId": "t1", "locations": [{"path": str(a)}]}, "always")
     await answer_permission(broker, {"toolCallId": "t2", "locations": [{"path": str(b)}]}, "no")
     await answer_permission(broker, {"toolCallId": "t3", "locations": [{"path": str(b)}]}, None)
-    assert gate.granted_paths == {a}
     assert not gate.should_hold(a) and gate.should_hold(b)
 
 
@@ -159,8 +153,7 @@ async def test_a_new_grant_replaces_the_previous_one(cwd: Path) -> None:
     assert gate.should_hold(a) and not gate.should_hold(b)
     # a grant whose tool call names no file covers nothing
     await answer_permission(broker, {"toolCallId": "t3", "title": "run tests"}, "yes")
-    assert gate.granted_paths == frozenset()
-    assert gate.should_hold(b)
+    assert gate.should_hold(a) and gate.should_hold(b)
 
 
 async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd: Path) -> None:
@@ -170,7 +163,7 @@ async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd
     stop = gate.track(broker)
     a, b = cwd / "a.py", cwd / "b.py"
     await answer_permission(broker, {"toolCallId": "t0", "locations": [{"path": str(b)}]}, "yes")
-    assert gate.granted_paths == {b}
+    assert not gate.should_hold(b) and gate.should_hold(a)
     automatic: list[PendingPermission] = []
     broker.subscribe_auto_answers(lambda event: automatic.append(event.pending))
     broker.auto_answer = lambda pending: "always"  # as a remembered allow_always rule would
@@ -178,13 +171,13 @@ async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd
     tool_call = {"toolCallId": "t1", "locations": [{"path": str(a)}]}
     await ask(broker, {**params, "toolCall": tool_call})
     assert [p.automatic for p in automatic] == [True]
-    assert gate.granted_paths == {b}  # the rule's "yes" is not the user's
-    assert gate.should_hold(a)
+    assert gate.should_hold(a)  # the rule's "yes" is not the user's
+    assert not gate.should_hold(b)  # the user's grant still stands
     assert await written(gate, a, "x\n", "y\n") == "reviewed\n"  # still held for review
     stop()
     broker.auto_answer = None
     await answer_permission(broker, {"toolCallId": "t2", "locations": [{"path": str(a)}]}, "yes")
-    assert gate.granted_paths == {b}
+    assert gate.should_hold(a) and not gate.should_hold(b)
 
 
 async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) -> None:
@@ -215,7 +208,6 @@ async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) 
     shown[0].automatic = True  # what the broker's automatic answer marks
     shown[0].select("yes")
     await asyncio.wait_for(request, 5)
-    assert gate.granted_paths == frozenset()
     assert gate.should_hold(a)
 
 
@@ -244,7 +236,9 @@ async def test_diff_content_relative_paths_and_known_tool_calls_count(cwd: Path)
         "locations": [{"path": "rel/r.py"}],
     }
     await answer_permission(broker, tool_call, "yes")
-    assert gate.granted_paths == {cwd / "d.py", cwd / "rel" / "r.py", Path("/elsewhere/known.py")}
+    granted = (cwd / "d.py", cwd / "rel" / "r.py", Path("/elsewhere/known.py"))
+    assert not any(gate.should_hold(path) for path in granted)
+    assert gate.should_hold(cwd / "other.py")
 
 
 async def test_symlinked_path_matches_its_target(cwd: Path) -> None:
@@ -318,67 +312,22 @@ OLD = "".join(f"{i}\n" for i in range(1, 31))
 NEW = OLD.replace("2\n", "two\n", 1).replace("15\n", "fifteen\n").replace("28\n", "28\n28b\n")
 
 
-def test_decide_counts_undecided_as_accepted() -> None:
-    diff = compute_diff("/f", OLD, NEW)
-    assert len(diff.hunks) == 3
-    assert decide(diff, {}) == ReviewedWrite(NEW, 3, 3)
-    result = decide(diff, {1: "rejected", 2: "accepted"})
-    assert result == ReviewedWrite(NEW.replace("fifteen\n", "15\n"), 2, 3)
-    assert decide(diff, {0: "rejected", 1: "rejected", 2: "rejected"}) is None
-
-
-def test_decide_on_an_empty_diff_keeps_the_content() -> None:
-    assert decide(compute_diff("/f", "x\n", "x\n"), {}) == ReviewedWrite("x\n", 0, 0)
-
-
-def test_carry_decisions_keeps_hunks_that_make_the_same_change() -> None:
-    old = compute_diff("/f", OLD, NEW)
-    decisions = {0: "rejected", 1: "accepted", 2: "rejected"}
-    # the disk changed next to hunk 2 (line 16): hunk 2 now differs, 1 and 3 are the same change
-    disk = OLD.replace("16\n", "sixteen\n")
-    new = compute_diff("/f", disk, NEW)
-    assert len(new.hunks) == 3
-    assert carry_decisions(old, decisions, new) == {0: "rejected", 2: "rejected"}  # type: ignore[arg-type]
-
-
-def test_carry_decisions_follows_hunks_that_moved_and_drops_vanished_ones() -> None:
-    old = compute_diff("/f", OLD, NEW)
-    # the disk already holds the agent's first change and gained 10 lines at the top
-    disk = "".join(f"top {i}\n" for i in range(10)) + OLD.replace("2\n", "two\n", 1)
-    new = compute_diff("/f", disk, NEW)
-    assert len(new.hunks) == 3  # remove the top lines, fifteen, 28b
-    carried = carry_decisions(old, {0: "accepted", 1: "rejected", 2: "accepted"}, new)
-    assert carried == {1: "rejected", 2: "accepted"}
-
-
-def test_changed_hunks_are_the_ones_making_a_new_change() -> None:
-    old = compute_diff("/f", OLD, NEW)
-    assert changed_hunks(old, compute_diff("/f", OLD, NEW)) == set()
-    new = compute_diff("/f", OLD.replace("16\n", "sixteen\n"), NEW)
-    assert changed_hunks(old, new) == {1}
-    # the same change twice in the new diff but once in the old: the second one is new
-    twice = compute_diff("/f", "a\n" + "x\n" * 10 + "a\n", "b\n" + "x\n" * 10 + "b\n")
-    once = compute_diff("/f", "a\n" + "x\n" * 10 + "c\n", "b\n" + "x\n" * 10 + "c\n")
-    assert changed_hunks(once, twice) == {1}
-
-
-def test_tool_call_paths_ignore_malformed_items() -> None:
+def test_named_paths_ignore_malformed_items() -> None:
     raw = {
         "locations": [{"path": "/a"}, {"line": 3}, "junk", {"path": 5}],
         "content": [{"type": "diff", "path": "/b"}, {"type": "diff"}, None],
     }
-    assert tool_call_paths(raw) == ["/a", "/b"]
-    assert tool_call_paths({"locations": "nope"}) == []
+    assert named_paths(raw) == ["/a", "/b"]
+    assert named_paths({"locations": "nope", "content": 5}) == []
 
 
-def test_thread_tool_call_paths_reads_entries() -> None:
+def test_named_paths_reads_entries_too() -> None:
     entry = SimpleNamespace(
         locations=[SimpleNamespace(path="/x")],
         content=[SimpleNamespace(type="diff", path="/y"), SimpleNamespace(type="content")],
     )
-    lookup = thread_tool_call_paths({"t": entry})
-    assert list(lookup("t")) == ["/x", "/y"]
-    assert list(lookup("missing")) == []
+    assert named_paths(entry) == ["/x", "/y"]
+    assert named_paths(None) == []  # a tool call the thread does not know
 
 
 async def test_a_write_the_policy_allowed_is_still_held_end_to_end(cwd: Path) -> None:

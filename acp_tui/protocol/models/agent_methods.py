@@ -28,28 +28,42 @@ STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cance
 
 
 class FileSystemCapabilities(AcpModel):
+    """Which `fs/*` methods the client serves."""
+
     read_text_file: LenientBool = False
     write_text_file: LenientBool = False
 
 
 class AuthCapabilities(AcpModel):
+    """Authentication kinds the client can run itself (`terminal`: the agent's login command in a
+    terminal)."""
+
     terminal: LenientBool = False
 
 
 class SessionConfigOptionsCapabilities(AcpModel):
+    """Config option kinds the client shows beyond selects (an object present: supported)."""
+
     boolean: Annotated[dict[str, Any] | None, DefaultOnError] = None
 
 
 class ClientSessionCapabilities(AcpModel):
+    """What the client supports inside a session (config option kinds)."""
+
     config_options: Annotated[SessionConfigOptionsCapabilities | None, DefaultOnError] = None
 
 
 class ElicitationCapabilities(AcpModel):
+    """Elicitation modes the client answers: `form` (a form from a schema) and `url`."""
+
     form: Annotated[dict[str, Any] | None, DefaultOnError] = None
     url: Annotated[dict[str, Any] | None, DefaultOnError] = None
 
 
 class ClientCapabilities(AcpModel):
+    """What the client announces in `initialize`: file system, terminals, auth, session and
+    elicitation support."""
+
     fs: Annotated[FileSystemCapabilities, DefaultOnError] = Field(
         default_factory=FileSystemCapabilities
     )
@@ -60,12 +74,16 @@ class ClientCapabilities(AcpModel):
 
 
 class PromptCapabilities(AcpModel):
+    """Content the agent accepts in a prompt beyond text and resource links."""
+
     image: LenientBool = False
     audio: LenientBool = False
     embedded_context: LenientBool = False
 
 
 class McpCapabilities(AcpModel):
+    """MCP transports the agent can connect to beyond stdio."""
+
     http: LenientBool = False
     sse: LenientBool = False
 
@@ -84,10 +102,15 @@ class SessionCapabilities(AcpModel):
 
 
 class AgentAuthCapabilities(AcpModel):
+    """Authentication methods the agent offers beyond `authenticate` (`logout`)."""
+
     logout: OptCapability = None
 
 
 class AgentCapabilities(AcpModel):
+    """What the agent announces in its `initialize` answer: loading sessions, prompt content, MCP
+    transports, optional session methods."""
+
     load_session: LenientBool = False
     prompt_capabilities: Annotated[PromptCapabilities, DefaultOnError] = Field(
         default_factory=PromptCapabilities
@@ -149,6 +172,8 @@ AuthMethod = Annotated[AuthMethodAgent | AuthMethodTerminal, parse_with(_parse_a
 
 
 class InitializeRequest(AcpModel):
+    """Params of `initialize`: the protocol version offered, the client's capabilities and name."""
+
     protocol_version: int = PROTOCOL_VERSION
     client_capabilities: Annotated[ClientCapabilities, DefaultOnError] = Field(
         default_factory=ClientCapabilities
@@ -157,6 +182,9 @@ class InitializeRequest(AcpModel):
 
 
 class InitializeResponse(AcpModel):
+    """The agent's `initialize` answer: the version it speaks, its capabilities, how to log in, its
+    name."""
+
     protocol_version: int
     agent_capabilities: Annotated[AgentCapabilities, DefaultOnError] = Field(
         default_factory=AgentCapabilities
@@ -168,27 +196,35 @@ class InitializeResponse(AcpModel):
 
 
 class AuthenticateRequest(AcpModel):
+    """Params of `authenticate`: the auth method the user chose."""
+
     method_id: str
 
 
 class AuthenticateResponse(AcpModel):
-    pass
+    """The (empty) answer to `authenticate`."""
 
 
 # ---- sessions ----------------------------------------------------------------------------------
 
 
 class EnvVariable(AcpModel):
+    """One environment variable for an MCP server or a terminal."""
+
     name: str
     value: str
 
 
 class HttpHeader(AcpModel):
+    """One HTTP header sent to an HTTP or SSE MCP server."""
+
     name: str
     value: str
 
 
 class McpServerStdio(AcpModel):
+    """An MCP server the agent starts as a subprocess."""
+
     name: str
     command: str
     args: list[str] = Field(default_factory=list)
@@ -196,6 +232,8 @@ class McpServerStdio(AcpModel):
 
 
 class McpServerHttp(AcpModel):
+    """An MCP server the agent reaches over streamable HTTP."""
+
     type: Literal["http"] = "http"
     name: str
     url: str
@@ -203,6 +241,8 @@ class McpServerHttp(AcpModel):
 
 
 class McpServerSse(AcpModel):
+    """An MCP server the agent reaches over server-sent events."""
+
     type: Literal["sse"] = "sse"
     name: str
     url: str
@@ -216,18 +256,25 @@ McpServerList = Annotated[list[McpServer], SkipInvalidItems, DefaultOnError]
 
 
 class NewSessionRequest(AcpModel):
+    """Params of `session/new`: the working directory and the MCP servers to connect."""
+
     cwd: str
     mcp_servers: McpServerList = Field(default_factory=list)
     additional_directories: Annotated[list[str] | None, SkipInvalidItems, DefaultOnError] = None
 
 
 class NewSessionResponse(AcpModel):
+    """The agent's `session/new` answer: the session id, its modes and config options."""
+
     session_id: str
     modes: Annotated[SessionModeState | None, DefaultOnError] = None
     config_options: OptConfigOptionList = None
 
 
 class LoadSessionRequest(AcpModel):
+    """Params of `session/load`: which session to replay, in which directory, with which MCP
+    servers."""
+
     session_id: str
     cwd: str
     mcp_servers: McpServerList = Field(default_factory=list)
@@ -235,27 +282,36 @@ class LoadSessionRequest(AcpModel):
 
 
 class LoadSessionResponse(AcpModel):
+    """The agent's `session/load` answer (sent after the replayed updates): modes and config
+    options."""
+
     modes: Annotated[SessionModeState | None, DefaultOnError] = None
     config_options: OptConfigOptionList = None
 
 
 class PromptRequest(AcpModel):
+    """Params of `session/prompt`: the user's prompt as content blocks."""
+
     session_id: str
     prompt: list[ContentBlock]
 
 
 class PromptResponse(AcpModel):
+    """The agent's `session/prompt` answer, sent when the turn ends: why it stopped."""
+
     stop_reason: DisplayStr
     """One of `STOP_REASONS`, or a newer value kept as is."""
 
 
 class SetSessionModeRequest(AcpModel):
+    """Params of `session/set_mode`: the mode to switch to."""
+
     session_id: str
     mode_id: str
 
 
 class SetSessionModeResponse(AcpModel):
-    pass
+    """The (empty) answer to `session/set_mode`."""
 
 
 class SetSessionConfigOptionRequest(AcpModel):
@@ -268,6 +324,8 @@ class SetSessionConfigOptionRequest(AcpModel):
 
 
 class SetSessionConfigOptionResponse(AcpModel):
+    """The answer to `session/set_config_option`: every config option as it now stands."""
+
     config_options: ConfigOptionList = Field(default_factory=list)
 
 

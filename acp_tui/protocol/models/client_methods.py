@@ -33,17 +33,23 @@ class PermissionOption(AcpModel):
 
 
 class RequestPermissionRequest(AcpModel):
+    """Params of `session/request_permission`: the tool call asking and the options offered."""
+
     session_id: str
     tool_call: ToolCallUpdate
     options: list[PermissionOption]
 
 
 class SelectedPermissionOutcome(AcpModel):
+    """The user chose an option."""
+
     outcome: Literal["selected"] = "selected"
     option_id: str
 
 
 class CancelledPermissionOutcome(AcpModel):
+    """The request was cancelled (the turn was cancelled, or nobody answered)."""
+
     outcome: Literal["cancelled"] = "cancelled"
 
 
@@ -67,14 +73,19 @@ RequestPermissionOutcome = Annotated[
 
 
 class RequestPermissionResponse(AcpModel):
+    """The client's answer to `session/request_permission` (`protocol/permission_outcome.py` reads
+    one back)."""
+
     outcome: RequestPermissionOutcome
 
     @classmethod
     def selected(cls, option_id: str) -> RequestPermissionResponse:
+        """The answer choosing `option_id`."""
         return cls(outcome=SelectedPermissionOutcome(option_id=option_id))
 
     @classmethod
     def cancelled(cls) -> RequestPermissionResponse:
+        """The answer for a cancelled request."""
         return cls(outcome=CancelledPermissionOutcome())
 
 
@@ -82,6 +93,8 @@ class RequestPermissionResponse(AcpModel):
 
 
 class ReadTextFileRequest(AcpModel):
+    """Params of `fs/read_text_file`: an absolute path, optionally a range of lines."""
+
     session_id: str
     path: str
     line: OptUInt = None
@@ -91,23 +104,30 @@ class ReadTextFileRequest(AcpModel):
 
 
 class ReadTextFileResponse(AcpModel):
+    """The answer to `fs/read_text_file`: the text read."""
+
     content: str
 
 
 class WriteTextFileRequest(AcpModel):
+    """Params of `fs/write_text_file`: an absolute path and the whole new content."""
+
     session_id: str
     path: str
     content: str
 
 
 class WriteTextFileResponse(AcpModel):
-    pass
+    """The (empty) answer to `fs/write_text_file`."""
 
 
 # ---- terminal/* ----------------------------------------------------------------------------------
 
 
 class CreateTerminalRequest(AcpModel):
+    """Params of `terminal/create`: the command, its arguments, environment, directory and output
+    limit."""
+
     session_id: str
     command: str
     args: StrList = Field(default_factory=list)
@@ -119,6 +139,8 @@ class CreateTerminalRequest(AcpModel):
 
 
 class CreateTerminalResponse(AcpModel):
+    """The answer to `terminal/create`: the id the agent uses for the terminal from now on."""
+
     terminal_id: str
 
 
@@ -130,43 +152,50 @@ class TerminalRequest(AcpModel):
 
 
 class TerminalOutputRequest(TerminalRequest):
-    pass
+    """Params of `terminal/output`."""
 
 
 class ReleaseTerminalRequest(TerminalRequest):
-    pass
+    """Params of `terminal/release` (kill the command if still running, forget the terminal)."""
 
 
 class WaitForTerminalExitRequest(TerminalRequest):
-    pass
+    """Params of `terminal/wait_for_exit`."""
 
 
 class KillTerminalRequest(TerminalRequest):
-    pass
+    """Params of `terminal/kill` (the terminal stays readable)."""
 
 
 class TerminalExitStatus(AcpModel):
+    """How a terminal's command ended: its exit code, or the signal that killed it."""
+
     exit_code: OptUInt = None
     signal: OptStr = None
 
 
 class TerminalOutputResponse(AcpModel):
+    """The answer to `terminal/output`: the output kept, whether older output was dropped, and the
+    exit if it ended."""
+
     output: str
     truncated: bool
     exit_status: Annotated[TerminalExitStatus | None, DefaultOnError] = None
 
 
 class ReleaseTerminalResponse(AcpModel):
-    pass
+    """The (empty) answer to `terminal/release`."""
 
 
 class WaitForTerminalExitResponse(AcpModel):
+    """The answer to `terminal/wait_for_exit`: the exit code or signal."""
+
     exit_code: OptUInt = None
     signal: OptStr = None
 
 
 class KillTerminalResponse(AcpModel):
-    pass
+    """The (empty) answer to `terminal/kill`."""
 
 
 __all__ = [

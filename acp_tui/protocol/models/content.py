@@ -37,12 +37,16 @@ OptAnnotations = Annotated[Annotations | None, DefaultOnError]
 
 
 class TextContent(AcpModel):
+    """A text content block (Markdown in agent messages)."""
+
     type: Literal["text"] = "text"
     text: DisplayStr
     annotations: OptAnnotations = None
 
 
 class ImageContent(AcpModel):
+    """An image content block: base64 data and its MIME type."""
+
     type: Literal["image"] = "image"
     data: str
     mime_type: DisplayStr
@@ -51,6 +55,8 @@ class ImageContent(AcpModel):
 
 
 class AudioContent(AcpModel):
+    """An audio content block: base64 data and its MIME type."""
+
     type: Literal["audio"] = "audio"
     data: str
     mime_type: DisplayStr
@@ -58,6 +64,8 @@ class AudioContent(AcpModel):
 
 
 class ResourceLink(AcpModel):
+    """A reference to a resource by URI (a file the agent may read itself)."""
+
     type: Literal["resource_link"] = "resource_link"
     name: DisplayStr
     uri: DisplayStr
@@ -69,18 +77,24 @@ class ResourceLink(AcpModel):
 
 
 class TextResourceContents(AcpModel):
+    """The text of an embedded resource."""
+
     uri: DisplayStr
     text: DisplayStr
     mime_type: OptDisplayStr = None
 
 
 class BlobResourceContents(AcpModel):
+    """The base64 bytes of an embedded resource."""
+
     uri: DisplayStr
     blob: str
     mime_type: OptDisplayStr = None
 
 
 class EmbeddedResource(AcpModel):
+    """A resource sent with its contents (a file attached to a prompt with @)."""
+
     type: Literal["resource"] = "resource"
     resource: TextResourceContents | BlobResourceContents
     annotations: OptAnnotations = None
@@ -93,6 +107,7 @@ class UnknownContent(BaseModel):
 
     @property
     def type(self) -> str | None:
+        """The block's `type` as sent, if it is a string."""
         kind = self.raw.get("type") if isinstance(self.raw, dict) else None
         return kind if isinstance(kind, str) else None
 

@@ -17,6 +17,8 @@ from ._base import (
 
 
 class SessionMode(AcpModel):
+    """A mode the agent can run in (e.g. "ask", "code")."""
+
     id: str
     name: DisplayStr
     description: OptDisplayStr = None
@@ -32,12 +34,16 @@ class SessionModeState(AcpModel):
 
 
 class SessionConfigSelectOption(AcpModel):
+    """One value a select config option can take."""
+
     value: str
     name: DisplayStr
     description: OptDisplayStr = None
 
 
 class SessionConfigSelectGroup(AcpModel):
+    """A named group of select values (e.g. models by provider)."""
+
     group: str
     name: DisplayStr
     options: Annotated[list[SessionConfigSelectOption], SkipInvalidItems, DefaultOnError] = Field(
@@ -105,6 +111,8 @@ ConfigOptionList = Annotated[list[SessionConfigOption], SkipInvalidItems, Defaul
 
 
 class UnstructuredCommandInput(AcpModel):
+    """A slash command takes free text after its name; `hint` says what to type."""
+
     hint: DisplayStr
 
 
@@ -132,6 +140,8 @@ PlanEntryList = Annotated[list[PlanEntry], SkipInvalidItems, DefaultOnError]
 
 
 class Cost(AcpModel):
+    """What the session has cost so far, in a currency the agent names."""
+
     amount: float
     currency: DisplayStr
 

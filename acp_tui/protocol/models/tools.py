@@ -70,6 +70,7 @@ class UnknownToolCallContent(BaseModel):
 
     @property
     def type(self) -> str | None:
+        """The content's `type` as sent, if it is a string."""
         kind = self.raw.get("type")
         return kind if isinstance(kind, str) else None
 

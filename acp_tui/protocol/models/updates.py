@@ -39,14 +39,20 @@ class ContentChunk(AcpModel):
 
 
 class UserMessageChunk(ContentChunk):
+    """Part of a user message (the agent replaying a loaded session, or echoing the prompt)."""
+
     session_update: Literal["user_message_chunk"] = "user_message_chunk"
 
 
 class AgentMessageChunk(ContentChunk):
+    """Part of the agent's reply, streamed."""
+
     session_update: Literal["agent_message_chunk"] = "agent_message_chunk"
 
 
 class AgentThoughtChunk(ContentChunk):
+    """Part of the agent's reasoning, streamed."""
+
     session_update: Literal["agent_thought_chunk"] = "agent_thought_chunk"
 
 
@@ -58,6 +64,8 @@ class Plan(AcpModel):
 
 
 class AvailableCommandsUpdate(AcpModel):
+    """The slash commands the agent offers now (replaces the previous list)."""
+
     session_update: Literal["available_commands_update"] = "available_commands_update"
     available_commands: Annotated[list[AvailableCommand], SkipInvalidItems, DefaultOnError] = Field(
         default_factory=list
@@ -65,11 +73,15 @@ class AvailableCommandsUpdate(AcpModel):
 
 
 class CurrentModeUpdate(AcpModel):
+    """The agent switched mode (itself, or as the client asked)."""
+
     session_update: Literal["current_mode_update"] = "current_mode_update"
     current_mode_id: str
 
 
 class ConfigOptionUpdate(AcpModel):
+    """The session's config options as they now stand."""
+
     session_update: Literal["config_option_update"] = "config_option_update"
     config_options: ConfigOptionList = Field(default_factory=list)
 
@@ -83,6 +95,8 @@ class SessionInfoUpdate(AcpModel):
 
 
 class UsageUpdate(AcpModel):
+    """Context window use (tokens used of its size) and, if known, the cost so far."""
+
     session_update: Literal["usage_update"] = "usage_update"
     used: Annotated[int, Field(ge=0)]
     size: Annotated[int, Field(ge=0)]
@@ -107,16 +121,22 @@ class _PlanIdModel(AcpModel):
 
 
 class PlanItems(_PlanIdModel):
+    """A plan given as its list of steps."""
+
     type: Literal["items"] = "items"
     entries: PlanEntryList = Field(default_factory=list)
 
 
 class PlanFile(_PlanIdModel):
+    """A plan kept in a file the agent names by URI."""
+
     type: Literal["file"] = "file"
     uri: DisplayStr
 
 
 class PlanMarkdown(_PlanIdModel):
+    """A plan given as Markdown text."""
+
     type: Literal["markdown"] = "markdown"
     content: DisplayStr
 
@@ -128,6 +148,7 @@ class UnknownPlanContent(BaseModel):
 
     @property
     def plan_id(self) -> str | None:
+        """The plan's id (`planId` or `id`), if it has a string one."""
         value = self.raw.get("planId", self.raw.get("id"))
         return value if isinstance(value, str) else None
 
@@ -180,6 +201,7 @@ class UnknownUpdate(BaseModel):
 
     @property
     def session_update(self) -> str | None:
+        """The update's `sessionUpdate` kind as sent, if it is a string."""
         kind = self.raw.get("sessionUpdate") if isinstance(self.raw, dict) else None
         return kind if isinstance(kind, str) else None
 

@@ -93,6 +93,9 @@ class FrameList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(-1, always_update=True, repaint=False)
 
     class Selected(Message):
+        """The highlighted row changed: its first frame (None: the list is empty) and how many
+        frames the row groups."""
+
         def __init__(self, frame: FrameRecord | None, count: int) -> None:
             super().__init__()
             self.frame = frame
@@ -110,6 +113,8 @@ class FrameList(ScrollView, can_focus=True):
     # ---- data ---------------------------------------------------------------------------
 
     def set_filter(self, row_filter: RowFilter) -> None:
+        """Show the rows `row_filter` lets through, keeping the selected frame selected when it is
+        still listed."""
         selected = self.selected_frame
         if row_filter == RowFilter():
             self.index = self.store.rows
@@ -148,6 +153,8 @@ class FrameList(ScrollView, can_focus=True):
 
     @property
     def selected(self) -> tuple[FrameRecord, int] | None:
+        """The highlighted row's first frame and how many frames it groups; None when nothing is
+        listed."""
         if not 0 <= self.cursor < len(self.index):
             return None
         first, count = self.index.row(self.cursor)
@@ -155,10 +162,12 @@ class FrameList(ScrollView, can_focus=True):
 
     @property
     def selected_frame(self) -> FrameRecord | None:
+        """The highlighted row's first frame, if any."""
         selected = self.selected
         return selected[0] if selected else None
 
     def move_to_frame(self, frame_index: int) -> None:
+        """Highlight the row that holds the frame at `frame_index` in the store."""
         self.cursor = self.index.row_of(frame_index)
 
     # ---- cursor -------------------------------------------------------------------------

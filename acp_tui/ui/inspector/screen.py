@@ -45,6 +45,7 @@ def frame_view_text(frame: FrameRecord, count: int) -> str:
 
 
 def summary_text(store: TrafficStore) -> Text:
+    """The inspector's summary pane: conformance marks by kind and frame counts by update kind."""
     text = Text()
     text.append("Conformance\n", style="bold")
     if not store.mark_counts:
@@ -61,6 +62,9 @@ def summary_text(store: TrafficStore) -> Text:
 
 
 class InspectorScreen(Screen[None]):
+    """The traffic inspector: every frame of the session from the `TrafficStore`, filtered and
+    grouped in a list, the selected frame in full beside a summary."""
+
     DEFAULT_CSS = """
     InspectorScreen { layout: vertical; }
     InspectorScreen #inspector-header { height: 1; background: $panel; padding: 0 1; }
@@ -107,6 +111,7 @@ class InspectorScreen(Screen[None]):
 
     @property
     def frame_list(self) -> FrameList:
+        """The screen's frame list."""
         return self.query_one(FrameList)
 
     def on_mount(self) -> None:

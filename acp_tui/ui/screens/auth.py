@@ -12,11 +12,14 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.client.ui_bridge import AuthMethodInfo
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.safe_text import safe_line
 
 
 class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
+    """The agent asks for a login: pick one of its auth methods (with the last attempt's error, if
+    any); dismisses with the method or None."""
+
     DEFAULT_CSS = """
     AuthMethodScreen { align: center middle; }
     AuthMethodScreen > Vertical {

@@ -31,7 +31,7 @@ from textual.widgets.option_list import Option
 
 from acp_tui.client.write_review import display_path
 from acp_tui.host.atomic_write import atomic_write_text
-from acp_tui.host.changes import ChangeLog, WriteRecord
+from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView

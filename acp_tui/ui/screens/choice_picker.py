@@ -22,6 +22,8 @@ from acp_tui.ui.widgets.settings_text import safe_text
 
 @dataclass(frozen=True)
 class Choice:
+    """One value to pick: what is sent (`value`), what is shown, the group it is listed under."""
+
     value: str
     name: str
     description: str | None = None
@@ -29,6 +31,9 @@ class Choice:
 
 
 class ChoicePicker(ModalScreen[str | None]):
+    """Pick one of `Choice`s, filtered by typing, grouped under headings; dismisses with the value
+    or None."""
+
     DEFAULT_CSS = """
     ChoicePicker { align: center middle; }
     ChoicePicker > Vertical {

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
 
 class ComposerActions(Screen[None]):
+    """The composer's side of the main screen (a mixin of `MainScreen`): local slash commands,
+    export, copy, $EDITOR, desktop notifications, elicitation forms."""
+
     COMPOSER_BINDINGS = [
         Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
     ]
@@ -51,6 +54,8 @@ class ComposerActions(Screen[None]):
     _turn_started: float | None = None
 
     def composer_mount(self) -> list[Callable[[], None]]:
+        """Subscribe to what the composer reacts to (state, permissions, elicitations, turns);
+        returns the unsubscribes."""
         session = self.session
         self.sent_notifications: list[str] = []
         """The bodies of desktop notifications sent (for the user's record and for tests)."""
@@ -72,6 +77,8 @@ class ComposerActions(Screen[None]):
             self.open_editor()
 
     def export_conversation(self, given: str = "") -> Path | None:
+        """Write the conversation as Markdown (`given`: a path or name, else a default in the
+        session directory); the path written, or None when writing failed (the user is told why)."""
         session = self.session
         markdown = conversation_markdown(
             list(session.thread.entries),
@@ -122,6 +129,8 @@ class ComposerActions(Screen[None]):
         return terminal.output_text()[0] if terminal is not None else None
 
     def copy_last(self, *, code: bool) -> None:
+        """Copy the agent's last message, or with `code` the last code block in it, to the
+        clipboard."""
         entries = list(self.session.thread.entries)
         text = last_code_block(entries) if code else last_agent_text(entries)
         if text is None:
@@ -146,6 +155,8 @@ class ComposerActions(Screen[None]):
         self.open_editor()
 
     def open_editor(self) -> None:
+        """Edit the prompt in $VISUAL/$EDITOR (the app suspended meanwhile) and load the result
+        back."""
         prompt = self.query_one(PromptInput)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         with tempfile.TemporaryDirectory(prefix="acp-tui-") as directory:

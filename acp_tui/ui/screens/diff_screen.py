@@ -13,6 +13,8 @@ from acp_tui.ui.widgets.diff_view import DiffView
 
 
 class DiffScreen(ModalScreen[None]):
+    """One file's diff full screen (a tool call's or a turn's change), closed with escape or q."""
+
     DEFAULT_CSS = """
     DiffScreen { align: center middle; }
     DiffScreen > Vertical { width: 98%; height: 95%; border: thick $accent; background: $surface; }

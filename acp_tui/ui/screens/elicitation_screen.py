@@ -27,6 +27,9 @@ from acp_tui.ui.plain import notify
 
 
 class ElicitationScreen(ModalScreen[dict[str, Any]]):
+    """The agent asks the user to fill in a form (`elicitation/create`): fields from its schema,
+    checked before sending; dismisses with the answer."""
+
     DEFAULT_CSS = """
     ElicitationScreen { align: center middle; }
     ElicitationScreen > Vertical {
@@ -109,6 +112,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any]]):
             focusable.first().focus()
 
     def raw_values(self) -> dict[str, Any]:
+        """The values typed in each field, before validation."""
         values: dict[str, Any] = {}
         for spec in self.pending.fields:
             widget = self.query_one(f"#field-{spec.name}")
@@ -132,6 +136,8 @@ class ElicitationScreen(ModalScreen[dict[str, Any]]):
             self.accept()
 
     def accept(self) -> bool:
+        """Send the form if every field is valid; otherwise show the errors beside the fields and
+        return False."""
         content, errors = validate_form(self.pending.fields, self.raw_values())
         for spec in self.pending.fields:
             self.query_one(f"#error-{spec.name}", Static).update(Text(errors.get(spec.name, "")))

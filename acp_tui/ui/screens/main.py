@@ -17,7 +17,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.config_options import (
     MODEL,
     THOUGHT_LEVEL,
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 
 class MainScreen(ComposerActions):
+    """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
+    keys for cancel, modes, changes, rules and restart."""
+
     DEFAULT_CSS = """
     MainScreen { layout: vertical; }
     MainScreen #body { height: 1fr; }
@@ -280,6 +283,7 @@ class MainScreen(ComposerActions):
         cast("AcpApp", self.app).show_sessions()
 
     def fork_current(self) -> None:
+        """Fork the current session (unstable `session/fork`) and open the fork."""
         from acp_tui.ui.screens.session_picker import PickedSession
 
         app = cast("AcpApp", self.app)
@@ -342,6 +346,7 @@ class MainScreen(ComposerActions):
 
 
 def describe_usage(usage: Any) -> str:
+    """The status bar's usage text, e.g. "12.3k/200.0k tokens (6%)  $0.42"; empty without usage."""
     if usage is None:
         return ""
     used = getattr(usage, "used", None)

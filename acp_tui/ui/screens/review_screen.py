@@ -31,15 +31,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from watchfiles import awatch
 
-from acp_tui.client.write_review import (
+from acp_tui.safe_text import safe_line
+from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.hunks import (
     HunkDecision,
     ReviewedWrite,
     carry_decisions,
     changed_hunks,
     decide,
 )
-from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
 
@@ -135,6 +135,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
 
     @property
     def diff_view(self) -> DiffView:
+        """The screen's diff view."""
         return self.query_one(DiffView)
 
     # ---- decisions ----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ def format_created(created: str) -> str:
 
 
 def effect_cell(effect: RuleEffect) -> Text:
+    """The rules table's cell for what a rule does (allow / reject)."""
     if effect is RuleEffect.ALLOW:
         return Text("✓ allow", style="bold green")
     return Text("✗ reject", style="bold red")
@@ -178,6 +179,7 @@ class RulesScreen(ModalScreen[None]):
         )
 
     def highlighted_rule(self) -> PermissionRule | None:
+        """The rule under the table's cursor, if any."""
         table: DataTable[str | Text] = self.query_one(DataTable)
         if table.row_count == 0:
             return None

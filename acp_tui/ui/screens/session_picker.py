@@ -38,6 +38,8 @@ MORE = "\x00more"
 
 @dataclass(frozen=True)
 class PickedSession:
+    """What the user picked: open (resume or load) or fork the session `session_id`."""
+
     action: Literal["open", "fork"]
     session_id: str
 
@@ -56,6 +58,8 @@ def describe_time(value: str | None) -> str:
 
 
 class SessionPicker(ModalScreen[PickedSession | None]):
+    """The earlier sessions of this directory to open, fork or delete (see the module doc)."""
+
     DEFAULT_CSS = """
     SessionPicker { align: center middle; }
     SessionPicker > Vertical {
@@ -109,6 +113,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     @work(exclusive=True, group="sessions-page")
     async def load_page(self, cursor: str | None) -> None:
+        """Load a page of sessions and show it (`cursor` None: the first page, replacing all)."""
         self.loading = True
         page = await list_sessions(self.session, cursor)
         self.loading = False

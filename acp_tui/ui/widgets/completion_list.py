@@ -29,6 +29,9 @@ class Completion:
 
 
 class CompletionList(OptionList, can_focus=False):
+    """The list under the prompt that completes a slash command or an @-mention; the prompt keeps
+    the focus and drives it."""
+
     DEFAULT_CSS = """
     CompletionList {
         height: auto;
@@ -46,9 +49,11 @@ class CompletionList(OptionList, can_focus=False):
 
     @property
     def is_open(self) -> bool:
+        """True while the list is shown."""
         return self.has_class("-open")
 
     def show_commands(self, commands: Sequence[SlashCommand], start: int) -> None:
+        """Open the list on `commands` (the first `MAX_SHOWN`), completing from column `start`."""
         options = []
         width = max((len(c.name) for c in commands[:MAX_SHOWN]), default=0) + 2
         for command in commands[:MAX_SHOWN]:
@@ -65,6 +70,7 @@ class CompletionList(OptionList, can_focus=False):
         self.border_title = "commands"
 
     def show_paths(self, paths: Sequence[str], start: int) -> None:
+        """Open the list on `paths` (the first `MAX_SHOWN`), completing from column `start`."""
         options = []
         for path in paths[:MAX_SHOWN]:
             icon = "📁 " if path.endswith("/") else "📄 "
@@ -87,16 +93,19 @@ class CompletionList(OptionList, can_focus=False):
             self.close()
 
     def close(self) -> None:
+        """Hide the list and forget its items."""
         self.items = []
         self.remove_class("-open")
 
     def move(self, delta: int) -> None:
+        """Move the highlight by `delta`, wrapping around."""
         if not self.items:
             return
         current = self.highlighted if self.highlighted is not None else 0
         self.highlighted = (current + delta) % len(self.items)
 
     def chosen(self) -> Completion | None:
+        """The highlighted completion while the list is open."""
         if not self.is_open or self.highlighted is None or not self.items:
             return None
         return self.items[self.highlighted]

@@ -33,7 +33,7 @@ from acp_tui.composer.slash import (
     merged,
     parse_slash,
 )
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
 from acp_tui.ui.widgets.completion_list import CompletionList
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -50,6 +50,7 @@ class MentionChips(Static):
     _shown: tuple[str, ...] = ()
 
     def show(self, mentions: Sequence[tuple[Mention, Path]]) -> None:
+        """Show the prompt's @-mentions as chips (unchanged mentions cause no redraw)."""
         labels = tuple(mention.label for mention, _ in mentions)
         if labels == self._shown:
             return  # most keystrokes change no mention: no refresh, no layout
@@ -71,12 +72,17 @@ class MentionChips(Static):
 
 
 class Composer(Vertical):
+    """The prompt with its completion list and mention chips: what the user sends, slash commands
+    and @-mentions."""
+
     DEFAULT_CSS = """
     Composer { height: auto; }
     """
 
     @dataclass
     class LocalCommand(Message):
+        """The user ran one of acp-tui's own slash commands (`name` and the text after it)."""
+
         name: str
         args: str
 
@@ -142,6 +148,7 @@ class Composer(Vertical):
         return mention_text(shown.as_posix()) + " "
 
     def commands(self) -> list[SlashCommand]:
+        """The slash commands offered now: the agent's and acp-tui's, merged."""
         return merged(agent_commands(self.thread.commands), self.local_commands)
 
     def _on_thread_change(self, change: object) -> None:
@@ -215,6 +222,8 @@ class Composer(Vertical):
 
 
 def pasted_media_path(text: str, cwd: Path) -> Path | None:
+    """The image or audio file a paste names (a path or file:// URL, as terminals paste dropped
+    files), if it is one that exists."""
     candidate = text.strip()
     if not candidate or "\n" in candidate or len(candidate) > 4096:
         return None

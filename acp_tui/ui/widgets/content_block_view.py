@@ -19,6 +19,7 @@ from acp_tui.ui.plain import literal
 
 
 def human_size(count: int) -> str:
+    """A byte count for people, e.g. "1.5 MB"."""
     size = float(count)
     for unit in ("B", "KB", "MB", "GB"):
         if size < 1024 or unit == "GB":
@@ -28,6 +29,7 @@ def human_size(count: int) -> str:
 
 
 def decoded_size(data: str) -> int:
+    """How many bytes base64 `data` holds (estimated when it is not valid base64)."""
     try:
         return len(base64.b64decode(data, validate=False))
     except (ValueError, TypeError):
@@ -35,6 +37,7 @@ def decoded_size(data: str) -> int:
 
 
 def block_type(block: Any) -> str | None:
+    """A content block's `type`, if it has a string one."""
     kind = getattr(block, "type", None)
     return kind if isinstance(kind, str) else None
 
@@ -99,6 +102,8 @@ class EmbeddedResourceView(Widget):
 
 
 def block_widget(block: Any) -> Widget:
+    """The widget that shows a content block: an embedded resource view, a media view that opens the
+    file, or a one-line description."""
     if block_type(block) == "resource":
         return EmbeddedResourceView(block)
     if block_type(block) in ("image", "audio"):

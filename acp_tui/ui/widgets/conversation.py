@@ -22,8 +22,8 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
-from acp_tui.session import changes as thread_changes
 from acp_tui.session import entries as thread_entries
+from acp_tui.session import thread_changes
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.frozen_history import FrozenHistory, FrozenItem, Render
 from acp_tui.ui.widgets.message_view import (

@@ -10,6 +10,9 @@ from acp_tui.client.events import AgentCrash
 
 
 class CrashBanner(Static):
+    """The banner over the conversation when the agent crashed or could not start: what happened,
+    its last stderr lines, how to restart."""
+
     DEFAULT_CSS = """
     CrashBanner {
         dock: top;
@@ -24,20 +27,24 @@ class CrashBanner(Static):
     """
 
     def show_crash(self, crash: AgentCrash, agent_name: str) -> None:
+        """Show how the agent ended and what it last wrote to stderr."""
         self.update(crash_renderable(crash, agent_name))
         self.add_class("-visible")
 
     def show_error(self, message: str) -> None:
+        """Show an error that stopped the session (e.g. a failed handshake)."""
         title = Text("✖ ", style="bold red")
         title.append(message, style="bold")
         self.update(Group(title, Text("ctrl+r restart the agent · ctrl+q quit", style="dim")))
         self.add_class("-visible")
 
     def hide(self) -> None:
+        """Hide the banner (the agent runs again)."""
         self.remove_class("-visible")
 
 
 def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
+    """The banner's text for a crash: the exit, during what, the last stderr lines and the keys."""
     title = Text("✖ ", style="bold red")
     title.append(f"{agent_name} {crash.description.removeprefix('agent ')}", style="bold")
     title.append(f" (during {crash.during})", style="dim")

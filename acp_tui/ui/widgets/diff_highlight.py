@@ -69,10 +69,12 @@ class LineHighlighter:
 
     @property
     def language(self) -> str | None:
+        """The name of the lexer chosen from the file name, if any."""
         return self._lexer.name if self._lexer is not None else None
 
     @property
     def dark(self) -> bool:
+        """True when highlighting for a dark background."""
         return self._dark
 
     def set_dark(self, dark: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.style import Style
 from rich.text import Text
 
 from acp_tui.safe_text import safe_line
@@ -17,6 +18,25 @@ def stats_text(diff: FileDiff) -> Text:
     return Text.assemble((f"+{diff.added}", "green"), " ", (f"\N{MINUS SIGN}{diff.removed}", "red"))
 
 
+def diff_title(
+    diff: FileDiff, *, path_style: str = "", warning_style: str | Style = "yellow"
+) -> Text:
+    """The one line that names a diff, in the card preview and atop the diff view: its path (made
+    safe), a warning for a suspicious path, "new file"/"deleted", and `+N -M`."""
+    title = Text(no_wrap=True, overflow="ellipsis")
+    title.append(safe_line(diff.path) or "(no path)", style=path_style)
+    warning = path_warning(diff.path)
+    if warning:
+        title.append(f"  {warning}", style=warning_style)
+    if diff.is_new_file:
+        title.append("  new file", style="italic")
+    elif diff.is_deletion:
+        title.append("  deleted", style="italic")
+    title.append("  ")
+    title.append_text(stats_text(diff))
+    return title
+
+
 class DiffPreview:
     """A compact Rich renderable for tool-call cards: `path +N -M`, the first lines of the
     first hunks, and "… N more lines"."""
@@ -27,17 +47,7 @@ class DiffPreview:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         diff = self.diff
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(safe_line(diff.path) or "(no path)", style="bold")
-        warning = path_warning(diff.path)
-        if warning:
-            title.append(f" {warning}", style="yellow")
-        if diff.is_new_file:
-            title.append(" (new)", style="italic")
-        elif diff.is_deletion:
-            title.append(" (deleted)", style="italic")
-        title.append("  ")
-        title.append_text(stats_text(diff))
+        title = diff_title(diff, path_style="bold")
         yield title
         all_lines = [line for hunk in diff.hunks for line in hunk.lines]
         styles = {"add": "green", "remove": "red", "context": "dim"}

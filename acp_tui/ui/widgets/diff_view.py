@@ -24,10 +24,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import DiffLine, FileDiff, path_warning, split_rows
+from acp_tui.session.diff import DiffLine, FileDiff, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
-from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, stats_text
+from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, diff_title
 
 __all__ = ["SPLIT_MIN_WIDTH", "DiffLayout", "DiffPreview", "DiffView", "HunkState"]
 
@@ -182,6 +181,7 @@ class DiffView(ScrollView, can_focus=True):
 
     @property
     def hunk_states(self) -> dict[int, HunkState]:
+        """The review mark of each marked hunk, by hunk index (a copy)."""
         return dict(self._hunk_states)
 
     def set_hunk_state(self, index: int, state: HunkState | None) -> None:
@@ -318,16 +318,7 @@ class DiffView(ScrollView, can_focus=True):
         diff = self.diff
         style = self._style("header")
         text = Text(" ", style=style, no_wrap=True)
-        text.append(safe_line(diff.path) or "(no path)")
-        warning = path_warning(diff.path)
-        if warning:
-            text.append(f"  {warning}", style=self._style("warning"))
-        if diff.is_new_file:
-            text.append("  new file", style="italic")
-        elif diff.is_deletion:
-            text.append("  deleted", style="italic")
-        text.append("  ")
-        text.append_text(stats_text(diff))
+        text.append_text(diff_title(diff, warning_style=self._style("warning")))
         if diff.hunks:
             text.append(
                 f"   hunk {self.current_hunk + 1}/{len(diff.hunks)} · {self.effective_layout}",

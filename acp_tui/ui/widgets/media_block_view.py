@@ -13,6 +13,8 @@ from acp_tui.ui.plain import notify
 
 
 class MediaBlockView(Static, can_focus=True):
+    """An image or audio block described in one line; o opens it in the system viewer."""
+
     DEFAULT_CSS = """
     MediaBlockView:focus { background: $boost; }
     """

@@ -40,6 +40,8 @@ class MessageView(Vertical):
         return block_widget(block)
 
     def append_chunk(self, block_index: int, text: str) -> None:
+        """Add streamed `text` to content block `block_index` (a new or non-text block re-syncs the
+        blocks)."""
         if block_index < len(self._block_views):
             view = self._block_views[block_index]
             if isinstance(view, StreamingMarkdown):
@@ -60,6 +62,7 @@ class MessageView(Vertical):
                 self.mount_all(new_views)
 
     def finish(self) -> None:
+        """The message is complete: streaming views lay out at their final height."""
         if self._finished:
             return
         self._finished = True
@@ -69,6 +72,8 @@ class MessageView(Vertical):
 
 
 class UserMessageView(MessageView):
+    """A user's message: the prompt as sent, or replayed from a loaded session."""
+
     DEFAULT_CSS = """
     UserMessageView {
         border-left: outer $secondary;
@@ -87,6 +92,7 @@ class UserMessageView(MessageView):
 
     def append_chunk(self, block_index: int, text: str) -> None:
         # replayed user messages (session/load) can stream too
+        """Show the grown message (a replayed user message can stream)."""
         self._block_views_refresh()
 
     def _block_views_refresh(self) -> None:
@@ -99,11 +105,14 @@ class UserMessageView(MessageView):
         self.sync_blocks()
 
     def mark_not_kept(self, reason: str) -> None:
+        """Mark the prompt as not delivered to the agent, with why."""
         self.add_class("-not-kept")
         self.mount(Static(Text(f"✖ {reason}"), id="not-kept"))
 
 
 class AgentMessageView(MessageView):
+    """The agent's reply, streamed as Markdown."""
+
     DEFAULT_CSS = """
     AgentMessageView { padding: 0 1; }
     """
@@ -129,12 +138,15 @@ class ThoughtView(Vertical):
             yield self.message
 
     def append_chunk(self, block_index: int, text: str) -> None:
+        """Add streamed reasoning text to the folded message."""
         self.message.append_chunk(block_index, text)
 
     def sync_blocks(self) -> None:
+        """Bring the inner message's block views up to date with the entry."""
         self.message.sync_blocks()
 
     def finish(self) -> None:
+        """The thought is complete: finish the inner message and fold it to its title."""
         self.message.finish()
         self._fold()
 

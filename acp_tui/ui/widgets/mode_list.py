@@ -13,18 +13,25 @@ from textual.widgets.option_list import Option
 
 @dataclass(frozen=True)
 class ModeInfo:
+    """A mode as the list shows it."""
+
     id: str
     name: str
     description: str | None
 
 
 class ModeList(OptionList):
+    """The agent's modes in the sidebar, the current one marked; choosing one asks the agent to
+    switch."""
+
     DEFAULT_CSS = """
     ModeList { height: auto; max-height: 14; border: none; padding: 0; }
     """
 
     @dataclass
     class ModeChosen(Message):
+        """The user chose a mode to switch to."""
+
         mode_id: str
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -34,10 +41,12 @@ class ModeList(OptionList):
         self._last_tried: str | None = None  # where shift+tab cycles on from
 
     def set_modes(self, modes: list[ModeInfo], current: str | None) -> None:
+        """Show `modes`, `current` marked."""
         self.modes = modes
         self.set_current(current)
 
     def set_current(self, current: str | None) -> None:
+        """Mark `current` as the mode in force (cycling then goes on from it)."""
         if current != self.current:
             self._last_tried = None  # a switch happened: cycle on from the new current mode
         self.current = current

@@ -71,6 +71,9 @@ def _has_diff(entry: ToolCallEntry) -> bool:
 
 
 class PermissionPrompt(Vertical, can_focus=True):
+    """A permission request inside its tool call's card: the options as buttons and keys, what
+    "always" would cover, and once answered, the answer."""
+
     DEFAULT_CSS = """
     PermissionPrompt {
         height: auto;
@@ -164,6 +167,8 @@ class PermissionPrompt(Vertical, can_focus=True):
         return False
 
     def default_button(self) -> Button | None:
+        """The button focused first (`default_option_index`: allow-once, else reject-once, ...),
+        while the request is open."""
         index = default_option_index(self.options)
         if index is None or not self.ask.open:
             return None
@@ -207,6 +212,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.choose(self.options[index].option_id)
 
     def choose(self, option_id: str) -> None:
+        """Answer the request with `option_id`."""
         self.ask.choose(option_id)
 
     def show_answer(self) -> None:

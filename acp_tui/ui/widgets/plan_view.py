@@ -20,11 +20,13 @@ PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
 
 def plan_progress(entries: Sequence[Any]) -> tuple[int, int]:
+    """How many of a plan's steps are completed, and how many there are."""
     done = sum(1 for entry in entries if getattr(entry, "status", None) == "completed")
     return done, len(entries)
 
 
 def render_plan_entries(entries: Sequence[Any], *, title: str = "Plan") -> RenderableType:
+    """A plan's steps with a status mark each, under a "Plan done/total" title."""
     done, total = plan_progress(entries)
     header = Text(f"{title} ", style="bold")
     header.append(f"{done}/{total}", style="bold green" if total and done == total else "cyan")
@@ -58,6 +60,8 @@ def render_plan_state(plan: Any, title: str) -> RenderableType:
 
 
 class PlanView(Static):
+    """A plan in the conversation or the sidebar."""
+
     DEFAULT_CSS = """
     PlanView {
         height: auto;
@@ -68,7 +72,9 @@ class PlanView(Static):
     """
 
     def show_entries(self, entries: Sequence[Any], title: str = "Plan") -> None:
+        """Show a plan given as its list of steps."""
         self.update(render_plan_entries(entries, title=title))
 
     def show_plan(self, plan: Any, title: str) -> None:
+        """Show a plan of any kind (steps, a file, Markdown, unknown)."""
         self.update(render_plan_state(plan, title))

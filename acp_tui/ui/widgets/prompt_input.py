@@ -45,11 +45,15 @@ class PromptInput(TextArea):
 
     @dataclass
     class Submitted(Message):
+        """The user sent `text` (Enter)."""
+
         prompt_input: PromptInput
         text: str
 
     @dataclass
     class CompletionChosen(Message):
+        """The user took the highlighted completion (Tab or Enter while the list is open)."""
+
         prompt_input: PromptInput
         completion: Completion
 
@@ -126,6 +130,8 @@ class PromptInput(TextArea):
     # ------------------------------------------------------------------ hint
 
     def update_suggestion(self) -> None:
+        """Show the input hint of the command being typed (only with the cursor at the end of a
+        one-line prompt)."""
         hint = None
         if self.hint_source is not None and self.cursor_location == self.document.end:
             line_count = self.document.line_count
@@ -149,6 +155,8 @@ class PromptInput(TextArea):
         return self.cursor_location[0] >= self.document.line_count - 1
 
     def submit(self) -> None:
+        """Send the prompt (`Submitted`), remember it in the history and clear the input; an empty
+        prompt is not sent."""
         text = self.text
         if not text.strip():
             return
@@ -160,6 +168,7 @@ class PromptInput(TextArea):
         self.post_message(self.Submitted(self, text))
 
     def history_back(self) -> None:
+        """Show the previous prompt sent (the draft is kept for `history_forward`)."""
         if self._history_index is None:
             self._draft = self.text
             self._history_index = len(self.sent_history) - 1
@@ -168,6 +177,7 @@ class PromptInput(TextArea):
         self._show(self.sent_history[self._history_index])
 
     def history_forward(self) -> None:
+        """Show the next prompt sent, or the draft after the last one."""
         if self._history_index is None:
             return
         if self._history_index < len(self.sent_history) - 1:

@@ -15,6 +15,8 @@ from acp_tui.client.events import QueuedPrompt
 
 
 class QueuedItem(Horizontal, can_focus=True):
+    """One queued prompt: edit it back into the prompt or remove it."""
+
     DEFAULT_CSS = """
     QueuedItem { height: auto; }
     QueuedItem:focus { background: $boost; }
@@ -28,10 +30,14 @@ class QueuedItem(Horizontal, can_focus=True):
 
     @dataclass
     class EditRequested(Message):
+        """The user wants to edit this queued prompt (it leaves the queue for the prompt)."""
+
         item: QueuedPrompt
 
     @dataclass
     class RemoveRequested(Message):
+        """The user removed this queued prompt."""
+
         item: QueuedPrompt
 
     def __init__(self, item: QueuedPrompt) -> None:
@@ -60,6 +66,8 @@ class QueuedItem(Horizontal, can_focus=True):
 
 
 class QueueView(Vertical):
+    """The prompts waiting for the running turn to end, under the prompt."""
+
     DEFAULT_CSS = """
     QueueView {
         height: auto;
@@ -71,6 +79,7 @@ class QueueView(Vertical):
     """
 
     def show_queue(self, items: list[QueuedPrompt]) -> None:
+        """Show `items` (the view hides when there are none)."""
         self.remove_children()
         self.mount_all(QueuedItem(item) for item in items)
         self.set_class(bool(items), "-has-items")

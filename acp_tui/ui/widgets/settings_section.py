@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from acp_tui.protocol.models import SessionConfigBoolean, SessionConfigOption, SessionConfigSelect
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.session.config_options import MODEL, ModelState, option_by_category, value_name
 from acp_tui.session.thread import Thread
 from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker
@@ -29,6 +29,7 @@ MODELS_ROW = "models"
 
 
 def select_choices(option: SessionConfigSelect) -> list[Choice]:
+    """A select option's values as picker choices, in the agent's groups."""
     from acp_tui.session.config_options import choice_groups
 
     return [
@@ -39,6 +40,7 @@ def select_choices(option: SessionConfigSelect) -> list[Choice]:
 
 
 def model_choices(models: ModelState) -> list[Choice]:
+    """The unstable `models` list as picker choices."""
     return [Choice(m.id, m.name, m.description) for m in models.available]
 
 
@@ -57,6 +59,8 @@ class SettingRow(Static, can_focus=True):
 
     @dataclass
     class Activated(Message):
+        """The user activated the row (Enter or a click) to change its option."""
+
         row: SettingRow
 
     def __init__(self, row_id: str, label: Text) -> None:
@@ -83,6 +87,8 @@ def _row_label(name: str, value: str, description: str | None, *, toggle: bool |
 
 
 class SettingsSection(Vertical):
+    """The Settings section of the sidebar: one row per config option (see the module doc)."""
+
     DEFAULT_CSS = """
     SettingsSection { height: auto; }
     SettingsSection .settings-none { color: $text-muted; }
@@ -157,6 +163,7 @@ class SettingsSection(Vertical):
         return rows
 
     def option(self, row_id: str) -> SessionConfigOption | None:
+        """The config option shown in row `row_id`, if it still exists."""
         return next((o for o in self.thread.config_options if o.id == row_id), None)
 
     def on_setting_row_activated(self, event: SettingRow.Activated) -> None:

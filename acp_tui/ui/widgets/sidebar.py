@@ -9,13 +9,15 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from acp_tui.session import changes as thread_changes
+from acp_tui.session import thread_changes
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
 
 class Sidebar(VerticalScroll):
+    """The session's side panel: modes, plans, the agent's slash commands."""
+
     DEFAULT_CSS = """
     Sidebar {
         width: 38;
@@ -59,6 +61,7 @@ class Sidebar(VerticalScroll):
             self.refresh_commands()
 
     def refresh_plans(self) -> None:
+        """Redraw the plans section from the thread."""
         containers = self.query("#plans").results(VerticalScroll)
         container = next(containers, None)
         if container is None:
@@ -78,6 +81,7 @@ class Sidebar(VerticalScroll):
         container.mount_all(views)
 
     def refresh_commands(self) -> None:
+        """Redraw the agent's slash commands from the thread."""
         commands = list(self.thread.commands)
         text = Text()
         for command in commands:

@@ -12,6 +12,7 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 def format_tokens(count: int) -> str:
+    """A token count for the status bar, e.g. "12.3k", "1.2M"."""
     if count >= 1_000_000:
         return f"{count / 1_000_000:.1f}M"
     if count >= 1_000:
@@ -20,12 +21,16 @@ def format_tokens(count: int) -> str:
 
 
 def format_elapsed(seconds: float) -> str:
+    """A duration for the status bar, e.g. "42s", "3m05s"."""
     seconds = max(0, int(seconds))
     minutes, secs = divmod(seconds, 60)
     return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
 class StatusBar(Widget):
+    """The line at the bottom: agent, session title, mode, the running turn (time, how to cancel) or
+    the session state, usage."""
+
     DEFAULT_CSS = """
     StatusBar {
         height: 1;

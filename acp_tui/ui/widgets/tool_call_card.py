@@ -90,6 +90,7 @@ def folds_when_done(entry: Any) -> bool:
 
 
 def status_text(status: str, elapsed: float | None) -> Text:
+    """A tool call's status mark and label, with its elapsed time if known."""
     label, style = STATUS_LOOK.get(status, (f"? {status}", "magenta"))
     text = Text(label, style=style)
     if elapsed is not None:
@@ -121,6 +122,9 @@ class ToolCallHeader(Static, can_focus=True):
 
 
 class ToolCallCard(Vertical):
+    """A live tool call: its header (kind, title, status), and unfolded its content, diffs,
+    terminal, output, locations, raw input/output and permission prompt."""
+
     DEFAULT_CSS = """
     ToolCallCard {
         height: auto;
@@ -168,6 +172,7 @@ class ToolCallCard(Vertical):
 
     @property
     def elapsed(self) -> float | None:
+        """Seconds the call ran (so far, while it runs); None before it started."""
         started: float | None = self.entry.started_at
         if started is None:
             return None
@@ -183,6 +188,8 @@ class ToolCallCard(Vertical):
         return text
 
     def update_from_entry(self) -> None:
+        """Redraw from the entry after it changed: status classes, fold state, header, and the body
+        when its content changed."""
         if not self._composed:
             return  # on_mount brings it up to date
         status = str(self.entry.status)
@@ -350,6 +357,7 @@ class ToolCallCard(Vertical):
                 collapsible.collapsed = False
 
     def diffs(self) -> list[FileDiff]:
+        """The diffs the call proposes, computed from its diff contents."""
         return [
             compute_diff(str(item.path), item.old_text, str(item.new_text))
             for item in self.entry.content
@@ -364,5 +372,6 @@ class ToolCallCard(Vertical):
             self.app.push_screen(DiffScreen(diffs))
 
     def toggle(self) -> None:
+        """Fold or unfold the card; from now on the user's choice, not the status, decides."""
         self._user_toggled = True
         self.toggle_class("-folded")

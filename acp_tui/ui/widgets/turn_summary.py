@@ -26,6 +26,9 @@ KEEP = "keep"
 
 
 class TurnSummaryView(Static, can_focus=True):
+    """The line under a turn naming the files it changed with +/- counts: arrows pick a file, Enter
+    shows its diff, R reverts the turn."""
+
     DEFAULT_CSS = """
     TurnSummaryView { height: auto; color: $text-muted; margin: 0 0 1 0; padding: 0 1; }
     TurnSummaryView:focus { background: $boost; color: $text; }
@@ -50,11 +53,13 @@ class TurnSummaryView(Static, can_focus=True):
         self.show(self.summary)
 
     def show(self, summary: TurnSummary) -> None:
+        """Show `summary` (a turn's changes as they now stand)."""
         self.summary = summary
         self.selected = min(self.selected, max(len(summary.files) - 1, 0))
         self.update(self.line())
 
     def line(self) -> Text:
+        """The summary line, the selected file highlighted."""
         text = Text("Δ changed: ", style="bold")
         self._spans = []
         for index, item in enumerate(self.summary.files):

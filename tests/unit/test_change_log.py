@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from acp_tui.host.changes import ChangeLog, WriteRecord
+from acp_tui.host.change_log import ChangeLog, WriteRecord
 
 
 def test_records_are_numbered_and_subscribers_notified(tmp_path):

@@ -10,16 +10,16 @@ from typing import Any, TypeVar
 from textual.app import App
 from textual.screen import Screen
 
-from acp_tui.client.ui_bridge import AuthMethodInfo
-from acp_tui.client.write_review import ReviewedWrite
+from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import Asker, Question
 from acp_tui.session.diff import FileDiff
+from acp_tui.session.hunks import ReviewedWrite
 
 T = TypeVar("T")
 
 
-class UiBridge:
-    """Implements `acp_tui.client.ui_bridge.ClientUi` for a Textual app."""
+class ScreenUi:
+    """Implements `acp_tui.client.ui_port.ClientUi` for a Textual app."""
 
     def __init__(self, app: App[Any], agent_name: str = "the agent", cwd: str = ".") -> None:
         self.app = app
@@ -30,6 +30,7 @@ class UiBridge:
 
     @property
     def asker(self) -> Asker:
+        """Where host code asks its questions (each becomes a `QuestionScreen`)."""
         return self._asker
 
     async def ask_screen(self, screen: Screen[T]) -> T | None:
@@ -47,17 +48,21 @@ class UiBridge:
     async def choose_auth_method(
         self, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
+        """Let the user pick how to log in (`AuthMethodScreen`); None gives up."""
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
         name = self.agent_name_source() if self.agent_name_source else self.agent_name
         return await self.ask_screen(AuthMethodScreen(name, methods, error))
 
     async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+        """Run the agent's login command in `LoginTerminalScreen`; its exit code, or None when
+        abandoned."""
         from acp_tui.ui.screens.auth import LoginTerminalScreen
 
         return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        """Show a held write in `WriteReviewScreen`; what to write, or None to reject."""
         from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
         return await self.ask_screen(
@@ -66,7 +71,7 @@ class UiBridge:
 
 
 class _ScreenAsker:
-    def __init__(self, bridge: UiBridge) -> None:
+    def __init__(self, bridge: ScreenUi) -> None:
         self.bridge = bridge
 
     async def ask(self, question: Question) -> str:

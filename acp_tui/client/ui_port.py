@@ -1,0 +1,37 @@
+"""What the client core needs from a user interface, as a protocol the UI implements (the port;
+`ui/screen_ui.py` is the Textual side)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from acp_tui.client.handshake import AuthMethodInfo
+from acp_tui.host.asker import Asker
+
+if TYPE_CHECKING:
+    from acp_tui.session.diff import FileDiff
+    from acp_tui.session.hunks import ReviewedWrite
+
+
+class ClientUi(Protocol):
+    """Questions only a person can answer. Every method may be awaited for a long time."""
+
+    @property
+    def asker(self) -> Asker: ...
+
+    async def choose_auth_method(
+        self, methods: Sequence[AuthMethodInfo], error: str | None
+    ) -> AuthMethodInfo | None:
+        """Let the user pick how to log in; None gives up."""
+        ...
+
+    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+        """Run the agent's login in a terminal; return its exit code (None: abandoned)."""
+        ...
+
+    async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
+        """Show a held write (`diff`: the file now → the agent's proposal, computed once by the
+        gate); return what to write (maybe some hunks only), or None to reject."""
+        ...
