@@ -98,9 +98,10 @@ def parse_tool_call_content(raw: Any) -> ToolCallContent:
     if not isinstance(kind, str):
         raise ValueError("tool call content must be an object with a string `type`")
     model = _TOOL_CONTENT_TYPES.get(kind)
-    if model is None:
-        note_repair("unknown", f"tool call content type {kind!r}")
-        return UnknownToolCallContent(raw=raw)
+    if model is None or (kind == "diff" and "changes" in raw and "path" not in raw):
+        if model is None:
+            note_repair("unknown", f"tool call content type {kind!r}")
+        return UnknownToolCallContent(raw=raw)  # (a v2 diff: `changes` + a git patch)
     try:
         return model.model_validate(raw)
     except ValidationError as error:
