@@ -167,7 +167,7 @@ class FrameValidator:
                     raise AssertionError(f"params of {method}: {errors[0].message}")
             elif definition is None:
                 if not self.allow_unknown_methods:
-                    raise AssertionError(f"client sent an unknown v{version} method {method!r}")
+                    raise AssertionError(f"client sent an unknown method {method!r} (v{version})")
             else:
                 _check(definition, frame.get("params"), f"params of {method}", version)
             if method == "initialize":
