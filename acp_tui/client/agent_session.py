@@ -48,6 +48,7 @@ from acp_tui.protocol.models import (
     WaitForTerminalExitRequest,
     WriteTextFileRequest,
 )
+from acp_tui.protocol.models.v2 import v1_config_options
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
@@ -177,6 +178,14 @@ class AgentSession:
     def can_load_session(self) -> bool:
         """Whether a restart can continue the session (v1 session/load, v2 session/resume)."""
         return self.agent_capabilities.load_session or self.v2 is not None
+
+    def terminal_lookup(self, terminal_id: str) -> Any:
+        """The terminal a tool call shows: an agent-owned one (v2), else one of our PTYs."""
+        if self.v2 is not None:
+            terminal = self.v2.reducer.terminal(terminal_id)
+            if terminal is not None:
+                return terminal
+        return self.terminals.get(terminal_id)
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
@@ -423,6 +432,8 @@ class AgentSession:
                 log.warning("ignoring malformed modes: %s", error)
         options = result.get("configOptions")
         if isinstance(options, list):
+            if self.v2 is not None:
+                options = v1_config_options(options)
             self.thread.set_config_options(options)
         self.thread.set_models(parse_models(result.get("models")))
 

@@ -24,7 +24,7 @@ from acp_tui.protocol.models import (
     SessionModeState,
     TextContent,
 )
-from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
+from acp_tui.protocol.models.v2 import RequestPermissionRequestV2, v1_config_options
 from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
 from acp_tui.session import changes as ch
 from acp_tui.session.entries import MessageEntry
@@ -201,7 +201,7 @@ class V2Driver:
             return "the agent is not running"
         options = result.get("configOptions") if isinstance(result, dict) else None
         if isinstance(options, list):
-            session.thread.set_config_options(options)
+            session.thread.set_config_options(v1_config_options(options))
         else:
             session.thread.set_current_mode(mode_id)
         return None

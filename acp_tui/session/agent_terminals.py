@@ -9,11 +9,15 @@ It offers the read-only part of the host `Terminal` interface the terminal widge
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
+
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+"""CSI, OSC and two-byte escape sequences."""
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +51,7 @@ class AgentTerminal:
         self.exit_status: AgentExitStatus | None = None
         self._limit = limit
         self._output = bytearray()
+        self._dropped = False
         self._on_output: list[Callable[[bytes], None]] = []
         self._on_reset: list[Callable[[bytes], None]] = []
         self._on_exit: list[Callable[[AgentExitStatus], None]] = []
@@ -57,11 +62,13 @@ class AgentTerminal:
         self._output += data
         if len(self._output) > self._limit:
             del self._output[: len(self._output) - self._limit]
+            self._dropped = True
         _notify(self._on_output, data)
 
     def replace(self, data: bytes) -> None:
         """An authoritative snapshot of the whole output (`terminal_update.output`)."""
         self._output = bytearray(data[-self._limit :])
+        self._dropped = len(data) > self._limit
         _notify(self._on_reset, bytes(self._output))
 
     def set_exit(self, status: AgentExitStatus | None) -> None:
@@ -74,6 +81,12 @@ class AgentTerminal:
 
     def output_bytes(self) -> bytes:
         return bytes(self._output)
+
+    def output_text(self) -> tuple[str, bool]:
+        """The output as plain text (escape sequences dropped; for copying), and whether its
+        start was dropped (only the tail is kept)."""
+        text = _ESCAPES.sub("", self._output.decode("utf-8", "replace")).replace("\r\n", "\n")
+        return text, self._dropped
 
     def add_output_listener(self, callback: Callable[[bytes], None]) -> Callable[[], None]:
         return _add(self._on_output, callback)

@@ -158,7 +158,19 @@ def parse_v2_update(raw: Any) -> Any:
             return UnknownUpdate(raw=raw, error=str(error))
     if kind in ("tool_call", "plan", "current_mode_update"):
         return UnknownUpdate(raw=raw, error=f"{kind} is not a v2 session update")
+    if kind == "config_option_update" and isinstance(raw.get("configOptions"), list):
+        raw = {**raw, "configOptions": v1_config_options(raw["configOptions"])}
     return parse_session_update(raw)
+
+
+def v1_config_options(options: list[Any]) -> list[Any]:
+    """v2 config options name their id `configId` (v1: `id`): the v1 models read them then."""
+    return [
+        {**{k: v for k, v in o.items() if k != "configId"}, "id": o["configId"]}
+        if isinstance(o, dict) and "configId" in o and "id" not in o
+        else o
+        for o in options
+    ]
 
 
 # ---- initialize ------------------------------------------------------------------------------
@@ -272,4 +284,5 @@ __all__ = [
     "V2Update",
     "decode_bytes",
     "parse_v2_update",
+    "v1_config_options",
 ]
