@@ -326,8 +326,10 @@ class AgentSession:
         self.agent_capabilities = hello.capabilities
         self.auth_methods = hello.auth_methods
         self.protocol_version = hello.protocol_version
-        if hello.protocol_version >= 2 and self.v2 is None:
-            self.v2 = V2Driver(self)
+        if hello.protocol_version >= 2:
+            if self.v2 is None:
+                self.v2 = V2Driver(self)
+            self.v2.install_routes(connection, self._routes_v1().methods)
         return True
 
     async def _initialize(self, request: asyncio.Future[Any], process: AgentProcess) -> Any:
@@ -491,6 +493,9 @@ class AgentSession:
         """
         if self.v2 is not None:
             return self.v2.routes()
+        return self._routes_v1()
+
+    def _routes_v1(self) -> Router:
         router = Router()
         router.route(
             "session/request_permission", RequestPermissionRequest, self._on_request_permission

@@ -16,8 +16,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.protocol.connection import ConnectionClosed
-from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
+from acp_tui.protocol.errors import METHOD_NOT_FOUND, RpcError
 from acp_tui.protocol.models import (
     SessionConfigSelect,
     SessionMode,
@@ -215,6 +215,13 @@ class V2Driver:
         )
         return router
 
+    def install_routes(self, connection: Connection, v1_methods: list[str]) -> None:
+        """The agent answered v2 (routes were installed for v1 before `initialize`): v2 routes
+        replace them, and the methods v2 dropped are answered "method not found"."""
+        for method in v1_methods:
+            connection.on_request(method, _not_in_v2(method))
+        self.routes().install(connection)
+
     async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
         request = params.as_v1()
         self.session.thread.tool_call_for_permission(request.tool_call)
@@ -224,6 +231,13 @@ class V2Driver:
         for task in list(self._requests.values()):
             task.cancel()
         self._unsubscribe()
+
+
+def _not_in_v2(method: str) -> RequestHandler:
+    async def handle(params: Any) -> Any:
+        raise RpcError(METHOD_NOT_FOUND, f"{method} is not part of ACP v2")
+
+    return handle
 
 
 def v2_mcp_servers(servers: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -285,7 +285,23 @@ class DemoAgent:
                          "params": {"sessionId": session.id, "update": update}})
 
     async def request(self, method: str, params: JsonObject) -> Any:
-        """Ask the client; other frames keep flowing while we wait for the answer with our id."""
+        """Ask the client; other frames keep flowing while we wait for the answer with our id.
+
+        v2: while a permission request waits, the session `requires_action`.
+        """
+        session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
+        if self.protocol >= 2 and method == "session/request_permission" and session:
+            await self.update(session, {"sessionUpdate": "state_update",
+                                        "state": "requires_action"})
+            try:
+                return await self._request(method, params)
+            finally:
+                if session.turn is not None and not session.turn.done():
+                    await self.update(session, {"sessionUpdate": "state_update",
+                                                "state": "running"})
+        return await self._request(method, params)
+
+    async def _request(self, method: str, params: JsonObject) -> Any:
         request_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future

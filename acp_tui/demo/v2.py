@@ -36,6 +36,7 @@ GREETING = (
     "Hello! I'm the demo agent, speaking the **ACP v2 draft**. I can talk before you ask "
     "anything, take messages you type while I work, and keep working after a turn ends.\n"
 )
+BACKGROUND_DONE = "Background indexing finished after the turn: 54 files indexed.\n"
 BACKGROUND_STEPS = ("indexed 12 files", "indexed 31 files", "indexed 54 files: done")
 
 
@@ -118,6 +119,8 @@ def to_v2(state: V2State, session: Session, update: JsonObject) -> JsonObject | 
     """A v1 update of the script as v2 sends it (None: v2 has nothing for it)."""
     kind = update.get("sessionUpdate")
     if kind in ("agent_message_chunk", "agent_thought_chunk", "user_message_chunk"):
+        if "messageId" in update:  # (the background task's own message)
+            return update
         if kind != state.last_kind or not state.message_id:
             state.message_id = state.new_id("msg")
         state.last_kind = kind
@@ -266,29 +269,21 @@ async def background_task(turn: Turn) -> None:
     turn.open_tool_calls.pop(call, None)  # not the turn's: it outlives it
 
     async def run() -> None:
+        await turn.pause(1.5)
+        await turn.send({"sessionUpdate": "tool_call_content_chunk", "toolCallId": call,
+                         "content": {"type": "content",
+                                     "content": {"type": "text", "text": "started\n"}}})
+        running = turn.session.turn
+        if running is not None:
+            await asyncio.wait([running])  # it reports the rest after the turn ended
         for step in BACKGROUND_STEPS:
-            await turn.pause(1.5)
-            await turn.send(
-                {
-                    "sessionUpdate": "tool_call_content_chunk",
-                    "toolCallId": call,
-                    "content": {
-                        "type": "content",
-                        "content": {"type": "text", "text": f"{step}\n"},
-                    },
-                }
-            )
-        await turn.send(
-            {"sessionUpdate": "tool_call_update", "toolCallId": call, "status": "completed"}
-        )
-        await turn.send(
-            {
-                "sessionUpdate": "agent_message_chunk",
-                "content": {
-                    "type": "text",
-                    "text": "Background indexing finished after the turn: 54 files.\n",
-                },
-            }
-        )
+            await turn.pause(1.0)
+            await turn.send({"sessionUpdate": "tool_call_content_chunk", "toolCallId": call,
+                             "content": {"type": "content",
+                                         "content": {"type": "text", "text": f"{step}\n"}}})
+        await turn.send({"sessionUpdate": "tool_call_update", "toolCallId": call,
+                         "status": "completed"})
+        await turn.send({"sessionUpdate": "agent_message_chunk", "messageId": f"bg-{call}",
+                         "content": {"type": "text", "text": BACKGROUND_DONE}})
 
     turn.peer.spawn(run())

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.protocol.models import Content, TextContent, UnknownToolCallContent
+from acp_tui.protocol.models import Content, PatchDiff, TextContent
 from acp_tui.session import changes as ch
 from acp_tui.session.entries import MessageEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
@@ -179,7 +179,8 @@ def test_v2_diff_content_is_kept_raw(f: Fixture) -> None:
     }
     f.send({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "content": [diff]})
     (item,) = tool(f).content
-    assert isinstance(item, UnknownToolCallContent) and item.raw == diff
+    assert isinstance(item, PatchDiff) and item.raw == diff and item.type == "patch_diff"
+    assert item.patch_text == "--- a/a.py\n+++ b/a.py\n"
 
 
 def test_state_update_drives_the_turn(f: Fixture) -> None:

@@ -180,6 +180,8 @@ class MainScreen(ComposerActions):
         thread = self.session.thread
         if isinstance(change, thread_changes.PermissionChanged):
             self._on_permission(change)
+            if self.session.v2 is not None:  # requires_action points at what waits
+                self.query_one(StatusBar).activity = activity_text(thread)
         elif isinstance(change, thread_changes.InfoChanged):
             self.query_one(StatusBar).title = thread.title or ""
             self.app.title = thread.title or "acp-tui"
