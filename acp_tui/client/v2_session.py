@@ -46,6 +46,15 @@ class V2Driver:
         self.reducer = V2Reducer(session.thread, on_placed=self._placed)
         self._requests: dict[int, asyncio.Task[None]] = {}
         self._unsubscribe = session.thread.subscribe(self._on_change)
+        self._unsubscribe_state = session.state_changed.subscribe(self._on_session_state)
+
+    def _on_session_state(self, state: SessionState) -> None:
+        """The agent died mid-turn: no idle will come, the turn ended with an error."""
+        if (
+            state in (SessionState.CRASHED, SessionState.FAILED)
+            and self.session.thread.turn_running
+        ):
+            self.session.thread.set_state("idle", "error")
 
     # ---- prompts ----------------------------------------------------------------------------
 
@@ -231,6 +240,7 @@ class V2Driver:
         for task in list(self._requests.values()):
             task.cancel()
         self._unsubscribe()
+        self._unsubscribe_state()
 
 
 def _not_in_v2(method: str) -> RequestHandler:

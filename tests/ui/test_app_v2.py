@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client.events import SessionState
 from acp_tui.config import Settings
 from acp_tui.session.entries import MessageEntry, ToolCallEntry
 from acp_tui.session.v2_updates import encode_bytes
@@ -262,3 +263,20 @@ async def test_v1_agent_answers_the_v2_offer_with_v1(tmp_path: Path) -> None:
                    for e in session.thread.entries)
         assert [m.name for m in session.thread.modes] == ["Ask", "Code", "Architect"]
         assert "ready" in plain(h.one(StatusBar)) or h.one(StatusBar).state == "ready"
+
+
+async def test_v2_crash_then_restart_resumes_the_session(tmp_path: Path) -> None:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(),
+                       session_kwargs=V2) as h:
+        session_id = h.session.session_id
+        await h.type_prompt("/crash")
+        await h.until(lambda: h.session.state is SessionState.CRASHED, "the crash")
+        assert h.session.thread.state == "idle" and h.session.thread.last_stop_reason == "error"
+        await h.pilot.press("ctrl+r")
+        await h.ready()
+        (resume,) = h.sent_methods("session/resume")
+        assert resume["params"]["sessionId"] == session_id and "replayFrom" not in resume["params"]
+        assert not h.sent_methods("session/load")
+        await h.type_prompt("/help")
+        await h.until(lambda: any("/tour" in t for r, t in messages(h) if r == "agent"), "help")
+        await h.until(lambda: h.session.thread.state == "idle", "idle")
