@@ -280,3 +280,31 @@ async def test_v2_crash_then_restart_resumes_the_session(tmp_path: Path) -> None
         await h.type_prompt("/help")
         await h.until(lambda: any("/tour" in t for r, t in messages(h) if r == "agent"), "help")
         await h.until(lambda: h.session.thread.state == "idle", "idle")
+
+
+async def test_v2_login_uses_auth_login(tmp_path: Path) -> None:
+    from tests.ui.test_app_connect import wait_login_screen
+
+    env = demo_env(ACP_TUI_DEMO_AUTH="1")
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=env, wait_ready=False,
+                       session_kwargs=V2) as h:
+        await wait_login_screen(h, "Demo login")
+        await h.pilot.press("enter")
+        await h.ready()
+        (login,) = h.sent_methods("auth/login")
+        assert login["params"] == {"methodId": "demo-login"}
+        assert not h.sent_methods("authenticate")
+        assert h.session.protocol_version == 2 and h.session.session_id
+
+
+async def test_v2_modes_are_the_mode_config_option(tmp_path: Path) -> None:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(),
+                       session_kwargs=V2) as h:
+        assert h.session.thread.current_mode_id == "ask"
+        await h.pilot.press("shift+tab")
+        await h.until(lambda: h.session.thread.current_mode_id == "code", "the next mode")
+        (sent,) = h.sent_methods("session/set_config_option")
+        assert sent["params"] == {"sessionId": h.session.session_id, "configId": "mode",
+                                  "type": "id", "value": "code"}
+        assert not h.sent_methods("session/set_mode")
+        await h.until(lambda: h.one(StatusBar).mode == "Code", "the status bar's mode")
