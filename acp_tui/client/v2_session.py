@@ -49,7 +49,10 @@ class V2Driver:
         self._unsubscribe_state = session.state_changed.subscribe(self._on_session_state)
 
     def _on_session_state(self, state: SessionState) -> None:
-        """The agent died mid-turn: no idle will come, the turn ended with an error."""
+        """Ready: prompts typed while starting go out. The agent died mid-turn: no idle will
+        come, the turn ended with an error."""
+        if state is SessionState.READY:
+            self.send_waiting()
         if (
             state in (SessionState.CRASHED, SessionState.FAILED)
             and self.session.thread.turn_running

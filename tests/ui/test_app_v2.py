@@ -308,3 +308,14 @@ async def test_v2_modes_are_the_mode_config_option(tmp_path: Path) -> None:
                                   "type": "id", "value": "code"}
         assert not h.sent_methods("session/set_mode")
         await h.until(lambda: h.one(StatusBar).mode == "Code", "the status bar's mode")
+
+
+async def test_v2_prompt_typed_while_starting_is_sent_once_ready(tmp_path: Path) -> None:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(), session_kwargs=V2,
+                       wait_ready=False) as h:
+        assert h.session.state is not SessionState.READY  # the agent is still starting
+        h.session.submit("/help")
+        await h.until(lambda: h.sent_methods("session/prompt"), "the prompt to be sent")
+        await h.until(lambda: ("user", "/help") in messages(h), "the agent to place it")
+        await h.until(lambda: not h.session.queue and h.session.thread.state == "idle", "idle")
+        assert len(h.sent_methods("session/prompt")) == 1
