@@ -28,6 +28,8 @@ class LaunchOptions:
     resume: str | None = None
     """`--resume ID` (an id) or `--resume` alone ("": pick from the list)."""
     continue_last: bool = False
+    protocol: int | None = None
+    """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
 
 
 class UsageError(Exception):
@@ -82,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the most recent session of this directory",
     )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        help="the ACP version to offer: 1, or 2 (the v2 draft; a v1 agent still gets v1)",
+    )
     return parser
 
 
@@ -133,6 +141,7 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         resume=args.resume,
         continue_last=args.continue_last,
         inspect=args.inspect,
+        protocol=args.protocol,
     )
 
 

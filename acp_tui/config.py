@@ -85,6 +85,10 @@ class Settings(BaseSettings):
     """MCP servers offered to the agent in session/new, as ACP `McpServer` objects (e.g.
     `{name = "fs", command = "/usr/bin/mcp-fs", args = [], env = []}`)."""
 
+    protocol_version: int = Field(default=1, ge=1, le=2)
+    """The ACP version offered to the agent: 1, or 2 (the v2 draft; an agent that only speaks
+    v1 answers 1 and acp-tui speaks v1 with it). `--protocol` overrides it."""
+
     keymap: dict[str, str] = Field(default_factory=dict)
     """Key binding overrides: binding id → key(s), e.g. `{"rules.open" = "ctrl+r"}`."""
 

@@ -1,7 +1,9 @@
-"""Validate frames acp-tui sends against the pinned ACP v1 schema.
+"""Validate frames acp-tui sends against the pinned ACP schema, v1 or the v2 draft.
 
 The schema's top-level `anyOf` accepts any params for any method, so on top of that we check
-each frame's params/result against the exact definition its method calls for.
+each frame's params/result against the exact definition its method calls for. A
+`FrameValidator(version=2)` checks against the v2 draft's tables; the `initialize` offer of v2
+(which also carries the v1 fields, for agents that answer v1) is checked against both.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-SCHEMA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "acp-schema" / "v1"
+SCHEMA_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "acp-schema"
+SCHEMA_DIR = SCHEMA_ROOT / "v1"
 
 # client → agent requests and notifications
 REQUEST_PARAMS = {
@@ -46,6 +49,27 @@ NOTIFICATION_PARAMS = {
     "session/cancel": "CancelNotification",
     "$/cancel_request": "CancelRequestNotification",
 }
+# v2 draft: what the client may send, and answer
+V2_REQUEST_PARAMS = {
+    "initialize": "InitializeRequest",
+    "auth/login": "LoginAuthRequest",
+    "auth/logout": "LogoutAuthRequest",
+    "session/new": "NewSessionRequest",
+    "session/set_config_option": "SetSessionConfigOptionRequest",
+    "session/prompt": "PromptRequest",
+    "session/list": "ListSessionsRequest",
+    "session/delete": "DeleteSessionRequest",
+    "session/resume": "ResumeSessionRequest",
+    "session/close": "CloseSessionRequest",
+}
+V2_NOTIFICATION_PARAMS = {
+    "session/cancel": "CancelSessionNotification",
+    "$/cancel_request": "CancelRequestNotification",
+}
+V2_RESPONSE_RESULTS = {
+    "session/request_permission": "RequestPermissionResponse",
+    "elicitation/create": "CreateElicitationResponse",
+}
 # client's answers to agent → client requests
 RESPONSE_RESULTS = {
     "fs/write_text_file": "WriteTextFileResponse",
@@ -61,29 +85,36 @@ RESPONSE_RESULTS = {
 
 
 @cache
-def _schema() -> dict[str, Any]:
-    return json.loads((SCHEMA_DIR / "schema.json").read_text())  # type: ignore[no-any-return]
+def _schema(version: int = 1, unstable: bool = False) -> dict[str, Any]:
+    name = "schema.unstable.json" if unstable else "schema.json"
+    return json.loads((SCHEMA_ROOT / f"v{version}" / name).read_text())  # type: ignore[no-any-return]
 
 
 @cache
-def _unstable_schema() -> dict[str, Any]:
-    return json.loads((SCHEMA_DIR / "schema.unstable.json").read_text())  # type: ignore[no-any-return]
-
-
-@cache
-def _validator(definition: str | None, unstable: bool = False) -> Draft202012Validator:
-    schema = _unstable_schema() if unstable else _schema()
+def _validator(
+    definition: str | None, version: int = 1, unstable: bool = False
+) -> Draft202012Validator:
+    schema = _schema(version, unstable)
     if definition is None:
         return Draft202012Validator(schema)
     return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
 
 
-def _check(definition: str | None, value: Any, what: str, *, unstable: bool = False) -> None:
-    validator = _validator(definition, unstable)
+def _check(
+    definition: str | None, value: Any, what: str, version: int = 1, *, unstable: bool = False
+) -> None:
+    validator = _validator(definition, version, unstable)
     errors = sorted(validator.iter_errors(value), key=lambda e: list(e.path))
     if errors:
         details = "; ".join(f"{list(e.path)}: {e.message[:300]}" for e in errors[:5])
-        raise AssertionError(f"{what} does not match {definition or 'the schema'}: {details}")
+        raise AssertionError(
+            f"{what} does not match v{version} {definition or 'the schema'}: {details}"
+        )
+
+
+def check_v2_update(update: Any) -> None:
+    """`update` is a valid v2 `SessionUpdate` (for tests that feed v2 updates by hand)."""
+    _check("SessionUpdate", update, "v2 session update", 2)
 
 
 class FrameValidator:
@@ -93,22 +124,39 @@ class FrameValidator:
     each request the agent sent so it can check the result the client answers with.
     """
 
-    def __init__(self, *, allow_unknown_methods: bool = False) -> None:
+    def __init__(self, *, allow_unknown_methods: bool = False, version: int = 1) -> None:
         self._pending: dict[Any, str] = {}
         self.checked = 0
         self.allow_unknown_methods = allow_unknown_methods
+        self.version = version
+        """The protocol the frames must follow; `initialize` says (an answer of 1 → v1)."""
+        self.initialize_id: Any = None
 
     def incoming(self, frame: Any) -> None:
-        if isinstance(frame, dict) and "method" in frame and "id" in frame:
+        if not isinstance(frame, dict):
+            return
+        if "method" in frame and "id" in frame:
             self._pending[_key(frame["id"])] = frame["method"]
+        elif self.initialize_id is not None and frame.get("id") == self.initialize_id:
+            result = frame.get("result")
+            if isinstance(result, dict) and result.get("protocolVersion") == 1:
+                self.version = 1  # the agent answered v1: everything after is v1
 
     def outgoing(self, frame: Any) -> None:
         if isinstance(frame, str | bytes):
             frame = json.loads(frame)
-        _check(None, frame, "frame")
+        params = frame.get("params") if isinstance(frame, dict) else None
+        if frame.get("method") == "initialize" and isinstance(params, dict):
+            offered = params.get("protocolVersion")
+            self.version = 2 if offered == 2 else 1  # the offer decides, the answer may lower it
+        version = self.version
+        _check(None, frame, "frame", version)
         if "method" in frame:
             method = frame["method"]
-            table = REQUEST_PARAMS if "id" in frame else NOTIFICATION_PARAMS
+            if version == 2:
+                table = V2_REQUEST_PARAMS if "id" in frame else V2_NOTIFICATION_PARAMS
+            else:
+                table = REQUEST_PARAMS if "id" in frame else NOTIFICATION_PARAMS
             definition = table.get(method)
             if "id" in frame and method in UNSTABLE_REQUEST_PARAMS:
                 unstable = UNSTABLE_REQUEST_PARAMS[method]
@@ -119,17 +167,24 @@ class FrameValidator:
                     raise AssertionError(f"params of {method}: {errors[0].message}")
             elif definition is None:
                 if not self.allow_unknown_methods:
-                    raise AssertionError(f"client sent an unknown method {method!r}")
+                    raise AssertionError(f"client sent an unknown method {method!r} (v{version})")
             else:
-                _check(definition, frame.get("params"), f"params of {method}")
+                _check(definition, frame.get("params"), f"params of {method}", version)
+            if method == "initialize":
+                self.initialize_id = frame.get("id")
+                if version == 2:  # the v2 offer must also be a valid v1 initialize
+                    _check("InitializeRequest", frame.get("params"), "v2 offer as v1", 1)
         else:
             method = self._pending.pop(_key(frame.get("id")), None)
+            results = V2_RESPONSE_RESULTS if version == 2 else RESPONSE_RESULTS
             if "error" in frame:
-                _check("Error", frame["error"], "error")
+                _check("Error", frame["error"], "error", version)
             elif method is None:
                 raise AssertionError(f"client answered id {frame.get('id')!r} it was never asked")
-            elif method in RESPONSE_RESULTS:
-                _check(RESPONSE_RESULTS[method], frame.get("result"), f"result of {method}")
+            elif method in results:
+                _check(results[method], frame.get("result"), f"result of {method}", version)
+            elif version == 2:
+                raise AssertionError(f"client answered {method!r}, which v2 does not have")
         self.checked += 1
 
 

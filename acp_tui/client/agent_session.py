@@ -25,6 +25,7 @@ from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initia
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_port import ClientUi
+from acp_tui.client.v2_session import V2Driver, v2_mcp_servers
 from acp_tui.client.write_review import WriteReviewGate
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
@@ -49,6 +50,7 @@ from acp_tui.protocol.models import (
     WaitForTerminalExitRequest,
     WriteTextFileRequest,
 )
+from acp_tui.protocol.models.v2 import v1_config_options
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.router import Router
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
@@ -155,6 +157,10 @@ class AgentSession:
         self._queue_ids = itertools.count(1)
         self._replaying = False
         self._closing = False
+        self.protocol_version = 1
+        """The ACP version the agent answered `initialize` with (2 only if offered)."""
+        self.v2: V2Driver | None = None
+        """The v2 prompt lifecycle, once the agent speaks v2."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -166,11 +172,22 @@ class AgentSession:
 
     @property
     def turn_running(self) -> bool:
+        if self.v2 is not None:
+            return self.thread.turn_running
         return self._turn_task is not None and not self._turn_task.done()
 
     @property
     def can_load_session(self) -> bool:
-        return self.agent_capabilities.load_session
+        """Whether a restart can continue the session (v1 session/load, v2 session/resume)."""
+        return self.agent_capabilities.load_session or self.v2 is not None
+
+    def terminal_lookup(self, terminal_id: str) -> Any:
+        """The terminal a tool call shows: an agent-owned one (v2), else one of our PTYs."""
+        if self.v2 is not None:
+            terminal = self.v2.reducer.terminal(terminal_id)
+            if terminal is not None:
+                return terminal
+        return self.terminals.get(terminal_id)
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
@@ -194,7 +211,10 @@ class AgentSession:
         if ok:
             how = "session reloaded" if load else "new session started"
             self.notices.emit(Notice(f"Agent restarted; {how}."))
-            self._maybe_send_next()
+            if self.v2 is not None:
+                self.v2.send_waiting()
+            else:
+                self._maybe_send_next()
         return ok
 
     async def close(self) -> None:
@@ -205,6 +225,8 @@ class AgentSession:
         if self._turn_task is not None:
             self._turn_task.cancel()
         await self.close_current_session()
+        if self.v2 is not None:
+            self.v2.close()
         await self._teardown()
         await self.changes.stop()
         if self._log is not None:
@@ -251,7 +273,10 @@ class AgentSession:
         self._set_state(SessionState.STARTING)
         self._phase = "start"
         early, self._prestarted = self._prestarted, None
-        if early is not None and not early.matches(self.argv, str(self.cwd), self.env_extra):
+        offered = self.settings.protocol_version
+        if early is not None and (
+            not early.matches(self.argv, str(self.cwd), self.env_extra) or early.offered != offered
+        ):
             await early.discard()
             early = None
         if early is not None:
@@ -289,14 +314,14 @@ class AgentSession:
                 request = early.initialize
             else:
                 request = asyncio.ensure_future(
-                    connection.request("initialize", initialize_params())
+                    connection.request("initialize", initialize_params(offered))
                 )
             result = await self._initialize(request, self._process)
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
         try:
-            hello = read_initialize_result(result)
+            hello = read_initialize_result(result, offered)
         except HandshakeError as error:
             self._fail(str(error))
             await self._teardown()
@@ -304,6 +329,11 @@ class AgentSession:
         self.agent_info = hello.info
         self.agent_capabilities = hello.capabilities
         self.auth_methods = hello.auth_methods
+        self.protocol_version = hello.protocol_version
+        if hello.protocol_version >= 2:
+            if self.v2 is None:
+                self.v2 = V2Driver(self)
+            self.v2.install_routes(connection, self._routes_v1().methods)
         return True
 
     async def _initialize(self, request: asyncio.Future[Any], process: AgentProcess) -> Any:
@@ -345,27 +375,29 @@ class AgentSession:
         connection = self._connection
         assert connection is not None
         tried: AuthMethodInfo | None = None
+        v2 = self.v2 is not None
+        servers = v2_mcp_servers(self.mcp_servers) if v2 else self.mcp_servers
         while True:
             self._phase = (
-                ("session/resume" if resume else "session/load") if load else "session/new"
+                ("session/resume" if resume or v2 else "session/load") if load else "session/new"
             )
             try:
                 if load:
                     self._replaying = bool(self.thread.entries)
+                    params: dict[str, Any] = {
+                        "sessionId": self.session_id,
+                        "cwd": str(self.cwd),
+                        "mcpServers": servers,
+                    }
+                    if v2 and not resume and not self.thread.entries:
+                        params["replayFrom"] = {"type": "start"}  # v2: load = resume + replay
                     try:
-                        result = await connection.request(
-                            self._phase,
-                            {
-                                "sessionId": self.session_id,
-                                "cwd": str(self.cwd),
-                                "mcpServers": self.mcp_servers,
-                            },
-                        )
+                        result = await connection.request(self._phase, params)
                     finally:
                         self._replaying = False
                 else:
                     result = await connection.request(
-                        "session/new", {"cwd": str(self.cwd), "mcpServers": self.mcp_servers}
+                        "session/new", {"cwd": str(self.cwd), "mcpServers": servers}
                     )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED and self.auth_methods:
@@ -406,6 +438,8 @@ class AgentSession:
                 log.warning("ignoring malformed modes: %s", error)
         options = result.get("configOptions")
         if isinstance(options, list):
+            if self.v2 is not None:
+                options = v1_config_options(options)
             self.thread.set_config_options(options)
         self.thread.set_models(parse_models(result.get("models")))
 
@@ -434,7 +468,8 @@ class AgentSession:
             connection = self._connection
             assert connection is not None
             try:
-                await connection.request("authenticate", {"methodId": method.id})
+                login = "auth/login" if self.v2 is not None else "authenticate"
+                await connection.request(login, {"methodId": method.id})
             except RpcError as failure:
                 error = f"{method.name}: {failure.describe()}"
                 continue
@@ -456,7 +491,15 @@ class AgentSession:
         return await self.fs.policy.check(path, "run")
 
     def _routes(self) -> Router:
-        """The agent's requests, each to its handler with params validated by its model."""
+        """The agent's requests, each to its handler with params validated by its model.
+
+        v2 has no fs/* or terminal/* requests: a v2 agent is asked only for permissions.
+        """
+        if self.v2 is not None:
+            return self.v2.routes()
+        return self._routes_v1()
+
+    def _routes_v1(self) -> Router:
         router = Router()
         router.route(
             "session/request_permission", RequestPermissionRequest, self._on_request_permission
@@ -489,6 +532,9 @@ class AgentSession:
         )
 
     def _on_session_update(self, params: Any) -> None:
+        if self.v2 is not None:
+            self.v2.reducer.apply_notification(params)
+            return
         if self._replaying and isinstance(params, dict):
             update = params.get("update")
             if isinstance(update, dict) and update.get("sessionUpdate") in _REPLAYED_KINDS:
@@ -502,7 +548,14 @@ class AgentSession:
     # ----------------------------------------------------------------- the turn
 
     def submit(self, text: str) -> QueuedPrompt | None:
-        """Send a prompt now, or queue it while a turn runs. Returns the queued item, if queued."""
+        """Send a prompt now, or queue it while a turn runs. Returns the queued item, if queued.
+
+        v2: sent at once either way; queued (shown waiting) until the agent places it.
+        """
+        if self.v2 is not None and self.v2.submit(text) is not None:
+            return self.queue[-1]
+        if self.v2 is not None and self.state in (SessionState.READY, SessionState.RUNNING):
+            return None
         if self.turn_running or self.state is not SessionState.READY:
             item = QueuedPrompt(next(self._queue_ids), text)
             self.queue.append(item)
@@ -511,9 +564,13 @@ class AgentSession:
         self._start_turn(text)
         return None
 
-    def remove_queued(self, item_id: int) -> None:
+    def remove_queued(self, item_id: int) -> bool:
+        """Drop a queued prompt; False if it cannot be taken back (v2: the agent accepted it)."""
+        if self.v2 is not None and not self.v2.withdraw(item_id):
+            return False
         self.queue = [item for item in self.queue if item.id != item_id]
         self.queue_changed.emit(self.queue)
+        return True
 
     def _start_turn(self, text: str) -> None:
         self._turn_task = asyncio.create_task(self._run_turn(text))
@@ -571,6 +628,9 @@ class AgentSession:
 
     async def cancel(self) -> None:
         """Esc: cancel the running turn. Updates keep arriving until the prompt returns."""
+        if self.v2 is not None:
+            await self.v2.cancel()
+            return
         if not self.turn_running or self._connection is None or self.session_id is None:
             return
         self.thread.cancel_unfinished_tool_calls()
@@ -587,6 +647,8 @@ class AgentSession:
 
     async def set_mode(self, mode_id: str) -> str | None:
         """Ask the agent to switch modes. Returns an error message, or None on success."""
+        if self.v2 is not None:
+            return await self.v2.set_mode(mode_id)
         if self._connection is None or self.session_id is None:
             return "no session"
         try:

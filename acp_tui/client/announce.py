@@ -8,8 +8,21 @@ from acp_tui import __version__
 from acp_tui.protocol.version import PROTOCOL_VERSION
 
 
-def initialize_params() -> dict[str, Any]:
-    """Only capabilities acp-tui really implements."""
+def initialize_params(version: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    """Only capabilities acp-tui really implements.
+
+    Offering v2 (`version=2`, the draft) sends the v2 fields (`info`; `capabilities`: no fs or
+    terminal in v2, terminal logins yes) and the v1 ones too, so an agent that only speaks v1
+    answers 1 and finds the capabilities it expects.
+    """
+    params = _v1_params()
+    if version >= 2:
+        v2 = {"info": params["clientInfo"], "capabilities": {"auth": {"terminal": {}}}}
+        params = {**v2, **params, "protocolVersion": 2}
+    return params
+
+
+def _v1_params() -> dict[str, Any]:
     return {
         "protocolVersion": PROTOCOL_VERSION,
         "clientCapabilities": {

@@ -60,3 +60,5 @@ class Notice:
 class QueuedPrompt:
     id: int
     text: str
+    sent: bool = False
+    """v2: already sent to the agent, which takes it when it decides (v1 sends at turn end)."""

@@ -42,10 +42,18 @@ class AgentHello:
     info: Implementation | None = None
     capabilities: AgentCapabilities = field(default_factory=AgentCapabilities)
     auth_methods: list[AuthMethodInfo] = field(default_factory=list)
+    protocol_version: int = PROTOCOL_VERSION
 
 
-def read_initialize_result(result: Any) -> AgentHello:
-    """Validate the answer with `InitializeResponse` (lenient where the schema says so)."""
+def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> AgentHello:
+    """Validate the answer with `InitializeResponse` (lenient where the schema says so).
+
+    Having offered v2, an answer of 2 is read as v2 and an answer of 1 as v1 (the fallback).
+    """
+    if offered >= 2 and isinstance(result, dict) and result.get("protocolVersion") == 2:
+        from acp_tui.client.v2_handshake import read_v2_initialize_result
+
+        return read_v2_initialize_result(result)
     try:
         response = InitializeResponse.model_validate(result)
     except ValidationError as error:
@@ -55,9 +63,10 @@ def read_initialize_result(result: Any) -> AgentHello:
             f"the agent's initialize answer is malformed ({where}: {first['msg']})"
         ) from None
     if response.protocol_version != PROTOCOL_VERSION:
+        spoken = "1 and 2" if offered >= 2 else str(PROTOCOL_VERSION)
         raise HandshakeError(
             f"the agent speaks ACP protocol version {response.protocol_version!r}; "
-            f"acp-tui speaks version {PROTOCOL_VERSION}"
+            f"acp-tui speaks version {spoken}"
         )
     methods = [
         AuthMethodInfo(

@@ -62,6 +62,8 @@ class Prestarted:
     connection: Connection
     initialize: asyncio.Task[Any]
     relay: TapRelay = field(default_factory=TapRelay)
+    offered: int = 1
+    """The protocol version the early `initialize` offered."""
 
     def matches(self, argv: Sequence[str], cwd: str, env_extra: Mapping[str, str]) -> bool:
         return self.argv == list(argv) and self.cwd == cwd and self.env_extra == dict(env_extra)
@@ -81,6 +83,7 @@ async def prestart(
     env_extra: Mapping[str, str],
     *,
     marker_env: Mapping[str, str] | None = None,
+    protocol: int = 1,
 ) -> Prestarted | None:
     """Spawn the agent and write `initialize`; None if it cannot start (the session will try
     again and report why). `marker_env` (the process guard's owner marker) is added to the
@@ -95,8 +98,12 @@ async def prestart(
     relay = TapRelay()
     connection.add_tap(relay)
     connection.start()
-    initialize = asyncio.create_task(connection.request("initialize", initialize_params()))
-    early = Prestarted(list(argv), cwd, dict(env_extra), process, connection, initialize, relay)
+    initialize = asyncio.create_task(
+        connection.request("initialize", initialize_params(protocol))
+    )
+    early = Prestarted(
+        list(argv), cwd, dict(env_extra), process, connection, initialize, relay, protocol
+    )
     # Run the loop until the frame is in the pipe (the relay saw it) or the request ended.
     first = asyncio.ensure_future(relay.first.wait())
     await asyncio.wait([first, initialize], return_when=asyncio.FIRST_COMPLETED)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models.v2 import v1_config_options
 from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
 
 if TYPE_CHECKING:
@@ -64,12 +65,14 @@ async def set_config_option(session: AgentSession, config_id: str, value: str | 
     params: dict[str, Any] = {"configId": config_id, "value": value}
     if isinstance(value, bool):
         params["type"] = "boolean"
+    elif session.v2 is not None:
+        params["type"] = "id"  # v2 names a select's value type
     result, error = await _ask(session, "session/set_config_option", params)
     if error is not None:
         return error
     options = result.get("configOptions") if isinstance(result, dict) else None
     if isinstance(options, list):
-        thread.set_config_options(options)
+        thread.set_config_options(v1_config_options(options) if session.v2 else options)
     elif option is not None:  # an answer without the list (against the schema): assume it took
         thread.set_config_options(
             [with_value(o, value) if o.id == config_id else o for o in thread.config_options]

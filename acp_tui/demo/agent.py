@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from acp_tui import __version__
-from acp_tui.demo import content
+from acp_tui.demo import content, v2
 from acp_tui.demo.turn import JsonObject, RpcError, Session, Turn, TurnCancelled, text_block
 
 PARSE_ERROR = -32700
@@ -118,6 +118,10 @@ class DemoAgent:
         self.speed = speed
         self._authenticated = not auth_required
         self.client_capabilities: JsonObject = {}
+        self.protocol = 1
+        """1, or 2 when the client offered v2 (and ACP_TUI_DEMO_V1_ONLY is not set)."""
+        self.v1_only = os.environ.get("ACP_TUI_DEMO_V1_ONLY") == "1"
+        self.v2_states: dict[str, v2.V2State] = {}
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -130,6 +134,9 @@ class DemoAgent:
             "session/load": self._load_session,
             "session/set_mode": self._set_mode,
             "session/prompt": self._prompt,
+            "auth/login": self._authenticate,
+            "session/resume": self._resume_session,
+            "session/set_config_option": self._set_config_option,
         }
 
     # ---- the wire -------------------------------------------------------------------------
@@ -236,7 +243,13 @@ class DemoAgent:
             await self._send_error(request_id, RpcError(INTERNAL_ERROR, f"Internal error: {error}"))
             return
         await self.send({"jsonrpc": "2.0", "id": request_id, "result": result})
-        if method == "session/new":
+        if method in ("session/new", "session/resume") and self.protocol >= 2:
+            session = self.sessions[result.get("sessionId") or params["sessionId"]]
+            await self._announce(session)
+            if method == "session/new":  # v2: an agent may speak first
+                await self.update(session, {"sessionUpdate": "agent_message_chunk",
+                                            "content": text_block(v2.GREETING)})
+        elif method == "session/new":
             await self._announce(self.sessions[result["sessionId"]])
         elif method == "session/load":
             await self._announce(self.sessions[params["sessionId"]])
@@ -244,6 +257,9 @@ class DemoAgent:
             session = self.sessions[params["sessionId"]]
             await self.update(session, {"sessionUpdate": "current_mode_update",
                                         "currentModeId": session.mode})
+
+    def spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        return self._spawn(coroutine)
 
     def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coroutine)
@@ -259,11 +275,33 @@ class DemoAgent:
         await self.send({"jsonrpc": "2.0", "id": request_id, "error": error.to_json()})
 
     async def update(self, session: Session, update: JsonObject) -> None:
+        if self.protocol >= 2:
+            state = self.v2_states.setdefault(session.id, v2.V2State())
+            converted = v2.to_v2(state, session, update)
+            if converted is None:
+                return
+            update = converted
         await self.send({"jsonrpc": "2.0", "method": "session/update",
                          "params": {"sessionId": session.id, "update": update}})
 
     async def request(self, method: str, params: JsonObject) -> Any:
-        """Ask the client; other frames keep flowing while we wait for the answer with our id."""
+        """Ask the client; other frames keep flowing while we wait for the answer with our id.
+
+        v2: while a permission request waits, the session `requires_action`.
+        """
+        session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
+        if self.protocol >= 2 and method == "session/request_permission" and session:
+            await self.update(session, {"sessionUpdate": "state_update",
+                                        "state": "requires_action"})
+            try:
+                return await self._request(method, params)
+            finally:
+                if session.turn is not None and not session.turn.done():
+                    await self.update(session, {"sessionUpdate": "state_update",
+                                                "state": "running"})
+        return await self._request(method, params)
+
+    async def _request(self, method: str, params: JsonObject) -> Any:
         request_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
@@ -295,6 +333,9 @@ class DemoAgent:
     async def _initialize(self, params: JsonObject) -> JsonObject:
         capabilities = params.get("clientCapabilities")
         self.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+        if params.get("protocolVersion") == 2 and not self.v1_only:
+            self.protocol = 2
+            return v2.initialize_answer(__version__)
         return {
             "protocolVersion": 1,
             "agentInfo": {"name": content.AGENT_NAME, "title": "acp-tui demo agent",
@@ -330,7 +371,29 @@ class DemoAgent:
         self._require_auth()
         session = Session(id=f"demo-{uuid.uuid4().hex[:12]}", cwd=self._cwd(params))
         self.sessions[session.id] = session
+        if self.protocol >= 2:
+            return {"sessionId": session.id, "configOptions": v2.config_options(session)}
         return {"sessionId": session.id, "modes": self._modes(session)}
+
+    async def _resume_session(self, params: JsonObject) -> JsonObject:
+        """v2 `session/resume` (without replay: the client kept the conversation)."""
+        self._require_auth()
+        session_id, cwd = params.get("sessionId"), self._cwd(params)
+        if not isinstance(session_id, str) or not session_id:
+            raise RpcError(INVALID_PARAMS, "sessionId must be a string")
+        session = self.sessions.setdefault(session_id, Session(id=session_id, cwd=cwd))
+        session.cwd = cwd
+        return {"configOptions": v2.config_options(session)}
+
+    async def _set_config_option(self, params: JsonObject) -> JsonObject:
+        session = self.session(params)
+        if params.get("configId") != v2.MODE_CONFIG_ID:
+            raise RpcError(INVALID_PARAMS, f"Unknown config option: {params.get('configId')!r}")
+        mode = params.get("value")
+        if mode not in {m["id"] for m in content.MODES}:
+            raise RpcError(INVALID_PARAMS, f"Unknown mode: {mode!r}")
+        session.mode = str(mode)
+        return {"configOptions": v2.config_options(session)}
 
     async def _load_session(self, params: JsonObject) -> JsonObject:
         self._require_auth()
@@ -373,6 +436,8 @@ class DemoAgent:
         prompt = params.get("prompt")
         if not isinstance(prompt, list):
             raise RpcError(INVALID_PARAMS, "prompt must be a list of content blocks")
+        if self.protocol >= 2:
+            return await self._prompt_v2(session, prompt)
         if session.turn is not None and not session.turn.done():
             raise RpcError(INVALID_REQUEST, "A prompt turn is already running in this session")
         text = _first_text(prompt)
@@ -395,6 +460,71 @@ class DemoAgent:
             if turn.said:
                 session.history.append(("agent", "".join(turn.said)))
         return {"stopReason": stop_reason}
+
+    # ---- v2: the prompt lifecycle ------------------------------------------------------------
+
+    async def _prompt_v2(self, session: Session, prompt: list[Any]) -> JsonObject:
+        """Accept now when idle (the turn runs on); during a turn, accept when a break point
+        takes it. A `$/cancel_request` before that withdraws it from the inbox."""
+        text = _first_text(prompt)
+        if session.turn is None or session.turn.done():
+            session.turn = self._spawn(self._turns_v2(session, text, prompt))
+            return {}
+        inbox = self.v2_states.setdefault(session.id, v2.V2State()).inbox
+        taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (text, taken)
+        inbox.waiting.append(entry)
+        try:
+            await taken
+        finally:
+            if entry in inbox.waiting:
+                inbox.waiting.remove(entry)
+        return {}
+
+    async def _user_message(self, session: Session, text: str) -> None:
+        state = self.v2_states.setdefault(session.id, v2.V2State())
+        await self.update(session, {"sessionUpdate": "user_message",
+                                    "messageId": state.new_id("user"),
+                                    "content": [text_block(text)]})
+        state.last_kind = None
+        session.history.append(("user", text))
+
+    async def _turns_v2(self, session: Session, text: str, prompt: list[Any]) -> str:
+        """Run turns while prompts keep coming: running → … → idle with the stop reason."""
+        state = self.v2_states.setdefault(session.id, v2.V2State())
+        await self.update(session, {"sessionUpdate": "state_update", "state": "running"})
+        await self._user_message(session, text)
+        stop_reason = "end_turn"
+        while True:
+            turn = Turn(self, session, prompt)
+            try:
+                stop_reason = await turn.run(text)
+            except (asyncio.CancelledError, TurnCancelled):
+                await turn.fail_open_tool_calls("Cancelled by the user")
+                stop_reason = "cancelled"
+            if turn.said:
+                session.history.append(("agent", "".join(turn.said)))
+            if stop_reason == "cancelled" or not state.inbox.waiting:
+                break
+            text, taken = state.inbox.waiting.pop(0)
+            prompt = [text_block(text)]
+            taken.set_result(None)
+            await self._user_message(session, text)
+        await self.update(session, {"sessionUpdate": "state_update", "state": "idle",
+                                    "stopReason": stop_reason})
+        return stop_reason
+
+    async def break_point(self, session: Session, turn: Turn) -> None:
+        """v2: take the prompts that arrived during the turn, and answer them right here."""
+        if self.protocol < 2:
+            return
+        inbox = self.v2_states.setdefault(session.id, v2.V2State()).inbox
+        while inbox.waiting:
+            text, taken = inbox.waiting.pop(0)
+            taken.set_result(None)
+            await self._user_message(session, text)
+            await turn.say(f"Taking your message now, mid-turn: *{text.strip()[:60]}*. "
+                           "Noted; I'll carry on with the tour.\n")
 
     async def crash(self, exit_code: int, stderr_lines: list[str]) -> None:
         """`/crash`: our output is already flushed (every send drains); say why and die."""

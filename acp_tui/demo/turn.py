@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from acp_tui.demo import content
+from acp_tui.demo import content, v2
 from acp_tui.demo.sample_project import APP_PY
 from acp_tui.protocol.permission_outcome import selected_option_id
 
@@ -64,8 +64,11 @@ class Peer(Protocol):
 
     speed: float
     client_capabilities: JsonObject
+    protocol: int
 
     def update(self, session: Session, update: JsonObject) -> Awaitable[None]: ...
+    def spawn(self, coroutine: Awaitable[Any]) -> Any: ...
+    def break_point(self, session: Session, turn: Turn) -> Awaitable[None]: ...
     def request(self, method: str, params: JsonObject) -> Awaitable[Any]: ...
     def request_soon(self, method: str, params: JsonObject) -> None: ...
     def crash(self, exit_code: int, stderr_lines: list[str]) -> Awaitable[None]: ...
@@ -188,18 +191,23 @@ class Turn:
     async def tour(self) -> None:
         await self.stream("agent_thought_chunk", content.THOUGHT)
         await self.set_plan("pending", "pending", "pending", "pending")
+        if self.peer.protocol >= 2:
+            await v2.background_task(self)
         await self.usage(1_240, 0.0042)
         await self.pause()
         await self.set_plan("in_progress", "pending", "pending", "pending")
         await self.step_read()
         await self.set_plan("completed", "in_progress", "pending", "pending")
         await self.step_search()
+        await self.peer.break_point(self.session, self)  # v2: queued prompts are taken here
         await self.step_fetch()
         await self.set_plan("completed", "completed", "in_progress", "pending")
         await self.usage(3_180, 0.0121)
+        await self.peer.break_point(self.session, self)
         await self.step_terminal()
         await self.set_plan("completed", "completed", "completed", "in_progress")
         await self.step_edit()
+        await self.peer.break_point(self.session, self)
         await self.pause()
         await self.say(content.TOUR_MESSAGE + self.attachments_note())
         await self.set_plan("completed", "completed", "completed", "completed")
@@ -213,6 +221,9 @@ class Turn:
         return f"\n*Your prompt also carried: {listed}.*\n"
 
     async def step_read(self) -> None:
+        if self.peer.protocol >= 2:
+            await v2.step_read(self)
+            return
         path = self.path("README.md")
         call = await self.tool_start("Read README.md", "read", "in_progress",
                                      locations=[{"path": path}], rawInput={"path": path})
@@ -255,6 +266,9 @@ class Turn:
         await self.tool_failed(call, content.FETCH_ERROR)
 
     async def step_terminal(self) -> None:
+        if self.peer.protocol >= 2:
+            await v2.step_terminal(self)
+            return
         cwd = self.session.cwd
         call = await self.tool_start("ls -la", "execute", "pending",
                                      rawInput={"command": "ls", "args": ["-la"], "cwd": cwd})
@@ -307,6 +321,9 @@ class Turn:
         if not allowed:
             await self.tool_failed(call, "Rejected by user")
             return
+        if self.peer.protocol >= 2:
+            await v2.write_edit(self, call, path, new)
+            return
         if not has_capability(self.peer.client_capabilities, "fs", "writeTextFile"):
             await self.tool_failed(call, "The client did not offer fs.writeTextFile.")
             return
@@ -321,6 +338,8 @@ class Turn:
 
     async def read_quietly(self, path: str) -> str:
         """The file's current text through the client, or the sample text if it can't be read."""
+        if self.peer.protocol >= 2:  # v2: the agent reads it itself
+            return v2.read_file(path) or APP_PY
         if has_capability(self.peer.client_capabilities, "fs", "readTextFile"):
             try:
                 answer = await self.peer.request("fs/read_text_file",
@@ -343,11 +362,14 @@ class Turn:
             {"optionId": "reject-once", "name": "Reject", "kind": "reject_once"},
             {"optionId": "reject-always", "name": "Always reject edits", "kind": "reject_always"},
         ]
+        params = {
+            "sessionId": self.session.id, "options": options,
+            "toolCall": {"toolCallId": call, "title": "Edit src/app.py", "kind": "edit",
+                         "status": "pending", "locations": [{"path": path}]}}
+        if self.peer.protocol >= 2:
+            params = v2.permission_params(self, call, path, options)
         try:
-            answer = await self.peer.request("session/request_permission", {
-                "sessionId": self.session.id, "options": options,
-                "toolCall": {"toolCallId": call, "title": "Edit src/app.py", "kind": "edit",
-                             "status": "pending", "locations": [{"path": path}]}})
+            answer = await self.peer.request("session/request_permission", params)
         except RpcError:
             return False
         chosen = selected_option_id(answer)

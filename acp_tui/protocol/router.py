@@ -26,6 +26,7 @@ from acp_tui.protocol.models import (
     WriteTextFileRequest,
     to_wire,
 )
+from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 
 P = TypeVar("P", bound=BaseModel)
 
@@ -41,6 +42,11 @@ CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
 }
 """The requests an ACP agent sends its client, and the params model of each."""
 
+V2_CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
+    "session/request_permission": RequestPermissionRequestV2,
+}
+"""The same for a v2 agent (v2 dropped fs/* and terminal/*)."""
+
 
 def typed(model: type[P], handler: Callable[[P], Awaitable[Any]]) -> RequestHandler:
     """A raw-params handler that validates with `model`, then calls `handler`."""
@@ -55,13 +61,14 @@ def typed(model: type[P], handler: Callable[[P], Awaitable[Any]]) -> RequestHand
 class Router:
     """The request table of one client: which handler answers which method."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: dict[str, type[BaseModel]] | None = None) -> None:
         self._routes: dict[str, RequestHandler] = {}
+        self._table = CLIENT_REQUESTS if table is None else table
 
     def route(self, method: str, model: type[P], handler: Callable[[P], Awaitable[Any]]) -> None:
         """Answer `method` with `handler`, which gets params validated by `model` (the model must be
-        the one `CLIENT_REQUESTS` names for the method)."""
-        expected = CLIENT_REQUESTS.get(method)
+        the one this router's table names for the method)."""
+        expected = self._table.get(method)
         if expected is not None and expected is not model:
             raise TypeError(f"{method} takes {expected.__name__}, not {model.__name__}")
         self._routes[method] = typed(model, handler)

@@ -72,6 +72,10 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
 }
 
 
+def _is_user(entry: Entry) -> bool:
+    return type(entry) is MessageEntry and entry.role == "user"
+
+
 def _is_plain_text(block: TextContent) -> bool:
     return block.annotations is None and block.meta is None and not block.model_extra
 
@@ -111,6 +115,14 @@ class Thread:
         self.updated_at: str | None = None
         self.turn_running = False
         self.last_stop_reason: str | None = None
+        self.state = "idle"
+        """The agent's foreground work: "idle", "running", "requires_action" (or newer, v2)."""
+        self.background: set[int] = set()
+        """Ids of entries that arrived or changed while idle (v2 background activity)."""
+        self.mark_background = False
+        """Set for v2 sessions: entries added while idle are background activity."""
+        self.had_turn = False
+        """A turn has run (what arrives idle before the first one is not background)."""
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
             AgentMessageChunk: self._on_chunk,
             AgentThoughtChunk: self._on_chunk,
@@ -342,17 +354,34 @@ class Thread:
 
     def begin_turn(self) -> None:
         """A prompt turn started; the next chunk starts a new message."""
-        self._break_coalescing = True
-        self.turn_running = True
-        self._emit(ch.TurnStateChanged(True, None))
+        self.set_state("running")
 
     def end_turn(self, stop_reason: str | None) -> None:
         """The prompt turn ended (`stop_reason` from the PromptResponse, None on error)."""
-        self._echo = None  # an echo cut short is still only an echo
+        self.set_state("idle", stop_reason)
+
+    def set_state(self, state: str, stop_reason: str | None = None) -> None:
+        """The turn as state: v1 derives it from the prompt request, v2 from `state_update`.
+
+        Anything but "idle" is a running turn; going idle records `stop_reason`.
+        """
+        running = state != "idle"
+        if state == self.state and running:
+            return  # (idle → idle is reported: a v1 turn that failed before it ran)
         self._break_coalescing = True
-        self.turn_running = False
-        self.last_stop_reason = stop_reason
-        self._emit(ch.TurnStateChanged(False, stop_reason))
+        self.state = state
+        self.turn_running = running
+        self.had_turn = self.had_turn or running
+        if not running:
+            self._echo = None  # an echo cut short is still only an echo
+            self.last_stop_reason = stop_reason
+        self._emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
+
+    def mark_background_entry(self, entry: Entry) -> None:
+        """`entry` changed while idle: it is background activity (emits if newly marked)."""
+        if entry.id not in self.background:
+            self.background.add(entry.id)
+            self._emit(ch.EntryChanged(entry))
 
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
@@ -471,5 +500,7 @@ class Thread:
 
     def _add_entry(self, entry: Entry) -> None:
         self._break_coalescing = False
+        if self.mark_background and self.had_turn and not self.turn_running and not _is_user(entry):
+            self.background.add(entry.id)
         self.entries.append(entry)
         self._emit(ch.EntryAdded(entry))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .entries import Entry, MessageEntry, ToolCallEntry
 from .permission import PermissionAsk
@@ -95,6 +95,8 @@ class InfoChanged:
 class TurnStateChanged:
     running: bool
     stop_reason: str | None
+    state: str = field(default="", compare=False)
+    """"running", "idle", "requires_action" or newer (v2 `state_update`)."""
 
 
 Change = (

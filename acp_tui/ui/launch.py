@@ -42,7 +42,13 @@ def run_app(options: LaunchOptions) -> int:
     asyncio.set_event_loop(loop)
     try:
         early = loop.run_until_complete(
-            prestart(argv, str(cwd), quick_agent_env(), marker_env=guard.child_env())
+            prestart(
+                argv,
+                str(cwd),
+                quick_agent_env(),
+                marker_env=guard.child_env(),
+                protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
+            )
         )
         return _run(loop, options, argv, cwd, early, guard)
     finally:
@@ -66,6 +72,8 @@ def _run(
     from acp_tui.ui.screen_ui import ScreenUi
 
     loaded = load_settings()
+    if options.protocol is not None:
+        loaded.settings = loaded.settings.model_copy(update={"protocol_version": options.protocol})
     rules = RulesStore(cwd)
 
     def factory(bridge: ScreenUi) -> AgentSession:

@@ -79,6 +79,23 @@ class UnknownToolCallContent(BaseModel):
         return self.raw
 
 
+class PatchDiff(UnknownToolCallContent):
+    """A v2 diff (`{"type": "diff", "changes": [...], "patch": {"format", "text"}}`), kept raw.
+
+    Its `type` is "patch_diff", so code that reads a v1 diff's `path`/`newText` skips it.
+    """
+
+    @property
+    def type(self) -> str | None:
+        return "patch_diff"
+
+    @property
+    def patch_text(self) -> str | None:
+        patch = self.raw.get("patch")
+        text = patch.get("text") if isinstance(patch, dict) else None
+        return text if isinstance(text, str) else None
+
+
 _TOOL_CONTENT_TYPES: dict[str, type[Content | Diff | Terminal]] = {
     "content": Content,
     "diff": Diff,
@@ -93,12 +110,14 @@ def parse_tool_call_content(raw: Any) -> ToolCallContent:
     an item without a `type`) raises
     (so a list marked skip-invalid-items drops it, as the schema says).
     """
-    if isinstance(raw, Content | Diff | Terminal | UnknownToolCallContent):
+    if isinstance(raw, Content | Diff | Terminal | UnknownToolCallContent | PatchDiff):
         return raw
     kind = raw.get("type") if isinstance(raw, dict) else None
     if not isinstance(kind, str):
         raise ValueError("tool call content must be an object with a string `type`")
     model = _TOOL_CONTENT_TYPES.get(kind)
+    if kind == "diff" and "changes" in raw and "path" not in raw:
+        return PatchDiff(raw=raw)  # a v2 diff: `changes` + a git patch
     if model is None:
         note_repair("unknown", f"tool call content type {kind!r}")
         return UnknownToolCallContent(raw=raw)
@@ -154,6 +173,7 @@ __all__ = [
     "TOOL_KINDS",
     "Content",
     "Diff",
+    "PatchDiff",
     "Terminal",
     "ToolCall",
     "ToolCallContent",

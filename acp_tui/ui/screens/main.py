@@ -183,6 +183,8 @@ class MainScreen(ComposerActions):
         thread = self.session.thread
         if isinstance(change, thread_changes.PermissionChanged):
             self._on_permission(change)
+            if self.session.v2 is not None:  # requires_action points at what waits
+                self.query_one(StatusBar).activity = activity_text(thread)
         elif isinstance(change, thread_changes.InfoChanged):
             self.query_one(StatusBar).title = thread.title or ""
             self.app.title = thread.title or "acp-tui"
@@ -193,6 +195,8 @@ class MainScreen(ComposerActions):
         elif isinstance(change, thread_changes.ConfigOptionsChanged | thread_changes.ModelsChanged):
             self._refresh_modes()  # a `mode` config option stands in for modes
             self._refresh_model()
+        elif isinstance(change, thread_changes.TurnStateChanged) and self.session.v2:
+            self.query_one(StatusBar).activity = activity_text(thread)
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
@@ -225,7 +229,8 @@ class MainScreen(ComposerActions):
     @on(QueuedItem.EditRequested)
     def _edit_queued(self, event: QueuedItem.EditRequested) -> None:
         prompt = self.query_one(PromptInput)
-        self.session.remove_queued(event.item.id)
+        if self.session.remove_queued(event.item.id) is False:
+            return  # (v2: the agent already accepted it)
         prompt.load_text(event.item.text)
         prompt.focus()
 
@@ -343,6 +348,21 @@ class MainScreen(ComposerActions):
         elif fallback:
             for prompt_input in self.query(PromptInput).results(PromptInput):
                 prompt_input.focus()  # (none while the screen is being torn down)
+
+
+def activity_text(thread: Any) -> str:
+    """The v2 turn state for the status bar; `requires_action` names what waits (f4 goes)."""
+    state = thread.state
+    if state == "idle":
+        reason = thread.last_stop_reason
+        return f"idle · {reason}" if reason else "idle"
+    if state == "requires_action":
+        waiting = next(
+            (e for e in thread.tool_calls.values() if e.open_permission is not None), None
+        )
+        what = (waiting.title or "a tool call") if waiting is not None else "you"
+        return f"requires action: {what} (f4)"
+    return "" if state == "running" else state
 
 
 def describe_usage(usage: Any) -> str:

@@ -66,6 +66,8 @@ class ConversationView(VerticalScroll):
         border: round $secondary 40%; color: $text-muted; padding: 0 1; margin: 0 0 1 0;
     }
     ConversationView .notice { color: $text-muted; text-style: italic; margin: 0 0 1 0; }
+    ConversationView .background-mark { color: $accent; text-style: italic; }
+    ConversationView .-background { border-left: outer $accent 60%; }
     """
 
     def __init__(
@@ -144,6 +146,7 @@ class ConversationView(VerticalScroll):
         if isinstance(view, MessageView | ThoughtView):
             self._streaming.add(entry.id)
         self.mount(view)
+        self._mark_background(entry, view)
 
     def _view_for(self, entry: Any) -> Widget | None:
         if isinstance(entry, thread_entries.MessageEntry):
@@ -153,7 +156,7 @@ class ConversationView(VerticalScroll):
                 return ThoughtView(entry)
             return AgentMessageView(entry)
         if isinstance(entry, thread_entries.ToolCallEntry):
-            lookup = self.session.terminals.get if self.session is not None else None
+            lookup = self.session.terminal_lookup if self.session is not None else None
             return ToolCallCard(entry, lookup)
         if isinstance(entry, thread_entries.PlanSnapshotEntry):
             view = PlanView()
@@ -165,6 +168,8 @@ class ConversationView(VerticalScroll):
         if entry.id in self._frozen:
             self._thaw(entry.id, pin=False)
         view = self.views.get(entry.id)
+        if view is not None:
+            self._mark_background(entry, view)
         if view is None:
             self._add_entry(entry)
         elif isinstance(view, ToolCallCard):
@@ -173,6 +178,15 @@ class ConversationView(VerticalScroll):
             view.sync_blocks()
         elif isinstance(view, PlanView):
             _show_plan_snapshot(view, entry)
+
+    def _mark_background(self, entry: Any, view: Widget) -> None:
+        """v2: what arrived or changed after the turn ended is marked as background activity,
+        in place (a note above it, a bar beside it)."""
+        if entry.id not in getattr(self.thread, "background", ()) or view.has_class("-background"):
+            return
+        view.add_class("-background")
+        note = ConversationNote("↻ background activity (after the turn ended)", "background-mark")
+        self.mount(note, before=view)
 
     def _finish_streaming(self, except_id: int | None = None) -> None:
         for entry_id in list(self._streaming):

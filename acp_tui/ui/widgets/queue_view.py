@@ -83,4 +83,7 @@ class QueueView(Vertical):
         self.remove_children()
         self.mount_all(QueuedItem(item) for item in items)
         self.set_class(bool(items), "-has-items")
-        self.border_title = f"queued ({len(items)}): sent when the turn ends"
+        if items and items[0].sent:  # v2: sent at once, the agent takes them
+            self.border_title = f"queued ({len(items)}): sent, waiting for the agent to take them"
+        else:
+            self.border_title = f"queued ({len(items)}): sent when the turn ends"

@@ -49,6 +49,8 @@ class StatusBar(Widget):
     usage: reactive[str] = reactive("")
     running_since: reactive[float | None] = reactive(None)
     queued: reactive[int] = reactive(0)
+    activity: reactive[str] = reactive("")
+    """v2: what `state_update` said, e.g. "idle · end_turn" or "requires action: Edit a.py"."""
 
     def on_mount(self) -> None:
         self.set_interval(0.25, self._tick)
@@ -78,6 +80,9 @@ class StatusBar(Widget):
             text.append("  esc to cancel", style="dim")
         else:
             text.append(f"  ● {self.state}", style=_state_style(self.state))
+        if self.activity:
+            style = "bold magenta" if self.activity.startswith("requires") else "dim"
+            text.append(f"  {self.activity}", style=style)
         if self.queued:
             text.append(f"  {self.queued} queued", style="cyan")
         if self.usage:

@@ -26,9 +26,9 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from acp_tui.host.pty_process import ExitStatus
 from acp_tui.host.terminals import Terminal
 from acp_tui.safe_text import safe_line
+from acp_tui.session.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.host.terminal_emulator import HistoryLine
@@ -123,7 +123,7 @@ class TerminalView(ScrollView, can_focus=True):
 
     def __init__(
         self,
-        terminal: Terminal,
+        terminal: Terminal | AgentTerminal,
         *,
         name: str | None = None,
         id: str | None = None,
@@ -143,10 +143,19 @@ class TerminalView(ScrollView, can_focus=True):
         self._following = True  # stick to the bottom until the user scrolls up
         self._unsubscribe: list[Callable[[], None]] = []
         self._styles: dict[tuple[Any, ...], Style] = {}
-        # Text, not str: a str border title is parsed as markup (the agent chose this command)
-        self.border_title = Text(safe_line(" ".join([terminal.command, *terminal.args])))
+        self._show_title()
 
     # -- lifecycle ----------------------------------------------------------------------------
+
+    @property
+    def agent_owned(self) -> bool:
+        """An agent-owned terminal (v2): shown only; keys and ctrl+k do not reach it."""
+        return isinstance(self.terminal, AgentTerminal)
+
+    def _show_title(self) -> None:
+        # the command comes from the agent: shown as plain text, control characters replaced
+        command = " ".join([self.terminal.command, *self.terminal.args]) or "terminal"
+        self.border_title = Text(safe_line(command))
 
     def on_mount(self) -> None:
         # Output arrives from the host's reader callbacks, outside the app's context: a paused
@@ -156,6 +165,8 @@ class TerminalView(ScrollView, can_focus=True):
         self._unsubscribe.append(self.terminal.add_output_listener(self._on_output))
         if self.terminal.exit_status is None:
             self._unsubscribe.append(self.terminal.add_exit_listener(self._on_exit))
+        if isinstance(self.terminal, AgentTerminal):
+            self._unsubscribe.append(self.terminal.add_reset_listener(self._on_reset))
         self._flush()
         self._show_status()
 
@@ -168,7 +179,22 @@ class TerminalView(ScrollView, can_focus=True):
         self._pending += data
         self._frame_timer.resume()
 
-    def _on_exit(self, _status: ExitStatus) -> None:
+    def _on_reset(self, snapshot: bytes) -> None:
+        """The agent replaced the whole output: start a fresh screen with the snapshot."""
+        screen = self._emulator.screen
+        from acp_tui.host.terminal_emulator import TerminalEmulator
+
+        self._emulator = TerminalEmulator(screen.columns, screen.lines, history=HISTORY_LINES)
+        self._emulator.screen.on_process_input = self._reply_to_program
+        self._pending = bytearray(snapshot)
+        self._frame_timer.resume()
+
+    def refresh_terminal(self) -> None:
+        """The terminal's command or exit status may have changed (agent-owned terminals)."""
+        self._show_title()
+        self._show_status()
+
+    def _on_exit(self, _status: Any) -> None:
         self.call_later(self._show_exit)
 
     def _show_exit(self) -> None:
@@ -179,7 +205,9 @@ class TerminalView(ScrollView, can_focus=True):
     def _show_status(self) -> None:
         status = self.terminal.exit_status
         if status is None:
-            self.border_subtitle = "running · ctrl+k kill"
+            self.border_subtitle = (
+                "running (the agent's)" if self.agent_owned else ("running · ctrl+k kill")
+            )
         else:
             self.border_subtitle = status.describe()
             self.set_class(status.exit_code != 0, "-failed")
@@ -241,6 +269,7 @@ class TerminalView(ScrollView, can_focus=True):
             event.key in _FOCUS_KEYS
             or event.key == "ctrl+k"
             or self.terminal.exit_status is not None
+            or self.agent_owned
         ):
             return
         data = key_to_bytes(event.key, event.character)

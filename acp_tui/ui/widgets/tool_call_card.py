@@ -259,6 +259,9 @@ class ToolCallCard(Vertical):
             terminal_id = str(item.terminal_id)
             existing = self._terminal_views.get(terminal_id)
             if existing is not None:
+                refresh = getattr(existing, "refresh_terminal", None)
+                if refresh is not None and existing.is_mounted:
+                    refresh()
                 return existing
             terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
             if terminal is None:
@@ -270,6 +273,9 @@ class ToolCallCard(Vertical):
             self._terminal_views[terminal_id] = view
             return view
         raw = getattr(item, "raw", item)
+        patch = v2_patch_text(raw) if kind == "patch_diff" else None
+        if patch is not None:
+            return Static(patch, classes="diff-preview")
         return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
 
     def _output_tail(self) -> int | None:
@@ -375,3 +381,20 @@ class ToolCallCard(Vertical):
         """Fold or unfold the card; from now on the user's choice, not the status, decides."""
         self._user_toggled = True
         self.toggle_class("-folded")
+
+
+def v2_patch_text(raw: Any) -> Text | None:
+    """A v2 diff (`changes` + a git patch) as coloured text (the patch is shown, not parsed as
+    markup); None if it carries no patch text."""
+    patch = raw.get("patch") if isinstance(raw, dict) else None
+    body = patch.get("text") if isinstance(patch, dict) else None
+    if not isinstance(body, str):
+        return None
+    text = Text()
+    for line in body.splitlines()[:400]:
+        line = safe_line(line)  # agent text: controls shown, never markup
+        style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
+        if line.startswith(("+++", "---", "@@")):
+            style = "bold cyan" if line.startswith("@@") else "bold"
+        text.append(line + "\n", style=style)
+    return text

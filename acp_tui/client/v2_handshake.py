@@ -1,0 +1,65 @@
+"""The v2 side of `initialize`: what acp-tui offers, and how a v2 answer is read.
+
+A v2 client offers no `fs`/`terminal` (v2 dropped them: the agent reads, writes and runs
+things itself); it can run terminal logins (`auth.terminal`). The answer's `info`,
+`capabilities` and `authMethods` (`methodId`, explicit `type`) become the same `AgentHello`
+a v1 answer does, with `protocol_version=2`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from acp_tui.client.handshake import AgentHello, AuthMethodInfo, HandshakeError
+from acp_tui.protocol.models import (
+    AgentCapabilities,
+    Implementation,
+    PromptCapabilities,
+    SessionCapabilities,
+)
+from acp_tui.protocol.models.v2 import PROTOCOL_V2, V2InitializeResponse
+
+
+def read_v2_initialize_result(result: Any) -> AgentHello:
+    try:
+        response = V2InitializeResponse.model_validate(result)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the answer"
+        raise HandshakeError(
+            f"the agent's initialize answer is malformed ({where}: {first['msg']})"
+        ) from None
+    info = response.info
+    session = response.capabilities.session
+    prompt = (session.prompt if session is not None else None) or {}
+    capabilities = AgentCapabilities(
+        # v2: session/list, resume and close are baseline methods; delete is advertised
+        session_capabilities=SessionCapabilities(
+            list={},
+            resume={},
+            close={},
+            delete=session.delete if session is not None else None,
+        ),
+        prompt_capabilities=PromptCapabilities(
+            image=isinstance(prompt.get("image"), dict),
+            audio=isinstance(prompt.get("audio"), dict),
+            embedded_context=isinstance(prompt.get("embeddedContext"), dict),
+        ),
+    )
+    methods = [
+        AuthMethodInfo(
+            id=method.method_id,
+            name=method.name,
+            description=method.description,
+            type=method.type,
+            args=tuple(method.args),
+            env=method.env_map(),
+        )
+        for method in response.auth_methods
+    ]
+    implementation = (
+        Implementation(name=info.name, version=info.version, title=info.title) if info else None
+    )
+    return AgentHello(implementation, capabilities, methods, protocol_version=PROTOCOL_V2)

@@ -1,0 +1,261 @@
+"""The v2 prompt lifecycle of an `AgentSession` (ACP v2 draft).
+
+`session/prompt` is answered when the agent accepts the prompt; the turn itself is the thread's
+state (`state_update`). So a prompt is sent at once, also while a turn runs: the agent decides
+when to take it. A prompt sent while idle is shown at once; one sent during a turn waits in the
+queue (`AgentSession.queue`) until the agent's `user_message` with the same text places it in
+the conversation. Until then it can be withdrawn (its request is cancelled with
+`$/cancel_request`) and so edited. Modes are the config option of category `mode`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
+from acp_tui.protocol.errors import METHOD_NOT_FOUND, RpcError
+from acp_tui.protocol.models import (
+    SessionConfigSelect,
+    SessionMode,
+    SessionModeState,
+    TextContent,
+)
+from acp_tui.protocol.models.v2 import RequestPermissionRequestV2, v1_config_options
+from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
+from acp_tui.session import thread_changes as ch
+from acp_tui.session.entries import MessageEntry
+from acp_tui.session.v2_updates import PendingPrompt, V2Reducer
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+log = logging.getLogger(__name__)
+
+MODE_CATEGORY = "mode"
+
+
+class V2Driver:
+    """Prompts, queue, cancel and modes of one v2 session; the thread's updates go to `reducer`."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+        self.reducer = V2Reducer(session.thread, on_placed=self._placed)
+        self._requests: dict[int, asyncio.Task[None]] = {}
+        self._unsubscribe = session.thread.subscribe(self._on_change)
+        self._unsubscribe_state = session.state_changed.subscribe(self._on_session_state)
+
+    def _on_session_state(self, state: SessionState) -> None:
+        """Ready: prompts typed while starting go out. The agent died mid-turn: no idle will
+        come, the turn ended with an error."""
+        if state is SessionState.READY:
+            self.send_waiting()
+        if (
+            state in (SessionState.CRASHED, SessionState.FAILED)
+            and self.session.thread.turn_running
+        ):
+            self.session.thread.set_state("idle", "error")
+
+    # ---- prompts ----------------------------------------------------------------------------
+
+    def submit(self, text: str) -> QueuedPrompt | None:
+        session = self.session
+        if session.state not in (SessionState.READY, SessionState.RUNNING):
+            return None  # (the caller queues it like v1: sent once the session is ready)
+        thread = session.thread
+        key = next(session._queue_ids)
+        if not thread.turn_running and not self._requests:
+            entry = thread.add_user_prompt([TextContent(text=text)])
+            self.reducer.expect_prompt(key, text, entry)
+            self._send(key, text)
+            return None
+        item = QueuedPrompt(key, text, sent=True)
+        session.queue.append(item)
+        session.queue_changed.emit(session.queue)
+        self.reducer.expect_prompt(key, text)
+        self._send(key, text)
+        return item
+
+    def send_waiting(self) -> None:
+        """Prompts queued while the session was not ready go out now (all at once, in order)."""
+        for item in list(self.session.queue):
+            if not item.sent:
+                item.sent = True
+                self.reducer.expect_prompt(item.id, item.text)
+                self._send(item.id, item.text)
+
+    def _send(self, key: int, text: str) -> None:
+        self._requests[key] = asyncio.ensure_future(self._prompt(key, text))
+
+    async def _prompt(self, key: int, text: str) -> None:
+        session = self.session
+        connection = session._connection
+        try:
+            if connection is None or session.session_id is None:
+                raise ConnectionClosed("no session")
+            await connection.request(
+                "session/prompt",
+                {"sessionId": session.session_id, "prompt": [{"type": "text", "text": text}]},
+            )
+        except RpcError as error:
+            session.notices.emit(Notice(f"The agent refused the prompt: {error.message}", "error"))
+            self._drop(key)
+        except ConnectionClosed:
+            self._drop(key)
+        finally:
+            self._requests.pop(key, None)
+
+    def withdraw(self, item_id: int) -> bool:
+        """Take a queued prompt back (to edit or drop it). False if the agent already took it."""
+        session = self.session
+        task = self._requests.get(item_id)
+        if task is None and any(i.id == item_id and i.sent for i in session.queue):
+            session.notices.emit(
+                Notice("The agent has already accepted that prompt; it stays queued.", "warning")
+            )
+            return False
+        if task is not None:
+            task.cancel()  # the connection sends $/cancel_request for it
+        self._drop(item_id)
+        return True
+
+    def _drop(self, key: int) -> None:
+        self.reducer.forget_prompt(key)
+        session = self.session
+        if any(item.id == key for item in session.queue):
+            session.queue = [item for item in session.queue if item.id != key]
+            session.queue_changed.emit(session.queue)
+
+    def _placed(self, pending: PendingPrompt, entry: MessageEntry) -> None:
+        """The agent's user_message placed a prompt: it leaves the queue."""
+        session = self.session
+        if any(item.id == pending.key for item in session.queue):
+            session.queue = [item for item in session.queue if item.id != pending.key]
+            session.queue_changed.emit(session.queue)
+
+    # ---- the turn -------------------------------------------------------------------------
+
+    async def cancel(self) -> None:
+        session = self.session
+        if not session.thread.turn_running or session._connection is None:
+            return
+        session.thread.cancel_unfinished_tool_calls()
+        session.permissions.cancel_all()
+        with contextlib.suppress(ConnectionClosed):
+            await session._connection.notify("session/cancel", {"sessionId": session.session_id})
+
+    def _on_change(self, change: ch.Change) -> None:
+        session = self.session
+        if isinstance(change, ch.TurnStateChanged):
+            if change.running and session.state is SessionState.READY:
+                session._set_state(SessionState.RUNNING)
+            elif not change.running:
+                if session.state is SessionState.RUNNING:
+                    session._set_state(SessionState.READY)
+                # prompts shown at once that the agent never echoed are done
+                self.reducer.pending = [p for p in self.reducer.pending if p.entry is None]
+        elif isinstance(change, ch.ConfigOptionsChanged):
+            self._modes_from_config()
+
+    # ---- modes ------------------------------------------------------------------------------
+
+    def mode_option(self) -> SessionConfigSelect | None:
+        options = self.session.thread.config_options
+        return next(
+            (
+                o
+                for o in options
+                if isinstance(o, SessionConfigSelect) and o.category == MODE_CATEGORY
+            ),
+            None,
+        )
+
+    def _modes_from_config(self) -> None:
+        option = self.mode_option()
+        thread = self.session.thread
+        if option is None:
+            if thread.modes:
+                thread.set_modes(None)
+            return
+        modes = [
+            SessionMode(id=o.value, name=o.name, description=o.description)
+            for o in option.flat_options()
+        ]
+        state = SessionModeState(current_mode_id=option.current_value, available_modes=modes)
+        if [m.id for m in thread.modes] != [m.id for m in modes]:
+            thread.set_modes(state)
+        else:
+            thread.set_current_mode(option.current_value)
+
+    async def set_mode(self, mode_id: str) -> str | None:
+        session = self.session
+        option = self.mode_option()
+        if session._connection is None or session.session_id is None:
+            return "no session"
+        if option is None:
+            return "the agent offers no modes"
+        try:
+            result = await session._connection.request(
+                "session/set_config_option",
+                {
+                    "sessionId": session.session_id,
+                    "configId": option.id,
+                    "type": "id",
+                    "value": mode_id,
+                },
+            )
+        except RpcError as error:
+            return error.message
+        except ConnectionClosed:
+            return "the agent is not running"
+        options = result.get("configOptions") if isinstance(result, dict) else None
+        if isinstance(options, list):
+            session.thread.set_config_options(v1_config_options(options))
+        else:
+            session.thread.set_current_mode(mode_id)
+        return None
+
+    # ---- the agent's requests -------------------------------------------------------------
+
+    def routes(self) -> Router:
+        router = Router(V2_CLIENT_REQUESTS)
+        router.route(
+            "session/request_permission", RequestPermissionRequestV2, self._on_request_permission
+        )
+        return router
+
+    def install_routes(self, connection: Connection, v1_methods: list[str]) -> None:
+        """The agent answered v2 (routes were installed for v1 before `initialize`): v2 routes
+        replace them, and the methods v2 dropped are answered "method not found"."""
+        for method in v1_methods:
+            connection.on_request(method, _not_in_v2(method))
+        self.routes().install(connection)
+
+    async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
+        request = params.as_v1()
+        self.session.thread.upsert_tool_call(request.tool_call)
+        return await self.session.permissions.request(request)
+
+    def close(self) -> None:
+        for task in list(self._requests.values()):
+            task.cancel()
+        self._unsubscribe()
+        self._unsubscribe_state()
+
+
+def _not_in_v2(method: str) -> RequestHandler:
+    async def handle(params: Any) -> Any:
+        raise RpcError(METHOD_NOT_FOUND, f"{method} is not part of ACP v2")
+
+    return handle
+
+
+def v2_mcp_servers(servers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """v2 names every MCP server's transport: a stdio one says `"type": "stdio"`."""
+    return [
+        {**server, "type": "stdio"} if "type" not in server and "command" in server else server
+        for server in servers
+    ]

@@ -1,0 +1,125 @@
+"""Agent-owned terminals (ACP v2): what `terminal_update` / `terminal_output_chunk` described.
+
+The agent runs the command; acp-tui only shows it. An `AgentTerminal` keeps a bounded tail of
+the raw output bytes (they go through the same VT emulator as a client PTY's output, never to the
+screen as they are) and tells listeners about appended bytes, a replaced snapshot and the exit.
+It offers the read-only part of the host `Terminal` interface the terminal widget uses.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+"""CSI, OSC and two-byte escape sequences."""
+
+log = logging.getLogger(__name__)
+
+OUTPUT_LIMIT = 1024 * 1024
+"""Bytes of output kept per agent terminal (the tail)."""
+
+
+@dataclass(frozen=True)
+class AgentExitStatus:
+    exit_code: int | None = None
+    signal: str | None = None
+
+    def describe(self) -> str:
+        if self.signal is not None:
+            return f"killed by {self.signal}"
+        if self.exit_code is None:
+            return "exited"
+        return f"exit code {self.exit_code}"
+
+
+class AgentTerminal:
+    """One agent-owned terminal as last described by the agent."""
+
+    read_only = True
+
+    def __init__(self, terminal_id: str, *, limit: int = OUTPUT_LIMIT) -> None:
+        self.id = terminal_id
+        self.command: str = ""
+        self.args: list[str] = []
+        self.cwd: str | None = None
+        self.exit_status: AgentExitStatus | None = None
+        self._limit = limit
+        self._output = bytearray()
+        self._dropped = False
+        self._on_output: list[Callable[[bytes], None]] = []
+        self._on_reset: list[Callable[[bytes], None]] = []
+        self._on_exit: list[Callable[[AgentExitStatus], None]] = []
+
+    # ---- what the agent says -------------------------------------------------------------
+
+    def append(self, data: bytes) -> None:
+        self._output += data
+        if len(self._output) > self._limit:
+            del self._output[: len(self._output) - self._limit]
+            self._dropped = True
+        _notify(self._on_output, data)
+
+    def replace(self, data: bytes) -> None:
+        """An authoritative snapshot of the whole output (`terminal_update.output`)."""
+        self._output = bytearray(data[-self._limit :])
+        self._dropped = len(data) > self._limit
+        _notify(self._on_reset, bytes(self._output))
+
+    def set_exit(self, status: AgentExitStatus | None) -> None:
+        was_running = self.exit_status is None
+        self.exit_status = status
+        if status is not None and was_running:
+            _notify(self._on_exit, status)
+
+    # ---- what a view uses -----------------------------------------------------------------
+
+    def output_bytes(self) -> bytes:
+        return bytes(self._output)
+
+    def output_text(self) -> tuple[str, bool]:
+        """The output as plain text (escape sequences dropped; for copying), and whether its
+        start was dropped (only the tail is kept)."""
+        text = _ESCAPES.sub("", self._output.decode("utf-8", "replace")).replace("\r\n", "\n")
+        return text, self._dropped
+
+    def add_output_listener(self, callback: Callable[[bytes], None]) -> Callable[[], None]:
+        return _add(self._on_output, callback)
+
+    def add_reset_listener(self, callback: Callable[[bytes], None]) -> Callable[[], None]:
+        return _add(self._on_reset, callback)
+
+    def add_exit_listener(self, callback: Callable[[AgentExitStatus], None]) -> Callable[[], None]:
+        return _add(self._on_exit, callback)
+
+    def write_input(self, data: bytes) -> None:
+        """Agent-owned terminals take no input from acp-tui."""
+
+    def resize(self, columns: int, rows: int) -> None:
+        """The agent owns the size."""
+
+    def kill(self) -> None:
+        """acp-tui cannot kill what the agent runs (cancel the turn instead)."""
+
+
+def _add(listeners: list[Callable[[T], None]], callback: Callable[[T], None]) -> Callable[[], None]:
+    listeners.append(callback)
+
+    def remove() -> None:
+        if callback in listeners:
+            listeners.remove(callback)
+
+    return remove
+
+
+def _notify(listeners: list[Callable[[T], None]], value: T) -> None:
+    for callback in list(listeners):
+        try:
+            callback(value)
+        except Exception:
+            log.exception("agent terminal listener %r failed", callback)
