@@ -3,7 +3,8 @@
 ``append`` only feeds the block splitter (O(chunk)) and schedules one update per frame.
 An update (see ``DocumentView``) renders newly closed blocks once into frozen strips and
 re-renders only the open block, incrementally.  ``finish`` closes the document; afterwards
-everything is frozen strips, so a finished message costs nothing until the width changes.
+its lines are kept as plain data (`DocumentView.pack`), strips are built only for the lines
+shown, and a finished message costs nothing until the width changes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
+from acp_tui.ui.compact_lines import StripCache
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
@@ -51,7 +53,10 @@ class StreamingMarkdown(Widget):
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
-        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}  # render_line cache
+        # render_line's styled strips: while streaming by line (checked against the source
+        # strip); once finished only for the lines shown recently
+        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}
+        self._shown = StripCache(128)
         self._dirty = False
         self._timer: Timer | None = None
         self._flush_pending = False
@@ -171,6 +176,10 @@ class StreamingMarkdown(Widget):
         if self._render_ctx is None:
             self._render_ctx = RenderContext(self.app.console)
         self._document.update(self._render_ctx, width)
+        if self._finished:
+            self._document.pack()
+            self._styled = {}
+            self._shown.clear()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
@@ -192,9 +201,16 @@ class StreamingMarkdown(Widget):
         self._painted = (len(document.frozen), document.tail, document.line_count)
 
     def render_line(self, y: int) -> Strip:
-        strip = self._document.line(y)
         style = self.rich_style
         width = self.size.width
+        if self._document.packed is not None:
+            key = (y, style, width)
+            shown = self._shown.get(key)
+            if shown is None:
+                strip = self._document.line(y)
+                shown = self._shown.put(key, strip.apply_style(style).crop_extend(0, width, style))
+            return shown
+        strip = self._document.line(y)
         cached = self._styled.get(y)
         if cached is not None and cached[0] is strip and cached[1] == (style, width):
             return cached[2]

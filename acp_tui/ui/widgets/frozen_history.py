@@ -2,8 +2,10 @@
 
 The conversation keeps only recent entries as live widgets; older finished ones become
 `FrozenItem`s here. Each item renders itself from its data (see `entry_renderables`) and keeps
-its strips for the current width, so layout and compositing cost one widget however long
-the history is. Lines are rendered lazily per width; a resize or theme change re-renders.
+its lines for the current width as packed data (`compact_lines`: no `Strip` the garbage
+collector has to walk), so layout and compositing cost one widget however long the history is;
+strips are built only for the lines on the screen (a small cache keeps the recent ones). Lines
+are rendered lazily per width; a resize or theme change re-renders.
 A click on an item posts `FrozenHistory.ThawRequested` (the conversation turns it back into
 a live widget, for example to unfold a tool call's raw input).
 """
@@ -22,6 +24,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.entry_renderables import Look
 
@@ -29,26 +32,30 @@ Render = Callable[[Look, int], list[Strip]]
 
 
 class FrozenItem:
-    """One frozen entry (or note): how to render it, and its strips for one width."""
+    """One frozen entry (or note): how to render it, and its lines (packed) for one width."""
 
-    __slots__ = ("_strips", "_width", "entry", "render")
+    __slots__ = ("_lines", "_width", "entry", "render")
 
     def __init__(self, render: Render, entry: Any = None) -> None:
         self.render = render
         self.entry = entry
         """The thread entry this item shows (None for notes and stop reasons)."""
         self._width = -1
-        self._strips: list[Strip] = []
+        self._lines: list[PackedLine | Strip] = []
 
-    def lines(self, look: Look, width: int) -> list[Strip]:
+    def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
+        """The item's lines at ``width``, packed (see `compact_lines.unpack`)."""
         if width != self._width:
-            self._strips = self.render(look, width)
+            self._lines = pack_all(self.render(look, width))
             self._width = width
-        return self._strips
+        return self._lines
+
+    def strips(self, look: Look, width: int) -> list[Strip]:
+        return [unpack(line) for line in self.lines(look, width)]
 
     def invalidate(self) -> None:
         self._width = -1
-        self._strips = []
+        self._lines = []
 
     @property
     def entry_id(self) -> int | None:
@@ -122,6 +129,7 @@ class FrozenHistory(Widget):
         self._markdown: RenderContext | None = None
         self._styles_checked = False
         self._styles_key: tuple[Style, ...] = ()
+        self._cache = StripCache(128)
 
     # ------------------------------------------------------------ items
 
@@ -138,6 +146,7 @@ class FrozenHistory(Widget):
 
     def _changed(self) -> None:
         self._layout = None
+        self._cache.clear()
         self.refresh(layout=True)
 
     # ------------------------------------------------------------ rendering
@@ -176,6 +185,7 @@ class FrozenHistory(Widget):
             for item in self.items:
                 item.invalidate()
             self._layout = None
+            self._cache.clear()
 
     def layout_for(self, width: int) -> _Layout:
         if not self._styles_checked:
@@ -189,6 +199,7 @@ class FrozenHistory(Widget):
                 offsets.append(total)
                 total += len(item.lines(look, width))
             layout = self._layout = _Layout(width, offsets, total)
+            self._cache.clear()
         return layout
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
@@ -210,9 +221,14 @@ class FrozenHistory(Widget):
         found = self.item_at(y)
         if found is None:
             return Strip.blank(width, self.rich_style)
+        cached = self._cache.get(y)
+        if cached is not None:
+            return cached
         item, line = found
-        strips = item.lines(self.look, width)
-        return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
+        lines = item.lines(self.look, width)
+        if line >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        return self._cache.put(y, unpack(lines[line]))
 
     @property
     def text(self) -> str:
@@ -220,7 +236,7 @@ class FrozenHistory(Widget):
         width = self.size.width or 80
         look = self.look
         return "\n".join(
-            strip.text.rstrip() for item in self.items for strip in item.lines(look, width)
+            packed_text(line).rstrip() for item in self.items for line in item.lines(look, width)
         )
 
     def on_click(self, event: events.Click) -> None:
