@@ -24,6 +24,7 @@ from textual.widgets import Collapsible, Static
 
 from acp_tui.session import changes as thread_changes
 from acp_tui.session import entries as thread_entries
+from acp_tui.ui import collector
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.frozen_history import FrozenHistory, FrozenItem, Render
 from acp_tui.ui.widgets.message_view import (
@@ -134,6 +135,7 @@ class ConversationView(VerticalScroll):
             self._finish_streaming()
             self._show_stop_reason(change.stop_reason)
             self._maybe_freeze()
+            self.call_after_refresh(collector.policy.turn_ended)
 
     def _add_entry(self, entry: Any) -> None:
         view = self._view_for(entry)
