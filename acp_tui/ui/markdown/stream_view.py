@@ -26,6 +26,11 @@ FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
 """A message that grows asks for a layout (the costly part of a frame) at most this often;
 lines that change in place still repaint every frame."""
+GROW_STEP = 8
+"""While it streams, a message taller than this many lines takes its height in steps of this
+many (the last lines of the step blank until text reaches them): a layout re-renders every
+line on the screen, so new lines mostly land in room already laid out and repaint only
+themselves. A finished message takes its exact height."""
 
 
 class StreamingMarkdown(Widget):
@@ -62,6 +67,7 @@ class StreamingMarkdown(Widget):
         self._flush_pending = False
         self._last_flush = 0.0
         self._last_layout = 0.0
+        self._painted_height = 0
         self._layout_timer: Timer | None = None
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
@@ -144,11 +150,14 @@ class StreamingMarkdown(Widget):
         while y < min(before, after) and document.line(y) is painted_tail[y - painted_frozen]:
             y += 1
         self._painted = (len(document.frozen), document.tail, after)
-        if y >= max(before, after):
+        changed = max(before, after) - y  # lines whose text changed
+        before, after = self._painted_height, self.height_now
+        self._painted_height = after
+        if changed <= 0 and before == after:
             return
         width = max(self.size.width, 1)
         if after == before or self._layout_timer is not None:
-            self.refresh(Region(0, y, width, max(before, after) - y))
+            self.refresh(Region(0, y, width, changed))
         elif after > before and time.monotonic() - self._last_layout < LAYOUT_SECONDS:
             # Grown: repaint what fits the current height now, lay out (and show the new
             # lines) once the layout interval is over.
@@ -158,7 +167,7 @@ class StreamingMarkdown(Widget):
             self._layout_timer = self.set_timer(wait, self._layout, name="markdown-layout")
         else:
             self._last_layout = time.monotonic()
-            self.refresh(Region(0, y, width, max(before, after) - y), layout=True)
+            self.refresh(Region(0, y, width, max(before, after, y + 1) - y), layout=True)
 
     def _layout(self) -> None:
         self._layout_timer = None
@@ -184,10 +193,20 @@ class StreamingMarkdown(Widget):
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
 
+    def _height(self, lines: int, streaming: bool) -> int:
+        if streaming and lines > GROW_STEP:
+            return -(-lines // GROW_STEP) * GROW_STEP
+        return lines
+
+    @property
+    def height_now(self) -> int:
+        """The height the widget takes for its lines now (see `GROW_STEP`)."""
+        return self._height(self.line_count, not self._finished)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if width > 0 and width != self._document.width:
             self._rerender(width)
-        return self.line_count
+        return self.height_now
 
     def on_resize(self) -> None:
         if self.size.width > 0 and self.size.width != self._document.width:
@@ -199,6 +218,7 @@ class StreamingMarkdown(Widget):
         self._update(width)
         document = self._document
         self._painted = (len(document.frozen), document.tail, document.line_count)
+        self._painted_height = self.height_now
 
     def render_line(self, y: int) -> Strip:
         style = self.rich_style
