@@ -352,8 +352,11 @@ class ConversationView(VerticalScroll):
     def _thaw_clicked(self, event: FrozenHistory.ThawRequested) -> None:
         event.stop()
         entry_id = event.item.entry_id
-        if entry_id is not None:
-            self._thaw(entry_id, pin=True)
+        if entry_id is None:
+            return
+        view = self._thaw(entry_id, pin=True)
+        if event.keyboard and view is not None:
+            self.call_after_refresh(_focus_within, view)
 
     def thaw(self, entry_id: int) -> Widget | None:
         """Turn a frozen entry back into a live widget that stays live; returns it."""
@@ -388,6 +391,15 @@ class ConversationView(VerticalScroll):
 
 def _is_user_message(entry: Any) -> bool:
     return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
+
+
+def _focus_within(view: Widget) -> None:
+    """Focus the first focusable widget of a thawed view (a card's header), or the view."""
+    targets = [widget for widget in view.query("*") if widget.focusable]
+    if targets:
+        targets[0].focus()
+    elif view.focusable:
+        view.focus()
 
 
 def _card_state(entry: Any, view: Widget | None, state: EntryViewState) -> er.CardState | None:
