@@ -91,6 +91,7 @@ class ConversationView(VerticalScroll):
         self._states: dict[int, EntryViewState] = {}
         self._streaming: set[int] = set()
         self._freeze_pending = False
+        self._settle_pending = False
         self._unsubscribe: Any = None
 
     def on_mount(self) -> None:
@@ -146,7 +147,13 @@ class ConversationView(VerticalScroll):
             self._finish_streaming()
             self._show_stop_reason(change.stop_reason)
             self._maybe_freeze()
-            self.call_after_refresh(collector.policy.turn_ended)
+            if not self._settle_pending:  # turns ending in a burst (a replay) settle once
+                self._settle_pending = True
+                self.call_after_refresh(self._turn_settled)
+
+    def _turn_settled(self) -> None:
+        self._settle_pending = False
+        collector.policy.turn_ended()
 
     def _add_entry(self, entry: Any) -> None:
         view = self._view_for(entry)
