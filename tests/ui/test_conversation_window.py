@@ -363,14 +363,16 @@ async def test_a_card_waiting_for_permission_is_never_frozen() -> None:
         )
         asking = asyncio.create_task(
             session.permissions.request(
-                RequestPermissionRequest.model_validate({
-                    "sessionId": "bench",
-                    "toolCall": {"toolCallId": "w", "title": "Write it"},
-                    "options": [
-                        {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
-                        {"optionId": "no", "name": "Reject", "kind": "reject_once"},
-                    ],
-                })
+                RequestPermissionRequest.model_validate(
+                    {
+                        "sessionId": "bench",
+                        "toolCall": {"toolCallId": "w", "title": "Write it"},
+                        "options": [
+                            {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+                            {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+                        ],
+                    }
+                )
             )
         )
         await until(pilot, lambda: app.screen.query(PermissionPrompt), "the permission prompt")
@@ -445,3 +447,48 @@ async def test_an_update_to_a_frozen_entry_is_shown_once() -> None:
         assert len(cards) == 1 and "Renamed late" in str(cards[0].query_one("#header").render())
         frozen_texts = [h.text for h in conversation.query_children(FrozenHistory)]
         assert not any("Read file 1 " in text for text in frozen_texts)
+
+
+async def test_enter_on_the_frozen_history_thaws_the_entry_under_its_cursor() -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        feed_rich_turn(app.session.thread)
+        await settled(pilot, conversation)
+        conversation.freeze_all()
+        await settled(pilot, conversation)
+        history = conversation.query_children(FrozenHistory).first()
+        history.focus()
+        await pilot.pause()
+        entries = [i for i, item in enumerate(history.items) if item.entry is not None]
+        assert history.cursor == entries[-1]  # the entry nearest the live ones
+        target = app.session.thread.tool_calls["c2"]
+        while history.items[history.cursor].entry is not target:
+            await pilot.press("up")
+        await pilot.press("enter")
+        await settled(pilot, conversation)
+        card = conversation.views.get(target.id)
+        assert isinstance(card, ToolCallCard) and card.is_mounted
+        assert target.id not in conversation.frozen_entry_ids
+        assert app.screen.focused is card.query_one("#header")  # Enter again folds it
+
+
+async def test_a_card_folded_by_hand_freezes_and_thaws_as_the_user_left_it() -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        feed_rich_turn(app.session.thread)
+        await settled(pilot, conversation)
+        entry = app.session.thread.tool_calls["c1"]  # completed: folded by default
+        card = conversation.views[entry.id]
+        assert isinstance(card, ToolCallCard) and card.has_class("-folded")
+        card.toggle()  # the user unfolds it
+        await settled(pilot, conversation)
+        assert "42 lines" in screen_text(app)
+        conversation.freeze_all()
+        await settled(pilot, conversation)
+        assert entry.id in conversation.frozen_entry_ids
+        assert "42 lines" in screen_text(app)  # frozen as it was shown
+        thawed = conversation.thaw(entry.id)
+        await settled(pilot, conversation)
+        assert isinstance(thawed, ToolCallCard) and thawed is not card
+        assert not thawed.has_class("-folded") and thawed.user_toggled
+        assert conversation.view_state(entry.id).folded is False

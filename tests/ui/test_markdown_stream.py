@@ -200,3 +200,35 @@ async def test_streamed_table_ends_up_on_screen() -> None:
             if i % 64 == 0:
                 await pilot.pause()
         await wait_until(pilot, lambda: on_screen(app, "LAST-ROW"))
+
+
+async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per_step() -> None:
+    from acp_tui.ui.markdown.stream_view import GROW_STEP
+
+    app = StreamApp()
+    async with app.run_test(size=(60, 40)) as pilot:
+        md = app.md
+        layouts: list[bool] = []
+        original = md.refresh
+
+        def refresh(*regions: object, **kwargs: object) -> object:
+            layouts.append(bool(kwargs.get("layout")))
+            return original(*regions, **kwargs)  # type: ignore[arg-type]
+
+        md.refresh = refresh  # type: ignore[method-assign,assignment]
+        for i in range(GROW_STEP + 1):
+            md.append(f"line {i}\n\n")
+        await wait_until(pilot, lambda: f"line {GROW_STEP}" in md.rendered_text)
+        lines = md.line_count  # paragraphs with blank lines between them
+        room = -(-lines // GROW_STEP) * GROW_STEP
+        assert lines + 2 <= room  # this test's numbers leave room for one more paragraph
+        await wait_until(pilot, lambda: md.size.height == room)  # laid out ahead, blank for now
+        layouts.clear()
+        md.append("one more\n\n")  # lands in the room already laid out
+        await wait_until(pilot, lambda: "one more" in md.rendered_text)
+        await wait_until(pilot, lambda: on_screen(app, "one more"))
+        assert layouts and not any(layouts)  # repainted, never laid out
+        assert md.size.height == room and md.line_count == lines + 2
+        md.finish()
+        await wait_until(pilot, lambda: md.size.height == md.line_count)
+        assert screen_lines(md)[-1] == "one more"

@@ -3,12 +3,15 @@
 Blocks that closed since the last update are rendered once and appended to ``frozen``;
 the open block (plus whatever the pending partial line would start) is rendered into
 ``tail`` by views that keep their own caches of finished lines, rows and items.
+A finished document can be ``pack``ed: its lines become plain data (see `compact_lines`) and
+the block views are dropped; ``line`` then builds strips on demand.
 """
 
 from __future__ import annotations
 
 from textual.strip import Strip
 
+from acp_tui.ui.compact_lines import PackedLine, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.blocks import Block, BlockSplitter
 from acp_tui.ui.markdown.containers import make_view, separated
 from acp_tui.ui.markdown.paragraph import GrowingParagraph, ParagraphView
@@ -27,12 +30,24 @@ class DocumentView:
         # The open paragraph's incremental state: a preview makes a new Paragraph object for a
         # pending line every frame, and its new view takes this over (it checks the text).
         self._growing: GrowingParagraph | None = None
+        self.packed: list[PackedLine | Strip] | None = None
+        """Every line as data once ``pack`` ran (``frozen`` and ``tail`` are then empty)."""
 
     @property
     def line_count(self) -> int:
+        if self.packed is not None:
+            return len(self.packed)
         return len(self.frozen) + len(self.tail)
 
+    def pack(self) -> None:
+        """Keep the lines as data only (the document is closed: nothing will change)."""
+        if self.packed is None:
+            self.packed = pack_all([*self.frozen, *self.tail])
+            self.frozen, self.tail, self._views, self._growing = [], [], {}, None
+
     def line(self, y: int) -> Strip:
+        if self.packed is not None:
+            return unpack(self.packed[y]) if 0 <= y < len(self.packed) else BLANK
         frozen = len(self.frozen)
         if y < frozen:
             return self.frozen[y]
@@ -43,6 +58,8 @@ class DocumentView:
     @property
     def text(self) -> str:
         """Plain text of the rendered lines (trailing spaces removed)."""
+        if self.packed is not None:
+            return "\n".join(packed_text(line).rstrip() for line in self.packed)
         return "\n".join(strip.text.rstrip() for strip in [*self.frozen, *self.tail])
 
     def _view(self, views: dict[int, BlockView], block: Block) -> BlockView:
@@ -54,7 +71,7 @@ class DocumentView:
     def update(self, ctx: RenderContext, width: int) -> None:
         """Render what changed since the last update (everything if ``width`` changed)."""
         if width != self.width:
-            self.width = width
+            self.width, self.packed = width, None
             self.frozen, self.frozen_blocks, self._last_frozen = [], 0, None
             self._views = {}
         splitter = self.splitter

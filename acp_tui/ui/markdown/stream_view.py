@@ -3,7 +3,8 @@
 ``append`` only feeds the block splitter (O(chunk)) and schedules one update per frame.
 An update (see ``DocumentView``) renders newly closed blocks once into frozen strips and
 re-renders only the open block, incrementally.  ``finish`` closes the document; afterwards
-everything is frozen strips, so a finished message costs nothing until the width changes.
+its lines are kept as plain data (`DocumentView.pack`), strips are built only for the lines
+shown, and a finished message costs nothing until the width changes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
+from acp_tui.ui.compact_lines import StripCache
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
@@ -24,6 +26,11 @@ FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
 """A message that grows asks for a layout (the costly part of a frame) at most this often;
 lines that change in place still repaint every frame."""
+GROW_STEP = 8
+"""While it streams, a message taller than this many lines takes its height in steps of this
+many (the last lines of the step blank until text reaches them): a layout re-renders every
+line on the screen, so new lines mostly land in room already laid out and repaint only
+themselves. A finished message takes its exact height."""
 
 
 class StreamingMarkdown(Widget):
@@ -51,12 +58,16 @@ class StreamingMarkdown(Widget):
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
-        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}  # render_line cache
+        # render_line's styled strips: while streaming by line (checked against the source
+        # strip); once finished only for the lines shown recently
+        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}
+        self._shown = StripCache(128)
         self._dirty = False
         self._timer: Timer | None = None
         self._flush_pending = False
         self._last_flush = 0.0
         self._last_layout = 0.0
+        self._painted_height = 0
         self._layout_timer: Timer | None = None
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
@@ -136,14 +147,18 @@ class StreamingMarkdown(Widget):
         after = document.line_count
         # Lines that did not change keep their strip objects; repaint from the first that did.
         y = painted_frozen
-        while y < min(before, after) and document.line(y) is painted_tail[y - painted_frozen]:
+        same = min(before, after, painted_frozen + len(painted_tail))  # a packed one has no tail
+        while y < same and document.line(y) is painted_tail[y - painted_frozen]:
             y += 1
         self._painted = (len(document.frozen), document.tail, after)
-        if y >= max(before, after):
+        changed = max(before, after) - y  # lines whose text changed
+        before, after = self._painted_height, self.height_now
+        self._painted_height = after
+        if changed <= 0 and before == after:
             return
         width = max(self.size.width, 1)
         if after == before or self._layout_timer is not None:
-            self.refresh(Region(0, y, width, max(before, after) - y))
+            self.refresh(Region(0, y, width, changed))
         elif after > before and time.monotonic() - self._last_layout < LAYOUT_SECONDS:
             # Grown: repaint what fits the current height now, lay out (and show the new
             # lines) once the layout interval is over.
@@ -153,7 +168,7 @@ class StreamingMarkdown(Widget):
             self._layout_timer = self.set_timer(wait, self._layout, name="markdown-layout")
         else:
             self._last_layout = time.monotonic()
-            self.refresh(Region(0, y, width, max(before, after) - y), layout=True)
+            self.refresh(Region(0, y, width, max(before, after, y + 1) - y), layout=True)
 
     def _layout(self) -> None:
         self._layout_timer = None
@@ -171,14 +186,28 @@ class StreamingMarkdown(Widget):
         if self._render_ctx is None:
             self._render_ctx = RenderContext(self.app.console)
         self._document.update(self._render_ctx, width)
+        if self._finished:
+            self._document.pack()
+            self._styled = {}
+            self._shown.clear()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
 
+    def _height(self, lines: int, streaming: bool) -> int:
+        if streaming and lines > GROW_STEP:
+            return -(-lines // GROW_STEP) * GROW_STEP
+        return lines
+
+    @property
+    def height_now(self) -> int:
+        """The height the widget takes for its lines now (see `GROW_STEP`)."""
+        return self._height(self.line_count, not self._finished)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if width > 0 and width != self._document.width:
             self._rerender(width)
-        return self.line_count
+        return self.height_now
 
     def on_resize(self) -> None:
         if self.size.width > 0 and self.size.width != self._document.width:
@@ -190,11 +219,19 @@ class StreamingMarkdown(Widget):
         self._update(width)
         document = self._document
         self._painted = (len(document.frozen), document.tail, document.line_count)
+        self._painted_height = self.height_now
 
     def render_line(self, y: int) -> Strip:
-        strip = self._document.line(y)
         style = self.rich_style
         width = self.size.width
+        if self._document.packed is not None:
+            key = (y, style, width)
+            shown = self._shown.get(key)
+            if shown is None:
+                strip = self._document.line(y)
+                shown = self._shown.put(key, strip.apply_style(style).crop_extend(0, width, style))
+            return shown
+        strip = self._document.line(y)
         cached = self._styled.get(y)
         if cached is not None and cached[0] is strip and cached[1] == (style, width):
             return cached[2]

@@ -20,11 +20,13 @@ from textual import on
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from acp_tui.session import entries as thread_entries
 from acp_tui.session import thread_changes
+from acp_tui.ui import collector
 from acp_tui.ui.widgets import entry_renderables as er
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory, FrozenItem, Render
 from acp_tui.ui.widgets.message_view import (
     AgentMessageView,
@@ -88,10 +90,10 @@ class ConversationView(VerticalScroll):
         self.freeze_batch = freeze_batch
         self._entry_of: dict[Widget, Any] = {}
         self._frozen: dict[int, FrozenItem] = {}
-        self._pinned: set[int] = set()
-        self._not_kept: dict[int, str] = {}
+        self._states: dict[int, EntryViewState] = {}
         self._streaming: set[int] = set()
         self._freeze_pending = False
+        self._settle_pending = False
         self._unsubscribe: Any = None
 
     def on_mount(self) -> None:
@@ -109,6 +111,17 @@ class ConversationView(VerticalScroll):
     def follow(self) -> None:
         """Jump to the bottom and follow again (after the user sends a prompt)."""
         self.anchor()
+
+    def view_state(self, entry_id: int) -> EntryViewState:
+        """The entry's view state (what the user did to it), kept across freezing."""
+        state = self._states.get(entry_id)
+        if state is None:
+            state = self._states[entry_id] = EntryViewState()
+        return state
+
+    @property
+    def _pinned(self) -> set[int]:
+        return {entry_id for entry_id, state in self._states.items() if state.pinned}
 
     @property
     def frozen_entry_ids(self) -> set[int]:
@@ -136,6 +149,13 @@ class ConversationView(VerticalScroll):
             self._finish_streaming()
             self._show_stop_reason(change.stop_reason)
             self._maybe_freeze()
+            if not self._settle_pending:  # turns ending in a burst (a replay) settle once
+                self._settle_pending = True
+                self.call_after_refresh(self._turn_settled)
+
+    def _turn_settled(self) -> None:
+        self._settle_pending = False
+        collector.policy.turn_ended()
 
     def _add_entry(self, entry: Any) -> None:
         view = self._view_for(entry)
@@ -153,11 +173,11 @@ class ConversationView(VerticalScroll):
             if entry.role == "user":
                 return UserMessageView(entry)
             if entry.role == "thought":
-                return ThoughtView(entry)
+                return ThoughtView(entry, self.view_state(entry.id))
             return AgentMessageView(entry)
         if isinstance(entry, thread_entries.ToolCallEntry):
             lookup = self.session.terminal_lookup if self.session is not None else None
-            return ToolCallCard(entry, lookup)
+            return ToolCallCard(entry, lookup, self.view_state(entry.id))
         if isinstance(entry, thread_entries.PlanSnapshotEntry):
             view = PlanView()
             _show_plan_snapshot(view, entry)
@@ -207,7 +227,7 @@ class ConversationView(VerticalScroll):
             view = self.views.get(users[-1].id) if users else None
             if isinstance(view, UserMessageView):
                 reason = "the agent refused this prompt; it was not kept"
-                self._not_kept[users[-1].id] = reason
+                self.view_state(users[-1].id).not_kept = reason
                 view.mark_not_kept(reason)
 
     def _on_notice(self, notice: Any) -> None:
@@ -300,6 +320,16 @@ class ConversationView(VerticalScroll):
                 child.remove()
         return frozen
 
+    def _in_default_state(self, entry: Any) -> bool:
+        """False if the user opened or closed a section the frozen rendering shows otherwise."""
+        state = self._states.get(entry.id)
+        if state is None:
+            return True
+        if isinstance(entry, thread_entries.ToolCallEntry):
+            failed = entry.status == "failed"
+            return state.sections_as_default({RAW_INPUT: False, RAW_OUTPUT: failed})
+        return state.sections_as_default({})
+
     def _forget_view(self, child: Widget) -> None:
         entry = self._entry_of.pop(child, None)
         if entry is not None and self.views.get(entry.id) is child:
@@ -313,7 +343,7 @@ class ConversationView(VerticalScroll):
             text, style = Text(child.text), child.kind
             return FrozenItem(lambda look, width: er.note_lines(text, style, look, width))
         entry = self._entry_of.get(child)
-        if entry is None or not _in_default_state(child):
+        if entry is None or not self._in_default_state(entry):
             return None
         render = self._renderer(entry, child)
         return FrozenItem(render, entry) if render is not None else None
@@ -323,13 +353,13 @@ class ConversationView(VerticalScroll):
             if entry.id in self._streaming:
                 return None
             if entry.role == "user":
-                not_kept = self._not_kept.get(entry.id)
+                not_kept = self.view_state(entry.id).not_kept
                 return lambda look, width: er.user_message_lines(entry, look, width, not_kept)
             if entry.role == "thought":
                 return er.thought_lines
             return lambda look, width: er.agent_message_lines(entry, look, width)
         if isinstance(entry, thread_entries.ToolCallEntry):
-            state = _card_state(entry, view)
+            state = _card_state(entry, view, self.view_state(entry.id))
             if state is None:
                 return None
             return lambda look, width: er.tool_call_lines(entry, look, width, state)
@@ -343,8 +373,11 @@ class ConversationView(VerticalScroll):
     def _thaw_clicked(self, event: FrozenHistory.ThawRequested) -> None:
         event.stop()
         entry_id = event.item.entry_id
-        if entry_id is not None:
-            self._thaw(entry_id, pin=True)
+        if entry_id is None:
+            return
+        view = self._thaw(entry_id, pin=True)
+        if event.keyboard and view is not None:
+            self.call_after_refresh(_focus_within, view)
 
     def thaw(self, entry_id: int) -> Widget | None:
         """Turn a frozen entry back into a live widget that stays live; returns it."""
@@ -353,7 +386,7 @@ class ConversationView(VerticalScroll):
     def _thaw(self, entry_id: int, *, pin: bool) -> Widget | None:
         item = self._frozen.pop(entry_id, None)
         if pin:
-            self._pinned.add(entry_id)
+            self.view_state(entry_id).pinned = True
         if item is None:
             return self.views.get(entry_id)
         history = next(
@@ -381,19 +414,16 @@ def _is_user_message(entry: Any) -> bool:
     return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
 
 
-def _in_default_state(view: Widget) -> bool:
-    """False if the user unfolded something the frozen rendering would show folded."""
-    if not view.is_mounted:
-        return True
-    failed = getattr(getattr(view, "entry", None), "status", None) == "failed"
-    for collapsible in view.query(Collapsible):
-        expected_open = failed and str(collapsible.title) == "raw output"
-        if collapsible.collapsed == expected_open:
-            return False
-    return True
+def _focus_within(view: Widget) -> None:
+    """Focus the first focusable widget of a thawed view (a card's header), or the view."""
+    targets = [widget for widget in view.query("*") if widget.focusable]
+    if targets:
+        targets[0].focus()
+    elif view.focusable:
+        view.focus()
 
 
-def _card_state(entry: Any, view: Widget | None) -> er.CardState | None:
+def _card_state(entry: Any, view: Widget | None, state: EntryViewState) -> er.CardState | None:
     """What the card shows beyond its data, or None if it must stay live."""
     if entry.status in RUNNING:
         return None
@@ -407,10 +437,8 @@ def _card_state(entry: Any, view: Widget | None) -> er.CardState | None:
         if extra is None:
             return None
         extras.append(extra)
-    folded = er.default_card_state(entry).folded
-    if isinstance(view, ToolCallCard) and view.user_toggled:
-        folded = view.has_class("-folded")
-    return er.CardState(folded=folded, extras=extras, output_expanded=view.output_expanded)
+    folded = er.default_card_state(entry).folded if state.folded is None else state.folded
+    return er.CardState(folded=folded, extras=extras, output_expanded=state.output_expanded)
 
 
 def _extra(widget: Widget) -> er.Extra | None:

@@ -2,10 +2,13 @@
 
 The conversation keeps only recent entries as live widgets; older finished ones become
 `FrozenItem`s here. Each item renders itself from its data (see `entry_renderables`) and keeps
-its strips for the current width, so layout and compositing cost one widget however long
-the history is. Lines are rendered lazily per width; a resize or theme change re-renders.
-A click on an item posts `FrozenHistory.ThawRequested` (the conversation turns it back into
-a live widget, for example to unfold a tool call's raw input).
+its lines for the current width as packed data (`compact_lines`: no `Strip` the garbage
+collector has to walk), so layout and compositing cost one widget however long the history is;
+strips are built only for the lines on the screen (a small cache keeps the recent ones). Lines
+are rendered lazily per width; a resize or theme change re-renders.
+A click on an item, or Enter on the item under the cursor (the history takes focus; up/down move
+the cursor between entries), posts `FrozenHistory.ThawRequested` (the conversation turns it
+back into a live widget, for example to unfold a tool call's raw input).
 """
 
 from __future__ import annotations
@@ -15,13 +18,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.geometry import Size
+from textual.binding import Binding
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.entry_renderables import Look
 
@@ -29,26 +35,30 @@ Render = Callable[[Look, int], list[Strip]]
 
 
 class FrozenItem:
-    """One frozen entry (or note): how to render it, and its strips for one width."""
+    """One frozen entry (or note): how to render it, and its lines (packed) for one width."""
 
-    __slots__ = ("_strips", "_width", "entry", "render")
+    __slots__ = ("_lines", "_width", "entry", "render")
 
     def __init__(self, render: Render, entry: Any = None) -> None:
         self.render = render
         self.entry = entry
         """The thread entry this item shows (None for notes and stop reasons)."""
         self._width = -1
-        self._strips: list[Strip] = []
+        self._lines: list[PackedLine | Strip] = []
 
-    def lines(self, look: Look, width: int) -> list[Strip]:
+    def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
+        """The item's lines at ``width``, packed (see `compact_lines.unpack`)."""
         if width != self._width:
-            self._strips = self.render(look, width)
+            self._lines = pack_all(self.render(look, width))
             self._width = width
-        return self._strips
+        return self._lines
+
+    def strips(self, look: Look, width: int) -> list[Strip]:
+        return [unpack(line) for line in self.lines(look, width)]
 
     def invalidate(self) -> None:
         self._width = -1
-        self._strips = []
+        self._lines = []
 
     @property
     def entry_id(self) -> int | None:
@@ -62,8 +72,14 @@ class _Layout:
     total: int
 
 
-class FrozenHistory(Widget):
+class FrozenHistory(Widget, can_focus=True):
     """Finished entries, rendered once per width, shown through `render_line`."""
+
+    BINDINGS: ClassVar[list[Binding]] = [  # type: ignore[assignment]
+        Binding("up", "cursor(-1)", "previous entry", show=False, id="frozen.previous"),
+        Binding("down", "cursor(1)", "next entry", show=False, id="frozen.next"),
+        Binding("enter", "thaw", "open entry", show=False, id="frozen.thaw"),
+    ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "frozen--user",
@@ -82,6 +98,7 @@ class FrozenHistory(Widget):
         "frozen--unknown-border",
         "frozen--stop-reason",
         "frozen--notice",
+        "frozen--cursor",
     }
     # mirrors the live widgets' CSS (message_view, tool_call_card, plan_view, conversation)
     DEFAULT_CSS = """
@@ -104,15 +121,20 @@ class FrozenHistory(Widget):
     FrozenHistory > .frozen--unknown-border { color: $secondary 40%; }
     FrozenHistory > .frozen--stop-reason { color: $warning; }
     FrozenHistory > .frozen--notice { color: $text-muted; text-style: italic; }
+    FrozenHistory > .frozen--cursor { background: $boost; }
     """
 
     class ThawRequested(Message):
         """The user clicked a frozen item."""
 
-        def __init__(self, history: FrozenHistory, item: FrozenItem) -> None:
+        def __init__(
+            self, history: FrozenHistory, item: FrozenItem, *, keyboard: bool = False
+        ) -> None:
             super().__init__()
             self.history = history
             self.item = item
+            self.keyboard = keyboard
+            """Enter asked (not a click): the thawed view takes the focus."""
 
     def __init__(self, items: Iterable[FrozenItem] = ()) -> None:
         super().__init__()
@@ -122,11 +144,15 @@ class FrozenHistory(Widget):
         self._markdown: RenderContext | None = None
         self._styles_checked = False
         self._styles_key: tuple[Style, ...] = ()
+        self._cache = StripCache(128)
+        self.cursor: int | None = None
+        """Index of the item Enter thaws while the history has focus (entries only)."""
 
     # ------------------------------------------------------------ items
 
     def set_items(self, items: Iterable[FrozenItem]) -> None:
         self.items = list(items)
+        self.cursor = None
         self._changed()
 
     def index_of(self, item: FrozenItem) -> int:
@@ -138,6 +164,7 @@ class FrozenHistory(Widget):
 
     def _changed(self) -> None:
         self._layout = None
+        self._cache.clear()
         self.refresh(layout=True)
 
     # ------------------------------------------------------------ rendering
@@ -176,6 +203,7 @@ class FrozenHistory(Widget):
             for item in self.items:
                 item.invalidate()
             self._layout = None
+            self._cache.clear()
 
     def layout_for(self, width: int) -> _Layout:
         if not self._styles_checked:
@@ -189,6 +217,7 @@ class FrozenHistory(Widget):
                 offsets.append(total)
                 total += len(item.lines(look, width))
             layout = self._layout = _Layout(width, offsets, total)
+            self._cache.clear()
         return layout
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
@@ -210,9 +239,18 @@ class FrozenHistory(Widget):
         found = self.item_at(y)
         if found is None:
             return Strip.blank(width, self.rich_style)
+        cached = self._cache.get(y)
+        if cached is not None:
+            return cached
         item, line = found
-        strips = item.lines(self.look, width)
-        return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
+        lines = item.lines(self.look, width)
+        if line >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        strip = unpack(lines[line])
+        if self.has_focus and self.cursor is not None and self.items[self.cursor] is item:
+            cursor = self.get_component_rich_style("frozen--cursor")
+            strip = Strip(Segment.apply_style(strip, post_style=cursor), strip.cell_length)
+        return self._cache.put(y, strip)
 
     @property
     def text(self) -> str:
@@ -220,11 +258,60 @@ class FrozenHistory(Widget):
         width = self.size.width or 80
         look = self.look
         return "\n".join(
-            strip.text.rstrip() for item in self.items for strip in item.lines(look, width)
+            packed_text(line).rstrip() for item in self.items for line in item.lines(look, width)
         )
+
+    # ------------------------------------------------------------ keyboard
+
+    def _entries(self) -> list[int]:
+        return [index for index, item in enumerate(self.items) if item.entry is not None]
+
+    def _repaint_cursor(self) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def on_focus(self) -> None:
+        """Show the cursor (on the entry nearest the live ones, the first time)."""
+        entries = self._entries()
+        if self.cursor not in entries:
+            self.cursor = entries[-1] if entries else None
+        self._repaint_cursor()
+
+    def on_blur(self) -> None:
+        self._repaint_cursor()
+
+    def action_cursor(self, step: int) -> None:
+        """Move the cursor to the previous (-1) or next (1) entry."""
+        entries = self._entries()
+        if not entries:
+            return
+        position = entries.index(self.cursor) if self.cursor in entries else len(entries) - 1
+        self.cursor = entries[max(0, min(len(entries) - 1, position + step))]
+        self._repaint_cursor()
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        if self.cursor is None or self.parent is None or self.size.width <= 0:
+            return
+        layout = self.layout_for(self.size.width)
+        top = layout.offsets[self.cursor]
+        bottom = (
+            layout.offsets[self.cursor + 1] if self.cursor + 1 < len(self.items) else layout.total
+        )
+        region = Region(0, self.virtual_region.y + top, self.size.width, bottom - top)
+        parent = self.parent
+        if isinstance(parent, Widget):
+            parent.scroll_to_region(region, animate=False, immediate=True)
+
+    def action_thaw(self) -> None:
+        """Thaw the entry under the cursor, as a click on it does."""
+        if self.cursor is not None and self.cursor < len(self.items):
+            item = self.items[self.cursor]
+            self.post_message(self.ThawRequested(self, item, keyboard=True))
 
     def on_click(self, event: events.Click) -> None:
         found = self.item_at(event.y)
         if found is not None and found[0].entry is not None:
             event.stop()
+            self.cursor = self.index_of(found[0])
             self.post_message(self.ThawRequested(self, found[0]))

@@ -12,6 +12,7 @@ from textual.widgets import Collapsible, Static
 
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.ui.widgets.entry_state import THOUGHT, EntryViewState
 
 
 class MessageView(Vertical):
@@ -128,10 +129,12 @@ class ThoughtView(Vertical):
     ThoughtView MessageView { color: $text-muted; text-style: italic; margin: 0; }
     """
 
-    def __init__(self, entry: Any) -> None:
+    def __init__(self, entry: Any, state: EntryViewState | None = None) -> None:
         super().__init__()
         self.entry = entry
         self.message = MessageView(entry)
+        self.state = state if state is not None else EntryViewState()
+        """What the user did to this thought (kept by the conversation across freezing)."""
 
     def compose(self) -> ComposeResult:
         with Collapsible(title="💭 thinking", collapsed=False):
@@ -149,6 +152,16 @@ class ThoughtView(Vertical):
         """The thought is complete: finish the inner message and fold it to its title."""
         self.message.finish()
         self._fold()
+
+    def on_collapsible_toggled(self, event: Collapsible.Toggled) -> None:
+        """Remember the thought opened or closed against its default (open while it streams,
+        folded once finished)."""
+        event.stop()
+        shown = not event.collapsible.collapsed
+        if shown == (not self.message._finished):
+            self.state.sections.pop(THOUGHT, None)
+        else:
+            self.state.sections[THOUGHT] = shown
 
     def on_mount(self) -> None:
         if self.message._finished:  # finished before it was mounted

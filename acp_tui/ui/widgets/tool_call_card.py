@@ -22,6 +22,7 @@ from textual.widgets import Collapsible, Static
 from acp_tui.safe_text import safe_line, safe_text
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.status_bar import format_elapsed
 from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView
@@ -145,14 +146,20 @@ class ToolCallCard(Vertical):
 
     BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
 
-    def __init__(self, entry: Any, terminal_lookup: TerminalLookup | None = None) -> None:
+    def __init__(
+        self,
+        entry: Any,
+        terminal_lookup: TerminalLookup | None = None,
+        state: EntryViewState | None = None,
+    ) -> None:
         super().__init__()
         self.entry = entry
         self.terminal_lookup = terminal_lookup
+        self.state = state if state is not None else EntryViewState()
+        """What the user did to this card (kept by the conversation across freezing)."""
         self._content_key: object = None
         self._terminal_views: dict[str, Widget] = {}
-        self._user_toggled = False
-        self._output_expanded = False
+        self._sections: dict[Collapsible, str] = {}  # the raw input/output sections shown
         self._composed = False
         self._permission_views: dict[int, Widget] = {}
         self._disk_note: Static | None = None
@@ -201,8 +208,10 @@ class ToolCallCard(Vertical):
             self.add_class("-running")
         elif status == "cancelled":
             self.add_class("-cancelled")
-        if not self._user_toggled:
-            self.set_class(folds_when_done(self.entry), "-folded")
+        folded = self.state.folded
+        if folded is None:
+            folded = folds_when_done(self.entry)
+        self.set_class(folded, "-folded")
         self.query_one("#header", Static).update(self._header())
         key = self._content_signature()
         if key != self._content_key:
@@ -233,10 +242,14 @@ class ToolCallCard(Vertical):
         if self.entry.locations:
             widgets.append(Static(self._locations(), classes="locations"))
         failed = self.entry.status == "failed"
+        sections = self.state.sections
+        self._sections = {}
         if self.entry.raw_input is not None:
-            widgets.append(self._raw("raw input", self.entry.raw_input, open_=False))
+            open_ = sections.get(RAW_INPUT, False)
+            widgets.append(self._raw("raw input", RAW_INPUT, self.entry.raw_input, open_=open_))
         if self.entry.raw_output is not None:
-            widgets.append(self._raw("raw output", self.entry.raw_output, open_=failed))
+            open_ = sections.get(RAW_OUTPUT, failed)
+            widgets.append(self._raw("raw output", RAW_OUTPUT, self.entry.raw_output, open_=open_))
         # live terminal views stay mounted across updates; everything else is rebuilt
         for child in list(body.children):
             if child not in widgets:
@@ -279,7 +292,7 @@ class ToolCallCard(Vertical):
         return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
 
     def _output_tail(self) -> int | None:
-        if shows_output(self.entry) and not self._output_expanded:
+        if shows_output(self.entry) and not self.state.output_expanded:
             return OUTPUT_TAIL_LINES
         return None
 
@@ -292,12 +305,29 @@ class ToolCallCard(Vertical):
             text.append(f"{location.path}:{line}" if line is not None else str(location.path))
         return text
 
-    def _raw(self, title: str, value: Any, *, open_: bool) -> Widget:
-        return Collapsible(
+    def _raw(self, title: str, section: str, value: Any, *, open_: bool) -> Widget:
+        collapsible = Collapsible(
             Static(Text(format_raw(value)[:20_000]), markup=False),
             title=title,
             collapsed=not open_,
         )
+        self._sections[collapsible] = section
+        return collapsible
+
+    def on_collapsible_toggled(self, event: Collapsible.Toggled) -> None:
+        """Remember a section the user opened or closed against its default."""
+        section = self._sections.get(event.collapsible)
+        if section is None:
+            return
+        shown = not event.collapsible.collapsed
+        if shown == self.section_defaults().get(section, False):
+            self.state.sections.pop(section, None)
+        else:
+            self.state.sections[section] = shown
+
+    def section_defaults(self) -> dict[str, bool]:
+        """How the raw sections show unless the user changes them: output open if failed."""
+        return {RAW_INPUT: False, RAW_OUTPUT: self.entry.status == "failed"}
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id == "header":
@@ -310,19 +340,19 @@ class ToolCallCard(Vertical):
 
     def on_tool_text_view_expanded(self, event: ToolTextView.Expanded) -> None:
         event.stop()
-        self._output_expanded = True
+        self.state.output_expanded = True
         for view in self.query(ToolTextView):
             view.action_expand()
 
     @property
     def output_expanded(self) -> bool:
         """The user asked to see the whole output (not only its last lines)."""
-        return self._output_expanded
+        return self.state.output_expanded
 
     @property
     def user_toggled(self) -> bool:
         """The user folded or unfolded this card by hand (so it keeps that state)."""
-        return self._user_toggled
+        return self.state.user_toggled
 
     def _sync_permissions(self) -> None:
         """Show the entry's permission requests: a prompt while open, then the answer."""
@@ -358,9 +388,10 @@ class ToolCallCard(Vertical):
     def _open_for_permission(self) -> None:
         """Unfold the card and open its raw input, so the user sees what is asked."""
         self.remove_class("-folded")
-        for collapsible in self.query(Collapsible):
-            if collapsible.title == "raw input":
+        for collapsible, section in self._sections.items():
+            if section == RAW_INPUT:
                 collapsible.collapsed = False
+                self.state.sections[RAW_INPUT] = True
 
     def diffs(self) -> list[FileDiff]:
         """The diffs the call proposes, computed from its diff contents."""
@@ -379,8 +410,8 @@ class ToolCallCard(Vertical):
 
     def toggle(self) -> None:
         """Fold or unfold the card; from now on the user's choice, not the status, decides."""
-        self._user_toggled = True
         self.toggle_class("-folded")
+        self.state.folded = self.has_class("-folded")
 
 
 def v2_patch_text(raw: Any) -> Text | None:

@@ -1,0 +1,196 @@
+"""A long session, streamed: 300 turns of ~2 KB painted chunk by chunk in the real app.
+
+    uv run python bench/long_session.py [--turns 300] [--no-collector-policy]
+
+The real app (`AcpApp`, main screen, conversation, sidebar) runs headless at 140x45 with its
+session's thread fed what an agent sends (no agent process: this measures the reducer and the
+UI). Each turn: a user prompt, a tool call that starts and completes, then ~2 KB of Markdown
+(prose, a list, a code fence) as `agent_message_chunk`s of CHUNK characters, one every
+PACE seconds, so the app paints while the message grows, as it does for a real agent.
+
+Measured per turn: the worst gap between two painted frames while the message streams (a
+garbage-collection pass or a relayout of the history shows up here), and the process's
+current RSS (/proc/self/statm, not the ru_maxrss peak). Printed per stage of 50 turns: the
+worst gap after turn 10, the median turn's worst gap, their ratio (target <= 4), RSS, and the
+collector's full passes and their time. The last line is the worst ratio over all stages and
+the RSS growth per turn after turn 10 (target <= 0.2 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import itertools
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.protocol.models import text_block
+
+try:
+    from acp_tui.ui import collector
+except ImportError:  # an older tree, for comparisons
+    collector = None  # type: ignore[assignment]
+from acp_tui.ui.app import AcpApp
+from bench.headless import HeadlessUi
+from bench.long_thread import turn_markdown, update
+
+CHUNK = 24
+PACE = 1 / 200
+STAGE = 50
+WARMUP = 10
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        resident = int(statm.read().split()[1])
+    return resident * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def tracked() -> int:
+    """Objects the collector tracks, in thousands (frozen ones included)."""
+    return (len(gc.get_objects()) + gc.get_freeze_count()) // 1000
+
+
+class Frames:
+    """Timestamps of the frames the app paints (headless, `App._display` gets each one)."""
+
+    def __init__(self, app: AcpApp) -> None:
+        self.times: list[float] = []
+        original = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            original(screen, renderable)
+            self.times.append(time.perf_counter())
+
+        app._display = display  # type: ignore[method-assign]
+
+
+class Collections:
+    """Full (generation 2) collections: how many, how long in total and at worst."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.worst = 0.0
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            spent = time.perf_counter() - self._start
+            self.count += 1
+            self.total += spent
+            self.worst = max(self.worst, spent)
+
+    def take(self) -> tuple[int, float, float]:
+        taken = (self.count, self.total, self.worst)
+        self.count, self.total, self.worst = 0, 0.0, 0.0
+        return taken
+
+
+async def stream_turn(session: AgentSession, frames: Frames, turn: int) -> float:
+    """One turn streamed chunk by chunk; the worst gap between frames while it streamed."""
+    thread = session.thread
+    thread.add_user_prompt([text_block(f"prompt {turn}: please do the thing")])
+    thread.begin_turn()
+    call = f"call-{turn}"
+    thread.apply_notification(
+        update(
+            "tool_call",
+            toolCallId=call,
+            title=f"Read file {turn}",
+            kind="read",
+            status="in_progress",
+            locations=[{"path": f"/src/f{turn}.py", "line": 3}],
+        )
+    )
+    await asyncio.sleep(PACE)
+    thread.apply_notification(
+        update(
+            "tool_call_update",
+            toolCallId=call,
+            status="completed",
+            content=[{"type": "content", "content": {"type": "text", "text": "42 lines"}}],
+        )
+    )
+    text = turn_markdown(turn)
+    start = time.perf_counter()
+    first_frame = len(frames.times)
+    for offset in range(0, len(text), CHUNK):
+        chunk = {"type": "text", "text": text[offset : offset + CHUNK]}
+        thread.apply_notification(update("agent_message_chunk", content=chunk))
+        await asyncio.sleep(PACE)
+    await asyncio.sleep(0.05)  # the last chunk's frame
+    times = [start, *frames.times[first_frame:]]
+    thread.end_turn("end_turn")
+    return max(b - a for a, b in itertools.pairwise(times)) if len(times) > 1 else 0.0
+
+
+async def run(turns: int) -> tuple[float, float]:
+    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
+    collections = Collections()
+    worst_ratio = 0.0
+    rss_at_warmup = 0.0
+    async with app.run_test(size=(140, 45)) as pilot:
+        frames = Frames(app)
+        gaps: list[float] = []
+        started = time.perf_counter()
+        for turn in range(1, turns + 1):
+            gaps.append(await stream_turn(app.session, frames, turn))
+            await pilot.pause()
+            if turn == WARMUP:
+                rss_at_warmup = rss_mb()
+            if turn % STAGE == 0:
+                stage = gaps[max(turn - STAGE, WARMUP) : turn]
+                median = statistics.median(gaps[WARMUP:turn])
+                worst = max(stage)
+                ratio = worst / median
+                worst_ratio = max(worst_ratio, ratio)
+                count, total, longest = collections.take()
+                print(
+                    f"  turns {turn - STAGE + 1:3}-{turn:3}: worst gap {worst * 1000:6.1f} ms, "
+                    f"median turn's {median * 1000:5.1f} ms, ratio {ratio:4.1f} (target <= 4); "
+                    f"rss {rss_mb():5.1f} MB; full gc {count} x, {total * 1000:.0f} ms "
+                    f"(longest {longest * 1000:.0f} ms); tracked {tracked()}k; "
+                    f"{time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
+        growth = (rss_mb() - rss_at_warmup) / max(turns - WARMUP, 1)
+    gc.callbacks.remove(collections._callback)
+    return worst_ratio, growth
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=300)
+    parser.add_argument(
+        "--no-collector-policy",
+        action="store_true",
+        help="leave the garbage collector alone at turn ends (to measure the policy)",
+    )
+    args = parser.parse_args()
+    if collector is not None:
+        collector.policy.enabled = not args.no_collector_policy
+    on = collector is not None and collector.policy.enabled
+    print(f"collector policy: {'on' if on else 'off'}")
+    ratio, growth = asyncio.run(run(args.turns))
+    print(
+        f"worst gap / median turn's {ratio:.1f} (target <= 4), "
+        f"rss growth {growth:.3f} MB/turn (target <= 0.2)"
+    )
+
+
+if __name__ == "__main__":
+    main()
