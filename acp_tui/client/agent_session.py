@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client import agent_quirks
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
@@ -327,6 +328,7 @@ class AgentSession:
             await self._teardown()
             return False
         self.agent_info = hello.info
+        self.fs.missing_reads_empty = agent_quirks.missing_reads_empty(hello.info)
         self.agent_capabilities = hello.capabilities
         self.auth_methods = hello.auth_methods
         self.protocol_version = hello.protocol_version
