@@ -426,6 +426,7 @@ class AgentSession:
                     return False
                 self.session_id = session_id
             self._apply_session_setup(result)
+        self._phase = "idle"  # a crash from now on is not "during session/new"
         self._set_state(SessionState.READY)
         return True
 
@@ -599,8 +600,11 @@ class AgentSession:
         except RpcError as error:
             self.notices.emit(Notice(f"The agent failed the prompt: {error.describe()}", "error"))
             stop_reason = "error"
-        except ConnectionClosed:
+            self._phase = "idle"
+        except ConnectionClosed:  # the crash watcher reports it "during prompt"
             stop_reason = "error"
+        else:
+            self._phase = "idle"
         finally:
             self._turn_task = None
             if not self._closing:
