@@ -20,6 +20,7 @@ import asyncio, sys
 from pathlib import Path
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 
 class Overwrite:
     async def ask(self, question: Question) -> str:
@@ -35,11 +36,13 @@ async def main(case: str, path: Path) -> None:
     host = FileSystemHost(path.parent, Overwrite())
     base = peak_mb()
     if case == "write":
-        await host.write_text_file({"sessionId": "s", "path": str(path), "content": "small\n"})
+        await host.write_text_file(
+            WriteTextFileRequest(session_id="s", path=str(path), content="small\n")
+        )
         assert path.read_text() == "small\n"
     else:
         result = await host.read_text_file(
-            {"sessionId": "s", "path": str(path), "line": 1_000_000, "limit": 10}
+            ReadTextFileRequest(session_id="s", path=str(path), line=1_000_000, limit=10)
         )
         assert result["content"] == "", result
     print(f"{base:.1f} {peak_mb():.1f}")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client import agent_quirks
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
@@ -327,6 +328,7 @@ class AgentSession:
             await self._teardown()
             return False
         self.agent_info = hello.info
+        self.fs.missing_reads_empty = agent_quirks.missing_reads_empty(hello.info)
         self.agent_capabilities = hello.capabilities
         self.auth_methods = hello.auth_methods
         self.protocol_version = hello.protocol_version
@@ -424,6 +426,7 @@ class AgentSession:
                     return False
                 self.session_id = session_id
             self._apply_session_setup(result)
+        self._phase = "idle"  # a crash from now on is not "during session/new"
         self._set_state(SessionState.READY)
         return True
 
@@ -597,8 +600,11 @@ class AgentSession:
         except RpcError as error:
             self.notices.emit(Notice(f"The agent failed the prompt: {error.describe()}", "error"))
             stop_reason = "error"
-        except ConnectionClosed:
+            self._phase = "idle"
+        except ConnectionClosed:  # the crash watcher reports it "during prompt"
             stop_reason = "error"
+        else:
+            self._phase = "idle"
         finally:
             self._turn_task = None
             if not self._closing:

@@ -46,7 +46,7 @@ class AgentCrash:
 
     description: str  # e.g. "exited with code 3", "killed by SIGKILL"
     stderr_tail: list[str]
-    during: str  # what we were doing: "initialize", "prompt", ...
+    during: str  # what we were doing: "initialize", "prompt", ... or "idle" (between turns)
     returncode: int | None = None
 
 

@@ -86,13 +86,18 @@ def _open_final(location: beneath.Location) -> int:
         raise
 
 
+def _not_found(path: str) -> RpcError:
+    # the message as the ACP SDKs word it (RequestError.resourceNotFound): agents match on it
+    return error(RESOURCE_NOT_FOUND, f"Resource not found: {path}", path, "not_found")
+
+
 def open_for_read(requested: Path, path: str) -> tuple[int, os.stat_result, Path]:
     """Open the regular file `requested` leads to: (fd, fstat, real path). The caller closes."""
     for attempt in range(3):
         try:
             with beneath.locate(requested) as location:
                 if not location.exists:
-                    raise error(RESOURCE_NOT_FOUND, f"file not found: {path}", path, "not_found")
+                    raise _not_found(path)
                 if not location.rest:
                     raise _not_a_file(os.fstat(location.dir_fd), path)
                 fd = _open_final(location)
@@ -105,7 +110,7 @@ def open_for_read(requested: Path, path: str) -> tuple[int, os.stat_result, Path
             if attempt == 2:
                 raise os_error("read", path, cause) from cause
         except NotADirectoryError as cause:
-            raise error(RESOURCE_NOT_FOUND, f"file not found: {path}", path, "not_found") from cause
+            raise _not_found(path) from cause
         except OSError as cause:
             raise os_error("read", path, cause) from cause
     raise AssertionError("unreachable")

@@ -17,7 +17,10 @@ Errors answered to the agent (`RpcError`; ``data`` is ``{"path", "reason", ...}`
 - -32602 invalid params: malformed params; relative path / NUL byte / outside-cwd denial /
   target changed (see `boundary`); reasons ``"is_directory"``, ``"not_regular_file"``,
   ``"binary"`` (not UTF-8 or contains NUL bytes), ``"too_large"``;
-- -32002 resource not found: the file to read does not exist (reason ``"not_found"``);
+- -32002 resource not found: the file to read does not exist (reason ``"not_found"``, message
+  "Resource not found: PATH" as the SDKs word it). With `missing_reads_empty` (a compatibility
+  switch for agents that cannot tell this error from others: `acp_tui.client.agent_quirks`) a
+  missing file inside the session roots reads as ``""`` instead;
 - -32603 internal error: an OS error (reason ``"os_error"``); the user rejected the change in review
   (reason ``"rejected"``) or cancelled overwriting a changed / read-only / too large file (reasons
   ``"changed_on_disk"``, ``"read_only"``, ``"too_large"``); the path kept changing while being
@@ -40,7 +43,7 @@ from typing import Any, Protocol
 
 from acp_tui.host import file_access as fa
 from acp_tui.host.asker import Asker
-from acp_tui.host.boundary import PathPolicy
+from acp_tui.host.boundary import PathPolicy, resolve_path
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
 from acp_tui.host.write_questions import (
@@ -55,7 +58,7 @@ from acp_tui.host.write_questions import (
     confirm_overwrite_changed,
     confirm_read_only,
 )
-from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
 from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 
 __all__ = [
@@ -151,8 +154,10 @@ class FileSystemHost:
         extra_roots: Sequence[Path] = (),
         max_read_bytes: int = 50 * 1024 * 1024,
         write_gate: WriteGate | None = None,
+        missing_reads_empty: bool = False,
     ) -> None:
         self.policy = PathPolicy(cwd, asker, extra_roots=extra_roots)
+        self.missing_reads_empty = missing_reads_empty
         self.changes = ChangeLog()
         self.max_read_bytes = max_read_bytes
         self.write_gate = write_gate
@@ -173,7 +178,12 @@ class FileSystemHost:
     async def _read(self, path: str, line: int | None, limit: int | None) -> str:
         """Open through the walk, check the real path (asking if outside), read that same fd."""
         requested = self.policy.validate(path)
-        fd, info, real = await asyncio.to_thread(fa.open_for_read, requested, path)
+        try:
+            fd, info, real = await asyncio.to_thread(fa.open_for_read, requested, path)
+        except RpcError as error:
+            if self._reads_as_empty(requested, error):
+                return ""
+            raise
         try:
             await self.policy.check_resolved(requested, real, "read", links=fa.links_of(info))
         except BaseException:
@@ -185,6 +195,12 @@ class FileSystemHost:
         if seen is not None:
             self._known[real] = seen
         return content
+
+    def _reads_as_empty(self, requested: Path, error: RpcError) -> bool:
+        """A missing file inside the roots, for an agent that needs `missing_reads_empty`."""
+        if not self.missing_reads_empty or error.code != RESOURCE_NOT_FOUND:
+            return False
+        return self.policy.inside(resolve_path(requested))
 
     # ---- writing ------------------------------------------------------------------------------
 

@@ -269,12 +269,13 @@ class Connection:
         parts: list[bytes] = []
         size = 0  # bytes in `parts`
         discarded = 0  # > 0 while skipping the rest of an oversized frame
-        cap = self.max_frame_bytes
         read = self._reader.read
         try:
             while True:
                 try:
                     block = await read(READ_BLOCK)
+                    # read per block: a prestarted connection gets the setting after it started
+                    cap = self.max_frame_bytes
                 except (OSError, ValueError) as exc:
                     logger.warning("reading from the agent failed: %s", exc)
                     break

@@ -36,7 +36,7 @@ class InteropAgent:
     mode: str | None = None  # switch to this mode before the prompt
     uses_terminal: bool = False  # runs the shell command through terminal/*
     fake_llm: bool = True  # the turn is driven by the fake LLM (writes, reads, edits, shell)
-    writes_new_file: bool = True  # hello.txt comes out (Gemini's pre-read of it fails)
+    writes_new_file: bool = True  # hello.txt comes out
     edits_notes: bool = True  # fast-agent has no edit tool: the fake LLM asks for no edit
     returns_shell_output: bool = True  # Gemini sends none: nothing a client could show
     asks_permission: bool = True
@@ -62,9 +62,8 @@ def _npm(package: str, binary: str) -> str:
 
 
 AGENTS = [
-    InteropAgent(
-        "gemini", _npm("gemini", "gemini"), writes_new_file=False, returns_shell_output=False
-    ),
+    # a new file only through the missing-reads-empty switch (acp_tui.client.agent_quirks)
+    InteropAgent("gemini", _npm("gemini", "gemini"), returns_shell_output=False),
     InteropAgent("claude-code-acp", _npm("claudeacp", "claude-code-acp"), uses_terminal=True),
     InteropAgent("claude-agent-acp", _npm("claudeagentacp", "claude-agent-acp")),
     # full-access: codex's sandbox helper fails in containers; in that mode it asks nothing

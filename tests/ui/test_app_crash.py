@@ -122,3 +122,17 @@ async def test_permission_prompt_closes_as_cancelled_when_the_agent_dies(tmp_pat
         (prompt,) = h.all(PermissionPrompt)
         await h.until(lambda: prompt.has_class("-answered"), "the prompt to close", seconds=3)
         assert "⊘ cancelled" in plain(prompt.query_one(".answered", Static))
+
+
+async def test_a_crash_between_turns_says_while_idle_not_the_last_request(
+    tmp_path: Path,
+) -> None:
+    """The phase is reset once the session is open and after each turn (it said "during
+    session/new" for an agent that died long after)."""
+    first = [initialize_ok(), new_session_ok("s1"), expect_prompt(), end_turn(), {"exit": 5}]
+    argv = agent_runs(tmp_path, first)
+    async with run_app(argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("hello")
+        text = await crashed(h)
+        assert "exited with code 5" in text and "(while idle)" in text
+        assert "during" not in text.split("\n")[0]

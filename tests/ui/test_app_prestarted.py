@@ -32,3 +32,24 @@ async def test_an_adopted_early_agent_drives_the_ui_through_a_permission_prompt(
         assert outcome == {"outcome": "selected", "optionId": "once"}
         assert h.app.is_running
         assert not h.logged_errors, h.logged_errors
+
+
+async def test_an_oversized_frame_from_a_prestarted_agent_is_a_notice(tmp_path: Path) -> None:
+    """The early connection's reader started before the settings were loaded: the cap it
+    applies is the setting's, read as frames come in (it kept the 64 MiB default)."""
+    from acp_tui.config import Settings
+    from tests.agents.scenarios import agent_text
+    from tests.ui.app_harness import SID
+
+    steps = [{"raw": "{" + "x" * 5000 + "\n"}, agent_text(SID, "still here")]
+    agent = write_scenario(tmp_path, one_turn(steps))
+    cwd = fixed_cwd(tmp_path)
+    early = await prestart(agent.argv, str(cwd.resolve()), {})
+    assert early is not None
+    kwargs: dict[str, Any] = {"prestarted": early, "settings": Settings(max_frame_bytes=1000)}
+    async with run_app(agent.argv, cwd, session_kwargs=kwargs) as h:
+        assert h.session._process is early.process
+        await h.prompt("go")
+        await h.until(lambda: "still here" in h.screen_text(), "the text after the big frame")
+        assert any("Discarded a message of 5,001 bytes" in n for n in h.notified), h.notified
+        assert h.app.is_running

@@ -47,7 +47,8 @@ def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
     """The banner's text for a crash: the exit, during what, the last stderr lines and the keys."""
     title = Text("✖ ", style="bold red")
     title.append(f"{agent_name} {crash.description.removeprefix('agent ')}", style="bold")
-    title.append(f" (during {crash.during})", style="dim")
+    when = "while idle" if crash.during == "idle" else f"during {crash.during}"
+    title.append(f" ({when})", style="dim")
     lines: list[RenderableType] = [title]
     if crash.stderr_tail:
         lines.append(Text("last lines of its stderr:", style="dim"))

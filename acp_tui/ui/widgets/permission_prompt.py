@@ -177,11 +177,13 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def take_focus(self) -> None:
         """Focus the default button (or the prompt itself) and bring it into view."""
+        # Set now, not with `focus()` (which defers to the app's queue): a key the user presses
+        # once the prompt is on screen must not reach the prompt box in between.
         button = self.default_button()
         if button is not None:
-            button.focus()
+            self.screen.set_focus(button)
         elif self.ask.open:
-            self.focus()
+            self.screen.set_focus(self)
         self.scroll_visible()
 
     def on_focus(self) -> None:
