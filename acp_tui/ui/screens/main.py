@@ -85,7 +85,7 @@ class MainScreen(ComposerActions):
                 yield Composer(
                     self.session.thread, self.session.cwd, LOCAL_COMMANDS, id="composer"
                 )
-            yield Sidebar(self.session.thread, id="sidebar")
+            yield Sidebar(self.session.thread, id="sidebar", session=self.session)
         yield StatusBar(id="status")
         yield Footer()
 
