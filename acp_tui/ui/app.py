@@ -206,6 +206,23 @@ class AcpApp(App[int]):
             if picked.action == "fork":
                 notify(self, "Forked: you are in the new session.")
 
+    async def new_session(self) -> None:
+        """`/clear`: leave the current session (remembered, closed) for a new one here."""
+        session = self.session
+        if session.turn_running:
+            await session.cancel()
+        session_history.remember(session)
+        await session.close_current_session()
+        session.thread.reset()
+        ok = await session.open_new()
+        self.show_current_thread()
+        if not ok and session.error:
+            notify(self, session.error, severity="error")
+        elif ok:
+            session_history.remember(session)
+            await self.apply_preset()
+            notify(self, "New session.")
+
     async def action_quit(self) -> None:
         session_history.remember(self.session)
         await self.session.close()

@@ -1,0 +1,26 @@
+"""`logout` (ACP v1): offered only when the agent advertises `agentCapabilities.auth.logout`.
+Nothing here imports Textual."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acp_tui.client.session_config import error_text
+from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.errors import RpcError
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+def can_logout(session: AgentSession) -> bool:
+    return session.agent_capabilities.auth.logout is not None
+
+
+async def logout(session: AgentSession) -> str | None:
+    """Ask the agent to end the authenticated session; an error message, or None."""
+    try:
+        await session.call("logout", {})
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None
