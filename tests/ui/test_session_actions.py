@@ -94,3 +94,26 @@ async def test_sessions_and_model_slash_commands_open_their_pickers(tmp_path: Pa
         await h.until(lambda: isinstance(h.app.screen, MainScreen), "back")
         await h.type_prompt("/sessions")
         await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
+
+
+async def test_v2_logout_is_auth_logout_offered_with_auth_methods(tmp_path: Path) -> None:
+    from acp_tui.config import Settings
+
+    steps = [
+        {"expect": "initialize", "match": {"protocolVersion": 2}, "respond": {
+            "protocolVersion": 2, "info": {"name": "scripted-v2", "version": "1"},
+            "capabilities": {},
+            "authMethods": [{"methodId": "key", "name": "API key", "type": "agent"}]}},
+        {"expect": "session/new", "respond": {"sessionId": SID}},
+        {"expect": "auth/logout", "respond": {}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    v2 = {"settings": Settings(protocol_version=2)}
+    async with run_app(agent.argv, fixed_cwd(tmp_path), session_kwargs=v2) as h:
+        assert h.session.protocol_version == 2
+        assert "Log out of the agent" in palette_names(h)
+        await open_from_palette(h, "Log out")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the confirmation")
+        await h.pilot.press("y")
+        await h.until(lambda: any(n.startswith("Logged out of") for n in h.notified), "done")
+        assert not h.sent_methods("logout")
