@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
 import sys
@@ -10,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui import __version__
+from acp_tui.presets import Preset, PresetTable, describe, load_presets
 
-USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] -- AGENT_CMD [ARGS...]"
+USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] [NAME | -a NAME | -- AGENT_CMD [ARGS...]]"
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,13 @@ class LaunchOptions:
     continue_last: bool = False
     protocol: int | None = None
     """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
+    preset: Preset | None = None
+    """The agent preset started (its defaults are applied once the session is open)."""
+    pick_agent: bool = False
+    """No agent given: choose one of the installed presets first."""
+    list_agents: bool = False
+    messages: tuple[str, ...] = ()
+    """Problems with the presets in the config file, for the UI to show."""
 
 
 class UsageError(Exception):
@@ -43,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal client for the Agent Client Protocol (ACP).",
         epilog=(
             "examples:\n"
-            "  acp-tui -- gemini --acp\n"
+            "  acp-tui gemini            (a preset: built-in or [agents.NAME] in config.toml)\n"
+            "  acp-tui -a gemini -- --debug   (a preset with extra agent arguments)\n"
+            "  acp-tui -- gemini --acp   (an agent command as is, no preset)\n"
             "  acp-tui --cwd ~/src/project -- claude-code-acp\n"
             "  acp-tui --demo            (a built-in scripted agent: no network, no key)"
         ),
@@ -55,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
     parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
+    parser.add_argument(
+        "-a", "--agent", metavar="NAME", help="start the agent preset NAME (see --list-agents)"
+    )
+    parser.add_argument(
+        "--list-agents", action="store_true", help="list the agent presets and which are installed"
+    )
     parser.add_argument(
         "--inspect", action="store_true", help="open the traffic inspector at start (f12 toggles)"
     )
@@ -93,18 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_args(argv: list[str]) -> LaunchOptions:
+def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOptions:
     if "--" in argv:
         split = argv.index("--")
         own, agent_argv = argv[:split], argv[split + 1 :]
     else:
         own, agent_argv = argv, []
     args, extra = build_parser().parse_known_args(own)
-    if extra:
-        # `acp-tui gemini --acp` without `--`: accept it when the first word is not an option.
-        if extra[0].startswith("-"):
-            raise UsageError(f"unknown option {extra[0]!r} (agent arguments go after `--`)")
-        agent_argv = extra + agent_argv
+    table = presets if presets is not None else load_presets()
+    if args.list_agents:
+        return LaunchOptions([], Path.cwd(), None, False, list_agents=True)
+    preset, agent_argv = resolve_preset(args.agent, extra, agent_argv, table)
     cwd = Path(os.path.expanduser(args.cwd)) if args.cwd else Path.cwd()
     if not cwd.is_dir():
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
@@ -124,12 +140,19 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         )  # fmt: skip
     if args.demo and agent_argv:
         raise UsageError("give either --demo or an agent command, not both")
-    if not args.demo and not agent_argv:
+    pick = not args.demo and not agent_argv
+    if pick and not table.installed():
         raise UsageError(
-            "no agent command given; try `acp-tui -- gemini --acp` or `acp-tui --demo`"
+            "no agent given and none of the known agents is installed; see "
+            "`acp-tui --list-agents`, or try `acp-tui -- AGENT_CMD` or `acp-tui --demo`"
         )
-    if not args.demo:
-        check_agent_command(agent_argv[0], cwd)
+    if not args.demo and not pick:
+        try:
+            check_agent_command(agent_argv[0], cwd)
+        except UsageError as error:
+            if preset is None or preset.install is None:
+                raise
+            raise UsageError(f"{error}; install it with: {preset.install}") from None
     if args.resume is not None and args.continue_last:
         raise UsageError("give either --resume or --continue, not both")
     return LaunchOptions(
@@ -142,7 +165,60 @@ def parse_args(argv: list[str]) -> LaunchOptions:
         continue_last=args.continue_last,
         inspect=args.inspect,
         protocol=args.protocol,
+        preset=preset,
+        pick_agent=pick,
+        messages=tuple(table.messages),
     )
+
+
+def resolve_preset(
+    name: str | None, extra: list[str], agent_argv: list[str], table: PresetTable
+) -> tuple[Preset | None, list[str]]:
+    """The preset asked for and the agent's argv.
+
+    `-a NAME` or a bare first word that names a preset starts that preset (a preset wins over
+    a program of the same name: `acp-tui gemini` is the preset; `acp-tui -- gemini` runs the
+    program as is). Arguments after `--` are added to the preset's command. Words after a
+    preset's name without `--` are accepted only when the preset's command has them already
+    (`acp-tui gemini --acp` still works). Otherwise the words are the agent command itself.
+    """
+    if name is None and extra and not extra[0].startswith("-") and extra[0] in table.presets:
+        name, extra = extra[0], extra[1:]
+        preset = table.presets[name]
+        unknown = [arg for arg in extra if arg not in preset.command[1:]]
+        if unknown:
+            raise UsageError(
+                f"{name!r} is an agent preset: give its extra arguments after `--` "
+                f"(`acp-tui {name} -- {' '.join(unknown)}`), or run a program of that name "
+                f"with `acp-tui -- {name} ...`"
+            )
+        return preset, [*preset.command, *agent_argv]
+    if name is not None:
+        named = table.get(name)
+        if named is None:
+            known = ", ".join(sorted(table.presets))
+            raise UsageError(f"no agent preset {name!r} (known: {known})")
+        if extra:
+            raise UsageError(f"unexpected {extra[0]!r} (agent arguments go after `--`)")
+        return named, [*named.command, *agent_argv]
+    if extra:
+        # `acp-tui my-agent --acp` without `--`: accept it when the first word is not an option.
+        if extra[0].startswith("-"):
+            raise UsageError(f"unknown option {extra[0]!r} (agent arguments go after `--`)")
+        return None, extra + agent_argv
+    return None, agent_argv
+
+
+def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
+    """The options once a preset was picked (the agent picker)."""
+    return dataclasses.replace(
+        options, agent_argv=list(preset.command), preset=preset, pick_agent=False
+    )
+
+
+def list_agents(table: PresetTable) -> str:
+    lines = [describe(preset) for preset in table.presets.values()]
+    return "\n".join([*lines, *table.messages])
 
 
 def check_agent_command(command: str, cwd: Path) -> None:
@@ -172,6 +248,17 @@ def main(argv: list[str] | None = None) -> int:
         options = parse_args(args)
     except UsageError as error:
         print(f"acp-tui: {error}", file=sys.stderr)
+        print(f"usage: {USAGE}", file=sys.stderr)
+        return 2
+    if options.list_agents:
+        print(list_agents(load_presets()))
+        return 0
+    if options.pick_agent and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "acp-tui: no agent given (and no terminal to pick one in); try `acp-tui NAME` "
+            "(see --list-agents), `acp-tui -- AGENT_CMD` or `acp-tui --demo`",
+            file=sys.stderr,
+        )
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
     from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI

@@ -82,8 +82,10 @@ class Settings(BaseSettings):
     """Extra environment variables for the agent process (added to acp-tui's environment)."""
 
     mcp_servers: list[dict[str, Any]] = Field(default_factory=list)
-    """MCP servers offered to the agent in session/new, as ACP `McpServer` objects (e.g.
-    `{name = "fs", command = "/usr/bin/mcp-fs", args = [], env = []}`)."""
+    """MCP servers offered to the agent in session/new, load, resume and fork (`[[mcp_servers]]`
+    tables: stdio `{name, command, args, env}`, or `{type = "http"|"sse", name, url, headers}`;
+    `env`/`headers` as tables); http/sse only to agents that can take them. A preset's
+    `[[agents.NAME.mcp_servers]]` are added (same name: the preset's wins)."""
 
     protocol_version: int = Field(default=1, ge=1, le=2)
     """The ACP version offered to the agent: 1, or 2 (the v2 draft; an agent that only speaks
@@ -209,6 +211,8 @@ def load_settings(
     for key, value in file_values.items():
         if key in Settings.model_fields:
             candidates[key] = [(f"{path}: {key}", value)]
+        elif key == "agents":
+            continue  # agent presets: read by acp_tui.presets
         else:
             messages.append(f"{path}: unknown setting {key!r} ignored")
     for key, value in env_values(env).items():

@@ -23,6 +23,7 @@ from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
 from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
+from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_port import ClientUi
@@ -37,6 +38,7 @@ from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
+from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.models import (
@@ -96,7 +98,9 @@ class AgentSession:
         self.argv = list(argv)
         self.cwd = cwd.resolve()
         self.ui = ui
-        self.mcp_servers = list(mcp_servers) or list(settings.mcp_servers)
+        self.mcp_servers = list(mcp_servers) or normalize_servers(settings.mcp_servers)[0]
+        self.mcp_sent: list[dict[str, Any]] = []  # what the last session open passed
+        self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.permissions = PermissionBroker(
@@ -378,7 +382,8 @@ class AgentSession:
         assert connection is not None
         tried: AuthMethodInfo | None = None
         v2 = self.v2 is not None
-        servers = v2_mcp_servers(self.mcp_servers) if v2 else self.mcp_servers
+        offered = servers_for(self)  # what the agent's mcpCapabilities allow
+        servers = v2_mcp_servers(offered) if v2 else offered
         while True:
             self._phase = (
                 ("session/resume" if resume or v2 else "session/load") if load else "session/new"
@@ -449,8 +454,13 @@ class AgentSession:
     async def _authenticate(self, error: str | None) -> AuthMethodInfo | None:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
         self._set_state(SessionState.AUTHENTICATING)
+        preferred = next((m for m in self.auth_methods if m.id == self.preferred_auth), None)
+        method: AuthMethodInfo | None
         while True:
-            method = await self.ui.choose_auth_method(self.auth_methods, error)
+            if preferred is not None:  # the preset's method first, once, without asking
+                method, preferred = preferred, None
+            else:
+                method = await self.ui.choose_auth_method(self.auth_methods, error)
             if method is None:
                 self._fail("authentication is required and was not completed")
                 await self._teardown()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.client.events import Notice
+from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session_config import error_text
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
@@ -139,7 +140,7 @@ async def fork_session(session: AgentSession, session_id: str) -> tuple[str | No
     try:
         result = await session.call(
             "session/fork",
-            {"sessionId": session_id, "cwd": str(session.cwd), "mcpServers": session.mcp_servers},
+            {"sessionId": session_id, "cwd": str(session.cwd), "mcpServers": servers_for(session)},
         )
     except (RpcError, ConnectionClosed) as error:
         return None, error_text(error)

@@ -25,6 +25,7 @@ from typing import Any
 
 from acp_tui import __version__
 from acp_tui.demo import content, v2
+from acp_tui.demo.session_extras import SESSION_CAPABILITIES, SessionExtras
 from acp_tui.demo.turn import JsonObject, RpcError, Session, Turn, TurnCancelled, text_block
 
 PARSE_ERROR = -32700
@@ -138,6 +139,22 @@ class DemoAgent:
             "session/resume": self._resume_session,
             "session/set_config_option": self._set_config_option,
         }
+        self.extras = SessionExtras(self.sessions)
+        for method, handler in self.extras.handlers().items():
+            v2_handler = self._handlers.get(method)  # v2's resume and mode option stay
+            self._handlers[method] = (
+                handler if v2_handler is None else self._by_protocol(v2_handler, handler)
+            )
+
+    def _by_protocol(
+        self,
+        v2_handler: Callable[[JsonObject], Awaitable[JsonObject]],
+        v1_handler: Callable[[JsonObject], Awaitable[JsonObject]],
+    ) -> Callable[[JsonObject], Awaitable[JsonObject]]:
+        async def handle(params: JsonObject) -> JsonObject:
+            return await (v2_handler if self.protocol >= 2 else v1_handler)(params)
+
+        return handle
 
     # ---- the wire -------------------------------------------------------------------------
 
@@ -251,7 +268,7 @@ class DemoAgent:
                                             "content": text_block(v2.GREETING)})
         elif method == "session/new":
             await self._announce(self.sessions[result["sessionId"]])
-        elif method == "session/load":
+        elif method in ("session/load", "session/resume"):
             await self._announce(self.sessions[params["sessionId"]])
         elif method == "session/set_mode":
             session = self.sessions[params["sessionId"]]
@@ -343,6 +360,7 @@ class DemoAgent:
             "agentCapabilities": {
                 "loadSession": True,
                 "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
+                "sessionCapabilities": SESSION_CAPABILITIES,
             },
             "authMethods": [{"id": content.AUTH_METHOD_ID, "name": "Demo login",
                              "description": "Pretend to log in (no key needed)"}],
@@ -373,7 +391,11 @@ class DemoAgent:
         self.sessions[session.id] = session
         if self.protocol >= 2:
             return {"sessionId": session.id, "configOptions": v2.config_options(session)}
-        return {"sessionId": session.id, "modes": self._modes(session)}
+        return {
+            "sessionId": session.id,
+            "modes": self._modes(session),
+            "configOptions": self.extras.config_options(session),
+        }
 
     async def _resume_session(self, params: JsonObject) -> JsonObject:
         """v2 `session/resume` (without replay: the client kept the conversation)."""
@@ -407,7 +429,7 @@ class DemoAgent:
         for role, text in session.history:
             kind = "user_message_chunk" if role == "user" else "agent_message_chunk"
             await self.update(session, {"sessionUpdate": kind, "content": text_block(text)})
-        return {"modes": self._modes(session)}
+        return {"modes": self._modes(session), "configOptions": self.extras.config_options(session)}
 
     async def _announce(self, session: Session) -> None:
         commands = [{"name": name, "description": description}
@@ -459,6 +481,7 @@ class DemoAgent:
             session.history.append(("user", text))
             if turn.said:
                 session.history.append(("agent", "".join(turn.said)))
+            self.extras.touch(session)
         return {"stopReason": stop_reason}
 
     # ---- v2: the prompt lifecycle ------------------------------------------------------------

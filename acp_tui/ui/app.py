@@ -18,6 +18,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.presets import Preset
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
@@ -54,8 +55,10 @@ class AcpApp(App[int]):
         guard: ProcessGuard | None = None,
         inspect: bool = False,
         open_request: OpenRequest | None = None,
+        preset: Preset | None = None,
     ) -> None:
         super().__init__()
+        self.preset = preset
         self.guard = guard
         self.open_request = open_request or OpenRequest()
         self.startup_messages = list(startup_messages or [])
@@ -109,6 +112,7 @@ class AcpApp(App[int]):
         self.show_current_thread()
         if ok:
             session_history.remember(self.session)
+            await self.apply_preset()
             if self.open_request.pick:
                 self.show_sessions()
         if not ok and self.session.state is SessionState.FAILED:
@@ -116,6 +120,16 @@ class AcpApp(App[int]):
             self.exit_message = self.session.error
             await self.session.close()
             self.exit(1)
+
+    async def apply_preset(self) -> None:
+        """The preset's model, mode and options on the session just opened; failures shown."""
+        if self.preset is None or not self.preset.has_defaults:
+            return
+        from acp_tui.client.presets import apply_defaults
+
+        problems = await apply_defaults(self.session, self.preset)
+        if problems:
+            notify(self, "\n".join(problems), title="Preset", severity="warning")
 
     def _exit_on_signal(self, sig: int, loop: asyncio.AbstractEventLoop) -> None:
         """Kill every process acp-tui started (at once, without the UI), then leave.
@@ -191,6 +205,23 @@ class AcpApp(App[int]):
             session_history.remember(session)
             if picked.action == "fork":
                 notify(self, "Forked: you are in the new session.")
+
+    async def new_session(self) -> None:
+        """`/clear`: leave the current session (remembered, closed) for a new one here."""
+        session = self.session
+        if session.turn_running:
+            await session.cancel()
+        session_history.remember(session)
+        await session.close_current_session()
+        session.thread.reset()
+        ok = await session.open_new()
+        self.show_current_thread()
+        if not ok and session.error:
+            notify(self, session.error, severity="error")
+        elif ok:
+            session_history.remember(session)
+            await self.apply_preset()
+            notify(self, "New session.")
 
     async def action_quit(self) -> None:
         session_history.remember(self.session)

@@ -11,10 +11,14 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.cli import LaunchOptions
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.process_guard import ProcessGuard
+
+if TYPE_CHECKING:
+    from acp_tui.presets import Preset
 
 
 def demo_argv() -> list[str]:
@@ -25,6 +29,15 @@ def demo_argv() -> list[str]:
 def run_app(options: LaunchOptions) -> int:
     """Run the app for parsed command-line options (the demo agent and its sample project with
     `--demo`); returns the exit code."""
+    if options.pick_agent:
+        from acp_tui.cli import with_preset
+        from acp_tui.presets import load_presets
+        from acp_tui.ui.screens.agent_picker import pick_agent
+
+        picked = pick_agent(load_presets())
+        if picked is None:
+            return 0
+        options = with_preset(options, picked)
     argv = options.agent_argv
     cwd = options.cwd
     if options.demo:
@@ -45,7 +58,7 @@ def run_app(options: LaunchOptions) -> int:
             prestart(
                 argv,
                 str(cwd),
-                quick_agent_env(),
+                {**quick_agent_env(), **preset_env(options)},
                 marker_env=guard.child_env(),
                 protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
             )
@@ -76,17 +89,24 @@ def _run(
         loaded.settings = loaded.settings.model_copy(update={"protocol_version": options.protocol})
     rules = RulesStore(cwd)
 
+    preset = options.preset
+    mcp_servers, mcp_problems = preset_mcp_servers(loaded.settings.mcp_servers, preset)
+
     def factory(bridge: ScreenUi) -> AgentSession:
-        return AgentSession(
+        session = AgentSession(
             argv,
             cwd,
             bridge,
             log_path=options.log_path,
+            mcp_servers=mcp_servers,
+            env_extra=preset_env(options),
             settings=loaded.settings,
             rules=rules,
             guard=guard,
             prestarted=early,
         )
+        session.preferred_auth = preset.auth_method if preset is not None else None
+        return session
 
     open_request = OpenRequest(
         resume_id=options.resume or None,
@@ -95,7 +115,8 @@ def _run(
     )
     app = AcpApp(
         factory,
-        startup_messages=[*loaded.messages, *rules.messages],
+        startup_messages=[*loaded.messages, *options.messages, *mcp_problems, *rules.messages],
+        preset=preset,
         guard=guard,
         inspect=options.inspect,
         open_request=open_request,
@@ -106,6 +127,22 @@ def _run(
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def preset_env(options: LaunchOptions) -> dict[str, str]:
+    return dict(options.preset.env) if options.preset is not None else {}
+
+
+def preset_mcp_servers(
+    global_servers: list[dict[str, Any]], preset: Preset | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The settings' `[[mcp_servers]]` and the preset's as one list (the preset's win by name),
+    and the problems with the settings' entries."""
+    from acp_tui.mcp_servers import merged, normalize_servers
+
+    servers, problems = normalize_servers(global_servers)
+    problems = [f"mcp_servers: {problem}" for problem in problems]
+    return merged(servers, preset.mcp_servers if preset is not None else ()), problems
 
 
 def run_replay(options: LaunchOptions) -> int:

@@ -12,6 +12,9 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("copy", "Copy the last agent message (/copy code: its last code block)", "[code]",
                  local=True),
     SlashCommand("editor", "Edit the prompt in $EDITOR (ctrl+g)", None, local=True),
+    SlashCommand("sessions", "Earlier sessions: open, fork, delete (f5)", None, local=True),
+    SlashCommand("model", "Pick the model (f6)", None, local=True),
+    SlashCommand("clear", "Start a new session in this directory", None, local=True),
 )
 
 
@@ -24,6 +27,7 @@ class LocalCommandsProvider(Provider):
             ("Copy last agent message", "copy", "system clipboard or OSC 52"),
             ("Copy last code block", "copy code", "from the last agent message"),
             ("Edit prompt in $EDITOR", "editor", "reads it back when the editor exits"),
+            ("New session (/clear)", "clear", "a new session in this directory"),
         ]
 
     def _run(self, line: str) -> None:

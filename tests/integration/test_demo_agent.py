@@ -461,7 +461,7 @@ async def test_odd_input_gets_json_rpc_errors_and_the_agent_keeps_going(project:
         await client.send_raw(b'{"jsonrpc": "2.0", "method": "$/cancel_request", '
                               b'"params": {"requestId": [1]}}')
         await client.send_raw(b'{"jsonrpc": "2.0", "method": "session/cancel", "params": 7}')
-        unknown = await client.request("session/list", {})
+        unknown = await client.request("session/delete", {"sessionId": "s"})
         assert unknown["error"]["code"] == -32601
         assert (await client.initialize())["protocolVersion"] == 1
 
@@ -487,3 +487,39 @@ def test_sample_project_files(tmp_path: Path):
     assert "[project]" in (tmp_path / "pyproject.toml").read_text()
     assert 40 <= len(APP_PY.splitlines()) <= 60
     compile(APP_PY, "app.py", "exec")
+
+
+async def test_config_options_and_session_list_resume(project: Path):
+    async with DemoClient.spawn() as client:
+        init = await client.initialize()
+        caps = init["agentCapabilities"]["sessionCapabilities"]
+        assert set(caps) == {"list", "resume", "close"}
+        new = await client.request("session/new", {"cwd": str(project), "mcpServers": []})
+        first = new["result"]["sessionId"]
+        options = {o["id"]: o["currentValue"] for o in new["result"]["configOptions"]}
+        assert options == {"model": "demo-quick", "effort": "medium", "web_search": False}
+        changed = await client.request(
+            "session/set_config_option",
+            {"sessionId": first, "configId": "model", "value": "demo-careful"},
+        )
+        models = [o for o in changed["result"]["configOptions"] if o["id"] == "model"]
+        assert models[0]["currentValue"] == "demo-careful"
+        bad = await client.request(
+            "session/set_config_option",
+            {"sessionId": first, "configId": "model", "value": "gpt-9"},
+        )
+        assert bad["error"]["code"] == -32602
+        await client.prompt(first, "hello there")
+        second = await client.new_session(project)
+        listed = await client.request("session/list", {"cwd": str(project)})
+        sessions = listed["result"]["sessions"]
+        assert {s["sessionId"] for s in sessions} == {first, second}
+        assert next(s for s in sessions if s["sessionId"] == first)["title"] == "hello there"
+        other = await client.request("session/list", {"cwd": "/elsewhere"})
+        assert other["result"]["sessions"] == []
+        resumed = await client.request(
+            "session/resume", {"sessionId": first, "cwd": str(project), "mcpServers": []}
+        )
+        kept = {o["id"]: o["currentValue"] for o in resumed["result"]["configOptions"]}
+        assert kept["model"] == "demo-careful"
+        assert (await client.request("session/close", {"sessionId": first}))["result"] == {}

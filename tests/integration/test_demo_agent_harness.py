@@ -41,6 +41,10 @@ AGENT_RESULTS = {
     "session/load": "LoadSessionResponse",
     "session/set_mode": "SetSessionModeResponse",
     "session/prompt": "PromptResponse",
+    "session/list": "ListSessionsResponse",
+    "session/resume": "ResumeSessionResponse",
+    "session/close": "CloseSessionResponse",
+    "session/set_config_option": "SetSessionConfigOptionResponse",
 }
 UNSTABLE_UPDATES = {"plan_update", "plan_removed"}
 TEXT_CHUNKS = {"agent_message_chunk", "agent_thought_chunk", "user_message_chunk"}

@@ -54,11 +54,12 @@ async def test_slash_lists_agent_and_local_commands_live_filters_completes_and_h
         await h.until(lambda: h.session.thread.commands, "the agent's commands")
         await h.type_prompt("/", send=False)
         await h.until(lambda: "review" in listed(h), "the slash list")
-        assert listed(h)[:3] == ["export", "copy", "editor"], "local commands come first"
-        assert set(listed(h)[3:]) == {"review", "init"}
+        local = ["export", "copy", "editor", "sessions", "model", "clear"]
+        assert listed(h)[:6] == local, "local commands come first"
+        assert set(listed(h)[6:]) == {"review", "init"}
         labels = [plain_option(h, i) for i in range(len(listed(h)))]
-        assert "local" in labels[0] and "local" not in labels[3]
-        assert "Review the [bold]diff[/bold]" in labels[3], "descriptions are not markup"
+        assert "local" in labels[0] and "local" not in labels[6]
+        assert "Review the [bold]diff[/bold]" in labels[6], "descriptions are not markup"
 
         # live: a new update while the list is open
         assert await h.session.set_mode("ask") is None

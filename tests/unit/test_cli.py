@@ -25,7 +25,7 @@ def test_help_lists_the_usage_without_importing_the_ui() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "acp-tui [--cwd DIR] [--log FILE] [--demo] -- AGENT_CMD" in result.stdout
+    assert "[NAME | -a NAME | -- AGENT_CMD [ARGS...]]" in result.stdout
 
 
 def test_missing_agent_command_is_one_line_with_a_hint() -> None:

@@ -75,6 +75,10 @@ class ComposerActions(Screen[None]):
             self.copy_last(code=event.args == "code")
         elif event.name == "editor":
             self.open_editor()
+        else:
+            from acp_tui.ui.session_actions import run_local_command
+
+            run_local_command(self, event.name)  # type: ignore[arg-type]  # (the main screen)
 
     def export_conversation(self, given: str = "") -> Path | None:
         """Write the conversation as Markdown (`given`: a path or name, else a default in the

@@ -28,6 +28,7 @@ from acp_tui.session.config_options import (
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
+from acp_tui.ui.session_actions import logout_entries
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -85,7 +86,7 @@ class MainScreen(ComposerActions):
                 yield Composer(
                     self.session.thread, self.session.cwd, LOCAL_COMMANDS, id="composer"
                 )
-            yield Sidebar(self.session.thread, id="sidebar")
+            yield Sidebar(self.session.thread, id="sidebar", session=self.session)
         yield StatusBar(id="status")
         yield Footer()
 
@@ -282,7 +283,7 @@ class MainScreen(ComposerActions):
             entries.append(
                 ("Fork this session", "Continue from here in a new session", self.fork_current)
             )
-        return entries
+        return [*entries, *logout_entries(self)]
 
     def action_show_sessions(self) -> None:
         cast("AcpApp", self.app).show_sessions()

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from acp_tui.session import thread_changes
+from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
@@ -28,11 +29,13 @@ class Sidebar(VerticalScroll):
     Sidebar .section-title { text-style: bold; color: $text-accent; margin-top: 1; }
     Sidebar #plans { height: auto; }
     Sidebar #commands { color: $text-muted; }
+    Sidebar #mcp-servers { margin-top: 1; }
     """
 
-    def __init__(self, thread: Any, *, id: str | None = None) -> None:
+    def __init__(self, thread: Any, *, id: str | None = None, session: Any = None) -> None:
         super().__init__(id=id)
         self.thread = thread
+        self.session = session  # for the MCP servers passed (optional)
         self._unsubscribe: Any = None
 
     def compose(self) -> ComposeResult:
@@ -40,6 +43,8 @@ class Sidebar(VerticalScroll):
         yield ModeList(id="modes")
         yield Static("Settings", classes="section-title", id="settings-title")
         yield SettingsSection(self.thread, id="settings")
+        if self.session is not None:
+            yield McpSection(self.session, id="mcp-servers")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
         yield Static("Commands", classes="section-title", id="commands-title")

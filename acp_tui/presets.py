@@ -1,0 +1,218 @@
+"""Agent presets: `[agents.NAME]` tables in config.toml, plus built-ins for well-known agents.
+
+Read with `tomllib` only (no pydantic, no Textual): the command line resolves a preset before
+anything heavy is imported. A table accepts:
+
+    [agents.mine]
+    command = "my-agent"            # a string, or a list [program, args...]
+    args = ["--acp"]                # appended to command
+    env = { MY_KEY = "value" }      # added to the agent's environment
+    mode = "plan"                   # applied after session/new or resume (set_mode)
+    model = "fast"                  # the model (config option of category model, or set_model)
+    config = { effort = "high" }    # other config options, by id
+    auth_method = "api-key"         # the auth method to use when the agent asks for a login
+    install = "npm i -g my-agent"   # shown when the program is missing
+    [[agents.mine.mcp_servers]]     # MCP servers for this preset (see `mcp_servers`)
+    name = "fs"
+    command = "/usr/bin/mcp-fs"
+
+A user table with a built-in's name overrides that built-in key by key. Problems become
+messages; a table that cannot be used is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from acp_tui.mcp_servers import normalize_servers
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    command: tuple[str, ...]
+    """The agent's argv: the program, then its arguments."""
+    title: str = ""
+    env: Mapping[str, str] = field(default_factory=dict)
+    mode: str | None = None
+    model: str | None = None
+    config: Mapping[str, str | bool] = field(default_factory=dict)
+    mcp_servers: tuple[dict[str, Any], ...] = ()
+    auth_method: str | None = None
+    install: str | None = None
+    builtin: bool = False
+
+    @property
+    def program(self) -> str:
+        return self.command[0]
+
+    def installed(self) -> bool:
+        program = os.path.expanduser(self.program)
+        if os.sep in program:
+            return os.path.isfile(program) and os.access(program, os.X_OK)
+        return shutil.which(program) is not None
+
+    @property
+    def has_defaults(self) -> bool:
+        return bool(self.mode or self.model or self.config)
+
+
+def _builtin(name: str, title: str, command: str, install: str) -> Preset:
+    return Preset(name, tuple(command.split()), title, install=install, builtin=True)
+
+
+BUILTIN_PRESETS: tuple[Preset, ...] = (
+    _builtin("gemini", "Gemini CLI", "gemini --acp", "npm install -g @google/gemini-cli"),
+    _builtin(
+        "claude-agent-acp", "Claude Agent (ACP adapter)", "claude-agent-acp",
+        "npm install -g @agentclientprotocol/claude-agent-acp",
+    ),
+    _builtin(
+        "claude-code-acp", "Claude Code (ACP adapter)", "claude-code-acp",
+        "npm install -g @zed-industries/claude-code-acp",
+    ),
+    _builtin(
+        "codex", "Codex (ACP adapter)", "codex-acp", "npm install -g @zed-industries/codex-acp"
+    ),
+    _builtin("opencode", "OpenCode", "opencode acp", "npm install -g opencode-ai"),
+    _builtin("qwen", "Qwen Code", "qwen --acp", "npm install -g @qwen-code/qwen-code"),
+    _builtin("kimi", "Kimi CLI", "kimi acp", "uv tool install kimi-cli"),
+    _builtin("vibe", "Mistral Vibe", "vibe-acp", "uv tool install mistral-vibe"),
+    _builtin("fast-agent", "fast-agent", "fast-agent acp", "uv tool install fast-agent-mcp"),
+    _builtin(
+        "goose", "Goose", "goose acp",
+        "see https://block.github.io/goose/docs/getting-started/installation",
+    ),
+)  # fmt: skip
+
+
+@dataclass
+class PresetTable:
+    """Every preset by name (built-ins first, then the user's), and what was wrong."""
+
+    presets: dict[str, Preset]
+    messages: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> Preset | None:
+        return self.presets.get(name)
+
+    def installed(self) -> list[Preset]:
+        return [p for p in self.presets.values() if p.installed()]
+
+
+def config_file(environ: Mapping[str, str] | None = None) -> Path:
+    """The config file (`$ACP_TUI_CONFIG`, else `$XDG_CONFIG_HOME/acp-tui/config.toml`, else
+    `~/.config/acp-tui/config.toml`); the same rule as `acp_tui.config.config_path`."""
+    env = os.environ if environ is None else environ
+    override = env.get("ACP_TUI_CONFIG", "")
+    if override:
+        return Path(override).expanduser()
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    home = Path(env.get("HOME") or Path.home())
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else home / ".config"
+    return base / "acp-tui" / "config.toml"
+
+
+def load_presets(
+    path: Path | None = None, *, environ: Mapping[str, str] | None = None
+) -> PresetTable:
+    """Built-ins plus the file's `[agents.*]` tables; never raises for a bad file."""
+    path = path if path is not None else config_file(environ)
+    table = PresetTable({p.name: p for p in BUILTIN_PRESETS})
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return table
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return table  # the settings loader reports an unreadable file once
+    agents = data.get("agents", {})
+    if not isinstance(agents, dict):
+        table.messages.append(f"{path}: `agents` must be a table of [agents.NAME] tables")
+        return table
+    for name, raw in agents.items():
+        where = f"{path}: [agents.{name}]"
+        if not isinstance(raw, dict):
+            table.messages.append(f"{where} must be a table; ignored")
+            continue
+        preset, problems = parse_preset(name, raw, table.presets.get(name))
+        table.messages.extend(f"{where}: {problem}" for problem in problems)
+        if preset is not None:
+            table.presets[name] = preset
+    return table
+
+
+_KEYS = {"command", "args", "env", "mode", "model", "config", "mcp_servers", "auth_method",
+         "install", "title"}  # fmt: skip
+
+
+def parse_preset(
+    name: str, raw: Mapping[str, Any], base: Preset | None = None
+) -> tuple[Preset | None, list[str]]:
+    """One `[agents.NAME]` table over `base` (a built-in of that name): (preset, problems)."""
+    problems = [f"unknown key {key!r} ignored" for key in raw if key not in _KEYS]
+    preset = base or Preset(name, ())
+    command = raw.get("command")
+    if command is not None:
+        if isinstance(command, str) and command.strip():
+            argv = [command]
+        elif _strings(command) and command:
+            argv = list(command)
+        else:
+            return None, [*problems, "`command` must be a program name or a list of strings"]
+        args = raw.get("args", [])
+        if not _strings(args):
+            return None, [*problems, "`args` must be a list of strings"]
+        preset = replace(preset, command=(*argv, *args), builtin=False)
+    elif "args" in raw:
+        if not _strings(raw["args"]) or not preset.command:
+            return None, [*problems, "`args` needs a `command` (a list of strings)"]
+        preset = replace(preset, command=(preset.command[0], *raw["args"]))
+    if not preset.command:
+        return None, [*problems, "needs a `command`"]
+    changes: dict[str, Any] = {}
+    for key in ("mode", "model", "auth_method", "install", "title"):
+        value = raw.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str) and value:
+            changes[key] = value
+        else:
+            problems.append(f"`{key}` must be a non-empty string; ignored")
+    env = raw.get("env")
+    if env is not None:
+        if isinstance(env, dict) and all(isinstance(v, str) for v in env.values()):
+            changes["env"] = {**preset.env, **env}
+        else:
+            problems.append("`env` must be a table of strings; ignored")
+    config = raw.get("config")
+    if config is not None:
+        if isinstance(config, dict) and all(isinstance(v, str | bool) for v in config.values()):
+            changes["config"] = {**preset.config, **config}
+        else:
+            problems.append("`config` must be a table of strings or booleans; ignored")
+    if "mcp_servers" in raw:
+        servers, mcp_problems = normalize_servers(raw["mcp_servers"])
+        changes["mcp_servers"] = tuple(servers)
+        problems.extend(mcp_problems)
+    return replace(preset, **changes), problems
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def describe(preset: Preset) -> str:
+    """One line for `--list-agents`: name, installed or how to install, the command."""
+    mark = "installed" if preset.installed() else "missing"
+    line = f"{preset.name:<18} {mark:<9} {' '.join(preset.command)}"
+    if preset.title:
+        line += f"  ({preset.title})"
+    if not preset.installed() and preset.install:
+        line += f"\n{'':<28}install: {preset.install}"
+    return line

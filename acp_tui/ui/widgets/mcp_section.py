@@ -1,0 +1,65 @@
+"""The sidebar's MCP servers: what the last session/new, load or resume passed to the agent.
+
+Hidden when no MCP server is configured. Names come from the user's config, shown as plain text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from acp_tui.client.events import SessionState
+from acp_tui.mcp_servers import server_kind
+from acp_tui.safe_text import safe_text
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+def describe_servers(sent: list[dict[str, Any]], configured: list[dict[str, Any]]) -> Text:
+    text = Text()
+    for server in sent:
+        where = server.get("url") if server_kind(server) != "stdio" else server.get("command")
+        if text:
+            text.append("\n")
+        text.append(safe_text(str(server.get("name", "?"))), style="bold")
+        text.append(f"  {server_kind(server)}", style="dim")
+        text.append(f"\n  {safe_text(str(where))}", style="dim")
+    sent_names = {str(s.get("name")) for s in sent}
+    for server in configured:
+        if str(server.get("name")) not in sent_names:
+            if text:
+                text.append("\n")
+            text.append(safe_text(str(server.get("name", "?"))), style="strike dim")
+            text.append(f"  {server_kind(server)}: not passed", style="dim")
+    return text
+
+
+class McpSection(Static):
+    """The title and the list; refreshed whenever the session becomes ready."""
+
+    def __init__(self, session: AgentSession, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self.session = session
+        self._unsubscribe: Any = None
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.session.state_changed.subscribe(self._on_state)
+        self.refresh_servers()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _on_state(self, state: SessionState) -> None:
+        if state is SessionState.READY:
+            self.refresh_servers()
+
+    def refresh_servers(self) -> None:
+        configured = self.session.mcp_servers
+        self.display = bool(configured)
+        title = Text("MCP servers", style="bold")
+        body = describe_servers(self.session.mcp_sent, configured)
+        self.update(Text("\n").join([title, body]) if body else title)
