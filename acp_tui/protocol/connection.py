@@ -237,7 +237,7 @@ class Connection:
         async with self._write_lock:
             if self._closed:
                 raise ConnectionClosed("connection closed")
-            self._tap("out", line)
+            self._tap("out", line, True)  # encoded by us
             try:
                 self._writer.write(line.encode("utf-8") + b"\n")
             except (OSError, RuntimeError) as exc:
@@ -248,10 +248,10 @@ class Connection:
                 raise ConnectionClosed(f"cannot write: {exc}") from exc
             return True
 
-    def _tap(self, direction: Direction, raw: str) -> None:
+    def _tap(self, direction: Direction, raw: str, json_ok: bool | None = None) -> None:
         if not self._taps:
             return
-        event = TrafficEvent(direction, time.time(), raw)
+        event = TrafficEvent(direction, time.time(), raw, json_ok)
         for tap in self._taps:
             try:
                 self._in_context(tap, event)
@@ -340,13 +340,16 @@ class Connection:
                 logger.exception("oversized-frame handler failed")
 
     def _receive_line(self, line: bytes) -> None:
-        if self._taps:
-            text = line.decode("utf-8", "replace")
-            if text and not text.isspace():
-                self._tap("in", text)
         try:
             frame = json.loads(line)  # bytes: decoded (strict UTF-8) by json itself
+            parsed = True
         except (ValueError, RecursionError):  # includes UnicodeDecodeError
+            frame, parsed = None, False
+        if self._taps:  # before the frame is acted on; told whether it parsed (the log uses it)
+            text = line.decode("utf-8", "replace")
+            if text and not text.isspace():
+                self._tap("in", text, parsed)
+        if not parsed:
             if line.strip():
                 logger.warning("dropped a line that is not UTF-8 JSON: %.200r", line)
             return

@@ -22,6 +22,9 @@ class TrafficEvent:
     direction: Direction
     time: float  # time.time() when the frame was read or written
     raw: str
+    json_ok: bool | None = None
+    """True when the connection already knows `raw` is valid JSON (it encoded or parsed it);
+    None when nobody checked."""
 
 
 FLUSH_SECONDS = 0.25
@@ -100,9 +103,12 @@ class JsonlTrafficLog:
 def _log_line(event: TrafficEvent) -> str:
     raw = event.raw
     head = f'{{"dir":"{event.direction}","t":{event.time!r},"frame":'
-    try:
-        json.loads(raw)
-    except (ValueError, RecursionError):
+    if event.json_ok is None:  # not checked by the connection: check here
+        try:
+            json.loads(raw)
+        except (ValueError, RecursionError):
+            return head + json.dumps(raw, ensure_ascii=False) + "}\n"
+    elif not event.json_ok:
         return head + json.dumps(raw, ensure_ascii=False) + "}\n"
     if "\r" in raw:  # in valid JSON only whitespace between tokens; it would split the line
         raw = raw.replace("\r", " ")

@@ -240,6 +240,30 @@ async def test_traffic_log_is_buffered_and_reaches_the_file_soon(tmp_path) -> No
     assert json.loads(log.path.read_text().splitlines()[-1])["frame"] == {}
 
 
+def test_traffic_log_trusts_the_connections_verdict_on_json(tmp_path) -> None:
+    log = JsonlTrafficLog(tmp_path / "traffic.jsonl")
+    log(TrafficEvent("in", 1.0, '{"id":1,"result":{}}', json_ok=True))  # written as it came
+    log(TrafficEvent("in", 2.0, '{"id":', json_ok=False))  # kept as a string
+    log(TrafficEvent("in", 3.0, '{"id":', json_ok=None))  # unknown: checked by the log itself
+    log.close()
+    lines = [json.loads(line) for line in log.path.read_text().splitlines()]
+    assert [line["frame"] for line in lines] == [{"id": 1, "result": {}}, '{"id":', '{"id":']
+
+
+async def test_a_connection_tells_its_taps_whether_a_frame_parsed() -> None:
+    connection, peer = await socket_pair()
+    seen: list[TrafficEvent] = []
+    connection.add_tap(seen.append)
+    connection.start()
+    await peer.send_raw('{"jsonrpc":"2.0","method":"n"}\nnot json\n')
+    peer.writer.close()
+    await asyncio.wait_for(connection.wait_closed(), 5)
+    assert [(e.raw, e.json_ok) for e in seen] == [
+        ('{"jsonrpc":"2.0","method":"n"}', True),
+        ("not json", False),
+    ]
+
+
 def test_traffic_log_never_raises_on_io_errors(tmp_path) -> None:
     log = JsonlTrafficLog(tmp_path)  # a directory: open() fails
     log(TrafficEvent("in", 0.0, "{}"))
