@@ -9,7 +9,9 @@ session directory). The change monitor asks it about each change it sees (`attri
   for the file has exactly the content now on disk, else one whose diff or locations name the
   file, else one whose raw input mentions it; the latest such call breaks ties. No match: "the
   agent, unattributed";
-- while no turn runs: "outside acp-tui".
+- while no turn runs: "outside acp-tui", unless the agent reports background work (v2 tool
+  calls that arrive while idle, still running or just finished): then its tool calls are matched
+  as in a turn.
 
 For each tool call with a diff it compares the content the monitor recorded for the call with the
 diff's new text, and notes a difference on the tool call (`Thread.set_disk_notes`), which its card
@@ -109,12 +111,30 @@ class ChangeAttribution:
         return changes.subscribe(self._on_record)
 
     def active_turn(self) -> int | None:
-        """The turn a change seen now belongs to (None: no turn runs, nor just ended)."""
+        """The turn a change seen now belongs to (None: no turn runs, nor just ended, nor does
+        background work of the agent run: v2 tool calls after the turn went idle)."""
         if self.running:
             return self.turn
-        if self._ended_at is not None and self.clock() - self._ended_at <= self.grace:
+        now = self.clock()
+        if self._ended_at is not None and now - self._ended_at <= self.grace:
             return self.turn
+        for entry in self._background_calls():
+            if not entry.finished or (
+                entry.finished_at is not None and now - entry.finished_at <= self.grace
+            ):
+                return self.turn  # reported under the last turn, as its background work
         return None
+
+    def _background_calls(self) -> list[ToolCallEntry]:
+        """Tool calls the agent reported while idle (v2 background activity), newest last."""
+        background = self.thread.background
+        if not background:
+            return []
+        return [
+            entry
+            for entry in self.thread.tool_calls.values()
+            if entry.id in background and entry.kind not in READ_ONLY_KINDS
+        ]
 
     def turn_paths(self) -> set[Path]:
         """Every path the tool calls of the current (or last) turn named."""
@@ -140,7 +160,7 @@ class ChangeAttribution:
         text = after.decode("utf-8", errors="replace") if after is not None else None
         best: ToolCallEntry | None = None
         best_score = 0
-        for entry in reversed(self._calls):
+        for entry in reversed([*self._calls, *self._background_calls()]):
             score = self._score(entry, path, before, text)
             if score > best_score:
                 best, best_score = entry, score

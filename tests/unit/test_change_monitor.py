@@ -254,6 +254,27 @@ async def test_attribution_diff_match_idle_edits_and_mismatch_notes(
     await until(lambda: not s.thread.tool_calls["lies"].disk_notes, "the note cleared")
 
 
+async def test_v2_background_work_after_the_turn_is_attributed_to_its_tool_call(
+    tmp_path: Path, session_in: Callable[..., Any]
+) -> None:
+    make_repo(tmp_path, {"a.txt": "a\n", "b.txt": "b\n"})
+    s = await session_in(tmp_path)
+    s.tracking.attribution.grace = 0.0  # the turn's own window is over at once
+    s.thread.mark_background = True  # a v2 session: what arrives while idle is background
+    s.thread.begin_turn()
+    s.thread.end_turn("end_turn")
+    (tmp_path / "a.txt").write_text("the user, idle\n")
+    await until(lambda: s.records("a.txt"), "the idle edit")
+    assert whose(s.records("a.txt")[0]).origin == "outside"
+    path_b = str(s.root / "b.txt")
+    s.tool_call("bg", content=[diff(path_b, "b\n", "B\n")])  # reported while idle
+    assert s.thread.tool_calls["bg"].id in s.thread.background
+    (tmp_path / "b.txt").write_text("B\n")
+    await until(lambda: s.records("b.txt"), "b's record")
+    observed = whose(s.records("b.txt")[0])
+    assert (observed.origin, observed.tool_call_id, observed.turn) == ("tool_call", "bg", 1)
+
+
 async def test_turn_summary_lists_the_turns_files_and_reverts_them(
     tmp_path: Path, session_in: Callable[..., Any]
 ) -> None:
