@@ -84,7 +84,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         self.sessions: list[SessionSummary] = []
         self.next_cursor: str | None = None
         self.error: str | None = None
-        self.loading = False
+        self._fetching = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -114,9 +114,9 @@ class SessionPicker(ModalScreen[PickedSession | None]):
     @work(exclusive=True, group="sessions-page")
     async def load_page(self, cursor: str | None) -> None:
         """Load a page of sessions and show it (`cursor` None: the first page, replacing all)."""
-        self.loading = True
+        self._fetching = True
         page = await list_sessions(self.session, cursor)
-        self.loading = False
+        self._fetching = False
         if cursor is None:
             self.sessions = []
         self.sessions += page.sessions
@@ -173,7 +173,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def _choose(self, session_id: str | None) -> None:
         if session_id == MORE:
-            if self.next_cursor is not None and not self.loading:
+            if self.next_cursor is not None and not self._fetching:
                 self.load_page(self.next_cursor)
         elif session_id is not None:
             self.dismiss(PickedSession("open", session_id))
