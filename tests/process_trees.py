@@ -65,6 +65,21 @@ def survivors(tag: str) -> list[int]:
     return found
 
 
+def execed_sleep(tag: str) -> bool:
+    """Whether a process runs exactly `sleep TAG` (has exec'd): a tagged process is seen from
+    its fork on, before `nohup` or `trap '' HUP` made it immune to the hangup."""
+    wanted = b"sleep\0" + tag.encode() + b"\0"
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as file:
+                    if file.read() == wanted:
+                        return True
+            except OSError:
+                continue
+    return False
+
+
 def cleanup(tag: str) -> None:
     for pid in survivors(tag):
         with contextlib.suppress(OSError):

@@ -14,7 +14,15 @@ import pytest
 from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.process_tree import kill_tree, snapshot
-from tests.process_trees import cleanup, expected_count, new_tag, poll, survivors, tree_command
+from tests.process_trees import (
+    cleanup,
+    execed_sleep,
+    expected_count,
+    new_tag,
+    poll,
+    survivors,
+    tree_command,
+)
 from tests.routed import RoutedTerminals
 
 SID = "sess-1"
@@ -37,6 +45,8 @@ async def host(tmp_path: Path) -> AsyncIterator[RoutedTerminals]:
 async def start_tree(host: RoutedTerminals, tag: str) -> tuple[dict[str, str], Terminal]:
     created = await host.create({"sessionId": SID, "command": tree_command(tag)})
     await poll(lambda: len(survivors(tag)) == expected_count(), "the whole tree to start")
+    # and the immune ones have exec'd their sleep (so nohup / trap '' HUP are in effect)
+    await poll(lambda: all(execed_sleep(f"{tag}{n}") for n in (1, 2, 3)), "the sleeps to run")
     terminal = host.get(created["terminalId"])
     assert isinstance(terminal, Terminal)
     return {"sessionId": SID, "terminalId": created["terminalId"]}, terminal

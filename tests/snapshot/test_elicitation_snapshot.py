@@ -25,7 +25,10 @@ def test_elicitation_form(snap_compare, make_snapshot) -> None:
         await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
         await type_and_send(pilot, "deploy")
         await until(pilot, lambda: isinstance(pilot.app.screen, ElicitationScreen))
-        pilot.app.screen.query_one("#accept").press()  # shows the validation errors
+        accept = pilot.app.screen.query_one("#accept")
+        accept.press()  # shows the validation errors
+        # the press flashes the button (-active) for a moment: picture it after the flash
+        await until(pilot, lambda: not accept.has_class("-active"))
         await pilot.pause()
         pilot.app.screen.query_one("#field-name").focus()
         main = next(s for s in pilot.app.screen_stack if isinstance(s, MainScreen))
