@@ -21,7 +21,7 @@ from typing import Any
 from acp_tui.client import agent_quirks
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
-from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
+from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
@@ -61,6 +61,7 @@ from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
 from acp_tui.session.config_options import parse_models
 from acp_tui.session.thread import Thread
+from acp_tui.signal import Signal
 
 log = logging.getLogger(__name__)
 
@@ -143,11 +144,12 @@ class AgentSession:
         self.crash: AgentCrash | None = None
         self.stall: AgentCrash | None = None  # initialize unanswered for too long
         self.error: str | None = None
-        self.state_changed: Signal[SessionState] = Signal()
-        self.queue_changed: Signal[list[QueuedPrompt]] = Signal()
-        self.notices: Signal[Notice] = Signal()
-        self.stalled: Signal[AgentCrash | None] = Signal()  # `stall` set, or cleared (None)
-        self.traffic: Signal[TrafficEvent] = Signal()
+        self.state_changed: Signal[SessionState] = Signal("session state")
+        self.queue_changed: Signal[list[QueuedPrompt]] = Signal("prompt queue")
+        self.notices: Signal[Notice] = Signal("session notice")
+        self.stalled: Signal[AgentCrash | None] = Signal("agent stalled")
+        """The stall set, or cleared (None)."""
+        self.traffic: Signal[TrafficEvent] = Signal("traffic")
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._process: AgentProcess | None = None

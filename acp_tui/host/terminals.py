@@ -34,6 +34,7 @@ from acp_tui.protocol.process_tree import (
     snapshot,
     start_time,
 )
+from acp_tui.signal import Signal, Unsubscribe
 
 __all__ = ["ExitStatus", "Terminal", "TerminalHost"]
 
@@ -67,8 +68,8 @@ class Terminal:
         self.exit_status: ExitStatus | None = None
         self.released = False
         self._buffer = OutputBuffer(max(output_byte_limit, UI_OUTPUT_LIMIT))
-        self._output_listeners: list[Callable[[bytes], None]] = []
-        self._exit_listeners: list[Callable[[ExitStatus], None]] = []
+        self.output_arrived: Signal[bytes] = Signal("terminal output")
+        self.exited: Signal[ExitStatus] = Signal("terminal exit")
         self._process: PtyProcess | None = None
         self._exited = asyncio.Event()
         self._exit_watch: asyncio.Future[None] | None = None
@@ -99,8 +100,7 @@ class Terminal:
     def _set_exited(self, status: ExitStatus) -> None:
         self.exit_status = status
         self._exited.set()
-        for callback in list(self._exit_listeners):
-            _call_safely(callback, status)
+        self.exited.emit(status)
 
     async def close(self) -> None:
         """Kill the process tree if anything is left of it, reap it, close the PTY."""
@@ -143,18 +143,15 @@ class Terminal:
 
     def _on_data(self, data: bytes) -> None:
         self._buffer.append(data)
-        for callback in list(self._output_listeners):
-            _call_safely(callback, data)
+        self.output_arrived.emit(data)
 
-    def add_output_listener(self, cb: Callable[[bytes], None]) -> Callable[[], None]:
+    def add_output_listener(self, cb: Callable[[bytes], None]) -> Unsubscribe:
         """Call `cb` with raw bytes as they arrive; returns a function that unsubscribes."""
-        self._output_listeners.append(cb)
-        return lambda: _remove(self._output_listeners, cb)
+        return self.output_arrived.subscribe(cb)
 
-    def add_exit_listener(self, cb: Callable[[ExitStatus], None]) -> Callable[[], None]:
+    def add_exit_listener(self, cb: Callable[[ExitStatus], None]) -> Unsubscribe:
         """Call `cb` once the command has ended (not called if it already had)."""
-        self._exit_listeners.append(cb)
-        return lambda: _remove(self._exit_listeners, cb)
+        return self.exited.subscribe(cb)
 
     def output_bytes(self) -> bytes:
         """The output so far (its last UI_OUTPUT_LIMIT bytes or more), for a late widget."""
@@ -360,14 +357,3 @@ def _env(variables: list[EnvVariable]) -> dict[str, str]:
 def _gone(pid: int, start: int, procs: dict[int, Proc]) -> bool:
     return pid not in procs or procs[pid].start != start or procs[pid].state in "ZX"
 
-
-def _remove(items: list[Any], item: Any) -> None:
-    with contextlib.suppress(ValueError):
-        items.remove(item)
-
-
-def _call_safely(callback: Callable[[Any], None], arg: Any) -> None:
-    try:
-        callback(arg)
-    except Exception:
-        log.exception("terminal listener %r failed", callback)
