@@ -225,6 +225,9 @@ class AgentSession:
         return ok
 
     async def close(self) -> None:
+        """Stop everything of this session; closing again does nothing."""
+        if self.state is SessionState.CLOSED:
+            return
         self._closing = True
         early, self._prestarted = self._prestarted, None
         if early is not None:  # closed before it was ever started

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from acp_tui.host.change_log import ChangeLog
 
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.session.thread import Thread
 from acp_tui.signal import ListenerFailure, Signal, set_failure_reporter
 
