@@ -34,7 +34,7 @@ async def test_exit_from_anywhere_closes_the_session_and_ends_the_agent(tmp_path
         process = app.session._process
         assert process is not None and process.exit is None
         app.exit(0)  # not the quit action: nothing but the app's lifecycle closes the session
-    assert app.session.state is SessionState.CLOSED
+    assert states[-1] is SessionState.CLOSED
     assert states.count(SessionState.CLOSED) == 1
     assert process.exit is not None  # the agent was ended, not left running
 
