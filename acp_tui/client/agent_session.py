@@ -62,6 +62,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.session.config_options import parse_models
 from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
+from acp_tui.tasks import Supervisor, TaskFailure
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,8 @@ class AgentSession:
         prestarted: Prestarted | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
+        self.tasks = Supervisor("session")
+        """Every background task of the session (turns, the process watch, clean-ups)."""
         self.guard = guard if guard is not None else ProcessGuard()
         self.settings = settings
         self.argv = list(argv)
@@ -129,10 +132,10 @@ class AgentSession:
         self.write_gate.track(self.permissions)
         self.write_gate.attach(self.fs.changes)
         self.terminals = TerminalHost(
-            self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard
+            self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard, tasks=self.tasks
         )
         self.changes = ChangeTracking(
-            self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes
+            self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes, tasks=self.tasks
         )
         self.elicitations = ElicitationBroker()
         self.queue: list[QueuedPrompt] = []
@@ -168,6 +171,7 @@ class AgentSession:
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
         self.v2: V2Driver | None = None
         """The v2 prompt lifecycle, once the agent speaks v2."""
+        self.tasks.failed.subscribe(self._on_task_failure)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -238,7 +242,11 @@ class AgentSession:
         if self.v2 is not None:
             self.v2.close()
         await self._teardown()
+        cleanup = self._cleanup
+        if cleanup is not None:  # the crash clean-up kills what the agent left: let it finish
+            await asyncio.wait({cleanup})
         await self.changes.stop()
+        await self.tasks.close()
         if self._log is not None:
             self._log.flush()  # it is buffered
         self._set_state(SessionState.CLOSED)
@@ -317,15 +325,14 @@ class AgentSession:
             connection.add_tap(self._tap)
             connection.start()
         self._connection = connection
-        self._watch_task = asyncio.create_task(self._watch_process(self._process, connection))
+        self._watch_task = self.tasks.spawn("watch", self._watch_process(self._process, connection))
         self._phase = "initialize"
         try:
             if early is not None:
                 request = early.initialize
             else:
-                request = asyncio.ensure_future(
-                    connection.request("initialize", initialize_params(offered))
-                )
+                asked = connection.request("initialize", initialize_params(offered))
+                request = self.tasks.spawn("initialize", asked, awaited=True)
             result = await self._initialize(request, self._process)
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
@@ -591,7 +598,7 @@ class AgentSession:
         return True
 
     def _start_turn(self, text: str) -> None:
-        self._turn_task = asyncio.create_task(self._run_turn(text))
+        self._turn_task = self.tasks.spawn("turn", self._run_turn(text))
 
     async def _run_turn(self, text: str) -> None:
         connection = self._connection
@@ -688,8 +695,8 @@ class AgentSession:
     async def _watch_process(self, process: AgentProcess, connection: Connection) -> None:
         """Report a crash when the agent exits, or closes its output while still running
         (nothing it says can reach us any more: as good as dead, and restarted like it)."""
-        exited = asyncio.ensure_future(process.wait())
-        closed = asyncio.ensure_future(connection.wait_closed())
+        exited = self.tasks.spawn("agent exit", process.wait(), awaited=True)
+        closed = self.tasks.spawn("connection closed", connection.wait_closed(), awaited=True)
         try:
             await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
             # The reader drains what the agent wrote before it died; an agent that closed its
@@ -732,7 +739,7 @@ class AgentSession:
         self.thread.cancel_unfinished_tool_calls()
         self._set_state(SessionState.CRASHED)
         # nothing the agent started may outlive it: its terminals and its own children
-        self._cleanup = asyncio.ensure_future(self._end_leftovers(process))
+        self._cleanup = self.tasks.spawn("end leftovers", self._end_leftovers(process))
 
     async def _end_leftovers(self, process: AgentProcess) -> None:
         with contextlib.suppress(Exception):
@@ -743,6 +750,9 @@ class AgentSession:
     def _fail(self, message: str) -> None:
         self.error = safe_text(message)  # shown in the banner; it may quote the agent
         self._set_state(SessionState.FAILED)
+
+    def _on_task_failure(self, failure: TaskFailure) -> None:
+        self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
 
     def _set_state(self, state: SessionState) -> None:
         if state is self.state and state is not SessionState.READY:

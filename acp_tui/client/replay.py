@@ -107,7 +107,7 @@ class ReplaySession(AgentSession):
 
     async def start(self) -> bool:
         self._set_state(SessionState.READY)
-        self._feeder = asyncio.create_task(self._feed())
+        self._feeder = self.tasks.spawn("replay feed", self._feed())
         return True
 
     async def restart(self) -> bool:
@@ -115,10 +115,7 @@ class ReplaySession(AgentSession):
         return True
 
     async def close(self) -> None:
-        if self._feeder is not None:
-            self._feeder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._feeder
+        await self.tasks.close()  # the feeder
         self._set_state(SessionState.CLOSED)
 
     def submit(self, text: str) -> None:

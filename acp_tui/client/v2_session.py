@@ -88,7 +88,7 @@ class V2Driver:
                 self._send(item.id, item.text)
 
     def _send(self, key: int, text: str) -> None:
-        self._requests[key] = asyncio.ensure_future(self._prompt(key, text))
+        self._requests[key] = self.session.tasks.spawn(f"v2 prompt {key}", self._prompt(key, text))
 
     async def _prompt(self, key: int, text: str) -> None:
         session = self.session

@@ -35,6 +35,7 @@ from acp_tui.protocol.process_tree import (
     start_time,
 )
 from acp_tui.signal import Signal, Unsubscribe
+from acp_tui.tasks import Supervisor
 
 __all__ = ["ExitStatus", "Terminal", "TerminalHost"]
 
@@ -59,7 +60,9 @@ class Terminal:
         *,
         session_id: str,
         output_byte_limit: int,
+        tasks: Supervisor | None = None,
     ) -> None:
+        self._tasks = tasks if tasks is not None else Supervisor("terminal")
         self.id = terminal_id
         self.command = command
         self.args = args
@@ -72,7 +75,7 @@ class Terminal:
         self.exited: Signal[ExitStatus] = Signal("terminal exit")
         self._process: PtyProcess | None = None
         self._exited = asyncio.Event()
-        self._exit_watch: asyncio.Future[None] | None = None
+        self._exit_watch: asyncio.Task[None] | None = None
         self._text_cache: tuple[int, str, bool] | None = None
         self.marker = TERMINAL_MARKER_PREFIX + uuid.uuid4().hex
         """An environment variable only this terminal's processes carry."""
@@ -87,7 +90,7 @@ class Terminal:
         if start is not None:
             self.tree[process.pid] = start
         process.start_reading(self._on_data, lambda: None)
-        self._exit_watch = asyncio.ensure_future(self._watch_exit(process))
+        self._exit_watch = self._tasks.spawn(f"{self.id} exit", self._watch_exit(process))
 
     def fail_to_start(self, message: str, exit_code: int) -> None:
         """Report an exec failure the way a shell would: a message, then an exit code."""
@@ -203,7 +206,10 @@ class TerminalHost:
         cwd_check: Callable[[Path], Awaitable[Path]] | None = None,
         default_output_byte_limit: int = 1_000_000,
         guard: ProcessGuard | None = None,
+        tasks: Supervisor | None = None,
     ) -> None:
+        self.tasks = tasks if tasks is not None else Supervisor("terminals")
+        """Runs the terminals' exit watchers, PTY waiters and the process-tree tracker."""
         self.cwd = cwd
         self.cwd_check = cwd_check
         self.default_output_byte_limit = default_output_byte_limit
@@ -237,6 +243,7 @@ class TerminalHost:
             args,
             session_id=session_id,
             output_byte_limit=limit,
+            tasks=self.tasks,
         )
         environment = {
             **os.environ,
@@ -247,7 +254,12 @@ class TerminalHost:
         }
         try:
             process = await PtyProcess.spawn(
-                argv, env=environment, cwd=cwd, columns=DEFAULT_COLUMNS, rows=DEFAULT_ROWS
+                argv,
+                env=environment,
+                cwd=cwd,
+                columns=DEFAULT_COLUMNS,
+                rows=DEFAULT_ROWS,
+                tasks=self.tasks,
             )
         except FileNotFoundError:
             terminal.fail_to_start(f"{argv[0]}: command not found", 127)
@@ -300,9 +312,7 @@ class TerminalHost:
         for proc in terminal.track(procs, self._checked):
             self.guard.record(proc.pid, proc.start)
         if self._tracker is None or self._tracker.done():
-            self._tracker = asyncio.get_running_loop().create_task(
-                self._track(), name="terminal-trees"
-            )
+            self._tracker = self.tasks.spawn("terminal trees", self._track())
 
     async def _track(self) -> None:
         """While any tree may live, record its processes (orphans too) and reap orphans."""

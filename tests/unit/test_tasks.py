@@ -90,3 +90,20 @@ async def test_a_finished_task_is_released() -> None:
 
     assert await supervisor.spawn("value", value()) == 7
     assert supervisor.running == 0
+
+
+def test_client_and_host_spawn_no_bare_tasks() -> None:
+    """Every background task of the client core and the host services runs under a Supervisor."""
+    from pathlib import Path
+
+    import acp_tui
+
+    root = Path(acp_tui.__file__).parent
+    bare = [
+        f"{path.relative_to(root)}:{number}"
+        for layer in ("client", "host")
+        for path in sorted((root / layer).rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "create_task(" in line or "ensure_future(" in line
+    ]
+    assert bare == []
