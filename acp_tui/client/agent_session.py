@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import itertools
 import logging
 import os
 import re
@@ -26,6 +25,7 @@ from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initia
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
+from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2_session import V2Driver, v2_mcp_servers
 from acp_tui.client.write_review import WriteReviewGate
@@ -138,7 +138,7 @@ class AgentSession:
             self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes, tasks=self.tasks
         )
         self.elicitations = ElicitationBroker()
-        self.queue: list[QueuedPrompt] = []
+        self.prompts = PromptQueue()
         self.state = SessionState.STARTING
         self.session_id: str | None = None
         self.agent_info: Implementation | None = None
@@ -148,7 +148,7 @@ class AgentSession:
         self.stall: AgentCrash | None = None  # initialize unanswered for too long
         self.error: str | None = None
         self.state_changed: Signal[SessionState] = Signal("session state")
-        self.queue_changed: Signal[list[QueuedPrompt]] = Signal("prompt queue")
+        self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
         self.stalled: Signal[AgentCrash | None] = Signal("agent stalled")
         """The stall set, or cleared (None)."""
@@ -164,7 +164,6 @@ class AgentSession:
         self._watch_task: asyncio.Task[None] | None = None
         self._cleanup: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
-        self._queue_ids = itertools.count(1)
         self._replaying = False
         self._closing = False
         self.protocol_version = 1
@@ -180,6 +179,11 @@ class AgentSession:
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name if name else command_name(self.argv)
+
+    @property
+    def queue(self) -> list[QueuedPrompt]:
+        """The prompts waiting for their turn."""
+        return self.prompts.items
 
     @property
     def turn_running(self) -> bool:
@@ -582,10 +586,7 @@ class AgentSession:
         if self.v2 is not None and self.state in (SessionState.READY, SessionState.RUNNING):
             return None
         if self.turn_running or self.state is not SessionState.READY:
-            item = QueuedPrompt(next(self._queue_ids), text)
-            self.queue.append(item)
-            self.queue_changed.emit(self.queue)
-            return item
+            return self.prompts.add(text)
         self._start_turn(text)
         return None
 
@@ -593,8 +594,7 @@ class AgentSession:
         """Drop a queued prompt; False if it cannot be taken back (v2: the agent accepted it)."""
         if self.v2 is not None and not self.v2.withdraw(item_id):
             return False
-        self.queue = [item for item in self.queue if item.id != item_id]
-        self.queue_changed.emit(self.queue)
+        self.prompts.remove(item_id)
         return True
 
     def _start_turn(self, text: str) -> None:
@@ -649,10 +649,10 @@ class AgentSession:
         return built.blocks
 
     def _maybe_send_next(self) -> None:
-        if self.queue and self.state is SessionState.READY and not self.turn_running:
-            item = self.queue.pop(0)
-            self.queue_changed.emit(self.queue)
-            self._start_turn(item.text)
+        if self.state is SessionState.READY and not self.turn_running:
+            item = self.prompts.pop()
+            if item is not None:
+                self._start_turn(item.text)
 
     async def cancel(self) -> None:
         """Esc: cancel the running turn. Updates keep arriving until the prompt returns."""
