@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 import os
 import re
@@ -18,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client import agent_quirks
-from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
+from acp_tui.client.connector import Connector
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
-from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
+from acp_tui.client.handshake import AuthMethodInfo, HandshakeError
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
@@ -145,23 +144,31 @@ class AgentSession:
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
         self.crash: AgentCrash | None = None
-        self.stall: AgentCrash | None = None  # initialize unanswered for too long
         self.error: str | None = None
         self.state_changed: Signal[SessionState] = Signal("session state")
         self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
-        self.stalled: Signal[AgentCrash | None] = Signal("agent stalled")
-        """The stall set, or cleared (None)."""
         self.traffic: Signal[TrafficEvent] = Signal("traffic")
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._process: AgentProcess | None = None
-        self._connection: Connection | None = None
         self._log = JsonlTrafficLog(log_path) if log_path else None
-        self._prestarted = prestarted
+        self.connector = Connector(
+            self.argv,
+            self.cwd,
+            env_extra=self.env_extra,
+            settings=settings,
+            guard=self.guard,
+            tasks=self.tasks,
+            install=self._register_handlers,
+            tap=self._tap,
+            on_oversized_frame=self._on_oversized_frame,
+            on_lost=lambda process: self._crashed(process, self._phase),
+            prestarted=prestarted,
+        )
+        self.stalled = self.connector.stalled
+        """The stall set (initialize unanswered for too long), or cleared (None)."""
         self._phase = "start"
         self._turn_task: asyncio.Task[None] | None = None
-        self._watch_task: asyncio.Task[None] | None = None
         self._cleanup: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self._replaying = False
@@ -179,6 +186,19 @@ class AgentSession:
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name if name else command_name(self.argv)
+
+    @property
+    def stall(self) -> AgentCrash | None:
+        """Set while the agent has not answered initialize for too long."""
+        return self.connector.stall
+
+    @property
+    def _process(self) -> AgentProcess | None:
+        return self.connector.process
+
+    @property
+    def _connection(self) -> Connection | None:
+        return self.connector.connection
 
     @property
     def queue(self) -> list[QueuedPrompt]:
@@ -236,10 +256,8 @@ class AgentSession:
         """Stop everything of this session; closing again does nothing."""
         if self.state is SessionState.CLOSED:
             return
-        self._closing = True
-        early, self._prestarted = self._prestarted, None
-        if early is not None:  # closed before it was ever started
-            await early.discard()
+        self._closing = self.connector.closing = True
+        await self.connector.discard_prestarted()  # closed before it was ever started
         if self._turn_task is not None:
             self._turn_task.cancel()
         await self.close_current_session()
@@ -276,73 +294,28 @@ class AgentSession:
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
         self.elicitations.cancel_all()
-        watch, self._watch_task = self._watch_task, None
-        if watch is not None:
-            watch.cancel()
+        self.connector.stop_watching()
         with contextlib.suppress(Exception):
             await self.terminals.close_all()
-        if self._connection is not None:
-            with contextlib.suppress(Exception):
-                await self._connection.close()
-            self._connection = None
+        had_connection = self.connector.connection is not None
+        await self.connector.teardown()
+        if had_connection:
             self.traffic_store.connection_closed()
-        if self._process is not None:
-            with contextlib.suppress(Exception):
-                await self._process.shutdown()
-            self._process = None
 
     async def _connect(self) -> bool:
         self._set_state(SessionState.STARTING)
         self._phase = "start"
-        early, self._prestarted = self._prestarted, None
-        offered = self.settings.protocol_version
-        if early is not None and (
-            not early.matches(self.argv, str(self.cwd), self.env_extra) or early.offered != offered
-        ):
-            await early.discard()
-            early = None
-        if early is not None:
-            self._process, connection = early.process, early.connection
-            # its tasks were started before the app: handlers run in our context from now on
-            connection.run_handlers_in(contextvars.copy_context())
-            connection.max_frame_bytes = max(1, self.settings.max_frame_bytes)
-            connection.on_oversized_frame = self._on_oversized_frame
-            self._register_handlers(connection)
-            early.relay.attach(self._tap)
-        else:
-            try:
-                self._process = await AgentProcess.spawn(
-                    self.argv,
-                    cwd=str(self.cwd),
-                    env_extra={**self.env_extra, **self.guard.child_env()},
-                )
-            except AgentSpawnError as error:
-                self._fail(str(error))
-                return False
-            connection = Connection(
-                self._process.reader,
-                self._process.writer,
-                max_frame_bytes=self.settings.max_frame_bytes,
-                on_oversized_frame=self._on_oversized_frame,
-            )
-            self._register_handlers(connection)
-            connection.add_tap(self._tap)
-            connection.start()
-        self._connection = connection
-        self._watch_task = self.tasks.spawn("watch", self._watch_process(self._process, connection))
+        try:
+            connection = await self.connector.connect()
+        except AgentSpawnError as error:
+            self._fail(str(error))
+            return False
         self._phase = "initialize"
         try:
-            if early is not None:
-                request = early.initialize
-            else:
-                asked = connection.request("initialize", initialize_params(offered))
-                request = self.tasks.spawn("initialize", asked, awaited=True)
-            result = await self._initialize(request, self._process)
+            hello = await self.connector.initialize()
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
-        try:
-            hello = read_initialize_result(result, offered)
         except HandshakeError as error:
             self._fail(str(error))
             await self._teardown()
@@ -357,25 +330,6 @@ class AgentSession:
                 self.v2 = V2Driver(self)
             self.v2.install_routes(connection, self._routes_v1().methods)
         return True
-
-    async def _initialize(self, request: asyncio.Future[Any], process: AgentProcess) -> Any:
-        """The `initialize` answer; past the warning time, report the stall and keep waiting."""
-        try:
-            seconds = self.settings.initialize_warning_seconds
-            done, _ = await asyncio.wait({request}, timeout=seconds)
-            if not done:
-                self.stall = AgentCrash(
-                    description=f"has not answered initialize after {seconds:g} s",
-                    stderr_tail=process.stderr_tail(12),
-                    during="initialize",
-                )
-                self.stalled.emit(self.stall)
-            return await request
-        finally:
-            request.cancel()  # only matters when we were cancelled (a restart)
-            if self.stall is not None:
-                self.stall = None
-                self.stalled.emit(None)
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
@@ -691,24 +645,6 @@ class AgentSession:
         return None
 
     # ----------------------------------------------------------------- failure
-
-    async def _watch_process(self, process: AgentProcess, connection: Connection) -> None:
-        """Report a crash when the agent exits, or closes its output while still running
-        (nothing it says can reach us any more: as good as dead, and restarted like it)."""
-        exited = self.tasks.spawn("agent exit", process.wait(), awaited=True)
-        closed = self.tasks.spawn("connection closed", connection.wait_closed(), awaited=True)
-        try:
-            await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
-            # The reader drains what the agent wrote before it died; an agent that closed its
-            # output may be on its way out: give either a moment to finish.
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.wait({exited, closed}), 1.0)
-        finally:
-            exited.cancel()
-            closed.cancel()
-        if self._closing or process is not self._process:
-            return
-        self._crashed(process, self._phase)
 
     async def _failed_request(self, what: str, error: Exception) -> None:
         if isinstance(error, ConnectionClosed):
