@@ -25,18 +25,20 @@ from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
+from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2_session import V2Driver, v2_mcp_servers
-from acp_tui.client.write_review import WriteReviewGate
-from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.client.write_review import WriteReport, WriteReviewGate
+from acp_tui.composer.elicitation import ElicitationBroker, PendingElicitation
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permission_subject import named_paths
-from acp_tui.host.permissions import PermissionBroker
+from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.host.terminals import TerminalHost
+from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
@@ -223,6 +225,44 @@ class AgentSession:
             if terminal is not None:
                 return terminal
         return self.terminals.get(terminal_id)
+
+    # ------------------------------------------------ what the UI reads (instead of reaching in)
+
+    @property
+    def written(self) -> Signal[WriteReport]:
+        """Each write the agent made, with how it was reviewed."""
+        return self.write_gate.written
+
+    @property
+    def turn_changes(self) -> TurnChanges:
+        """What each turn changed on disk (summaries, reverting a turn)."""
+        return self.changes.turns
+
+    @property
+    def change_log(self) -> ChangeLog:
+        """Every write of the session, revertible."""
+        return self.fs.changes
+
+    @property
+    def rules(self) -> RulesStore | None:
+        """The project's remembered permission rules (None: nothing is remembered)."""
+        return self.permissions.rules
+
+    @property
+    def permission_asked(self) -> Signal[PendingPermission]:
+        """Each permission request the user must answer."""
+        return self.permissions.presented
+
+    @property
+    def elicitation_asked(self) -> Signal[PendingElicitation]:
+        """Each elicitation the user must answer."""
+        return self.elicitations.presented
+
+    def terminal(self, terminal_id: str) -> Terminal | None:
+        """The agent's terminal with this id (released ones too), for its view."""
+        return self.terminals.get(terminal_id)
+
+    # ----------------------------------------------------------------- lifecycle (continued)
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
