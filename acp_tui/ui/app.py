@@ -228,6 +228,11 @@ class AcpApp(App[int]):
             notify(self, "New session.")
 
     def _report_listener_failure(self, failure: ListenerFailure) -> None:
+        # through the app's queue: the emit may run in a task started outside the app (the
+        # prestarted agent's connection), where a toast's timer would not find the app
+        self.call_later(self._show_listener_failure, failure)
+
+    def _show_listener_failure(self, failure: ListenerFailure) -> None:
         notify(self, failure.describe(), title="Internal error (logged)", severity="error")
 
     async def on_unmount(self) -> None:
