@@ -18,7 +18,7 @@ from typing import Any
 
 from acp_tui.client import agent_quirks
 from acp_tui.client.change_tracking import ChangeTracking
-from acp_tui.client.connector import Connector
+from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo, HandshakeError
 from acp_tui.client.mcp_offer import servers_for
@@ -465,41 +465,23 @@ class AgentSession:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
         self._set_state(SessionState.AUTHENTICATING)
         preferred = next((m for m in self.auth_methods if m.id == self.preferred_auth), None)
-        method: AuthMethodInfo | None
-        while True:
-            if preferred is not None:  # the preset's method first, once, without asking
-                method, preferred = preferred, None
-            else:
-                method = await self.ui.choose_auth_method(self.auth_methods, error)
-            if method is None:
-                self._fail("authentication is required and was not completed")
-                await self._teardown()
+        login = "auth/login" if self.v2 is not None else "authenticate"
+        outcome = await self.connector.log_in(
+            self.ui, self.auth_methods, error, request=login, preferred=preferred
+        )
+        if isinstance(outcome, GaveUp):
+            self._fail("authentication is required and was not completed")
+            await self._teardown()
+            return None
+        if isinstance(outcome, Lost):
+            await self._failed_request("authenticate", outcome.error)
+            return None
+        if outcome.reconnect:
+            await self._teardown()
+            if not await self._connect():
                 return None
-            if method.type == "terminal":
-                code = await self.ui.run_login_terminal(
-                    [self.argv[0], *method.args], dict(method.env)
-                )
-                if code != 0:
-                    error = f"{method.name}: the login command ended with code {code}"
-                    continue
-                # ACP v1: after a terminal login the client reconnects to the agent.
-                await self._teardown()
-                if not await self._connect():
-                    return None
-                self._set_state(SessionState.AUTHENTICATING)
-                return method
-            connection = self._connection
-            assert connection is not None
-            try:
-                login = "auth/login" if self.v2 is not None else "authenticate"
-                await connection.request(login, {"methodId": method.id})
-            except RpcError as failure:
-                error = f"{method.name}: {failure.describe()}"
-                continue
-            except ConnectionClosed as failure:
-                await self._failed_request("authenticate", failure)
-                return None
-            return method
+            self._set_state(SessionState.AUTHENTICATING)
+        return outcome.method
 
     # ----------------------------------------------------------------- handlers
 

@@ -1,5 +1,6 @@
 """The agent's process and connection: spawn it (or adopt the prestarted one), `initialize` with a
-stall warning, watch for it going away, tear it down. The session decides what a failure means.
+stall warning, log in, watch for it going away, tear it down. The session decides what a failure
+means.
 """
 
 from __future__ import annotations
@@ -8,16 +9,19 @@ import asyncio
 import contextlib
 import contextvars
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from acp_tui.client.announce import initialize_params
 from acp_tui.client.events import AgentCrash
-from acp_tui.client.handshake import AgentHello, read_initialize_result
+from acp_tui.client.handshake import AgentHello, AuthMethodInfo, read_initialize_result
 from acp_tui.client.prestart import Prestarted
+from acp_tui.client.ui_port import ClientUi
 from acp_tui.config import Settings
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.protocol.connection import Connection
+from acp_tui.protocol.connection import Connection, ConnectionClosed
+from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.signal import Signal
@@ -179,3 +183,62 @@ class Connector:
         if self.closing or process is not self.process:
             return
         self._on_lost(process)
+
+    async def log_in(
+        self,
+        ui: ClientUi,
+        methods: list[AuthMethodInfo],
+        error: str | None,
+        *,
+        request: str = "authenticate",
+        preferred: AuthMethodInfo | None = None,
+    ) -> LoggedIn | GaveUp | Lost:
+        """Ask the user how to log in until a method works or they give up. An agent method is
+        `request` on this connection (`authenticate`; v2: `auth/login`); a terminal method runs
+        the agent's login command, after which (ACP v1) the caller reconnects
+        (`LoggedIn.reconnect`). A `preferred` method (a preset's) is tried first, once,
+        without asking."""
+        method: AuthMethodInfo | None
+        while True:
+            if preferred is not None:
+                method, preferred = preferred, None
+            else:
+                method = await ui.choose_auth_method(methods, error)
+            if method is None:
+                return GaveUp()
+            if method.type == "terminal":
+                code = await ui.run_login_terminal([self.argv[0], *method.args], dict(method.env))
+                if code != 0:
+                    error = f"{method.name}: the login command ended with code {code}"
+                    continue
+                return LoggedIn(method, reconnect=True)
+            connection = self.connection
+            assert connection is not None
+            try:
+                await connection.request(request, {"methodId": method.id})
+            except RpcError as failure:
+                error = f"{method.name}: {failure.describe()}"
+                continue
+            except ConnectionClosed as failure:
+                return Lost(failure)
+            return LoggedIn(method, reconnect=False)
+
+
+@dataclass(frozen=True)
+class LoggedIn:
+    """A login method worked; after a terminal login the agent must be started again."""
+
+    method: AuthMethodInfo
+    reconnect: bool
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """The user closed the login question."""
+
+
+@dataclass(frozen=True)
+class Lost:
+    """The agent went away while authenticating."""
+
+    error: ConnectionClosed
