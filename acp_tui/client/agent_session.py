@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
-import itertools
 import logging
 import os
 import re
@@ -19,25 +17,28 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client import agent_quirks
-from acp_tui.client.announce import initialize_params
 from acp_tui.client.change_tracking import ChangeTracking
-from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState, Signal
-from acp_tui.client.handshake import AuthMethodInfo, HandshakeError, read_initialize_result
+from acp_tui.client.connector import Connector, GaveUp, Lost
+from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
+from acp_tui.client.handshake import AuthMethodInfo, HandshakeError
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.prestart import Prestarted
+from acp_tui.client.prompt_queue import PromptQueue
+from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2_session import V2Driver, v2_mcp_servers
-from acp_tui.client.write_review import WriteReviewGate
-from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.client.write_review import WriteReport, WriteReviewGate
+from acp_tui.composer.elicitation import ElicitationBroker, PendingElicitation
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.config import Settings
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permission_subject import named_paths
-from acp_tui.host.permissions import PermissionBroker
+from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.host.terminals import TerminalHost
+from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
@@ -61,6 +62,8 @@ from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
 from acp_tui.session.config_options import parse_models
 from acp_tui.session.thread import Thread
+from acp_tui.signal import Signal
+from acp_tui.tasks import Supervisor, TaskFailure
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,8 @@ class AgentSession:
         prestarted: Prestarted | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
+        self.tasks = Supervisor("session")
+        """Every background task of the session (turns, the process watch, clean-ups)."""
         self.guard = guard if guard is not None else ProcessGuard()
         self.settings = settings
         self.argv = list(argv)
@@ -128,44 +133,53 @@ class AgentSession:
         self.write_gate.track(self.permissions)
         self.write_gate.attach(self.fs.changes)
         self.terminals = TerminalHost(
-            self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard
+            self.cwd, cwd_check=self._check_terminal_cwd, guard=self.guard, tasks=self.tasks
         )
         self.changes = ChangeTracking(
-            self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes
+            self.thread, self.cwd, self.fs.changes, watch=settings.watch_changes, tasks=self.tasks
         )
         self.elicitations = ElicitationBroker()
-        self.queue: list[QueuedPrompt] = []
+        self.prompts = PromptQueue()
         self.state = SessionState.STARTING
         self.session_id: str | None = None
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
         self.crash: AgentCrash | None = None
-        self.stall: AgentCrash | None = None  # initialize unanswered for too long
         self.error: str | None = None
-        self.state_changed: Signal[SessionState] = Signal()
-        self.queue_changed: Signal[list[QueuedPrompt]] = Signal()
-        self.notices: Signal[Notice] = Signal()
-        self.stalled: Signal[AgentCrash | None] = Signal()  # `stall` set, or cleared (None)
-        self.traffic: Signal[TrafficEvent] = Signal()
+        self.state_changed: Signal[SessionState] = Signal("session state")
+        self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
+        self.notices: Signal[Notice] = Signal("session notice")
+        self.traffic: Signal[TrafficEvent] = Signal("traffic")
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._process: AgentProcess | None = None
-        self._connection: Connection | None = None
         self._log = JsonlTrafficLog(log_path) if log_path else None
-        self._prestarted = prestarted
+        self.connector = Connector(
+            self.argv,
+            self.cwd,
+            env_extra=self.env_extra,
+            settings=settings,
+            guard=self.guard,
+            tasks=self.tasks,
+            install=self._register_handlers,
+            tap=self._tap,
+            on_oversized_frame=self._on_oversized_frame,
+            on_lost=lambda process: self._crashed(process, self._phase),
+            prestarted=prestarted,
+        )
+        self.stalled = self.connector.stalled
+        """The stall set (initialize unanswered for too long), or cleared (None)."""
         self._phase = "start"
         self._turn_task: asyncio.Task[None] | None = None
-        self._watch_task: asyncio.Task[None] | None = None
         self._cleanup: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
-        self._queue_ids = itertools.count(1)
         self._replaying = False
         self._closing = False
         self.protocol_version = 1
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
         self.v2: V2Driver | None = None
         """The v2 prompt lifecycle, once the agent speaks v2."""
+        self.tasks.failed.subscribe(self._on_task_failure)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -174,6 +188,24 @@ class AgentSession:
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name if name else command_name(self.argv)
+
+    @property
+    def stall(self) -> AgentCrash | None:
+        """Set while the agent has not answered initialize for too long."""
+        return self.connector.stall
+
+    @property
+    def _process(self) -> AgentProcess | None:
+        return self.connector.process
+
+    @property
+    def _connection(self) -> Connection | None:
+        return self.connector.connection
+
+    @property
+    def queue(self) -> list[QueuedPrompt]:
+        """The prompts waiting for their turn."""
+        return self.prompts.items
 
     @property
     def turn_running(self) -> bool:
@@ -193,6 +225,44 @@ class AgentSession:
             if terminal is not None:
                 return terminal
         return self.terminals.get(terminal_id)
+
+    # ------------------------------------------------ what the UI reads (instead of reaching in)
+
+    @property
+    def written(self) -> Signal[WriteReport]:
+        """Each write the agent made, with how it was reviewed."""
+        return self.write_gate.written
+
+    @property
+    def turn_changes(self) -> TurnChanges:
+        """What each turn changed on disk (summaries, reverting a turn)."""
+        return self.changes.turns
+
+    @property
+    def change_log(self) -> ChangeLog:
+        """Every write of the session, revertible."""
+        return self.fs.changes
+
+    @property
+    def rules(self) -> RulesStore | None:
+        """The project's remembered permission rules (None: nothing is remembered)."""
+        return self.permissions.rules
+
+    @property
+    def permission_asked(self) -> Signal[PendingPermission]:
+        """Each permission request the user must answer."""
+        return self.permissions.presented
+
+    @property
+    def elicitation_asked(self) -> Signal[PendingElicitation]:
+        """Each elicitation the user must answer."""
+        return self.elicitations.presented
+
+    def terminal(self, terminal_id: str) -> Terminal | None:
+        """The agent's terminal with this id (released ones too), for its view."""
+        return self.terminals.get(terminal_id)
+
+    # ----------------------------------------------------------------- lifecycle (continued)
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
@@ -223,17 +293,22 @@ class AgentSession:
         return ok
 
     async def close(self) -> None:
-        self._closing = True
-        early, self._prestarted = self._prestarted, None
-        if early is not None:  # closed before it was ever started
-            await early.discard()
+        """Stop everything of this session; closing again does nothing."""
+        if self.state is SessionState.CLOSED:
+            return
+        self._closing = self.connector.closing = True
+        await self.connector.discard_prestarted()  # closed before it was ever started
         if self._turn_task is not None:
             self._turn_task.cancel()
         await self.close_current_session()
         if self.v2 is not None:
             self.v2.close()
         await self._teardown()
+        cleanup = self._cleanup
+        if cleanup is not None:  # the crash clean-up kills what the agent left: let it finish
+            await asyncio.wait({cleanup})
         await self.changes.stop()
+        await self.tasks.close()
         if self._log is not None:
             self._log.flush()  # it is buffered
         self._set_state(SessionState.CLOSED)
@@ -259,74 +334,28 @@ class AgentSession:
     async def _teardown(self) -> None:
         self.permissions.cancel_all()
         self.elicitations.cancel_all()
-        watch, self._watch_task = self._watch_task, None
-        if watch is not None:
-            watch.cancel()
+        self.connector.stop_watching()
         with contextlib.suppress(Exception):
             await self.terminals.close_all()
-        if self._connection is not None:
-            with contextlib.suppress(Exception):
-                await self._connection.close()
-            self._connection = None
+        had_connection = self.connector.connection is not None
+        await self.connector.teardown()
+        if had_connection:
             self.traffic_store.connection_closed()
-        if self._process is not None:
-            with contextlib.suppress(Exception):
-                await self._process.shutdown()
-            self._process = None
 
     async def _connect(self) -> bool:
         self._set_state(SessionState.STARTING)
         self._phase = "start"
-        early, self._prestarted = self._prestarted, None
-        offered = self.settings.protocol_version
-        if early is not None and (
-            not early.matches(self.argv, str(self.cwd), self.env_extra) or early.offered != offered
-        ):
-            await early.discard()
-            early = None
-        if early is not None:
-            self._process, connection = early.process, early.connection
-            # its tasks were started before the app: handlers run in our context from now on
-            connection.run_handlers_in(contextvars.copy_context())
-            connection.max_frame_bytes = max(1, self.settings.max_frame_bytes)
-            connection.on_oversized_frame = self._on_oversized_frame
-            self._register_handlers(connection)
-            early.relay.attach(self._tap)
-        else:
-            try:
-                self._process = await AgentProcess.spawn(
-                    self.argv,
-                    cwd=str(self.cwd),
-                    env_extra={**self.env_extra, **self.guard.child_env()},
-                )
-            except AgentSpawnError as error:
-                self._fail(str(error))
-                return False
-            connection = Connection(
-                self._process.reader,
-                self._process.writer,
-                max_frame_bytes=self.settings.max_frame_bytes,
-                on_oversized_frame=self._on_oversized_frame,
-            )
-            self._register_handlers(connection)
-            connection.add_tap(self._tap)
-            connection.start()
-        self._connection = connection
-        self._watch_task = asyncio.create_task(self._watch_process(self._process, connection))
+        try:
+            connection = await self.connector.connect()
+        except AgentSpawnError as error:
+            self._fail(str(error))
+            return False
         self._phase = "initialize"
         try:
-            if early is not None:
-                request = early.initialize
-            else:
-                request = asyncio.ensure_future(
-                    connection.request("initialize", initialize_params(offered))
-                )
-            result = await self._initialize(request, self._process)
+            hello = await self.connector.initialize()
         except (RpcError, ConnectionClosed) as error:
             await self._failed_request("initialize", error)
             return False
-        try:
-            hello = read_initialize_result(result, offered)
         except HandshakeError as error:
             self._fail(str(error))
             await self._teardown()
@@ -341,25 +370,6 @@ class AgentSession:
                 self.v2 = V2Driver(self)
             self.v2.install_routes(connection, self._routes_v1().methods)
         return True
-
-    async def _initialize(self, request: asyncio.Future[Any], process: AgentProcess) -> Any:
-        """The `initialize` answer; past the warning time, report the stall and keep waiting."""
-        try:
-            seconds = self.settings.initialize_warning_seconds
-            done, _ = await asyncio.wait({request}, timeout=seconds)
-            if not done:
-                self.stall = AgentCrash(
-                    description=f"has not answered initialize after {seconds:g} s",
-                    stderr_tail=process.stderr_tail(12),
-                    during="initialize",
-                )
-                self.stalled.emit(self.stall)
-            return await request
-        finally:
-            request.cancel()  # only matters when we were cancelled (a restart)
-            if self.stall is not None:
-                self.stall = None
-                self.stalled.emit(None)
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
@@ -455,41 +465,23 @@ class AgentSession:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
         self._set_state(SessionState.AUTHENTICATING)
         preferred = next((m for m in self.auth_methods if m.id == self.preferred_auth), None)
-        method: AuthMethodInfo | None
-        while True:
-            if preferred is not None:  # the preset's method first, once, without asking
-                method, preferred = preferred, None
-            else:
-                method = await self.ui.choose_auth_method(self.auth_methods, error)
-            if method is None:
-                self._fail("authentication is required and was not completed")
-                await self._teardown()
+        login = "auth/login" if self.v2 is not None else "authenticate"
+        outcome = await self.connector.log_in(
+            self.ui, self.auth_methods, error, request=login, preferred=preferred
+        )
+        if isinstance(outcome, GaveUp):
+            self._fail("authentication is required and was not completed")
+            await self._teardown()
+            return None
+        if isinstance(outcome, Lost):
+            await self._failed_request("authenticate", outcome.error)
+            return None
+        if outcome.reconnect:
+            await self._teardown()
+            if not await self._connect():
                 return None
-            if method.type == "terminal":
-                code = await self.ui.run_login_terminal(
-                    [self.argv[0], *method.args], dict(method.env)
-                )
-                if code != 0:
-                    error = f"{method.name}: the login command ended with code {code}"
-                    continue
-                # ACP v1: after a terminal login the client reconnects to the agent.
-                await self._teardown()
-                if not await self._connect():
-                    return None
-                self._set_state(SessionState.AUTHENTICATING)
-                return method
-            connection = self._connection
-            assert connection is not None
-            try:
-                login = "auth/login" if self.v2 is not None else "authenticate"
-                await connection.request(login, {"methodId": method.id})
-            except RpcError as failure:
-                error = f"{method.name}: {failure.describe()}"
-                continue
-            except ConnectionClosed as failure:
-                await self._failed_request("authenticate", failure)
-                return None
-            return method
+            self._set_state(SessionState.AUTHENTICATING)
+        return outcome.method
 
     # ----------------------------------------------------------------- handlers
 
@@ -570,10 +562,7 @@ class AgentSession:
         if self.v2 is not None and self.state in (SessionState.READY, SessionState.RUNNING):
             return None
         if self.turn_running or self.state is not SessionState.READY:
-            item = QueuedPrompt(next(self._queue_ids), text)
-            self.queue.append(item)
-            self.queue_changed.emit(self.queue)
-            return item
+            return self.prompts.add(text)
         self._start_turn(text)
         return None
 
@@ -581,12 +570,11 @@ class AgentSession:
         """Drop a queued prompt; False if it cannot be taken back (v2: the agent accepted it)."""
         if self.v2 is not None and not self.v2.withdraw(item_id):
             return False
-        self.queue = [item for item in self.queue if item.id != item_id]
-        self.queue_changed.emit(self.queue)
+        self.prompts.remove(item_id)
         return True
 
     def _start_turn(self, text: str) -> None:
-        self._turn_task = asyncio.create_task(self._run_turn(text))
+        self._turn_task = self.tasks.spawn("turn", self._run_turn(text))
 
     async def _run_turn(self, text: str) -> None:
         connection = self._connection
@@ -637,10 +625,10 @@ class AgentSession:
         return built.blocks
 
     def _maybe_send_next(self) -> None:
-        if self.queue and self.state is SessionState.READY and not self.turn_running:
-            item = self.queue.pop(0)
-            self.queue_changed.emit(self.queue)
-            self._start_turn(item.text)
+        if self.state is SessionState.READY and not self.turn_running:
+            item = self.prompts.pop()
+            if item is not None:
+                self._start_turn(item.text)
 
     async def cancel(self) -> None:
         """Esc: cancel the running turn. Updates keep arriving until the prompt returns."""
@@ -680,24 +668,6 @@ class AgentSession:
 
     # ----------------------------------------------------------------- failure
 
-    async def _watch_process(self, process: AgentProcess, connection: Connection) -> None:
-        """Report a crash when the agent exits, or closes its output while still running
-        (nothing it says can reach us any more: as good as dead, and restarted like it)."""
-        exited = asyncio.ensure_future(process.wait())
-        closed = asyncio.ensure_future(connection.wait_closed())
-        try:
-            await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
-            # The reader drains what the agent wrote before it died; an agent that closed its
-            # output may be on its way out: give either a moment to finish.
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.wait({exited, closed}), 1.0)
-        finally:
-            exited.cancel()
-            closed.cancel()
-        if self._closing or process is not self._process:
-            return
-        self._crashed(process, self._phase)
-
     async def _failed_request(self, what: str, error: Exception) -> None:
         if isinstance(error, ConnectionClosed):
             process = self._process
@@ -727,7 +697,7 @@ class AgentSession:
         self.thread.cancel_unfinished_tool_calls()
         self._set_state(SessionState.CRASHED)
         # nothing the agent started may outlive it: its terminals and its own children
-        self._cleanup = asyncio.ensure_future(self._end_leftovers(process))
+        self._cleanup = self.tasks.spawn("end leftovers", self._end_leftovers(process))
 
     async def _end_leftovers(self, process: AgentProcess) -> None:
         with contextlib.suppress(Exception):
@@ -738,6 +708,9 @@ class AgentSession:
     def _fail(self, message: str) -> None:
         self.error = safe_text(message)  # shown in the banner; it may quote the agent
         self._set_state(SessionState.FAILED)
+
+    def _on_task_failure(self, failure: TaskFailure) -> None:
+        self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
 
     def _set_state(self, state: SessionState) -> None:
         if state is self.state and state is not SessionState.READY:

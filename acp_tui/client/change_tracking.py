@@ -15,6 +15,7 @@ from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.change_monitor import ChangeMonitor
 from acp_tui.session.thread import Thread
+from acp_tui.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -22,19 +23,30 @@ SETTLE_TIMEOUT = 5.0
 
 
 class ChangeTracking:
-    def __init__(self, thread: Thread, cwd: Path, changes: ChangeLog, *, watch: bool) -> None:
+    def __init__(
+        self,
+        thread: Thread,
+        cwd: Path,
+        changes: ChangeLog,
+        *,
+        watch: bool,
+        tasks: Supervisor | None = None,
+    ) -> None:
+        self._tasks = tasks if tasks is not None else Supervisor("change tracking")
         self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
         self.attribution.attach(changes)
         self.turns = TurnChanges(changes, self.attribution, thread)
         self.monitor: ChangeMonitor | None = (
-            ChangeMonitor(cwd, changes, self.attribution.attribute) if watch else None
+            ChangeMonitor(cwd, changes, self.attribution.attribute, tasks=self._tasks)
+            if watch
+            else None
         )
         self._start: asyncio.Task[None] | None = None
 
     def start_soon(self) -> None:
         """Arm the watcher and take the baseline in the background."""
         if self.monitor is not None and self._start is None:
-            self._start = asyncio.create_task(self._run_start(self.monitor))
+            self._start = self._tasks.spawn("change monitor start", self._run_start(self.monitor))
 
     async def _run_start(self, monitor: ChangeMonitor) -> None:
         try:

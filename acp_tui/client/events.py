@@ -1,33 +1,9 @@
-"""Plain observer lists and the events the client core reports to whoever shows it."""
+"""The events the client core reports to whoever shows it (observed through `acp_tui.signal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Generic, TypeVar
-
-T = TypeVar("T")
-
-
-class Signal(Generic[T]):
-    """A list of callbacks; `emit` calls each with the value. Errors in one do not stop others."""
-
-    def __init__(self) -> None:
-        self._callbacks: list[Callable[[T], None]] = []
-
-    def subscribe(self, callback: Callable[[T], None]) -> Callable[[], None]:
-        self._callbacks.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-
-        return unsubscribe
-
-    def emit(self, value: T) -> None:
-        for callback in list(self._callbacks):
-            callback(value)
 
 
 class SessionState(StrEnum):

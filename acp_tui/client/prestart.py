@@ -27,6 +27,7 @@ from acp_tui.client.announce import initialize_params
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.tasks import Supervisor
 
 
 class TapRelay:
@@ -64,13 +65,15 @@ class Prestarted:
     relay: TapRelay = field(default_factory=TapRelay)
     offered: int = 1
     """The protocol version the early `initialize` offered."""
+    tasks: Supervisor = field(default_factory=lambda: Supervisor("prestart"))
+    """Owns the `initialize` request until the session adopts it."""
 
     def matches(self, argv: Sequence[str], cwd: str, env_extra: Mapping[str, str]) -> bool:
         return self.argv == list(argv) and self.cwd == cwd and self.env_extra == dict(env_extra)
 
     async def discard(self) -> None:
         """Stop the early agent (the session starts its own)."""
-        self.initialize.cancel()
+        await self.tasks.close()  # the initialize request
         with contextlib.suppress(Exception):
             await self.connection.close()
         with contextlib.suppress(Exception):
@@ -98,14 +101,22 @@ async def prestart(
     relay = TapRelay()
     connection.add_tap(relay)
     connection.start()
-    initialize = asyncio.create_task(
-        connection.request("initialize", initialize_params(protocol))
-    )
+    tasks = Supervisor("prestart")
+    asked = connection.request("initialize", initialize_params(protocol))
+    initialize = tasks.spawn("initialize", asked, awaited=True)
     early = Prestarted(
-        list(argv), cwd, dict(env_extra), process, connection, initialize, relay, protocol
+        list(argv),
+        cwd,
+        dict(env_extra),
+        process,
+        connection,
+        initialize,
+        relay,
+        protocol,
+        tasks,
     )
     # Run the loop until the frame is in the pipe (the relay saw it) or the request ended.
-    first = asyncio.ensure_future(relay.first.wait())
+    first = tasks.spawn("first frame", relay.first.wait(), awaited=True)
     await asyncio.wait([first, initialize], return_when=asyncio.FIRST_COMPLETED)
     first.cancel()
     return early

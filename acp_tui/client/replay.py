@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.events import Notice, SessionState, Signal
+from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol.models import (
@@ -29,6 +29,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.traffic import Direction, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.session.thread import Thread
+from acp_tui.signal import Signal
 
 MAX_GAP = 5.0
 """Longer pauses in the recording are shortened to this (seconds, before `speed`)."""
@@ -91,8 +92,8 @@ class ReplaySession(AgentSession):
         """How many frames have been applied."""
         self.speed = speed
         self.paused = paused
-        self.progress: Signal[ReplaySession] = Signal()
-        self.rebuilt: Signal[ReplaySession] = Signal()
+        self.progress: Signal[ReplaySession] = Signal("replay progress")
+        self.rebuilt: Signal[ReplaySession] = Signal("replay rebuilt")
         """The thread was replaced (after going back): views must bind to the new one."""
         self._wake = asyncio.Event()
         self._feeder: asyncio.Task[None] | None = None
@@ -106,7 +107,7 @@ class ReplaySession(AgentSession):
 
     async def start(self) -> bool:
         self._set_state(SessionState.READY)
-        self._feeder = asyncio.create_task(self._feed())
+        self._feeder = self.tasks.spawn("replay feed", self._feed())
         return True
 
     async def restart(self) -> bool:
@@ -114,10 +115,7 @@ class ReplaySession(AgentSession):
         return True
 
     async def close(self) -> None:
-        if self._feeder is not None:
-            self._feeder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._feeder
+        await self.tasks.close()  # the feeder
         self._set_state(SessionState.CLOSED)
 
     def submit(self, text: str) -> None:

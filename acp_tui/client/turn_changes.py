@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
-from acp_tui.client.events import Signal
 from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.thread import Thread
+from acp_tui.signal import Signal
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class TurnChanges:
     def __init__(self, changes: ChangeLog, attribution: ChangeAttribution, thread: Thread) -> None:
         self.changes = changes
         self.attribution = attribution
-        self.summary_changed: Signal[TurnSummary] = Signal()
+        self.summary_changed: Signal[TurnSummary] = Signal("turn summary")
         self._records: dict[int, list[WriteRecord]] = {}
         changes.subscribe(self._on_record)
         thread.subscribe(self._on_change)

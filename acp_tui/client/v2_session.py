@@ -66,15 +66,13 @@ class V2Driver:
         if session.state not in (SessionState.READY, SessionState.RUNNING):
             return None  # (the caller queues it like v1: sent once the session is ready)
         thread = session.thread
-        key = next(session._queue_ids)
+        key = session.prompts.next_id()
         if not thread.turn_running and not self._requests:
             entry = thread.add_user_prompt([TextContent(text=text)])
             self.reducer.expect_prompt(key, text, entry)
             self._send(key, text)
             return None
-        item = QueuedPrompt(key, text, sent=True)
-        session.queue.append(item)
-        session.queue_changed.emit(session.queue)
+        item = session.prompts.add(text, item_id=key, sent=True)
         self.reducer.expect_prompt(key, text)
         self._send(key, text)
         return item
@@ -88,7 +86,7 @@ class V2Driver:
                 self._send(item.id, item.text)
 
     def _send(self, key: int, text: str) -> None:
-        self._requests[key] = asyncio.ensure_future(self._prompt(key, text))
+        self._requests[key] = self.session.tasks.spawn(f"v2 prompt {key}", self._prompt(key, text))
 
     async def _prompt(self, key: int, text: str) -> None:
         session = self.session
@@ -125,16 +123,14 @@ class V2Driver:
     def _drop(self, key: int) -> None:
         self.reducer.forget_prompt(key)
         session = self.session
-        if any(item.id == key for item in session.queue):
-            session.queue = [item for item in session.queue if item.id != key]
-            session.queue_changed.emit(session.queue)
+        if key in session.prompts:
+            session.prompts.remove(key)
 
     def _placed(self, pending: PendingPrompt, entry: MessageEntry) -> None:
         """The agent's user_message placed a prompt: it leaves the queue."""
         session = self.session
-        if any(item.id == pending.key for item in session.queue):
-            session.queue = [item for item in session.queue if item.id != pending.key]
-            session.queue_changed.emit(session.queue)
+        if pending.key in session.prompts:
+            session.prompts.remove(pending.key)
 
     # ---- the turn -------------------------------------------------------------------------
 

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.events import Signal
 from acp_tui.config import HoldWrites
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
@@ -39,6 +38,7 @@ from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.signal import Signal
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
 DEFAULT_HOLD_WRITES = HoldWrites.OUTSIDE_PERMISSION
@@ -108,7 +108,7 @@ class WriteReviewGate:
         self.hold_writes = HoldWrites(hold_writes)
         """The `hold_writes` setting; may be changed while the session runs."""
         self.cwd = cwd
-        self.written: Signal[WriteReport] = Signal()
+        self.written: Signal[WriteReport] = Signal("write reviewed")
         self._known_tool_call_paths = known_tool_call_paths
         self._granted: frozenset[Path] = frozenset()
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
+from acp_tui.signal import Signal, Unsubscribe
 
 CANCEL: dict[str, Any] = {"action": "cancel"}
 DECLINE: dict[str, Any] = {"action": "decline"}
@@ -259,21 +260,19 @@ Presenter = Callable[[PendingElicitation], None]
 class ElicitationBroker:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
-        self._presenters: list[Presenter] = []
+        self.presented: Signal[PendingElicitation] = Signal("elicitation to ask")
         self.open: list[PendingElicitation] = []
         self._by_url_id: dict[str, PendingElicitation] = {}
 
-    def subscribe(self, presenter: Presenter) -> Callable[[], None]:
-        self._presenters.append(presenter)
-        return lambda: self._presenters.remove(presenter)
+    def subscribe(self, presenter: Presenter) -> Unsubscribe:
+        return self.presented.subscribe(presenter)
 
     async def request(self, params: Any) -> dict[str, Any]:
         pending = self._pending(params)
-        if not self._presenters:
+        if not self.presented.listener_count:
             return CANCEL  # nobody can answer (no UI)
         self.open.append(pending)
-        for presenter in list(self._presenters):
-            presenter(pending)
+        self.presented.emit(pending)
         try:
             return await pending.future
         finally:

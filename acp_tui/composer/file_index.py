@@ -14,15 +14,15 @@ the query in the file name, then anywhere in the path, then scattered; shorter p
 from __future__ import annotations
 
 import bisect
-import contextlib
 import heapq
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from acp_tui.composer.gitignore import IgnoreRules
+from acp_tui.signal import Signal
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
 MAX_ENTRIES = 500_000
@@ -41,7 +41,8 @@ class FileIndex:
         self._lower = ""
         self._dirty = True
         self.built = False
-        self.listeners: list[Callable[[], None]] = []
+        self.changed: Signal[None] = Signal("file index changed")
+        """After files appeared or disappeared (not after `build`)."""
 
     # ------------------------------------------------------------------ building
 
@@ -205,9 +206,7 @@ class FileIndex:
             self.apply_changes(added, removed)
 
     def _changed(self) -> None:
-        for listener in list(self.listeners):
-            with contextlib.suppress(Exception):
-                listener()
+        self.changed.emit(None)
 
     # ------------------------------------------------------------------ asking
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from acp_tui.host import beneath
 from acp_tui.host.atomic_write import atomic_write_bytes, delete_file
+from acp_tui.signal import Signal, Unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -92,18 +93,12 @@ Subscriber = Callable[[WriteRecord], None]
 class ChangeLog:
     def __init__(self) -> None:
         self.records: list[WriteRecord] = []
-        self._subscribers: list[Subscriber] = []
+        self.added: Signal[WriteRecord] = Signal("change log record")
         self._originals: dict[Path, str | None] = {}
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+    def subscribe(self, callback: Subscriber) -> Unsubscribe:
         """Call `callback` with every new record; returns a function that unsubscribes."""
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self.added.subscribe(callback)
 
     def add(
         self,
@@ -136,11 +131,7 @@ class ChangeLog:
         )
         self.records.append(record)
         self._originals.setdefault(path, before)
-        for callback in list(self._subscribers):
-            try:
-                callback(record)
-            except Exception:
-                log.exception("change log subscriber %r failed", callback)
+        self.added.emit(record)
         return record
 
     def get(self, record_id: int) -> WriteRecord:

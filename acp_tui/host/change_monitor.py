@@ -33,6 +33,7 @@ from acp_tui.host.baseline import (
 )
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for_record
 from acp_tui.host.ignore import IgnoreRules, git_root
+from acp_tui.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,9 @@ class ChangeMonitor:
         max_file_bytes: int = MAX_FILE_BYTES,
         budget_bytes: int = BUDGET_BYTES,
         use_git: bool = True,
+        tasks: Supervisor | None = None,
     ) -> None:
+        self._tasks = tasks if tasks is not None else Supervisor("change monitor")
         self.root = root.resolve()
         self.changes = changes
         self.attribute = attribute
@@ -102,7 +105,7 @@ class ChangeMonitor:
             target=self._watch, args=(loop, self._notify), name="acp-tui-monitor", daemon=True
         )
         self._thread.start()
-        self._consumer = asyncio.create_task(self._consume())
+        self._consumer = self._tasks.spawn("change monitor events", self._consume())
         await asyncio.to_thread(self.baseline.scan)
         self._ready.set()
 

@@ -40,6 +40,7 @@ from acp_tui.host.permission_subject import (
     covers,
     normalize_scope,
 )
+from acp_tui.signal import Signal, Unsubscribe
 
 __all__ = [
     "KnownToolCall",
@@ -247,7 +248,7 @@ class RulesStore:
         self.path = path if path is not None else rules_path_for(self.project_dir)
         self.messages: list[str] = []
         self._rules: list[PermissionRule] = []
-        self._listeners: list[Callable[[], None]] = []
+        self.changed: Signal[None] = Signal("permission rules changed")
         self._back_up_before_save = False
         self.load()
 
@@ -255,15 +256,9 @@ class RulesStore:
     def rules(self) -> tuple[PermissionRule, ...]:
         return tuple(self._rules)
 
-    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+    def subscribe(self, listener: Callable[[], None]) -> Unsubscribe:
         """Call `listener()` after every change; returns an unsubscribe function."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self.changed.subscribe(_Nullary(listener))
 
     def load(self) -> list[str]:
         """(Re)read the file. Returns the problems found (also appended to `messages`)."""
@@ -362,8 +357,7 @@ class RulesStore:
 
     def _changed(self) -> None:
         self.save()
-        for listener in list(self._listeners):
-            listener()
+        self.changed.emit(None)
 
     def save(self) -> bool:
         """Write the rules; on failure record a message and return False (never raises OSError)."""
@@ -390,3 +384,15 @@ def ensure_private_dir(path: Path) -> None:
     """Create the rules directory readable by the user only (best effort)."""
     with contextlib.suppress(OSError):
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+class _Nullary:
+    """A `() -> None` listener on a `Signal[None]` (named after it in failure reports)."""
+
+    def __init__(self, listener: Callable[[], None]) -> None:
+        self.listener = listener
+        self.__qualname__ = getattr(listener, "__qualname__", type(listener).__qualname__)
+        self.__module__ = getattr(listener, "__module__", __name__)
+
+    def __call__(self, _: None) -> None:
+        self.listener()

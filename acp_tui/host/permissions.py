@@ -45,6 +45,7 @@ from acp_tui.host.permission_rules import (
 )
 from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
 from acp_tui.protocol.permission_outcome import selected_option_id
+from acp_tui.signal import Signal, Unsubscribe
 
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
@@ -189,9 +190,10 @@ class PermissionBroker:
     ) -> None:
         self._ids = itertools.count(1)
         self.pending: list[PendingPermission] = []
-        self._presenters: list[Presenter] = []
-        self._auto_listeners: list[AutoAnswerListener] = []
-        self._settled_listeners: list[SettledListener] = []
+        self.presented: Signal[PendingPermission] = Signal("permission to ask")
+        """Each request the user must answer (the presenters)."""
+        self.auto_answered: Signal[AutoAnswered] = Signal("permission answered automatically")
+        self.settled: Signal[PendingPermission] = Signal("permission settled")
         self.auto_answer: AutoAnswer | None = None
         self.rules = rules
         """The project's remembered rules; None: nothing is remembered."""
@@ -203,19 +205,18 @@ class PermissionBroker:
         self.root = root if root is not None else (rules.project_dir if rules else None)
         """The directory relative paths of tool calls are resolved against."""
 
-    def subscribe(self, presenter: Presenter) -> Callable[[], None]:
+    def subscribe(self, presenter: Presenter) -> Unsubscribe:
         """Call `presenter(pending)` for every request the user must answer."""
-        self._presenters.append(presenter)
-        return lambda: self._presenters.remove(presenter)
+        return self.presented.subscribe(presenter)
 
-    def subscribe_auto_answers(self, listener: AutoAnswerListener) -> Callable[[], None]:
+    def subscribe_auto_answers(self, listener: AutoAnswerListener) -> Unsubscribe:
         """Call `listener(event)` for every request answered without asking the user."""
-        return _add(self._auto_listeners, listener)
+        return self.auto_answered.subscribe(listener)
 
-    def subscribe_settled(self, listener: SettledListener) -> Callable[[], None]:
+    def subscribe_settled(self, listener: SettledListener) -> Unsubscribe:
         """Call `listener(pending)` as soon as a presented request is answered or cancelled
         (by the user, a rule or `cancel_all`), before the agent gets the answer."""
-        return _add(self._settled_listeners, listener)
+        return self.settled.subscribe(listener)
 
     def facts(self, pending: PendingPermission) -> ToolCallFacts:
         """What a rule can match on for this request (the request's fields, completed by
@@ -244,8 +245,7 @@ class PermissionBroker:
             return pending.future.result()
         self.pending.append(pending)
         pending.on_settled = self._settled
-        for presenter in list(self._presenters):
-            presenter(pending)
+        self.presented.emit(pending)
         try:
             # shielded: a cancelled request (the agent's $/cancel_request, a lost connection)
             # is answered "cancelled" below rather than leaving the future cancelled unseen
@@ -299,13 +299,11 @@ class PermissionBroker:
             pending.automatic = True
         pending.select(option.option_id)
         event = AutoAnswered(pending, option, source, f"{_verdict(option)} {how}", rule)
-        for listener in list(self._auto_listeners):
-            listener(event)
+        self.auto_answered.emit(event)
 
     def _settled(self, pending: PendingPermission) -> None:
         self._remember(pending)
-        for listener in list(self._settled_listeners):
-            listener(pending)
+        self.settled.emit(pending)
         if pending.remembered is not None:
             for other in list(self.pending):
                 if other is not pending and not other.done:
@@ -336,12 +334,3 @@ class PermissionBroker:
                 count += 1
         return count
 
-
-def _add(listeners: list[Any], listener: Any) -> Callable[[], None]:
-    listeners.append(listener)
-
-    def unsubscribe() -> None:
-        if listener in listeners:
-            listeners.remove(listener)
-
-    return unsubscribe

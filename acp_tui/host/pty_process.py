@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.protocol.process_tree import set_child_subreaper
+from acp_tui.tasks import Supervisor
 
 READ_SIZE = 65536
 
@@ -70,7 +71,12 @@ def _take_controlling_terminal() -> None:  # pragma: no cover - runs in the fork
 class PtyProcess:
     """One spawned child and the master side of its PTY."""
 
-    def __init__(self, process: asyncio.subprocess.Process, master_fd: int) -> None:
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process,
+        master_fd: int,
+        tasks: Supervisor | None = None,
+    ) -> None:
         self._process = process
         self.pid = process.pid
         self.master_fd = master_fd
@@ -83,7 +89,8 @@ class PtyProcess:
         self._pending_input = bytearray()
         self._exit_status: ExitStatus | None = None
         self._exited = asyncio.Event()
-        self._waiter = asyncio.ensure_future(self._wait_for_child())
+        tasks = tasks if tasks is not None else Supervisor("pty")
+        self._waiter = tasks.spawn(f"wait for pid {self.pid}", self._wait_for_child())
 
     @classmethod
     async def spawn(
@@ -94,6 +101,7 @@ class PtyProcess:
         cwd: Path,
         columns: int = 80,
         rows: int = 24,
+        tasks: Supervisor | None = None,
     ) -> PtyProcess:
         """Start `argv` on a new PTY. Raises OSError (e.g. FileNotFoundError) if exec fails."""
         master_fd, slave_fd = os.openpty()
@@ -116,7 +124,7 @@ class PtyProcess:
         finally:
             os.close(slave_fd)
         os.set_blocking(master_fd, False)
-        return cls(process, master_fd)
+        return cls(process, master_fd, tasks)
 
     # -- output -------------------------------------------------------------------------------
 

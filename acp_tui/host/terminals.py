@@ -34,6 +34,8 @@ from acp_tui.protocol.process_tree import (
     snapshot,
     start_time,
 )
+from acp_tui.signal import Signal, Unsubscribe
+from acp_tui.tasks import Supervisor
 
 __all__ = ["ExitStatus", "Terminal", "TerminalHost"]
 
@@ -58,7 +60,9 @@ class Terminal:
         *,
         session_id: str,
         output_byte_limit: int,
+        tasks: Supervisor | None = None,
     ) -> None:
+        self._tasks = tasks if tasks is not None else Supervisor("terminal")
         self.id = terminal_id
         self.command = command
         self.args = args
@@ -67,11 +71,11 @@ class Terminal:
         self.exit_status: ExitStatus | None = None
         self.released = False
         self._buffer = OutputBuffer(max(output_byte_limit, UI_OUTPUT_LIMIT))
-        self._output_listeners: list[Callable[[bytes], None]] = []
-        self._exit_listeners: list[Callable[[ExitStatus], None]] = []
+        self.output_arrived: Signal[bytes] = Signal("terminal output")
+        self.exited: Signal[ExitStatus] = Signal("terminal exit")
         self._process: PtyProcess | None = None
         self._exited = asyncio.Event()
-        self._exit_watch: asyncio.Future[None] | None = None
+        self._exit_watch: asyncio.Task[None] | None = None
         self._text_cache: tuple[int, str, bool] | None = None
         self.marker = TERMINAL_MARKER_PREFIX + uuid.uuid4().hex
         """An environment variable only this terminal's processes carry."""
@@ -86,7 +90,7 @@ class Terminal:
         if start is not None:
             self.tree[process.pid] = start
         process.start_reading(self._on_data, lambda: None)
-        self._exit_watch = asyncio.ensure_future(self._watch_exit(process))
+        self._exit_watch = self._tasks.spawn(f"{self.id} exit", self._watch_exit(process))
 
     def fail_to_start(self, message: str, exit_code: int) -> None:
         """Report an exec failure the way a shell would: a message, then an exit code."""
@@ -99,8 +103,7 @@ class Terminal:
     def _set_exited(self, status: ExitStatus) -> None:
         self.exit_status = status
         self._exited.set()
-        for callback in list(self._exit_listeners):
-            _call_safely(callback, status)
+        self.exited.emit(status)
 
     async def close(self) -> None:
         """Kill the process tree if anything is left of it, reap it, close the PTY."""
@@ -143,18 +146,15 @@ class Terminal:
 
     def _on_data(self, data: bytes) -> None:
         self._buffer.append(data)
-        for callback in list(self._output_listeners):
-            _call_safely(callback, data)
+        self.output_arrived.emit(data)
 
-    def add_output_listener(self, cb: Callable[[bytes], None]) -> Callable[[], None]:
+    def add_output_listener(self, cb: Callable[[bytes], None]) -> Unsubscribe:
         """Call `cb` with raw bytes as they arrive; returns a function that unsubscribes."""
-        self._output_listeners.append(cb)
-        return lambda: _remove(self._output_listeners, cb)
+        return self.output_arrived.subscribe(cb)
 
-    def add_exit_listener(self, cb: Callable[[ExitStatus], None]) -> Callable[[], None]:
+    def add_exit_listener(self, cb: Callable[[ExitStatus], None]) -> Unsubscribe:
         """Call `cb` once the command has ended (not called if it already had)."""
-        self._exit_listeners.append(cb)
-        return lambda: _remove(self._exit_listeners, cb)
+        return self.exited.subscribe(cb)
 
     def output_bytes(self) -> bytes:
         """The output so far (its last UI_OUTPUT_LIMIT bytes or more), for a late widget."""
@@ -206,7 +206,10 @@ class TerminalHost:
         cwd_check: Callable[[Path], Awaitable[Path]] | None = None,
         default_output_byte_limit: int = 1_000_000,
         guard: ProcessGuard | None = None,
+        tasks: Supervisor | None = None,
     ) -> None:
+        self.tasks = tasks if tasks is not None else Supervisor("terminals")
+        """Runs the terminals' exit watchers, PTY waiters and the process-tree tracker."""
         self.cwd = cwd
         self.cwd_check = cwd_check
         self.default_output_byte_limit = default_output_byte_limit
@@ -240,6 +243,7 @@ class TerminalHost:
             args,
             session_id=session_id,
             output_byte_limit=limit,
+            tasks=self.tasks,
         )
         environment = {
             **os.environ,
@@ -250,7 +254,12 @@ class TerminalHost:
         }
         try:
             process = await PtyProcess.spawn(
-                argv, env=environment, cwd=cwd, columns=DEFAULT_COLUMNS, rows=DEFAULT_ROWS
+                argv,
+                env=environment,
+                cwd=cwd,
+                columns=DEFAULT_COLUMNS,
+                rows=DEFAULT_ROWS,
+                tasks=self.tasks,
             )
         except FileNotFoundError:
             terminal.fail_to_start(f"{argv[0]}: command not found", 127)
@@ -303,9 +312,7 @@ class TerminalHost:
         for proc in terminal.track(procs, self._checked):
             self.guard.record(proc.pid, proc.start)
         if self._tracker is None or self._tracker.done():
-            self._tracker = asyncio.get_running_loop().create_task(
-                self._track(), name="terminal-trees"
-            )
+            self._tracker = self.tasks.spawn("terminal trees", self._track())
 
     async def _track(self) -> None:
         """While any tree may live, record its processes (orphans too) and reap orphans."""
@@ -360,14 +367,3 @@ def _env(variables: list[EnvVariable]) -> dict[str, str]:
 def _gone(pid: int, start: int, procs: dict[int, Proc]) -> bool:
     return pid not in procs or procs[pid].start != start or procs[pid].state in "ZX"
 
-
-def _remove(items: list[Any], item: Any) -> None:
-    with contextlib.suppress(ValueError):
-        items.remove(item)
-
-
-def _call_safely(callback: Callable[[Any], None], arg: Any) -> None:
-    try:
-        callback(arg)
-    except Exception:
-        log.exception("terminal listener %r failed", callback)

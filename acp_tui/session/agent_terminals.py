@@ -8,18 +8,15 @@ It offers the read-only part of the host `Terminal` interface the terminal widge
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
-T = TypeVar("T")
+from acp_tui.signal import Signal, Unsubscribe
 
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 """CSI, OSC and two-byte escape sequences."""
 
-log = logging.getLogger(__name__)
 
 OUTPUT_LIMIT = 1024 * 1024
 """Bytes of output kept per agent terminal (the tail)."""
@@ -52,9 +49,9 @@ class AgentTerminal:
         self._limit = limit
         self._output = bytearray()
         self._dropped = False
-        self._on_output: list[Callable[[bytes], None]] = []
-        self._on_reset: list[Callable[[bytes], None]] = []
-        self._on_exit: list[Callable[[AgentExitStatus], None]] = []
+        self.output_arrived: Signal[bytes] = Signal("agent terminal output")
+        self.reset: Signal[bytes] = Signal("agent terminal snapshot")
+        self.exited: Signal[AgentExitStatus] = Signal("agent terminal exit")
 
     # ---- what the agent says -------------------------------------------------------------
 
@@ -63,19 +60,19 @@ class AgentTerminal:
         if len(self._output) > self._limit:
             del self._output[: len(self._output) - self._limit]
             self._dropped = True
-        _notify(self._on_output, data)
+        self.output_arrived.emit(data)
 
     def replace(self, data: bytes) -> None:
         """An authoritative snapshot of the whole output (`terminal_update.output`)."""
         self._output = bytearray(data[-self._limit :])
         self._dropped = len(data) > self._limit
-        _notify(self._on_reset, bytes(self._output))
+        self.reset.emit(bytes(self._output))
 
     def set_exit(self, status: AgentExitStatus | None) -> None:
         was_running = self.exit_status is None
         self.exit_status = status
         if status is not None and was_running:
-            _notify(self._on_exit, status)
+            self.exited.emit(status)
 
     # ---- what a view uses -----------------------------------------------------------------
 
@@ -88,14 +85,14 @@ class AgentTerminal:
         text = _ESCAPES.sub("", self._output.decode("utf-8", "replace")).replace("\r\n", "\n")
         return text, self._dropped
 
-    def add_output_listener(self, callback: Callable[[bytes], None]) -> Callable[[], None]:
-        return _add(self._on_output, callback)
+    def add_output_listener(self, callback: Callable[[bytes], None]) -> Unsubscribe:
+        return self.output_arrived.subscribe(callback)
 
-    def add_reset_listener(self, callback: Callable[[bytes], None]) -> Callable[[], None]:
-        return _add(self._on_reset, callback)
+    def add_reset_listener(self, callback: Callable[[bytes], None]) -> Unsubscribe:
+        return self.reset.subscribe(callback)
 
-    def add_exit_listener(self, callback: Callable[[AgentExitStatus], None]) -> Callable[[], None]:
-        return _add(self._on_exit, callback)
+    def add_exit_listener(self, callback: Callable[[AgentExitStatus], None]) -> Unsubscribe:
+        return self.exited.subscribe(callback)
 
     def write_input(self, data: bytes) -> None:
         """Agent-owned terminals take no input from acp-tui."""
@@ -105,21 +102,3 @@ class AgentTerminal:
 
     def kill(self) -> None:
         """acp-tui cannot kill what the agent runs (cancel the turn instead)."""
-
-
-def _add(listeners: list[Callable[[T], None]], callback: Callable[[T], None]) -> Callable[[], None]:
-    listeners.append(callback)
-
-    def remove() -> None:
-        if callback in listeners:
-            listeners.remove(callback)
-
-    return remove
-
-
-def _notify(listeners: list[Callable[[T], None]], value: T) -> None:
-    for callback in list(listeners):
-        try:
-            callback(value)
-        except Exception:
-            log.exception("agent terminal listener %r failed", callback)

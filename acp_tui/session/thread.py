@@ -44,6 +44,7 @@ from acp_tui.protocol.models import (
     to_wire,
 )
 from acp_tui.safe_text import safe_text
+from acp_tui.signal import Signal, Unsubscribe
 
 from . import thread_changes as ch
 from .config_options import ModelState, parse_config_options
@@ -95,7 +96,8 @@ class Thread:
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._listeners: tuple[Listener, ...] = ()
+        self.changed: Signal[ch.Change] = Signal("thread change")
+        """Every change, synchronously, after it is applied."""
         self._next_id = 0
         self._break_coalescing = False
         self._echo: PromptEcho | None = None  # the prompt of the running turn, if it may echo
@@ -142,21 +144,13 @@ class Thread:
 
     # ---- observing ------------------------------------------------------------------------------
 
-    def subscribe(self, callback: Listener) -> Callable[[], None]:
-        """Call `callback(change)` after every change; returns a function that unsubscribes."""
-        self._listeners = (*self._listeners, callback)
-
-        def unsubscribe() -> None:
-            self._listeners = tuple(cb for cb in self._listeners if cb is not callback)
-
-        return unsubscribe
+    def subscribe(self, callback: Listener) -> Unsubscribe:
+        """Call `callback(change)` after every change; returns a function that unsubscribes.
+        A listener that raises is logged and reported (see `acp_tui.signal`)."""
+        return self.changed.subscribe(callback)
 
     def _emit(self, change: ch.Change) -> None:
-        for callback in self._listeners:
-            try:
-                callback(change)
-            except Exception:
-                log.exception("thread listener %r failed on %r", callback, change)
+        self.changed.emit(change)
 
     # ---- agent updates --------------------------------------------------------------------------
 

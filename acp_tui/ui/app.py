@@ -19,6 +19,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
+from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
@@ -69,8 +70,11 @@ class AcpApp(App[int]):
         self.start_agent = start_agent
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
+        self._previous_reporter: FailureReporter | None = None
 
     async def on_mount(self) -> None:
+        # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
+        self._previous_reporter = set_failure_reporter(self._report_listener_failure)
         if self.guard is not None:
             # a plain handler, not the loop's: after a hangup the loop may be blocked on the
             # dead terminal, while a Python handler still runs between two bytecodes
@@ -222,6 +226,20 @@ class AcpApp(App[int]):
             session_history.remember(session)
             await self.apply_preset()
             notify(self, "New session.")
+
+    def _report_listener_failure(self, failure: ListenerFailure) -> None:
+        # through the app's queue: the emit may run in a task started outside the app (the
+        # prestarted agent's connection), where a toast's timer would not find the app
+        self.call_later(self._show_listener_failure, failure)
+
+    def _show_listener_failure(self, failure: ListenerFailure) -> None:
+        notify(self, failure.describe(), title="Internal error (logged)", severity="error")
+
+    async def on_unmount(self) -> None:
+        """However the app ends (quit, a signal, `exit()` from anywhere), the session closes:
+        the agent, its terminals and the change monitor stop with the app."""
+        set_failure_reporter(self._previous_reporter)
+        await self.session.close()
 
     async def action_quit(self) -> None:
         session_history.remember(self.session)

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.prestart import prestart, quick_agent_env
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.session.thread_changes import TurnStateChanged
 from bench.headless import HeadlessUi
-from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
+from tests.agents.scenarios import (
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+    write_scenario,
+)
 
 
 async def test_session_adopts_the_early_agent_and_its_initialize(tmp_path) -> None:
@@ -70,3 +80,48 @@ def test_quick_agent_env_reads_the_file_and_the_variable(tmp_path) -> None:
     assert quick_agent_env(variable) == {"B": "2"}
     config.write_text("agent_env = 3\n")
     assert quick_agent_env({"ACP_TUI_CONFIG": str(config)}) == {}
+
+
+WHO: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="prestart")
+
+
+async def test_the_adopted_agent_is_served_in_the_session_context(tmp_path) -> None:
+    """The early agent's connection was started before the app existed; once adopted, its
+    notifications reach the session's listeners in the session's context (the UI needs its
+    app there: widgets mounted from a listener look it up in the context)."""
+    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}
+    agent = write_scenario(
+        tmp_path,
+        [
+            initialize_ok(),
+            new_session_ok("early"),
+            expect_prompt(),
+            update("early", chunk),
+            end_turn(),
+        ],
+    )
+    early = await prestart(agent.argv, str(tmp_path), {})
+    assert early is not None
+
+    async def as_the_session() -> list[str]:
+        WHO.set("session")
+        session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
+        seen: list[str] = []
+        ended = asyncio.Event()
+
+        def listener(change: object) -> None:
+            seen.append(WHO.get())
+            if isinstance(change, TurnStateChanged) and not change.running:
+                ended.set()
+
+        session.thread.subscribe(listener)
+        try:
+            assert await session.start()
+            session.submit("hello")
+            await asyncio.wait_for(ended.wait(), 15)
+        finally:
+            await session.close()
+        return seen
+
+    seen = await asyncio.create_task(as_the_session(), name="session")
+    assert seen and set(seen) == {"session"}

@@ -61,8 +61,8 @@ class ComposerActions(Screen[None]):
         """The bodies of desktop notifications sent (for the user's record and for tests)."""
         return [
             session.state_changed.subscribe(self._notify_on_state),
-            session.permissions.subscribe(self._notify_on_permission),
-            session.elicitations.subscribe(self._on_elicitation),
+            session.permission_asked.subscribe(self._notify_on_permission),
+            session.elicitation_asked.subscribe(self._on_elicitation),
         ]
 
     # ------------------------------------------------------------------ local commands
@@ -129,7 +129,7 @@ class ComposerActions(Screen[None]):
         return None
 
     def _terminal_text(self, terminal_id: str) -> str | None:
-        terminal = self.session.terminals.get(terminal_id)
+        terminal = self.session.terminal(terminal_id)
         return terminal.output_text()[0] if terminal is not None else None
 
     def copy_last(self, *, code: bool) -> None:

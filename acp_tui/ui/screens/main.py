@@ -98,8 +98,8 @@ class MainScreen(ComposerActions):
             session.notices.subscribe(self._on_notice),
             session.stalled.subscribe(self._on_stall),
             session.thread.subscribe(self._on_thread_change),
-            session.write_gate.written.subscribe(self._on_write),
-            session.changes.turns.summary_changed.subscribe(self._on_turn_summary),
+            session.written.subscribe(self._on_write),
+            session.turn_changes.summary_changed.subscribe(self._on_turn_summary),
             *self.composer_mount(),
         ]
         status = self.query_one(StatusBar)
@@ -158,7 +158,7 @@ class MainScreen(ComposerActions):
         if view is not None:
             view.show(summary)
         elif summary.files:
-            view = TurnSummaryView(summary, self.session.changes.turns, self.session.cwd)
+            view = TurnSummaryView(summary, self.session.turn_changes, self.session.cwd)
             self.turn_summaries[summary.turn] = view
             self.query_one(ConversationView).mount(view)
 
@@ -327,12 +327,12 @@ class MainScreen(ComposerActions):
     def action_show_changes(self) -> None:
         from acp_tui.ui.screens.changes_screen import ChangesScreen
 
-        self.app.push_screen(ChangesScreen(self.session.fs.changes, root=self.session.cwd))
+        self.app.push_screen(ChangesScreen(self.session.change_log, root=self.session.cwd))
 
     def action_show_rules(self) -> None:
         from acp_tui.ui.screens.rules_screen import RulesScreen
 
-        store = self.session.permissions.rules
+        store = self.session.rules
         if store is None:
             notify(self, "Permission rules are not saved in this session.")
             return

@@ -113,14 +113,12 @@ class Composer(Vertical):
         prompt.hint_source = lambda text: hint_for(text, self.commands())
         prompt.paste_transform = self._pasted
         self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
-        self.index.listeners.append(self._index_changed)
+        self._unsubscribe.append(self.index.changed.subscribe(self._index_changed))
         self._build_index()
 
     def on_unmount(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()  # type: ignore[operator]
-        with contextlib.suppress(ValueError):
-            self.index.listeners.remove(self._index_changed)
 
     @work(thread=True, group="file-index", exclusive=True)
     def _build_index(self) -> None:
@@ -136,7 +134,7 @@ class Composer(Vertical):
         with contextlib.suppress(OSError, RuntimeError):
             await self.index.watch()
 
-    def _index_changed(self) -> None:
+    def _index_changed(self, _: None) -> None:
         self._refresh_completion()  # an open file list shows new files at once
 
     def _pasted(self, text: str) -> str:
