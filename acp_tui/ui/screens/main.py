@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,6 +25,7 @@ from acp_tui.session.config_options import (
     option_by_category,
     value_name,
 )
+from acp_tui.session.thread import Thread, UsageState
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
@@ -74,7 +75,7 @@ class MainScreen(ComposerActions):
         super().__init__()
         self.session = session
         self.generation = session.thread.generation  # another session opens on a new screen
-        self._unsubscribe: list[Any] = []
+        self._unsubscribe: list[Callable[[], None]] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
 
     def compose(self) -> ComposeResult:
@@ -351,7 +352,7 @@ class MainScreen(ComposerActions):
                 prompt_input.focus()  # (none while the screen is being torn down)
 
 
-def activity_text(thread: Any) -> str:
+def activity_text(thread: Thread) -> str:
     """The v2 turn state for the status bar; `requires_action` names what waits (f4 goes)."""
     state = thread.state
     if state == "idle":
@@ -366,23 +367,18 @@ def activity_text(thread: Any) -> str:
     return "" if state == "running" else state
 
 
-def describe_usage(usage: Any) -> str:
+def describe_usage(usage: UsageState | None) -> str:
     """The status bar's usage text, e.g. "12.3k/200.0k tokens (6%)  $0.42"; empty without usage."""
     if usage is None:
         return ""
-    used = getattr(usage, "used", None)
-    size = getattr(usage, "size", None)
-    text = ""
-    if isinstance(used, int):
-        text = f"{format_tokens(used)}"
-        if isinstance(size, int) and size:
-            text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
-        else:
-            text += " tokens"
-    cost = getattr(usage, "cost", None)
-    amount = getattr(cost, "amount", None)
-    if isinstance(amount, int | float):
-        currency = getattr(cost, "currency", "")
-        symbol = "$" if currency == "USD" else f"{currency} "
-        text += f"  {symbol}{amount:.2f}"
+    used, size = usage.used, usage.size
+    text = f"{format_tokens(used)}"
+    if size:
+        text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
+    else:
+        text += " tokens"
+    cost = usage.cost
+    if cost is not None:
+        symbol = "$" if cost.currency == "USD" else f"{cost.currency} "
+        text += f"  {symbol}{cost.amount:.2f}"
     return text
