@@ -22,6 +22,7 @@ from textual.widgets import Collapsible, Static
 from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line, safe_text
+from acp_tui.session.agent_terminals import AgentTerminal
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.ui.widgets.content_block_view import block_widget
@@ -54,7 +55,7 @@ STATUS_LOOK = {
 }
 RUNNING = frozenset({"pending", "in_progress"})
 
-TerminalLookup = Callable[[str], Terminal | None]
+TerminalLookup = Callable[[str], Terminal | AgentTerminal | None]
 
 
 # Where agents that return a command's output only in rawOutput put it (codex-acp, OpenCode).
