@@ -180,25 +180,26 @@ class MainScreen(ComposerActions):
         prompts = [p for p in self.query(PermissionPrompt).results(PermissionPrompt) if p.ask.open]
         return sorted(prompts, key=lambda p: p.ask.request_id)
 
-    def _on_thread_change(self, change: object) -> None:
+    def _on_thread_change(self, change: thread_changes.Change) -> None:
         # Called for every change, text chunks included: touch widgets only when it matters.
         thread = self.session.thread
-        if isinstance(change, thread_changes.PermissionChanged):
-            self._on_permission(change)
-            if self.session.v2 is not None:  # requires_action points at what waits
+        match change:
+            case thread_changes.PermissionChanged():
+                self._on_permission(change)
+                if self.session.v2 is not None:  # requires_action points at what waits
+                    self.query_one(StatusBar).activity = activity_text(thread)
+            case thread_changes.InfoChanged():
+                self.query_one(StatusBar).title = thread.title or ""
+                self.app.title = thread.title or "acp-tui"
+            case thread_changes.UsageChanged():
+                self.query_one(StatusBar).usage = describe_usage(thread.usage)
+            case thread_changes.ModesChanged() | thread_changes.CurrentModeChanged():
+                self._refresh_modes()
+            case thread_changes.ConfigOptionsChanged() | thread_changes.ModelsChanged():
+                self._refresh_modes()  # a `mode` config option stands in for modes
+                self._refresh_model()
+            case thread_changes.TurnStateChanged() if self.session.v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
-        elif isinstance(change, thread_changes.InfoChanged):
-            self.query_one(StatusBar).title = thread.title or ""
-            self.app.title = thread.title or "acp-tui"
-        elif isinstance(change, thread_changes.UsageChanged):
-            self.query_one(StatusBar).usage = describe_usage(thread.usage)
-        elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
-            self._refresh_modes()
-        elif isinstance(change, thread_changes.ConfigOptionsChanged | thread_changes.ModelsChanged):
-            self._refresh_modes()  # a `mode` config option stands in for modes
-            self._refresh_model()
-        elif isinstance(change, thread_changes.TurnStateChanged) and self.session.v2:
-            self.query_one(StatusBar).activity = activity_text(thread)
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
