@@ -11,6 +11,7 @@ import time
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -195,10 +196,8 @@ class FrameList(ScrollView, can_focus=True):
     def action_jump(self, where: int) -> None:
         self.cursor = 0 if where == 0 else len(self.index) - 1
 
-    def on_click(self, event: object) -> None:
-        y = getattr(event, "y", None)
-        if isinstance(y, int):
-            self.cursor = int(self.scroll_offset.y) + y
+    def on_click(self, event: events.Click) -> None:
+        self.cursor = int(self.scroll_offset.y) + event.y
 
     # ---- drawing ------------------------------------------------------------------------
 

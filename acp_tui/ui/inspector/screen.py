@@ -187,7 +187,14 @@ class InspectorScreen(Screen[None]):
         self._apply(self.row_filter.with_(direction=following))
 
     def action_flip(self, name: str) -> None:
-        self._apply(self.row_filter.with_(**{name: not getattr(self.row_filter, name)}))
+        """Flip one of the filter's switches (`errors_only`, `marked_only`, `grouped`)."""
+        row_filter = self.row_filter
+        switches = {
+            "errors_only": row_filter.errors_only,
+            "marked_only": row_filter.marked_only,
+            "grouped": row_filter.grouped,
+        }
+        self._apply(row_filter.with_(**{name: not switches[name]}))
 
     def action_summary(self) -> None:
         summary = self.query_one("#summary", Static)

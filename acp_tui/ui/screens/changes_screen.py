@@ -283,8 +283,17 @@ class ChangesScreen(ModalScreen[None]):
         return False
 
     def action_diff(self, action: str) -> None:
+        run = _DIFF_ACTIONS[action]
         for view in self.query(DiffView):
-            getattr(view, f"action_{action}")()
+            run(view)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+_DIFF_ACTIONS: dict[str, Callable[[DiffView], None]] = {
+    "next_hunk": DiffView.action_next_hunk,
+    "previous_hunk": DiffView.action_previous_hunk,
+    "toggle_layout": DiffView.action_toggle_layout,
+}
+"""The diff view's actions the screen's keys forward to every open diff."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -116,9 +116,9 @@ class ChoicePicker(ModalScreen[str | None]):
         if event.option.id is not None:
             self.dismiss(event.option.id)
 
-    def on_key(self, event: object) -> None:
+    def on_key(self, event: events.Key) -> None:
         # Up/down in the filter move through the list.
-        key = getattr(event, "key", None)
+        key = event.key
         filters = list(self.query(Input))
         if key in ("down", "up") and filters and filters[0].has_focus:
             options = self.query_one(OptionList)

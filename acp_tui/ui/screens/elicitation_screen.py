@@ -6,7 +6,6 @@ text, never as markup."""
 from __future__ import annotations
 
 import webbrowser
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +25,7 @@ from acp_tui.composer.elicitation import (
 from acp_tui.ui.plain import notify
 
 
-class ElicitationScreen(ModalScreen[dict[str, Any]]):
+class ElicitationScreen(ModalScreen[dict[str, object]]):
     """The agent asks the user to fill in a form (`elicitation/create`): fields from its schema,
     checked before sending; dismisses with the answer."""
 
@@ -111,9 +110,9 @@ class ElicitationScreen(ModalScreen[dict[str, Any]]):
         if focusable:
             focusable.first().focus()
 
-    def raw_values(self) -> dict[str, Any]:
+    def raw_values(self) -> dict[str, object]:
         """The values typed in each field, before validation."""
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         for spec in self.pending.fields:
             widget = self.query_one(f"#field-{spec.name}")
             if isinstance(widget, Input | Checkbox):
@@ -159,7 +158,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any]]):
         if self.is_attached:
             self.dismiss({"action": "accept"})
 
-    def _answer(self, result: dict[str, Any]) -> None:
+    def _answer(self, result: dict[str, object]) -> None:
         self.pending.answer(result)
         if self.is_attached:
             self.dismiss(result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,6 +25,7 @@ from acp_tui.session.config_options import (
     option_by_category,
     value_name,
 )
+from acp_tui.session.thread import Thread, UsageState
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
@@ -74,7 +75,7 @@ class MainScreen(ComposerActions):
         super().__init__()
         self.session = session
         self.generation = session.thread.generation  # another session opens on a new screen
-        self._unsubscribe: list[Any] = []
+        self._unsubscribe: list[Callable[[], None]] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
 
     def compose(self) -> ComposeResult:
@@ -179,25 +180,26 @@ class MainScreen(ComposerActions):
         prompts = [p for p in self.query(PermissionPrompt).results(PermissionPrompt) if p.ask.open]
         return sorted(prompts, key=lambda p: p.ask.request_id)
 
-    def _on_thread_change(self, change: object) -> None:
+    def _on_thread_change(self, change: thread_changes.Change) -> None:
         # Called for every change, text chunks included: touch widgets only when it matters.
         thread = self.session.thread
-        if isinstance(change, thread_changes.PermissionChanged):
-            self._on_permission(change)
-            if self.session.v2 is not None:  # requires_action points at what waits
+        match change:
+            case thread_changes.PermissionChanged():
+                self._on_permission(change)
+                if self.session.v2 is not None:  # requires_action points at what waits
+                    self.query_one(StatusBar).activity = activity_text(thread)
+            case thread_changes.InfoChanged():
+                self.query_one(StatusBar).title = thread.title or ""
+                self.app.title = thread.title or "acp-tui"
+            case thread_changes.UsageChanged():
+                self.query_one(StatusBar).usage = describe_usage(thread.usage)
+            case thread_changes.ModesChanged() | thread_changes.CurrentModeChanged():
+                self._refresh_modes()
+            case thread_changes.ConfigOptionsChanged() | thread_changes.ModelsChanged():
+                self._refresh_modes()  # a `mode` config option stands in for modes
+                self._refresh_model()
+            case thread_changes.TurnStateChanged() if self.session.v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
-        elif isinstance(change, thread_changes.InfoChanged):
-            self.query_one(StatusBar).title = thread.title or ""
-            self.app.title = thread.title or "acp-tui"
-        elif isinstance(change, thread_changes.UsageChanged):
-            self.query_one(StatusBar).usage = describe_usage(thread.usage)
-        elif isinstance(change, thread_changes.ModesChanged | thread_changes.CurrentModeChanged):
-            self._refresh_modes()
-        elif isinstance(change, thread_changes.ConfigOptionsChanged | thread_changes.ModelsChanged):
-            self._refresh_modes()  # a `mode` config option stands in for modes
-            self._refresh_model()
-        elif isinstance(change, thread_changes.TurnStateChanged) and self.session.v2:
-            self.query_one(StatusBar).activity = activity_text(thread)
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
@@ -351,7 +353,7 @@ class MainScreen(ComposerActions):
                 prompt_input.focus()  # (none while the screen is being torn down)
 
 
-def activity_text(thread: Any) -> str:
+def activity_text(thread: Thread) -> str:
     """The v2 turn state for the status bar; `requires_action` names what waits (f4 goes)."""
     state = thread.state
     if state == "idle":
@@ -366,23 +368,18 @@ def activity_text(thread: Any) -> str:
     return "" if state == "running" else state
 
 
-def describe_usage(usage: Any) -> str:
+def describe_usage(usage: UsageState | None) -> str:
     """The status bar's usage text, e.g. "12.3k/200.0k tokens (6%)  $0.42"; empty without usage."""
     if usage is None:
         return ""
-    used = getattr(usage, "used", None)
-    size = getattr(usage, "size", None)
-    text = ""
-    if isinstance(used, int):
-        text = f"{format_tokens(used)}"
-        if isinstance(size, int) and size:
-            text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
-        else:
-            text += " tokens"
-    cost = getattr(usage, "cost", None)
-    amount = getattr(cost, "amount", None)
-    if isinstance(amount, int | float):
-        currency = getattr(cost, "currency", "")
-        symbol = "$" if currency == "USD" else f"{currency} "
-        text += f"  {symbol}{amount:.2f}"
+    used, size = usage.used, usage.size
+    text = f"{format_tokens(used)}"
+    if size:
+        text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
+    else:
+        text += " tokens"
+    cost = usage.cost
+    if cost is not None:
+        symbol = "$" if cost.currency == "USD" else f"{cost.currency} "
+        text += f"  {symbol}{cost.amount:.2f}"
     return text

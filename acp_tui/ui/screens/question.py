@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -52,10 +53,9 @@ class QuestionScreen(ModalScreen[str | None]):
         index = int((event.button.id or "choice-0").removeprefix("choice-"))
         self.dismiss(self.question.choices[index].id)
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", None)
+    def on_key(self, event: events.Key) -> None:
         for choice in self.question.choices:
-            if choice.key and key == choice.key:
+            if choice.key and event.key == choice.key:
                 self.dismiss(choice.id)
                 return
 

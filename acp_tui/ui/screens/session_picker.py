@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -178,8 +178,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         elif session_id is not None:
             self.dismiss(PickedSession("open", session_id))
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", None)
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
         search = self.query_one(Input)
         if key in ("down", "up") and search.has_focus:
             options = self.query_one(OptionList)

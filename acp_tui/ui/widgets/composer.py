@@ -149,7 +149,7 @@ class Composer(Vertical):
         """The slash commands offered now: the agent's and acp-tui's, merged."""
         return merged(agent_commands(self.thread.commands), self.local_commands)
 
-    def _on_thread_change(self, change: object) -> None:
+    def _on_thread_change(self, change: thread_changes.Change) -> None:
         if isinstance(change, thread_changes.CommandsChanged):
             self._refresh_completion()
 

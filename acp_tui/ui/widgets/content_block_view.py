@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -14,6 +13,15 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from acp_tui.protocol.models import (
+    AudioContent,
+    ContentBlock,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    TextResourceContents,
+    UnknownContent,
+)
 from acp_tui.safe_text import safe_text
 from acp_tui.ui.plain import literal
 
@@ -36,40 +44,38 @@ def decoded_size(data: str) -> int:
         return len(data) * 3 // 4
 
 
-def block_type(block: Any) -> str | None:
-    """A content block's `type`, if it has a string one."""
-    kind = getattr(block, "type", None)
-    return kind if isinstance(kind, str) else None
+def block_type(block: ContentBlock) -> str | None:
+    """The block's wire `type` (an unknown block's own, if it names one)."""
+    return block.type
 
 
-def describe_block(block: Any) -> RenderableType:
+def describe_block(block: ContentBlock) -> RenderableType:
     """A one-or-few-line renderable for a block that is not plain text."""
-    kind = block_type(block)
-    if kind in ("image", "audio"):
-        icon = "🖼" if kind == "image" else "🔊"
-        text = Text(f"{icon} [{kind}: {getattr(block, 'mime_type', '?')}, ", style="magenta")
-        text.append(f"{human_size(decoded_size(str(getattr(block, 'data', ''))))}]")
-        uri = getattr(block, "uri", None)
-        if uri:
-            text.append(f" {uri}", style="dim")
-        return text
-    if kind == "resource_link":
-        text = Text("🔗 ", style="cyan")
-        title = getattr(block, "title", None) or getattr(block, "name", "")
-        uri = str(getattr(block, "uri", ""))
-        # Style objects: a style *string* would parse the agent's URI as style words
-        text.append(str(title), style=Style(bold=True, link=uri or None))
-        text.append(f"  {uri}", style=Style(dim=True, link=uri or None))
-        size = getattr(block, "size", None)
-        if isinstance(size, int):
-            text.append(f"  ({human_size(size)})", style="dim")
-        return text
-    raw = getattr(block, "raw", block)
+    match block:
+        case ImageContent() | AudioContent():
+            icon = "🖼" if block.type == "image" else "🔊"
+            text = Text(f"{icon} [{block.type}: {block.mime_type}, ", style="magenta")
+            text.append(f"{human_size(decoded_size(block.data))}]")
+            uri = block.uri if isinstance(block, ImageContent) else None
+            if uri:
+                text.append(f" {uri}", style="dim")
+            return text
+        case ResourceLink():
+            text = Text("🔗 ", style="cyan")
+            title = block.title or block.name
+            uri = block.uri
+            # Style objects: a style *string* would parse the agent's URI as style words
+            text.append(title, style=Style(bold=True, link=uri or None))
+            text.append(f"  {uri}", style=Style(dim=True, link=uri or None))
+            if block.size is not None:
+                text.append(f"  ({human_size(block.size)})", style="dim")
+            return text
+    raw: object = block.raw if isinstance(block, UnknownContent) else block
     try:
         shown = json.dumps(raw, indent=2, ensure_ascii=False)
     except (TypeError, ValueError):
         shown = repr(raw)
-    return Text(safe_text(f"[{kind or 'unknown'} content]\n{shown[:2000]}"), style="dim")
+    return Text(safe_text(f"[{block.type or 'unknown'} content]\n{shown[:2000]}"), style="dim")
 
 
 class EmbeddedResourceView(Widget):
@@ -80,20 +86,20 @@ class EmbeddedResourceView(Widget):
     EmbeddedResourceView Collapsible { padding: 0; border: none; }
     """
 
-    def __init__(self, block: Any) -> None:
+    def __init__(self, block: EmbeddedResource) -> None:
         super().__init__()
         self.block = block
 
     def compose(self) -> ComposeResult:
-        resource = getattr(self.block, "resource", None)
-        uri = str(getattr(resource, "uri", "resource"))
-        text = getattr(resource, "text", None)
-        if isinstance(text, str):
+        resource = self.block.resource
+        uri = resource.uri
+        if isinstance(resource, TextResourceContents):
+            text = resource.text
             lexer = Syntax.guess_lexer(uri, text[:2000])
             body: RenderableType = Syntax(text, lexer, word_wrap=True, line_numbers=False)
             title = f"📎 {uri} ({len(text.splitlines())} lines)"
         else:
-            blob = str(getattr(resource, "blob", ""))
+            blob = resource.blob
             body = Text(f"binary, {human_size(decoded_size(blob))}", style="dim")
             title = f"📎 {uri}"
         # a Collapsible parses its title as markup: the agent's URI must not be
@@ -101,13 +107,14 @@ class EmbeddedResourceView(Widget):
             yield Static(body)
 
 
-def block_widget(block: Any) -> Widget:
+def block_widget(block: ContentBlock) -> Widget:
     """The widget that shows a content block: an embedded resource view, a media view that opens the
     file, or a one-line description."""
-    if block_type(block) == "resource":
-        return EmbeddedResourceView(block)
-    if block_type(block) in ("image", "audio"):
-        from acp_tui.ui.widgets.media_block_view import MediaBlockView
+    match block:
+        case EmbeddedResource():
+            return EmbeddedResourceView(block)
+        case ImageContent() | AudioContent():
+            from acp_tui.ui.widgets.media_block_view import MediaBlockView
 
-        return MediaBlockView(block, describe_block(block))
+            return MediaBlockView(block, describe_block(block))
     return Static(describe_block(block), classes="content-block")

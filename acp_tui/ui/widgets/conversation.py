@@ -13,7 +13,8 @@ permission, showing a terminal, unfolded by the user or thawed (clicked) stays l
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -22,8 +23,12 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from acp_tui.client.events import Notice
+from acp_tui.protocol import models as m
 from acp_tui.session import entries as thread_entries
 from acp_tui.session import thread_changes
+from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
+from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
@@ -37,6 +42,9 @@ from acp_tui.ui.widgets.message_view import (
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
 
 STOP_REASON_TEXT = {
     "max_tokens": "the agent stopped: it reached its token limit",
@@ -74,8 +82,8 @@ class ConversationView(VerticalScroll):
 
     def __init__(
         self,
-        thread: Any,
-        session: Any = None,
+        thread: Thread,
+        session: AgentSession | None = None,
         *,
         id: str | None = None,
         live_entries: int = LIVE_ENTRIES,
@@ -88,13 +96,13 @@ class ConversationView(VerticalScroll):
         """Live widgets by entry id (frozen entries have none)."""
         self.live_entries = live_entries
         self.freeze_batch = freeze_batch
-        self._entry_of: dict[Widget, Any] = {}
+        self._entry_of: dict[Widget, Entry] = {}
         self._frozen: dict[int, FrozenItem] = {}
         self._states: dict[int, EntryViewState] = {}
         self._streaming: set[int] = set()
         self._freeze_pending = False
         self._settle_pending = False
-        self._unsubscribe: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
         self.anchor()
@@ -130,34 +138,37 @@ class ConversationView(VerticalScroll):
 
     # ------------------------------------------------------------ thread changes
 
-    def _on_change(self, change: object) -> None:
-        if isinstance(change, thread_changes.MessageChunkAppended):
-            if change.entry.id in self._frozen:
-                self._thaw(change.entry.id, pin=False)
-            view = self.views.get(change.entry.id)
-            if isinstance(view, MessageView | ThoughtView):
-                view.append_chunk(change.block_index, change.text)
-            elif view is None:
-                self._add_entry(change.entry)
-        elif isinstance(change, thread_changes.EntryAdded):
-            self._finish_streaming(except_id=change.entry.id)
-            self._add_entry(change.entry)
-            self._maybe_freeze()
-        elif isinstance(change, thread_changes.EntryChanged | thread_changes.PermissionChanged):
-            self._update_entry(change.entry)
-        elif isinstance(change, thread_changes.TurnStateChanged) and not change.running:
-            self._finish_streaming()
-            self._show_stop_reason(change.stop_reason)
-            self._maybe_freeze()
-            if not self._settle_pending:  # turns ending in a burst (a replay) settle once
-                self._settle_pending = True
-                self.call_after_refresh(self._turn_settled)
+    def _on_change(self, change: thread_changes.Change) -> None:
+        match change:
+            case thread_changes.MessageChunkAppended(entry=entry):
+                if entry.id in self._frozen:
+                    self._thaw(entry.id, pin=False)
+                view = self.views.get(entry.id)
+                if isinstance(view, MessageView | ThoughtView):
+                    view.append_chunk(change.block_index, change.text)
+                elif view is None:
+                    self._add_entry(entry)
+            case thread_changes.EntryAdded(entry=entry):
+                self._finish_streaming(except_id=entry.id)
+                self._add_entry(entry)
+                self._maybe_freeze()
+            case thread_changes.EntryChanged(entry=entry):
+                self._update_entry(entry)
+            case thread_changes.PermissionChanged(entry=tool_call):
+                self._update_entry(tool_call)
+            case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
+                self._finish_streaming()
+                self._show_stop_reason(stop_reason)
+                self._maybe_freeze()
+                if not self._settle_pending:  # turns ending in a burst (a replay) settle once
+                    self._settle_pending = True
+                    self.call_after_refresh(self._turn_settled)
 
     def _turn_settled(self) -> None:
         self._settle_pending = False
         collector.policy.turn_ended()
 
-    def _add_entry(self, entry: Any) -> None:
+    def _add_entry(self, entry: Entry) -> None:
         view = self._view_for(entry)
         if view is None:
             return
@@ -168,7 +179,7 @@ class ConversationView(VerticalScroll):
         self.mount(view)
         self._mark_background(entry, view)
 
-    def _view_for(self, entry: Any) -> Widget | None:
+    def _view_for(self, entry: Entry) -> Widget | None:
         if isinstance(entry, thread_entries.MessageEntry):
             if entry.role == "user":
                 return UserMessageView(entry)
@@ -184,7 +195,7 @@ class ConversationView(VerticalScroll):
             return view
         return Static(er.unknown_text(entry), classes="unknown-entry", markup=False)
 
-    def _update_entry(self, entry: Any) -> None:
+    def _update_entry(self, entry: Entry) -> None:
         if entry.id in self._frozen:
             self._thaw(entry.id, pin=False)
         view = self.views.get(entry.id)
@@ -196,13 +207,13 @@ class ConversationView(VerticalScroll):
             view.update_from_entry()
         elif isinstance(view, MessageView | ThoughtView):
             view.sync_blocks()
-        elif isinstance(view, PlanView):
+        elif isinstance(view, PlanView) and isinstance(entry, PlanSnapshotEntry):
             _show_plan_snapshot(view, entry)
 
-    def _mark_background(self, entry: Any, view: Widget) -> None:
+    def _mark_background(self, entry: Entry, view: Widget) -> None:
         """v2: what arrived or changed after the turn ended is marked as background activity,
         in place (a note above it, a bar beside it)."""
-        if entry.id not in getattr(self.thread, "background", ()) or view.has_class("-background"):
+        if entry.id not in self.thread.background or view.has_class("-background"):
             return
         view.add_class("-background")
         note = ConversationNote("↻ background activity (after the turn ended)", "background-mark")
@@ -230,7 +241,7 @@ class ConversationView(VerticalScroll):
                 self.view_state(users[-1].id).not_kept = reason
                 view.mark_not_kept(reason)
 
-    def _on_notice(self, notice: Any) -> None:
+    def _on_notice(self, notice: Notice) -> None:
         self.mount(ConversationNote(f"— {notice.text} —", "notice"))
 
     # ------------------------------------------------------------ freezing
@@ -278,7 +289,7 @@ class ConversationView(VerticalScroll):
         children = [
             child
             for child in self.children
-            if getattr(self._entry_of.get(child), "id", None) not in protected
+            if (entry := self._entry_of.get(child)) is None or entry.id not in protected
         ]
         return self._freeze_children(list(self.children), only=set(children))
 
@@ -320,7 +331,7 @@ class ConversationView(VerticalScroll):
                 child.remove()
         return frozen
 
-    def _in_default_state(self, entry: Any) -> bool:
+    def _in_default_state(self, entry: Entry) -> bool:
         """False if the user opened or closed a section the frozen rendering shows otherwise."""
         state = self._states.get(entry.id)
         if state is None:
@@ -348,7 +359,7 @@ class ConversationView(VerticalScroll):
         render = self._renderer(entry, child)
         return FrozenItem(render, entry) if render is not None else None
 
-    def _renderer(self, entry: Any, view: Widget | None) -> Render | None:
+    def _renderer(self, entry: Entry, view: Widget | None) -> Render | None:
         if isinstance(entry, thread_entries.MessageEntry):
             if entry.id in self._streaming:
                 return None
@@ -393,8 +404,8 @@ class ConversationView(VerticalScroll):
             (h for h in self.query_children(FrozenHistory) if any(i is item for i in h.items)),
             None,
         )
-        view = self._view_for(item.entry)
-        if history is None or view is None:
+        view = self._view_for(item.entry) if item.entry is not None else None
+        if history is None or view is None or item.entry is None:
             return None
         index = history.index_of(item)
         before, after = history.items[:index], history.items[index + 1 :]
@@ -410,7 +421,7 @@ class ConversationView(VerticalScroll):
         return view
 
 
-def _is_user_message(entry: Any) -> bool:
+def _is_user_message(entry: Entry) -> bool:
     return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
 
 
@@ -423,11 +434,13 @@ def _focus_within(view: Widget) -> None:
         view.focus()
 
 
-def _card_state(entry: Any, view: Widget | None, state: EntryViewState) -> er.CardState | None:
+def _card_state(
+    entry: ToolCallEntry, view: Widget | None, state: EntryViewState
+) -> er.CardState | None:
     """What the card shows beyond its data, or None if it must stay live."""
     if entry.status in RUNNING:
         return None
-    if any(getattr(item, "type", None) == "terminal" for item in entry.content):
+    if any(isinstance(item, m.Terminal) for item in entry.content):
         return None  # a terminal view is live (scrollback, keys): keep it
     if not isinstance(view, ToolCallCard) or not view.is_mounted:
         return er.default_card_state(entry)
@@ -456,5 +469,5 @@ def _extra(widget: Widget) -> er.Extra | None:
     return None
 
 
-def _show_plan_snapshot(view: PlanView, entry: Any) -> None:
+def _show_plan_snapshot(view: PlanView, entry: PlanSnapshotEntry) -> None:
     view.show_plan(entry.plan, er.plan_title(entry))

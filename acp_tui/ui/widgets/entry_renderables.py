@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
@@ -20,11 +19,18 @@ from rich.text import Text
 from textual.content import Content
 from textual.strip import Strip
 
+from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
+from acp_tui.session.entries import (
+    MessageEntry,
+    PlanSnapshotEntry,
+    ToolCallEntry,
+    UnknownEntry,
+)
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
-from acp_tui.ui.widgets.content_block_view import block_type, describe_block
+from acp_tui.ui.widgets.content_block_view import describe_block
 from acp_tui.ui.widgets.plan_view import render_plan_state
 from acp_tui.ui.widgets.tool_call_card import (
     KIND_ICONS,
@@ -156,14 +162,15 @@ def with_margin(lines: list[Strip], width: int, look: Look) -> list[Strip]:
 # ---------------------------------------------------------------- content blocks
 
 
-def block_lines(block: Any, look: Look, width: int) -> list[Strip]:
+def block_lines(block: m.ContentBlock, look: Look, width: int) -> list[Strip]:
     """A non-text content block (see `content_block_view.block_widget`)."""
-    if block_type(block) == "resource":
-        resource = getattr(block, "resource", None)
-        uri = str(getattr(resource, "uri", "resource"))
-        text = getattr(resource, "text", None)
+    if isinstance(block, m.EmbeddedResource):
+        resource = block.resource
+        uri = resource.uri
         title = (
-            f"📎 {uri} ({len(text.splitlines())} lines)" if isinstance(text, str) else f"📎 {uri}"
+            f"📎 {uri} ({len(resource.text.splitlines())} lines)"
+            if isinstance(resource, m.TextResourceContents)
+            else f"📎 {uri}"
         )
         return [collapsible_title(title, width, look.style("resource-title"))]
     renderable = describe_block(block)
@@ -176,14 +183,14 @@ def block_lines(block: Any, look: Look, width: int) -> list[Strip]:
 
 
 def user_message_lines(
-    entry: Any, look: Look, width: int, not_kept: str | None = None
+    entry: MessageEntry, look: Look, width: int, not_kept: str | None = None
 ) -> list[Strip]:
     inner = width - 3
     body = look.style("user")
     lines: list[Strip] = []
     for block in list(entry.blocks):
-        if block_type(block) == "text":
-            lines += wrap_text(Text(str(getattr(block, "text", ""))), look, inner)
+        if isinstance(block, m.TextContent):
+            lines += wrap_text(Text(block.text), look, inner)
         else:
             lines += block_lines(block, look, inner)
     if not_kept:
@@ -193,12 +200,12 @@ def user_message_lines(
     return with_margin(left_bar(lines, width, "▌", bar, body), width, look)
 
 
-def agent_message_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+def agent_message_lines(entry: MessageEntry, look: Look, width: int) -> list[Strip]:
     inner = width - 2
     lines: list[Strip] = []
     for block in list(entry.blocks):
-        if block_type(block) == "text":
-            lines += markdown_lines(str(getattr(block, "text", "")), look, inner)
+        if isinstance(block, m.TextContent):
+            lines += markdown_lines(block.text, look, inner)
         else:
             lines += block_lines(block, look, inner)
     return with_margin(padded(lines, width, look.style("base")), width, look)
@@ -209,7 +216,7 @@ def thought_lines(look: Look, width: int) -> list[Strip]:
     return with_margin([collapsible_title("💭 thought", width, look.style("title"))], width, look)
 
 
-def tool_call_header(entry: Any) -> Text:
+def tool_call_header(entry: ToolCallEntry) -> Text:
     kind = str(entry.kind or "other")
     text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
     text.append(str(entry.title or "tool call"), style="bold")
@@ -223,35 +230,29 @@ def tool_call_header(entry: Any) -> Text:
 
 
 def card_body_lines(
-    entry: Any, look: Look, width: int, output_expanded: bool = False
+    entry: ToolCallEntry, look: Look, width: int, output_expanded: bool = False
 ) -> list[Strip]:
     """The unfolded body of a card: content, locations, raw input/output (folded unless failed)."""
     lines: list[Strip] = []
     tail = OUTPUT_TAIL_LINES if shows_output(entry) and not output_expanded else None
     for item in entry.content:
-        kind = getattr(item, "type", None)
-        if kind == "content":
-            block = item.content
-            if block_type(block) == "text":
-                lines += tool_text_lines(look.markdown, str(block.text), width, tail)
-            else:
+        match item:
+            case m.Content(content=m.TextContent() as block):
+                lines += tool_text_lines(look.markdown, block.text, width, tail)
+            case m.Content(content=block):
                 lines += block_lines(block, look, width)
-        elif kind == "diff":
-            from acp_tui.session.diff import compute_diff
-            from acp_tui.ui.widgets.diff_preview import DiffPreview
+            case m.Diff():
+                from acp_tui.session.diff import compute_diff
+                from acp_tui.ui.widgets.diff_preview import DiffPreview
 
-            diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
-            lines += rich_lines(DiffPreview(diff), look, width)
-        elif kind == "terminal":
-            text = Text(f"▶ terminal {safe_line(str(item.terminal_id))}", style="dim")
-            lines += wrap_text(text, look, width)
-        else:
-            raw = getattr(item, "raw", item)
-            lines += wrap_text(
-                Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"),
-                look,
-                width,
-            )
+                diff = compute_diff(item.path, item.old_text, item.new_text)
+                lines += rich_lines(DiffPreview(diff), look, width)
+            case m.Terminal():
+                text = Text(f"▶ terminal {safe_line(item.terminal_id)}", style="dim")
+                lines += wrap_text(text, look, width)
+            case m.UnknownToolCallContent():
+                shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
+                lines += wrap_text(Text(shown, style="dim"), look, width)
     output = raw_command_output(entry)
     if output is not None:
         lines += tool_text_lines(look.markdown, output, width, tail)
@@ -260,8 +261,8 @@ def card_body_lines(
         for index, location in enumerate(entry.locations):
             if index:
                 text.append("  ")
-            line = getattr(location, "line", None)
-            text.append(f"{location.path}:{line}" if line is not None else str(location.path))
+            line = location.line
+            text.append(f"{location.path}:{line}" if line is not None else location.path)
         locations = look.style("locations")
         lines += [line.apply_style(locations) for line in wrap_text(text, look, width)]
     title = look.style("title")
@@ -295,13 +296,13 @@ def card_border_style(status: str) -> str:
     return "card-border"
 
 
-def default_card_state(entry: Any) -> CardState:
+def default_card_state(entry: ToolCallEntry) -> CardState:
     """How a card looks when nobody toggled it (see `tool_call_card.folds_when_done`)."""
     return CardState(folded=folds_when_done(entry))
 
 
 def tool_call_lines(
-    entry: Any, look: Look, width: int, state: CardState | None = None
+    entry: ToolCallEntry, look: Look, width: int, state: CardState | None = None
 ) -> list[Strip]:
     state = state or default_card_state(entry)
     inner = width - 4
@@ -314,27 +315,27 @@ def tool_call_lines(
     return with_margin(boxed(lines, width, border, look.style("base")), width, look)
 
 
-def plan_title(entry: Any) -> str:
-    plan_id = getattr(entry, "plan_id", None)
+def plan_title(entry: PlanSnapshotEntry) -> str:
+    plan_id = entry.plan_id
     title = f"Plan {plan_id}" if plan_id else "Plan"
-    if getattr(entry, "removed", False):
+    if entry.removed:
         title += " (removed)"
     return title
 
 
-def plan_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+def plan_lines(entry: PlanSnapshotEntry, look: Look, width: int) -> list[Strip]:
     lines = rich_lines(render_plan_state(entry.plan, plan_title(entry)), look, width - 3)
     bar = look.style("plan-bar")
     return with_margin(left_bar(lines, width, "█", bar, look.style("base")), width, look)
 
 
-def unknown_text(entry: Any) -> Text:
-    raw = getattr(entry, "raw", entry)
+def unknown_text(entry: UnknownEntry) -> Text:
+    raw = entry.raw
     kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
     return Text(f"{format_raw(kind or 'unknown update')}\n{format_raw(raw)[:4000]}")
 
 
-def unknown_lines(entry: Any, look: Look, width: int) -> list[Strip]:
+def unknown_lines(entry: UnknownEntry, look: Look, width: int) -> list[Strip]:
     style = look.style("unknown")
     lines = [line.apply_style(style) for line in wrap_text(unknown_text(entry), look, width - 4)]
     return with_margin(boxed(lines, width, look.style("unknown-border"), style), width, look)

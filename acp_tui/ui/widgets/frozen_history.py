@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from acp_tui.session.entries import Entry
 from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.entry_renderables import Look
@@ -39,7 +40,7 @@ class FrozenItem:
 
     __slots__ = ("_lines", "_width", "entry", "render")
 
-    def __init__(self, render: Render, entry: Any = None) -> None:
+    def __init__(self, render: Render, entry: Entry | None = None) -> None:
         self.render = render
         self.entry = entry
         """The thread entry this item shows (None for notes and stop reasons)."""
@@ -62,7 +63,7 @@ class FrozenItem:
 
     @property
     def entry_id(self) -> int | None:
-        return getattr(self.entry, "id", None) if self.entry is not None else None
+        return self.entry.id if self.entry is not None else None
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ Hidden when no MCP server is configured. Names come from the user's config, show
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
@@ -18,7 +19,10 @@ if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
 
 
-def describe_servers(sent: list[dict[str, Any]], configured: list[dict[str, Any]]) -> Text:
+def describe_servers(
+    sent: Sequence[dict[str, object]], configured: Sequence[dict[str, object]]
+) -> Text:
+    """The servers passed (name, kind, where), then the configured ones not passed, struck."""
     text = Text()
     for server in sent:
         where = server.get("url") if server_kind(server) != "stdio" else server.get("command")
@@ -43,7 +47,7 @@ class McpSection(Static):
     def __init__(self, session: AgentSession, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
         self.session = session
-        self._unsubscribe: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
         self._unsubscribe = self.session.state_changed.subscribe(self._on_state)

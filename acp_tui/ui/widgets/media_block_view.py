@@ -3,12 +3,12 @@ press `o` to open it with the system viewer."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from rich.console import RenderableType
 from textual.binding import Binding
 from textual.widgets import Static
 
 from acp_tui.composer.system_open import media_file, open_with_system
+from acp_tui.protocol.models import AudioContent, ImageContent
 from acp_tui.ui.plain import notify
 
 
@@ -20,15 +20,14 @@ class MediaBlockView(Static, can_focus=True):
     """
     BINDINGS = [Binding("o", "open_media", "open in viewer", id="media.open")]
 
-    def __init__(self, block: Any, renderable: Any) -> None:
+    def __init__(self, block: ImageContent | AudioContent, renderable: RenderableType) -> None:
         super().__init__(renderable, classes="content-block")
         self.block = block
         self.opened: list[str] = []
 
     def action_open_media(self) -> None:
         try:
-            path = media_file(str(getattr(self.block, "data", "")),
-                              str(getattr(self.block, "mime_type", "")))  # fmt: skip
+            path = media_file(self.block.data, self.block.mime_type)
         except (ValueError, OSError) as error:
             notify(self, f"Cannot open: {error}", severity="error")
             return

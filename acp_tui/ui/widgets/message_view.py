@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from acp_tui.protocol.models import ContentBlock, TextContent
+from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.markdown import StreamingMarkdown
-from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.ui.widgets.content_block_view import block_widget
 from acp_tui.ui.widgets.entry_state import THOUGHT, EntryViewState
 
 
@@ -22,7 +22,7 @@ class MessageView(Vertical):
     MessageView { height: auto; margin: 0 0 1 0; }
     """
 
-    def __init__(self, entry: Any) -> None:
+    def __init__(self, entry: MessageEntry) -> None:
         super().__init__()
         self.entry = entry
         # Views exist from the start, so chunks that arrive before this widget is mounted go
@@ -35,9 +35,9 @@ class MessageView(Vertical):
         self._composed = True
         yield from self._block_views
 
-    def _view_for(self, block: Any) -> Widget:
-        if block_type(block) == "text":
-            return StreamingMarkdown(str(getattr(block, "text", "")))
+    def _view_for(self, block: ContentBlock) -> Widget:
+        if isinstance(block, TextContent):
+            return StreamingMarkdown(block.text)
         return block_widget(block)
 
     def append_chunk(self, block_index: int, text: str) -> None:
@@ -86,9 +86,9 @@ class UserMessageView(MessageView):
     UserMessageView #not-kept { color: $error; }
     """
 
-    def _view_for(self, block: Any) -> Widget:
-        if block_type(block) == "text":
-            return Static(Text(str(getattr(block, "text", ""))), classes="user-text")
+    def _view_for(self, block: ContentBlock) -> Widget:
+        if isinstance(block, TextContent):
+            return Static(Text(block.text), classes="user-text")
         return block_widget(block)
 
     def append_chunk(self, block_index: int, text: str) -> None:
@@ -101,8 +101,8 @@ class UserMessageView(MessageView):
         for index, block in enumerate(blocks):
             if index < len(self._block_views):
                 view = self._block_views[index]
-                if isinstance(view, Static) and block_type(block) == "text":
-                    view.update(Text(str(getattr(block, "text", ""))))
+                if isinstance(view, Static) and isinstance(block, TextContent):
+                    view.update(Text(block.text))
         self.sync_blocks()
 
     def mark_not_kept(self, reason: str) -> None:
@@ -129,7 +129,7 @@ class ThoughtView(Vertical):
     ThoughtView MessageView { color: $text-muted; text-style: italic; margin: 0; }
     """
 
-    def __init__(self, entry: Any, state: EntryViewState | None = None) -> None:
+    def __init__(self, entry: MessageEntry, state: EntryViewState | None = None) -> None:
         super().__init__()
         self.entry = entry
         self.message = MessageView(entry)

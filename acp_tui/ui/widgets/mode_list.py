@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from acp_tui.protocol.models import SessionMode
 
 
 @dataclass(frozen=True)
@@ -96,16 +98,6 @@ class ModeList(OptionList):
         return None
 
 
-def mode_infos(modes: list[Any]) -> list[ModeInfo]:
-    """From session mode models (or dicts) to what the list shows."""
-    result = []
-    for mode in modes:
-        if isinstance(mode, dict):
-            mode_id, name, description = mode.get("id"), mode.get("name"), mode.get("description")
-        else:
-            mode_id = getattr(mode, "id", None)
-            name = getattr(mode, "name", None)
-            description = getattr(mode, "description", None)
-        if isinstance(mode_id, str):
-            result.append(ModeInfo(mode_id, str(name or mode_id), description))
-    return result
+def mode_infos(modes: Sequence[SessionMode]) -> list[ModeInfo]:
+    """From the session's mode models to what the list shows."""
+    return [ModeInfo(mode.id, mode.name or mode.id, mode.description) for mode in modes]

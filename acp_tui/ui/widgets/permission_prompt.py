@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from acp_tui.protocol.models import Diff
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.session.permission import OptionLike, PermissionAsk
 
@@ -67,7 +68,7 @@ def option_keys(options: list[OptionLike]) -> list[tuple[str, str]]:
 
 
 def _has_diff(entry: ToolCallEntry) -> bool:
-    return any(getattr(item, "type", None) == "diff" for item in entry.content)
+    return any(isinstance(item, Diff) for item in entry.content)
 
 
 class PermissionPrompt(Vertical, can_focus=True):

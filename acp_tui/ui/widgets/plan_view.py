@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
+from acp_tui.protocol.models import PlanEntry
 from acp_tui.safe_text import safe_text
+from acp_tui.session.entries import PlanState
 
 STATUS_MARKS = {
     "pending": ("☐", "dim"),
@@ -19,43 +20,42 @@ STATUS_MARKS = {
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
 
-def plan_progress(entries: Sequence[Any]) -> tuple[int, int]:
+def plan_progress(entries: Sequence[PlanEntry]) -> tuple[int, int]:
     """How many of a plan's steps are completed, and how many there are."""
-    done = sum(1 for entry in entries if getattr(entry, "status", None) == "completed")
+    done = sum(1 for entry in entries if entry.status == "completed")
     return done, len(entries)
 
 
-def render_plan_entries(entries: Sequence[Any], *, title: str = "Plan") -> RenderableType:
+def render_plan_entries(entries: Sequence[PlanEntry], *, title: str = "Plan") -> RenderableType:
     """A plan's steps with a status mark each, under a "Plan done/total" title."""
     done, total = plan_progress(entries)
     header = Text(f"{title} ", style="bold")
     header.append(f"{done}/{total}", style="bold green" if total and done == total else "cyan")
     lines: list[RenderableType] = [header]
     for entry in entries:
-        status = str(getattr(entry, "status", "pending"))
+        status = entry.status
         mark, style = STATUS_MARKS.get(status, ("?", "magenta"))
         line = Text(f" {mark} ", style=style)
-        content = str(getattr(entry, "content", ""))
-        line.append(content, style="strike dim" if status == "completed" else "")
-        priority = str(getattr(entry, "priority", ""))
+        line.append(entry.content, style="strike dim" if status == "completed" else "")
+        priority = entry.priority
         if priority and priority != "medium":
             line.append(f"  [{priority}]", style=PRIORITY_STYLES.get(priority, "dim"))
         lines.append(line)
     return Group(*lines)
 
 
-def render_plan_state(plan: Any, title: str) -> RenderableType:
+def render_plan_state(plan: PlanState, title: str) -> RenderableType:
     """A plan of any kind: items (v1 `plan` and `plan_update` items), markdown, or a file."""
-    kind = getattr(plan, "kind", None)
+    kind = plan.kind
     if kind == "items":
-        return render_plan_entries(list(getattr(plan, "entries", [])), title=title)
+        return render_plan_entries(plan.entries, title=title)
     if kind == "markdown":
         from rich.markdown import Markdown  # markdown_it: only for a markdown plan
 
-        return Group(Text(title, style="bold"), Markdown(str(getattr(plan, "markdown", ""))))
+        return Group(Text(title, style="bold"), Markdown(plan.markdown or ""))
     if kind == "file":
-        return Group(Text(title, style="bold"), Text(f"📄 {getattr(plan, 'uri', '')}"))
-    raw = getattr(plan, "raw", None) or plan
+        return Group(Text(title, style="bold"), Text(f"📄 {plan.uri or ''}"))
+    raw: object = plan.raw or plan
     return Group(Text(f"{title} ({kind})", style="bold"), Text(safe_text(str(raw)), style="dim"))
 
 
@@ -71,10 +71,10 @@ class PlanView(Static):
     }
     """
 
-    def show_entries(self, entries: Sequence[Any], title: str = "Plan") -> None:
+    def show_entries(self, entries: Sequence[PlanEntry], title: str = "Plan") -> None:
         """Show a plan given as its list of steps."""
         self.update(render_plan_entries(entries, title=title))
 
-    def show_plan(self, plan: Any, title: str) -> None:
+    def show_plan(self, plan: PlanState, title: str) -> None:
         """Show a plan of any kind (steps, a file, Markdown, unknown)."""
         self.update(render_plan_state(plan, title))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,10 +11,14 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from acp_tui.session import thread_changes
+from acp_tui.session.thread import Thread
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
 
 
 class Sidebar(VerticalScroll):
@@ -32,11 +37,13 @@ class Sidebar(VerticalScroll):
     Sidebar #mcp-servers { margin-top: 1; }
     """
 
-    def __init__(self, thread: Any, *, id: str | None = None, session: Any = None) -> None:
+    def __init__(
+        self, thread: Thread, *, id: str | None = None, session: AgentSession | None = None
+    ) -> None:
         super().__init__(id=id)
         self.thread = thread
         self.session = session  # for the MCP servers passed (optional)
-        self._unsubscribe: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Modes  (shift+tab)", classes="section-title")
@@ -59,11 +66,12 @@ class Sidebar(VerticalScroll):
         if self._unsubscribe is not None:
             self._unsubscribe()
 
-    def _on_change(self, change: object) -> None:
-        if isinstance(change, thread_changes.PlanChanged | thread_changes.PlanRemoved):
-            self.refresh_plans()
-        elif isinstance(change, thread_changes.CommandsChanged):
-            self.refresh_commands()
+    def _on_change(self, change: thread_changes.Change) -> None:
+        match change:
+            case thread_changes.PlanChanged() | thread_changes.PlanRemoved():
+                self.refresh_plans()
+            case thread_changes.CommandsChanged():
+                self.refresh_commands()
 
     def refresh_plans(self) -> None:
         """Redraw the plans section from the thread."""

@@ -14,7 +14,7 @@ shows. Without it, the view is a fixed 12 rows and the PTY follows the view's si
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.color import Color
 from rich.segment import Segment
@@ -100,6 +100,10 @@ def _color(name: str) -> Color | None:
         return None
 
 
+CellLook = tuple[str, str, bool, bool, bool, bool, bool]
+"""A screen cell's look: foreground, background, bold, italic, underline, strike, reverse."""
+
+
 class TerminalView(ScrollView, can_focus=True):
     """Shows a `Terminal` live; type into it when focused."""
 
@@ -142,7 +146,7 @@ class TerminalView(ScrollView, can_focus=True):
         self._pending = bytearray()
         self._following = True  # stick to the bottom until the user scrolls up
         self._unsubscribe: list[Callable[[], None]] = []
-        self._styles: dict[tuple[Any, ...], Style] = {}
+        self._styles: dict[CellLook, Style] = {}
         self._show_title()
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -194,7 +198,7 @@ class TerminalView(ScrollView, can_focus=True):
         self._show_title()
         self._show_status()
 
-    def _on_exit(self, _status: Any) -> None:
+    def _on_exit(self, _status: object) -> None:
         self.call_later(self._show_exit)
 
     def _show_exit(self) -> None:
@@ -338,11 +342,11 @@ class TerminalView(ScrollView, can_focus=True):
             return Strip([Segment(safe_line(row.expandtabs()), base)])
         segments: list[Segment] = []
         text: list[str] = []
-        current: tuple[Any, ...] | None = None
+        current: CellLook | None = None
         for x in range(columns):
             char = row.get(x)
             if char is None:
-                key: tuple[Any, ...] = ("default", "default", False, False, False, False, False)
+                key: CellLook = ("default", "default", False, False, False, False, False)
                 data = " "
             else:
                 data = char.data
@@ -369,7 +373,7 @@ class TerminalView(ScrollView, can_focus=True):
             segments.append(Segment(safe_line("".join(text)), base + self._style(current)))
         return Strip(segments)
 
-    def _style(self, key: tuple[Any, ...] | None) -> Style:
+    def _style(self, key: CellLook | None) -> Style:
         if key is None:
             return Style()
         style = self._styles.get(key)

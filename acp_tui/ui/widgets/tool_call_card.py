@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -19,13 +19,20 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from acp_tui.host.terminals import Terminal
+from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line, safe_text
+from acp_tui.session.agent_terminals import AgentTerminal
 from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.ui.widgets.content_block_view import block_type, block_widget
+from acp_tui.session.entries import ToolCallEntry
+from acp_tui.ui.widgets.content_block_view import block_widget
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.status_bar import format_elapsed
 from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView
+
+if TYPE_CHECKING:
+    from acp_tui.ui.widgets.terminal_view import TerminalView
 
 KIND_ICONS = {
     "read": "⇲",
@@ -48,27 +55,27 @@ STATUS_LOOK = {
 }
 RUNNING = frozenset({"pending", "in_progress"})
 
-TerminalLookup = Callable[[str], Any]
+TerminalLookup = Callable[[str], Terminal | AgentTerminal | None]
 
 
 # Where agents that return a command's output only in rawOutput put it (codex-acp, OpenCode).
 _RAW_OUTPUT_KEYS = ("output", "aggregated_output", "formatted_output", "stdout")
 
 
-def ran_command(entry: Any) -> bool:
+def ran_command(entry: ToolCallEntry) -> bool:
     """An execute call, or one whose input names a command (codex-acp calls `ls` "search")."""
     raw_input = entry.raw_input
     return entry.kind == "execute" or (isinstance(raw_input, dict) and "command" in raw_input)
 
 
-def _has_text(entry: Any) -> bool:
+def _has_text(entry: ToolCallEntry) -> bool:
     return any(
-        getattr(item, "type", None) == "content" and block_type(item.content) == "text"
+        isinstance(item, m.Content) and isinstance(item.content, m.TextContent)
         for item in entry.content
     )
 
 
-def raw_command_output(entry: Any) -> str | None:
+def raw_command_output(entry: ToolCallEntry) -> str | None:
     """A command's output that only its rawOutput carries (no text content shows it)."""
     if not ran_command(entry) or _has_text(entry):
         return None
@@ -78,16 +85,16 @@ def raw_command_output(entry: Any) -> str | None:
     return raw if isinstance(raw, str) and raw.strip() else None
 
 
-def shows_output(entry: Any) -> bool:
+def shows_output(entry: ToolCallEntry) -> bool:
     """A command that returned text: its output stays in view (by its last lines)."""
     return ran_command(entry) and (_has_text(entry) or raw_command_output(entry) is not None)
 
 
-def folds_when_done(entry: Any) -> bool:
+def folds_when_done(entry: ToolCallEntry) -> bool:
     """A completed call folds to its header, unless it has a diff, a terminal or output."""
     if entry.status != "completed" or shows_output(entry):
         return False
-    return not any(getattr(item, "type", None) in ("diff", "terminal") for item in entry.content)
+    return not any(isinstance(item, m.Diff | m.Terminal) for item in entry.content)
 
 
 def status_text(status: str, elapsed: float | None) -> Text:
@@ -99,7 +106,7 @@ def status_text(status: str, elapsed: float | None) -> Text:
     return text
 
 
-def format_raw(value: Any) -> str:
+def format_raw(value: object) -> str:
     """A raw value the agent sent (rawInput, rawOutput, an unknown variant) as display text.
 
     Raw values are kept exact in the model (rules and reviews read them), so they are made
@@ -148,7 +155,7 @@ class ToolCallCard(Vertical):
 
     def __init__(
         self,
-        entry: Any,
+        entry: ToolCallEntry,
         terminal_lookup: TerminalLookup | None = None,
         state: EntryViewState | None = None,
     ) -> None:
@@ -158,7 +165,7 @@ class ToolCallCard(Vertical):
         self.state = state if state is not None else EntryViewState()
         """What the user did to this card (kept by the conversation across freezing)."""
         self._content_key: object = None
-        self._terminal_views: dict[str, Widget] = {}
+        self._terminal_views: dict[str, TerminalView] = {}
         self._sections: dict[Collapsible, str] = {}  # the raw input/output sections shown
         self._composed = False
         self._permission_views: dict[int, Widget] = {}
@@ -256,40 +263,41 @@ class ToolCallCard(Vertical):
                 child.remove()
         body.mount_all([w for w in widgets if w.parent is None])
 
-    def _content_widget(self, item: Any) -> Widget | None:
-        kind = getattr(item, "type", None)
-        if kind == "content":
-            block = item.content
-            if block_type(block) == "text":
-                return ToolTextView(str(block.text), tail=self._output_tail())
-            return block_widget(block)
-        if kind == "diff":
-            from acp_tui.ui.widgets.diff_view import DiffPreview
+    def _content_widget(self, item: m.ToolCallContent) -> Widget | None:
+        match item:
+            case m.Content(content=m.TextContent() as block):
+                return ToolTextView(block.text, tail=self._output_tail())
+            case m.Content(content=block):
+                return block_widget(block)
+            case m.Diff():
+                from acp_tui.ui.widgets.diff_view import DiffPreview
 
-            diff = compute_diff(str(item.path), item.old_text, str(item.new_text))
-            return Static(DiffPreview(diff), classes="diff-preview")
-        if kind == "terminal":
-            terminal_id = str(item.terminal_id)
-            existing = self._terminal_views.get(terminal_id)
-            if existing is not None:
-                refresh = getattr(existing, "refresh_terminal", None)
-                if refresh is not None and existing.is_mounted:
-                    refresh()
-                return existing
-            terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
-            if terminal is None:
-                shown = safe_line(terminal_id)
-                return Static(Text(f"▶ terminal {shown} (not found)", style="dim"))
-            from acp_tui.ui.widgets.terminal_view import TerminalView
+                diff = compute_diff(item.path, item.old_text, item.new_text)
+                return Static(DiffPreview(diff), classes="diff-preview")
+            case m.Terminal(terminal_id=terminal_id):
+                return self._terminal_widget(terminal_id)
+            case m.UnknownToolCallContent():
+                patch = v2_patch_text(item.raw) if item.type == "patch_diff" else None
+                if patch is not None:
+                    return Static(patch, classes="diff-preview")
+                shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
+                return Static(Text(shown, style="dim"))
 
-            view = TerminalView(terminal, fit_output=True)
-            self._terminal_views[terminal_id] = view
-            return view
-        raw = getattr(item, "raw", item)
-        patch = v2_patch_text(raw) if kind == "patch_diff" else None
-        if patch is not None:
-            return Static(patch, classes="diff-preview")
-        return Static(Text(f"[{format_raw(kind)} content] {format_raw(raw)[:2000]}", style="dim"))
+    def _terminal_widget(self, terminal_id: str) -> Widget:
+        existing = self._terminal_views.get(terminal_id)
+        if existing is not None:
+            if existing.is_mounted:
+                existing.refresh_terminal()
+            return existing
+        terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
+        if terminal is None:
+            shown = safe_line(terminal_id)
+            return Static(Text(f"▶ terminal {shown} (not found)", style="dim"))
+        from acp_tui.ui.widgets.terminal_view import TerminalView
+
+        view = TerminalView(terminal, fit_output=True)
+        self._terminal_views[terminal_id] = view
+        return view
 
     def _output_tail(self) -> int | None:
         if shows_output(self.entry) and not self.state.output_expanded:
@@ -301,11 +309,11 @@ class ToolCallCard(Vertical):
         for index, location in enumerate(self.entry.locations):
             if index:
                 text.append("  ")
-            line = getattr(location, "line", None)
-            text.append(f"{location.path}:{line}" if line is not None else str(location.path))
+            line = location.line
+            text.append(f"{location.path}:{line}" if line is not None else location.path)
         return text
 
-    def _raw(self, title: str, section: str, value: Any, *, open_: bool) -> Widget:
+    def _raw(self, title: str, section: str, value: object, *, open_: bool) -> Widget:
         collapsible = Collapsible(
             Static(Text(format_raw(value)[:20_000]), markup=False),
             title=title,
@@ -356,7 +364,7 @@ class ToolCallCard(Vertical):
 
     def _sync_permissions(self) -> None:
         """Show the entry's permission requests: a prompt while open, then the answer."""
-        for ask in getattr(self.entry, "permissions", ()):
+        for ask in self.entry.permissions:
             view = self._permission_views.get(ask.request_id)
             if view is None:
                 if ask.asked:
@@ -372,7 +380,7 @@ class ToolCallCard(Vertical):
 
     def _sync_disk_notes(self) -> None:
         """The change monitor's notes: a file on disk unlike what this card's diff shows."""
-        notes = list(getattr(self.entry, "disk_notes", ()))
+        notes = list(self.entry.disk_notes)
         if not notes:
             if self._disk_note is not None:
                 self._disk_note.remove()
@@ -396,9 +404,9 @@ class ToolCallCard(Vertical):
     def diffs(self) -> list[FileDiff]:
         """The diffs the call proposes, computed from its diff contents."""
         return [
-            compute_diff(str(item.path), item.old_text, str(item.new_text))
+            compute_diff(item.path, item.old_text, item.new_text)
             for item in self.entry.content
-            if getattr(item, "type", None) == "diff"
+            if isinstance(item, m.Diff)
         ]
 
     def action_show_diff(self) -> None:
@@ -414,7 +422,7 @@ class ToolCallCard(Vertical):
         self.state.folded = self.has_class("-folded")
 
 
-def v2_patch_text(raw: Any) -> Text | None:
+def v2_patch_text(raw: object) -> Text | None:
     """A v2 diff (`changes` + a git patch) as coloured text (the patch is shown, not parsed as
     markup); None if it carries no patch text."""
     patch = raw.get("patch") if isinstance(raw, dict) else None
