@@ -35,6 +35,13 @@ class HandshakeError(Exception):
     """The agent's answer to initialize cannot be worked with (message is for the user)."""
 
 
+def malformed_answer(error: ValidationError) -> HandshakeError:
+    """The error for an initialize answer its model rejected: where, and what was wrong."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the answer"
+    return HandshakeError(f"the agent's initialize answer is malformed ({where}: {first['msg']})")
+
+
 @dataclass(frozen=True)
 class AgentHello:
     """What the agent told us about itself in its initialize answer."""
@@ -57,11 +64,7 @@ def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> Agen
     try:
         response = InitializeResponse.model_validate(result)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the answer"
-        raise HandshakeError(
-            f"the agent's initialize answer is malformed ({where}: {first['msg']})"
-        ) from None
+        raise malformed_answer(error) from None
     if response.protocol_version != PROTOCOL_VERSION:
         spoken = "1 and 2" if offered >= 2 else str(PROTOCOL_VERSION)
         raise HandshakeError(

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui.client.handshake import AgentHello, AuthMethodInfo, HandshakeError
+from acp_tui.client.handshake import AgentHello, AuthMethodInfo, malformed_answer
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,
@@ -26,11 +26,7 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
     try:
         response = V2InitializeResponse.model_validate(result)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the answer"
-        raise HandshakeError(
-            f"the agent's initialize answer is malformed ({where}: {first['msg']})"
-        ) from None
+        raise malformed_answer(error) from None
     info = response.info
     session = response.capabilities.session
     prompt = (session.prompt if session is not None else None) or {}

@@ -23,23 +23,16 @@ from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
     AuthenticateResponse,
-    CreateTerminalRequest,
     InitializeResponse,
-    KillTerminalRequest,
     LoadSessionResponse,
     NewSessionResponse,
     PromptResponse,
-    ReadTextFileRequest,
-    ReleaseTerminalRequest,
-    RequestPermissionRequest,
     SessionNotification,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
-    TerminalOutputRequest,
-    WaitForTerminalExitRequest,
-    WriteTextFileRequest,
 )
 from acp_tui.protocol.models._base import Repair, recording_repairs
+from acp_tui.protocol.router import CLIENT_REQUESTS
 
 
 class MarkKind(StrEnum):
@@ -75,14 +68,7 @@ _REPAIR_KINDS = {
 }
 
 AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
-    "session/request_permission": RequestPermissionRequest,
-    "fs/read_text_file": ReadTextFileRequest,
-    "fs/write_text_file": WriteTextFileRequest,
-    "terminal/create": CreateTerminalRequest,
-    "terminal/output": TerminalOutputRequest,
-    "terminal/release": ReleaseTerminalRequest,
-    "terminal/wait_for_exit": WaitForTerminalExitRequest,
-    "terminal/kill": KillTerminalRequest,
+    **CLIENT_REQUESTS,  # the params models the client's router validates with
     "elicitation/create": None,
 }
 AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
