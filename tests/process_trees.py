@@ -42,8 +42,18 @@ def tree_command(tag: str, *, cleared_env: bool = False) -> str:
     return " ".join(parts)
 
 
-def expected_count(*, cleared_env: bool = False) -> int:
-    return 6 if cleared_env else 5
+def tree_sleeps(*, cleared_env: bool = False) -> tuple[int, ...]:
+    """The numbers of the sleeps `tree_command` starts (tag + number is each one's argument)."""
+    return (1, 2, 3, 4, 5, 6) if cleared_env else (1, 2, 3, 4, 6)
+
+
+def tree_started(tag: str, *, cleared_env: bool = False) -> bool:
+    """Whether every sleep of the tree runs (has exec'd: nohup and `trap '' HUP` in effect).
+
+    Counted by the sleeps, not by tagged processes: the shell running the line carries the tag
+    too, and whether it stays (dash) or execs its last command (bash) depends on `$SHELL`.
+    """
+    return all(execed_sleep(f"{tag}{n}") for n in tree_sleeps(cleared_env=cleared_env))
 
 
 def survivors(tag: str) -> list[int]:
@@ -68,15 +78,16 @@ def survivors(tag: str) -> list[int]:
 def execed_sleep(tag: str) -> bool:
     """Whether a process runs exactly `sleep TAG` (has exec'd): a tagged process is seen from
     its fork on, before `nohup` or `trap '' HUP` made it immune to the hangup."""
-    wanted = b"sleep\0" + tag.encode() + b"\0"
+    wanted = [b"sleep", tag.encode(), b""]
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as file:
-                    if file.read() == wanted:
-                        return True
+                    argv = file.read().split(b"\0")
             except OSError:
                 continue
+            if argv[1:] == wanted[1:] and os.path.basename(argv[0]) == wanted[0]:
+                return True
     return False
 
 

@@ -27,8 +27,10 @@ def _is_update(update_kind: str, **fields: Any):
         if frame.get("method") != "session/update":
             return False
         update = frame["params"]["update"]
-        return update["sessionUpdate"] == update_kind and all(update.get(k) == v
-                                                       for k, v in fields.items())
+        return update["sessionUpdate"] == update_kind and all(
+            update.get(k) == v for k, v in fields.items()
+        )
+
     return match
 
 
@@ -125,8 +127,11 @@ async def test_tour_runs_every_step_in_order(project: Path):
         # the read really went to the client, with an absolute path, and reports the lines
         read = client.requests("fs/read_text_file")[0]["params"]
         assert read["path"] == str(project / "README.md")
-        read_done = next(u for u in client.updates("tool_call_update")
-                         if u["toolCallId"] == by_kind["read"] and u["status"] == "completed")
+        read_done = next(
+            u
+            for u in client.updates("tool_call_update")
+            if u["toolCallId"] == by_kind["read"] and u["status"] == "completed"
+        )
         report = read_done["content"][0]["content"]["text"]
         assert f"Read {len(README_MD.splitlines())} lines" in report
         assert read_done["locations"][0]["path"] == read["path"]
@@ -134,9 +139,14 @@ async def test_tour_runs_every_step_in_order(project: Path):
         # the terminal is embedded before it is released, and ran `ls -la` in the cwd
         create = client.requests("terminal/create")[0]["params"]
         assert (create["command"], create["args"], create["cwd"]) == ("ls", ["-la"], str(project))
-        embedded = _index(client, lambda f: f.get("method") == "session/update"
-                          and f["params"]["update"].get("content")
-                          == [{"type": "terminal", "terminalId": "term-1"}])
+        embedded = _index(
+            client,
+            lambda f: (
+                f.get("method") == "session/update"
+                and f["params"]["update"].get("content")
+                == [{"type": "terminal", "terminalId": "term-1"}]
+            ),
+        )
         assert embedded < _index(client, _request("terminal/release"))
 
         # the edit: a three-hunk diff, permission with the four kinds, then the write
@@ -144,19 +154,30 @@ async def test_tour_runs_every_step_in_order(project: Path):
         diff = edit["content"][0]
         assert diff["type"] == "diff" and diff["path"] == str(project / "src" / "app.py")
         assert diff["oldText"] == APP_PY
-        hunks = [line for line in difflib.unified_diff(
-            diff["oldText"].splitlines(), diff["newText"].splitlines(), lineterm="")
-            if line.startswith("@@")]
+        hunks = [
+            line
+            for line in difflib.unified_diff(
+                diff["oldText"].splitlines(), diff["newText"].splitlines(), lineterm=""
+            )
+            if line.startswith("@@")
+        ]
         assert len(hunks) == 3
         permission = client.requests("session/request_permission")[0]["params"]
         assert permission["toolCall"]["toolCallId"] == edit["toolCallId"]
         assert sorted(o["kind"] for o in permission["options"]) == [
-            "allow_always", "allow_once", "reject_always", "reject_once"]
+            "allow_always",
+            "allow_once",
+            "reject_always",
+            "reject_once",
+        ]
         assert len(client.writes) == 1
         written = client.writes[0]
         assert written["path"] == diff["path"] and written["content"] == diff["newText"]
-        for expected in ("priority: int = 0", 'raise ValueError("a task needs a title")',
-                         'print(f"{len(todo.pending())} task(s) left")'):
+        for expected in (
+            "priority: int = 0",
+            'raise ValueError("a task needs a title")',
+            'print(f"{len(todo.pending())} task(s) left")',
+        ):
             assert expected in written["content"]
 
         # the closing markdown: heading, list, python fence and table, in small chunks
@@ -197,6 +218,7 @@ async def test_allow_always_is_remembered_for_the_session(project: Path):
 
 async def test_write_error_from_client_marks_the_edit_failed(project: Path):
     async with DemoClient.spawn() as client:
+
         async def refuse_write(params: dict[str, Any]) -> dict[str, Any]:
             raise ClientError(-32603, "disk is read-only")
 
@@ -223,8 +245,10 @@ async def test_cancel_while_permission_pending_ends_turn_cancelled(project: Path
         client.handlers["session/request_permission"] = hold
         await client.initialize()
         session_id = await client.new_session(project)
-        turn = await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]})
+        turn = await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
+        )
         await asyncio.wait_for(asked.wait(), 10)
         await client.notify("session/cancel", {"sessionId": session_id})
         release.set()  # like a real client: answer the pending permission "cancelled"
@@ -250,8 +274,10 @@ async def test_cancel_during_a_client_request_cancels_it_too(project: Path):
         client.handlers["fs/read_text_file"] = never_answer
         await client.initialize()
         session_id = await client.new_session(project)
-        turn = await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "tour"}]})
+        turn = await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "tour"}]},
+        )
         await asyncio.wait_for(asked.wait(), 10)
         await client.notify("session/cancel", {"sessionId": session_id})
         answer = await asyncio.wait_for(turn, 10)
@@ -276,8 +302,10 @@ async def test_cancel_while_terminal_runs_releases_the_terminal(project: Path):
         client.handlers["terminal/wait_for_exit"] = never_exit
         await client.initialize()
         session_id = await client.new_session(project)
-        turn = await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "/terminal"}]})
+        turn = await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/terminal"}]},
+        )
         await asyncio.wait_for(asked.wait(), 10)
         await client.notify("session/cancel", {"sessionId": session_id})
         answer = await asyncio.wait_for(turn, 10)
@@ -300,8 +328,10 @@ async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
         client.handlers["session/request_permission"] = hold
         await client.initialize()
         session_id = await client.new_session(project)
-        turn = await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]})
+        turn = await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
+        )
         await asyncio.wait_for(asked.wait(), 10)
         busy = await client.prompt(session_id, "/help")  # one turn at a time
         assert busy["error"]["code"] == -32600
@@ -322,8 +352,10 @@ async def test_end_of_input_mid_turn_exits_cleanly(project: Path):
         client.handlers["session/request_permission"] = hold
         await client.initialize()
         session_id = await client.new_session(project)
-        await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]})
+        await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
+        )
         await asyncio.wait_for(asked.wait(), 10)
         assert client.process.stdin is not None
         client.process.stdin.close()
@@ -336,8 +368,10 @@ async def test_crash_exits_with_code_3_mid_stream(project: Path):
     async with DemoClient.spawn() as client:
         await client.initialize()
         session_id = await client.new_session(project)
-        turn = await client.start_request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": "/crash"}]})
+        turn = await client.start_request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/crash"}]},
+        )
         assert await asyncio.wait_for(client.process.wait(), 10) == 3
         await asyncio.wait_for(client._stderr_reader, 10)
         assert b"crashed on purpose" in client.stderr
@@ -361,12 +395,12 @@ async def test_set_mode_known_and_unknown(project: Path):
     async with DemoClient.spawn() as client:
         await client.initialize()
         session_id = await client.new_session(project)
-        ok = await client.request("session/set_mode", {"sessionId": session_id,
-                                                       "modeId": "architect"})
+        ok = await client.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "architect"}
+        )
         assert ok["result"] == {}
         await client.wait_for(_is_update("current_mode_update", currentModeId="architect"))
-        bad = await client.request("session/set_mode", {"sessionId": session_id,
-                                                        "modeId": "yolo"})
+        bad = await client.request("session/set_mode", {"sessionId": session_id, "modeId": "yolo"})
         assert bad["error"]["code"] == -32602
         # architect mode plans only: the edit is reported but never asked for nor written
         await client.prompt(session_id, "/edit")
@@ -381,21 +415,32 @@ async def test_load_replays_the_conversation(project: Path):
         await client.prompt(session_id, "/help")
         said = "".join(u["content"]["text"] for u in client.updates("agent_message_chunk"))
         before = len(client.frames)
-        answer = await client.request("session/load", {
-            "sessionId": session_id, "cwd": str(project), "mcpServers": []})
+        answer = await client.request(
+            "session/load", {"sessionId": session_id, "cwd": str(project), "mcpServers": []}
+        )
         assert answer["result"]["modes"]["currentModeId"] == "ask"
-        replay = [f["params"]["update"] for f in client.frames[before:]
-                  if f.get("method") == "session/update"
-                  and f["params"]["update"]["sessionUpdate"].endswith("message_chunk")]
+        replay = [
+            f["params"]["update"]
+            for f in client.frames[before:]
+            if f.get("method") == "session/update"
+            and f["params"]["update"]["sessionUpdate"].endswith("message_chunk")
+        ]
         assert [(u["sessionUpdate"], u["content"]["text"]) for u in replay] == [
-            ("user_message_chunk", "/help"), ("agent_message_chunk", said)]
+            ("user_message_chunk", "/help"),
+            ("agent_message_chunk", said),
+        ]
 
         before = len(client.frames)
-        unknown = await client.request("session/load", {
-            "sessionId": "from-another-day", "cwd": str(project), "mcpServers": []})
+        unknown = await client.request(
+            "session/load", {"sessionId": "from-another-day", "cwd": str(project), "mcpServers": []}
+        )
         assert "result" in unknown
-        assert not [f for f in client.frames[before:] if f.get("method") == "session/update"
-                    and f["params"]["update"]["sessionUpdate"].endswith("message_chunk")]
+        assert not [
+            f
+            for f in client.frames[before:]
+            if f.get("method") == "session/update"
+            and f["params"]["update"]["sessionUpdate"].endswith("message_chunk")
+        ]
 
 
 async def test_plan_command_sends_unstable_plan_update_and_removal(project: Path):
@@ -409,8 +454,9 @@ async def test_plan_command_sends_unstable_plan_update_and_removal(project: Path
         assert plan_updates[0]["plan"]["type"] == "items"
         removed = client.updates("plan_removed")
         assert [r["planId"] for r in removed] == ["demo-plan-2"]
-        assert _index(client, _is_update("plan_removed")) > _index(client,
-                                                                   _is_update("plan_update"))
+        assert _index(client, _is_update("plan_removed")) > _index(
+            client, _is_update("plan_update")
+        )
         assert [e["status"] for e in client.updates("plan")[-1]["entries"]] == ["completed"] * 4
 
 
@@ -421,8 +467,9 @@ async def test_refuse_help_and_unknown_command(project: Path):
         assert (await client.prompt(session_id, "/refuse"))["result"]["stopReason"] == "refusal"
         start = len(client.updates("agent_message_chunk"))
         assert (await client.prompt(session_id, "/help"))["result"]["stopReason"] == "end_turn"
-        help_text = "".join(u["content"]["text"]
-                            for u in client.updates("agent_message_chunk")[start:])
+        help_text = "".join(
+            u["content"]["text"] for u in client.updates("agent_message_chunk")[start:]
+        )
         for name in ("/tour", "/stream", "/edit", "/terminal", "/plan", "/crash", "/refuse"):
             assert name in help_text
         start = len(client.updates("agent_message_chunk"))
@@ -453,13 +500,13 @@ async def test_odd_input_gets_json_rpc_errors_and_the_agent_keeps_going(project:
         await client.wait_for(lambda f: f.get("error", {}).get("code") == -32600)
         await client.send_raw(b'{"jsonrpc": "2.0", "method": "no/such/notification"}')
         client.validator.client_requests['"x"'] = "initialize"
-        await client.send_raw(b'{"jsonrpc": "2.0", "id": "x", "method": "initialize", '
-                              b'"params": 5}')
+        await client.send_raw(b'{"jsonrpc": "2.0", "id": "x", "method": "initialize", "params": 5}')
         bad = await client.wait_for(lambda f: f.get("id") == "x")
         assert bad["error"]["code"] == -32602
         await client.send_raw(b'{"jsonrpc": "2.0", "id": true, "result": {}}')
-        await client.send_raw(b'{"jsonrpc": "2.0", "method": "$/cancel_request", '
-                              b'"params": {"requestId": [1]}}')
+        await client.send_raw(
+            b'{"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": [1]}}'
+        )
         await client.send_raw(b'{"jsonrpc": "2.0", "method": "session/cancel", "params": 7}')
         unknown = await client.request("session/delete", {"sessionId": "s"})
         assert unknown["error"]["code"] == -32601
@@ -474,7 +521,7 @@ async def test_stream_sends_a_long_markdown_answer(project: Path):
         assert answer["result"]["stopReason"] == "end_turn"
         text = "".join(u["content"]["text"] for u in client.updates("agent_message_chunk"))
         fence_start = text.index("```python\n")
-        fence = text[fence_start:text.index("\n```", fence_start + 3)]
+        fence = text[fence_start : text.index("\n```", fence_start + 3)]
         assert len(fence.splitlines()) - 1 == 300
         assert len([line for line in text.splitlines() if line.startswith("| ")]) == 121
         assert len(text[:fence_start]) >= 17_000

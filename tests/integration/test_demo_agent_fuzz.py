@@ -11,31 +11,50 @@ from hypothesis import strategies as st
 
 from acp_tui.demo.agent import DemoAgent
 
-METHODS = ["initialize", "authenticate", "session/new", "session/load", "session/set_mode",
-           "session/prompt", "session/cancel", "$/cancel_request", "session/list", "x"]
+METHODS = [
+    "initialize",
+    "authenticate",
+    "session/new",
+    "session/load",
+    "session/set_mode",
+    "session/prompt",
+    "session/cancel",
+    "$/cancel_request",
+    "session/list",
+    "x",
+]
 ERROR_CODES = {-32700, -32600, -32601, -32602, -32603, -32000, -32800}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 params = st.one_of(
     json_values,
-    st.fixed_dictionaries({}, optional={
-        "sessionId": st.sampled_from(["", "demo-x", "s"]) | json_values,
-        "cwd": st.sampled_from(["/tmp", ""]) | json_values,
-        "modeId": st.sampled_from(["ask", "code", "nope"]),
-        "methodId": st.sampled_from(["demo-login", "other"]),
-        "prompt": st.lists(st.fixed_dictionaries({"type": st.just("text"),
-                                                  "text": st.sampled_from(["/help", "/x"])})),
-        "requestId": json_values,
-    }),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "sessionId": st.sampled_from(["", "demo-x", "s"]) | json_values,
+            "cwd": st.sampled_from(["/tmp", ""]) | json_values,
+            "modeId": st.sampled_from(["ask", "code", "nope"]),
+            "methodId": st.sampled_from(["demo-login", "other"]),
+            "prompt": st.lists(
+                st.fixed_dictionaries(
+                    {"type": st.just("text"), "text": st.sampled_from(["/help", "/x"])}
+                )
+            ),
+            "requestId": json_values,
+        },
+    ),
 )
 frames = st.one_of(
-    st.fixed_dictionaries({"jsonrpc": st.just("2.0"), "method": st.sampled_from(METHODS)},
-                          optional={"id": json_values, "params": params}).map(json.dumps),
+    st.fixed_dictionaries(
+        {"jsonrpc": st.just("2.0"), "method": st.sampled_from(METHODS)},
+        optional={"id": json_values, "params": params},
+    ).map(json.dumps),
     json_values.map(json.dumps),
     st.text(max_size=20),
 )

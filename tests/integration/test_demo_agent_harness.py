@@ -151,9 +151,13 @@ class DemoClient:
     async def spawn(cls, **env: str):
         environment = {**os.environ, "ACP_TUI_DEMO_SPEED": "0", **env}
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "acp_tui.demo.agent",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=environment,
+            sys.executable,
+            "-m",
+            "acp_tui.demo.agent",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment,
             cwd=REPO_ROOT,
         )
         client = cls(process)
@@ -173,8 +177,9 @@ class DemoClient:
             await self.process.wait()
         for task in (self._reader, self._stderr_reader, *self._tasks):
             task.cancel()
-        await asyncio.gather(self._reader, self._stderr_reader, *self._tasks,
-                             return_exceptions=True)
+        await asyncio.gather(
+            self._reader, self._stderr_reader, *self._tasks, return_exceptions=True
+        )
 
     # ---- sending ---------------------------------------------------------------------------
 
@@ -193,8 +198,7 @@ class DemoClient:
         self._next_id += 1
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[self._next_id] = future
-        await self.send({"jsonrpc": "2.0", "id": self._next_id, "method": method,
-                         "params": params})
+        await self.send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
         return future
 
     async def request(self, method: str, params: Any) -> dict[str, Any]:
@@ -204,10 +208,19 @@ class DemoClient:
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         await self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    async def initialize(self, *, read: bool = True, write: bool = True,
-                         terminal: bool = True) -> dict[str, Any]:
-        answer = await self.request("initialize", {"protocolVersion": 1, "clientCapabilities": {
-            "fs": {"readTextFile": read, "writeTextFile": write}, "terminal": terminal}})
+    async def initialize(
+        self, *, read: bool = True, write: bool = True, terminal: bool = True
+    ) -> dict[str, Any]:
+        answer = await self.request(
+            "initialize",
+            {
+                "protocolVersion": 1,
+                "clientCapabilities": {
+                    "fs": {"readTextFile": read, "writeTextFile": write},
+                    "terminal": terminal,
+                },
+            },
+        )
         return answer["result"]  # type: ignore[no-any-return]
 
     async def new_session(self, cwd: Path) -> str:
@@ -215,8 +228,9 @@ class DemoClient:
         return answer["result"]["sessionId"]  # type: ignore[no-any-return]
 
     async def prompt(self, session_id: str, text: str) -> dict[str, Any]:
-        return await self.request("session/prompt", {
-            "sessionId": session_id, "prompt": [{"type": "text", "text": text}]})
+        return await self.request(
+            "session/prompt", {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}
+        )
 
     # ---- receiving -------------------------------------------------------------------------
 
@@ -229,6 +243,7 @@ class DemoClient:
 
     async def wait_for(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The first frame (already arrived or arriving) that satisfies `predicate`."""
+
         async def first() -> dict[str, Any]:
             async with self._arrived:
                 while True:
@@ -236,6 +251,7 @@ class DemoClient:
                         if predicate(frame):
                             return frame
                     await self._arrived.wait()
+
         return await asyncio.wait_for(first(), TIMEOUT)
 
     async def _read_frames(self) -> None:
@@ -292,7 +308,11 @@ class DemoClient:
     def _terminal(self, method: str, result: dict[str, Any] | None) -> Handler:
         async def handle(params: dict[str, Any]) -> dict[str, Any]:
             if result is None:
-                return {"output": self.terminal_output, "truncated": False,
-                        "exitStatus": {"exitCode": 0}}
+                return {
+                    "output": self.terminal_output,
+                    "truncated": False,
+                    "exitStatus": {"exitCode": 0},
+                }
             return result
+
         return handle

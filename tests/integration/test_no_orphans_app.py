@@ -17,7 +17,7 @@ import pytest
 from acp_tui.host.pty_process import PtyProcess
 from acp_tui.protocol.process_tree import snapshot
 from tests.agents.scenarios import client_request, initialize_ok, new_session_ok, write_scenario
-from tests.process_trees import cleanup, expected_count, new_tag, poll, survivors, tree_command
+from tests.process_trees import cleanup, new_tag, poll, survivors, tree_command, tree_started
 
 SID = "sess-1"
 Launch = Callable[..., Any]
@@ -43,8 +43,9 @@ async def launch(tmp_path: Path) -> AsyncIterator[Launch]:
         app = await PtyProcess.spawn(argv, env=env, cwd=tmp_path, columns=120, rows=40)
         app.start_reading(lambda data: None, lambda: None)
         started.append((app, tag))
-        count = expected_count(cleared_env=cleared_env)
-        await poll(lambda: len(survivors(tag)) == count, "the terminal's tree to start")
+        await poll(
+            lambda: tree_started(tag, cleared_env=cleared_env), "the terminal's tree to start"
+        )
         return app
 
     yield start

@@ -16,12 +16,11 @@ from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.process_tree import kill_tree, snapshot
 from tests.process_trees import (
     cleanup,
-    execed_sleep,
-    expected_count,
     new_tag,
     poll,
     survivors,
     tree_command,
+    tree_started,
 )
 from tests.routed import RoutedTerminals
 
@@ -44,9 +43,7 @@ async def host(tmp_path: Path) -> AsyncIterator[RoutedTerminals]:
 
 async def start_tree(host: RoutedTerminals, tag: str) -> tuple[dict[str, str], Terminal]:
     created = await host.create({"sessionId": SID, "command": tree_command(tag)})
-    await poll(lambda: len(survivors(tag)) == expected_count(), "the whole tree to start")
-    # and the immune ones have exec'd their sleep (so nohup / trap '' HUP are in effect)
-    await poll(lambda: all(execed_sleep(f"{tag}{n}") for n in (1, 2, 3)), "the sleeps to run")
+    await poll(lambda: tree_started(tag), "the whole tree to start")
     terminal = host.get(created["terminalId"])
     assert isinstance(terminal, Terminal)
     return {"sessionId": SID, "terminalId": created["terminalId"]}, terminal

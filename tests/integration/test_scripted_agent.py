@@ -141,8 +141,11 @@ async def test_agent_ids_garbage_and_unknown_methods(spawn_agent, tmp_path) -> N
     steps: list[dict[str, Any]] = [
         {"raw": "this is not json\n"},
         {"raw": '{"jsonrpc":"2.0","method":"session/update","params":{}}\n'},
-        {"request": "fs/read_text_file", "id": "str-id",
-         "params": {"sessionId": "s", "path": "/x"}},
+        {
+            "request": "fs/read_text_file",
+            "id": "str-id",
+            "params": {"sessionId": "s", "path": "/x"},
+        },
         {"request": "fs/read_text_file", "id": -1, "params": {"sessionId": "s", "path": "/y"}},
         {"request": "x/unknown_extension", "params": {}, "save_as": "unknown"},
         initialize_ok(),

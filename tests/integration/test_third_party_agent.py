@@ -43,8 +43,16 @@ def _download_sdist(version: str) -> Path:
     if existing:
         return existing[0]
     command = [
-        _python_with_pip(), "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-        f"agent-client-protocol=={version}", "-d", str(CACHE),
+        _python_with_pip(),
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--no-binary",
+        ":all:",
+        f"agent-client-protocol=={version}",
+        "-d",
+        str(CACHE),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = sorted(CACHE.glob(f"agent_client_protocol-{version}.tar.gz"))

@@ -35,8 +35,14 @@ def run_command_turn(call_id: str, save_as: str) -> list[dict[str, Any]]:
         expect_prompt(save_as + "-prompt"),
         update(
             "sess-1",
-            {"sessionUpdate": "tool_call", "toolCallId": call_id, "title": "Run ls",
-             "kind": "execute", "status": "pending", "rawInput": {"command": "ls -la"}},
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": call_id,
+                "title": "Run ls",
+                "kind": "execute",
+                "status": "pending",
+                "rawInput": {"command": "ls -la"},
+            },
         ),
         client_request(
             "session/request_permission",

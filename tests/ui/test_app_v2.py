@@ -54,8 +54,10 @@ async def test_demo_tour_in_v2(tmp_path: Path) -> None:
         await h.type_prompt("/tour")
         await h.until(lambda: h.all(PermissionPrompt), "the permission request")
         await h.until(lambda: session.thread.state == "requires_action", "requires_action")
-        await h.until(lambda: "requires action: Edit src/app.py" in h.one(StatusBar).activity,
-                      "the status bar to say what waits")
+        await h.until(
+            lambda: "requires action: Edit src/app.py" in h.one(StatusBar).activity,
+            "the status bar to say what waits",
+        )
         # a prompt typed during the turn is sent at once and waits in the queue
         await h.type_prompt("mind the tests")
         await h.until(lambda: len(h.sent_methods("session/prompt")) == 2, "the second prompt")
@@ -73,15 +75,19 @@ async def test_demo_tour_in_v2(tmp_path: Path) -> None:
         assert h.one(StatusBar).activity == "idle · end_turn"
         # the agent's own terminal, through the emulator
         terminal = next(v for v in h.all(TerminalView) if v.agent_owned)
-        await h.until(lambda: any("README.md" in line for line in terminal.text_lines()),
-                      "the agent's ls output")
+        await h.until(
+            lambda: any("README.md" in line for line in terminal.text_lines()),
+            "the agent's ls output",
+        )
         assert "\x1b" not in "".join(terminal.text_lines())
         # the agent wrote the file itself (v2 has no fs/write_text_file)
         assert "priority: int = 0" in (cwd / "src" / "app.py").read_text()
         assert not h.sent_methods("fs/write_text_file")
         # the background task finishes after the turn: marked in place
-        await h.until(lambda: any("Background indexing finished" in t for _, t in messages(h)),
-                      "the background report")
+        await h.until(
+            lambda: any("Background indexing finished" in t for _, t in messages(h)),
+            "the background report",
+        )
         thread = session.thread
         last = thread.entries[-1]
         indexer = next(e for e in thread.tool_calls.values() if "Index" in e.title)
@@ -97,9 +103,16 @@ async def test_demo_tour_in_v2(tmp_path: Path) -> None:
 
 
 def v2_initialize() -> dict[str, Any]:
-    return {"expect": "initialize", "match": {"protocolVersion": 2}, "respond": {
-        "protocolVersion": 2, "info": {"name": "scripted-v2", "version": "1"},
-        "capabilities": {}, "authMethods": []}}
+    return {
+        "expect": "initialize",
+        "match": {"protocolVersion": 2},
+        "respond": {
+            "protocolVersion": 2,
+            "info": {"name": "scripted-v2", "version": "1"},
+            "capabilities": {},
+            "authMethods": [],
+        },
+    }
 
 
 def v2_update(update: dict[str, Any]) -> dict[str, Any]:
@@ -112,45 +125,92 @@ async def test_each_v2_update_kind_and_user_message_patches(tmp_path: Path) -> N
     steps = [
         v2_initialize(),
         {"expect": "session/new", "respond": {"sessionId": SID}},
-        v2_update({"sessionUpdate": "agent_message_chunk", "messageId": "hi",
-                   "content": text("Hello first.")}),
+        v2_update(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": "hi",
+                "content": text("Hello first."),
+            }
+        ),
         expect_prompt(),
         {"respond_to": "prompt", "respond": {}},
         v2_update({"sessionUpdate": "state_update", "state": "running"}),
-        v2_update({"sessionUpdate": "user_message", "messageId": "u1",
-                   "content": [text("do it")]}),
-        v2_update({"sessionUpdate": "agent_thought_chunk", "messageId": "th",
-                   "content": text("thinking")}),
-        v2_update({"sessionUpdate": "agent_thought", "messageId": "th",
-                   "content": [text("thought, revised")]}),
-        v2_update({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "Run ls",
-                   "kind": "execute", "status": "in_progress",
-                   "content": [{"type": "terminal", "terminalId": term}]}),
-        v2_update({"sessionUpdate": "terminal_update", "terminalId": term,
-                   "command": "ls [bold]x[/bold]", "cwd": "/project"}),
-        v2_update({"sessionUpdate": "terminal_output_chunk", "terminalId": term,
-                   "data": encode_bytes(b"\x1b[32mgreen.txt\x1b[0m\r\n")}),
-        v2_update({"sessionUpdate": "terminal_update", "terminalId": term,
-                   "exitStatus": {"exitCode": 0}}),
-        v2_update({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1",
-                   "content": {"type": "content", "content": text("listed")}}),
-        v2_update({"sessionUpdate": "tool_call_update", "toolCallId": "c1",
-                   "status": "completed"}),
-        v2_update({"sessionUpdate": "agent_message_chunk", "messageId": "a1",
-                   "content": text("Do")}),
-        v2_update({"sessionUpdate": "agent_message", "messageId": "a1",
-                   "content": [text("Done, ")]}),
-        v2_update({"sessionUpdate": "agent_message_chunk", "messageId": "a1",
-                   "content": text("all of it.")}),
+        v2_update({"sessionUpdate": "user_message", "messageId": "u1", "content": [text("do it")]}),
+        v2_update(
+            {"sessionUpdate": "agent_thought_chunk", "messageId": "th", "content": text("thinking")}
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "agent_thought",
+                "messageId": "th",
+                "content": [text("thought, revised")],
+            }
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c1",
+                "title": "Run ls",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": term}],
+            }
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "terminal_update",
+                "terminalId": term,
+                "command": "ls [bold]x[/bold]",
+                "cwd": "/project",
+            }
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "terminal_output_chunk",
+                "terminalId": term,
+                "data": encode_bytes(b"\x1b[32mgreen.txt\x1b[0m\r\n"),
+            }
+        ),
+        v2_update(
+            {"sessionUpdate": "terminal_update", "terminalId": term, "exitStatus": {"exitCode": 0}}
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "tool_call_content_chunk",
+                "toolCallId": "c1",
+                "content": {"type": "content", "content": text("listed")},
+            }
+        ),
+        v2_update({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed"}),
+        v2_update(
+            {"sessionUpdate": "agent_message_chunk", "messageId": "a1", "content": text("Do")}
+        ),
+        v2_update(
+            {"sessionUpdate": "agent_message", "messageId": "a1", "content": [text("Done, ")]}
+        ),
+        v2_update(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": "a1",
+                "content": text("all of it."),
+            }
+        ),
         # user_message patches: omitted content unchanged, array replaces, chunk appends
         v2_update({"sessionUpdate": "user_message", "messageId": "u1", "_meta": {"k": 1}}),
-        v2_update({"sessionUpdate": "user_message", "messageId": "u1",
-                   "content": [text("do it now")]}),
-        v2_update({"sessionUpdate": "user_message_chunk", "messageId": "u1",
-                   "content": text(", please")}),
+        v2_update(
+            {"sessionUpdate": "user_message", "messageId": "u1", "content": [text("do it now")]}
+        ),
+        v2_update(
+            {"sessionUpdate": "user_message_chunk", "messageId": "u1", "content": text(", please")}
+        ),
         v2_update({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
-        v2_update({"sessionUpdate": "agent_message_chunk", "messageId": "late",
-                   "content": text("Reported after the turn.")}),
+        v2_update(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": "late",
+                "content": text("Reported after the turn."),
+            }
+        ),
         {"wait_notify": "session/cancel", "timeout": 30},
     ]
     agent = write_scenario(tmp_path, steps)
@@ -158,8 +218,9 @@ async def test_each_v2_update_kind_and_user_message_patches(tmp_path: Path) -> N
         assert h.session.protocol_version == 2
         await h.until(lambda: messages(h), "the early message")
         await h.type_prompt("do it")
-        await h.until(lambda: any(t == "Reported after the turn." for _, t in messages(h)),
-                      "the whole script")
+        await h.until(
+            lambda: any(t == "Reported after the turn." for _, t in messages(h)), "the whole script"
+        )
         await h.caught_up()
         thread = h.session.thread
         assert messages(h) == [
@@ -199,16 +260,17 @@ async def test_user_message_null_clears_and_a_queued_prompt_is_placed(tmp_path: 
         expect_prompt("p1"),
         {"respond_to": "p1", "respond": {}},
         v2_update({"sessionUpdate": "state_update", "state": "running"}),
-        v2_update({"sessionUpdate": "user_message", "messageId": "u1",
-                   "content": [text("first")]}),
-        v2_update({"sessionUpdate": "agent_message_chunk", "messageId": "a1",
-                   "content": text("working")}),
+        v2_update({"sessionUpdate": "user_message", "messageId": "u1", "content": [text("first")]}),
+        v2_update(
+            {"sessionUpdate": "agent_message_chunk", "messageId": "a1", "content": text("working")}
+        ),
         expect_prompt("p2"),  # typed during the turn: sent at once
         {"wait_notify": "session/cancel", "timeout": 30},  # the test's signal to go on
         v2_update({"sessionUpdate": "user_message", "messageId": "u1", "content": None}),
         {"respond_to": "p2", "respond": {}},
-        v2_update({"sessionUpdate": "user_message", "messageId": "u2",
-                   "content": [text("second")]}),
+        v2_update(
+            {"sessionUpdate": "user_message", "messageId": "u2", "content": [text("second")]}
+        ),
         v2_update({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
         {"wait_notify": "session/cancel", "timeout": 30},
     ]
@@ -259,15 +321,15 @@ async def test_v1_agent_answers_the_v2_offer_with_v1(tmp_path: Path) -> None:
         assert h.validator.version == 1
         await h.prompt("/terminal")  # v1: the client runs the terminal for the agent
         assert h.sent_methods("session/prompt")
-        assert any(isinstance(e, ToolCallEntry) and e.status == "completed"
-                   for e in session.thread.entries)
+        assert any(
+            isinstance(e, ToolCallEntry) and e.status == "completed" for e in session.thread.entries
+        )
         assert [m.name for m in session.thread.modes] == ["Ask", "Code", "Architect"]
         assert "ready" in plain(h.one(StatusBar)) or h.one(StatusBar).state == "ready"
 
 
 async def test_v2_crash_then_restart_resumes_the_session(tmp_path: Path) -> None:
-    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(),
-                       session_kwargs=V2) as h:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(), session_kwargs=V2) as h:
         session_id = h.session.session_id
         await h.type_prompt("/crash")
         await h.until(lambda: h.session.state is SessionState.CRASHED, "the crash")
@@ -286,8 +348,9 @@ async def test_v2_login_uses_auth_login(tmp_path: Path) -> None:
     from tests.ui.test_app_connect import wait_login_screen
 
     env = demo_env(ACP_TUI_DEMO_AUTH="1")
-    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=env, wait_ready=False,
-                       session_kwargs=V2) as h:
+    async with run_app(
+        demo_argv(), fixed_cwd(tmp_path), env=env, wait_ready=False, session_kwargs=V2
+    ) as h:
         await wait_login_screen(h, "Demo login")
         await h.pilot.press("enter")
         await h.ready()
@@ -298,21 +361,25 @@ async def test_v2_login_uses_auth_login(tmp_path: Path) -> None:
 
 
 async def test_v2_modes_are_the_mode_config_option(tmp_path: Path) -> None:
-    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(),
-                       session_kwargs=V2) as h:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(), session_kwargs=V2) as h:
         assert h.session.thread.current_mode_id == "ask"
         await h.pilot.press("shift+tab")
         await h.until(lambda: h.session.thread.current_mode_id == "code", "the next mode")
         (sent,) = h.sent_methods("session/set_config_option")
-        assert sent["params"] == {"sessionId": h.session.session_id, "configId": "mode",
-                                  "type": "id", "value": "code"}
+        assert sent["params"] == {
+            "sessionId": h.session.session_id,
+            "configId": "mode",
+            "type": "id",
+            "value": "code",
+        }
         assert not h.sent_methods("session/set_mode")
         await h.until(lambda: h.one(StatusBar).mode == "Code", "the status bar's mode")
 
 
 async def test_v2_prompt_typed_while_starting_is_sent_once_ready(tmp_path: Path) -> None:
-    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env(), session_kwargs=V2,
-                       wait_ready=False) as h:
+    async with run_app(
+        demo_argv(), fixed_cwd(tmp_path), env=demo_env(), session_kwargs=V2, wait_ready=False
+    ) as h:
         assert h.session.state is not SessionState.READY  # the agent is still starting
         h.session.submit("/help")
         await h.until(lambda: h.sent_methods("session/prompt"), "the prompt to be sent")

@@ -117,6 +117,7 @@ async def test_url_mode_opens_the_url_and_waits_for_complete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[str] = []
+
     def fake_open(url: str) -> bool:
         opened.append(url)
         return True

@@ -33,8 +33,7 @@ def test_missing_agent_command_is_one_line_with_a_hint() -> None:
     assert result.returncode == 2
     first = result.stderr.splitlines()[0]
     assert first == (
-        "acp-tui: agent command not found: 'no-such-agent-xyz' "
-        "(is it installed and on your PATH?)"
+        "acp-tui: agent command not found: 'no-such-agent-xyz' (is it installed and on your PATH?)"
     )
     assert "Traceback" not in result.stderr
 

@@ -145,11 +145,23 @@ colour = "red"
     assert s.permission_policy is PermissionPolicy.ASK
     assert s.max_read_bytes == Settings().max_read_bytes
     assert (s.theme, s.keymap, s.agent_env, s.mcp_servers, s.extra_allowed_roots) == (
-        "textual-dark", {}, {}, [], []
+        "textual-dark",
+        {},
+        {},
+        [],
+        [],
     )
     text = "\n".join(loaded.messages)
-    for name in ("permission_policy", "max_read_bytes", "theme", "keymap", "agent_env",
-                 "mcp_servers", "extra_allowed_roots", "'colour'"):
+    for name in (
+        "permission_policy",
+        "max_read_bytes",
+        "theme",
+        "keymap",
+        "agent_env",
+        "mcp_servers",
+        "extra_allowed_roots",
+        "'colour'",
+    ):
         assert name in text, name
     assert len(loaded.messages) == 8
 

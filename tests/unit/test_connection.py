@@ -93,8 +93,9 @@ async def test_incoming_request_ids_are_echoed_exactly(pair, request_id) -> None
 
     conn.on_request("fs/read_text_file", read_file)
     params = {"sessionId": "s", "path": "/a"}
-    await peer.send({"jsonrpc": "2.0", "id": request_id, "method": "fs/read_text_file",
-                     "params": params})
+    await peer.send(
+        {"jsonrpc": "2.0", "id": request_id, "method": "fs/read_text_file", "params": params}
+    )
     reply = await peer.recv()
     assert reply == {"jsonrpc": "2.0", "id": request_id, "result": {"content": "hello"}}
     assert type(reply["id"]) is type(request_id)
@@ -133,8 +134,11 @@ async def test_handler_errors_map_to_codes(pair) -> None:
     conn.on_request("c", crash)
     await peer.send({"jsonrpc": "2.0", "id": 1, "method": "a", "params": {}})
     reply = await peer.recv()
-    assert reply["error"] == {"code": -32002, "message": "Resource not found",
-                              "data": {"uri": "file:///x"}}
+    assert reply["error"] == {
+        "code": -32002,
+        "message": "Resource not found",
+        "data": {"uri": "file:///x"},
+    }
     await peer.send({"jsonrpc": "2.0", "id": 2, "method": "b", "params": {"path": 3}})
     reply = await peer.recv()
     assert reply["id"] == 2 and reply["error"]["code"] == -32602
@@ -212,8 +216,9 @@ async def test_slow_request_does_not_stall_notifications(pair) -> None:
 
     conn.on_request("session/request_permission", ask_permission)
     conn.on_notification("session/update", lambda params: notified.set())
-    await peer.send({"jsonrpc": "2.0", "id": 5, "method": "session/request_permission",
-                     "params": {}})
+    await peer.send(
+        {"jsonrpc": "2.0", "id": 5, "method": "session/request_permission", "params": {}}
+    )
     await peer.send({"jsonrpc": "2.0", "method": "session/update", "params": {}})
     await wait_for(notified)
     user_answered.set()
@@ -240,8 +245,8 @@ async def test_malformed_lines_are_dropped_and_connection_continues(pair) -> Non
     conn, peer = pair
     got: list[Any] = []
     conn.on_notification("u", got.append)
-    await peer.send_raw(b"not json\n\n   \n[1, 2]\n42\n\"str\"\nnull\n{\"foo\": 1}\n")
-    await peer.send_raw(b"\xff\xfe garbage \x80\n{\"jsonrpc\": \"2.0\", \"method\": 7}\n")
+    await peer.send_raw(b'not json\n\n   \n[1, 2]\n42\n"str"\nnull\n{"foo": 1}\n')
+    await peer.send_raw(b'\xff\xfe garbage \x80\n{"jsonrpc": "2.0", "method": 7}\n')
     await peer.send_raw(b"[" * 100_000 + b"\n")  # deep nesting: RecursionError inside json
     await peer.send_raw(b'{"jsonrpc":"2.0","method":"u","params":1}\r\n')
     reply = await peer.probe()
@@ -253,8 +258,11 @@ async def test_invalid_frames_with_an_id_get_invalid_request(pair) -> None:
     _, peer = pair
     await peer.send({"jsonrpc": "2.0", "id": 5, "method": 3})
     reply = await peer.recv()
-    assert reply == {"jsonrpc": "2.0", "id": 5,
-                     "error": {"code": -32600, "message": "Invalid method"}}
+    assert reply == {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "error": {"code": -32600, "message": "Invalid method"},
+    }
     await peer.send({"jsonrpc": "2.0", "id": {"x": 1}, "method": "m"})
     reply = await peer.recv()
     assert reply["id"] is None and reply["error"]["code"] == -32600

@@ -29,13 +29,17 @@ async def test_cancelling_the_caller_sends_cancel_request(pair) -> None:
     frame = await peer.recv()
     task.cancel()
     cancel = await peer.recv()
-    assert cancel == {"jsonrpc": "2.0", "method": "$/cancel_request",
-                      "params": {"requestId": frame["id"]}}
+    assert cancel == {
+        "jsonrpc": "2.0",
+        "method": "$/cancel_request",
+        "params": {"requestId": frame["id"]},
+    }
     with pytest.raises(asyncio.CancelledError):
         await task
     # a late answer to the cancelled request is ignored; the connection still works
-    await peer.send({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": -32800,
-                                                                     "message": "cancelled"}})
+    await peer.send(
+        {"jsonrpc": "2.0", "id": frame["id"], "error": {"code": -32800, "message": "cancelled"}}
+    )
     next_task = asyncio.create_task(conn.request("m"))
     frame = await peer.recv()
     await peer.send({"jsonrpc": "2.0", "id": frame["id"], "result": 1})
@@ -56,16 +60,15 @@ async def test_incoming_cancel_request_cancels_the_handler_once(pair) -> None:
             raise
 
     conn.on_request("terminal/wait_for_exit", wait_forever)
-    await peer.send({"jsonrpc": "2.0", "id": "w1", "method": "terminal/wait_for_exit",
-                     "params": {}})
+    await peer.send(
+        {"jsonrpc": "2.0", "id": "w1", "method": "terminal/wait_for_exit", "params": {}}
+    )
     await wait_for(started)
-    await peer.send({"jsonrpc": "2.0", "method": "$/cancel_request",
-                     "params": {"requestId": "w1"}})
+    await peer.send({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": "w1"}})
     reply = await peer.recv()
     assert reply["id"] == "w1" and reply["error"]["code"] == -32800
     assert handler_cancelled.is_set()
-    await peer.send({"jsonrpc": "2.0", "method": "$/cancel_request",
-                     "params": {"requestId": "w1"}})
+    await peer.send({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": "w1"}})
     assert (await peer.probe())["id"] == "probe"  # no second answer
 
 
@@ -295,4 +298,3 @@ async def test_two_connections_talk_to_each_other() -> None:
     await asyncio.wait_for(client.wait_closed(), 5)
     assert words == ["hello", "world"]  # notifications before the response are delivered
     await client.close()
-

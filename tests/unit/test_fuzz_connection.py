@@ -62,8 +62,11 @@ requests = st.fixed_dictionaries(
     optional={"params": st.one_of(json_values, st.fixed_dictionaries({"a": json_values}))},
 )
 cancels = st.fixed_dictionaries(
-    {"jsonrpc": st.just("2.0"), "method": st.just("$/cancel_request"),
-     "params": st.fixed_dictionaries({"requestId": ids})}
+    {
+        "jsonrpc": st.just("2.0"),
+        "method": st.just("$/cancel_request"),
+        "params": st.fixed_dictionaries({"requestId": ids}),
+    }
 )
 
 

@@ -39,7 +39,10 @@ ROOT = Path("/project")
 
 
 def facts(
-    kind: str, title: str = "", raw_input: object = None, paths: tuple[str, ...] = (),
+    kind: str,
+    title: str = "",
+    raw_input: object = None,
+    paths: tuple[str, ...] = (),
     root: Path = ROOT,
 ) -> ToolCallFacts:
     return ToolCallFacts.build(kind, title, raw_input, paths, root=root)
@@ -97,9 +100,10 @@ def test_execute_keys_on_the_exact_command():
     assert facts("execute", "t", {"cmd": "echo $HOME"}).subject() == Subject(
         "shell", ("echo $HOME",)
     )
-    assert facts("execute", "t", {"cmd": "echo '$HOME'"}).subject() != facts(
-        "execute", "t", {"cmd": "echo $HOME"}
-    ).subject()
+    assert (
+        facts("execute", "t", {"cmd": "echo '$HOME'"}).subject()
+        != facts("execute", "t", {"cmd": "echo $HOME"}).subject()
+    )
     assert facts("execute", "t", {"command": "ls", "cwd": "sub"}).subject() == Subject(
         "shell", ("ls",), cwd="sub"
     )
@@ -258,8 +262,9 @@ def test_round_trip(tmp_path):
     store = RulesStore(tmp_path, path)
     assert store.rules == () and store.messages == []
     ls = remember(store, facts("execute", "List", {"command": "ls"}), RuleEffect.ALLOW)
-    rm = remember(store, facts("delete", "Delete", {"path": "a.txt"}, root=tmp_path),
-                  RuleEffect.REJECT)
+    rm = remember(
+        store, facts("delete", "Delete", {"path": "a.txt"}, root=tmp_path), RuleEffect.REJECT
+    )
     other = remember(store, facts("other", "Fmt", {"path": "b"}, root=tmp_path), RuleEffect.ALLOW)
     document = json.loads(path.read_text())
     assert document["version"] == 2 and document["project"] == str(tmp_path.resolve())
@@ -283,8 +288,9 @@ def test_remember_replaces_the_rule_for_the_same_subject(tmp_path):
 def test_scopes_of_a_path_rule_can_be_edited(tmp_path):
     path = tmp_path / "r.json"
     store = RulesStore(tmp_path, path)
-    rule = remember(store, facts("edit", "t", {"path": "src/a.py"}, root=tmp_path),
-                    RuleEffect.ALLOW)
+    rule = remember(
+        store, facts("edit", "t", {"path": "src/a.py"}, root=tmp_path), RuleEffect.ALLOW
+    )
     wider = store.set_scopes(rule.id, ["src/**", "docs/x.md", "src/**"])
     assert wider.subject.values == ("src/**", "docs/x.md") and wider.id == rule.id
     assert RulesStore(tmp_path, path).rules == (wider,)
@@ -307,10 +313,22 @@ def test_version_1_rules_are_migrated_or_dropped_and_the_old_file_kept(tmp_path)
         "version": 1,
         "project": str(tmp_path),
         "rules": [
-            {"id": "a1", "tool_kind": "edit", "match_on": "title", "pattern": "Edit file",
-             "effect": "allow", "created": "2026-01-01T00:00:00+00:00"},
-            {"id": "b2", "tool_kind": "execute", "match_on": "command", "pattern": "make test",
-             "effect": "allow", "created": "2026-01-01T00:00:00+00:00"},
+            {
+                "id": "a1",
+                "tool_kind": "edit",
+                "match_on": "title",
+                "pattern": "Edit file",
+                "effect": "allow",
+                "created": "2026-01-01T00:00:00+00:00",
+            },
+            {
+                "id": "b2",
+                "tool_kind": "execute",
+                "match_on": "command",
+                "pattern": "make test",
+                "effect": "allow",
+                "created": "2026-01-01T00:00:00+00:00",
+            },
         ],
     }
     path.write_text(json.dumps(old))

@@ -27,8 +27,14 @@ OPTIONS = [
 ]
 
 
-def request(call_id: str, kind: str | None = None, title: str | None = None, raw_input=None,
-            options=None, **extra: Any) -> RequestPermissionRequest:
+def request(
+    call_id: str,
+    kind: str | None = None,
+    title: str | None = None,
+    raw_input=None,
+    options=None,
+    **extra: Any,
+) -> RequestPermissionRequest:
     tool_call: dict[str, Any] = {"toolCallId": call_id, **extra}
     if kind is not None:
         tool_call["kind"] = kind
@@ -141,10 +147,15 @@ async def test_always_on_one_file_never_allows_another(harness):
         request("c3", "edit", "Edit\tfile", {"file_path": ".git/hooks/pre-commit"}),
         request("c4", "edit", "Edit  file", {"path": "secret.py"}),
         request("c5", "edit", "Edit file"),  # names no path
-        request("c6", "edit", "Edit file", content=[
-            {"type": "diff", "path": "a.txt", "newText": "x"},
-            {"type": "diff", "path": "secret.py", "newText": "x"},
-        ]),
+        request(
+            "c6",
+            "edit",
+            "Edit file",
+            content=[
+                {"type": "diff", "path": "a.txt", "newText": "x"},
+                {"type": "diff", "path": "secret.py", "newText": "x"},
+            ],
+        ),
     ]
     for index, attack in enumerate(attacks):
         task = asyncio.create_task(h.broker.request(attack))
@@ -181,14 +192,30 @@ async def test_the_rule_covers_what_was_shown_when_asked(harness):
     h = harness
     thread = Thread()
     h.broker.tool_call_lookup = thread.tool_calls.get
-    thread.apply_notification({"sessionId": "s1", "update": {
-        "sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Edit", "kind": "edit",
-        "locations": [{"path": "a.txt"}]}})
+    thread.apply_notification(
+        {
+            "sessionId": "s1",
+            "update": {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "c1",
+                "title": "Edit",
+                "kind": "edit",
+                "locations": [{"path": "a.txt"}],
+            },
+        }
+    )
     task = asyncio.create_task(h.broker.request(request("c1")))
     await wait_presented(h, 1)
-    thread.apply_notification({"sessionId": "s1", "update": {
-        "sessionUpdate": "tool_call_update", "toolCallId": "c1",
-        "locations": [{"path": "/etc/passwd"}]}})
+    thread.apply_notification(
+        {
+            "sessionId": "s1",
+            "update": {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c1",
+                "locations": [{"path": "/etc/passwd"}],
+            },
+        }
+    )
     h.presented[0].select("allow-always")
     await task
     assert [r.describe() for r in h.store.rules] == ["edit a.txt"]
@@ -257,9 +284,18 @@ async def test_rules_take_precedence_over_policy(harness):
 async def test_request_with_only_an_id_uses_the_known_tool_call(harness):
     h = harness
     thread = Thread()
-    thread.apply_notification({"sessionId": "s1", "update": {
-        "sessionUpdate": "tool_call", "toolCallId": "c9", "title": "Run tests",
-        "kind": "execute", "rawInput": {"command": "pytest -q"}}})
+    thread.apply_notification(
+        {
+            "sessionId": "s1",
+            "update": {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "c9",
+                "title": "Run tests",
+                "kind": "execute",
+                "rawInput": {"command": "pytest -q"},
+            },
+        }
+    )
     h.broker.tool_call_lookup = thread.tool_calls.get
     remember(h, "execute", "x", {"command": "pytest -q"}, RuleEffect.ALLOW)
     assert selected(await h.broker.request(request("c9"))) == "allow-once"

@@ -37,8 +37,17 @@ def test_a_permission_for_an_unknown_call_becomes_a_tool_call_entry(thread, even
 
 
 def test_a_permission_for_a_known_call_joins_its_entry(thread, events):
-    thread.apply_notification({"sessionId": "s", "update": {
-        "sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Edit a", "kind": "edit"}})
+    thread.apply_notification(
+        {
+            "sessionId": "s",
+            "update": {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "c1",
+                "title": "Edit a",
+                "kind": "edit",
+            },
+        }
+    )
     entry = thread.ask_permission("c1", PermissionAsk(1))
     assert thread.entries == [entry] and entry.title == "Edit a"
     assert isinstance(events[-1], ch.PermissionChanged)
@@ -91,8 +100,9 @@ async def test_a_presented_request_cancelled_midway_is_settled_cancelled(tmp_pat
     thread = Thread()
     broker = PermissionBroker(tool_call_lookup=thread.tool_calls.get, root=tmp_path)
     show_permissions_in(thread, broker)
-    task = asyncio.create_task(broker.request(request("c1", kind="edit", locations=[
-        {"path": "a.txt"}])))
+    task = asyncio.create_task(
+        broker.request(request("c1", kind="edit", locations=[{"path": "a.txt"}]))
+    )
     await asked(thread, "c1")
     ask = thread.tool_calls["c1"].permissions[0]
     assert ask.open and ask.covers == "edit a.txt" and len(ask.options) == 3

@@ -106,9 +106,7 @@ def test_permission_with_details_updates_or_creates(
         m.ToolCallUpdate(tool_call_id="t1", title="rm -rf build", kind="execute")
     )
     assert (known.title, known.kind) == ("rm -rf build", "execute")
-    new = thread.upsert_tool_call(
-        m.ToolCallUpdate(tool_call_id="t2", title="Fetch", kind="fetch")
-    )
+    new = thread.upsert_tool_call(m.ToolCallUpdate(tool_call_id="t2", title="Fetch", kind="fetch"))
     assert thread.tool_calls["t2"] is new and new.kind == "fetch" and new.status == "pending"
     assert events == [ch.EntryAdded(known), ch.EntryChanged(known), ch.EntryAdded(new)]
 
