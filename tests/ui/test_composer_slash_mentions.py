@@ -249,3 +249,34 @@ async def test_a_slow_search_fills_the_picker_over_several_frames(
         assert len(growth) > 2, "shown in several steps"
         for before, after in itertools.pairwise(growth):
             assert after[: len(before)] == before, "rows only added at the end"
+
+
+async def test_escape_stops_a_search_going_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_tui.composer import path_search
+    from acp_tui.ui.widgets import composer as composer_module
+
+    monkeypatch.setattr(path_search, "CHUNK_LINES", 1)
+    monkeypatch.setattr(composer_module, "SLICE", 0.0)
+    cwd = project(tmp_path)
+    (cwd / "zz" / "k").mkdir(parents=True)
+    (cwd / "zz" / "k" / "leaf.txt").write_text("x")
+    (cwd / "filler").mkdir()
+    for n in range(300):  # longer paths, read after the match: hundreds of frames to go
+        (cwd / "filler" / f"{'n' * 30}{n}.txt").write_text("x")
+    agent = write_scenario(tmp_path, mention_steps())
+    async with run_app(agent.argv, cwd) as h:
+        composer = h.one(Composer)
+        await h.until(lambda: composer.index.built, "the file index")
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        prompt.insert("@zkl")
+        await h.until(lambda: listed(h) == ["zz/k/leaf.txt"], "the first match")
+        search = composer._search
+        assert search is not None and not search.done
+        await h.pilot.press("escape")
+        for _ in range(5):
+            await h.pilot.pause()
+        assert not h.one(CompletionList).is_open, "the list stays closed"
+        assert not search.done, "and the search stopped"
