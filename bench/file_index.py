@@ -5,8 +5,17 @@
 Builds a tree of FILES (default 100,000) empty files in nested directories under a temporary
 directory, once as a plain directory (the .gitignore-honouring walk) and once as a git work tree
 (`git ls-files`). The baseline is listing the same tree recursively with `os.scandir` (no
-ignore rules, no index). Printed: the baseline, each build and its ratio to the baseline, and
-for a few queries the median query time, its ratio to the baseline and to a 16.7 ms frame.
+ignore rules, no index). Printed: the baseline, each build and its ratio to the baseline (the
+builds include making the search snapshot, also shown alone), then per query:
+
+- `whole`: the complete answer from cold (the narrowing cache emptied before each run), median
+  of 7, wall and CPU time, and its ratio to a 16.7 ms frame;
+- `first`: what the picker shows in its first frame (`Search.run(SLICE)`, as the composer does)
+  and how many of the final rows that already is;
+- `typed`: the query typed one character at a time (each keystroke a whole answer, narrowing
+  from the keystrokes before, as in the picker): the slowest keystroke.
+
+The machine's load average is printed first: other processes slow every number alike.
 """
 
 from __future__ import annotations
@@ -21,9 +30,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from acp_tui.composer.file_index import FileIndex
+from acp_tui.composer.path_search import SLICE, PathSearch
 
 FRAME = 1 / 60
-QUERIES = ["app", "srcmodpy", "module_4242", "zzz_not_there", "s/m/f"]
+QUERIES = [
+    "a",  # one letter
+    "m",
+    "app",
+    "srcmodpy",  # scattered over the path
+    "module_4242",  # shares its start with every file name: few whole-run matches
+    "module_9",
+    "mod3/d123",  # a path fragment
+    "lib/mod3",
+    "module_99999.txt",  # a whole file name
+    "zzz_not_there",  # no match
+    "s/m/f",  # no match, scattered
+    "mdl",
+]
 WORDS = ["src", "lib", "tests", "docs", "pkg", "core", "util", "api", "ui", "data"]
 
 
@@ -63,8 +86,48 @@ def best_of(runs: int, action: Callable[[], object]) -> float:
     return min(times)
 
 
+def timed(action: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    action()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def measure(snapshot: PathSearch, query: str) -> str:
+    def whole() -> list[str]:
+        snapshot.complete = None  # cold: nothing to narrow from
+        return snapshot.query(query)
+
+    runs = [timed(whole) for _ in range(7)]
+    wall = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    answer = whole()
+
+    snapshot.complete = None
+    first_wall, _ = timed(lambda: snapshot.search(query).run(SLICE))
+    snapshot.complete = None
+    search = snapshot.search(query)
+    search.run(SLICE)
+    first = search.results
+    right = sum(1 for a, b in zip(first, answer, strict=False) if a == b)
+
+    snapshot.complete = None
+    keystrokes = []
+    for end in range(1, len(query) + 1):
+        start = time.perf_counter()
+        snapshot.query(query[:end])
+        keystrokes.append(time.perf_counter() - start)
+    typed = max(keystrokes)
+    return (
+        f"query {query!r:18} whole {wall * 1000:6.2f} ms (cpu {cpu * 1000:6.2f})  "
+        f"to a frame {wall / FRAME:4.2f}  first {first_wall * 1000:5.2f} ms "
+        f"({right}/{len(answer)} rows final)  typed: slowest key {typed * 1000:5.2f} ms"
+    )
+
+
 def main() -> None:
     files = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), f"({os.cpu_count()} cpus)")
     with tempfile.TemporaryDirectory(prefix="acp-tui-bench-") as directory:
         root = Path(directory)
         print(f"making {files} files ...", flush=True)
@@ -85,18 +148,15 @@ def main() -> None:
         assert git.git
         print(f"index build, git ls-files:     {git_time * 1000:.1f} ms  "
               f"ratio {git_time / baseline:.2f}  ({len(git)} entries)")  # fmt: skip
+        entries = git.snapshot.lines
+        snapshot_time = best_of(3, lambda: PathSearch(entries))
+        print(f"  of which the search snapshot: {snapshot_time * 1000:.1f} ms  "
+              f"ratio {snapshot_time / baseline:.2f}")  # fmt: skip
 
-        git.query("warm")  # the joined copy is built on the first query after a change
+        snapshot = git.snapshot
         for query in QUERIES:
-            times = []
-            for _ in range(7):
-                start = time.perf_counter()
-                hits = git.query(query)
-                times.append(time.perf_counter() - start)
-            median = statistics.median(times)
-            print(f"query {query!r:18} {median * 1000:7.2f} ms  ratio to listing "
-                  f"{median / baseline:.3f}  to a frame {median / FRAME:.2f}  "
-                  f"({len(hits)} shown)")  # fmt: skip
+            print(measure(snapshot, query), flush=True)
+        print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

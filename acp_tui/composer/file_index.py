@@ -2,26 +2,24 @@
 
 Built once in a worker thread: `git ls-files` (tracked and untracked, minus what git ignores)
 when the directory is in a git work tree, else a walk with `os.scandir` that honours .gitignore
-files (`gitignore.py`). `watch()` keeps it fresh with watchfiles, so files the agent creates show
-up at once. Directories are entries too (their paths end with `/`).
+files (`acp_tui.host.gitignore`). `watch()` keeps it fresh with watchfiles, so files the agent
+creates show up at once. Directories are entries too (their paths end with `/`).
 
-`query()` answers from one newline-joined, lower-cased copy of all paths with a single regular
-expression pass: first the paths holding the query as one run (`str.find`), and only when those
-are too few the paths holding its letters in order (`_subsequence_regex`); the hits are ranked:
-the query in the file name, then anywhere in the path, then scattered; shorter paths first.
+Queries are answered by a `PathSearch` snapshot (`path_search.py`), made in the thread that
+built or changed the index, so the UI thread only reads: `search()` for a query that may be
+shown in steps, `query()` for the whole answer at once.
 """
 
 from __future__ import annotations
 
-import bisect
-import heapq
+import asyncio
 import os
-import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-from acp_tui.composer.gitignore import IgnoreRules
+from acp_tui.composer.path_search import PathSearch, Search
+from acp_tui.host.gitignore import GitignoreRules
 from acp_tui.signal import Signal
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
@@ -35,11 +33,8 @@ class FileIndex:
         self.git = False
         self._files: set[str] = set()
         self._dirs: set[str] = set()
-        self._rules: dict[str, IgnoreRules] = {}
-        self._lines: list[str] = []
-        self._starts: list[int] = []
-        self._lower = ""
-        self._dirty = True
+        self._rules: dict[str, GitignoreRules] = {}
+        self._search = PathSearch(())
         self.built = False
         self.changed: Signal[None] = Signal("file index changed")
         """After files appeared or disappeared (not after `build`)."""
@@ -54,7 +49,7 @@ class FileIndex:
             files = self._walk()
         self._files = set(files)
         self._dirs = {d for f in self._files for d in _parents(f)}
-        self._dirty = True
+        self._prepare()
         self.built = True
 
     def _git_files(self) -> list[str] | None:
@@ -79,7 +74,7 @@ class FileIndex:
 
     def _walk(self) -> list[str]:
         found: list[str] = []
-        stack: list[tuple[str, list[tuple[str, IgnoreRules]]]] = [("", [])]
+        stack: list[tuple[str, list[tuple[str, GitignoreRules]]]] = [("", [])]
         while stack and len(found) < MAX_ENTRIES:
             relative, inherited = stack.pop()
             directory = os.path.join(self.root, relative) if relative else str(self.root)
@@ -107,12 +102,12 @@ class FileIndex:
                     found.append(path)
         return found
 
-    def _load_rules(self, directory: str, relative: str) -> IgnoreRules | None:
+    def _load_rules(self, directory: str, relative: str) -> GitignoreRules | None:
         try:
             text = Path(directory, ".gitignore").read_text(errors="replace")
         except OSError:
             return None
-        rules = IgnoreRules(text)
+        rules = GitignoreRules(text)
         self._rules[relative] = rules
         return rules
 
@@ -141,6 +136,12 @@ class FileIndex:
     def apply_changes(self, added: Iterable[str], removed: Iterable[str]) -> None:
         """Absolute paths that appeared or disappeared (as watchfiles reports them); listeners
         are told when the index changed."""
+        if self._apply(added, removed):
+            self._changed()
+
+    def _apply(self, added: Iterable[str], removed: Iterable[str]) -> bool:
+        """`apply_changes` without telling: may run in a thread (queries keep reading the
+        previous snapshot until the new one replaces it). Whether anything changed."""
         changed = False
         for path in removed:
             relative = self._relative(path)
@@ -169,8 +170,8 @@ class FileIndex:
                 changed = True
         if changed:
             self._dirs = {d for f in self._files for d in _parents(f)}
-            self._dirty = True
-            self._changed()
+            self._prepare()
+        return changed
 
     def _git_keep(self, relatives: list[str]) -> list[str]:
         try:
@@ -203,7 +204,8 @@ class FileIndex:
             removed: list[str] = []
             for change, path in batch:
                 (removed if change == watchfiles.Change.deleted else added).append(path)
-            self.apply_changes(added, removed)
+            if await asyncio.to_thread(self._apply, added, removed):
+                self._changed()
 
     def _changed(self) -> None:
         self.changed.emit(None)
@@ -217,63 +219,23 @@ class FileIndex:
         return relative in self._files or relative.rstrip("/") in self._dirs
 
     def _prepare(self) -> None:
-        if not self._dirty:
-            return
-        self._lines = sorted(self._files) + sorted(d + "/" for d in self._dirs)
-        self._starts = []
-        offset = 0
-        for line in self._lines:
-            self._starts.append(offset)
-            offset += len(line) + 1
-        self._lower = "\n".join(self._lines).lower()
-        self._dirty = False
+        # one assignment: a query in another thread sees the old snapshot or the new one
+        self._search = PathSearch([*self._files, *(d + "/" for d in self._dirs)])
 
-    def query(self, text: str, limit: int = 50, scan: int = 5_000) -> list[str]:
+    @property
+    def snapshot(self) -> PathSearch:
+        """What queries read now (replaced, never changed, when the index changes)."""
+        return self._search
+
+    def search(self, text: str, limit: int = 50) -> Search:
+        """A query that can be answered in steps (`Search.run` with a time budget)."""
+        return self._search.search(text, limit)
+
+    def query(self, text: str, limit: int = 50) -> list[str]:
         """Up to `limit` paths matching `text` (its characters in order, case-insensitive),
-        best first. An empty query lists the shortest paths."""
-        self._prepare()
-        needle = text.lower().lstrip("/")
-        if not needle:
-            return sorted(self._lines, key=lambda p: (p.count("/"), len(p), p))[:limit]
-        lines, starts, lower = self._lines, self._starts, self._lower
-        found: dict[int, None] = {}  # line numbers, in order, without repeats
-        position = lower.find(needle)
-        while position != -1 and len(found) < scan:  # the query as one run: the best tiers
-            line = bisect.bisect_right(starts, position) - 1
-            found[line] = None
-            next_line = starts[line + 1] if line + 1 < len(starts) else len(lower)
-            position = lower.find(needle, next_line)
-        if len(found) < limit:  # too few: add scattered matches, the first few in path order
-            wanted = len(found) + 4 * limit
-            for match in _subsequence_regex(needle).finditer(lower):
-                found[bisect.bisect_right(starts, match.start()) - 1] = None
-                if len(found) >= wanted:
-                    break
-        return heapq.nsmallest(limit, (lines[i] for i in found), key=lambda p: _rank(p, needle))
-
-
-def _subsequence_regex(needle: str) -> re.Pattern[str]:
-    """The leftmost match of the needle's characters in order within one line, then the rest
-    of the line. Between two characters the gap excludes the next one, so the engine never
-    backtracks into a gap: each attempt is linear in the line's length."""
-    parts = [re.escape(needle[0])]
-    for char in needle[1:]:
-        parts.append(f"[^\n{re.escape(char)}]*{re.escape(char)}")
-    return re.compile("".join(parts) + "[^\n]*")
-
-
-def _rank(path: str, needle: str) -> tuple[int, int, str]:
-    lower = path.lower()
-    name = lower.rstrip("/").rsplit("/", 1)[-1]
-    if name.startswith(needle):
-        tier = 0
-    elif needle in name:
-        tier = 1
-    elif needle in lower:
-        tier = 2
-    else:
-        tier = 3
-    return (tier, len(path), path)
+        best first: the query starting the file name, in it, in the path, scattered; shorter
+        paths first. An empty query lists the shortest paths."""
+        return self._search.query(text, limit)
 
 
 def _parents(relative: str) -> Iterable[str]:
@@ -283,7 +245,7 @@ def _parents(relative: str) -> Iterable[str]:
         index = relative.find("/", index + 1)
 
 
-def _ignored(path: str, is_dir: bool, rules: list[tuple[str, IgnoreRules]]) -> bool:
+def _ignored(path: str, is_dir: bool, rules: list[tuple[str, GitignoreRules]]) -> bool:
     result = False
     for base, own in rules:
         verdict = own.verdict(path[len(base) :], is_dir)

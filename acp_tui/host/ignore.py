@@ -1,22 +1,20 @@
 """Which paths of the session directory the change monitor ignores.
 
 In a git work tree git decides (`git check-ignore --stdin`, batched and cached per path; the
-cache is dropped when a ``.gitignore`` changes). Elsewhere the root's ``.gitignore`` is read with
-a small subset of its syntax: ``#`` comments, ``!`` negation, a trailing ``/`` for directories, a
-leading or inner ``/`` anchoring the pattern to the root, ``*``/``?``/``[...]`` and ``**``.
+cache is dropped when a ``.gitignore`` changes). Elsewhere the root's ``.gitignore`` is read by
+`gitignore.py` (the same reader as the @-mention file index's).
 ``.git/`` and acp-tui's own temporary files are always ignored.
 These functions block (they may run git): call them from a thread in async code.
 """
 
 from __future__ import annotations
 
-import re
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.host.atomic_write import is_temp_file
+from acp_tui.host.gitignore import GitignoreRules
 
 ALWAYS_IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
 GIT_TIMEOUT = 30.0
@@ -57,64 +55,6 @@ def git_lines(root: Path, *args: str, stdin: bytes | None = None) -> list[str]:
     return [line for line in text.split("\0") if line]
 
 
-@dataclass(frozen=True)
-class Pattern:
-    regex: re.Pattern[str]
-    negated: bool
-    dir_only: bool
-
-
-def glob_regex(glob: str) -> str:
-    """A gitignore glob as a regex body: ``*``/``?``/``[...]`` stop at ``/``, ``**`` does not."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        char = glob[i]
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[" and "]" in glob[i + 2 :]:
-            end = glob.index("]", i + 2)
-            inner = glob[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
-            i = end + 1
-            continue
-        elif char == "\\" and i + 1 < len(glob):
-            out.append(re.escape(glob[i + 1]))
-            i += 2
-            continue
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return "".join(out)
-
-
-def compile_pattern(line: str) -> Pattern | None:
-    """One line of a .gitignore (None: blank or a comment)."""
-    line = line.rstrip()
-    if not line or line.startswith("#"):
-        return None
-    negated = line.startswith("!")
-    if negated:
-        line = line[1:]
-    dir_only = line.endswith("/")
-    line = line.rstrip("/")
-    if not line:
-        return None
-    anchored = "/" in line
-    prefix = "" if anchored else "(?:.*/)?"
-    return Pattern(re.compile(f"^{prefix}{glob_regex(line.lstrip('/'))}$"), negated, dir_only)
-
-
 class IgnoreRules:
     """Whether a path under `root` is ignored (see the module docstring)."""
 
@@ -122,7 +62,7 @@ class IgnoreRules:
         self.root = root
         self.git = git
         self._cache: dict[Path, bool] = {}
-        self._patterns: list[Pattern] = []
+        self._rules = GitignoreRules("")
         if not git:
             self.reload_patterns()
 
@@ -132,7 +72,7 @@ class IgnoreRules:
             text = (self.root / ".gitignore").read_text("utf-8", errors="replace")
         except OSError:
             text = ""
-        self._patterns = [p for p in map(compile_pattern, text.splitlines()) if p is not None]
+        self._rules = GitignoreRules(text)
 
     def changed(self, path: Path) -> None:
         """`path` changed on disk: a changed ``.gitignore`` invalidates what was decided."""
@@ -182,13 +122,7 @@ class IgnoreRules:
         return self._match_relative(relative, is_dir=path.is_dir())
 
     def _match_relative(self, relative: str, *, is_dir: bool) -> bool:
-        result = False
-        for pattern in self._patterns:
-            if pattern.dir_only and not is_dir:
-                continue
-            if pattern.regex.match(relative):
-                result = not pattern.negated
-        return result
+        return self._rules.ignores(relative, is_dir)
 
     def _git_ignored(self, paths: list[Path]) -> set[Path]:
         stdin = b"".join(str(p).encode("utf-8", "surrogateescape") + b"\0" for p in paths)

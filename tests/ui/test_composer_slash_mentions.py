@@ -3,8 +3,11 @@ commands not sent) and @-mentions (picker over the index, chips, blocks sent per
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from acp_tui.ui.widgets.completion_list import CompletionList
 from acp_tui.ui.widgets.composer import Composer, MentionChips
@@ -208,3 +211,72 @@ async def test_a_pasted_image_path_becomes_an_image_block(tmp_path: Path) -> Non
         [sent] = prompts(h)
         assert [b["type"] for b in sent] == ["text", "image"]
         assert sent[1]["data"] == "iVBORw0KGgoAAAAAAAAAAA=="
+
+
+async def test_a_slow_search_fills_the_picker_over_several_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query with few matches in a big tree is read a slice per frame: the picker shows what
+    it has at once and grows, at the end only, to the whole answer."""
+    from acp_tui.composer import path_search
+    from acp_tui.ui.widgets import composer as composer_module
+
+    monkeypatch.setattr(path_search, "CHUNK_LINES", 1)  # one line per slice ...
+    monkeypatch.setattr(composer_module, "SLICE", 0.0)  # ... and one slice per frame
+    shown: list[list[str]] = []
+    show_paths = CompletionList.show_paths
+
+    def recording(self: CompletionList, paths: list[str], start: int) -> None:
+        shown.append(list(paths))
+        show_paths(self, paths, start)
+
+    monkeypatch.setattr(CompletionList, "show_paths", recording)
+    cwd = project(tmp_path)
+    for n in range(12):
+        (cwd / "zz" / f"k{n}").mkdir(parents=True)
+        (cwd / "zz" / f"k{n}" / "leaf.txt").write_text("x")
+    agent = write_scenario(tmp_path, mention_steps())
+    async with run_app(agent.argv, cwd) as h:
+        composer = h.one(Composer)
+        await h.until(lambda: composer.index.built, "the file index")
+        answer = path_search.PathSearch(composer.index.snapshot.lines).query("zkl")
+        assert len(answer) == 12, "only scattered matches: z, k, l in order"
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        prompt.insert("@zkl")  # at once, as a paste: typed, "@zk" would have narrowed it
+        await h.until(lambda: listed(h) == answer, "the whole answer")
+        growth = [rows for rows in shown if rows and set(rows) <= set(answer)]  # "@zkl"
+        assert len(growth) > 2, "shown in several steps"
+        for before, after in itertools.pairwise(growth):
+            assert after[: len(before)] == before, "rows only added at the end"
+
+
+async def test_escape_stops_a_search_going_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_tui.composer import path_search
+    from acp_tui.ui.widgets import composer as composer_module
+
+    monkeypatch.setattr(path_search, "CHUNK_LINES", 1)
+    monkeypatch.setattr(composer_module, "SLICE", 0.0)
+    cwd = project(tmp_path)
+    (cwd / "zz" / "k").mkdir(parents=True)
+    (cwd / "zz" / "k" / "leaf.txt").write_text("x")
+    (cwd / "filler").mkdir()
+    for n in range(300):  # longer paths, read after the match: hundreds of frames to go
+        (cwd / "filler" / f"{'n' * 30}{n}.txt").write_text("x")
+    agent = write_scenario(tmp_path, mention_steps())
+    async with run_app(agent.argv, cwd) as h:
+        composer = h.one(Composer)
+        await h.until(lambda: composer.index.built, "the file index")
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        prompt.insert("@zkl")
+        await h.until(lambda: listed(h) == ["zz/k/leaf.txt"], "the first match")
+        search = composer._search
+        assert search is not None and not search.done
+        await h.pilot.press("escape")
+        for _ in range(5):
+            await h.pilot.pause()
+        assert not h.one(CompletionList).is_open, "the list stays closed"
+        assert not search.done, "and the search stopped"

@@ -11,7 +11,6 @@ import pytest
 from acp_tui.composer.clipboard import OSC52, PYPERCLIP, copy_text, osc52
 from acp_tui.composer.export import fence
 from acp_tui.composer.file_index import FileIndex
-from acp_tui.composer.gitignore import IgnoreRules
 from acp_tui.composer.mentions import find_mentions, mention_at, mention_text
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.composer.slash import (
@@ -23,6 +22,7 @@ from acp_tui.composer.slash import (
     parse_slash,
 )
 from acp_tui.composer.terminal_sequences import desktop_notification, wrap_for_tmux
+from acp_tui.host.gitignore import GitignoreRules
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
 
 
@@ -58,7 +58,7 @@ def test_mentions_with_lines_quotes_and_not_emails() -> None:
 
 
 def test_gitignore_basics() -> None:
-    rules = IgnoreRules("# c\nbuild/\n*.log\n!keep.log\n/top.txt\ndocs/**/*.tmp\n")
+    rules = GitignoreRules("# c\nbuild/\n*.log\n!keep.log\n/top.txt\ndocs/**/*.tmp\n")
     assert rules.verdict("build", True) is True and rules.verdict("build", False) is None
     assert rules.verdict("a/b/x.log", False) is True
     assert rules.verdict("keep.log", False) is False

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from acp_tui.composer.file_index import FileIndex
 from acp_tui.composer.mentions import Mention, find_mentions, mention_at, mention_text
+from acp_tui.composer.path_search import SLICE, Search
 from acp_tui.composer.prompt_content import IMAGE_TYPES, media_kind, mime_type
 from acp_tui.composer.slash import (
     SlashCommand,
@@ -35,7 +36,7 @@ from acp_tui.composer.slash import (
 )
 from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
-from acp_tui.ui.widgets.completion_list import CompletionList
+from acp_tui.ui.widgets.completion_list import MAX_SHOWN, CompletionList
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
 
@@ -101,6 +102,7 @@ class Composer(Vertical):
         self.local_commands = list(local_commands)
         self.index = index if index is not None else FileIndex(cwd)
         self._unsubscribe: list[object] = []
+        self._search: Search | None = None
 
     def compose(self) -> ComposeResult:
         yield CompletionList(id="completion")
@@ -167,6 +169,7 @@ class Composer(Vertical):
     def _refresh_completion(self) -> None:
         prompt = self.query_one(PromptInput)
         completion = self.query_one(CompletionList)
+        self._search = None
         text, cursor = prompt.text, _offset(prompt)
         if cursor is None:
             completion.close()
@@ -178,9 +181,29 @@ class Composer(Vertical):
         mention = mention_at(text, cursor)
         if mention is not None and self.index.built:
             start, query = mention
-            completion.show_paths(self.index.query(query), start)
+            self._search = search = self.index.search(query)
+            done = search.run(SLICE)
+            completion.show_paths(search.results, start)
+            if not done:
+                self.call_after_refresh(self._go_on_searching, search, start)
             return
         completion.close()
+
+    def _go_on_searching(self, search: Search, start: int) -> None:
+        """Another slice of a search over a big tree. Its results only grow at the end, so the
+        rows shown stay where they are (and so does the highlight)."""
+        completion = self.query_one(CompletionList)
+        before = len(search.results)
+        if search is not self._search or (before and not completion.has_class("-open")):
+            return  # the prompt changed meanwhile, or the list was closed (escape)
+        done = search.run(SLICE)
+        results = search.results
+        if len(results) > before and before < MAX_SHOWN:
+            highlighted = completion.highlighted
+            completion.show_paths(results, start)
+            completion.highlighted = highlighted
+        if not done:
+            self.call_after_refresh(self._go_on_searching, search, start)
 
     def _refresh_chips(self) -> None:
         text = self.query_one(PromptInput).text
