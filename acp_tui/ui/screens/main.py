@@ -130,6 +130,7 @@ class MainScreen(ComposerActions):
             banner.hide()
         if state is SessionState.READY:
             self._refresh_modes()
+            self._refresh_model()  # a screen mounted after the options came (another session)
 
     def _on_stall(self, stall: AgentCrash | None) -> None:
         """The agent has not answered initialize for a while (None: it has now)."""
