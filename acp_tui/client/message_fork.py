@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 from acp_tui.client.mcp_offer import servers_for
+from acp_tui.client.presets import apply_settings, current_settings
 from acp_tui.client.session_config import error_text
 from acp_tui.client.session_history import HistoryCapabilities
 from acp_tui.composer.export import conversation_markdown
@@ -52,11 +53,14 @@ class ForkPoint:
 @dataclass(frozen=True)
 class Forked:
     """What `continue_from` did: `fork` (session/fork, the conversation kept on screen) or
-    `context` (a new session; `carried` entries go with the next prompt)."""
+    `context` (a new session; `carried` entries go with the next prompt). Either way the earlier
+    session's mode, model and option values are set on the new one."""
 
     how: Literal["fork", "context"]
     session_id: str
     carried: int = 0
+    problems: tuple[str, ...] = ()
+    """Settings of the earlier session (mode, model, options) the new one did not take."""
 
 
 def _counts(entry: Entry) -> bool:
@@ -89,11 +93,16 @@ def preview(entry: MessageEntry, agent_name: str) -> str:
 
 
 def context_blocks(
-    entries: list[Entry], *, session_id: str, entry_id: int, caps: PromptCapabilities
+    entries: list[Entry],
+    *,
+    session_id: str,
+    entry_id: int,
+    caps: PromptCapabilities,
+    agent: str = "agent",
 ) -> list[dict[str, Any]]:
     """The conversation `entries` as prompt content: an intro and the transcript (embedded
     resource, or text for an agent without embedded context)."""
-    transcript = conversation_markdown(entries, title="Earlier conversation")
+    transcript = conversation_markdown(entries, title="Earlier conversation", agent_name=agent)
     if caps.embedded_context:
         uri = CONTEXT_URI.format(session=quote(session_id, safe=""), entry=entry_id)
         resource = {"uri": uri, "mimeType": "text/markdown", "text": transcript}
@@ -115,16 +124,20 @@ async def continue_from(session: AgentSession, entry_id: int) -> Forked | str:
         return "only the latest message can be continued from with ACP v2 (session/fork)"
     carried = entries[: point.index + 1]
     caps = PromptCapabilities.from_agent(session.agent_capabilities)
-    blocks = context_blocks(carried, session_id=old_id, entry_id=entry_id, caps=caps)
+    blocks = context_blocks(
+        carried, session_id=old_id, entry_id=entry_id, caps=caps, agent=session.agent_name
+    )
     if session.turn_running:
         return RUNNING
+    settings = current_settings(session)
     await session.close_current_session()
     session.thread.reset()
     if not await session.open_new():
         return session.error or "the agent did not open a new session"
     assert session.session_id is not None
     session.carry_into_next_prompt(blocks)
-    return Forked("context", session.session_id, carried=len(carried))
+    problems = await apply_settings(session, settings)
+    return Forked("context", session.session_id, len(carried), tuple(problems))
 
 
 async def fork_whole(session: AgentSession) -> Forked | str:
@@ -144,6 +157,7 @@ async def fork_whole(session: AgentSession) -> Forked | str:
     new_id = result.get("sessionId") if isinstance(result, dict) else None
     if not isinstance(new_id, str):
         return "the agent's session/fork answer has no sessionId"
+    settings = current_settings(session)
     await session.close_current_session()
     session.adopt_fork(new_id, result)
-    return Forked("fork", new_id)
+    return Forked("fork", new_id, problems=tuple(await apply_settings(session, settings)))

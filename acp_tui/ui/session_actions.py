@@ -171,7 +171,8 @@ async def _forked(app: AcpApp, outcome: message_fork.Forked | str) -> None:
         notify(app, f"Could not continue there: {outcome}", severity="error")
         return
     session_history.remember(session)
-    await app.apply_preset()
+    if outcome.problems:  # (the earlier session's settings win over the preset's: not applied)
+        notify(app, "\n".join(outcome.problems), title="Settings not carried", severity="warning")
     if outcome.how == "fork":
         notify(app, "Forked: you are in a new session with this conversation.")
     else:

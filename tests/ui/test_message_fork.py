@@ -21,9 +21,10 @@ from tests.agents.scenarios import (
     update,
     write_scenario,
 )
-from tests.ui.app_harness import SID, AppHarness, fixed_cwd, run_app
-from tests.ui.test_settings_section import open_from_palette, pick
+from tests.ui.app_harness import MODES, SID, AppHarness, fixed_cwd, run_app
+from tests.ui.test_settings_section import open_from_palette, options, pick
 
+CODE_MODES = {**MODES, "currentModeId": "code"}
 FORK_MODES = {"currentModeId": "b", "availableModes": [{"id": "b", "name": "B"}]}
 
 
@@ -80,10 +81,16 @@ async def test_from_an_earlier_message_a_new_session_carries_the_conversation_so
     steps = [
         initialize_ok(promptCapabilities={"embeddedContext": True},
                       sessionCapabilities={"fork": {}}),
-        new_session_ok(),
+        new_session_ok(configOptions=options(model="opus"), modes=CODE_MODES),
         *turn("first answer", "p1", tool="a.py"),
         *turn("second answer", "p2"),
-        new_session_ok("sess-2"),
+        new_session_ok("sess-2", configOptions=options(), modes=MODES),
+        # the earlier session's settings are carried over
+        {"expect": "session/set_mode", "match": {"sessionId": "sess-2", "modeId": "code"},
+         "respond": {}},
+        {"expect": "session/set_config_option",
+         "match": {"sessionId": "sess-2", "configId": "model", "value": "opus"},
+         "respond": {"configOptions": options(model="opus")}},
         *turn("continued", "p3", "sess-2"),
         *turn("again", "p4", "sess-2"),
     ]  # fmt: skip
@@ -100,8 +107,11 @@ async def test_from_an_earlier_message_a_new_session_carries_the_conversation_so
         await h.until(lambda: isinstance(h.app.screen, MainScreen) and not h.session.thread.entries
                       and h.app.screen.session.thread.generation == h.app.screen.generation,
                       "a fresh main screen")  # fmt: skip
+        await h.until(lambda: any("carries the conversation" in n for n in h.notified), "notice")
+        assert any("(2 entries)" in n for n in h.notified)
         assert h.sent_methods("session/fork") == []
-        assert any("carries the conversation" in n and "(2 entries)" in n for n in h.notified)
+        assert h.session.thread.current_mode_id == "code", "the mode carried"
+        assert len(h.sent_methods("session/set_config_option")) == 1, "effort was the same"
         await h.prompt("and now?")
         blocks = h.sent_methods("session/prompt")[-1]["params"]["prompt"]
         intro, context, typed = blocks
