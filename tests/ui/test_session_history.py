@@ -111,6 +111,7 @@ async def test_picker_pages_searches_deletes_and_resumes(tmp_path: Path) -> None
         resume = h.sent_methods("session/resume")[0]["params"]
         assert resume == {"sessionId": "old-2", "cwd": str(cwd.resolve()), "mcpServers": []}
         assert h.session.thread.entries == []  # resume does not replay
+        await h.until(lambda: any("resuming does not send it" in n for n in h.notified), "why")
         assert [m.id for m in h.session.thread.modes] == ["a"]
     closed = [f["params"]["sessionId"] for f in agent.received("session/close")]
     assert closed == ["sess-1", "old-2"], "the left session and, on quit, the open one"
