@@ -174,6 +174,7 @@ class AgentSession:
         self._cleanup: asyncio.Future[None] | None = None
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self._replaying = False
+        self._carried: list[dict[str, Any]] = []  # content the next prompt starts with
         self._closing = False
         self.protocol_version = 1
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
@@ -373,6 +374,7 @@ class AgentSession:
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
+        self._carried = []
         return await self._open_session(load=False)
 
     async def open_existing(self, session_id: str, *, resume: bool) -> bool:
@@ -380,6 +382,7 @@ class AgentSession:
         `session/load` (the agent replays the conversation into the new thread)."""
         if self.session_id is not None or self.thread.entries:
             self.thread.reset()  # (the UI shows the reset thread on a new screen)
+        self._carried = []
         self.session_id = session_id
         return await self._open_session(load=True, resume=resume)
 
@@ -445,7 +448,13 @@ class AgentSession:
         self._set_state(SessionState.READY)
         return True
 
-    def _apply_session_setup(self, result: dict[str, Any]) -> None:
+    def adopt_fork(self, session_id: str, result: dict[str, Any]) -> None:
+        """Go on in the session `session/fork` made (its answer is `result`); the thread stays:
+        it is the fork's history. What the answer leaves out stays as it was."""
+        self.session_id = session_id
+        self._apply_session_setup(result, keep_missing=True)
+
+    def _apply_session_setup(self, result: dict[str, Any], *, keep_missing: bool = False) -> None:
         from acp_tui.protocol.models import SessionModeState
 
         modes = result.get("modes")
@@ -459,7 +468,8 @@ class AgentSession:
             if self.v2 is not None:
                 options = v1_config_options(options)
             self.thread.set_config_options(options)
-        self.thread.set_models(parse_models(result.get("models")))
+        if not keep_missing or "models" in result:
+            self.thread.set_models(parse_models(result.get("models")))
 
     async def _authenticate(self, error: str | None) -> AuthMethodInfo | None:
         """Ask the user how to log in until a method works (returned) or they give up (None)."""
@@ -612,8 +622,14 @@ class AgentSession:
                 self._set_state(SessionState.READY)
         self._maybe_send_next()
 
+    def carry_into_next_prompt(self, blocks: list[dict[str, Any]]) -> None:
+        """Content the next prompt starts with (a conversation continued from a message)."""
+        self._carried = blocks
+
     async def _prompt_blocks(self, text: str) -> list[dict[str, Any]]:
-        """The text as typed, plus a block per @-mention (see composer/prompt_content.py)."""
+        """The text as typed, plus a block per @-mention (see composer/prompt_content.py),
+        after what `carry_into_next_prompt` left for it."""
+        carried, self._carried = self._carried, []
         built = await build_prompt(
             text,
             self.cwd,
@@ -622,7 +638,7 @@ class AgentSession:
         )
         for problem in built.problems:
             self.notices.emit(Notice(problem, "warning"))
-        return built.blocks
+        return [*carried, *built.blocks]
 
     def _maybe_send_next(self) -> None:
         if self.state is SessionState.READY and not self.turn_running:

@@ -1,4 +1,5 @@
-"""Applying an agent preset's defaults once its session is open: model, mode, config options.
+"""Applying an agent preset's defaults once its session is open (model, mode, config options),
+and carrying one session's settings into another.
 
 Each default goes through `session_config` (`set_config_option`, `set_model`, `choose_mode`);
 a value the session already has is not sent again. A failure is a message for the user (the
@@ -7,6 +8,8 @@ session goes on). Nothing here imports Textual.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from acp_tui.client.session_config import choose_mode, set_config_option, set_model
@@ -17,22 +20,49 @@ if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
 
 
+@dataclass(frozen=True)
+class Settings:
+    """Values to set on a session: a model (config option or unstable `models`), a mode (modes
+    or the `mode` option) and config option values by id."""
+
+    model: str | None = None
+    mode: str | None = None
+    config: Mapping[str, str | bool] = field(default_factory=dict)
+
+
+def current_settings(session: AgentSession) -> Settings:
+    """What the session is set to now (to carry into another session): every config option's
+    value, the current mode when the agent has modes, the unstable model when it has those."""
+    thread = session.thread
+    config = {o.id: o.current_value for o in thread.config_options}
+    mode = thread.current_mode_id if thread.modes else None
+    model = thread.models.current_id if thread.models is not None else None
+    return Settings(model=model, mode=mode, config=config)
+
+
 async def apply_defaults(session: AgentSession, preset: Preset) -> list[str]:
     """Set the preset's model, mode and config values; one message per one that failed."""
+    settings = Settings(preset.model, preset.mode, preset.config)
+    problems = await apply_settings(session, settings)
+    return [f"Preset {preset.name}: {problem}" for problem in problems]
+
+
+async def apply_settings(session: AgentSession, settings: Settings) -> list[str]:
+    """Set `settings` (values the session has already are not sent); one message per failure."""
     problems: list[str] = []
-    if preset.model is not None:
-        error = await _apply_model(session, preset.model)
+    if settings.model is not None:
+        error = await _apply_model(session, settings.model)
         if error is not None:
-            problems.append(f"model {preset.model!r}: {error}")
-    if preset.mode is not None:
-        error = await _apply_mode(session, preset.mode)
+            problems.append(f"model {settings.model!r}: {error}")
+    if settings.mode is not None:
+        error = await _apply_mode(session, settings.mode)
         if error is not None:
-            problems.append(f"mode {preset.mode!r}: {error}")
-    for config_id, value in preset.config.items():
+            problems.append(f"mode {settings.mode!r}: {error}")
+    for config_id, value in settings.config.items():
         error = await _apply_option(session, config_id, value)
         if error is not None:
             problems.append(f"option {config_id!r}: {error}")
-    return [f"Preset {preset.name}: {problem}" for problem in problems]
+    return problems
 
 
 async def _apply_model(session: AgentSession, model_id: str) -> str | None:

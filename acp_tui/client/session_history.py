@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
 
 MAX_REMEMBERED = 50
+RESUMED = (
+    "Session resumed: {agent} has the conversation so far, but resuming does not send it again,"
+    " so it is not shown here."
+)
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,15 @@ async def open_session(session: AgentSession, session_id: str) -> bool:
     if not caps.can_open:
         session.error = f"{session.agent_name} cannot open earlier sessions"
         return False
-    return await session.open_existing(session_id, resume=caps.resume)
+    return await _open(session, session_id, caps)
+
+
+async def _open(session: AgentSession, session_id: str, caps: HistoryCapabilities) -> bool:
+    ok = await session.open_existing(session_id, resume=caps.resume)
+    if ok and caps.resume and not session.thread.entries:
+        # resume sends no history: say why the conversation looks empty
+        session.notices.emit(Notice(RESUMED.format(agent=session.agent_name)))
+    return ok
 
 
 async def delete_session(session: AgentSession, session_id: str) -> str | None:
@@ -179,7 +191,7 @@ async def start(session: AgentSession, request: OpenRequest) -> bool:
             Notice(f"{session.agent_name} cannot open earlier sessions: a new one.", "warning")
         )
         return await session.open_new()
-    return await session.open_existing(session_id, resume=caps.resume)
+    return await _open(session, session_id, caps)
 
 
 def remember(session: AgentSession) -> None:

@@ -209,6 +209,7 @@ class AcpApp(App[int]):
             session_history.remember(session)
             if picked.action == "fork":
                 notify(self, "Forked: you are in the new session.")
+            await self.apply_preset()  # resume/load keep the session's settings: the preset wins
 
     async def new_session(self) -> None:
         """`/clear`: leave the current session (remembered, closed) for a new one here."""

@@ -9,8 +9,10 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from acp_tui.client.events import SessionState
+from acp_tui.client.session_history import OpenRequest
 from acp_tui.presets import Preset, PresetTable
 from acp_tui.ui.screens.agent_picker import AgentPickerApp
+from acp_tui.ui.screens.session_picker import SessionPicker
 from acp_tui.ui.widgets.mode_list import ModeList
 from tests.agents.scenarios import initialize_ok, write_scenario
 from tests.ui.app_harness import MODES, SID, fixed_cwd, run_app
@@ -113,3 +115,55 @@ async def test_the_agent_picker_offers_installed_presets(tmp_path: Path) -> None
     async with app.run_test() as pilot:
         await pilot.press("escape")
     assert app.return_value is None
+
+
+async def test_preset_defaults_follow_a_session_opened_from_the_picker(tmp_path: Path) -> None:
+    """A resumed session comes back with its own settings: the preset's are applied again."""
+    at_new = {"configOptions": options(model="opus"), "modes": {**MODES, "currentModeId": "plan"}}
+    steps = [
+        initialize_ok(sessionCapabilities={"list": {}, "resume": {}}),
+        {"expect": "session/new", "respond": {"sessionId": SID, **at_new}},
+        {"expect": "session/list",
+         "respond": {"sessions": [{"sessionId": "old-1", "cwd": "$request.params.cwd",
+                                   "title": "Yesterday"}]}},
+        {"expect": "session/resume", "match": {"sessionId": "old-1"},
+         "respond": {"configOptions": options(model="sonnet"), "modes": MODES}},
+        {"expect": "session/set_config_option",
+         "match": {"sessionId": "old-1", "configId": "model", "value": "opus"},
+         "respond": {"configOptions": options(model="opus")}},
+        {"expect": "session/set_mode", "match": {"sessionId": "old-1", "modeId": "plan"},
+         "respond": {}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    preset = Preset("mine", tuple(agent.argv), model="opus", mode="plan")
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"preset": preset}) as h:
+        assert h.sent_methods("session/set_config_option") == [], "the new session had them"
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the picker")
+        await h.until(lambda: h.app.screen.query_one(OptionList).option_count > 0, "listed")
+        h.app.screen.query_one(OptionList).focus()
+        await h.pilot.press("enter")
+        await h.until(lambda: h.session.session_id == "old-1", "the resumed session")
+        await h.until(lambda: len(h.sent_methods("session/set_mode")) == 1, "the preset's mode")
+        await h.until(lambda: h.one(ModeList).current == "plan", "the mode shown")
+        await h.until(lambda: "model: Opus" in status(h), "the preset's model shown")
+
+
+async def test_preset_defaults_follow_continue(tmp_path: Path) -> None:
+    steps = [
+        initialize_ok(loadSession=True, sessionCapabilities={"list": {}}),
+        {"expect": "session/list",
+         "respond": {"sessions": [{"sessionId": "old-1", "cwd": "$request.params.cwd"}]}},
+        {"expect": "session/load", "match": {"sessionId": "old-1"},
+         "respond": {"configOptions": options(model="sonnet")}},
+        {"expect": "session/set_config_option",
+         "match": {"sessionId": "old-1", "configId": "model", "value": "opus"},
+         "respond": {"configOptions": options(model="opus")}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    preset = Preset("mine", tuple(agent.argv), model="opus")
+    kwargs = {"preset": preset, "open_request": OpenRequest(continue_last=True)}
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs=kwargs) as h:
+        await h.until(lambda: "model: Opus" in status(h), "the preset's model")
+        assert h.session.session_id == "old-1"
+        assert h.sent_methods("session/new") == []

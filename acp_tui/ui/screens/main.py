@@ -29,7 +29,7 @@ from acp_tui.session.thread import Thread, UsageState
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
-from acp_tui.ui.session_actions import logout_entries
+from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -65,6 +65,9 @@ class MainScreen(ComposerActions):
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
         Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
+        Binding(
+            "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
+        ),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
         *ComposerActions.COMPOSER_BINDINGS,
@@ -130,6 +133,7 @@ class MainScreen(ComposerActions):
             banner.hide()
         if state is SessionState.READY:
             self._refresh_modes()
+            self._refresh_model()  # a screen mounted after the options came (another session)
 
     def _on_stall(self, stall: AgentCrash | None) -> None:
         """The agent has not answered initialize for a while (None: it has now)."""
@@ -285,19 +289,23 @@ class MainScreen(ComposerActions):
             entries.append(
                 ("Fork this session", "Continue from here in a new session", self.fork_current)
             )
-        return [*entries, *logout_entries(self)]
+        return [*entries, *fork_entries(self), *logout_entries(self)]
 
     def action_show_sessions(self) -> None:
         cast("AcpApp", self.app).show_sessions()
 
     def fork_current(self) -> None:
-        """Fork the current session (unstable `session/fork`) and open the fork."""
-        from acp_tui.ui.screens.session_picker import PickedSession
+        """Fork the current session (unstable `session/fork`); the conversation stays shown."""
+        from acp_tui.ui.session_actions import fork_whole
 
         app = cast("AcpApp", self.app)
-        if self.session.session_id is not None:
-            picked = PickedSession("fork", self.session.session_id)
-            app.run_worker(app.open_picked(picked), group="open-session")
+        app.run_worker(fork_whole(app), group="open-session", exclusive=True)
+
+    def action_fork_here(self) -> None:
+        """Continue in a new session from the focused message or tool call, else a picked one."""
+        from acp_tui.ui.session_actions import fork_here
+
+        fork_here(self)
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""

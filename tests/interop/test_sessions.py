@@ -1,0 +1,126 @@
+"""Sessions and settings against real agents (client core, no UI): a config option changed and
+acknowledged, `--continue` finding the last session, continuing from a message (session/fork
+from the latest one, a new session carrying the conversation from an earlier one)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from acp_tui.client import message_fork, session_history
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session_config import set_config_option
+from acp_tui.client.session_history import OpenRequest
+from acp_tui.config import HoldWrites, Settings
+from acp_tui.protocol.models import SessionConfigSelect
+from acp_tui.session.config_options import option_by_id
+from acp_tui.session.entries import MessageEntry
+from tests.interop.conftest import FakeLlm, agent_for
+from tests.interop.session_driver import InteropUi, Wire, permission_answerer, wait_turn_end
+
+TURN_SECONDS = 240.0
+
+
+@asynccontextmanager
+async def session_of(
+    name: str, kit: Path, workdir: Path, fake_llm: FakeLlm
+) -> AsyncIterator[tuple[AgentSession, Wire]]:
+    agent = agent_for(name)
+    session = AgentSession(
+        [str(kit / "agent.sh"), name],
+        workdir,
+        InteropUi(agent.auth),
+        env_extra={**fake_llm.env, **agent.env()},
+        settings=Settings(hold_writes=HoldWrites.NEVER),
+    )
+    wire = Wire()
+    session.traffic.subscribe(wire.tap)
+    session.permissions.subscribe(permission_answerer([]))
+    try:
+        yield session, wire
+    finally:
+        await session.close()
+        print(f"--- {name}: the wire ---\n{wire.summary()}")
+
+
+async def one_turn(session: AgentSession, mode: str | None) -> None:
+    if mode is not None and session.thread.current_mode_id != mode:
+        assert await session.set_mode(mode) is None
+    session.submit("Please do the task.")
+    assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
+
+
+async def test_codex_reasoning_effort_is_changed_and_acknowledged(
+    kit: Path, workdir: Path, fake_llm: FakeLlm
+) -> None:
+    async with session_of("codex", kit, workdir, fake_llm) as (session, _wire):
+        assert await session.start(), session.error
+        effort = option_by_id(session.thread.config_options, "reasoning_effort")
+        assert isinstance(effort, SessionConfigSelect) and effort.category == "thought_level"
+        other = next(c.value for c in effort.flat_options() if c.value != effort.current_value)
+        assert await set_config_option(session, "reasoning_effort", other) is None
+        changed = option_by_id(session.thread.config_options, "reasoning_effort")
+        assert changed is not None and changed.current_value == other, "the agent's answer"
+
+
+async def test_opencode_forks_from_the_latest_message_and_goes_on(
+    kit: Path, workdir: Path, fake_llm: FakeLlm
+) -> None:
+    async with session_of("opencode", kit, workdir, fake_llm) as (session, wire):
+        assert await session.start(), session.error
+        first = session.session_id
+        await one_turn(session, None)
+        latest = message_fork.messages(session.thread.entries)[0]
+        outcome = await message_fork.continue_from(session, latest.id)
+        assert isinstance(outcome, message_fork.Forked), outcome
+        assert outcome.how == "fork" and outcome.session_id != first
+        assert latest in session.thread.entries, "the conversation stays"
+        await one_turn(session, None)
+        prompts = [f for d, f in wire.frames if d == "out" and f.get("method") == "session/prompt"]
+        assert prompts[-1]["params"]["sessionId"] == outcome.session_id
+
+
+@pytest.mark.parametrize(("name", "mode"), [("codex", "full-access"), ("gemini", None)])
+async def test_an_earlier_message_starts_a_new_session_with_the_conversation(
+    name: str, mode: str | None, kit: Path, workdir: Path, fake_llm: FakeLlm
+) -> None:
+    async with session_of(name, kit, workdir, fake_llm) as (session, wire):
+        assert await session.start(), session.error
+        await one_turn(session, mode)
+        earliest = message_fork.messages(session.thread.entries)[-1]
+        assert earliest.role == "user"
+        outcome = await message_fork.continue_from(session, earliest.id)
+        assert isinstance(outcome, message_fork.Forked), outcome
+        assert outcome.how == "context" and not outcome.problems, outcome
+        assert session.thread.current_mode_id == (mode or session.thread.current_mode_id)
+        await one_turn(session, None)
+        prompt = [f for d, f in wire.frames if d == "out" and f.get("method") == "session/prompt"]
+        blocks = prompt[-1]["params"]["prompt"]
+        carried = [b for b in blocks if b["type"] == "resource"]
+        assert carried and "Please do the task." in carried[0]["resource"]["text"]
+
+
+# Gemini CLI is left out: here its session/load answers "No previous sessions found for this
+# project" although the chat file is in its project directory (from acp-tui in a terminal, with
+# the same agent, --continue did load the session: not understood yet)
+@pytest.mark.parametrize("name", ["opencode", "codex"])
+async def test_continue_opens_the_last_session(
+    name: str, kit: Path, workdir: Path, fake_llm: FakeLlm
+) -> None:
+    mode = agent_for(name).mode
+    async with session_of(name, kit, workdir, fake_llm) as (session, _wire):
+        assert await session.start(), session.error
+        await one_turn(session, mode)
+        first = session.session_id
+        session_history.remember(session)  # (for an agent that cannot list)
+    async with session_of(name, kit, workdir, fake_llm) as (session, wire):
+        assert await session_history.start(session, OpenRequest(continue_last=True))
+        assert session.session_id == first
+        opened = [f["method"] for d, f in wire.frames if d == "out" and "method" in f]
+        assert "session/new" not in opened
+        if "session/load" in opened:  # a load replays the conversation
+            users = [e for e in session.thread.entries if isinstance(e, MessageEntry)]
+            assert any("Please do the task." in e.text for e in users)
