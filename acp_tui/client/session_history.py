@@ -1,8 +1,9 @@
 """Earlier sessions: list them, open one, delete, fork, and remember those an agent cannot list.
 
 What the agent can do is in its `sessionCapabilities` (`list`, `resume`, `close`, `delete`,
-unstable `fork`) and `loadSession`. `open_session` resumes where it can (no replay) and loads
-otherwise (the agent replays the conversation, tool calls included). For an agent that cannot
+unstable `fork`) and `loadSession`. `open_session` opens into a fresh, empty conversation, so it
+loads where it can (the agent replays the conversation, tool calls included, and the user sees
+it) and resumes otherwise (no replay: a notice says why the screen is empty). For an agent that cannot
 list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and agent,
 in `$XDG_DATA_HOME/acp-tui/sessions.json`. Nothing here imports Textual.
 """
@@ -119,7 +120,7 @@ async def most_recent(session: AgentSession) -> SessionSummary | None:
 
 
 async def open_session(session: AgentSession, session_id: str) -> bool:
-    """Resume (no replay) when the agent can, else load (replay). False with `session.error`."""
+    """Load (replay) when the agent can, else resume (no replay). False with `session.error`."""
     caps = HistoryCapabilities.of(session.agent_capabilities)
     if not caps.can_open:
         session.error = f"{session.agent_name} cannot open earlier sessions"
@@ -128,8 +129,9 @@ async def open_session(session: AgentSession, session_id: str) -> bool:
 
 
 async def _open(session: AgentSession, session_id: str, caps: HistoryCapabilities) -> bool:
-    ok = await session.open_existing(session_id, resume=caps.resume)
-    if ok and caps.resume and not session.thread.entries:
+    resume = caps.resume and not caps.load  # loading shows the conversation, resuming does not
+    ok = await session.open_existing(session_id, resume=resume)
+    if ok and resume and not session.thread.entries:
         # resume sends no history: say why the conversation looks empty
         session.notices.emit(Notice(RESUMED.format(agent=session.agent_name)))
     return ok

@@ -41,7 +41,7 @@ async def highlight(h: AppHarness, text: str) -> None:
 
 async def test_picker_pages_searches_deletes_and_resumes(tmp_path: Path) -> None:
     steps = [
-        initialize_ok(loadSession=True, sessionCapabilities=ALL),
+        initialize_ok(sessionCapabilities=ALL),  # resume, no load
         new_session_ok("sess-1"),
         {
             "expect": "session/list",
@@ -118,6 +118,7 @@ async def test_picker_pages_searches_deletes_and_resumes(tmp_path: Path) -> None
 
 
 async def test_continue_loads_the_most_recent_session_with_its_replay(tmp_path: Path) -> None:
+    """An agent that can both resume and load is loaded: the conversation comes back on screen."""
     replay = [
         update("b", {"sessionUpdate": "user_message_chunk",
                      "content": {"type": "text", "text": "fix it"}}),
@@ -127,7 +128,7 @@ async def test_continue_loads_the_most_recent_session_with_its_replay(tmp_path: 
                      "content": {"type": "text", "text": "done"}}),
     ]  # fmt: skip
     steps = [
-        initialize_ok(loadSession=True, sessionCapabilities={"list": {}}),
+        initialize_ok(loadSession=True, sessionCapabilities={"list": {}, "resume": {}}),
         {
             "expect": "session/list",
             "respond": {
@@ -146,6 +147,7 @@ async def test_continue_loads_the_most_recent_session_with_its_replay(tmp_path: 
     async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
         assert h.session.session_id == "b"
         assert h.sent_methods("session/new") == []
+        assert h.sent_methods("session/resume") == []
         thread = h.session.thread
         await h.until(lambda: len(thread.entries) == 3, "the replayed conversation")
         user, tool, answer = thread.entries
