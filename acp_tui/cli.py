@@ -119,11 +119,7 @@ def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOpt
     else:
         own, agent_argv = argv, []
     args, extra = build_parser().parse_known_args(own)
-    if presets is None:
-        from acp_tui.presets import load_presets
-
-        presets = load_presets()
-    table = presets
+    table = presets if presets is not None else _load_presets()
     if args.list_agents:
         return LaunchOptions([], Path.cwd(), None, False, list_agents=True)
     preset, agent_argv = resolve_preset(args.agent, extra, agent_argv, table)
@@ -222,6 +218,12 @@ def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
     )
 
 
+def _load_presets() -> PresetTable:
+    from acp_tui.presets import load_presets
+
+    return load_presets()
+
+
 def list_agents(table: PresetTable) -> str:
     from acp_tui.presets import describe
 
@@ -261,9 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
     if options.list_agents:
-        from acp_tui.presets import load_presets
-
-        print(list_agents(load_presets()))
+        print(list_agents(_load_presets()))
         return 0
     if options.pick_agent and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
