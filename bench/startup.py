@@ -7,6 +7,7 @@ lines below, stdlib only) that writes the time it read `initialize` to a file, a
 `session/new`, and waits. Measured from just before the launch:
   initialize   the agent read the `initialize` request;
   first frame  acp-tui painted its first screen (the footer's "palette" appears in the output);
+  ready        the status bar says "● ready" (the session is open: the prompt can be sent);
   --help       `acp-tui --help` ran to its end;
   bare         `python -c pass` ran to its end.
   cpu          the CPU time acp-tui's process had used when its first frame arrived.
@@ -53,6 +54,7 @@ INIT_TARGET = 0.3
 FRAME_TARGET = 0.8
 HELP_TARGET = 5.0
 FRAME_TEXT = b"palette"
+READY_TEXT = "● ready".encode()
 IMPORT_LINE = re.compile(rb"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)\r?\n")
 # Modules acp-tui loads when first used; seeing one before the first frame is a regression.
 # (Not watchfiles: the file index and the change monitor load it as they start, right after
@@ -94,6 +96,8 @@ class Launch:
     screen: bytes
     cpu: float | None = None
     """CPU time (user + system) of acp-tui's process when its first frame arrived."""
+    ready: float | None = None
+    """When the status bar said the session is ready."""
     before_frame: bytes = b""
     """All the pty showed up to the first frame."""
 
@@ -146,12 +150,13 @@ def launch(workdir: Path, timeout: float, importtime: bool = False) -> Launch:
     before_frame = b""
     frame: float | None = None
     cpu: float | None = None
+    ready: float | None = None
     initialize: float | None = None
     deadline = start + timeout
     try:
-        while time.time() < deadline and (frame is None or initialize is None):
-            ready, _, _ = select.select([fd], [], [], 0.005)
-            if ready:
+        while time.time() < deadline and (frame is None or initialize is None or ready is None):
+            readable, _, _ = select.select([fd], [], [], 0.005)
+            if readable:
                 try:
                     output += os.read(fd, 65536)
                 except OSError:
@@ -160,6 +165,8 @@ def launch(workdir: Path, timeout: float, importtime: bool = False) -> Launch:
                     frame = time.time() - start
                     cpu = process_cpu(pid)
                     before_frame = bytes(output)
+                if ready is None and READY_TEXT in output:
+                    ready = time.time() - start
             if initialize is None and stamp.exists():
                 with contextlib.suppress(ValueError):
                     initialize = float(stamp.read_text()) - start
@@ -168,7 +175,9 @@ def launch(workdir: Path, timeout: float, importtime: bool = False) -> Launch:
         _reap(pid, fd, 5.0)
     finally:
         os.close(fd)
-    return Launch(initialize, frame, bytes(output[-2000:]), cpu, before_frame)
+    return Launch(
+        initialize, frame, bytes(output[-2000:]), cpu=cpu, ready=ready, before_frame=before_frame
+    )
 
 
 def _reap(pid: int, fd: int, grace: float) -> None:
@@ -224,6 +233,7 @@ def main(runs: int, timeout: float) -> float:
     inits: list[float] = []
     frames: list[float] = []
     cpus: list[float] = []
+    readies: list[float] = []
     hangs = 0
     loads = [load()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,6 +254,10 @@ def main(runs: int, timeout: float) -> float:
             frames.append(result.frame)
             if result.cpu is not None:
                 cpus.append(result.cpu)
+            if result.ready is None:
+                print(f"run {n}: never said ready within {timeout} s")
+            else:
+                readies.append(result.ready)
         loads.append(load())
         import_report(workdir, timeout)
     print(f"{runs} interleaved runs, medians (min-max); {hangs} hung; load average (1, 5, 15 min)")
@@ -254,6 +268,7 @@ def main(runs: int, timeout: float) -> float:
         ("launch to initialize", inits),
         ("launch to first frame", frames),
         ("CPU to first frame", cpus),
+        ("launch to ready", readies),
     ):
         if values:
             print(f"  {name:<22} {median(values):6.3f} s ({min(values):.3f}-{max(values):.3f})")
