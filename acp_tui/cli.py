@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui import __version__
-from acp_tui.presets import Preset, PresetTable, describe, load_presets
+
+TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
+if TYPE_CHECKING:  # the presets are imported where used
+    from acp_tui.presets import Preset, PresetTable
 
 USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] [NAME | -a NAME | -- AGENT_CMD [ARGS...]]"
 
@@ -117,7 +119,7 @@ def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOpt
     else:
         own, agent_argv = argv, []
     args, extra = build_parser().parse_known_args(own)
-    table = presets if presets is not None else load_presets()
+    table = presets if presets is not None else _load_presets()
     if args.list_agents:
         return LaunchOptions([], Path.cwd(), None, False, list_agents=True)
     preset, agent_argv = resolve_preset(args.agent, extra, agent_argv, table)
@@ -216,7 +218,15 @@ def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
     )
 
 
+def _load_presets() -> PresetTable:
+    from acp_tui.presets import load_presets
+
+    return load_presets()
+
+
 def list_agents(table: PresetTable) -> str:
+    from acp_tui.presets import describe
+
     lines = [describe(preset) for preset in table.presets.values()]
     return "\n".join([*lines, *table.messages])
 
@@ -232,6 +242,8 @@ def check_agent_command(command: str, cwd: Path) -> None:
         if not os.access(path, os.X_OK):
             raise UsageError(f"agent command is not executable: {command!r} (try chmod +x)")
         return
+    import shutil
+
     if shutil.which(command) is None:
         raise UsageError(
             f"agent command not found: {command!r} (is it installed and on your PATH?)"
@@ -251,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
     if options.list_agents:
-        print(list_agents(load_presets()))
+        print(list_agents(_load_presets()))
         return 0
     if options.pick_agent and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(

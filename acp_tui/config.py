@@ -10,21 +10,16 @@ default, and each problem becomes a message in `LoadedSettings.messages` for the
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, get_origin
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    EnvSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from acp_tui.host.permission_rules import PermissionPolicy
 
@@ -43,11 +38,11 @@ class HoldWrites(StrEnum):
     """Write at once; review afterwards."""
 
 
-class Settings(BaseSettings):
-    """Everything a user can configure. Build it with `load_settings()`."""
+class Settings(BaseModel):
+    """Everything a user can configure. Build it with `load_settings()` (which reads the file and
+    the `ACP_TUI_*` variables); `Settings(**values)` takes the values given and nothing else."""
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
+    model_config = ConfigDict(
         extra="ignore",
         use_attribute_docstrings=True,
         validate_default=True,
@@ -123,18 +118,6 @@ class Settings(BaseSettings):
             raise ValueError("theme must not be empty")
         return theme.strip()
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # `load_settings` passes the file's values as init kwargs and orders env over them.
-        return (init_settings,)
-
 
 @dataclass
 class LoadedSettings:
@@ -178,18 +161,25 @@ def read_config_file(path: Path, messages: list[str]) -> dict[str, Any]:
         return {}
 
 
+_COMPLEX = (list, dict, tuple, set, frozenset)
+
+
 def env_values(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The `ACP_TUI_<SETTING>` variables in `environ`, decoded like pydantic-settings does."""
-    source = EnvSettingsSource(Settings, case_sensitive=False, env_prefix=ENV_PREFIX)
-    source.env_vars = {k.lower(): v for k, v in environ.items()}
+    """The `ACP_TUI_<SETTING>` variables in `environ` (names in any case): JSON for lists and
+    tables, the text as is for the rest (the model converts it: numbers, booleans, names)."""
+    found = {key.lower(): value for key, value in environ.items()}
     values: dict[str, Any] = {}
     for name, info in Settings.model_fields.items():
+        raw = found.get(f"{ENV_PREFIX}{name}".lower())
+        if raw is None:
+            continue
+        if get_origin(info.annotation) not in _COMPLEX:
+            values[name] = raw
+            continue
         try:
-            value, _key, complex_ = source.get_field_value(info, name)
-            if value is not None:
-                values[name] = source.prepare_field_value(name, info, value, complex_)
-        except ValueError as error:  # pydantic-settings raises SettingsError on bad JSON
-            values[name] = _Invalid(f"{ENV_PREFIX}{name.upper()}: {error}")
+            values[name] = json.loads(raw)
+        except ValueError as error:
+            values[name] = _Invalid(f"{ENV_PREFIX}{name.upper()}: not valid JSON ({error})")
     return values
 
 

@@ -21,8 +21,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-
-from watchfiles._rust_notify import RustNotify
+from typing import TYPE_CHECKING
 
 from acp_tui.host.baseline import (
     BUDGET_BYTES,
@@ -34,6 +33,9 @@ from acp_tui.host.baseline import (
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for_record
 from acp_tui.host.ignore import IgnoreRules, git_root
 from acp_tui.tasks import Supervisor
+
+if TYPE_CHECKING:
+    from watchfiles._rust_notify import RustNotify
 
 log = logging.getLogger(__name__)
 
@@ -97,9 +99,7 @@ class ChangeMonitor:
             max_file_bytes=self.max_file_bytes,
             budget_bytes=self.budget_bytes,
         )
-        self._notify = await asyncio.to_thread(
-            RustNotify, [str(self.root)], False, False, 300, True, True
-        )
+        self._notify = await asyncio.to_thread(_new_notify, self.root)
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(
             target=self._watch, args=(loop, self._notify), name="acp-tui-monitor", daemon=True
@@ -218,3 +218,11 @@ class ChangeMonitor:
 
     def _on_record(self, record: WriteRecord) -> None:
         self._last[record.path] = None if record.deleted else record.after_data()
+
+
+def _new_notify(root: Path) -> RustNotify:
+    """watchfiles' watcher on `root` (imported here, in a worker thread: watchfiles and anyio are
+    not on the way to the first frame)."""
+    from watchfiles._rust_notify import RustNotify
+
+    return RustNotify([str(root)], False, False, 300, True, True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -31,7 +32,11 @@ MODEL = "model"
 THOUGHT_LEVEL = "thought_level"
 MODE = "mode"
 
-_CONFIG_OPTION: TypeAdapter[SessionConfigOption] = TypeAdapter(SessionConfigOption)
+
+@cache
+def _config_option() -> TypeAdapter[SessionConfigOption]:
+    """Built at first use, like the models' validators: not on the way to the first frame."""
+    return TypeAdapter(SessionConfigOption)
 
 
 def parse_config_options(options: Sequence[SessionConfigOption | Any]) -> list[SessionConfigOption]:
@@ -39,7 +44,7 @@ def parse_config_options(options: Sequence[SessionConfigOption | Any]) -> list[S
     parsed: list[SessionConfigOption] = []
     for option in options:
         try:
-            parsed.append(_CONFIG_OPTION.validate_python(option))
+            parsed.append(_config_option().validate_python(option))
         except ValidationError:
             continue
     return parsed

@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -21,12 +22,13 @@ from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui.commands import SessionCommands
-from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
-from acp_tui.ui.screens.session_picker import PickedSession
 from acp_tui.ui.themes import load_themes
+
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.session_picker import PickedSession
 
 SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
@@ -151,6 +153,8 @@ class AcpApp(App[int]):
 
     def action_inspector(self) -> None:
         """Open the traffic inspector (or close it when it is on top)."""
+        from acp_tui.ui.inspector.screen import InspectorScreen  # not needed for the first frame
+
         if isinstance(self.screen, InspectorScreen):
             self.screen.dismiss(None)
             return

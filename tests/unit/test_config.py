@@ -106,6 +106,36 @@ def test_env_overrides_file(tmp_path):
     assert loaded.settings.theme == "nord"
 
 
+def test_env_values_json_for_lists_and_tables_text_for_the_rest(tmp_path):
+    loaded = load_settings(
+        tmp_path / "none.toml",
+        environ={
+            "acp_tui_theme": "nord",  # names in any case
+            "ACP_TUI_WATCH_CHANGES": "false",
+            "ACP_TUI_NOTIFY_AFTER_SECONDS": "2.5",
+            "ACP_TUI_HOLD_WRITES": "always",
+            "ACP_TUI_EXTRA_ALLOWED_ROOTS": '["/opt/x", "notes"]',
+            "ACP_TUI_MCP_SERVERS": '[{"name": "fs", "command": "/bin/fs"}]',
+            "ACP_TUI_AGENT_ENV": '{"A": "1"}',
+        },
+    )
+    assert loaded.messages == []
+    s = loaded.settings
+    assert (s.theme, s.watch_changes, s.notify_after_seconds) == ("nord", False, 2.5)
+    assert s.hold_writes is HoldWrites.ALWAYS
+    assert s.extra_allowed_roots == [Path("/opt/x"), Path.home() / "notes"]
+    assert s.mcp_servers == [{"name": "fs", "command": "/bin/fs"}]
+    assert s.agent_env == {"A": "1"}
+
+
+def test_env_table_that_is_not_json_names_the_variable(tmp_path):
+    loaded = load_settings(tmp_path / "none.toml", environ={"ACP_TUI_AGENT_ENV": "A=1"})
+    assert loaded.settings.agent_env == {}
+    assert loaded.messages == [
+        "ACP_TUI_AGENT_ENV: not valid JSON (Expecting value: line 1 column 1 (char 0)); ignored"
+    ]
+
+
 @pytest.mark.parametrize(
     "content",
     [b"theme = ", b"[[[", b"\xff\xfe not utf-8", b'theme = "a"\ntheme = "b"\n'],

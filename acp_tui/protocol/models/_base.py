@@ -130,6 +130,7 @@ class AcpModel(BaseModel):
         populate_by_name=True,
         extra="allow",
         serialize_by_alias=True,
+        defer_build=True,  # schemas are built at first use: launching does not wait for all
     )
 
     meta: Meta = Field(default=None, alias="_meta")

@@ -1,0 +1,112 @@
+"""What launching imports before the first frame: modules the first frame does not need stay out.
+
+Each check runs in a fresh interpreter (this process has imported everything already). Timings
+are `bench/startup.py`'s business; these tests only check which modules are loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# Loaded when first used, never on the way to the first frame.
+LAZY = (
+    "pydantic_settings",  # not used at all any more
+    "pyte",  # at the first terminal shown
+    "acp_tui.host.terminal_emulator",
+    "acp_tui.ui.inspector.screen",  # f12
+    "acp_tui.ui.screens.session_picker",  # --resume, /sessions
+    "acp_tui.ui.screens.review_screen",
+    "acp_tui.ui.replay_app",  # --replay
+    "acp_tui.client.replay",
+    "acp_tui.client.check",  # `acp-tui check`
+    "markdown_it",
+)
+
+# Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
+# writes the modules above that are loaded once the main screen is mounted, then quits.
+LAUNCH = """
+import json, sys
+from acp_tui.cli import main
+from acp_tui.ui.app import AcpApp
+
+lazy, out, cwd = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+mount = AcpApp.on_mount
+
+async def on_mount(self):
+    await mount(self)
+    with open(out, "w") as stream:
+        json.dump([name for name in lazy if name in sys.modules], stream)
+    self.exit(0)
+
+AcpApp.on_mount = on_mount
+sys.exit(main(["--cwd", cwd, "--demo"]))
+"""
+
+
+def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_the_main_screen_mounts_without_the_lazy_modules(tmp_path: Path) -> None:
+    out = tmp_path / "loaded.json"
+    env = {
+        **os.environ,
+        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
+        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
+    }
+    project = tmp_path / "project"
+    project.mkdir()
+    run_python(LAUNCH, json.dumps(LAZY), str(out), str(project), env=env)
+    assert json.loads(out.read_text()) == []
+
+
+def test_protocol_models_build_their_validators_at_first_use() -> None:
+    code = (
+        "import sys\n"
+        "import acp_tui.ui.launch, acp_tui.client.agent_session, acp_tui.ui.app\n"
+        "from acp_tui.protocol.models import InitializeResponse\n"
+        "from acp_tui.protocol.models._base import AcpModel\n"
+        "todo, models = [AcpModel], []\n"
+        "while todo:\n"
+        "    cls = todo.pop()\n"
+        "    models.append(cls)\n"
+        "    todo.extend(cls.__subclasses__())\n"
+        "print(len(models), sum(cls.__pydantic_complete__ for cls in models))\n"
+        "hello = InitializeResponse.model_validate({'protocolVersion': 1})\n"
+        "print(hello.protocol_version, InitializeResponse.__pydantic_complete__)\n"
+    )
+    counts, validated = run_python(code).splitlines()
+    models, built = map(int, counts.split())
+    assert models > 50  # the models were all imported...
+    assert built == 0  # ...and none has built its schema yet
+    assert validated == "1 True"  # validating builds it
+
+
+def test_help_and_version_load_no_presets() -> None:
+    code = (
+        "import sys\n"
+        "from acp_tui.cli import main\n"
+        "for flag in ('--help', '--version'):\n"
+        "    try:\n"
+        "        main([flag])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "loaded = [m for m in ('acp_tui.presets', 'tomllib', 'acp_tui.mcp_servers')"
+        " if m in sys.modules]\n"
+        "print('loaded', loaded, file=sys.stderr)\n"
+        "assert not loaded, loaded\n"
+    )
+    assert "usage: acp-tui" in run_python(code)
