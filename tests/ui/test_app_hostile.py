@@ -10,6 +10,8 @@ arrives raw, markup is shown as text, and the app keeps running.
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,8 +133,16 @@ async def test_hostile_agent_reaches_every_widget_and_screen_and_nothing_raw_get
 ) -> None:
     cwd = fixed_cwd(tmp_path)
     (cwd / "w[").mkdir()
-    outside = tmp_path / "outside"
-    outside.mkdir()
+    # outside at a path of fixed length: the consent question wraps the path, and where the
+    # tag falls must not depend on pytest's temp dir counter
+    outside = Path(tempfile.mkdtemp(prefix="acp-hostile-", dir="/tmp"))
+    try:
+        await _hostile_run(tmp_path, cwd, outside)
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
+
+async def _hostile_run(tmp_path: Path, cwd: Path, outside: Path) -> None:
     (outside / OUTSIDE_NAME).write_text("secret\n")
     agent = write_scenario(tmp_path, hostile_run(cwd, outside))
     store = RulesStore(cwd, path=tmp_path / "rules.json")
