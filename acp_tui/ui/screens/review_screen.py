@@ -235,8 +235,8 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
     async def check_disk(self) -> bool:
         """Re-read the file; if it no longer holds `before`, refresh the diff. True if it did."""
         current = await asyncio.to_thread(read_disk_text, self.path)
-        if current == self.before:
-            return False
+        if current == self.before or not self.query(DiffView):
+            return False  # unchanged, or the review ended while the file was read
         await self.rebase(current)
         return True
 
