@@ -3,9 +3,9 @@
 What the agent can do is in its `sessionCapabilities` (`list`, `resume`, `close`, `delete`,
 unstable `fork`) and `loadSession`. `open_session` opens into a fresh, empty conversation, so it
 loads where it can (the agent replays the conversation, tool calls included, and the user sees
-it) and resumes otherwise (no replay: a notice says why the screen is empty). For an agent that cannot
-list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and agent,
-in `$XDG_DATA_HOME/acp-tui/sessions.json`. Nothing here imports Textual.
+it) and resumes otherwise (no replay: a notice says why the screen is empty). For an agent that
+cannot list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and
+agent, in `$XDG_DATA_HOME/acp-tui/sessions.json`. Nothing here imports Textual.
 """
 
 from __future__ import annotations
