@@ -32,6 +32,27 @@ class Look(NamedTuple):
     background: Color  # what the filters blend against
 
 
+class LookCache:
+    """A widget's `plain_look`, worked out again only when its size, the app's line filters or
+    the styles of the widget or of an ancestor changed (working it out walks every ancestor's
+    styles: more than painting the few lines a frame changes)."""
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._look: Look | None = None
+
+    def look(self, widget: Widget) -> Look | None:
+        key = (
+            widget.outer_size,
+            widget.size,
+            tuple(widget.get_line_filters()),
+            tuple(node.styles._cache_key for node in widget.ancestors_with_self),
+        )
+        if key != self._key:
+            self._key, self._look = key, plain_look(widget)
+        return self._look
+
+
 def plain_look(widget: Widget) -> Look | None:
     """The look of ``widget``'s lines, or None when its box needs Textual's own painting."""
     styles = widget.styles

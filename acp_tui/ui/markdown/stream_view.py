@@ -20,7 +20,7 @@ from acp_tui.ui.compact_lines import StripCache
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
-from acp_tui.ui.markdown.screen_lines import Look, paint, plain_look
+from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
 
 FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
@@ -61,6 +61,7 @@ class StreamingMarkdown(Widget):
         # Screen lines (see `screen_lines`) for `_look`: while streaming by line (checked
         # against the source strip); once finished only for the lines shown recently.
         self._look: Look | None = None
+        self._looks = LookCache()
         self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._shown = StripCache(128)
         self._dirty = False
@@ -242,7 +243,8 @@ class StreamingMarkdown(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The screen lines in ``crop``, each painted once (see `screen_lines`) and reused
         across frames and layouts until its text or the look changes."""
-        look = plain_look(self) if type(self).render_line is StreamingMarkdown.render_line else None
+        plain = type(self).render_line is StreamingMarkdown.render_line
+        look = self._looks.look(self) if plain else None
         if look is None:  # a box Textual must paint (or a subclass that shifts lines)
             return super().render_lines(crop)
         if look != self._look:
