@@ -281,6 +281,37 @@ async def test_a_burst_of_height_changes_lays_out_at_most_20_times_a_second(
         assert 30 <= md.layouts - layouts <= 2 * 20 + 1  # not one per frame (120)
 
 
+async def test_the_end_of_a_message_is_laid_out_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from acp_tui.ui.markdown import stream_view
+
+    clock = FakeClock()
+    monkeypatch.setattr(stream_view, "time", clock)
+    app = StreamApp()
+    async with app.run_test(size=(60, 40)) as pilot:
+        md = app.md
+        stopped: list[bool] = []
+
+        class Pending:
+            def stop(self) -> None:
+                stopped.append(True)
+
+        md.set_timer = lambda *args, **kwargs: Pending()  # type: ignore[method-assign,assignment]
+        md.append("start\n\n")
+        await wait_until(pilot, lambda: "start" in md.rendered_text)
+        clock.now += 1
+        md.append("".join(f"line {i}\n\n" for i in range(12)))
+        md._flush()  # grown, laid out (the last layout was long ago)
+        layouts = md.layouts
+        md.append("".join(f"more {i}\n\n" for i in range(12)))
+        md._flush()  # grown again within the layout interval: the layout waits
+        assert md.layouts == layouts and not stopped
+        md.append("END")
+        md.finish()
+        md._flush()
+        assert md.layouts == layouts + 1 and stopped  # at once, the waiting layout dropped
+        await wait_until(pilot, lambda: on_screen(app, "END"))
+
+
 async def test_padding_is_drawn_in_the_streaming_lines_and_unchanged_lines_are_not_repainted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

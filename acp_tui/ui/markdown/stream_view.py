@@ -165,12 +165,15 @@ class StreamingMarkdown(Widget):
         if changed <= 0 and before == after:
             return
         width = max(self.size.width, 1)
-        if after == before or self._layout_timer is not None:
+        if after == before or (self._layout_timer is not None and not self._finished):
             self.refresh(Region(0, y, width, changed))
             return
+        if self._layout_timer is not None:  # the end of the message shows at once
+            self._layout_timer.stop()
+            self._layout_timer = None
         now = time.monotonic()
         wait = LAYOUT_SECONDS - (now - self._last_layout)  # read the clock once: a timer
-        if after > before and wait > 0:  # with a negative interval never ends (Textual)
+        if after > before and wait > 0 and not self._finished:  # a negative one never ends
             # Grown: repaint what fits the current height now, lay out (and show the new
             # lines) once the layout interval is over.
             if y < before:
