@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
 from rich.color import Color
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 from acp_tui.ui.markdown import StreamingMarkdown
 
@@ -232,3 +235,130 @@ async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per
         md.finish()
         await wait_until(pilot, lambda: md.size.height == md.line_count)
         assert screen_lines(md)[-1] == "one more"
+
+
+class FakeClock:
+    """`time.monotonic` for the widget, advanced by the test; each read moves it on by a hair
+    (as a real clock does between two reads)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        self.now += 1e-4
+        return self.now
+
+
+async def test_a_burst_of_height_changes_lays_out_at_most_20_times_a_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from acp_tui.ui.markdown import stream_view
+
+    clock = FakeClock()
+    monkeypatch.setattr(stream_view, "time", clock)
+    app = StreamApp()
+    async with app.run_test(size=(60, 40)) as pilot:
+        md = app.md
+        timers: list[tuple[float, Callable[[], None]]] = []
+
+        def set_timer(delay: float, callback: Callable[[], None], **kwargs: object) -> object:
+            assert delay >= 0  # Textual's timer never ends with a negative interval
+            timers.append((clock.now + delay, callback))
+            return object()
+
+        md.set_timer = set_timer  # type: ignore[method-assign,assignment]
+        md.append("start\n\n")
+        await wait_until(pilot, lambda: "start" in md.rendered_text)
+        layouts, frames = md.layouts, 120
+        for frame in range(frames):  # two seconds of frames, each growing the message
+            clock.now += 1 / 60
+            for due, callback in [timer for timer in timers if timer[0] <= clock.now]:
+                timers.remove((due, callback))
+                callback()
+            md.append("".join(f"frame {frame} line {i}\n\n" for i in range(5)))
+            md._flush()  # the frame (the test's clock decides what is due)
+        assert "frame 119 line 4" in md.rendered_text
+        assert 30 <= md.layouts - layouts <= 2 * 20 + 1  # not one per frame (120)
+
+
+async def test_the_end_of_a_message_is_laid_out_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from acp_tui.ui.markdown import stream_view
+
+    clock = FakeClock()
+    monkeypatch.setattr(stream_view, "time", clock)
+    app = StreamApp()
+    async with app.run_test(size=(60, 40)) as pilot:
+        md = app.md
+        stopped: list[bool] = []
+
+        class Pending:
+            def stop(self) -> None:
+                stopped.append(True)
+
+        md.set_timer = lambda *args, **kwargs: Pending()  # type: ignore[method-assign,assignment]
+        md.append("start\n\n")
+        await wait_until(pilot, lambda: "start" in md.rendered_text)
+        clock.now += 1
+        md.append("".join(f"line {i}\n\n" for i in range(12)))
+        md._flush()  # grown, laid out (the last layout was long ago)
+        layouts = md.layouts
+        md.append("".join(f"more {i}\n\n" for i in range(12)))
+        md._flush()  # grown again within the layout interval: the layout waits
+        assert md.layouts == layouts and not stopped
+        md.append("END")
+        md.finish()
+        md._flush()
+        assert md.layouts == layouts + 1 and stopped  # at once, the waiting layout dropped
+        await wait_until(pilot, lambda: on_screen(app, "END"))
+
+
+async def test_padding_is_drawn_in_the_streaming_lines_and_unchanged_lines_are_not_repainted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from acp_tui.ui.markdown import screen_lines, stream_view
+
+    painted: list[str] = []
+    original = screen_lines.paint
+
+    def counting_paint(source: Strip, look: screen_lines.Look) -> Strip:
+        painted.append(source.text.strip())
+        return original(source, look)
+
+    monkeypatch.setattr(stream_view, "paint", counting_paint)
+
+    class PaddedApp(StreamApp):
+        CSS = StreamApp.CSS + "StreamingMarkdown { padding: 0 2; }"
+
+    app = PaddedApp()
+    async with app.run_test(size=(40, 30)) as pilot:
+        md = app.md
+        md.append("alpha\n\nbeta ")
+        await wait_until(pilot, lambda: on_screen(app, "beta"))
+        row = next(s.text for s in app.screen._compositor.render_strips() if "alpha" in s.text)
+        assert row.startswith("  alpha")  # the padding, drawn by the streaming widget
+        lines = md.render_lines(Region(0, 0, md.outer_size.width, md.outer_size.height))
+        assert {strip.cell_length for strip in lines} == {md.outer_size.width}
+        painted.clear()
+        md.append("gamma\n\ndelta\n\nepsilon")  # grows: a layout
+        await wait_until(pilot, lambda: on_screen(app, "epsilon"))
+        assert "alpha" not in painted  # laid out again, yet painted once
+        assert "beta gamma" in painted
+
+
+async def test_messages_without_a_border_paint_their_own_lines_as_blank() -> None:
+    from acp_tui.session.entries import MessageEntry
+    from acp_tui.ui.widgets.message_view import AgentMessageView, UserMessageView
+
+    class Messages(App[None]):
+        CSS = ".-framed { border-left: outer red; }"
+
+        def compose(self) -> ComposeResult:
+            yield AgentMessageView(MessageEntry("agent"))
+            framed = AgentMessageView(MessageEntry("agent"))
+            framed.add_class("-framed")
+            yield framed
+            yield UserMessageView(MessageEntry("user"))
+
+    async with Messages().run_test() as pilot:
+        plain, framed, user = pilot.app.query("MessageView")
+        assert plain.BLANK and not framed.BLANK and not user.BLANK

@@ -25,7 +25,7 @@ from acp_tui.ui.markdown.blocks import Block, Paragraph
 from acp_tui.ui.markdown.inline import inline_text
 from acp_tui.ui.markdown.render import BlockView, RenderContext, wrap_text
 
-SEGMENT = 2048
+SEGMENT = 256
 """Open paragraphs longer than this many source characters are rendered incrementally."""
 MAX_SEGMENT = 64 * 1024
 """A segment is cut here even if it has unmatched delimiters (bounds the work per frame)."""

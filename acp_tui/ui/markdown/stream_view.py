@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 
-from rich.style import Style
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.timer import Timer
@@ -21,6 +20,7 @@ from acp_tui.ui.compact_lines import StripCache
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
+from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
 
 FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
@@ -58,9 +58,11 @@ class StreamingMarkdown(Widget):
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
-        # render_line's styled strips: while streaming by line (checked against the source
-        # strip); once finished only for the lines shown recently
-        self._styled: dict[int, tuple[Strip, tuple[Style, int], Strip]] = {}
+        # Screen lines (see `screen_lines`) for `_look`: while streaming by line (checked
+        # against the source strip); once finished only for the lines shown recently.
+        self._look: Look | None = None
+        self._looks = LookCache()
+        self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._shown = StripCache(128)
         self._dirty = False
         self._timer: Timer | None = None
@@ -71,6 +73,8 @@ class StreamingMarkdown(Widget):
         self._layout_timer: Timer | None = None
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
+        self.layouts = 0
+        """How many layouts a change of height asked for (for tests and benchmarks)."""
         if markdown:
             self.append(markdown)
 
@@ -145,10 +149,14 @@ class StreamingMarkdown(Widget):
         document = self._document
         painted_frozen, painted_tail, before = self._painted
         after = document.line_count
-        # Lines that did not change keep their strip objects; repaint from the first that did.
+        # Repaint from the first line that changed: the open block renders new strips every
+        # frame, mostly for the same text (only its last line grows).
         y = painted_frozen
         same = min(before, after, painted_frozen + len(painted_tail))  # a packed one has no tail
-        while y < same and document.line(y) is painted_tail[y - painted_frozen]:
+        while y < same:
+            line, painted = document.line(y), painted_tail[y - painted_frozen]
+            if line is not painted and line != painted:
+                break
             y += 1
         self._painted = (len(document.frozen), document.tail, after)
         changed = max(before, after) - y  # lines whose text changed
@@ -157,23 +165,30 @@ class StreamingMarkdown(Widget):
         if changed <= 0 and before == after:
             return
         width = max(self.size.width, 1)
-        if after == before or self._layout_timer is not None:
+        if after == before or (self._layout_timer is not None and not self._finished):
             self.refresh(Region(0, y, width, changed))
-        elif after > before and time.monotonic() - self._last_layout < LAYOUT_SECONDS:
+            return
+        if self._layout_timer is not None:  # the end of the message shows at once
+            self._layout_timer.stop()
+            self._layout_timer = None
+        now = time.monotonic()
+        wait = LAYOUT_SECONDS - (now - self._last_layout)  # read the clock once: a timer
+        if after > before and wait > 0 and not self._finished:  # a negative one never ends
             # Grown: repaint what fits the current height now, lay out (and show the new
             # lines) once the layout interval is over.
             if y < before:
                 self.refresh(Region(0, y, width, before - y))
-            wait = LAYOUT_SECONDS - (time.monotonic() - self._last_layout)
             self._layout_timer = self.set_timer(wait, self._layout, name="markdown-layout")
         else:
-            self._last_layout = time.monotonic()
+            self._last_layout = now
+            self.layouts += 1
             self.refresh(Region(0, y, width, max(before, after, y + 1) - y), layout=True)
 
     def _layout(self) -> None:
         self._layout_timer = None
         self._last_layout = time.monotonic()
         if self.is_mounted:
+            self.layouts += 1
             self.refresh(layout=True)
 
     # -- rendering -----------------------------------------------------------------------
@@ -210,8 +225,9 @@ class StreamingMarkdown(Widget):
         return self.height_now
 
     def on_resize(self) -> None:
-        if self.size.width > 0 and self.size.width != self._document.width:
-            self._rerender(self.size.width)
+        width = self.size.width
+        if width > 0 and width != self._document.width:
+            self._rerender(width)
             self.refresh(layout=True)
 
     def _rerender(self, width: int) -> None:
@@ -222,19 +238,44 @@ class StreamingMarkdown(Widget):
         self._painted_height = self.height_now
 
     def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the content, styled (what Textual's own painting asks for)."""
         style = self.rich_style
         width = self.size.width
-        if self._document.packed is not None:
-            key = (y, style, width)
-            shown = self._shown.get(key)
-            if shown is None:
-                strip = self._document.line(y)
-                shown = self._shown.put(key, strip.apply_style(style).crop_extend(0, width, style))
-            return shown
-        strip = self._document.line(y)
-        cached = self._styled.get(y)
-        if cached is not None and cached[0] is strip and cached[1] == (style, width):
-            return cached[2]
-        styled = strip.apply_style(style).crop_extend(0, width, style)
-        self._styled[y] = (strip, (style, width), styled)
-        return styled
+        return self._document.line(y).apply_style(style).crop_extend(0, width, style)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The screen lines in ``crop``, each painted once (see `screen_lines`) and reused
+        across frames and layouts until its text or the look changes."""
+        plain = type(self).render_line is StreamingMarkdown.render_line
+        look = self._looks.look(self) if plain else None
+        if look is None:  # a box Textual must paint (or a subclass that shifts lines)
+            return super().render_lines(crop)
+        if look != self._look:
+            self._look = look
+            self._styled = {}
+            self._shown.clear()
+        document = self._document
+        line = document.line
+        strips: list[Strip] = []
+        if document.packed is not None:
+            shown = self._shown
+            for y in crop.line_range:
+                strip = shown.get(y)
+                if strip is None:
+                    strip = shown.put(y, paint(line(y), look))
+                strips.append(strip)
+        else:
+            styled = self._styled
+            for y in crop.line_range:
+                source = line(y)
+                cached = styled.get(y)
+                if cached is None or cached[0] is not source:
+                    if cached is None or cached[0] != source:
+                        cached = styled[y] = (source, paint(source, look))
+                    else:  # the same line rendered again
+                        cached = styled[y] = (source, cached[1])
+                strips.append(cached[1])
+        x1, x2 = crop.column_span
+        if (x1, x2) != (0, look.width):
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips

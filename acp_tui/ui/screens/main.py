@@ -28,6 +28,7 @@ from acp_tui.session.config_options import (
 from acp_tui.session.thread import Thread, UsageState
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
+from acp_tui.ui.screen_compositor import RowCompositor
 from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.widgets.composer import Composer
@@ -76,6 +77,7 @@ class MainScreen(ComposerActions):
 
     def __init__(self, session: AgentSession) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # a streamed line repaints only its own rows
         self.session = session
         self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Callable[[], None]] = []

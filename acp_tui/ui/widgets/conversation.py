@@ -80,6 +80,14 @@ class ConversationView(VerticalScroll):
     ConversationView .-background { border-left: outer $accent 60%; }
     """
 
+    @property
+    def BLANK(self) -> bool:  # type: ignore[override]
+        """Without a border the view's own lines are blank (entries and scrollbars cover
+        them): Textual then paints them as one shared strip, not line by line after each
+        layout."""
+        styles = self.styles
+        return styles.gutter == styles.padding
+
     def __init__(
         self,
         thread: Thread,

@@ -22,6 +22,13 @@ class MessageView(Vertical):
     MessageView { height: auto; margin: 0 0 1 0; }
     """
 
+    @property
+    def BLANK(self) -> bool:  # type: ignore[override]
+        """Without a border a message's own lines are blank (its blocks cover them): Textual
+        then paints them as one shared blank strip instead of line by line."""
+        styles = self.styles
+        return styles.gutter == styles.padding
+
     def __init__(self, entry: MessageEntry) -> None:
         super().__init__()
         self.entry = entry
@@ -112,11 +119,21 @@ class UserMessageView(MessageView):
 
 
 class AgentMessageView(MessageView):
-    """The agent's reply, streamed as Markdown."""
+    """The agent's reply, streamed as Markdown.
+
+    Its one-column inset is each block's: the streaming text draws it inside its own lines
+    (so a line is painted once, see `screen_lines`), other blocks take it as margin."""
 
     DEFAULT_CSS = """
-    AgentMessageView { padding: 0 1; }
+    AgentMessageView > StreamingMarkdown { padding: 0 1; }
+    AgentMessageView > .-inset { margin-left: 1; margin-right: 1; }
     """
+
+    def _view_for(self, block: ContentBlock) -> Widget:
+        view = super()._view_for(block)
+        if not isinstance(view, StreamingMarkdown):
+            view.add_class("-inset")
+        return view
 
 
 class ThoughtView(Vertical):
