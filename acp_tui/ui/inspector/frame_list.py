@@ -120,7 +120,7 @@ class FrameList(ScrollView, can_focus=True):
         if row_filter == RowFilter():
             self.index = self.store.rows
         else:
-            self.index = RowIndex(self.store.frames, row_filter)
+            self.index = RowIndex(self.store, row_filter)
         self.index.sync()
         self._resize()
         if selected is not None and len(self.index):
