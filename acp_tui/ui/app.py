@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand, UnknownModeError
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
+INSPECTOR_PREPARE_DELAY = 1.0
+"""Seconds after start-up before the inspector's screen is built in the background."""
 
 
 def _die_by(sig: int) -> None:
@@ -90,6 +92,8 @@ class AcpApp(App[int]):
         await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
         if self.inspect_at_start:
             self.action_inspector()
+        else:
+            self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
         if self.startup_messages:
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
@@ -158,10 +162,37 @@ class AcpApp(App[int]):
         if isinstance(self.screen, InspectorScreen):
             self.screen.dismiss(None)
             return
-        if not self.is_screen_installed("inspector"):
-            # kept after closing: reopening costs a screen switch, and filters stay as left
-            self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        self._install_inspector()
         self.push_screen("inspector")
+
+    def _install_inspector(self) -> bool:
+        """Install the inspector's screen once; True if this call did. Kept after closing:
+        reopening costs a screen switch, and filters stay as they were left."""
+        if self.is_screen_installed("inspector"):
+            return False
+        self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        return True
+
+    def prepare_inspector(self) -> None:
+        """Build the inspector's screen in the background, so that opening it is a screen
+        switch (composing and mounting it takes longer than the 50 ms an open may take).
+
+        Pushed and popped in one step, within a batch: it is mounted but never drawn, and the
+        screen below keeps its focus. Only over the main screen (a dialog on top is left alone:
+        tried again later); nothing to do once it is installed."""
+        if self.is_screen_installed("inspector"):
+            return
+        try:
+            top = self.screen
+        except (ScreenStackError, UnknownModeError):  # shutting down
+            return
+        if not isinstance(top, MainScreen):
+            self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
+            return
+        self._install_inspector()
+        with self.batch_update():
+            self.push_screen("inspector")
+            self.pop_screen()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands plus the traffic inspector."""
