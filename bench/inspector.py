@@ -119,9 +119,12 @@ async def run(frames: int) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         # the app builds the inspector's screen in the background a second after start-up
-        # (before any of these frames); done here at once, timed
+        # (before any of these frames); done here at once, timed until all of it is mounted
         start = time.process_time()
         app.prepare_inspector()
+        screen = app.get_screen("inspector")
+        while not (screen.is_mounted and all(w.is_mounted for w in screen.walk_children())):
+            await pilot.pause()
         await pilot.pause()
         prepared = (time.process_time() - start) * 1000
         gc.freeze()  # what the app built so far, as `AcpApp._start` does

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from textual.app import App, ScreenStackError, SystemCommand, UnknownModeError
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -177,22 +177,14 @@ class AcpApp(App[int]):
         """Build the inspector's screen in the background, so that opening it is a screen
         switch (composing and mounting it takes longer than the 50 ms an open may take).
 
-        Pushed and popped in one step, within a batch: it is mounted but never drawn, and the
-        screen below keeps its focus. Only over the main screen (a dialog on top is left alone:
-        tried again later); nothing to do once it is installed."""
-        if self.is_screen_installed("inspector"):
+        The screen is installed and registered with the app as `push_screen` does for a screen
+        not running yet (`App._register`, which `install_screen` itself did in earlier
+        Textual versions): composed and mounted, on no stack, never drawn; the screens on the
+        stack get no event. Nothing to do once it is installed, or while shutting down."""
+        exiting = self.return_code is not None or not self.screen_stack
+        if exiting or not self.is_running or not self._install_inspector():
             return
-        try:
-            top = self.screen
-        except (ScreenStackError, UnknownModeError):  # shutting down
-            return
-        if not isinstance(top, MainScreen):
-            self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
-            return
-        self._install_inspector()
-        with self.batch_update():
-            self.push_screen("inspector")
-            self.pop_screen()
+        self._register(self, self.get_screen("inspector"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands plus the traffic inspector."""

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Label
+from textual.widgets import Footer, Input, Label
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.ui import app as app_module
@@ -50,18 +50,32 @@ def inspector(app: AcpApp) -> InspectorScreen:
     return screen
 
 
-async def test_built_in_the_background_then_opened_as_is_with_the_frames_since(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_start_up_builds_it_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 0.05)
     async with headless_app() as (app, pilot):
-        prompt = app.screen.query_one(PromptInput)
-        assert prompt.has_focus
         await until(pilot, lambda: app.is_screen_installed("inspector"), "the background build")
         built = inspector(app)
         await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
         await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.screen.query_one(PromptInput).has_focus
+
+
+async def test_built_in_the_background_then_opened_as_is_with_the_frames_since(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
+    async with headless_app() as (app, pilot):
+        prompt = app.screen.query_one(PromptInput)
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: footer.children, "the footer's keys")
+        await pilot.pause()
+        keys = list(footer.children)
+        app.prepare_inspector()
+        built = inspector(app)
+        await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
+        await pilot.pause()
         assert isinstance(app.screen, MainScreen) and prompt.has_focus  # nothing changed
+        assert list(footer.children) == keys  # not even the footer: main saw no event
         assert not built.polling  # hidden: nothing polled
         store = app.session.traffic_store
         store.record(frame("out", 5.0, {"id": 0, "method": "initialize", "params": {}}))
@@ -79,23 +93,31 @@ async def test_built_in_the_background_then_opened_as_is_with_the_frames_since(
 
 class Dialog(ModalScreen[None]):
     def compose(self) -> Any:
-        yield Label("a dialog")
+        yield Input(id="answer")
 
 
-async def test_not_built_over_a_dialog_but_once_it_is_gone(
+async def test_built_under_a_dialog_the_screens_on_the_stack_see_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # not before the dialog
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
     async with headless_app() as (app, pilot):
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: footer.children, "the footer's keys")
         dialog = Dialog()
         await app.push_screen(dialog)
-        monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 0.05)
-        app.prepare_inspector()  # as the start-up timer does
         await pilot.pause()
-        assert not app.is_screen_installed("inspector") and app.screen is dialog
-        app.pop_screen()
-        await until(pilot, lambda: app.is_screen_installed("inspector"), "the background build")
-        assert isinstance(app.screen, MainScreen)
+        answer = dialog.query_one(Input)
+        assert answer.has_focus
+        keys = list(footer.children)
+        stack = app.screen_stack
+        app.prepare_inspector()  # as the start-up timer does
+        built = inspector(app)
+        await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
+        await pilot.pause()
+        assert app.screen_stack == stack and answer.has_focus
+        assert list(footer.children) == keys  # main was not suspended/resumed either
+        await pilot.press("x")
+        assert answer.value == "x"  # keys still go to the dialog
 
 
 class Cover(Screen[None]):
