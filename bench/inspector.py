@@ -28,6 +28,8 @@ import statistics
 import time
 from pathlib import Path
 
+from textual.widget import Widget
+
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
@@ -123,7 +125,9 @@ async def run(frames: int) -> None:
         start = time.process_time()
         app.prepare_inspector()
         screen = app.get_screen("inspector")
-        while not (screen.is_mounted and all(w.is_mounted for w in screen.walk_children())):
+        while not (
+            screen.is_mounted and all(w.is_mounted for w in screen.walk_children(Widget))
+        ):
             await pilot.pause()
         await pilot.pause()
         prepared = (time.process_time() - start) * 1000
