@@ -141,6 +141,8 @@ class InspectorScreen(Screen[None]):
             self.polling = False
 
     def _tick(self) -> None:
+        if not self.query(FrameList):  # being taken down (the app quits): nothing to draw
+            return
         if self.frame_list.poll():
             self._refresh_panels()
         else:
