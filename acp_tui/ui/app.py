@@ -170,6 +170,8 @@ class AcpApp(App[int]):
         reopening costs a screen switch, and filters stay as they were left."""
         if self.is_screen_installed("inspector"):
             return False
+        from acp_tui.ui.inspector.screen import InspectorScreen  # not needed for the first frame
+
         self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
         return True
 
@@ -180,7 +182,8 @@ class AcpApp(App[int]):
         The screen is installed and registered with the app as `push_screen` does for a screen
         not running yet (`App._register`, which `install_screen` itself did in earlier
         Textual versions): composed and mounted, on no stack, never drawn; the screens on the
-        stack get no event. Nothing to do once it is installed, or while shutting down."""
+        stack get no event. Its module is imported here too, after the first frame. Nothing to
+        do once it is installed, or while shutting down."""
         exiting = self.return_code is not None or not self.screen_stack
         if exiting or not self.is_running or not self._install_inspector():
             return
