@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from acp_tui.protocol.traffic import Direction
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.traffic_store import FrameRecord
+    from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
 
 
 @dataclass(frozen=True)
@@ -64,19 +64,14 @@ class RowFilter:
         return ", ".join(parts) or "all frames"
 
 
-def _group_key(frame: FrameRecord) -> str | None:
-    if frame.marks:  # a marked frame stands alone, so its marks stay visible
-        return None
-    if frame.direction == "in" and frame.kind == "notification" and frame.update is not None:
-        return frame.update
-    return None
-
-
 class RowIndex:
-    """Rows over `frames` for one filter; `sync()` takes in frames that arrived since."""
+    """Rows over a store's frames for one filter; `sync()` takes in frames that arrived since.
 
-    def __init__(self, frames: list[FrameRecord], row_filter: RowFilter | None = None) -> None:
-        self.frames = frames
+    It reads the store's columns directly (no per-frame objects): a full scan for a new filter
+    touches only strings and numbers."""
+
+    def __init__(self, store: TrafficStore, row_filter: RowFilter | None = None) -> None:
+        self.store = store
         self.filter = row_filter or RowFilter()
         self.starts: list[int] = []
         self.counts: list[int] = []
@@ -85,7 +80,7 @@ class RowIndex:
 
     def __len__(self) -> int:
         if self._identity:
-            return len(self.frames)
+            return len(self.store)
         return len(self.starts)
 
     @property
@@ -94,23 +89,49 @@ class RowIndex:
 
     def sync(self) -> bool:
         """Add rows for new frames; True when there are any."""
-        frames = self.frames
-        end = len(frames)
+        store = self.store
+        end = len(store)
         if self.scanned == end:
             return False
         if self._identity:
             self.scanned = end
             return True
-        accepts = self.filter.accepts if self.filter.filters else None
-        grouped = self.filter.grouped
+        row_filter = self.filter
+        direction = row_filter.direction
+        errors_only = row_filter.errors_only
+        marked_only = row_filter.marked_only
+        needle = row_filter.method.lower()
+        grouped = row_filter.grouped
+        directions, kinds, updates = store.directions, store.kinds, store.updates
+        error_codes, marks = store.error_codes, store.marks
+        label = store.label
+        found: dict[str, bool] = {}  # label → contains the needle (labels repeat a lot)
         starts, counts = self.starts, self.counts
         last_key = self._last_key
         for index in range(self.scanned, end):
-            frame = frames[index]
-            if accepts is not None and not accepts(frame):
+            if (
+                (direction is not None and directions[index] != direction)
+                or (errors_only and error_codes[index] is None and kinds[index] != "invalid")
+                or (marked_only and index not in marks)
+            ):
                 last_key = None  # a run is contiguous: its frames are first + 0..count-1
                 continue
-            key = _group_key(frame) if grouped else None
+            if needle:
+                name = label(index)
+                hit = found.get(name)
+                if hit is None:
+                    hit = found[name] = needle in name.lower()
+                if not hit:
+                    last_key = None
+                    continue
+            key: str | None = None
+            if (
+                grouped
+                and kinds[index] == "notification"
+                and directions[index] == "in"
+                and index not in marks  # a marked frame stands alone, so its marks stay visible
+            ):
+                key = updates[index]
             if key is not None and key == last_key:
                 counts[-1] += 1
             else:
@@ -130,5 +151,5 @@ class RowIndex:
     def row_of(self, frame_index: int) -> int:
         """The row holding a frame (or the nearest row before it, when it is filtered out)."""
         if self._identity:
-            return min(frame_index, len(self.frames) - 1)
+            return min(frame_index, len(self.store) - 1)
         return max(0, bisect_right(self.starts, frame_index) - 1)

@@ -1,15 +1,24 @@
 """Every frame of a session, kept for the inspector and `acp-tui check`: cheap to append.
 
-Each frame keeps its raw text (pretty-printing happens only when one is shown) and a handful of
-fields read once on arrival: direction, time, kind, method, id, `sessionUpdate` kind, error code,
-the index of its pair (request ↔ response) with the latency, and its conformance marks.
+Frames are stored by column (one list or array per field, an entry per frame), not as one object
+per frame: a long session holds 100k frames, and 100k objects are 100k more things for every
+full garbage collection to walk (a pass that lands while the inspector opens is felt). The
+columns hold only strings, numbers and None (methods and update kinds interned, so a repeated
+name is one string), none of which the collector tracks; times, pairs and latencies are
+`array`s. A frame keeps its raw text (pretty-printing happens only when one is shown) and the
+fields read once on arrival: direction, time, kind, method, id, `sessionUpdate` kind, error
+code, the index of its pair (request ↔ response) with the latency, and its conformance marks
+(sparse: a dict by index). `FrameRecord` is a view of one frame, made when one is asked for.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from array import array
 from collections import Counter, deque
-from typing import Any, Literal
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal, overload
 
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 from acp_tui.protocol.traffic import Direction, TrafficEvent
@@ -17,51 +26,87 @@ from acp_tui.protocol.traffic_rows import RowIndex
 
 FrameKind = Literal["request", "response", "notification", "invalid"]
 
+_NO_LATENCY = math.nan
+
 
 class FrameRecord:
-    """One frame, summarised. `pair` is the index of the matching request/response, or -1."""
+    """One frame of a `TrafficStore`, read from its columns. `pair` is the index of the matching
+    request/response, or -1. Two views of the same frame of the same store are equal."""
 
-    __slots__ = (
-        "direction",
-        "error_code",
-        "id",
-        "index",
-        "kind",
-        "latency",
-        "marks",
-        "method",
-        "pair",
-        "raw",
-        "time",
-        "update",
-    )
+    __slots__ = ("index", "store")
 
-    def __init__(self, index: int, direction: Direction, time: float, raw: str) -> None:
+    def __init__(self, store: TrafficStore, index: int) -> None:
+        self.store = store
         self.index = index
-        self.direction: Direction = direction
-        self.time = time
-        self.raw = raw
-        self.kind: FrameKind = "invalid"
-        self.method: str | None = None
-        self.id: Any = None
-        self.update: str | None = None
-        self.error_code: int | None = None
-        self.pair = -1
-        self.latency: float | None = None
-        self.marks: tuple[Mark, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, FrameRecord)
+            and other.store is self.store
+            and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((id(self.store), self.index))
+
+    def __repr__(self) -> str:
+        return f"FrameRecord({self.index}, {self.direction}, {self.kind}, {self.label!r})"
+
+    @property
+    def direction(self) -> Direction:
+        return self.store.directions[self.index]
+
+    @property
+    def time(self) -> float:
+        return self.store.times[self.index]
+
+    @property
+    def raw(self) -> str:
+        return self.store.raws[self.index]
+
+    @property
+    def kind(self) -> FrameKind:
+        return self.store.kinds[self.index]
+
+    @property
+    def method(self) -> str | None:
+        return self.store.methods[self.index]
+
+    @property
+    def id(self) -> Any:
+        return self.store.ids[self.index]
+
+    @property
+    def update(self) -> str | None:
+        """The `sessionUpdate` kind of a `session/update` notification."""
+        return self.store.updates[self.index]
+
+    @property
+    def error_code(self) -> int | None:
+        return self.store.error_codes[self.index]
+
+    @property
+    def pair(self) -> int:
+        return self.store.pairs[self.index]
+
+    @property
+    def latency(self) -> float | None:
+        latency = self.store.latencies[self.index]
+        return None if math.isnan(latency) else latency
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        return self.store.marks.get(self.index, ())
 
     @property
     def is_error(self) -> bool:
         """An error answer, or a frame that is not valid JSON-RPC."""
-        return self.error_code is not None or self.kind == "invalid"
+        return self.store.is_error(self.index)
 
     @property
     def label(self) -> str:
         """Method (with the update kind for session/update), or what a response answers."""
-        name = self.method or "?"
-        if self.update:
-            name = f"{name} {self.update}"
-        return name
+        return self.store.label(self.index)
 
     def pretty(self) -> str:
         """The frame as indented JSON (or its raw text if it is not JSON)."""
@@ -69,6 +114,37 @@ class FrameRecord:
             return json.dumps(json.loads(self.raw), indent=2, ensure_ascii=False)
         except (ValueError, RecursionError):
             return self.raw
+
+
+class Frames(Sequence[FrameRecord]):
+    """The store's frames as a sequence of views (made on access)."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: TrafficStore) -> None:
+        self._store = store
+
+    def __len__(self) -> int:
+        return len(self._store.raws)
+
+    @overload
+    def __getitem__(self, index: int) -> FrameRecord: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[FrameRecord]: ...
+    def __getitem__(self, index: int | slice) -> FrameRecord | list[FrameRecord]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [FrameRecord(self._store, i) for i in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("frame index out of range")
+        return FrameRecord(self._store, index)
+
+    def __iter__(self) -> Iterator[FrameRecord]:
+        store = self._store
+        for index in range(len(self)):
+            yield FrameRecord(store, index)
 
 
 def _key(request_id: Any) -> tuple[str, Any]:
@@ -82,23 +158,43 @@ class TrafficStore:
     """Frames in arrival order, paired and checked as they come. Use `record` as a tap."""
 
     def __init__(self) -> None:
-        self.frames: list[FrameRecord] = []
+        self.directions: list[Direction] = []
+        self.times = array("d")
+        self.raws: list[str] = []
+        self.kinds: list[FrameKind] = []
+        self.methods: list[str | None] = []
+        self.ids: list[Any] = []
+        self.updates: list[str | None] = []
+        self.error_codes: list[int | None] = []
+        self.pairs = array("q")
+        self.latencies = array("d")
+        """Seconds from request to response on both frames of a pair; NaN when there is none."""
+        self.marks: dict[int, tuple[Mark, ...]] = {}
+        """Conformance marks by frame index (only frames that have some)."""
+        self.frames = Frames(self)
         self.mark_counts: Counter[MarkKind] = Counter()
         self.update_counts: Counter[str] = Counter()
         self.method_counts: Counter[str] = Counter()
         self._checker = ConformanceChecker()
         self._waiting: dict[tuple[Direction, tuple[str, Any]], int] = {}
         self._recent: deque[float] = deque()
-        self.rows = RowIndex(self.frames)
+        self._names: dict[str, str] = {}
+        self._labels: dict[tuple[str | None, str | None], str] = {}
+        self.rows = RowIndex(self)
         """The default rows (all frames, runs of one update kind grouped), kept up to date."""
 
     def __len__(self) -> int:
-        return len(self.frames)
+        return len(self.raws)
 
     def record(self, event: TrafficEvent) -> None:
         """The tap: summarise, pair and check one frame."""
-        frame = FrameRecord(len(self.frames), event.direction, event.time, event.raw)
-        self.frames.append(frame)
+        index = len(self.raws)
+        direction = event.direction
+        self.directions.append(direction)
+        self.times.append(event.time)
+        self.raws.append(event.raw)
+        self.pairs.append(-1)
+        self.latencies.append(_NO_LATENCY)
         recent = self._recent
         recent.append(event.time)
         while recent[0] < event.time - FPS_WINDOW:  # amortised O(1): each time leaves once
@@ -106,21 +202,21 @@ class TrafficStore:
         try:
             parsed: Any = json.loads(event.raw)
         except (ValueError, RecursionError):
-            parsed = None
-            if event.direction == "in":
-                self._mark(frame, [Mark(MarkKind.NOT_JSON_RPC, "not JSON")])
+            self._summarise(index, direction, None)
+            if direction == "in":
+                self._mark(index, [Mark(MarkKind.NOT_JSON_RPC, "not JSON")])
         else:
-            self._summarise(frame, parsed)
-            if event.direction == "in":
-                self._mark(frame, self._checker.incoming(parsed))
+            self._summarise(index, direction, parsed)
+            if direction == "in":
+                self._mark(index, self._checker.incoming(parsed))
             else:
-                self._checker.outgoing(frame.index, parsed)
+                self._checker.outgoing(index, parsed)
         self.rows.sync()
 
     def connection_closed(self) -> None:
         """The connection ended: requests of ours still waiting are marked never answered."""
         for index, mark in self._checker.finish():
-            self._mark(self.frames[index], [mark])
+            self._mark(index, [mark])
         self._checker = ConformanceChecker()
         self._waiting.clear()
 
@@ -133,44 +229,77 @@ class TrafficStore:
 
     def marked(self) -> list[FrameRecord]:
         """The frames with conformance marks, in order."""
-        return [frame for frame in self.frames if frame.marks]
+        return [FrameRecord(self, index) for index in sorted(self.marks)]
 
-    def _mark(self, frame: FrameRecord, marks: list[Mark]) -> None:
+    def is_error(self, index: int) -> bool:
+        """Whether frame `index` is an error answer or not valid JSON-RPC."""
+        return self.error_codes[index] is not None or self.kinds[index] == "invalid"
+
+    def label(self, index: int) -> str:
+        """Frame `index`'s method (with the update kind for session/update), or what a response
+        answers; "?" when there is neither."""
+        key = (self.methods[index], self.updates[index])
+        label = self._labels.get(key)
+        if label is None:
+            method, update = key
+            label = f"{method or '?'} {update}" if update else method or "?"
+            if len(self._labels) < 4096:  # names come from the agent: keep the cache bounded
+                self._labels[key] = label
+        return label
+
+    def _intern(self, name: str) -> str:
+        """One string per distinct method or update kind (bounded: names come from the agent)."""
+        known = self._names.get(name)
+        if known is not None:
+            return known
+        if len(self._names) < 4096:
+            self._names[name] = name
+        return name
+
+    def _mark(self, index: int, marks: list[Mark]) -> None:
         if marks:
-            frame.marks = (*frame.marks, *marks)
+            self.marks[index] = (*self.marks.get(index, ()), *marks)
             self.mark_counts.update(mark.kind for mark in marks)
 
-    def _summarise(self, frame: FrameRecord, parsed: Any) -> None:
-        if type(parsed) is not dict:
-            return
-        method = parsed.get("method")
-        has_id = "id" in parsed
-        frame.id = parsed.get("id")
-        if isinstance(method, str):
-            frame.method = method
-            self.method_counts[method] += 1
-            if has_id:
-                frame.kind = "request"
-                self._waiting[(frame.direction, _key(frame.id))] = frame.index
-            else:
-                frame.kind = "notification"
-                if method == "session/update":
-                    params = parsed.get("params")
-                    update = params.get("update") if type(params) is dict else None
-                    kind = update.get("sessionUpdate") if type(update) is dict else None
-                    if isinstance(kind, str):
-                        frame.update = kind
-                        self.update_counts[kind] += 1
-        elif "result" in parsed or "error" in parsed:
-            frame.kind = "response"
-            error = parsed.get("error")
-            if "error" in parsed:
-                code = error.get("code") if type(error) is dict else None
-                frame.error_code = code if type(code) is int else 0
-            asker: Direction = "out" if frame.direction == "in" else "in"
-            index = self._waiting.pop((asker, _key(frame.id)), None)
-            if index is not None:
-                request = self.frames[index]
-                frame.method = request.method
-                frame.pair, request.pair = index, frame.index
-                frame.latency = request.latency = frame.time - request.time
+    def _summarise(self, index: int, direction: Direction, parsed: Any) -> None:
+        kind: FrameKind = "invalid"
+        method: str | None = None
+        frame_id: Any = None
+        update: str | None = None
+        error_code: int | None = None
+        if type(parsed) is dict:
+            name = parsed.get("method")
+            frame_id = parsed.get("id")
+            if isinstance(name, str):
+                method = self._intern(name)
+                self.method_counts[method] += 1
+                if "id" in parsed:
+                    kind = "request"
+                    self._waiting[(direction, _key(frame_id))] = index
+                else:
+                    kind = "notification"
+                    if method == "session/update":
+                        params = parsed.get("params")
+                        body = params.get("update") if type(params) is dict else None
+                        found = body.get("sessionUpdate") if type(body) is dict else None
+                        if isinstance(found, str):
+                            update = self._intern(found)
+                            self.update_counts[update] += 1
+            elif "result" in parsed or "error" in parsed:
+                kind = "response"
+                if "error" in parsed:
+                    error = parsed["error"]
+                    code = error.get("code") if type(error) is dict else None
+                    error_code = code if type(code) is int else 0
+                asker: Direction = "out" if direction == "in" else "in"
+                request = self._waiting.pop((asker, _key(frame_id)), None)
+                if request is not None:
+                    method = self.methods[request]
+                    self.pairs[index], self.pairs[request] = request, index
+                    latency = self.times[index] - self.times[request]
+                    self.latencies[index] = self.latencies[request] = latency
+        self.kinds.append(kind)
+        self.methods.append(method)
+        self.ids.append(frame_id)
+        self.updates.append(update)
+        self.error_codes.append(error_code)

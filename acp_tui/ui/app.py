@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
+INSPECTOR_PREPARE_DELAY = 1.0
+"""Seconds after start-up before the inspector's screen is built in the background."""
 
 
 def _die_by(sig: int) -> None:
@@ -90,6 +92,8 @@ class AcpApp(App[int]):
         await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
         if self.inspect_at_start:
             self.action_inspector()
+        else:
+            self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
         if self.startup_messages:
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         if self.start_agent:
@@ -158,10 +162,32 @@ class AcpApp(App[int]):
         if isinstance(self.screen, InspectorScreen):
             self.screen.dismiss(None)
             return
-        if not self.is_screen_installed("inspector"):
-            # kept after closing: reopening costs a screen switch, and filters stay as left
-            self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        self._install_inspector()
         self.push_screen("inspector")
+
+    def _install_inspector(self) -> bool:
+        """Install the inspector's screen once; True if this call did. Kept after closing:
+        reopening costs a screen switch, and filters stay as they were left."""
+        if self.is_screen_installed("inspector"):
+            return False
+        from acp_tui.ui.inspector.screen import InspectorScreen  # not needed for the first frame
+
+        self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        return True
+
+    def prepare_inspector(self) -> None:
+        """Build the inspector's screen in the background, so that opening it is a screen
+        switch (composing and mounting it takes longer than the 50 ms an open may take).
+
+        The screen is installed and registered with the app as `push_screen` does for a screen
+        not running yet (`App._register`, which `install_screen` itself did in earlier
+        Textual versions): composed and mounted, on no stack, never drawn; the screens on the
+        stack get no event. Its module is imported here too, after the first frame. Nothing to
+        do once it is installed, or while shutting down."""
+        exiting = self.return_code is not None or not self.screen_stack
+        if exiting or not self.is_running or not self._install_inspector():
+            return
+        self._register(self, self.get_screen("inspector"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands plus the traffic inspector."""

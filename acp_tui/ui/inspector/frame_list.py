@@ -120,7 +120,7 @@ class FrameList(ScrollView, can_focus=True):
         if row_filter == RowFilter():
             self.index = self.store.rows
         else:
-            self.index = RowIndex(self.store.frames, row_filter)
+            self.index = RowIndex(self.store, row_filter)
         self.index.sync()
         self._resize()
         if selected is not None and len(self.index):
@@ -150,7 +150,7 @@ class FrameList(ScrollView, can_focus=True):
 
     def _resize(self) -> None:
         self._shown_rows = len(self.index)
-        self.virtual_size = Size(self.size.width, self._shown_rows)
+        self.virtual_size = Size(0, self._shown_rows)  # rows are cropped: no horizontal scroll
 
     @property
     def selected(self) -> tuple[FrameRecord, int] | None:
@@ -202,7 +202,9 @@ class FrameList(ScrollView, can_focus=True):
     # ---- drawing ------------------------------------------------------------------------
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.index))
+        # the virtual width stays 0 (rows are cropped to the width): a new size is no new
+        # virtual size, so no second layout
+        self.virtual_size = Size(0, len(self.index))
 
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_offset.y) + y

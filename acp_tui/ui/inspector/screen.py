@@ -10,11 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.timer import Timer
+from textual.widgets import Input, Static, TextArea
 
 from acp_tui.protocol.traffic_rows import RowFilter
 from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
 from acp_tui.ui.inspector.frame_list import FrameList
+from acp_tui.ui.inspector.key_bar import KeyBar
 from acp_tui.ui.inspector.safe import safe_text
 from acp_tui.ui.plain import notify
 
@@ -98,6 +100,9 @@ class InspectorScreen(Screen[None]):
         self.row_filter = RowFilter()
         self.search = ""
         self._asking = ""
+        self._poll: Timer | None = None
+        self.polling = False
+        """Whether the store is polled for new frames (only while the screen is shown)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-header", markup=False)
@@ -107,7 +112,7 @@ class InspectorScreen(Screen[None]):
                 yield TextArea(id="frame-view", read_only=True, soft_wrap=True)
             yield Static(id="summary", markup=False)
         yield Input(id="query")
-        yield Footer()
+        yield KeyBar(id="inspector-keys")
 
     @property
     def frame_list(self) -> FrameList:
@@ -120,9 +125,24 @@ class InspectorScreen(Screen[None]):
         frames.cursor = len(frames.index) - 1
         frames.focus()
         self._refresh_panels()
-        self.set_interval(POLL_SECONDS, self._tick)
+        # built in the background (see `AcpApp.prepare_inspector`) it waits until shown
+        self.polling = self.app.screen is self
+        self._poll = self.set_interval(POLL_SECONDS, self._tick, pause=not self.polling)
+
+    def on_screen_resume(self) -> None:
+        if self._poll is not None:  # else: not mounted yet, on_mount polls
+            self._tick()  # frames that arrived while hidden
+            self._poll.resume()
+            self.polling = True
+
+    def on_screen_suspend(self) -> None:
+        if self._poll is not None:
+            self._poll.pause()  # hidden: nothing to poll for
+            self.polling = False
 
     def _tick(self) -> None:
+        if not self.query(FrameList):  # being taken down (the app quits): nothing to draw
+            return
         if self.frame_list.poll():
             self._refresh_panels()
         else:
@@ -132,7 +152,7 @@ class InspectorScreen(Screen[None]):
         self._refresh_header()
         summary = self.query_one("#summary", Static)
         if summary.display:
-            summary.update(summary_text(self.store))
+            summary.update(summary_text(self.store), layout=False)  # its size is fixed
 
     def _refresh_header(self) -> None:
         store = self.store
@@ -145,7 +165,7 @@ class InspectorScreen(Screen[None]):
         )
         if self.search:
             header += f" · search: {safe_text(self.search)}"
-        self.query_one("#inspector-header", Static).update(Text(header))
+        self.query_one("#inspector-header", Static).update(Text(header), layout=False)
 
     # ---- selection ----------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
 
 from acp_tui.client import session_config
 from acp_tui.client.agent_session import AgentSession
@@ -38,6 +37,7 @@ from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
+from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from acp_tui.ui.widgets.settings_section import SettingsSection
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
@@ -94,7 +94,7 @@ class MainScreen(ComposerActions):
                 )
             yield Sidebar(self.session.thread, id="sidebar", session=self.session)
         yield StatusBar(id="status")
-        yield Footer()
+        yield ScreenFooter()
 
     def on_mount(self) -> None:
         session = self.session

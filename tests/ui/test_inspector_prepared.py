@@ -1,0 +1,171 @@
+"""The inspector's screen is built in the background after start-up, never drawn, and opening
+it then is a screen switch; the main screen's footer is not rebuilt while it is covered; the
+inspector's key line."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Label
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.ui import app as app_module
+from acp_tui.ui.app import AcpApp
+from acp_tui.ui.inspector.frame_list import FrameList
+from acp_tui.ui.inspector.key_bar import KeyBar
+from acp_tui.ui.inspector.screen import InspectorScreen
+from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.screen_footer import ScreenFooter
+from bench.headless import HeadlessUi
+from tests.ui.inspector_support import InspectorApp, frame, sample_store
+
+
+@asynccontextmanager
+async def headless_app() -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
+    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        yield app, pilot
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
+    try:
+        async with asyncio.timeout(10):
+            while not condition():
+                await pilot.pause(0.01)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def inspector(app: AcpApp) -> InspectorScreen:
+    screen = app.get_screen("inspector")
+    assert isinstance(screen, InspectorScreen)
+    return screen
+
+
+async def test_start_up_builds_it_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 0.05)
+    async with headless_app() as (app, pilot):
+        await until(pilot, lambda: app.is_screen_installed("inspector"), "the background build")
+        built = inspector(app)
+        await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.screen.query_one(PromptInput).has_focus
+
+
+async def test_built_in_the_background_then_opened_as_is_with_the_frames_since(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
+    async with headless_app() as (app, pilot):
+        prompt = app.screen.query_one(PromptInput)
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: footer.children, "the footer's keys")
+        await pilot.pause()
+        keys = list(footer.children)
+        app.prepare_inspector()
+        built = inspector(app)
+        await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and prompt.has_focus  # nothing changed
+        assert list(footer.children) == keys  # not even the footer: main saw no event
+        assert not built.polling  # hidden: nothing polled
+        store = app.session.traffic_store
+        store.record(frame("out", 5.0, {"id": 0, "method": "initialize", "params": {}}))
+        store.record(frame("in", 5.5, {"id": 0, "result": {"protocolVersion": 1}}))
+        await pilot.press("f12")
+        assert app.screen_stack[-1] is built
+        listed = built.query_one(FrameList)
+        await until(pilot, lambda: len(listed.index) == 2, "the frames recorded while hidden")
+        assert listed.selected_frame is not None and listed.selected_frame.index == 1
+        assert built.polling
+        await pilot.press("f12")
+        assert isinstance(app.screen, MainScreen) and app.screen.query_one(PromptInput).has_focus
+        assert not built.polling
+
+
+class Dialog(ModalScreen[None]):
+    def compose(self) -> Any:
+        yield Input(id="answer")
+
+
+async def test_built_under_a_dialog_the_screens_on_the_stack_see_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
+    async with headless_app() as (app, pilot):
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: footer.children, "the footer's keys")
+        dialog = Dialog()
+        await app.push_screen(dialog)
+        await pilot.pause()
+        answer = dialog.query_one(Input)
+        assert answer.has_focus
+        keys = list(footer.children)
+        stack = app.screen_stack
+        app.prepare_inspector()  # as the start-up timer does
+        built = inspector(app)
+        await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
+        await pilot.pause()
+        assert app.screen_stack == stack and answer.has_focus
+        assert list(footer.children) == keys  # main was not suspended/resumed either
+        await pilot.press("x")
+        assert answer.value == "x"  # keys still go to the dialog
+
+
+class Cover(Screen[None]):
+    def compose(self) -> Any:
+        yield Label("covering")
+
+
+async def test_main_footer_is_not_rebuilt_while_covered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # no push of its own
+    async with headless_app() as (app, pilot):
+        main = app.screen
+        footer = main.query_one(Footer)
+        assert isinstance(footer, ScreenFooter)
+        await until(pilot, lambda: footer.children, "the footer's keys")
+        await pilot.pause()
+        keys = list(footer.children)
+        await app.push_screen(Cover())
+        await pilot.pause()
+        await pilot.pause()
+        assert list(footer.children) == keys  # the same widgets: not recomposed
+        app.pop_screen()
+        await until(pilot, lambda: list(footer.children) != keys, "the footer rebuilt on return")
+        assert footer.children
+
+
+async def test_main_footer_under_a_see_through_dialog_is_rebuilt_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # no push of its own
+    async with headless_app() as (app, pilot):
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: footer.children, "the footer's keys")
+        await pilot.pause()
+        keys = list(footer.children)
+        await app.push_screen(Dialog())
+        await until(pilot, lambda: list(footer.children) != keys, "the footer rebuilt")
+
+
+async def test_key_bar_lists_the_screen_keys_and_a_press_on_one_presses_it() -> None:
+    app = InspectorApp(sample_store())
+    async with app.run_test(size=(140, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        bar = screen.query_one(KeyBar)
+        text = bar.render().plain
+        assert "esc close" in text and "d direction" in text and "y copy" in text
+        assert text.rstrip().endswith("palette")
+        start = next(start for start, _end, key in bar._spans if key == "d")
+        await pilot.click(KeyBar, offset=(start + 1, 0))
+        await until(pilot, lambda: screen.row_filter.direction == "in", "direction: received")

@@ -1,0 +1,211 @@
+"""The traffic store by columns: views read back what was recorded, requests pair with their
+responses, the column scan of `RowIndex` lists the same rows as `RowFilter.accepts` frame by
+frame, and the columns hold nothing the garbage collector has to walk."""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.protocol.traffic_rows import RowFilter, RowIndex
+from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
+
+
+def event(direction: str, t: float, body: dict[str, Any] | str) -> TrafficEvent:
+    raw = body if isinstance(body, str) else json.dumps({"jsonrpc": "2.0", **body})
+    return TrafficEvent(direction, t, raw)  # type: ignore[arg-type]
+
+
+def update(update_kind: str, **fields: Any) -> dict[str, Any]:
+    body = {"sessionUpdate": update_kind, **fields}
+    return {"method": "session/update", "params": {"sessionId": "s", "update": body}}
+
+
+def mixed_traffic(seed: int, count: int) -> list[TrafficEvent]:
+    """Runs of streamed chunks and thoughts, tool calls (some with an unknown kind: marked),
+    requests both ways answered with results or errors, garbage lines."""
+    rng = random.Random(seed)
+    events: list[TrafficEvent] = []
+    t = 10.0
+    next_id = itertools.count()
+    open_in: list[int] = []
+    open_out: list[int] = []
+    while len(events) < count:
+        t += 0.01
+        roll = rng.random()
+        if roll < 0.45:
+            kind = rng.choice(["agent_message_chunk", "agent_thought_chunk"])
+            text = {"type": "text", "text": "w"}
+            for _ in range(rng.randint(1, 6)):
+                events.append(event("in", t, update(kind, content=text)))
+        elif roll < 0.55:
+            tool_kind = rng.choice(["read", "edit", "fly"])  # "fly" is outside the schema
+            call = update("tool_call", toolCallId="c", title="T", kind=tool_kind)
+            events.append(event("in", t, call))
+        elif roll < 0.65:
+            request_id = next(next_id)
+            open_out.append(request_id)
+            prompt = {"sessionId": "s", "prompt": []}
+            events.append(
+                event("out", t, {"id": request_id, "method": "session/prompt", "params": prompt})
+            )
+        elif roll < 0.75:
+            request_id = next(next_id)
+            open_in.append(request_id)
+            params = {"sessionId": "s", "path": rng.choice(["/w/a.txt", "rel.txt"])}
+            events.append(
+                event("in", t, {"id": request_id, "method": "fs/read_text_file", "params": params})
+            )
+        elif roll < 0.85 and open_in:
+            answered = open_in.pop(rng.randrange(len(open_in)))
+            body: dict[str, Any] = (
+                {"id": answered, "result": {"content": "x"}}
+                if rng.random() < 0.5
+                else {"id": answered, "error": {"code": -32002, "message": "no"}}
+            )
+            events.append(event("out", t, body))
+        elif roll < 0.95 and open_out:
+            answered = open_out.pop(0)
+            events.append(event("in", t, {"id": answered, "result": {"stopReason": "end_turn"}}))
+        else:
+            events.append(event("in", t, "not json {"))
+    return events[:count]
+
+
+def recorded(events: list[TrafficEvent]) -> TrafficStore:
+    store = TrafficStore()
+    for item in events:
+        store.record(item)
+    return store
+
+
+def reference_rows(store: TrafficStore, row_filter: RowFilter) -> list[tuple[int, int]]:
+    """The rows written out plainly over frame views: frames `accepts` lets through, runs of
+    unmarked incoming notifications of one update kind grouped when the filter groups."""
+    rows: list[tuple[int, int]] = []
+    last_key: str | None = None
+    for frame in store.frames:
+        if not row_filter.accepts(frame):
+            last_key = None
+            continue
+        key = None
+        if (
+            row_filter.grouped
+            and not frame.marks
+            and frame.direction == "in"
+            and frame.kind == "notification"
+        ):
+            key = frame.update
+        if key is not None and key == last_key:
+            rows[-1] = (rows[-1][0], rows[-1][1] + 1)
+        else:
+            rows.append((frame.index, 1))
+        last_key = key
+    return rows
+
+
+def listed(index: RowIndex) -> list[tuple[int, int]]:
+    return [index.row(row) for row in range(len(index))]
+
+
+FILTERS = [
+    RowFilter(direction=direction, method=method, errors_only=errors, marked_only=marked,
+              grouped=grouped)
+    for direction in (None, "in", "out")
+    for method in ("", "FS/read", "chunk", "nothing-has-this")
+    for errors in (False, True)
+    for marked in (False, True)
+    for grouped in (True, False)
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_column_scan_lists_the_same_rows_as_the_per_frame_filter(seed: int) -> None:
+    store = recorded(mixed_traffic(seed, 600))
+    assert store.marks and any(store.error_codes) and "invalid" in store.kinds  # all exercised
+    for row_filter in FILTERS:
+        index = RowIndex(store, row_filter)
+        index.sync()
+        assert listed(index) == reference_rows(store, row_filter), row_filter.describe()
+    assert listed(store.rows) == reference_rows(store, RowFilter())
+
+
+def test_rows_extended_as_frames_arrive_equal_rows_scanned_at_once() -> None:
+    events = mixed_traffic(7, 500)
+    live = TrafficStore()
+    watched = [RowIndex(live, row_filter) for row_filter in FILTERS[::5]]
+    for position, item in enumerate(events):
+        live.record(item)
+        if position % 37 == 0:
+            for index in watched:
+                index.sync()
+    for index in watched:
+        index.sync()
+        assert listed(index) == reference_rows(live, index.filter), index.filter.describe()
+    assert listed(live.rows) == reference_rows(live, RowFilter())
+
+
+def test_requests_pair_with_responses_both_ways_by_direction_and_id_type() -> None:
+    store = recorded(
+        [
+            event("out", 1.0, {"id": 1, "method": "session/prompt", "params": {}}),
+            event("in", 1.5, {"id": 1, "method": "fs/read_text_file", "params": {"path": "/a"}}),
+            event("in", 1.6, {"id": "1", "method": "terminal/create", "params": {}}),
+            event("out", 1.75, {"id": 1, "error": {"code": -32002, "message": "no"}}),
+            event("out", 1.8, {"id": "1", "result": {}}),
+            event("in", 3.0, {"id": 1, "result": {"stopReason": "end_turn"}}),
+            event("in", 3.1, {"id": 99, "result": {}}),
+        ]
+    )
+    frames = list(store.frames)
+    assert [f.pair for f in frames] == [5, 3, 4, 1, 2, 0, -1]
+    assert [f.kind for f in frames] == ["request"] * 3 + ["response"] * 4
+    assert [f.label for f in frames[3:]] == [
+        "fs/read_text_file", "terminal/create", "session/prompt", "?"
+    ]  # fmt: skip
+    assert frames[0].latency == frames[5].latency == 2.0
+    assert frames[3].latency == pytest.approx(0.25) and frames[3].error_code == -32002
+    assert frames[3].is_error and not frames[4].is_error
+    assert frames[6].latency is None and frames[6].method is None
+
+
+def test_views_read_the_columns() -> None:
+    store = recorded(mixed_traffic(3, 50))
+    frames = store.frames
+    assert len(frames) == len(store) == 50
+    assert frames[-1] == frames[49] and frames[-1] != frames[48]
+    assert frames[-1] != recorded(mixed_traffic(3, 50)).frames[-1]  # another store
+    assert {frames[3], frames[3]} == {frames[3]}
+    assert [f.index for f in frames[10:13]] == [10, 11, 12]
+    with pytest.raises(IndexError):
+        frames[50]
+    frame = frames[7]
+    assert isinstance(frame, FrameRecord)
+    assert (frame.raw, frame.time, frame.direction) == (
+        store.raws[7], store.times[7], store.directions[7]
+    )  # fmt: skip
+    assert store.marked() == [f for f in frames if f.marks]
+
+
+def test_names_are_stored_once_and_columns_hold_nothing_the_collector_walks() -> None:
+    store = recorded(mixed_traffic(5, 400))
+    methods = [m for m in store.methods if m == "session/update"]
+    assert len(methods) > 10 and all(m is methods[0] for m in methods)
+    updates = [u for u in store.updates if u == "agent_message_chunk"]
+    assert len(updates) > 10 and all(u is updates[0] for u in updates)
+    columns: list[list[Any]] = [
+        store.directions, store.raws, store.kinds, store.methods, store.ids, store.updates,
+        store.error_codes,
+    ]  # fmt: skip
+    for column in columns:
+        assert len(column) == 400
+        assert not any(gc.is_tracked(value) for value in column)
+    for array_column in (store.times, store.pairs, store.latencies):
+        assert len(array_column) == 400
+        assert not [r for r in gc.get_referents(array_column) if not isinstance(r, type)]
