@@ -71,6 +71,8 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
     "agent_thought_chunk": "thought",
     "user_message_chunk": "user",
 }
+# What a session/load replays that a thread showing the conversation already has (a restart).
+_REPLAYED_KINDS = frozenset({*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan"})
 
 
 def _is_user(entry: Entry) -> bool:
@@ -125,6 +127,9 @@ class Thread:
         """Set for v2 sessions: entries added while idle are background activity."""
         self.had_turn = False
         """A turn has run (what arrives idle before the first one is not background)."""
+        self.skip_replayed = False
+        """Set while a `session/load` replays a conversation this thread already shows (after a
+        restart): the replayed messages, tool calls and plans are dropped."""
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
             AgentMessageChunk: self._on_chunk,
             AgentThoughtChunk: self._on_chunk,
@@ -174,7 +179,10 @@ class Thread:
         if type(update) is not dict:
             self._on_unknown(UnknownUpdate(raw=params, error="params has no update object"))
             return
-        role = _CHUNK_ROLES.get(update.get("sessionUpdate"))  # type: ignore[arg-type]
+        kind = update.get("sessionUpdate")
+        if self.skip_replayed and kind in _REPLAYED_KINDS:
+            return
+        role = _CHUNK_ROLES.get(kind)  # type: ignore[arg-type]
         if role is not None:
             content = update.get("content")
             if type(content) is dict and len(content) == 2 and content.get("type") == "text":
