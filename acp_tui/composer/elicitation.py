@@ -254,8 +254,6 @@ class PendingElicitation:
         return self.future.done()
 
 
-
-
 class ElicitationBroker:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
