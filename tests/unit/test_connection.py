@@ -194,7 +194,8 @@ async def test_a_sync_handler_runs_in_the_read_loop_and_async_ones_keep_the_orde
     release, started, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
     def sync(params):
-        log.append((params, asyncio.current_task().get_name()))
+        task = asyncio.current_task()
+        log.append((params, task.get_name() if task is not None else None))
         if params == "last":
             done.set()
 
