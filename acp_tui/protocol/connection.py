@@ -26,7 +26,15 @@ from typing import Any
 
 from acp_tui.protocol.errors import INVALID_REQUEST, PARSE_ERROR, ConnectionClosed, RpcError
 from acp_tui.protocol.line_reader import read_lines
-from acp_tui.protocol.serving import CANCEL_REQUEST, RequestHandler, Serving, encode, is_valid_id
+from acp_tui.protocol.serving import (
+    CANCEL_REQUEST,
+    ParamsModel,
+    RequestHandler,
+    Route,
+    Serving,
+    encode,
+    is_valid_id,
+)
 from acp_tui.protocol.traffic import Direction, TrafficEvent
 
 __all__ = [
@@ -65,7 +73,8 @@ class Connection:
         self.on_oversized_frame = on_oversized_frame
         self._writer = writer
         self._incoming = Serving(self)
-        self._incoming.handlers.update(request_handlers or {})
+        for method, handler in (request_handlers or {}).items():
+            self.on_request(method, handler)
         self._notification_handlers: dict[str, NotificationHandler] = dict(
             notification_handlers or {}
         )
@@ -89,10 +98,18 @@ class Connection:
 
     # ---- registration -------------------------------------------------------------------
 
-    def on_request(self, method: str, handler: RequestHandler) -> None:
+    def on_request(
+        self,
+        method: str,
+        handler: RequestHandler,
+        *,
+        params: ParamsModel | None = None,
+        result: Callable[[Any], Any] | None = None,
+    ) -> None:
         """Serve the agent's requests for `method` with `handler` (its result or `RpcError` becomes
-        the answer)."""
-        self._incoming.handlers[method] = handler
+        the answer). With `params`, the handler gets the params validated by that model (a
+        `ValidationError` is answered -32602); `result` turns what it returns into JSON."""
+        self._incoming.routes[method] = Route(handler, params, result)
 
     def on_notification(self, method: str, handler: NotificationHandler) -> None:
         """Deliver the agent's notifications for `method` to `handler`, one at a time, in order."""

@@ -11,7 +11,8 @@ import logging
 import math
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from acp_tui.protocol.errors import (
     INTERNAL_ERROR,
@@ -47,6 +48,23 @@ def is_valid_id(request_id: Any) -> bool:
     return kind in _VALID_ID_TYPES
 
 
+class ParamsModel(Protocol):
+    """What validates a request's params (a pydantic model class; the connection never imports
+    pydantic itself)."""
+
+    def model_validate(self, obj: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Route:
+    """How one method is answered: its params validated by `params` (if any) right here, the
+    handler's result turned into JSON by `result` (if any)."""
+
+    handler: RequestHandler
+    params: ParamsModel | None = None
+    result: Callable[[Any], Any] | None = None
+
+
 def _id_key(request_id: Any) -> tuple[type, Any]:
     return (type(request_id), request_id)
 
@@ -56,7 +74,7 @@ class Serving:
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.handlers: dict[str, RequestHandler] = {}
+        self.routes: dict[str, Route] = {}
         self._serving: dict[tuple[type, Any], asyncio.Task[None]] = {}
 
     def tasks(self) -> list[asyncio.Task[None]]:
@@ -93,10 +111,13 @@ class Serving:
     ) -> None:
         task = asyncio.current_task()
         try:
-            handler = self.handlers.get(method)
-            if handler is None:
+            route = self.routes.get(method)
+            if route is None:
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}", {"method": method})
-            result = await handler(params)
+            model = route.params
+            result = await route.handler(params if model is None else model.model_validate(params))
+            if route.result is not None:
+                result = route.result(result)
             line = _response_line(request_id, result)
         except asyncio.CancelledError:
             if self.connection.closing:
