@@ -68,6 +68,9 @@ async def read_lines(
         elif last:
             parts.append(last)
             size = len(last)
+        # Handlers run in this task (see Connection._dispatch): let the loop run others between
+        # blocks, or a fast stream whose next block is always buffered would starve them.
+        await asyncio.sleep(0)
     if discarded:
         on_discarded(discarded)
     elif parts:
