@@ -420,6 +420,7 @@ class AgentSession:
     # ----------------------------------------------------------------- failure
 
     def fail(self, message: str) -> None:
+        """The session cannot go on (state FAILED); `message` is shown in the banner."""
         self.error = safe_text(message)  # shown in the banner; it may quote the agent
         self.set_state(SessionState.FAILED)
 
@@ -427,6 +428,7 @@ class AgentSession:
         self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
 
     def set_state(self, state: SessionState) -> None:
+        """Move to `state` and tell `state_changed` (READY is told again: the queue moves on)."""
         if state is self.state and state is not SessionState.READY:
             return
         self.state = state
