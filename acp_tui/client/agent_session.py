@@ -428,7 +428,7 @@ class AgentSession:
         self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
 
     def set_state(self, state: SessionState) -> None:
-        """Move to `state` and tell `state_changed` (READY is told again: the queue moves on)."""
+        """Move to `state` and tell `state_changed` (READY is told even when already ready)."""
         if state is self.state and state is not SessionState.READY:
             return
         self.state = state
