@@ -12,10 +12,10 @@ class HeadlessUi:
 
     asker = FixedAnswer("deny")
 
-    async def choose_auth_method(self, methods: Any, error: Any) -> None:
+    async def choose_auth_method(self, agent: Any, methods: Any, error: Any) -> None:
         return None
 
-    async def run_login_terminal(self, argv: Any, env: Any) -> None:
+    async def run_login_terminal(self, argv: Any, env: Any, cwd: Any) -> None:
         return None
 
     async def review_write(self, path: Any, diff: Any) -> None:

@@ -20,9 +20,19 @@ from acp_tui.protocol.models import (
     TerminalOutputRequest,
     WaitForTerminalExitRequest,
 )
-from acp_tui.protocol.router import typed as routed
+from acp_tui.protocol.router import wire_form
 
 __all__ = ["RoutedTerminals", "error_code", "routed"]
+
+
+def routed(model: Any, handler: Any) -> Any:
+    """`handler` taking raw params: validated by `model` first, a model result sent as its wire
+    form (what the connection does with a route the router installed)."""
+
+    async def handle(params: Any) -> Any:
+        return wire_form(await handler(model.model_validate(params)))
+
+    return handle
 
 
 async def error_code(call: Any) -> int:

@@ -23,6 +23,7 @@ from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
 from acp_tui.protocol.traffic_store import TrafficStore
+from acp_tui.session.diff import FileDiff
 
 Policy = Literal["allow", "reject", "cancel"]
 
@@ -37,7 +38,7 @@ class CheckUi:
         self.auth_error: str | None = None
 
     async def choose_auth_method(
-        self, methods: Sequence[AuthMethodInfo], error: str | None
+        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
         if self.auth_error is not None or self.auth is None:
             self.auth_error = error or "authentication required (give --auth METHOD)"
@@ -45,10 +46,12 @@ class CheckUi:
         self.auth_error = ""  # one try only
         return next((m for m in methods if m.id == self.auth and m.type == "agent"), None)
 
-    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+    async def run_login_terminal(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+    ) -> int | None:
         return None
 
-    async def review_write(self, path: Path, before: str | None, proposed: str) -> None:
+    async def review_write(self, path: Path, diff: FileDiff) -> None:
         return None
 
 
@@ -60,7 +63,7 @@ class CheckSession(AgentSession):
         self.policy = policy
         self.permission_answers: list[str] = []
 
-    async def _on_request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
+    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         self.thread.upsert_tool_call(params.tool_call)
         wanted = {
             "allow": ("allow_once", "allow_always"),

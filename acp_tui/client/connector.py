@@ -192,22 +192,24 @@ class Connector:
         *,
         request: str = "authenticate",
         preferred: AuthMethodInfo | None = None,
+        agent: str = "the agent",
     ) -> LoggedIn | GaveUp | Lost:
         """Ask the user how to log in until a method works or they give up. An agent method is
         `request` on this connection (`authenticate`; v2: `auth/login`); a terminal method runs
         the agent's login command, after which (ACP v1) the caller reconnects
         (`LoggedIn.reconnect`). A `preferred` method (a preset's) is tried first, once,
-        without asking."""
+        without asking. `agent` names the agent in the question."""
         method: AuthMethodInfo | None
         while True:
             if preferred is not None:
                 method, preferred = preferred, None
             else:
-                method = await ui.choose_auth_method(methods, error)
+                method = await ui.choose_auth_method(agent, methods, error)
             if method is None:
                 return GaveUp()
             if method.type == "terminal":
-                code = await ui.run_login_terminal([self.argv[0], *method.args], dict(method.env))
+                argv = [self.argv[0], *method.args]
+                code = await ui.run_login_terminal(argv, dict(method.env), self.cwd)
                 if code != 0:
                     error = f"{method.name}: the login command ended with code {code}"
                     continue

@@ -19,6 +19,7 @@ from typing import Any
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
+from acp_tui.client.session_open import apply_session_setup
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol.models import (
     AgentCapabilities,
@@ -106,7 +107,7 @@ class ReplaySession(AgentSession):
         return f"replay: {name}" if name else "replay"
 
     async def start(self) -> bool:
-        self._set_state(SessionState.READY)
+        self.set_state(SessionState.READY)
         self._feeder = self.tasks.spawn("replay feed", self._feed())
         return True
 
@@ -116,7 +117,7 @@ class ReplaySession(AgentSession):
 
     async def close(self) -> None:
         await self.tasks.close()  # the feeder
-        self._set_state(SessionState.CLOSED)
+        self.set_state(SessionState.CLOSED)
 
     def submit(self, text: str) -> None:
         self.notices.emit(Notice("This is a replay: nothing is sent to an agent.", "warning"))
@@ -197,14 +198,12 @@ class ReplaySession(AgentSession):
             if "id" in frame:
                 self._methods[(direction, json.dumps(frame["id"]))] = method
             if direction == "in" and method == "session/update":
-                self._on_session_update(params)
+                self.thread.apply_notification(params)
             elif direction == "in" and method == "session/request_permission":
                 tool_call = params.get("toolCall") if isinstance(params, dict) else None
                 if isinstance(tool_call, dict):
                     with contextlib.suppress(ValueError):
-                        self.thread.upsert_tool_call(
-                            ToolCallUpdate.model_validate(tool_call)
-                        )
+                        self.thread.upsert_tool_call(ToolCallUpdate.model_validate(tool_call))
             elif direction == "out" and method == "session/prompt":
                 self._prompt_sent(params)
             return
@@ -219,7 +218,7 @@ class ReplaySession(AgentSession):
         parsed = [parse_content_block(b) for b in blocks] if isinstance(blocks, list) else []
         self.thread.add_user_prompt(parsed)
         self.thread.begin_turn()
-        self._set_state(SessionState.RUNNING)
+        self.set_state(SessionState.RUNNING)
 
     def _answered(self, method: str, result: dict[str, Any] | None) -> None:
         if method == "initialize" and result is not None:
@@ -233,8 +232,8 @@ class ReplaySession(AgentSession):
             session_id = result.get("sessionId")
             if isinstance(session_id, str):
                 self.session_id = session_id
-            self._apply_session_setup(result)
+            apply_session_setup(self, result)
         elif method == "session/prompt":
             reason = result.get("stopReason") if result is not None else None
             self.thread.end_turn(reason if isinstance(reason, str) else None)
-            self._set_state(SessionState.READY)
+            self.set_state(SessionState.READY)

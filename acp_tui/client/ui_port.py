@@ -22,13 +22,15 @@ class ClientUi(Protocol):
     def asker(self) -> Asker: ...
 
     async def choose_auth_method(
-        self, methods: Sequence[AuthMethodInfo], error: str | None
+        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
-        """Let the user pick how to log in; None gives up."""
+        """Let the user pick how to log in to `agent` (its name); None gives up."""
         ...
 
-    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
-        """Run the agent's login in a terminal; return its exit code (None: abandoned)."""
+    async def run_login_terminal(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+    ) -> int | None:
+        """Run the agent's login in a terminal in `cwd`; return its exit code (None: abandoned)."""
         ...
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:

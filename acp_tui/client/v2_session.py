@@ -90,7 +90,7 @@ class V2Driver:
 
     async def _prompt(self, key: int, text: str) -> None:
         session = self.session
-        connection = session._connection
+        connection = session.connection
         try:
             if connection is None or session.session_id is None:
                 raise ConnectionClosed("no session")
@@ -136,21 +136,21 @@ class V2Driver:
 
     async def cancel(self) -> None:
         session = self.session
-        if not session.thread.turn_running or session._connection is None:
+        if not session.thread.turn_running or session.connection is None:
             return
         session.thread.cancel_unfinished_tool_calls()
         session.permissions.cancel_all()
         with contextlib.suppress(ConnectionClosed):
-            await session._connection.notify("session/cancel", {"sessionId": session.session_id})
+            await session.connection.notify("session/cancel", {"sessionId": session.session_id})
 
     def _on_change(self, change: ch.Change) -> None:
         session = self.session
         if isinstance(change, ch.TurnStateChanged):
             if change.running and session.state is SessionState.READY:
-                session._set_state(SessionState.RUNNING)
+                session.set_state(SessionState.RUNNING)
             elif not change.running:
                 if session.state is SessionState.RUNNING:
-                    session._set_state(SessionState.READY)
+                    session.set_state(SessionState.READY)
                 # prompts shown at once that the agent never echoed are done
                 self.reducer.pending = [p for p in self.reducer.pending if p.entry is None]
         elif isinstance(change, ch.ConfigOptionsChanged):
@@ -189,12 +189,12 @@ class V2Driver:
     async def set_mode(self, mode_id: str) -> str | None:
         session = self.session
         option = self.mode_option()
-        if session._connection is None or session.session_id is None:
+        if session.connection is None or session.session_id is None:
             return "no session"
         if option is None:
             return "the agent offers no modes"
         try:
-            result = await session._connection.request(
+            result = await session.connection.request(
                 "session/set_config_option",
                 {
                     "sessionId": session.session_id,
@@ -229,6 +229,7 @@ class V2Driver:
         for method in v1_methods:
             connection.on_request(method, _not_in_v2(method))
         self.routes().install(connection)
+        connection.on_notification("session/update", self.reducer.apply_notification)
 
     async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
         request = params.as_v1()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
-from acp_tui.signal import Signal, Unsubscribe
+from acp_tui.signal import Signal
 
 CANCEL: dict[str, Any] = {"action": "cancel"}
 DECLINE: dict[str, Any] = {"action": "decline"}
@@ -254,18 +254,12 @@ class PendingElicitation:
         return self.future.done()
 
 
-Presenter = Callable[[PendingElicitation], None]
-
-
 class ElicitationBroker:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         self.presented: Signal[PendingElicitation] = Signal("elicitation to ask")
         self.open: list[PendingElicitation] = []
         self._by_url_id: dict[str, PendingElicitation] = {}
-
-    def subscribe(self, presenter: Presenter) -> Unsubscribe:
-        return self.presented.subscribe(presenter)
 
     async def request(self, params: Any) -> dict[str, Any]:
         pending = self._pending(params)

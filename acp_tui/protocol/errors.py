@@ -99,3 +99,7 @@ def invalid_params_from(error: ValidationError) -> RpcError:
     """The -32602 answer for params their model rejected: the problems, without the input."""
     details = json.loads(error.json(include_url=False, include_input=False))
     return RpcError(INVALID_PARAMS, "Invalid params", details)
+
+
+class ConnectionClosed(Exception):
+    """The connection is closed: the request will never be answered, or cannot be sent."""

@@ -1,9 +1,9 @@
 """One way in for the agent's requests: method → params model → handler with typed params.
 
 `Router.route(method, Model, handler)` registers a handler that receives `Model` instances, not
-dicts. `install(connection)` puts every route on a `Connection`; each incoming request's params
-are validated by its model exactly once, there. A `pydantic.ValidationError` propagates to the
-connection, which answers it -32602 (invalid params) with the error details: the one place
+dicts. `install(connection)` puts every route on a `Connection` with its model: the connection
+validates each incoming request's params exactly once, where it serves the request, and answers
+a `pydantic.ValidationError` -32602 (invalid params) with the error details: the one place
 malformed params are answered. A handler may return a model (sent as its wire form) or a dict.
 """
 
@@ -48,21 +48,16 @@ V2_CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
 """The same for a v2 agent (v2 dropped fs/* and terminal/*)."""
 
 
-def typed(model: type[P], handler: Callable[[P], Awaitable[Any]]) -> RequestHandler:
-    """A raw-params handler that validates with `model`, then calls `handler`."""
-
-    async def handle(params: Any) -> Any:
-        result = await handler(model.model_validate(params))
-        return to_wire(result) if isinstance(result, BaseModel) else result
-
-    return handle
+def wire_form(result: Any) -> Any:
+    """A handler's result as JSON: a model as its wire form, anything else as is."""
+    return to_wire(result) if isinstance(result, BaseModel) else result
 
 
 class Router:
     """The request table of one client: which handler answers which method."""
 
     def __init__(self, table: dict[str, type[BaseModel]] | None = None) -> None:
-        self._routes: dict[str, RequestHandler] = {}
+        self._routes: dict[str, tuple[type[BaseModel], RequestHandler]] = {}
         self._table = CLIENT_REQUESTS if table is None else table
 
     def route(self, method: str, model: type[P], handler: Callable[[P], Awaitable[Any]]) -> None:
@@ -71,18 +66,14 @@ class Router:
         expected = self._table.get(method)
         if expected is not None and expected is not model:
             raise TypeError(f"{method} takes {expected.__name__}, not {model.__name__}")
-        self._routes[method] = typed(model, handler)
+        self._routes[method] = (model, handler)
 
     @property
     def methods(self) -> list[str]:
         """The methods routed so far."""
         return list(self._routes)
 
-    def handler(self, method: str) -> RequestHandler | None:
-        """The connection-level handler for `method` (validation included), if routed."""
-        return self._routes.get(method)
-
     def install(self, connection: Connection) -> None:
         """Serve every routed method on `connection`."""
-        for method, handler in self._routes.items():
-            connection.on_request(method, handler)
+        for method, (model, handler) in self._routes.items():
+            connection.on_request(method, handler, params=model, result=wire_form)

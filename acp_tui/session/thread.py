@@ -71,6 +71,8 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
     "agent_thought_chunk": "thought",
     "user_message_chunk": "user",
 }
+# What a session/load replays that a thread showing the conversation already has (a restart).
+_REPLAYED_KINDS = frozenset({*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan"})
 
 
 def _is_user(entry: Entry) -> bool:
@@ -125,6 +127,9 @@ class Thread:
         """Set for v2 sessions: entries added while idle are background activity."""
         self.had_turn = False
         """A turn has run (what arrives idle before the first one is not background)."""
+        self.skip_replayed = False
+        """Set while a `session/load` replays a conversation this thread already shows (after a
+        restart): the replayed messages, tool calls and plans are dropped."""
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
             AgentMessageChunk: self._on_chunk,
             AgentThoughtChunk: self._on_chunk,
@@ -149,9 +154,6 @@ class Thread:
         A listener that raises is logged and reported (see `acp_tui.signal`)."""
         return self.changed.subscribe(callback)
 
-    def _emit(self, change: ch.Change) -> None:
-        self.changed.emit(change)
-
     # ---- agent updates --------------------------------------------------------------------------
 
     def apply(self, update: SessionUpdate) -> None:
@@ -174,7 +176,10 @@ class Thread:
         if type(update) is not dict:
             self._on_unknown(UnknownUpdate(raw=params, error="params has no update object"))
             return
-        role = _CHUNK_ROLES.get(update.get("sessionUpdate"))  # type: ignore[arg-type]
+        kind = update.get("sessionUpdate")
+        if self.skip_replayed and kind in _REPLAYED_KINDS:
+            return
+        role = _CHUNK_ROLES.get(kind)  # type: ignore[arg-type]
         if role is not None:
             content = update.get("content")
             if type(content) is dict and len(content) == 2 and content.get("type") == "text":
@@ -217,7 +222,7 @@ class Thread:
             self._add_entry(entry)
             return
         index = entry.append_text(text)
-        self._emit(ch.MessageChunkAppended(entry, index, text))
+        self.changed.emit(ch.MessageChunkAppended(entry, index, text))
 
     def _on_chunk(self, update: UserMessageChunk | AgentMessageChunk | AgentThoughtChunk) -> None:
         role = _CHUNK_ROLES[update.session_update]
@@ -236,9 +241,9 @@ class Thread:
             return
         index, text = entry.append_block(block)
         if text is None:
-            self._emit(ch.EntryChanged(entry))
+            self.changed.emit(ch.EntryChanged(entry))
         else:
-            self._emit(ch.MessageChunkAppended(entry, index, text))
+            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
 
     def _on_tool_call(self, update: ToolCall) -> None:
         entry = self.tool_calls.get(update.tool_call_id)
@@ -273,12 +278,12 @@ class Thread:
         if copy_tool_fields(entry, update, fields):
             if entry.status != old_status:
                 stamp_times(entry, self._clock())
-            self._emit(ch.EntryChanged(entry))
+            self.changed.emit(ch.EntryChanged(entry))
 
     def _on_plan(self, update: Plan) -> None:
         self.plan = list(update.entries)
         state = PlanState(plan_id=None, entries=list(update.entries), meta=update.meta)
-        self._emit(ch.PlanChanged(None))
+        self.changed.emit(ch.PlanChanged(None))
         self._snapshot(state)
 
     def _on_plan_update(self, update: PlanUpdate) -> None:
@@ -287,7 +292,7 @@ class Thread:
             self._on_unknown(UnknownUpdate(raw=to_wire(update), error="plan without an id"))
             return
         self.plans[state.plan_id] = state
-        self._emit(ch.PlanChanged(state.plan_id))
+        self.changed.emit(ch.PlanChanged(state.plan_id))
         self._snapshot(state)
 
     def _snapshot(self, state: PlanState) -> None:
@@ -295,14 +300,14 @@ class Thread:
         if type(last) is PlanSnapshotEntry and last.plan.plan_id == state.plan_id:
             last.plan = state
             last.removed = False
-            self._emit(ch.EntryChanged(last))
+            self.changed.emit(ch.EntryChanged(last))
         else:
             self._add_entry(PlanSnapshotEntry(state, id=self._new_id()))
 
     def _on_plan_removed(self, update: PlanRemoved) -> None:
         if self.plans.pop(update.plan_id, None) is None:
             return
-        self._emit(ch.PlanRemoved(update.plan_id))
+        self.changed.emit(ch.PlanRemoved(update.plan_id))
         for entry in self.entries:
             if (
                 type(entry) is PlanSnapshotEntry
@@ -310,11 +315,11 @@ class Thread:
                 and not entry.removed
             ):
                 entry.removed = True
-                self._emit(ch.EntryChanged(entry))
+                self.changed.emit(ch.EntryChanged(entry))
 
     def _on_commands(self, update: AvailableCommandsUpdate) -> None:
         self.commands = list(update.available_commands)
-        self._emit(ch.CommandsChanged())
+        self.changed.emit(ch.CommandsChanged())
 
     def _on_current_mode(self, update: CurrentModeUpdate) -> None:
         self.set_current_mode(update.current_mode_id)
@@ -328,11 +333,11 @@ class Thread:
             self.title = update.title
         if "updated_at" in sent:
             self.updated_at = update.updated_at
-        self._emit(ch.InfoChanged())
+        self.changed.emit(ch.InfoChanged())
 
     def _on_usage(self, update: UsageUpdate) -> None:
         self.usage = UsageState(update.used, update.size, update.cost)
-        self._emit(ch.UsageChanged())
+        self.changed.emit(ch.UsageChanged())
 
     def _on_unknown(self, update: UnknownUpdate) -> None:
         self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))
@@ -369,13 +374,13 @@ class Thread:
         if not running:
             self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
-        self._emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
+        self.changed.emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
 
     def mark_background_entry(self, entry: Entry) -> None:
         """`entry` changed while idle: it is background activity (emits if newly marked)."""
         if entry.id not in self.background:
             self.background.add(entry.id)
-            self._emit(ch.EntryChanged(entry))
+            self.changed.emit(ch.EntryChanged(entry))
 
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
@@ -384,23 +389,23 @@ class Thread:
         for entry in cancelled:
             entry.status = "cancelled"
             stamp_times(entry, now)
-            self._emit(ch.EntryChanged(entry))
+            self.changed.emit(ch.EntryChanged(entry))
         return cancelled
 
     def set_current_mode(self, mode_id: str) -> None:
         """The current mode (after session/set_mode or a current_mode_update); emits if changed."""
         if mode_id != self.current_mode_id:
             self.current_mode_id = mode_id
-            self._emit(ch.CurrentModeChanged(mode_id))
+            self.changed.emit(ch.CurrentModeChanged(mode_id))
 
     def set_modes(self, state: SessionModeState | None) -> None:
         """The modes from a session/new or session/load response (None: no modes)."""
         self.modes = list(state.available_modes) if state is not None else []
-        self._emit(ch.ModesChanged())
+        self.changed.emit(ch.ModesChanged())
         current = state.current_mode_id if state is not None else None
         if current != self.current_mode_id:
             self.current_mode_id = current
-            self._emit(ch.CurrentModeChanged(current))
+            self.changed.emit(ch.CurrentModeChanged(current))
 
     def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:
         """The config options from a session response or config_option_update (None: none).
@@ -408,7 +413,7 @@ class Thread:
         Raw dicts are accepted too (parsed here; invalid ones are skipped, as the schema says).
         """
         self.config_options = parse_config_options(options or [])
-        self._emit(ch.ConfigOptionsChanged())
+        self.changed.emit(ch.ConfigOptionsChanged())
 
     def reset(self) -> None:
         """Forget the conversation and the session's state, to open another session in this
@@ -435,13 +440,13 @@ class Thread:
         """The unstable `models` state from a session response (None: the agent has none)."""
         if models != self.models:
             self.models = models
-            self._emit(ch.ModelsChanged())
+            self.changed.emit(ch.ModelsChanged())
 
     def set_current_model(self, model_id: str) -> None:
         """The current model after `session/set_model` succeeded."""
         if self.models is not None and model_id != self.models.current_id:
             self.models = ModelState(model_id, self.models.available)
-            self._emit(ch.ModelsChanged())
+            self.changed.emit(ch.ModelsChanged())
 
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
@@ -458,7 +463,7 @@ class Thread:
         entry = self.tool_calls.get(tool_call_id)
         if entry is not None and entry.disk_notes != notes:
             entry.disk_notes = list(notes)
-            self._emit(ch.EntryChanged(entry))
+            self.changed.emit(ch.EntryChanged(entry))
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
@@ -467,7 +472,7 @@ class Thread:
             update = ToolCallUpdate(tool_call_id=tool_call_id)
             entry = self._create_tool_call(update, {"tool_call_id"})
         entry.permissions.append(ask)
-        self._emit(ch.PermissionChanged(entry, ask))
+        self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry
 
     def settle_permission(self, tool_call_id: str, request_id: int, answer: str) -> None:
@@ -479,7 +484,7 @@ class Thread:
             return
         ask.answer = answer
         ask.respond = None
-        self._emit(ch.PermissionChanged(entry, ask))
+        self.changed.emit(ch.PermissionChanged(entry, ask))
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -497,4 +502,4 @@ class Thread:
         if self.mark_background and self.had_turn and not self.turn_running and not _is_user(entry):
             self.background.add(entry.id)
         self.entries.append(entry)
-        self._emit(ch.EntryAdded(entry))
+        self.changed.emit(ch.EntryAdded(entry))

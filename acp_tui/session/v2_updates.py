@@ -142,7 +142,7 @@ class V2Reducer:
                     entry.message_id = message_id
                     self.messages[(role, message_id)] = entry
                     _replace(entry, first)
-                    self.thread._emit(ch.EntryChanged(entry))
+                    self.thread.changed.emit(ch.EntryChanged(entry))
                 else:
                     entry = self._add_message(role, message_id, first)
                 if self.on_placed is not None:
@@ -175,9 +175,9 @@ class V2Reducer:
             return
         index, text = entry.append_block(update.content)
         if text is None:
-            self.thread._emit(ch.EntryChanged(entry))
+            self.thread.changed.emit(ch.EntryChanged(entry))
         else:
-            self.thread._emit(ch.MessageChunkAppended(entry, index, text))
+            self.thread.changed.emit(ch.MessageChunkAppended(entry, index, text))
         self._touched(entry)
 
     def _on_message(self, update: MessageUpsert) -> None:
@@ -190,7 +190,7 @@ class V2Reducer:
             return
         if sent:  # null clears, an array replaces (chunks accumulated so far included)
             _replace(entry, blocks)
-            self.thread._emit(ch.EntryChanged(entry))
+            self.thread.changed.emit(ch.EntryChanged(entry))
         self._touched(entry)
 
     # ---- tool calls ----------------------------------------------------------------------
@@ -220,13 +220,13 @@ class V2Reducer:
             setattr(entry, name, list(value) if isinstance(value, list) else value)
         if entry.status != old_status:
             stamp_times(entry, self.thread._clock())
-        self.thread._emit(ch.EntryChanged(entry))
+        self.thread.changed.emit(ch.EntryChanged(entry))
         self._touched(entry)
 
     def _on_tool_content(self, update: ToolCallContentChunk) -> None:
         entry = self._tool_call(update.tool_call_id)
         entry.content = [*entry.content, update.content]
-        self.thread._emit(ch.EntryChanged(entry))
+        self.thread.changed.emit(ch.EntryChanged(entry))
         self._touched(entry)
 
     # ---- agent-owned terminals --------------------------------------------------------------
@@ -273,7 +273,7 @@ class V2Reducer:
         command or exit status changes the card's title line)."""
         for entry in self.thread.tool_calls.values():
             if any(getattr(c, "terminal_id", None) == terminal_id for c in entry.content):
-                self.thread._emit(ch.EntryChanged(entry))
+                self.thread.changed.emit(ch.EntryChanged(entry))
                 if all_changes:
                     self._touched(entry)
 

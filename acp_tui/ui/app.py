@@ -69,8 +69,6 @@ class AcpApp(App[int]):
         self.startup_messages = list(startup_messages or [])
         self.bridge = ScreenUi(self)
         self.session = session_factory(self.bridge)
-        self.bridge.agent_name_source = lambda: self.session.agent_name
-        self.bridge.cwd = str(self.session.cwd)
         self.start_agent = start_agent
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
@@ -118,7 +116,6 @@ class AcpApp(App[int]):
         # walking it again and again while text streams (long GC pauses showed as lag).
         gc.freeze()
         ok = await session_history.start(self.session, self.open_request)
-        self.bridge.agent_name = self.session.agent_name
         self.show_current_thread()
         if ok:
             session_history.remember(self.session)
@@ -197,6 +194,7 @@ class AcpApp(App[int]):
             "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
             self.action_inspector,
         )
+
     def show_current_thread(self) -> None:
         """A new main screen when the session's thread was replaced (another session opened)."""
         screen = next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)

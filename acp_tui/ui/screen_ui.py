@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,11 +21,8 @@ T = TypeVar("T")
 class ScreenUi:
     """Implements `acp_tui.client.ui_port.ClientUi` for a Textual app."""
 
-    def __init__(self, app: App[Any], agent_name: str = "the agent", cwd: str = ".") -> None:
+    def __init__(self, app: App[Any]) -> None:
         self.app = app
-        self.agent_name = agent_name
-        self.agent_name_source: Callable[[], str] | None = None
-        self.cwd = cwd
         self._asker = _ScreenAsker(self)
 
     @property
@@ -46,20 +43,21 @@ class ScreenUi:
         return await future
 
     async def choose_auth_method(
-        self, methods: Sequence[AuthMethodInfo], error: str | None
+        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
         """Let the user pick how to log in (`AuthMethodScreen`); None gives up."""
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
-        name = self.agent_name_source() if self.agent_name_source else self.agent_name
-        return await self.ask_screen(AuthMethodScreen(name, methods, error))
+        return await self.ask_screen(AuthMethodScreen(agent, methods, error))
 
-    async def run_login_terminal(self, argv: Sequence[str], env: Mapping[str, str]) -> int | None:
+    async def run_login_terminal(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+    ) -> int | None:
         """Run the agent's login command in `LoginTerminalScreen`; its exit code, or None when
         abandoned."""
         from acp_tui.ui.screens.auth import LoginTerminalScreen
 
-        return await self.ask_screen(LoginTerminalScreen(argv, env, self.cwd))
+        return await self.ask_screen(LoginTerminalScreen(argv, env, str(cwd)))
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
         """Show a held write in `WriteReviewScreen`; what to write, or None to reject."""

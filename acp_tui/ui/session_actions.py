@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, cast
 from textual.widget import Widget
 
 from acp_tui.client import message_fork, session_history
-from acp_tui.client.logout import can_logout, logout
 from acp_tui.host.asker import Choice, Question
 from acp_tui.session.config_options import MODEL
 from acp_tui.ui.plain import notify
@@ -27,7 +26,7 @@ Entry = tuple[str, str, Callable[[], object]]
 
 
 def logout_entries(screen: MainScreen) -> list[Entry]:
-    if not can_logout(screen.session):
+    if not screen.session.can_logout:
         return []
     return [
         ("Log out of the agent", "Send `logout`: end the agent's login", lambda: ask_logout(screen))
@@ -51,7 +50,7 @@ def ask_logout(screen: MainScreen) -> None:
 
 
 async def _logout(screen: MainScreen) -> None:
-    error = await logout(screen.session)
+    error = await screen.session.logout()
     if error is not None:
         notify(screen, f"Could not log out: {error}", severity="error")
     else:

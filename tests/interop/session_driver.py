@@ -32,14 +32,14 @@ class InteropUi:
         self.auth_asked: list[str | None] = []
 
     async def choose_auth_method(
-        self, methods: Sequence[AuthMethodInfo], error: str | None
+        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
         self.auth_asked.append(error)
         if len(self.auth_asked) > 2:
             return None
         return next((m for m in methods if m.id == self.auth), None)
 
-    async def run_login_terminal(self, argv: Any, env: Any) -> None:
+    async def run_login_terminal(self, argv: Any, env: Any, cwd: Any) -> None:
         return None
 
     async def review_write(self, path: Path, diff: Any) -> ReviewedWrite | None:

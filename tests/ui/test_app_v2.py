@@ -283,7 +283,7 @@ async def test_user_message_null_clears_and_a_queued_prompt_is_placed(tmp_path: 
         assert "sent, waiting for the agent" in str(h.app.screen.query_one("#queue").border_title)
         assert ("user", "second") not in messages(h)
         assert h.session.thread.state == "running"
-        await h.session._connection.notify("session/cancel", {"sessionId": SID})  # type: ignore[union-attr]
+        await h.session.connection.notify("session/cancel", {"sessionId": SID})  # type: ignore[union-attr]
         await h.until(lambda: h.session.thread.state == "idle", "idle")
         assert messages(h) == [("user", ""), ("agent", "working"), ("user", "second")]
         await h.until(lambda: not h.all(QueuedItem), "the queue to empty")

@@ -186,6 +186,41 @@ async def test_notifications_delivered_one_at_a_time_in_order(pair) -> None:
     assert log == expected
 
 
+async def test_a_sync_handler_runs_in_the_read_loop_and_async_ones_keep_the_order(pair) -> None:
+    """Nothing waiting: a notification goes from the read loop to its handler (no queue, no
+    task switch). Behind an async handler, later ones wait until it has finished."""
+    conn, peer = pair
+    log: list[tuple[str, str | None]] = []
+    release, started, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    def sync(params):
+        task = asyncio.current_task()
+        log.append((params, task.get_name() if task is not None else None))
+        if params == "last":
+            done.set()
+
+    async def slow(params):
+        log.append(("slow start", None))
+        started.set()
+        await release.wait()
+        log.append(("slow end", None))
+
+    conn.on_notification("sync", sync)
+    conn.on_notification("slow", slow)
+    frames = [("sync", "first"), ("slow", None), ("sync", "queued"), ("sync", "last")]
+    await peer.send_raw(
+        "".join(
+            json.dumps({"jsonrpc": "2.0", "method": m, "params": p}) + "\n" for m, p in frames
+        )
+    )
+    await wait_for(started)
+    assert log == [("first", "acp-read"), ("slow start", None)]
+    release.set()
+    await wait_for(done)
+    assert [entry for entry, _task in log] == ["first", "slow start", "slow end", "queued", "last"]
+    assert log[-1][1] == "acp-notifications"  # delivered by the consumer, behind the slow one
+
+
 async def test_sync_handlers_and_handler_failures_do_not_stop_delivery(pair) -> None:
     conn, peer = pair
     got: list[Any] = []

@@ -69,9 +69,14 @@ async def test_a_model_result_is_sent_as_its_wire_form() -> None:
         return TerminalExitStatus(exit_code=3)
 
     router.route("terminal/kill", KillTerminalRequest, kill)
-    handler = router.handler("terminal/kill")
-    assert handler is not None
-    assert await handler({"sessionId": "s", "terminalId": "t"}) == {"exitCode": 3}
+    conn, peer = await socket_pair()
+    router.install(conn)
+    conn.start()
+    params = {"sessionId": "s", "terminalId": "t"}
+    await peer.send({"jsonrpc": "2.0", "id": 1, "method": "terminal/kill", "params": params})
+    reply = await peer.recv()
+    assert reply == {"jsonrpc": "2.0", "id": 1, "result": {"exitCode": 3}}
+    await conn.close()
 
 
 def test_a_method_cannot_be_routed_with_another_methods_model() -> None:

@@ -346,3 +346,23 @@ def test_apply_accepts_parsed_models(thread: Thread) -> None:
     thread.apply(m.ToolCall(tool_call_id="t", title="Typed call"))
     assert isinstance(thread.entries[0], MessageEntry) and thread.entries[0].text == "typed"
     assert thread.tool_calls["t"].title == "Typed call"
+
+
+def test_a_replay_into_a_thread_that_shows_it_is_dropped_but_not_the_rest() -> None:
+    """After a restart, `session/load` replays the conversation the thread already shows: the
+    replayed messages, tool calls and plans are dropped there, commands and modes are not."""
+    thread = Thread()
+    notify(thread, chunk("agent_message_chunk", "hello"))
+    thread.skip_replayed = True
+    notify(thread, chunk("user_message_chunk", "hi"))
+    notify(thread, chunk("agent_message_chunk", "hello"))
+    notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Read"})
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "failed"})
+    notify(thread, {"sessionUpdate": "plan", "entries": []})
+    notify(thread, {"sessionUpdate": "current_mode_update", "currentModeId": "ask"})
+    assert [e.text for e in thread.entries if isinstance(e, MessageEntry)] == ["hello"]
+    assert len(thread.entries) == 1 and not thread.tool_calls and thread.plan is None
+    assert thread.current_mode_id == "ask"
+    thread.skip_replayed = False
+    notify(thread, chunk("agent_message_chunk", " again"))
+    assert [e.text for e in thread.entries if isinstance(e, MessageEntry)] == ["hello again"]

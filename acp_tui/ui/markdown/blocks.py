@@ -68,7 +68,7 @@ class Block:
     def rollback(self, mark: Any) -> None:
         self.closed = mark
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         """A plain, comparable description of the block (for tests)."""
         return (self.kind.value,)
 
@@ -92,7 +92,7 @@ class LinesBlock(Block):
         self.closed, n = mark
         del self.lines[n:]
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         return (self.kind.value, tuple(self.lines))
 
 
@@ -123,7 +123,7 @@ class Heading(Block):
         self.text = text
         self.closed = True
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         return (self.kind.value, self.level, self.text)
 
 
@@ -192,7 +192,7 @@ class Code(LinesBlock):
             end -= 1
         return self.lines[:end]
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         return (self.kind.value, self.info, tuple(self.content))
 
 
@@ -220,7 +220,7 @@ class Table(Block):
         self.closed, n = mark
         del self.rows[n:]
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         rows = tuple(tuple(r) for r in self.rows)
         return (self.kind.value, tuple(self.header), tuple(self.aligns), rows)
 
@@ -256,7 +256,7 @@ class Quote(Block):
         self.closed, inner = mark
         self.inner.rollback(inner)
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         return (self.kind.value, self.inner.outline())
 
     @property
@@ -321,7 +321,7 @@ class ListBlock(Block):
         del self.items[n:]
         self.items[-1].inner.rollback(inner)
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         items = tuple(item.inner.outline() for item in self.items)
         return (self.kind.value, self.ordered, self.start, items)
 
@@ -470,7 +470,7 @@ class BlockSplitter:
         finally:
             self.rollback(saved)
 
-    def outline(self) -> tuple[Any, ...]:
+    def outline(self) -> tuple[object, ...]:
         return tuple(block.outline() for block in self.blocks)
 
 

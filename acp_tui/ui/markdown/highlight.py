@@ -10,7 +10,6 @@ lexers fall back to highlighting each line on its own.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer
 from pygments.lexers import get_lexer_by_name
@@ -18,7 +17,7 @@ from pygments.token import Error, Text, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
 LexState = tuple[str, ...]
-Token = tuple[Any, str]
+Token = tuple[_TokenType, str]
 ROOT: LexState = ("root",)
 
 
@@ -33,7 +32,7 @@ def lexer_for(language: str) -> Lexer | None:
         return None
 
 
-def _apply_transition(stack: list[str], new_state: Any) -> None:
+def _apply_transition(stack: list[str], new_state: object) -> None:
     if isinstance(new_state, tuple):
         for state in new_state:
             if state == "#pop":

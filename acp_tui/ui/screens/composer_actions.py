@@ -40,7 +40,7 @@ from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session_facade import SessionFacade
 
 
 class ComposerActions(Screen[None]):
@@ -50,7 +50,7 @@ class ComposerActions(Screen[None]):
     COMPOSER_BINDINGS = [
         Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
     ]
-    session: AgentSession
+    session: SessionFacade
     _turn_started: float | None = None
 
     def composer_mount(self) -> list[Callable[[], None]]:

@@ -11,9 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
-from acp_tui.client import session_config
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
+from acp_tui.client.session_facade import SessionFacade
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.session import thread_changes
@@ -75,7 +74,7 @@ class MainScreen(ComposerActions):
     ]
     COMMANDS = {LocalCommandsProvider}
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: SessionFacade) -> None:
         super().__init__()
         self._compositor = RowCompositor()  # a streamed line repaints only its own rows
         self.session = session
@@ -192,7 +191,7 @@ class MainScreen(ComposerActions):
         match change:
             case thread_changes.PermissionChanged():
                 self._on_permission(change)
-                if self.session.v2 is not None:  # requires_action points at what waits
+                if self.session.speaks_v2:  # requires_action points at what waits
                     self.query_one(StatusBar).activity = activity_text(thread)
             case thread_changes.InfoChanged():
                 self.query_one(StatusBar).title = thread.title or ""
@@ -204,7 +203,7 @@ class MainScreen(ComposerActions):
             case thread_changes.ConfigOptionsChanged() | thread_changes.ModelsChanged():
                 self._refresh_modes()  # a `mode` config option stands in for modes
                 self._refresh_model()
-            case thread_changes.TurnStateChanged() if self.session.v2:
+            case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
 
     def _refresh_modes(self) -> None:
@@ -253,7 +252,7 @@ class MainScreen(ComposerActions):
         self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
 
     async def _set_mode(self, mode_id: str) -> None:
-        error = await session_config.choose_mode(self.session, mode_id)
+        error = await self.session.choose_mode(mode_id)
         if error is not None:
             notify(self, f"Could not switch mode: {error}", severity="error")
         self._refresh_modes()
@@ -263,7 +262,7 @@ class MainScreen(ComposerActions):
         self.run_worker(self._set_config(event.config_id, event.value), group="config")
 
     async def _set_config(self, config_id: str, value: str | bool) -> None:
-        error = await session_config.set_config_option(self.session, config_id, value)
+        error = await self.session.set_config_option(config_id, value)
         if error is not None:
             notify(self, f"Could not change the setting: {error}", severity="error")
 
@@ -272,7 +271,7 @@ class MainScreen(ComposerActions):
         self.run_worker(self._set_model(event.model_id), group="config")
 
     async def _set_model(self, model_id: str) -> None:
-        error = await session_config.set_model(self.session, model_id)
+        error = await self.session.set_model(model_id)
         if error is not None:
             notify(self, f"Could not change the model: {error}", severity="error")
 

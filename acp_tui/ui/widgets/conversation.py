@@ -44,7 +44,7 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session_facade import SessionFacade
 
 STOP_REASON_TEXT = {
     "max_tokens": "the agent stopped: it reached its token limit",
@@ -91,7 +91,7 @@ class ConversationView(VerticalScroll):
     def __init__(
         self,
         thread: Thread,
-        session: AgentSession | None = None,
+        session: SessionFacade | None = None,
         *,
         id: str | None = None,
         live_entries: int = LIVE_ENTRIES,

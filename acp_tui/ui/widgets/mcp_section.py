@@ -16,7 +16,7 @@ from acp_tui.mcp_servers import server_kind
 from acp_tui.safe_text import safe_text
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session_facade import SessionFacade
 
 
 def describe_servers(
@@ -44,7 +44,7 @@ def describe_servers(
 class McpSection(Static):
     """The title and the list; refreshed whenever the session becomes ready."""
 
-    def __init__(self, session: AgentSession, *, id: str | None = None) -> None:
+    def __init__(self, session: SessionFacade, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None

@@ -18,7 +18,7 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session_facade import SessionFacade
 
 
 class Sidebar(VerticalScroll):
@@ -38,7 +38,7 @@ class Sidebar(VerticalScroll):
     """
 
     def __init__(
-        self, thread: Thread, *, id: str | None = None, session: AgentSession | None = None
+        self, thread: Thread, *, id: str | None = None, session: SessionFacade | None = None
     ) -> None:
         super().__init__(id=id)
         self.thread = thread

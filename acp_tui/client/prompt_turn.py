@@ -1,0 +1,125 @@
+"""The v1 prompt turn of an `AgentSession`: a prompt sent now or queued while a turn runs, the
+`session/prompt` request the turn is, its end (stop reason, the change monitor's last look) and
+cancelling it. (v2 sends prompts at once: `v2_session.V2Driver`.)"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
+from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.errors import RpcError
+from acp_tui.safe_text import safe_text
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+class PromptTurns:
+    """Runs one v1 turn at a time under the session's supervisor; the next queued prompt follows
+    when the session is ready again."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+        self.task: asyncio.Task[None] | None = None
+        """The running turn, if any."""
+        self.carried: list[dict[str, Any]] = []
+        """Content the next prompt starts with (a conversation continued from a message)."""
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def submit(self, text: str) -> QueuedPrompt | None:
+        """Start a turn with `text`, or queue it (returned) while one runs or the session is
+        not ready."""
+        session = self.session
+        if self.running or session.state is not SessionState.READY:
+            return session.prompts.add(text)
+        self._start(text)
+        return None
+
+    def send_next(self) -> None:
+        """The next queued prompt, if the session is ready and no turn runs."""
+        if self.session.state is SessionState.READY and not self.running:
+            item = self.session.prompts.pop()
+            if item is not None:
+                self._start(item.text)
+
+    def _start(self, text: str) -> None:
+        self.task = self.session.tasks.spawn("turn", self._run(text))
+
+    async def _run(self, text: str) -> None:
+        session = self.session
+        connection = session.connection
+        if connection is None or session.session_id is None:
+            return
+        blocks = await self._prompt_blocks(text)
+        from acp_tui.protocol.models import parse_content_block
+
+        thread = session.thread
+        thread.add_user_prompt([parse_content_block(block) for block in blocks])
+        thread.begin_turn()
+        session.set_state(SessionState.RUNNING)
+        session.phase = "prompt"
+        stop_reason: str | None = None
+        try:
+            await session.changes.wait_ready()
+            result = await connection.request(
+                "session/prompt", {"sessionId": session.session_id, "prompt": blocks}
+            )
+            if isinstance(result, dict) and isinstance(result.get("stopReason"), str):
+                stop_reason = safe_text(result["stopReason"])
+        except RpcError as error:
+            message = f"The agent failed the prompt: {error.describe()}"
+            session.notices.emit(Notice(message, "error"))
+            stop_reason = "error"
+            session.phase = "idle"
+        except ConnectionClosed:  # the crash watcher reports it "during prompt"
+            stop_reason = "error"
+        else:
+            session.phase = "idle"
+        finally:
+            self.task = None
+            if not session.closing:
+                await session.changes.before_turn_end()
+            thread.end_turn(stop_reason)
+            if session.state is SessionState.RUNNING:
+                session.set_state(SessionState.READY)
+        self.send_next()
+
+    async def _prompt_blocks(self, text: str) -> list[dict[str, Any]]:
+        """The text as typed, plus a block per @-mention (see composer/prompt_content.py),
+        after what `carried` left for it."""
+        carried, self.carried = self.carried, []
+        session = self.session
+        built = await build_prompt(
+            text,
+            session.cwd,
+            PromptCapabilities.from_agent(session.agent_capabilities),
+            lambda path: session.fs.policy.check(path, "read"),
+        )
+        for problem in built.problems:
+            session.notices.emit(Notice(problem, "warning"))
+        return [*carried, *built.blocks]
+
+    async def cancel(self) -> None:
+        """`session/cancel`: unfinished tool calls and open questions end now; updates keep
+        arriving until the prompt returns."""
+        session = self.session
+        connection = session.connection
+        if not self.running or connection is None or session.session_id is None:
+            return
+        session.thread.cancel_unfinished_tool_calls()
+        session.permissions.cancel_all()
+        session.elicitations.cancel_all()
+        with contextlib.suppress(ConnectionClosed):
+            await connection.notify("session/cancel", {"sessionId": session.session_id})
+
+    def stop(self) -> None:
+        """The session closes: cancel the running turn."""
+        if self.task is not None:
+            self.task.cancel()

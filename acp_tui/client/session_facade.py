@@ -1,0 +1,156 @@
+"""`SessionFacade`: all the screens and widgets may use of a session, as a protocol.
+
+`AgentSession` implements it; the UI's screens and widgets are typed against it, so mypy proves
+they do not reach into the session's parts (`fs`, `permissions`, `write_gate`, `terminals`,
+`changes`, `connector`, `v2`). The app (the composition root) holds the concrete session for
+its lifecycle: opening sessions (`session_history`), closing it, the inspector's store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
+    from acp_tui.client.turn_changes import TurnChanges
+    from acp_tui.client.write_review import WriteReport
+    from acp_tui.composer.elicitation import PendingElicitation
+    from acp_tui.config import Settings
+    from acp_tui.host.change_log import ChangeLog
+    from acp_tui.host.permission_rules import RulesStore
+    from acp_tui.host.permissions import PendingPermission
+    from acp_tui.host.terminals import Terminal
+    from acp_tui.protocol.models import AgentCapabilities
+    from acp_tui.session.agent_terminals import AgentTerminal
+    from acp_tui.session.thread import Thread
+    from acp_tui.signal import Signal
+
+
+class SessionFacade(Protocol):
+    """What the UI reads of one agent session and what it asks of it."""
+
+    # ---- what it is ----------------------------------------------------------------------------
+
+    @property
+    def agent_name(self) -> str:
+        """The agent's title or name (or a short name of its command)."""
+        ...
+
+    @property
+    def cwd(self) -> Path: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def thread(self) -> Thread:
+        """The conversation: entries, plans, modes, options, usage; observed through changes."""
+        ...
+
+    @property
+    def session_id(self) -> str | None: ...
+
+    @property
+    def agent_capabilities(self) -> AgentCapabilities: ...
+
+    @property
+    def speaks_v2(self) -> bool:
+        """The agent answered `initialize` with ACP v2."""
+        ...
+
+    @property
+    def mcp_servers(self) -> list[dict[str, Any]]:
+        """The MCP servers configured for this agent."""
+        ...
+
+    @property
+    def mcp_sent(self) -> list[dict[str, Any]]:
+        """The MCP servers the last session open passed to the agent."""
+        ...
+
+    # ---- how it is -----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> SessionState: ...
+
+    @property
+    def error(self) -> str | None:
+        """Why the session failed (state FAILED), made safe for the screen."""
+        ...
+
+    @property
+    def crash(self) -> AgentCrash | None: ...
+
+    @property
+    def stall(self) -> AgentCrash | None:
+        """Set while the agent has not answered initialize for too long."""
+        ...
+
+    @property
+    def turn_running(self) -> bool: ...
+
+    # ---- signals -------------------------------------------------------------------------------
+
+    @property
+    def state_changed(self) -> Signal[SessionState]: ...
+
+    @property
+    def queue_changed(self) -> Signal[list[QueuedPrompt]]: ...
+
+    @property
+    def notices(self) -> Signal[Notice]: ...
+
+    @property
+    def stalled(self) -> Signal[AgentCrash | None]: ...
+
+    @property
+    def written(self) -> Signal[WriteReport]: ...
+
+    @property
+    def permission_asked(self) -> Signal[PendingPermission]: ...
+
+    @property
+    def elicitation_asked(self) -> Signal[PendingElicitation]: ...
+
+    # ---- what it keeps -------------------------------------------------------------------------
+
+    @property
+    def turn_changes(self) -> TurnChanges: ...
+
+    @property
+    def change_log(self) -> ChangeLog: ...
+
+    @property
+    def rules(self) -> RulesStore | None: ...
+
+    def terminal(self, terminal_id: str) -> Terminal | None:
+        """One of the agent's terminals (released ones too)."""
+        ...
+
+    def terminal_lookup(self, terminal_id: str) -> Terminal | AgentTerminal | None:
+        """The terminal a tool call shows: an agent-owned one (v2), else one of ours."""
+        ...
+
+    # ---- what the user asks --------------------------------------------------------------------
+
+    def submit(self, text: str) -> QueuedPrompt | None: ...
+
+    def remove_queued(self, item_id: int) -> bool: ...
+
+    async def cancel(self) -> None: ...
+
+    async def restart(self) -> bool: ...
+
+    async def choose_mode(self, mode_id: str) -> str | None:
+        """Switch modes (or the mode config option); an error message, or None."""
+        ...
+
+    async def set_config_option(self, config_id: str, value: str | bool) -> str | None: ...
+
+    async def set_model(self, model_id: str) -> str | None: ...
+
+    @property
+    def can_logout(self) -> bool: ...
+
+    async def logout(self) -> str | None: ...

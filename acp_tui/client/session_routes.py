@@ -1,0 +1,51 @@
+"""What a session answers on a connection: the agent's requests (each to its host service with
+params validated by its model, see `protocol/router.py`), `session/update` straight to the thread
+(v2: to its reducer), elicitations to their broker."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acp_tui.protocol.connection import Connection
+from acp_tui.protocol.models import (
+    CreateTerminalRequest,
+    KillTerminalRequest,
+    ReadTextFileRequest,
+    ReleaseTerminalRequest,
+    RequestPermissionRequest,
+    TerminalOutputRequest,
+    WaitForTerminalExitRequest,
+    WriteTextFileRequest,
+)
+from acp_tui.protocol.router import Router
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+def install_handlers(session: AgentSession, connection: Connection) -> None:
+    """Everything the session answers, on a new connection (v1 until `initialize` says v2)."""
+    v2 = session.v2
+    # the chunk's way in: the connection's consumer calls the reducer, nothing in between
+    apply = v2.reducer.apply_notification if v2 is not None else session.thread.apply_notification
+    connection.on_notification("session/update", apply)
+    (v2.routes() if v2 is not None else v1_routes(session)).install(connection)
+    # elicitation params are checked by the broker (acp_tui/composer/elicitation.py)
+    connection.on_request("elicitation/create", session.elicitations.request)
+    connection.on_notification("elicitation/complete", session.elicitations.complete)
+
+
+def v1_routes(session: AgentSession) -> Router:
+    """The agent's v1 requests, each to its handler with params validated by its model."""
+    fs, terminals = session.fs, session.terminals
+
+    router = Router()
+    router.route("session/request_permission", RequestPermissionRequest, session.request_permission)
+    router.route("fs/read_text_file", ReadTextFileRequest, fs.read_text_file)
+    router.route("fs/write_text_file", WriteTextFileRequest, fs.write_text_file)
+    router.route("terminal/create", CreateTerminalRequest, terminals.create)
+    router.route("terminal/output", TerminalOutputRequest, terminals.output)
+    router.route("terminal/wait_for_exit", WaitForTerminalExitRequest, terminals.wait_for_exit)
+    router.route("terminal/kill", KillTerminalRequest, terminals.kill)
+    router.route("terminal/release", ReleaseTerminalRequest, terminals.release)
+    return router
