@@ -101,6 +101,20 @@ def with_value(option: SessionConfigOption, value: str | bool) -> SessionConfigO
     return option.model_copy(update={"current_value": value})
 
 
+def mode_option_at(
+    options: Sequence[SessionConfigOption], mode_id: str
+) -> list[SessionConfigOption] | None:
+    """`options` with the `mode` option set to `mode_id` (a mode switched through
+    `session/set_mode` or `current_mode_update`), or None when it has no such value or
+    already shows it."""
+    option = option_by_category(options, MODE)
+    if option is None or option.current_value == mode_id:
+        return None
+    if all(choice.value != mode_id for choice in option.flat_options()):
+        return None
+    return [with_value(o, mode_id) if o is option else o for o in options]
+
+
 # ---- unstable: models ------------------------------------------------------------------------
 
 

@@ -47,7 +47,13 @@ from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 
 from . import thread_changes as ch
-from .config_options import ModelState, parse_config_options
+from .config_options import (
+    MODE,
+    ModelState,
+    mode_option_at,
+    option_by_category,
+    parse_config_options,
+)
 from .echo import PromptEcho
 from .entries import (
     Entry,
@@ -397,6 +403,10 @@ class Thread:
         if mode_id != self.current_mode_id:
             self.current_mode_id = mode_id
             self.changed.emit(ch.CurrentModeChanged(mode_id))
+        # an agent with both (Vibe) may tell only one of them: its `mode` option follows
+        synced = mode_option_at(self.config_options, mode_id)
+        if synced is not None:
+            self.set_config_options(synced)
 
     def set_modes(self, state: SessionModeState | None) -> None:
         """The modes from a session/new or session/load response (None: no modes)."""
@@ -414,6 +424,10 @@ class Thread:
         """
         self.config_options = parse_config_options(options or [])
         self.changed.emit(ch.ConfigOptionsChanged())
+        # ... and the modes follow the `mode` option the agent answered with
+        mode = option_by_category(self.config_options, MODE)
+        if mode is not None and any(m.id == mode.current_value for m in self.modes):
+            self.set_current_mode(mode.current_value)
 
     def reset(self) -> None:
         """Forget the conversation and the session's state, to open another session in this

@@ -265,6 +265,37 @@ def test_modes_from_session_response_and_updates(thread: Thread, events: list[ch
     assert events[-2:] == [ch.ModesChanged(), ch.CurrentModeChanged(None)]
 
 
+def test_modes_and_the_mode_option_follow_each_other(
+    thread: Thread, events: list[ch.Change]
+) -> None:
+    """Vibe has both `modes` and a `mode` config option and tells only the one that was used:
+    a set_config_option answer moves the modes, a set_mode (or current_mode_update) the option."""
+    thread.set_modes(
+        m.SessionModeState(
+            current_mode_id="accept-edits",
+            available_modes=[m.SessionMode(id=i, name=i) for i in ("ask", "accept-edits", "auto")],
+        )
+    )
+    values = [{"value": v, "name": v} for v in ("ask", "accept-edits", "auto")]
+    mode = {"type": "select", "id": "mode", "name": "Session Mode", "category": "mode"}
+    model = {"type": "select", "id": "model", "name": "Model", "category": "model",
+             "currentValue": "fake", "options": [{"value": "fake", "name": "fake"}]}  # fmt: skip
+    thread.set_config_options([{**mode, "currentValue": "accept-edits", "options": values}, model])
+    events.clear()
+    thread.set_config_options([{**mode, "currentValue": "ask", "options": values}, model])
+    assert thread.current_mode_id == "ask"
+    assert events == [ch.ConfigOptionsChanged(), ch.CurrentModeChanged("ask")]
+    events.clear()
+    thread.set_current_mode("auto")
+    assert [o.current_value for o in thread.config_options] == ["auto", "fake"]
+    assert events == [ch.CurrentModeChanged("auto"), ch.ConfigOptionsChanged()]
+    events.clear()
+    thread.set_current_mode("elsewhere")  # no such value in the option: it stays
+    thread.set_config_options([{**mode, "currentValue": "nomode", "options": [
+        {"value": "nomode", "name": "?"}]}])  # fmt: skip
+    assert thread.current_mode_id == "elsewhere"
+
+
 def test_commands_and_config_options(thread: Thread, events: list[ch.Change]) -> None:
     notify(
         thread,
