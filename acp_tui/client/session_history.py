@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.client.events import Notice
+from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session_config import error_text
 from acp_tui.protocol.connection import ConnectionClosed
@@ -193,7 +193,19 @@ async def start(session: AgentSession, request: OpenRequest) -> bool:
             Notice(f"{session.agent_name} cannot open earlier sessions: a new one.", "warning")
         )
         return await session.open_new()
-    return await _open(session, session_id, caps)
+    if await _open(session, session_id, caps):
+        return True
+    if session.state is not SessionState.FAILED:
+        return False  # the agent is gone: the crash is shown, there is nothing to fall back on
+    # the agent refused this session (expired, not found, ...): say why and start a new one
+    reason = session.error or "the agent refused"
+    session.error = None
+    session.thread.reset()  # anything a failed load replayed before it failed
+    session.session_id = None
+    session.notices.emit(
+        Notice(f"Could not open the earlier session: {reason}. A new session instead.", "warning")
+    )
+    return await session.open_new()
 
 
 def remember(session: AgentSession) -> None:

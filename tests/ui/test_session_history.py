@@ -13,6 +13,7 @@ from acp_tui.session.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.session_picker import SessionPicker
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import initialize_ok, new_session_ok, update, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 from tests.ui.test_settings_section import open_from_palette
@@ -197,3 +198,37 @@ async def test_an_agent_that_cannot_list_gets_the_remembered_sessions(tmp_path: 
         await h.pilot.press("enter")
         await h.until(lambda: h.session.session_id == "kept-1", "the loaded session")
         assert h.sent_methods("session/close") == [], "the agent cannot close sessions"
+
+
+async def test_continue_with_a_session_the_agent_refuses_starts_a_new_one(tmp_path: Path) -> None:
+    steps = [
+        initialize_ok(loadSession=True, sessionCapabilities={"list": {}}),
+        {"expect": "session/list", "respond": {"sessions": [listed("gone", "Expired")]}},
+        {
+            "expect": "session/load",
+            "match": {"sessionId": "gone"},
+            "error": {"code": -32002, "message": "session not found"},
+        },
+        new_session_ok("fresh"),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    request = OpenRequest(continue_last=True)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
+        assert h.session.session_id == "fresh"
+        assert h.session.error is None
+        await h.until(
+            lambda: any("Could not open the earlier session" in n and "session not found" in n
+                        for n in h.notified),
+            "the warning saying why",
+        )  # fmt: skip
+        generation = h.session.thread.generation
+        await h.until(
+            lambda: isinstance(h.app.screen, MainScreen)
+            and h.app.screen.generation == generation
+            and bool(h.app.screen.query(PromptInput)),
+            "the main screen of the new session",
+        )
+        await h.type_prompt("hello")  # the new session takes prompts
+        await h.until(lambda: h.sent_methods("session/prompt"), "the prompt sent")
+        assert h.sent_methods("session/prompt")[0]["params"]["sessionId"] == "fresh"
+        assert not [n for n in h.notified if "Internal error" in n]
