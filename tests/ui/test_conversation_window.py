@@ -1,7 +1,8 @@
 """Long conversations stay cheap: old finished entries freeze into `FrozenHistory`.
 
 The app runs headless with no agent process; its session's thread is fed the updates an agent
-would send (like bench/long_thread.py). Waits are on conditions, never fixed sleeps.
+would send (`bench.turns`, as bench/long_session.py does). Waits are on conditions, never fixed
+sleeps.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.headless import HeadlessUi
-from bench.long_thread import feed_turn, turn_markdown, update
+from bench.turns import feed_turn, turn_markdown, update
 
 SIZE = (140, 45)
 
