@@ -12,8 +12,16 @@ Measured per turn: the worst gap between two painted frames while the message st
 garbage-collection pass or a relayout of the history shows up here), and the process's
 current RSS (/proc/self/statm, not the ru_maxrss peak). Printed per stage of 50 turns: the
 worst gap after turn 10, the median turn's worst gap, their ratio (target <= 4), RSS, and the
-collector's full passes and their time. The last line is the worst ratio over all stages and
-the RSS growth per turn after turn 10 (target <= 0.2 MB).
+collector's full passes and their time.
+
+Then, at turn N+1, the cost of one more chunk: over 30 chunks, from applying an
+`agent_message_chunk` to the first painted frame that shows it (the frame's text searched for
+a marker), the CPU time the process spends (reducer, widget, layout, compositing, painting;
+target <= 16 ms, one frame) and the wall-clock latency (which includes waiting for the next
+60 fps frame).
+
+The last line is the worst ratio over all stages, the RSS growth per turn after turn 10
+(target <= 0.2 MB) and the worst CPU time per chunk at the end.
 """
 
 from __future__ import annotations
@@ -31,8 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from textual._compositor import CompositorUpdate
+
 from acp_tui.client.agent_session import AgentSession
-from acp_tui.protocol.models import text_block
 
 try:
     from acp_tui.ui import collector
@@ -40,7 +49,7 @@ except ImportError:  # an older tree, for comparisons
     collector = None  # type: ignore[assignment]
 from acp_tui.ui.app import AcpApp
 from bench.headless import HeadlessUi
-from bench.long_thread import turn_markdown, update
+from bench.turns import chunks, complete_tool_call, start_turn, update
 
 CHUNK = 24
 PACE = 1 / 200
@@ -102,35 +111,14 @@ class Collections:
 
 async def stream_turn(session: AgentSession, frames: Frames, turn: int) -> float:
     """One turn streamed chunk by chunk; the worst gap between frames while it streamed."""
-    thread = session.thread
-    thread.add_user_prompt([text_block(f"prompt {turn}: please do the thing")])
-    thread.begin_turn()
-    call = f"call-{turn}"
-    thread.apply_notification(
-        update(
-            "tool_call",
-            toolCallId=call,
-            title=f"Read file {turn}",
-            kind="read",
-            status="in_progress",
-            locations=[{"path": f"/src/f{turn}.py", "line": 3}],
-        )
-    )
+    start_turn(session, turn)
     await asyncio.sleep(PACE)
-    thread.apply_notification(
-        update(
-            "tool_call_update",
-            toolCallId=call,
-            status="completed",
-            content=[{"type": "content", "content": {"type": "text", "text": "42 lines"}}],
-        )
-    )
-    text = turn_markdown(turn)
+    complete_tool_call(session, turn)
+    thread = session.thread
     start = time.perf_counter()
     first_frame = len(frames.times)
-    for offset in range(0, len(text), CHUNK):
-        chunk = {"type": "text", "text": text[offset : offset + CHUNK]}
-        thread.apply_notification(update("agent_message_chunk", content=chunk))
+    for notification in chunks(turn, CHUNK):
+        thread.apply_notification(notification)
         await asyncio.sleep(PACE)
     await asyncio.sleep(0.05)  # the last chunk's frame
     times = [start, *frames.times[first_frame:]]
@@ -138,7 +126,7 @@ async def stream_turn(session: AgentSession, frames: Frames, turn: int) -> float
     return max(b - a for a, b in itertools.pairwise(times)) if len(times) > 1 else 0.0
 
 
-async def run(turns: int) -> tuple[float, float]:
+async def run(turns: int) -> tuple[float, float, float]:
     app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
     collections = Collections()
     worst_ratio = 0.0
@@ -168,8 +156,70 @@ async def run(turns: int) -> tuple[float, float]:
                     flush=True,
                 )
         growth = (rss_mb() - rss_at_warmup) / max(turns - WARMUP, 1)
+        work = await append_cost(app, pilot, turns + 1)
     gc.callbacks.remove(collections._callback)
-    return worst_ratio, growth
+    return worst_ratio, growth, work
+
+
+async def append_cost(app: AcpApp, pilot: Any, turn: int) -> float:
+    """One more streaming turn: CPU and wall time from a chunk to the frame that shows it."""
+    thread = app.session.thread
+    start_turn(app.session, turn)
+    complete_tool_call(app.session, turn)
+    thread.apply_notification(chunks(turn, 400)[0])
+    await pilot.pause()
+    watch = FrameWatch(app)
+    work: list[float] = []
+    latency: list[float] = []
+    for index in range(30):
+        marker = f"mk{index:03d}x"
+        watch.expect(marker)
+        wall, cpu = time.perf_counter(), time.process_time()
+        text = {"type": "text", "text": marker + " "}
+        thread.apply_notification(update("agent_message_chunk", content=text))
+        try:
+            await asyncio.wait_for(watch.seen.wait(), 5)
+        except TimeoutError:
+            raise SystemExit(f"chunk {index} never reached the screen") from None
+        latency.append(watch.seen_at - wall)
+        work.append(watch.seen_cpu - cpu)
+    thread.end_turn("end_turn")
+    print(
+        f"append at turn {turn}, CPU from a chunk to the frame that shows it: "
+        f"median {statistics.median(work) * 1000:.1f} ms, worst {max(work) * 1000:.1f} ms "
+        f"(target <= 16); wall clock median {statistics.median(latency) * 1000:.1f} ms, "
+        f"worst {max(latency) * 1000:.1f} ms; widgets {len(app.screen.query('*'))}"
+    )
+    return max(work)
+
+
+class FrameWatch:
+    """Sees every frame the app paints and notes when one first shows ``marker``."""
+
+    def __init__(self, app: AcpApp) -> None:
+        self.marker: str | None = None
+        self.seen = asyncio.Event()
+        self.seen_at = 0.0
+        self.seen_cpu = 0.0
+        original = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            original(screen, renderable)
+            if (
+                self.marker is not None
+                and isinstance(renderable, CompositorUpdate)
+                and self.marker in renderable.render_segments(app.console)
+            ):
+                self.seen_at = time.perf_counter()
+                self.seen_cpu = time.process_time()
+                self.marker = None
+                self.seen.set()
+
+        app._display = display  # type: ignore[method-assign]
+
+    def expect(self, marker: str) -> None:
+        self.marker = marker
+        self.seen.clear()
 
 
 def main() -> None:
@@ -185,10 +235,11 @@ def main() -> None:
         collector.policy.enabled = not args.no_collector_policy
     on = collector is not None and collector.policy.enabled
     print(f"collector policy: {'on' if on else 'off'}")
-    ratio, growth = asyncio.run(run(args.turns))
+    ratio, growth, work = asyncio.run(run(args.turns))
     print(
         f"worst gap / median turn's {ratio:.1f} (target <= 4), "
-        f"rss growth {growth:.3f} MB/turn (target <= 0.2)"
+        f"rss growth {growth:.3f} MB/turn (target <= 0.2), "
+        f"append {work * 1000:.1f} ms CPU (target <= 16)"
     )
 
 

@@ -1,7 +1,8 @@
 """Long conversations stay cheap: old finished entries freeze into `FrozenHistory`.
 
 The app runs headless with no agent process; its session's thread is fed the updates an agent
-would send (like bench/long_thread.py). Waits are on conditions, never fixed sleeps.
+would send (`bench.turns`, as bench/long_session.py does). Waits are on conditions, never fixed
+sleeps.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.headless import HeadlessUi
-from bench.long_thread import feed_turn, turn_markdown, update
+from bench.turns import feed_turn, turn_markdown, update
 
 SIZE = (140, 45)
 
@@ -492,3 +493,43 @@ async def test_a_card_folded_by_hand_freezes_and_thaws_as_the_user_left_it() -> 
         assert isinstance(thawed, ToolCallCard) and thawed is not card
         assert not thawed.has_class("-folded") and thawed.user_toggled
         assert conversation.view_state(entry.id).folded is False
+
+
+async def test_a_card_with_an_answered_question_freezes_exactly_as_shown() -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        session = app.session
+        thread = session.thread
+        thread.add_user_prompt([text_block("write the file")])
+        thread.begin_turn()
+        thread.apply_notification(
+            update("tool_call", toolCallId="w", title="Write it", kind="edit", status="pending")
+        )
+        request = {
+            "sessionId": "bench",
+            "toolCall": {"toolCallId": "w", "title": "Write it"},
+            "options": [
+                {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+                {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+            ],
+        }
+        asking = asyncio.create_task(
+            session.permissions.request(RequestPermissionRequest.model_validate(request))
+        )
+        await until(pilot, lambda: app.screen.query(PermissionPrompt), "the permission prompt")
+        app.screen.query_one(PermissionPrompt).choose("yes")
+        assert await asyncio.wait_for(asking, 5)
+        thread.apply_notification(update("tool_call_update", toolCallId="w", status="completed"))
+        thread.end_turn("end_turn")
+        await settled(pilot, conversation)
+        await until(pilot, lambda: "answered: Allow" in screen_text(app), "the answer")
+        conversation.scroll_home(animate=False, immediate=True)
+        await settled(pilot, conversation)
+        live = screen(app)
+
+        assert conversation.freeze_all() == 2
+        await settled(pilot, conversation)
+
+        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        assert not app.screen.query(PermissionPrompt)
+        assert_same_cells(live, screen(app))

@@ -16,7 +16,7 @@ from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView, tool_text_markdown
 from bench.headless import HeadlessUi
-from bench.long_thread import update
+from bench.turns import update
 
 
 @asynccontextmanager

@@ -12,7 +12,7 @@ from acp_tui.session.thread import UsageState
 from acp_tui.ui.screens.main import describe_usage
 from acp_tui.ui.widgets.content_block_view import describe_block
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from bench.long_thread import update
+from bench.turns import update
 from tests.ui.test_tool_output import headless_app, screen_text, until
 
 

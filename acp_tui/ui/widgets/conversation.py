@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -39,7 +38,6 @@ from acp_tui.ui.widgets.message_view import (
     ThoughtView,
     UserMessageView,
 )
-from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
 
@@ -364,10 +362,10 @@ class ConversationView(VerticalScroll):
         entry = self._entry_of.get(child)
         if entry is None or not self._in_default_state(entry):
             return None
-        render = self._renderer(entry, child)
+        render = self._renderer(entry)
         return FrozenItem(render, entry) if render is not None else None
 
-    def _renderer(self, entry: Entry, view: Widget | None) -> Render | None:
+    def _renderer(self, entry: Entry) -> Render | None:
         if isinstance(entry, thread_entries.MessageEntry):
             if entry.id in self._streaming:
                 return None
@@ -378,7 +376,7 @@ class ConversationView(VerticalScroll):
                 return er.thought_lines
             return lambda look, width: er.agent_message_lines(entry, look, width)
         if isinstance(entry, thread_entries.ToolCallEntry):
-            state = _card_state(entry, view, self.view_state(entry.id))
+            state = _card_state(entry, self.view_state(entry.id))
             if state is None:
                 return None
             return lambda look, width: er.tool_call_lines(entry, look, width, state)
@@ -442,39 +440,17 @@ def _focus_within(view: Widget) -> None:
         view.focus()
 
 
-def _card_state(
-    entry: ToolCallEntry, view: Widget | None, state: EntryViewState
-) -> er.CardState | None:
-    """What the card shows beyond its data, or None if it must stay live."""
+def _card_state(entry: ToolCallEntry, state: EntryViewState) -> er.CardState | None:
+    """What the card shows beyond its data, from its view state; None if it must stay live."""
     if entry.status in RUNNING:
         return None
     if any(isinstance(item, m.Terminal) for item in entry.content):
         return None  # a terminal view is live (scrollback, keys): keep it
-    if not isinstance(view, ToolCallCard) or not view.is_mounted:
-        return er.default_card_state(entry)
-    extras: list[er.Extra] = []
-    for child in list(view.children)[2:]:
-        extra = _extra(child)
-        if extra is None:
-            return None
-        extras.append(extra)
+    extras = er.card_extras(entry)
+    if extras is None:
+        return None
     folded = er.default_card_state(entry).folded if state.folded is None else state.folded
     return er.CardState(folded=folded, extras=extras, output_expanded=state.output_expanded)
-
-
-def _extra(widget: Widget) -> er.Extra | None:
-    """An attached widget as text, or None (a pending permission prompt stays live)."""
-    if isinstance(widget, PermissionPrompt):
-        if not widget.has_class("-answered"):
-            return None
-        answer = widget.query(Static).first() if widget.query(Static) else None
-        if answer is None or not isinstance(answer.visual, Content):
-            return None
-        margin = widget.styles.margin.top
-        return er.Extra(answer.visual, answer.rich_style, margin_top=margin, boxed=True)
-    if isinstance(widget, Static) and isinstance(widget.visual, Content):
-        return er.Extra(widget.visual, widget.rich_style, margin_top=widget.styles.margin.top)
-    return None
 
 
 def _show_plan_snapshot(view: PlanView, entry: PlanSnapshotEntry) -> None:

@@ -56,17 +56,37 @@ class Look:
     style: Callable[[str], Style]
     """Resolved style by name: base, user, user-bar, user-bar-not-kept, not-kept, title,
     resource-title, card-border[-failed|-cancelled|-running], locations, plan-bar, unknown,
-    unknown-border, stop-reason, notice."""
+    unknown-border, stop-reason, notice, permission-answer, auto-answer, disk-note."""
 
 
 @dataclass(frozen=True)
 class Extra:
-    """A widget attached to a tool call card (an answered permission prompt, a rule's note)."""
+    """What a card shows under its body: an answered permission request, an answer given
+    without asking (a rule, the policy), the change monitor's notes."""
 
     content: Content
-    style: Style
+    style: str
+    """The `Look` style name."""
     margin_top: int = 0
     boxed: bool = False
+
+
+def card_extras(entry: ToolCallEntry) -> list[Extra] | None:
+    """The card's extras, from the entry (as `ToolCallCard` shows them: permission requests in
+    order, then the disk notes); None while a question is open (its prompt stays live)."""
+    extras: list[Extra] = []
+    for ask in entry.permissions:
+        if ask.asked and ask.open:
+            return None
+        answer = Content(ask.answer or "")
+        if ask.asked:
+            extras.append(Extra(answer, "permission-answer", margin_top=1, boxed=True))
+        else:
+            extras.append(Extra(answer, "auto-answer", margin_top=1))
+    if entry.disk_notes:
+        notes = Content("\n".join(f"⚠ {note}" for note in entry.disk_notes))
+        extras.append(Extra(notes, "disk-note"))
+    return extras
 
 
 @dataclass
@@ -279,11 +299,12 @@ def card_body_lines(
 
 def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
     lines: list[Strip] = [Strip([])] * extra.margin_top
+    style = look.style(extra.style)
     if extra.boxed:
-        inner = [line.apply_style(extra.style) for line in wrap_content(extra.content, width - 4)]
+        inner = [line.apply_style(style) for line in wrap_content(extra.content, width - 4)]
         border = look.style("card-border")
         return lines + boxed(inner, width, border, look.style("base"))
-    return lines + [line.apply_style(extra.style) for line in wrap_content(extra.content, width)]
+    return lines + [fill(line, width, style) for line in wrap_content(extra.content, width)]
 
 
 def card_border_style(status: str) -> str:

@@ -99,6 +99,9 @@ class FrozenHistory(Widget, can_focus=True):
         "frozen--unknown-border",
         "frozen--stop-reason",
         "frozen--notice",
+        "frozen--permission-answer",
+        "frozen--auto-answer",
+        "frozen--disk-note",
         "frozen--cursor",
     }
     # mirrors the live widgets' CSS (message_view, tool_call_card, plan_view, conversation)
@@ -122,6 +125,9 @@ class FrozenHistory(Widget, can_focus=True):
     FrozenHistory > .frozen--unknown-border { color: $secondary 40%; }
     FrozenHistory > .frozen--stop-reason { color: $warning; }
     FrozenHistory > .frozen--notice { color: $text-muted; text-style: italic; }
+    FrozenHistory > .frozen--permission-answer { color: $text-muted; }
+    FrozenHistory > .frozen--auto-answer { color: $success; }
+    FrozenHistory > .frozen--disk-note { color: $warning; }
     FrozenHistory > .frozen--cursor { background: $boost; }
     """
 
