@@ -125,9 +125,7 @@ async def run(frames: int) -> None:
         start = time.process_time()
         app.prepare_inspector()
         screen = app.get_screen("inspector")
-        while not (
-            screen.is_mounted and all(w.is_mounted for w in screen.walk_children(Widget))
-        ):
+        while not (screen.is_mounted and all(w.is_mounted for w in screen.walk_children(Widget))):
             await pilot.pause()
         await pilot.pause()
         prepared = (time.process_time() - start) * 1000

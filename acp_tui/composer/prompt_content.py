@@ -64,7 +64,7 @@ def mime_type(path: Path) -> str | None:
 
 
 def media_kind(mime: str | None) -> str | None:
-    """"image" or "audio" for the types ACP content blocks carry, else None."""
+    """ "image" or "audio" for the types ACP content blocks carry, else None."""
     if mime in IMAGE_TYPES:
         return "image"
     if mime is not None and mime.startswith(AUDIO_PREFIX):

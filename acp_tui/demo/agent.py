@@ -71,17 +71,19 @@ class DemoAgent(RpcPeer):
         self.v1_only = os.environ.get("ACP_TUI_DEMO_V1_ONLY") == "1"
         self.v2_states: dict[str, v2.V2State] = {}
         self.sessions: dict[str, Session] = {}
-        self._handlers.update({
-            "initialize": self._initialize,
-            "authenticate": self._authenticate,
-            "session/new": self._new_session,
-            "session/load": self._load_session,
-            "session/set_mode": self._set_mode,
-            "session/prompt": self._prompt,
-            "auth/login": self._authenticate,
-            "session/resume": self._resume_session,
-            "session/set_config_option": self._set_config_option,
-        })
+        self._handlers.update(
+            {
+                "initialize": self._initialize,
+                "authenticate": self._authenticate,
+                "session/new": self._new_session,
+                "session/load": self._load_session,
+                "session/set_mode": self._set_mode,
+                "session/prompt": self._prompt,
+                "auth/login": self._authenticate,
+                "session/resume": self._resume_session,
+                "session/set_config_option": self._set_config_option,
+            }
+        )
         self.extras = SessionExtras(self.sessions)
         for method, handler in self.extras.handlers().items():
             v2_handler = self._handlers.get(method)  # v2's resume and mode option stay
@@ -104,17 +106,19 @@ class DemoAgent(RpcPeer):
             session = self.sessions[result.get("sessionId") or params["sessionId"]]
             await self._announce(session)
             if method == "session/new":  # v2: an agent may speak first
-                await self.update(session, {"sessionUpdate": "agent_message_chunk",
-                                            "content": text_block(v2.GREETING)})
+                await self.update(
+                    session,
+                    {"sessionUpdate": "agent_message_chunk", "content": text_block(v2.GREETING)},
+                )
         elif method == "session/new":
             await self._announce(self.sessions[result["sessionId"]])
         elif method in ("session/load", "session/resume"):
             await self._announce(self.sessions[params["sessionId"]])
         elif method == "session/set_mode":
             session = self.sessions[params["sessionId"]]
-            await self.update(session, {"sessionUpdate": "current_mode_update",
-                                        "currentModeId": session.mode})
-
+            await self.update(
+                session, {"sessionUpdate": "current_mode_update", "currentModeId": session.mode}
+            )
 
     async def update(self, session: Session, update: JsonObject) -> None:
         if self.protocol >= 2:
@@ -123,8 +127,13 @@ class DemoAgent(RpcPeer):
             if converted is None:
                 return
             update = converted
-        await self.send({"jsonrpc": "2.0", "method": "session/update",
-                         "params": {"sessionId": session.id, "update": update}})
+        await self.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {"sessionId": session.id, "update": update},
+            }
+        )
 
     async def request(self, method: str, params: JsonObject) -> Any:
         """Ask the client; other frames keep flowing while we wait for the answer with our id.
@@ -133,21 +142,25 @@ class DemoAgent(RpcPeer):
         """
         session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
         if self.protocol >= 2 and method == "session/request_permission" and session:
-            await self.update(session, {"sessionUpdate": "state_update",
-                                        "state": "requires_action"})
+            await self.update(
+                session, {"sessionUpdate": "state_update", "state": "requires_action"}
+            )
             try:
                 return await self._request(method, params)
             finally:
                 if session.turn is not None and not session.turn.done():
-                    await self.update(session, {"sessionUpdate": "state_update",
-                                                "state": "running"})
+                    await self.update(
+                        session, {"sessionUpdate": "state_update", "state": "running"}
+                    )
         return await self._request(method, params)
 
     def request_soon(self, method: str, params: JsonObject) -> None:
         """Send a request whose answer nobody waits for (clean-up after a cancelled turn)."""
+
         async def ask() -> None:
             with contextlib.suppress(RpcError):
                 await self.request(method, params)
+
         self._spawn(ask())
 
     # ---- the methods ----------------------------------------------------------------------
@@ -160,15 +173,23 @@ class DemoAgent(RpcPeer):
             return v2.initialize_answer(__version__)
         return {
             "protocolVersion": 1,
-            "agentInfo": {"name": content.AGENT_NAME, "title": "acp-tui demo agent",
-                          "version": __version__},
+            "agentInfo": {
+                "name": content.AGENT_NAME,
+                "title": "acp-tui demo agent",
+                "version": __version__,
+            },
             "agentCapabilities": {
                 "loadSession": True,
                 "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
                 "sessionCapabilities": SESSION_CAPABILITIES,
             },
-            "authMethods": [{"id": content.AUTH_METHOD_ID, "name": "Demo login",
-                             "description": "Pretend to log in (no key needed)"}],
+            "authMethods": [
+                {
+                    "id": content.AUTH_METHOD_ID,
+                    "name": "Demo login",
+                    "description": "Pretend to log in (no key needed)",
+                }
+            ],
         }
 
     async def _authenticate(self, params: JsonObject) -> JsonObject:
@@ -237,12 +258,20 @@ class DemoAgent(RpcPeer):
         return {"modes": self._modes(session), "configOptions": self.extras.config_options(session)}
 
     async def _announce(self, session: Session) -> None:
-        commands = [{"name": name, "description": description}
-                    for name, description in content.COMMANDS]
-        await self.update(session, {"sessionUpdate": "available_commands_update",
-                                    "availableCommands": commands})
-        await self.update(session, {"sessionUpdate": "session_info_update",
-                                    "title": content.SESSION_TITLE, "updatedAt": _now()})
+        commands = [
+            {"name": name, "description": description} for name, description in content.COMMANDS
+        ]
+        await self.update(
+            session, {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+        )
+        await self.update(
+            session,
+            {
+                "sessionUpdate": "session_info_update",
+                "title": content.SESSION_TITLE,
+                "updatedAt": _now(),
+            },
+        )
 
     def session(self, params: JsonObject) -> Session:
         session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
@@ -275,7 +304,8 @@ class DemoAgent(RpcPeer):
             stop_reason = await task
         except (asyncio.CancelledError, TurnCancelled):
             ended_by_client = task.done() and (
-                task.cancelled() or isinstance(task.exception(), TurnCancelled))
+                task.cancelled() or isinstance(task.exception(), TurnCancelled)
+            )
             if not ended_by_client:  # we ourselves are being cancelled (shutting down)
                 raise
             await turn.fail_open_tool_calls("Cancelled by the user")
@@ -311,9 +341,14 @@ class DemoAgent(RpcPeer):
 
     async def _user_message(self, session: Session, text: str) -> None:
         state = self.v2_states.setdefault(session.id, v2.V2State())
-        await self.update(session, {"sessionUpdate": "user_message",
-                                    "messageId": state.new_id("user"),
-                                    "content": [text_block(text)]})
+        await self.update(
+            session,
+            {
+                "sessionUpdate": "user_message",
+                "messageId": state.new_id("user"),
+                "content": [text_block(text)],
+            },
+        )
         state.last_kind = None
         session.history.append(("user", text))
 
@@ -338,8 +373,9 @@ class DemoAgent(RpcPeer):
             prompt = [text_block(text)]
             taken.set_result(None)
             await self._user_message(session, text)
-        await self.update(session, {"sessionUpdate": "state_update", "state": "idle",
-                                    "stopReason": stop_reason})
+        await self.update(
+            session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": stop_reason}
+        )
         return stop_reason
 
     async def break_point(self, session: Session, turn: Turn) -> None:
@@ -351,8 +387,10 @@ class DemoAgent(RpcPeer):
             text, taken = inbox.waiting.pop(0)
             taken.set_result(None)
             await self._user_message(session, text)
-            await turn.say(f"Taking your message now, mid-turn: *{text.strip()[:60]}*. "
-                           "Noted; I'll carry on with the tour.\n")
+            await turn.say(
+                f"Taking your message now, mid-turn: *{text.strip()[:60]}*. "
+                "Noted; I'll carry on with the tour.\n"
+            )
 
     async def crash(self, exit_code: int, stderr_lines: list[str]) -> None:
         """`/crash`: our output is already flushed (every send drains); say why and die."""
@@ -370,8 +408,9 @@ class DemoAgent(RpcPeer):
 async def _run() -> None:
     stdio = StdioLines()
     await stdio.open()
-    agent = DemoAgent(stdio.write, speed=delay_scale(),
-                      auth_required=os.environ.get("ACP_TUI_DEMO_AUTH") == "1")
+    agent = DemoAgent(
+        stdio.write, speed=delay_scale(), auth_required=os.environ.get("ACP_TUI_DEMO_AUTH") == "1"
+    )
     await agent.serve(stdio.read_line)
 
 

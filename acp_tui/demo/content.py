@@ -85,7 +85,7 @@ def edited_app_py(current: str) -> str:
     return edited
 
 
-TOUR_MESSAGE = '''\
+TOUR_MESSAGE = """\
 ## What just happened
 
 This turn was scripted by the **acp-tui demo agent** to show every kind of update the
@@ -136,7 +136,7 @@ open tool calls as failed and answers with the stop reason `cancelled`.
 
 > Nothing here used the network or an API key: the demo agent is a small Python program
 > speaking JSON-RPC over its standard input and output.
-'''
+"""
 
 CRASH_PREFIX = "Let me think about this very carefully, one small step at a time"
 CRASH_STDERR = [

@@ -214,8 +214,9 @@ class RpcPeer:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
-            await self.send({"jsonrpc": "2.0", "id": request_id, "method": method,
-                             "params": params})
+            await self.send(
+                {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+            )
             return await future
         except asyncio.CancelledError:
             # The turn was cancelled: tell the client we no longer need the answer (a pending
@@ -228,4 +229,3 @@ class RpcPeer:
 
     def notify_soon(self, method: str, params: JsonObject) -> None:
         self._spawn(self.send({"jsonrpc": "2.0", "method": method, "params": params}))
-

@@ -129,8 +129,16 @@ class Turn:
     async def tool_start(self, title: str, kind: str, status: str, **fields: Any) -> str:
         tool_call_id = f"call_{next(self.session.tool_ids)}"
         self.open_tool_calls[tool_call_id] = status
-        await self.send({"sessionUpdate": "tool_call", "toolCallId": tool_call_id,
-                         "title": title, "kind": kind, "status": status, **fields})
+        await self.send(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": tool_call_id,
+                "title": title,
+                "kind": kind,
+                "status": status,
+                **fields,
+            }
+        )
         return tool_call_id
 
     async def tool_update(self, tool_call_id: str, status: str, **fields: Any) -> None:
@@ -138,8 +146,14 @@ class Turn:
             self.open_tool_calls.pop(tool_call_id, None)
         else:
             self.open_tool_calls[tool_call_id] = status
-        await self.send({"sessionUpdate": "tool_call_update", "toolCallId": tool_call_id,
-                         "status": status, **fields})
+        await self.send(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": tool_call_id,
+                "status": status,
+                **fields,
+            }
+        )
 
     async def tool_failed(self, tool_call_id: str, message: str) -> None:
         await self.tool_update(tool_call_id, "failed", content=tool_text(message))
@@ -151,14 +165,21 @@ class Turn:
 
     async def set_plan(self, *statuses: str) -> None:
         self.plan = list(statuses)
-        entries = [{"content": text, "priority": priority, "status": status}
-                   for (text, priority), status in zip(content.PLAN_ENTRIES, self.plan,
-                                                       strict=True)]
+        entries = [
+            {"content": text, "priority": priority, "status": status}
+            for (text, priority), status in zip(content.PLAN_ENTRIES, self.plan, strict=True)
+        ]
         await self.send({"sessionUpdate": "plan", "entries": entries})
 
     async def usage(self, used: int, cost: float) -> None:
-        await self.send({"sessionUpdate": "usage_update", "used": used, "size": CONTEXT_WINDOW,
-                         "cost": {"amount": cost, "currency": "USD"}})
+        await self.send(
+            {
+                "sessionUpdate": "usage_update",
+                "used": used,
+                "size": CONTEXT_WINDOW,
+                "cost": {"amount": cost, "currency": "USD"},
+            }
+        )
 
     # ---- the script -----------------------------------------------------------------------
 
@@ -225,15 +246,21 @@ class Turn:
             await v2.step_read(self)
             return
         path = self.path("README.md")
-        call = await self.tool_start("Read README.md", "read", "in_progress",
-                                     locations=[{"path": path}], rawInput={"path": path})
+        call = await self.tool_start(
+            "Read README.md",
+            "read",
+            "in_progress",
+            locations=[{"path": path}],
+            rawInput={"path": path},
+        )
         await self.pause(TOOL_PAUSE)
         if not has_capability(self.peer.client_capabilities, "fs", "readTextFile"):
             await self.tool_failed(call, "The client did not offer fs.readTextFile.")
             return
         try:
-            answer = await self.peer.request("fs/read_text_file",
-                                             {"sessionId": self.session.id, "path": path})
+            answer = await self.peer.request(
+                "fs/read_text_file", {"sessionId": self.session.id, "path": path}
+            )
         except RpcError as error:
             await self.tool_failed(call, f"Could not read {path}: {error.message}")
             return
@@ -242,26 +269,40 @@ class Turn:
             await self.tool_failed(call, "The client's answer had no text content.")
             return
         lines = len(text.splitlines())
-        await self.tool_update(call, "completed",
-                               content=tool_text(f"Read {lines} lines ({len(text)} characters)."),
-                               locations=[{"path": path, "line": 1}],
-                               rawOutput={"lines": lines})
+        await self.tool_update(
+            call,
+            "completed",
+            content=tool_text(f"Read {lines} lines ({len(text)} characters)."),
+            locations=[{"path": path, "line": 1}],
+            rawOutput={"lines": lines},
+        )
 
     async def step_search(self) -> None:
-        call = await self.tool_start("Search the project for classes and functions", "search",
-                                     "in_progress", rawInput={"pattern": "^(class|def) "})
+        call = await self.tool_start(
+            "Search the project for classes and functions",
+            "search",
+            "in_progress",
+            rawInput={"pattern": "^(class|def) "},
+        )
         await self.pause(TOOL_PAUSE)
         locations = []
         for hit in content.SEARCH_RESULTS.splitlines():
             relative, line, _ = hit.split(":", 2)
             locations.append({"path": self.path(relative), "line": int(line)})
-        await self.tool_update(call, "completed",
-                               content=tool_text(f"```\n{content.SEARCH_RESULTS}\n```"),
-                               locations=locations)
+        await self.tool_update(
+            call,
+            "completed",
+            content=tool_text(f"```\n{content.SEARCH_RESULTS}\n```"),
+            locations=locations,
+        )
 
     async def step_fetch(self) -> None:
-        call = await self.tool_start(f"Fetch {content.FETCH_URL}", "fetch", "in_progress",
-                                     rawInput={"url": content.FETCH_URL})
+        call = await self.tool_start(
+            f"Fetch {content.FETCH_URL}",
+            "fetch",
+            "in_progress",
+            rawInput={"url": content.FETCH_URL},
+        )
         await self.pause(TOOL_PAUSE)
         await self.tool_failed(call, content.FETCH_ERROR)
 
@@ -270,20 +311,29 @@ class Turn:
             await v2.step_terminal(self)
             return
         cwd = self.session.cwd
-        call = await self.tool_start("ls -la", "execute", "pending",
-                                     rawInput={"command": "ls", "args": ["-la"], "cwd": cwd})
+        call = await self.tool_start(
+            "ls -la", "execute", "pending", rawInput={"command": "ls", "args": ["-la"], "cwd": cwd}
+        )
         if not has_capability(self.peer.client_capabilities, "terminal"):
             await self.tool_failed(call, "The client did not offer terminals.")
             return
         terminal_id: str | None = None
         try:
-            created = await self.peer.request("terminal/create", {
-                "sessionId": self.session.id, "command": "ls", "args": ["-la"], "cwd": cwd,
-                "outputByteLimit": 64_000})
+            created = await self.peer.request(
+                "terminal/create",
+                {
+                    "sessionId": self.session.id,
+                    "command": "ls",
+                    "args": ["-la"],
+                    "cwd": cwd,
+                    "outputByteLimit": 64_000,
+                },
+            )
             terminal_id = str(created["terminalId"])
             ids = {"sessionId": self.session.id, "terminalId": terminal_id}
-            await self.tool_update(call, "in_progress",
-                                   content=[{"type": "terminal", "terminalId": terminal_id}])
+            await self.tool_update(
+                call, "in_progress", content=[{"type": "terminal", "terminalId": terminal_id}]
+            )
             exited = await self.peer.request("terminal/wait_for_exit", ids)
             output = await self.peer.request("terminal/output", ids)
             await self.peer.request("terminal/release", ids)
@@ -296,11 +346,14 @@ class Turn:
             return
         finally:
             if terminal_id is not None:  # cancelled or failed half-way: free the terminal
-                self.peer.request_soon("terminal/release",
-                                       {"sessionId": self.session.id, "terminalId": terminal_id})
+                self.peer.request_soon(
+                    "terminal/release", {"sessionId": self.session.id, "terminalId": terminal_id}
+                )
         exit_code = exited.get("exitCode") if isinstance(exited, dict) else None
-        raw = {"exitCode": exit_code,
-               "truncated": bool(isinstance(output, dict) and output.get("truncated"))}
+        raw = {
+            "exitCode": exit_code,
+            "truncated": bool(isinstance(output, dict) and output.get("truncated")),
+        }
         status = "completed" if exit_code == 0 else "failed"
         await self.tool_update(call, status, rawOutput=raw)
 
@@ -308,12 +361,23 @@ class Turn:
         path = self.path("src/app.py")
         current = await self.read_quietly(path)
         new = content.edited_app_py(current)
-        first_change = next((i for i, (a, b) in enumerate(
-            zip(current.splitlines(), new.splitlines(), strict=False)) if a != b), 0)
+        first_change = next(
+            (
+                i
+                for i, (a, b) in enumerate(
+                    zip(current.splitlines(), new.splitlines(), strict=False)
+                )
+                if a != b
+            ),
+            0,
+        )
         call = await self.tool_start(
-            "Edit src/app.py", "edit", "pending",
+            "Edit src/app.py",
+            "edit",
+            "pending",
             content=[{"type": "diff", "path": path, "oldText": current, "newText": new}],
-            locations=[{"path": path, "line": first_change + 1}])
+            locations=[{"path": path, "line": first_change + 1}],
+        )
         if self.session.mode == "architect":
             await self.tool_failed(call, "Architect mode plans only: no edits.")
             return
@@ -329,8 +393,9 @@ class Turn:
             return
         await self.tool_update(call, "in_progress")
         try:
-            await self.peer.request("fs/write_text_file",
-                                    {"sessionId": self.session.id, "path": path, "content": new})
+            await self.peer.request(
+                "fs/write_text_file", {"sessionId": self.session.id, "path": path, "content": new}
+            )
         except RpcError as error:
             await self.tool_failed(call, error.message)
             return
@@ -342,8 +407,9 @@ class Turn:
             return v2.read_file(path) or APP_PY
         if has_capability(self.peer.client_capabilities, "fs", "readTextFile"):
             try:
-                answer = await self.peer.request("fs/read_text_file",
-                                                 {"sessionId": self.session.id, "path": path})
+                answer = await self.peer.request(
+                    "fs/read_text_file", {"sessionId": self.session.id, "path": path}
+                )
             except RpcError:
                 answer = None
             if isinstance(answer, dict) and isinstance(answer.get("content"), str):
@@ -363,9 +429,16 @@ class Turn:
             {"optionId": "reject-always", "name": "Always reject edits", "kind": "reject_always"},
         ]
         params = {
-            "sessionId": self.session.id, "options": options,
-            "toolCall": {"toolCallId": call, "title": "Edit src/app.py", "kind": "edit",
-                         "status": "pending", "locations": [{"path": path}]}}
+            "sessionId": self.session.id,
+            "options": options,
+            "toolCall": {
+                "toolCallId": call,
+                "title": "Edit src/app.py",
+                "kind": "edit",
+                "status": "pending",
+                "locations": [{"path": path}],
+            },
+        }
         if self.peer.protocol >= 2:
             params = v2.permission_params(self, call, path, options)
         try:
@@ -385,16 +458,26 @@ class Turn:
         await self.set_plan("in_progress", "pending", "pending", "pending")
         await self.pause()
         await self.set_plan("completed", "in_progress", "pending", "pending")
-        items = [{"content": text, "priority": priority, "status": "pending"}
-                 for text, priority in content.EXTRA_PLAN_ENTRIES]
-        await self.send({"sessionUpdate": "plan_update", "plan": {
-            "type": "items", "planId": content.EXTRA_PLAN_ID, "entries": items}})
+        items = [
+            {"content": text, "priority": priority, "status": "pending"}
+            for text, priority in content.EXTRA_PLAN_ENTRIES
+        ]
+        await self.send(
+            {
+                "sessionUpdate": "plan_update",
+                "plan": {"type": "items", "planId": content.EXTRA_PLAN_ID, "entries": items},
+            }
+        )
         await self.pause()
         await self.set_plan("completed", "completed", "in_progress", "pending")
         items[0]["status"] = "completed"
         items[1]["status"] = "in_progress"
-        await self.send({"sessionUpdate": "plan_update", "plan": {
-            "type": "items", "planId": content.EXTRA_PLAN_ID, "entries": items}})
+        await self.send(
+            {
+                "sessionUpdate": "plan_update",
+                "plan": {"type": "items", "planId": content.EXTRA_PLAN_ID, "entries": items},
+            }
+        )
         await self.pause()
         await self.set_plan("completed", "completed", "completed", "in_progress")
         await self.send({"sessionUpdate": "plan_removed", "planId": content.EXTRA_PLAN_ID})

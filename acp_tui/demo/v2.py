@@ -270,20 +270,37 @@ async def background_task(turn: Turn) -> None:
 
     async def run() -> None:
         await turn.pause(1.5)
-        await turn.send({"sessionUpdate": "tool_call_content_chunk", "toolCallId": call,
-                         "content": {"type": "content",
-                                     "content": {"type": "text", "text": "started\n"}}})
+        await turn.send(
+            {
+                "sessionUpdate": "tool_call_content_chunk",
+                "toolCallId": call,
+                "content": {"type": "content", "content": {"type": "text", "text": "started\n"}},
+            }
+        )
         running = turn.session.turn
         if running is not None:
             await asyncio.wait([running])  # it reports the rest after the turn ended
         for step in BACKGROUND_STEPS:
             await turn.pause(1.0)
-            await turn.send({"sessionUpdate": "tool_call_content_chunk", "toolCallId": call,
-                             "content": {"type": "content",
-                                         "content": {"type": "text", "text": f"{step}\n"}}})
-        await turn.send({"sessionUpdate": "tool_call_update", "toolCallId": call,
-                         "status": "completed"})
-        await turn.send({"sessionUpdate": "agent_message_chunk", "messageId": f"bg-{call}",
-                         "content": {"type": "text", "text": BACKGROUND_DONE}})
+            await turn.send(
+                {
+                    "sessionUpdate": "tool_call_content_chunk",
+                    "toolCallId": call,
+                    "content": {
+                        "type": "content",
+                        "content": {"type": "text", "text": f"{step}\n"},
+                    },
+                }
+            )
+        await turn.send(
+            {"sessionUpdate": "tool_call_update", "toolCallId": call, "status": "completed"}
+        )
+        await turn.send(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": f"bg-{call}",
+                "content": {"type": "text", "text": BACKGROUND_DONE},
+            }
+        )
 
     turn.peer.spawn(run())

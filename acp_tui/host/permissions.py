@@ -99,9 +99,7 @@ class PendingPermission:
             return None
         found = next((o for o in self.options if o.option_id == option_id), None)
         # (the model makes the name safe to show: it is the agent's option id)
-        return found or PermissionOption(
-            option_id=option_id, name=option_id, kind="unknown"
-        )
+        return found or PermissionOption(option_id=option_id, name=option_id, kind="unknown")
 
     def answer(self, option_id: str | None) -> None:
         """Answer with an option (None: cancelled); later answers are ignored."""
@@ -333,4 +331,3 @@ class PermissionBroker:
                 pending.cancel()
                 count += 1
         return count
-

@@ -366,4 +366,3 @@ def _env(variables: list[EnvVariable]) -> dict[str, str]:
 
 def _gone(pid: int, start: int, procs: dict[int, Proc]) -> bool:
     return pid not in procs or procs[pid].start != start or procs[pid].state in "ZX"
-

@@ -29,4 +29,3 @@ def plan_state(update: PlanUpdate) -> PlanState | None:
     # an unknown plan type is kept raw; its id and type are shown, so made safe here
     plan_id, kind = safe_text(plan.plan_id), safe_text(str(plan.raw.get("type")))
     return PlanState(plan_id, kind, meta=update.meta, raw=plan.raw)
-

@@ -9,8 +9,12 @@ from acp_tui.composer.slash import SlashCommand
 
 LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("export", "Write the conversation as Markdown", "[path]", local=True),
-    SlashCommand("copy", "Copy the last agent message (/copy code: its last code block)", "[code]",
-                 local=True),
+    SlashCommand(
+        "copy",
+        "Copy the last agent message (/copy code: its last code block)",
+        "[code]",
+        local=True,
+    ),
     SlashCommand("editor", "Edit the prompt in $EDITOR (ctrl+g)", None, local=True),
     SlashCommand("sessions", "Earlier sessions: open, fork, delete (f5)", None, local=True),
     SlashCommand("model", "Pick the model (f6)", None, local=True),

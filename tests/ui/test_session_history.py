@@ -223,9 +223,11 @@ async def test_continue_with_a_session_the_agent_refuses_starts_a_new_one(tmp_pa
         )  # fmt: skip
         generation = h.session.thread.generation
         await h.until(
-            lambda: isinstance(h.app.screen, MainScreen)
-            and h.app.screen.generation == generation
-            and bool(h.app.screen.query(PromptInput)),
+            lambda: (
+                isinstance(h.app.screen, MainScreen)
+                and h.app.screen.generation == generation
+                and bool(h.app.screen.query(PromptInput))
+            ),
             "the main screen of the new session",
         )
         await h.type_prompt("hello")  # the new session takes prompts

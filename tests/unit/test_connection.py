@@ -209,9 +209,7 @@ async def test_a_sync_handler_runs_in_the_read_loop_and_async_ones_keep_the_orde
     conn.on_notification("slow", slow)
     frames = [("sync", "first"), ("slow", None), ("sync", "queued"), ("sync", "last")]
     await peer.send_raw(
-        "".join(
-            json.dumps({"jsonrpc": "2.0", "method": m, "params": p}) + "\n" for m, p in frames
-        )
+        "".join(json.dumps({"jsonrpc": "2.0", "method": m, "params": p}) + "\n" for m, p in frames)
     )
     await wait_for(started)
     assert log == [("first", "acp-read"), ("slow start", None)]
