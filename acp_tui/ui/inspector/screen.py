@@ -120,6 +120,8 @@ class InspectorScreen(Screen[None]):
         return self.query_one(FrameList)
 
     def on_mount(self) -> None:
+        if not self.query(FrameList):
+            return  # built in the background as the app quits: taken down before it mounted
         frames = self.frame_list
         frames.poll()
         frames.cursor = len(frames.index) - 1
