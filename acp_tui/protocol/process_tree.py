@@ -25,6 +25,7 @@ from dataclasses import dataclass
 PR_SET_CHILD_SUBREAPER = 36
 KILL_ROUNDS = 50
 SETTLE_SECONDS = 1.0  # how long kill_tree waits for the killed to be gone (or zombies)
+STOP_SECONDS = 0.5  # how long kill_tree waits for the processes it stopped to have stopped
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,9 @@ def kill_tree(
         for proc in new:
             _signal(proc.pid, signal.SIGSTOP)
             stopped[proc.pid] = proc
+        # SIGSTOP is delivered asynchronously: until they have stopped they may still fork,
+        # so the next look must come after they did, or a child forked meanwhile is missed
+        _wait_stopped({proc.pid: proc for proc in new})
     for pid in stopped:
         _signal(pid, signal.SIGKILL)
     if stopped:
@@ -186,6 +190,19 @@ def kill_tree(
         if watched is not None:
             reap_orphans(stopped, keep={*watched, *exclude})
     return stopped
+
+
+def _wait_stopped(procs: Mapping[int, Proc]) -> None:
+    """Wait (up to STOP_SECONDS) until each of `procs` is stopped, a zombie or gone."""
+    deadline = time.monotonic() + STOP_SECONDS
+    waiting = dict(procs)
+    while waiting and time.monotonic() < deadline:
+        for pid, proc in list(waiting.items()):
+            now = read_proc(pid)
+            if now is None or now.start != proc.start or now.state in "TtZX":
+                del waiting[pid]
+        if waiting:
+            time.sleep(0.001)
 
 
 def _settle(killed: Mapping[int, Proc]) -> None:
