@@ -194,27 +194,26 @@ def kill_tree(
 
 def _wait_stopped(procs: Mapping[int, Proc]) -> None:
     """Wait (up to STOP_SECONDS) until each of `procs` is stopped, a zombie or gone."""
-    deadline = time.monotonic() + STOP_SECONDS
+    _wait_for_states(procs, "TtZX", STOP_SECONDS, 0.001)
+
+
+def _settle(killed: Mapping[int, Proc]) -> None:
+    """Wait (up to SETTLE_SECONDS) until each of `killed` is a zombie or gone."""
+    _wait_for_states(killed, "ZX", SETTLE_SECONDS, 0.002)
+
+
+def _wait_for_states(procs: Mapping[int, Proc], states: str, seconds: float, pause: float) -> None:
+    """Poll /proc until each of `procs` is in one of `states`, gone or replaced, or `seconds`
+    have passed."""
+    deadline = time.monotonic() + seconds
     waiting = dict(procs)
     while waiting and time.monotonic() < deadline:
         for pid, proc in list(waiting.items()):
             now = read_proc(pid)
-            if now is None or now.start != proc.start or now.state in "TtZX":
+            if now is None or now.start != proc.start or now.state in states:
                 del waiting[pid]
         if waiting:
-            time.sleep(0.001)
-
-
-def _settle(killed: Mapping[int, Proc]) -> None:
-    deadline = time.monotonic() + SETTLE_SECONDS
-    waiting = dict(killed)
-    while waiting and time.monotonic() < deadline:
-        for pid, proc in list(waiting.items()):
-            now = read_proc(pid)
-            if now is None or now.start != proc.start or now.state in "ZX":
-                del waiting[pid]
-        if waiting:
-            time.sleep(0.002)
+            time.sleep(pause)
 
 
 def reap_orphans(procs: Mapping[int, Proc], keep: Collection[int] = ()) -> list[int]:
