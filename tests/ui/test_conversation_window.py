@@ -8,45 +8,31 @@ sleeps.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.protocol.models import RequestPermissionRequest, text_block
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
-from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from bench.headless import HeadlessUi
 from bench.turns import feed_turn, turn_markdown, update
+from tests.ui.headless_app import headless_app as shared_headless_app
+from tests.ui.headless_app import until
 
 SIZE = (140, 45)
 
 
-@asynccontextmanager
-async def headless_app(size: tuple[int, int] = SIZE) -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
-    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
-    async with app.run_test(size=size) as pilot:
-        # a blinking prompt cursor would make two captures of the same screen differ
-        app.screen.query_one(PromptInput).cursor_blink = False
-        yield app, pilot
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
-    try:
-        async with asyncio.timeout(10):
-            while not condition():
-                await pilot.pause(0.01)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
+def headless_app(
+    size: tuple[int, int] = SIZE,
+) -> AbstractAsyncContextManager[tuple[AcpApp, Pilot[Any]]]:
+    # a blinking prompt cursor would make two captures of the same screen differ
+    return shared_headless_app(size, steady_cursor=True)
 
 
 async def settled(pilot: Pilot[Any], conversation: ConversationView) -> None:

@@ -4,18 +4,12 @@ inspector's key line."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.ui import app as app_module
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.inspector.frame_list import FrameList
@@ -24,24 +18,10 @@ from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
-from bench.headless import HeadlessUi
+from tests.ui.headless_app import headless_app, until
 from tests.ui.inspector_support import InspectorApp, frame, sample_store
 
-
-@asynccontextmanager
-async def headless_app() -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
-    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        yield app, pilot
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
-    try:
-        async with asyncio.timeout(10):
-            while not condition():
-                await pilot.pause(0.01)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
+SIZE = (120, 40)
 
 
 def inspector(app: AcpApp) -> InspectorScreen:
@@ -52,7 +32,7 @@ def inspector(app: AcpApp) -> InspectorScreen:
 
 async def test_start_up_builds_it_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 0.05)
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         await until(pilot, lambda: app.is_screen_installed("inspector"), "the background build")
         built = inspector(app)
         await until(pilot, lambda: built.query(FrameList), "the inspector mounted")
@@ -64,7 +44,7 @@ async def test_built_in_the_background_then_opened_as_is_with_the_frames_since(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         prompt = app.screen.query_one(PromptInput)
         footer = app.screen.query_one(Footer)
         await until(pilot, lambda: footer.children, "the footer's keys")
@@ -100,7 +80,7 @@ async def test_built_under_a_dialog_the_screens_on_the_stack_see_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # built below, by hand
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         footer = app.screen.query_one(Footer)
         await until(pilot, lambda: footer.children, "the footer's keys")
         dialog = Dialog()
@@ -127,7 +107,7 @@ class Cover(Screen[None]):
 
 async def test_main_footer_is_not_rebuilt_while_covered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # no push of its own
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         main = app.screen
         footer = main.query_one(Footer)
         assert isinstance(footer, ScreenFooter)
@@ -147,7 +127,7 @@ async def test_main_footer_under_a_see_through_dialog_is_rebuilt_as_before(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 60)  # no push of its own
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         footer = app.screen.query_one(Footer)
         await until(pilot, lambda: footer.children, "the footer's keys")
         await pilot.pause()

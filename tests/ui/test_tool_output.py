@@ -2,37 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
-from textual.pilot import Pilot
-
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView, tool_text_markdown
-from bench.headless import HeadlessUi
 from bench.turns import update
+from tests.ui.headless_app import headless_app, until
 
-
-@asynccontextmanager
-async def headless_app() -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
-    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
-    async with app.run_test(size=(100, 60)) as pilot:
-        yield app, pilot
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
-    try:
-        async with asyncio.timeout(10):
-            while not condition():
-                await pilot.pause(0.01)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
+SIZE = (100, 60)
 
 
 def screen_text(app: AcpApp) -> str:
@@ -67,7 +46,7 @@ def test_which_text_is_markdown() -> None:
 async def test_command_output_shows_its_last_lines_and_expands() -> None:
     lines = [f"line {i}" for i in range(1, 31)]
     output = "```console\n" + "\n".join(lines) + "\n```"
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         app.session.thread.apply_notification(tool_call("t1", "execute", output))
         await until(pilot, lambda: app.screen.query(ToolTextView), "the output view")
         card = app.screen.query_one(ToolCallCard)
@@ -88,7 +67,7 @@ async def test_command_output_shows_its_last_lines_and_expands() -> None:
 
 
 async def test_tool_text_is_never_rich_markup() -> None:
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         thread = app.session.thread
         thread.apply_notification(tool_call("t1", "execute", "[bold red]x[/]\n[link=y]z[/link]"))
         thread.apply_notification(tool_call("t2", "read", "[b]not bold[/b]", "failed"))
@@ -98,7 +77,7 @@ async def test_tool_text_is_never_rich_markup() -> None:
 
 
 async def test_other_finished_calls_still_fold() -> None:
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         app.session.thread.apply_notification(tool_call("t1", "read", "first\nold line\nlast\n"))
         await until(pilot, lambda: app.screen.query(ToolCallCard), "the card")
         card = app.screen.query_one(ToolCallCard)
@@ -116,7 +95,7 @@ async def test_output_only_in_raw_output_is_shown_too() -> None:
         rawInput={"command": ["/bin/bash", "-lc", "echo shell-ok && ls"]},
         rawOutput={"stdout": "x", "aggregated_output": "shell-ok\nhello.txt\n", "exit_code": 0},
     )  # fmt: skip
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         app.session.thread.apply_notification(call)
         await until(pilot, lambda: "shell-ok" in screen_text(app), "the output")
         card = app.screen.query_one(ToolCallCard)

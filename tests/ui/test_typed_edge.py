@@ -13,7 +13,8 @@ from acp_tui.ui.screens.main import describe_usage
 from acp_tui.ui.widgets.content_block_view import describe_block
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.turns import update
-from tests.ui.test_tool_output import headless_app, screen_text, until
+from tests.ui.headless_app import headless_app, until
+from tests.ui.test_tool_output import SIZE, screen_text
 
 
 def test_usage_text() -> None:
@@ -44,7 +45,7 @@ def _call_with_broken_text(call_id: str) -> dict[str, Any]:
 
 
 async def test_a_tool_call_with_a_text_block_that_does_not_validate_shows_it_raw() -> None:
-    async with headless_app() as (app, pilot):
+    async with headless_app(SIZE) as (app, pilot):
         app.session.thread.apply_notification(_call_with_broken_text("t1"))
         await until(pilot, lambda: "[text content]" in screen_text(app), "the raw block")
         assert "typo'd field" in screen_text(app)

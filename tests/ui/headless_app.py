@@ -1,0 +1,39 @@
+"""Test support: the real app headless with no agent, and waiting on a condition frame by frame."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from acp_tui.client.agent_session import AgentSession
+from acp_tui.ui.app import AcpApp
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from bench.headless import HeadlessUi
+
+
+@asynccontextmanager
+async def headless_app(
+    size: tuple[int, int], *, steady_cursor: bool = False
+) -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
+    """`AcpApp` at `size` with a session that never starts an agent (updates are fed to its
+    thread). `steady_cursor`: no blinking prompt cursor (two captures of one screen match)."""
+    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
+    async with app.run_test(size=size) as pilot:
+        if steady_cursor:
+            app.screen.query_one(PromptInput).cursor_blink = False
+        yield app, pilot
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
+    """Let the app run frames until `condition` holds (10 s deadline, then fail naming `what`)."""
+    try:
+        async with asyncio.timeout(10):
+            while not condition():
+                await pilot.pause(0.01)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
