@@ -30,8 +30,9 @@ from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.widgets import entry_renderables as er
+from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
-from acp_tui.ui.widgets.frozen_history import FrozenHistory, FrozenItem, Render
+from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.message_view import (
     AgentMessageView,
     MessageView,
@@ -103,7 +104,7 @@ class ConversationView(VerticalScroll):
         self.live_entries = live_entries
         self.freeze_batch = freeze_batch
         self._entry_of: dict[Widget, Entry] = {}
-        self._frozen: dict[int, FrozenItem] = {}
+        self._frozen: dict[int, EntryItem] = {}
         self._states: dict[int, EntryViewState] = {}
         self._streaming: set[int] = set()
         self._freeze_pending = False
@@ -301,7 +302,7 @@ class ConversationView(VerticalScroll):
 
     def _freeze_children(self, children: list[Widget], only: set[Widget] | None = None) -> int:
         """Merge every run of frozen-able children (and frozen histories) into one history."""
-        runs: list[list[tuple[Widget, FrozenItem | None]]] = [[]]
+        runs: list[list[tuple[Widget, EntryItem | None]]] = [[]]
         for child in children:
             item = None
             if not isinstance(child, FrozenHistory) and (only is None or child in only):
@@ -316,7 +317,7 @@ class ConversationView(VerticalScroll):
                 continue
             histories = [child for child, _ in run if isinstance(child, FrozenHistory)]
             target = histories[0] if histories else FrozenHistory()
-            items: list[FrozenItem] = []
+            items: list[EntryItem] = []
             for child, item in run:
                 if isinstance(child, FrozenHistory):
                     items.extend(child.items)
@@ -352,18 +353,18 @@ class ConversationView(VerticalScroll):
         if entry is not None and self.views.get(entry.id) is child:
             del self.views[entry.id]
 
-    def _frozen_item(self, child: Widget) -> FrozenItem | None:
+    def _frozen_item(self, child: Widget) -> EntryItem | None:
         """A frozen rendering of a live child, or None if it must stay live."""
         if not child.is_mounted:
             return None  # removing a widget while it mounts breaks its on_mount
         if isinstance(child, ConversationNote):
             text, style = Text(child.text), child.kind
-            return FrozenItem(lambda look, width: er.note_lines(text, style, look, width))
+            return EntryItem(lambda look, width: er.note_lines(text, style, look, width))
         entry = self._entry_of.get(child)
         if entry is None or not self._in_default_state(entry):
             return None
         render = self._renderer(entry)
-        return FrozenItem(render, entry) if render is not None else None
+        return EntryItem(render, entry) if render is not None else None
 
     def _renderer(self, entry: Entry) -> Render | None:
         if isinstance(entry, thread_entries.MessageEntry):

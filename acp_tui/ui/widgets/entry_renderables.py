@@ -4,7 +4,7 @@ Each function renders one entry (the thread's entry object) to strips of exactly
 cells that look like the live widget (`UserMessageView`, `AgentMessageView`, `ThoughtView`,
 `ToolCallCard`, `PlanView`, the unknown-entry box, stop reasons and notices), including the
 widget's bottom margin, so freezing an entry neither changes what is on the screen nor moves it.
-Colours come from a `Look` (the frozen history's component styles, resolved from the theme).
+Colours come from a `Look` (the component styles of `entry_lines.EntryLines`, from the theme).
 """
 
 from __future__ import annotations

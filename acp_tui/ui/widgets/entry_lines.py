@@ -1,0 +1,269 @@
+"""EntryLines: conversation entries drawn from their data, as ONE Line-API widget.
+
+The one rendering path for conversation entries. An `EntryItem` is an entry (or a note) with
+the function that draws it (`entry_renderables`: ``render(look, width) -> list[Strip]``); an
+`EntryLines` widget shows a list of items one after the other. A live entry is an
+`EntryLines` with one item, redrawn when the entry changes; the frozen history
+(`FrozenHistory`) is an `EntryLines` with many. Both draw with the same functions and the same
+`Look`, whose styles are this module's component classes (defined once, here), so an entry
+looks the same live and frozen by construction.
+
+Each item keeps its lines for the current width as packed data (`compact_lines`: no `Strip`
+the garbage collector has to walk); strips are built only for the lines on the screen (a small
+cache keeps the recent ones). A resize or a theme change re-renders.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.style import Style
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+from acp_tui.session.entries import Entry
+from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
+from acp_tui.ui.markdown.render import RenderContext
+from acp_tui.ui.widgets.entry_renderables import Look
+
+Render = Callable[[Look, int], list[Strip]]
+
+STYLE_PREFIX = "entry--"
+
+ENTRY_STYLES = """
+EntryLines > .entry--user { background: $secondary 10%; }
+EntryLines > .entry--user-bar { color: $secondary; background: $secondary 10%; }
+EntryLines > .entry--user-bar-not-kept { color: $error; background: $secondary 10%; }
+EntryLines > .entry--not-kept { color: $error; }
+EntryLines > .entry--title { color: $block-cursor-blurred-foreground; }
+EntryLines > .entry--resource-title {
+    background: $surface; color: $block-cursor-blurred-foreground;
+}
+EntryLines > .entry--card-border { color: $primary 40%; }
+EntryLines > .entry--card-border-failed { color: $error; }
+EntryLines > .entry--card-border-cancelled { color: $secondary 50%; }
+EntryLines > .entry--card-border-running { color: $warning 70%; }
+EntryLines > .entry--locations { color: $text-accent; }
+EntryLines > .entry--plan-bar { color: $accent 60%; }
+EntryLines > .entry--unknown { color: $text-muted; }
+EntryLines > .entry--unknown-border { color: $secondary 40%; }
+EntryLines > .entry--stop-reason { color: $warning; }
+EntryLines > .entry--notice { color: $text-muted; text-style: italic; }
+EntryLines > .entry--permission-answer { color: $text-muted; }
+EntryLines > .entry--auto-answer { color: $success; }
+EntryLines > .entry--disk-note { color: $warning; }
+EntryLines > .entry--cursor { background: $boost; }
+"""
+"""Every colour an entry is drawn with (the `Look` style names, prefixed ``entry--``)."""
+
+
+class EntryItem:
+    """One entry (or note): how to draw it, and its lines (packed) for one width."""
+
+    __slots__ = ("_lines", "_width", "entry", "render")
+
+    def __init__(self, render: Render, entry: Entry | None = None) -> None:
+        self.render = render
+        self.entry = entry
+        """The thread entry this item shows (None for notes and stop reasons)."""
+        self._width = -1
+        self._lines: list[PackedLine | Strip] = []
+
+    def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
+        """The item's lines at ``width``, packed (see `compact_lines.unpack`)."""
+        if width != self._width:
+            self._lines = pack_all(self.render(look, width))
+            self._width = width
+        return self._lines
+
+    def strips(self, look: Look, width: int) -> list[Strip]:
+        return [unpack(line) for line in self.lines(look, width)]
+
+    def invalidate(self) -> None:
+        self._width = -1
+        self._lines = []
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.entry.id if self.entry is not None else None
+
+
+@dataclass(frozen=True)
+class ItemLayout:
+    """Where each item's lines start, for one width."""
+
+    width: int
+    offsets: list[int]  # first line of each item
+    total: int
+
+
+class EntryLines(Widget):
+    """Items drawn one after the other from their data, shown through `render_line`."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        f"{STYLE_PREFIX}{name}"
+        for name in (
+            "user",
+            "user-bar",
+            "user-bar-not-kept",
+            "not-kept",
+            "title",
+            "resource-title",
+            "card-border",
+            "card-border-failed",
+            "card-border-cancelled",
+            "card-border-running",
+            "locations",
+            "plan-bar",
+            "unknown",
+            "unknown-border",
+            "stop-reason",
+            "notice",
+            "permission-answer",
+            "auto-answer",
+            "disk-note",
+            "cursor",
+        )
+    }
+    DEFAULT_CSS = "EntryLines { height: auto; width: 1fr; }\n" + ENTRY_STYLES
+
+    def __init__(
+        self,
+        items: Iterable[EntryItem] = (),
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.items: list[EntryItem] = list(items)
+        self._layout: ItemLayout | None = None
+        self._look: Look | None = None
+        self._markdown: RenderContext | None = None
+        self._styles_checked = False
+        self._styles_key: tuple[Style, ...] = ()
+        self._cache = StripCache(128)
+
+    # ------------------------------------------------------------ items
+
+    def set_items(self, items: Iterable[EntryItem]) -> None:
+        self.items = list(items)
+        self.changed()
+
+    def index_of(self, item: EntryItem) -> int:
+        return next(i for i, candidate in enumerate(self.items) if candidate is item)
+
+    def item_changed(self, item: EntryItem) -> None:
+        """``item``'s entry changed: draw it again."""
+        item.invalidate()
+        self.changed()
+
+    def changed(self) -> None:
+        """Something changed what the items draw (their number, their lines)."""
+        self._layout = None
+        self._cache.clear()
+        self.refresh(layout=True)
+
+    # ------------------------------------------------------------ rendering
+
+    @property
+    def look(self) -> Look:
+        """The console, Markdown context and styles every item is drawn with."""
+        if self._look is None:
+            if self._markdown is None:
+                self._markdown = RenderContext(self.app.console)
+            self._look = Look(
+                console=self.app.console,
+                options=self.app.console_options,
+                markdown=self._markdown,
+                style=self.entry_style,
+            )
+        return self._look
+
+    def entry_style(self, name: str) -> Style:
+        """The resolved style called ``name`` in the `Look` ("base": the widget's own)."""
+        if name == "base":
+            return self.rich_style
+        return self.get_component_rich_style(f"{STYLE_PREFIX}{name}")
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles_checked = False
+
+    def _check_styles(self) -> None:
+        """Draw every item again if the theme or CSS changed what the items look like."""
+        self._styles_checked = True
+        key = (
+            self.rich_style,
+            *(self.get_component_rich_style(n) for n in sorted(self.COMPONENT_CLASSES)),
+        )
+        if key != self._styles_key:
+            self._styles_key = key
+            for item in self.items:
+                item.invalidate()
+            self._layout = None
+            self._cache.clear()
+
+    def layout_for(self, width: int) -> ItemLayout:
+        if not self._styles_checked:
+            self._check_styles()
+        layout = self._layout
+        if layout is None or layout.width != width:
+            look = self.look
+            offsets: list[int] = []
+            total = 0
+            for item in self.items:
+                offsets.append(total)
+                total += len(item.lines(look, width))
+            layout = self._layout = ItemLayout(width, offsets, total)
+            self._cache.clear()
+        return layout
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.layout_for(width).total if width > 0 else 0
+
+    def item_at(self, y: int) -> tuple[EntryItem, int] | None:
+        """The item shown on line ``y`` and the line's index within the item."""
+        layout = self.layout_for(self.size.width)
+        if not self.items or not 0 <= y < layout.total:
+            return None
+        index = bisect_right(layout.offsets, y) - 1
+        return self.items[index], y - layout.offsets[index]
+
+    def decorate(self, strip: Strip, item: EntryItem) -> Strip:
+        """Hook: how ``item``'s line is shown (a subclass marks its cursor here)."""
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        found = self.item_at(y)
+        if found is None:
+            return Strip.blank(width, self.rich_style)
+        cached = self._cache.get(y)
+        if cached is not None:
+            return cached
+        item, line = found
+        lines = item.lines(self.look, width)
+        if line >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        return self._cache.put(y, self.decorate(unpack(lines[line]), item))
+
+    def repaint(self) -> None:
+        """Paint again without drawing the items again (a cursor moved)."""
+        self._cache.clear()
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """Plain text of every line (for tests)."""
+        width = self.size.width or 80
+        look = self.look
+        return "\n".join(
+            packed_text(line).rstrip() for item in self.items for line in item.lines(look, width)
+        )
