@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
 from textual.strip import Strip
@@ -146,6 +147,9 @@ class EntryLines(Widget):
         self._styles_checked = False
         self._styles_key: tuple[Style, ...] = ()
         self._cache = StripCache(128)
+        self.cursor: int | None = None
+        """Index of the item shown as the cursor while the widget has focus (drawn with the
+        ``cursor`` style; a live entry's is its one item)."""
 
     # ------------------------------------------------------------ items
 
@@ -237,7 +241,10 @@ class EntryLines(Widget):
         return self.items[index], y - layout.offsets[index]
 
     def decorate(self, strip: Strip, item: EntryItem) -> Strip:
-        """Hook: how ``item``'s line is shown (a subclass marks its cursor here)."""
+        """How ``item``'s line is shown: with the cursor style if it is the focused cursor."""
+        if self.has_focus and self.cursor is not None and self.items[self.cursor] is item:
+            cursor = self.get_component_rich_style(f"{STYLE_PREFIX}cursor")
+            return Strip(Segment.apply_style(strip, post_style=cursor), strip.cell_length)
         return strip
 
     def render_line(self, y: int) -> Strip:
@@ -258,6 +265,12 @@ class EntryLines(Widget):
         """Paint again without drawing the items again (a cursor moved)."""
         self._cache.clear()
         self.refresh()
+
+    def on_focus(self) -> None:
+        self.repaint()
+
+    def on_blur(self) -> None:
+        self.repaint()
 
     @property
     def text(self) -> str:

@@ -13,15 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from rich.segment import Segment
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
-from textual.strip import Strip
 from textual.widget import Widget
 
-from acp_tui.ui.widgets.entry_lines import STYLE_PREFIX, EntryItem, EntryLines
+from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 
 
 class FrozenHistory(EntryLines, can_focus=True):
@@ -47,18 +45,11 @@ class FrozenHistory(EntryLines, can_focus=True):
 
     def __init__(self, items: Iterable[EntryItem] = ()) -> None:
         super().__init__(items)
-        self.cursor: int | None = None
-        """Index of the item Enter thaws while the history has focus (entries only)."""
+        # self.cursor (see EntryLines): the item Enter thaws while the history has focus
 
     def set_items(self, items: Iterable[EntryItem]) -> None:
         self.cursor = None
         super().set_items(items)
-
-    def decorate(self, strip: Strip, item: EntryItem) -> Strip:
-        if self.has_focus and self.cursor is not None and self.items[self.cursor] is item:
-            cursor = self.get_component_rich_style(f"{STYLE_PREFIX}cursor")
-            return Strip(Segment.apply_style(strip, post_style=cursor), strip.cell_length)
-        return strip
 
     # ------------------------------------------------------------ keyboard
 
@@ -70,10 +61,7 @@ class FrozenHistory(EntryLines, can_focus=True):
         entries = self._entries()
         if self.cursor not in entries:
             self.cursor = entries[-1] if entries else None
-        self.repaint()
-
-    def on_blur(self) -> None:
-        self.repaint()
+        self.repaint()  # (EntryLines.on_focus repaints too; the cursor must be set first)
 
     def action_cursor(self, step: int) -> None:
         """Move the cursor to the previous (-1) or next (1) entry."""
