@@ -106,13 +106,14 @@ def fork_entries(screen: MainScreen) -> list[Entry]:
 
 def fork_here(screen: MainScreen) -> None:
     """From the focused message or tool call (see `client/message_fork.py`), else ask which."""
-    from acp_tui.ui.widgets.message_view import MessageView
+    from acp_tui.ui.widgets.live_entry import LiveEntry
     from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
     widget = screen.focused
     while widget is not None and widget is not screen:
-        if isinstance(widget, MessageView | ToolCallCard):
-            continue_from(screen, widget.entry.id)
+        entry = widget.entry if isinstance(widget, LiveEntry | ToolCallCard) else None
+        if entry is not None:
+            continue_from(screen, entry.id)
             return
         parent = widget.parent
         widget = parent if isinstance(parent, Widget) else None

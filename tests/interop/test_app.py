@@ -14,7 +14,7 @@ import pytest
 from textual.widget import Widget
 
 from acp_tui.config import HoldWrites, Settings
-from acp_tui.ui.widgets.message_view import UserMessageView
+from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -114,7 +114,8 @@ async def test_one_turn_in_the_app_by_keys(
         assert h.session.thread.last_stop_reason == "end_turn"
         assert answered > 0
         assert h.one(PromptInput).text == "", "no key went into the prompt box"
-        assert len(h.all(UserMessageView)) == 1, "the prompt is shown once"
+        users = [m for m in h.all(MessageLines) if m.message.role == "user"]
+        assert len(users) == 1, "the prompt is shown once"
         assert (workdir / "notes.txt").read_text() == NOTES.replace("old line", "new line")
         assert (workdir / "hello.txt").read_text().startswith("Hello from the fake LLM!")
 

@@ -34,6 +34,9 @@ from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.screens.rules_screen import RulesScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.entry_state import THOUGHT
+from acp_tui.ui.widgets.message_lines import block_section
+from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
@@ -121,6 +124,11 @@ def unfold_everything(h: AppHarness) -> None:
         card.remove_class("-folded")
     for collapsible in h.all(Collapsible):
         collapsible.collapsed = False
+    for message in h.all(MessageLines):  # thoughts and embedded resources, open
+        sections = [block_section(i) for i, _ in enumerate(message.message.blocks)]
+        for name in [*sections, THOUGHT]:
+            message.state.sections[name] = True
+        message.redraw()
 
 
 def missing(text: str, *tags: str) -> list[str]:

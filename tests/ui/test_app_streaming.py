@@ -8,10 +8,13 @@ from typing import Any
 
 from textual.widgets import Collapsible, Static
 
+from acp_tui.protocol.models import TextContent
+from acp_tui.session.entries import PlanSnapshotEntry, UnknownEntry
 from acp_tui.ui.markdown import StreamingMarkdown
-from acp_tui.ui.widgets.content_block_view import EmbeddedResourceView
 from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView, UserMessageView
+from acp_tui.ui.widgets.entry_state import THOUGHT
+from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
@@ -40,7 +43,21 @@ def cards_by_title(h: AppHarness) -> dict[str, ToolCallCard]:
 
 
 def agent_sources(h: AppHarness) -> list[str]:
-    return [md.source for view in h.all(AgentMessageView) for md in view.query(StreamingMarkdown)]
+    """The text of every agent message view: streaming ones, and those drawn from data once
+    finished (one view per message)."""
+    streaming = [md.source for v in h.all(AgentMessageView) for md in v.query(StreamingMarkdown)]
+    return streaming + [
+        "".join(block.text for block in view.message.blocks if isinstance(block, TextContent))
+        for view in messages(h, "agent")
+    ]
+
+
+def messages(h: AppHarness, role: str) -> list[MessageLines]:
+    return [view for view in h.all(MessageLines) if view.message.role == role]
+
+
+def unknown_entries(h: AppHarness) -> list[LiveEntry]:
+    return [view for view in h.all(LiveEntry) if isinstance(view.entry, UnknownEntry)]
 
 
 async def run_rich_turn_paced(h: AppHarness) -> None:
@@ -55,32 +72,31 @@ async def test_every_kind_of_content_is_rendered(tmp_path: Path) -> None:
         await run_rich_turn_paced(h)
         assert h.logged_errors == []
 
-        (user,) = h.all(UserMessageView)
-        assert "fix total" in plain(user.query_one(".user-text", Static))
+        (user,) = messages(h, "user")
+        assert "fix total" in user.text
 
-        (thought,) = h.all(ThoughtView)
-        assert thought.message.query_one(StreamingMarkdown).source == THOUGHT_TEXT
-        collapsible = thought.query_one(Collapsible)
-        assert collapsible.collapsed, "a thought folds once the turn moved on"
-        assert collapsible.title == "💭 thought"
-        assert thought.message.styles.text_style.italic
+        (thought,) = messages(h, "thought")
+        assert thought.text.strip() == "▶ 💭 thought", "a thought folds once the turn moved on"
+        thought.action_toggle_section(THOUGHT)  # (what a click on its title does)
+        await h.pilot.pause()
+        assert thought.text.splitlines()[0].strip() == "▼ 💭 thought"
+        assert " ".join(THOUGHT_TEXT.split()[:3]) in thought.text
+        assert thought.look.style("thought").italic
 
-        blocks = [plain(w) for w in h.app.screen.query(".content-block")]
-        assert "🖼 [image: image/png, 8 B]" in blocks
-        link = next(b for b in blocks if b.startswith("🔗"))
+        (answer,) = messages(h, "agent")
+        shown = answer.text.splitlines()
+        assert "🖼 [image: image/png, 8 B]" in [line.strip() for line in shown]
+        link = next(line for line in shown if line.strip().startswith("🔗"))
         assert "notes.md" in link and "file:///project/notes.md" in link and "2.0 KB" in link
-        (resource,) = h.all(EmbeddedResourceView)
-        folded = resource.query_one(Collapsible)
-        assert folded.collapsed and folded.title == "📎 file:///project/a.py (2 lines)"
+        assert "▶ 📎 file:///project/a.py (2 lines)" in answer.text, "a resource folds"
 
         assert agent_sources(h) == [ANSWER_MD]
-        rendered = h.one(AgentMessageView).query_one(StreamingMarkdown).rendered_text
+        rendered = answer.text
         assert "Summary" in rendered and "• one" in rendered and "print('hi')" in rendered
         assert "**" not in rendered and "```" not in rendered
 
-        unknown = [plain(w) for w in h.app.screen.query(".unknown-entry")]
-        assert len(unknown) == 1 and unknown[0].startswith("future_update_kind")
-        assert '"answer": 42' in unknown[0]
+        (unknown,) = unknown_entries(h)
+        assert "future_update_kind" in unknown.text and '"answer": 42' in unknown.text
 
 
 async def test_tool_call_cards(tmp_path: Path) -> None:
@@ -182,7 +198,11 @@ async def test_plans_inline_and_in_the_sidebar(tmp_path: Path) -> None:
         await h.settle()
         sidebar_plans = [plain(v) for v in h.one(Sidebar).query(PlanView)]
         assert len(sidebar_plans) == 1 and sidebar_plans[0].startswith("Plan 1/2")
-        inline = [plain(v) for v in h.one(ConversationView).query(PlanView)]
+        inline = [
+            view.text.lstrip("█ ")
+            for view in h.one(ConversationView).query(LiveEntry)
+            if isinstance(view.entry, PlanSnapshotEntry)
+        ]
         # consecutive snapshots of one plan update in place; p2 stays, marked removed
         assert len(inline) == 2
         assert inline[0].startswith("Plan 1/2")
@@ -257,7 +277,7 @@ async def test_a_burst_of_updates_renders_every_entry_once(tmp_path: Path) -> No
         await h.prompt("fix total")
         await h.caught_up()
         assert len(h.all(ToolCallCard)) == 3
-        assert len(list(h.app.screen.query(".unknown-entry"))) == 1
+        assert len(unknown_entries(h)) == 1
         assert agent_sources(h) == [ANSWER_MD]
         assert h.logged_errors == []
 

@@ -8,8 +8,8 @@ from typing import Any
 from textual.widgets import Static
 
 from acp_tui.session.entries import MessageEntry
-from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.widgets.message_view import UserMessageView
+from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
+from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
@@ -167,7 +167,11 @@ async def test_escape_cancels_the_turn_at_once_and_keeps_listening(tmp_path: Pat
         # a real completion still counts; the agent's "failed" after our cancel is no news
         assert h.session.thread.tool_calls["t1"].status == "completed"
         assert h.session.thread.tool_calls["t2"].status == "cancelled"
-        stops = [plain(s) for s in h.one(ConversationView).query(".stop-reason")]
+        stops = [
+            s.note
+            for s in h.one(ConversationView).query(ConversationNote)
+            if s.kind == "stop-reason"
+        ]
         assert stops == ["■ cancelled"]
         card = next(c for c in h.all(ToolCallCard) if c.entry.tool_call_id == "t2")
         assert "⊘ cancelled" in plain(card.query_one("#header", Static))
@@ -178,10 +182,14 @@ async def test_refusal_marks_the_prompt_and_says_why(tmp_path: Path) -> None:
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("do something bad")
         await h.caught_up()
-        (user,) = h.all(UserMessageView)
-        assert user.has_class("-not-kept")
-        assert "refused this prompt" in plain(user.query_one("#not-kept", Static))
-        stops = [plain(s) for s in h.one(ConversationView).query(".stop-reason")]
+        (user,) = [m for m in h.all(MessageLines) if m.message.role == "user"]
+        assert user.state.not_kept is not None
+        assert "✖ the agent refused this prompt; it was not kept" in user.text
+        stops = [
+            s.note
+            for s in h.one(ConversationView).query(ConversationNote)
+            if s.kind == "stop-reason"
+        ]
         assert stops == ["■ the agent refused to continue"]
 
 
@@ -201,7 +209,11 @@ async def test_stop_reasons_other_than_end_turn_are_shown(tmp_path: Path) -> Non
         for prompt in ("one", "two", "three"):
             await h.prompt(prompt)
         await h.caught_up()
-        stops = [plain(s) for s in h.one(ConversationView).query(".stop-reason")]
+        stops = [
+            s.note
+            for s in h.one(ConversationView).query(ConversationNote)
+            if s.kind == "stop-reason"
+        ]
         assert stops == [
             "■ the agent stopped: it reached its token limit",
             "■ the turn stopped: something_new",

@@ -11,8 +11,8 @@ from acp_tui.client.events import SessionState
 from acp_tui.config import Settings
 from acp_tui.session.entries import MessageEntry, ToolCallEntry
 from acp_tui.session.v2_updates import encode_bytes
-from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.widgets.message_view import UserMessageView
+from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
+from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.status_bar import StatusBar
@@ -96,10 +96,11 @@ async def test_demo_tour_in_v2(tmp_path: Path) -> None:
         await h.caught_up()
         conversation = h.one(ConversationView)
         view = conversation.views[last.id]
-        assert view.has_class("-background")
+        assert view.has_class("-marked")
         children = list(conversation.children)
         note = children[children.index(view) - 1]
-        assert note.has_class("background-mark") and "background activity" in plain(note)
+        assert isinstance(note, ConversationNote) and note.kind == "background-mark"
+        assert "background activity" in note.note
 
 
 def v2_initialize() -> dict[str, Any]:
@@ -234,7 +235,7 @@ async def test_each_v2_update_kind_and_user_message_patches(tmp_path: Path) -> N
         user = next(e for e in thread.entries if isinstance(e, MessageEntry) and e.role == "user")
         assert user.message_id == "u1"
         view = h.one(ConversationView).views[user.id]
-        assert isinstance(view, UserMessageView)
+        assert isinstance(view, MessageLines) and view.message.role == "user"
         assert "do it now, please" in h.screen_text()
         call = thread.tool_calls["c1"]
         assert isinstance(call, ToolCallEntry) and call.status == "completed"

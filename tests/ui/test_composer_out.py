@@ -95,7 +95,7 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     import base64
 
     from acp_tui.ui.widgets import media_block_view
-    from acp_tui.ui.widgets.media_block_view import MediaBlockView
+    from acp_tui.ui.widgets.message_view import MessageLines
     from tests.ui.app_harness import PNG_8_BYTES
 
     started: list[Path] = []
@@ -108,8 +108,14 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     agent = write_scenario(tmp_path, one_turn([upd("agent_message_chunk", content=image)]))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("draw")
-        await h.until(lambda: h.all(MediaBlockView), "the image placeholder")
-        view = h.one(MediaBlockView)
+        await h.settle()  # the turn ended: the message is drawn from its data
+
+        def agent_messages() -> list[MessageLines]:
+            return [m for m in h.all(MessageLines) if m.message.role == "agent"]
+
+        await h.until(agent_messages, "the finished message")
+        (view,) = agent_messages()
+        assert "🖼 [image: image/png" in view.text
         view.focus()
         await h.pilot.press("o")
         await h.until(lambda: started, "the viewer to start")

@@ -467,12 +467,15 @@ async def test_a_card_folded_by_hand_freezes_and_thaws_as_the_user_left_it() -> 
         entry = app.session.thread.tool_calls["c1"]  # completed: folded by default
         card = conversation.views[entry.id]
         assert isinstance(card, ToolCallCard) and card.has_class("-folded")
+        conversation.scroll_home(animate=False, immediate=True)  # where the card is
         card.toggle()  # the user unfolds it
         await settled(pilot, conversation)
         assert "42 lines" in screen_text(app)
         conversation.freeze_all()
         await settled(pilot, conversation)
         assert entry.id in conversation.frozen_entry_ids
+        conversation.scroll_home(animate=False, immediate=True)
+        await settled(pilot, conversation)
         assert "42 lines" in screen_text(app)  # frozen as it was shown
         thawed = conversation.thaw(entry.id)
         await settled(pilot, conversation)

@@ -102,6 +102,11 @@ class StreamingMarkdown(Widget):
         return self._finished
 
     @property
+    def document(self) -> DocumentView:
+        """The document the text is parsed into (a finished one is closed)."""
+        return self._document
+
+    @property
     def source(self) -> str:
         """All Markdown text appended so far."""
         if len(self._parts) > 1:

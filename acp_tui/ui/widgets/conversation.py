@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on
 from textual.containers import VerticalScroll
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Static
 
 from acp_tui.client.events import Notice
 from acp_tui.protocol import models as m
@@ -30,16 +30,12 @@ from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.widgets import entry_renderables as er
-from acp_tui.ui.widgets.entry_lines import EntryItem, Render
+from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
-from acp_tui.ui.widgets.message_view import (
-    AgentMessageView,
-    MessageView,
-    ThoughtView,
-    UserMessageView,
-)
-from acp_tui.ui.widgets.plan_view import PlanView
+from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.message_lines import StreamedText, message_render
+from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, ThoughtView
 from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
 
 if TYPE_CHECKING:
@@ -58,26 +54,24 @@ FREEZE_BATCH = 20
 """Freeze only once this many entries beyond `LIVE_ENTRIES` are live (amortizes the work)."""
 
 
-class ConversationNote(Static):
-    """A stop reason or a notice between entries; freezes to the same text."""
+class ConversationNote(EntryLines):
+    """A stop reason or a notice between entries (``kind``: the `Look` style name); freezes
+    as it is (its one item moves into the frozen history)."""
 
     def __init__(self, text: str, kind: str) -> None:
-        super().__init__(Text(text), classes=kind, markup=False)
-        self.text = text
+        shown = Text(text)
+        render: Render = lambda look, width: er.note_lines(shown, kind, look, width)  # noqa: E731
+        super().__init__([EntryItem(render)], classes=kind)
+        self.note = text
         self.kind = kind
 
 
 class ConversationView(VerticalScroll):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
-    ConversationView .stop-reason { color: $warning; margin: 0 0 1 0; }
-    ConversationView .unknown-entry {
-        border: round $secondary 40%; color: $text-muted; padding: 0 1; margin: 0 0 1 0;
-    }
-    ConversationView .notice { color: $text-muted; text-style: italic; margin: 0 0 1 0; }
-    ConversationView .background-mark { color: $accent; text-style: italic; }
     ConversationView .-background { border-left: outer $accent 60%; }
     """
+    # (.-background: a streaming message or a card; entries drawn from data draw their bar)
 
     @property
     def BLANK(self) -> bool:  # type: ignore[override]
@@ -151,8 +145,10 @@ class ConversationView(VerticalScroll):
                 if entry.id in self._frozen:
                     self._thaw(entry.id, pin=False)
                 view = self.views.get(entry.id)
-                if isinstance(view, MessageView | ThoughtView):
+                if isinstance(view, AgentMessageView | ThoughtView):
                     view.append_chunk(change.block_index, change.text)
+                elif isinstance(view, LiveEntry):
+                    view.redraw()
                 elif view is None:
                     self._add_entry(entry)
             case thread_changes.EntryAdded(entry=entry):
@@ -176,31 +172,38 @@ class ConversationView(VerticalScroll):
         collector.policy.turn_ended()
 
     def _add_entry(self, entry: Entry) -> None:
-        view = self._view_for(entry)
+        view = self._view_for(entry, streaming=True)
         if view is None:
             return
         self.views[entry.id] = view
         self._entry_of[view] = entry
-        if isinstance(view, MessageView | ThoughtView):
+        if isinstance(view, AgentMessageView | ThoughtView):
             self._streaming.add(entry.id)
         self.mount(view)
         self._mark_background(entry, view)
 
-    def _view_for(self, entry: Entry) -> Widget | None:
+    def _view_for(
+        self,
+        entry: Entry,
+        *,
+        streaming: bool = False,
+        item: EntryItem | None = None,
+        streamed: StreamedText | None = None,
+    ) -> Widget | None:
+        """The live view of ``entry``: while the agent streams a message, its streaming view;
+        else the entry drawn from its data (by ``item`` if given: a thawed one's lines)."""
+        state = self.view_state(entry.id)
         if isinstance(entry, thread_entries.MessageEntry):
-            if entry.role == "user":
-                return UserMessageView(entry)
-            if entry.role == "thought":
-                return ThoughtView(entry, self.view_state(entry.id))
-            return AgentMessageView(entry)
+            if streaming and entry.role == "thought":
+                return ThoughtView(entry)
+            if streaming and entry.role != "user":
+                return AgentMessageView(entry)
+            item = item or EntryItem(self._renderer(entry, streamed), entry)
+            return MessageLines(item, entry, state)
         if isinstance(entry, thread_entries.ToolCallEntry):
             lookup = self.session.terminal_lookup if self.session is not None else None
-            return ToolCallCard(entry, lookup, self.view_state(entry.id))
-        if isinstance(entry, thread_entries.PlanSnapshotEntry):
-            view = PlanView()
-            _show_plan_snapshot(view, entry)
-            return view
-        return Static(er.unknown_text(entry), classes="unknown-entry", markup=False)
+            return ToolCallCard(entry, lookup, state)
+        return LiveEntry(item or EntryItem(self._renderer(entry), entry), state)
 
     def _update_entry(self, entry: Entry) -> None:
         if entry.id in self._frozen:
@@ -212,28 +215,47 @@ class ConversationView(VerticalScroll):
             self._add_entry(entry)
         elif isinstance(view, ToolCallCard):
             view.update_from_entry()
-        elif isinstance(view, MessageView | ThoughtView):
+        elif isinstance(view, AgentMessageView | ThoughtView):
             view.sync_blocks()
-        elif isinstance(view, PlanView) and isinstance(entry, PlanSnapshotEntry):
-            _show_plan_snapshot(view, entry)
+        elif isinstance(view, LiveEntry):
+            view.redraw()
 
     def _mark_background(self, entry: Entry, view: Widget) -> None:
         """v2: what arrived or changed after the turn ended is marked as background activity,
-        in place (a note above it, a bar beside it)."""
-        if entry.id not in self.thread.background or view.has_class("-background"):
+        in place (a note above it, a bar beside it: drawn by an entry drawn from data, see
+        `_renderer`, else a CSS border)."""
+        if entry.id not in self.thread.background or view.has_class("-marked"):
             return
-        view.add_class("-background")
+        if isinstance(view, LiveEntry):
+            view.redraw()
+        else:
+            view.add_class("-background")
+        view.add_class("-marked")
         note = ConversationNote("↻ background activity (after the turn ended)", "background-mark")
         self.mount(note, before=view)
 
     def _finish_streaming(self, except_id: int | None = None) -> None:
+        """Streaming messages are complete: each is replaced by the message drawn from its
+        data, which takes over what the streaming view parsed."""
         for entry_id in list(self._streaming):
             if entry_id == except_id:
                 continue
-            view = self.views.get(entry_id)
-            if isinstance(view, MessageView | ThoughtView):
-                view.finish()
             self._streaming.discard(entry_id)
+            view = self.views.get(entry_id)
+            entry = self._entry_of.get(view) if view is not None else None
+            if not isinstance(view, AgentMessageView | ThoughtView) or entry is None:
+                continue
+            view.finish()
+            settled = self._view_for(entry, streamed=view.streamed())
+            if settled is None:
+                continue
+            self.views[entry_id] = settled
+            self._entry_of[settled] = entry
+            self._entry_of.pop(view, None)
+            if view.has_class("-marked"):
+                settled.add_class("-marked")
+            self.mount(settled, after=view)
+            view.remove()
 
     def _show_stop_reason(self, stop_reason: str | None) -> None:
         if stop_reason in (None, "end_turn"):
@@ -243,7 +265,7 @@ class ConversationView(VerticalScroll):
         if stop_reason == "refusal":
             users = [e for e in self.thread.entries if _is_user_message(e)]
             view = self.views.get(users[-1].id) if users else None
-            if isinstance(view, UserMessageView):
+            if isinstance(view, MessageLines):
                 reason = "the agent refused this prompt; it was not kept"
                 self.view_state(users[-1].id).not_kept = reason
                 view.mark_not_kept(reason)
@@ -339,14 +361,13 @@ class ConversationView(VerticalScroll):
         return frozen
 
     def _in_default_state(self, entry: Entry) -> bool:
-        """False if the user opened or closed a section the frozen rendering shows otherwise."""
+        """False if the user opened or closed a section the frozen rendering shows otherwise
+        (a card; every other entry is drawn with its view state, live or frozen)."""
         state = self._states.get(entry.id)
-        if state is None:
+        if state is None or not isinstance(entry, thread_entries.ToolCallEntry):
             return True
-        if isinstance(entry, thread_entries.ToolCallEntry):
-            failed = entry.status == "failed"
-            return state.sections_as_default({RAW_INPUT: False, RAW_OUTPUT: failed})
-        return state.sections_as_default({})
+        failed = entry.status == "failed"
+        return state.sections_as_default({RAW_INPUT: False, RAW_OUTPUT: failed})
 
     def _forget_view(self, child: Widget) -> None:
         entry = self._entry_of.pop(child, None)
@@ -358,32 +379,44 @@ class ConversationView(VerticalScroll):
         if not child.is_mounted:
             return None  # removing a widget while it mounts breaks its on_mount
         if isinstance(child, ConversationNote):
-            text, style = Text(child.text), child.kind
-            return EntryItem(lambda look, width: er.note_lines(text, style, look, width))
+            return child.items[0]
         entry = self._entry_of.get(child)
-        if entry is None or not self._in_default_state(entry):
+        if entry is None or entry.id in self._streaming:
             return None
-        render = self._renderer(entry)
-        return EntryItem(render, entry) if render is not None else None
+        if isinstance(child, LiveEntry):
+            return child.item  # drawn by the same function, its lines already drawn
+        if not isinstance(entry, thread_entries.ToolCallEntry) or not self._in_default_state(entry):
+            return None
+        state = _card_state(entry, self.view_state(entry.id))
+        if state is None:
+            return None
+        render: Render = lambda look, width: er.tool_call_lines(entry, look, width, state)  # noqa: E731
+        return EntryItem(self._marked(entry, render), entry)
 
-    def _renderer(self, entry: Entry) -> Render | None:
+    def _renderer(self, entry: Entry, streamed: StreamedText | None = None) -> Render:
+        """How ``entry`` is drawn from its data, live and frozen alike (not a card: a card
+        draws itself while live, see `ToolCallCard`)."""
+        render: Render
         if isinstance(entry, thread_entries.MessageEntry):
-            if entry.id in self._streaming:
-                return None
-            if entry.role == "user":
-                not_kept = self.view_state(entry.id).not_kept
-                return lambda look, width: er.user_message_lines(entry, look, width, not_kept)
-            if entry.role == "thought":
-                return er.thought_lines
-            return lambda look, width: er.agent_message_lines(entry, look, width)
-        if isinstance(entry, thread_entries.ToolCallEntry):
-            state = _card_state(entry, self.view_state(entry.id))
-            if state is None:
-                return None
-            return lambda look, width: er.tool_call_lines(entry, look, width, state)
-        if isinstance(entry, thread_entries.PlanSnapshotEntry):
-            return lambda look, width: er.plan_lines(entry, look, width)
-        return lambda look, width: er.unknown_lines(entry, look, width)
+            render = message_render(entry, self.view_state(entry.id), streamed)
+        elif isinstance(entry, PlanSnapshotEntry):
+            render = er.plan_render(entry)
+        elif isinstance(entry, thread_entries.UnknownEntry):
+            render = er.unknown_render(entry)
+        else:
+            raise TypeError(f"no renderer for {type(entry).__name__}")
+        return self._marked(entry, render)
+
+    def _marked(self, entry: Entry, render: Render) -> Render:
+        """``render``, with the background-activity bar once the entry is marked (v2)."""
+        background = self.thread.background
+
+        def draw(look: er.Look, width: int) -> list[Strip]:
+            if entry.id in background:
+                return er.background_marked(render, look, width)
+            return render(look, width)
+
+        return draw
 
     # ------------------------------------------------------------ thawing
 
@@ -411,7 +444,7 @@ class ConversationView(VerticalScroll):
             (h for h in self.query_children(FrozenHistory) if any(i is item for i in h.items)),
             None,
         )
-        view = self._view_for(item.entry) if item.entry is not None else None
+        view = self._view_for(item.entry, item=item) if item.entry is not None else None
         if history is None or view is None or item.entry is None:
             return None
         index = history.index_of(item)
@@ -452,7 +485,3 @@ def _card_state(entry: ToolCallEntry, state: EntryViewState) -> er.CardState | N
         return None
     folded = er.default_card_state(entry).folded if state.folded is None else state.folded
     return er.CardState(folded=folded, extras=extras, output_expanded=state.output_expanded)
-
-
-def _show_plan_snapshot(view: PlanView, entry: PlanSnapshotEntry) -> None:
-    view.show_plan(entry.plan, er.plan_title(entry))

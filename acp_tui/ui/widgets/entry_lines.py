@@ -57,6 +57,9 @@ EntryLines > .entry--notice { color: $text-muted; text-style: italic; }
 EntryLines > .entry--permission-answer { color: $text-muted; }
 EntryLines > .entry--auto-answer { color: $success; }
 EntryLines > .entry--disk-note { color: $warning; }
+EntryLines > .entry--thought { color: $text-muted; text-style: italic; }
+EntryLines > .entry--background-mark { color: $accent; text-style: italic; }
+EntryLines > .entry--background-bar { color: $accent 60%; }
 EntryLines > .entry--cursor { background: $boost; }
 """
 """Every colour an entry is drawn with (the `Look` style names, prefixed ``entry--``)."""
@@ -127,6 +130,9 @@ class EntryLines(Widget):
             "permission-answer",
             "auto-answer",
             "disk-note",
+            "thought",
+            "background-mark",
+            "background-bar",
             "cursor",
         )
     }

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.style import Style
+from rich.syntax import Syntax
 from rich.text import Text
 from textual.content import Content
 from textual.strip import Strip
@@ -22,7 +24,6 @@ from textual.strip import Strip
 from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
 from acp_tui.session.entries import (
-    MessageEntry,
     PlanSnapshotEntry,
     ToolCallEntry,
     UnknownEntry,
@@ -30,7 +31,7 @@ from acp_tui.session.entries import (
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
-from acp_tui.ui.widgets.content_block_view import describe_block
+from acp_tui.ui.widgets.content_block_view import decoded_size, describe_block, human_size
 from acp_tui.ui.widgets.plan_view import render_plan_state
 from acp_tui.ui.widgets.tool_call_card import (
     KIND_ICONS,
@@ -56,7 +57,8 @@ class Look:
     style: Callable[[str], Style]
     """Resolved style by name: base, user, user-bar, user-bar-not-kept, not-kept, title,
     resource-title, card-border[-failed|-cancelled|-running], locations, plan-bar, unknown,
-    unknown-border, stop-reason, notice, permission-answer, auto-answer, disk-note."""
+    unknown-border, stop-reason, notice, permission-answer, auto-answer, disk-note, thought,
+    background-mark, background-bar (see `entry_lines.ENTRY_STYLES`)."""
 
 
 @dataclass(frozen=True)
@@ -167,10 +169,26 @@ def left_bar(
     return [Strip.join([mark, strip]) for strip in padded(lines, width - 1, inner)]
 
 
-def collapsible_title(title: str, width: int, style: Style, *, expanded: bool = False) -> Strip:
-    """A `Collapsible`'s title row: ' ▶ title ' then the rest of the row."""
+@lru_cache(maxsize=256)
+def click_style(action: str) -> Style:
+    """A style whose meta runs ``action`` on the widget that draws it when clicked (made once
+    per action: Rich gives every new meta style its own link id)."""
+    return Style.from_meta({"@click": action})
+
+
+def collapsible_title(
+    title: str, width: int, style: Style, *, expanded: bool = False, action: str | None = None
+) -> Strip:
+    """A section's title row: ' ▶ title ' then the rest of the row; a click on it runs
+    ``action`` (toggling the section) on the widget that draws it."""
     symbol = EXPANDED if expanded else COLLAPSED
-    return fill(cells(f" {symbol} {title} ", style), width, style)
+    strip = fill(cells(f" {symbol} {title} ", style), width, style)
+    return strip.apply_style(click_style(action)) if action is not None else strip
+
+
+def section_action(name: str) -> str:
+    """The click action that opens or closes the section called ``name``."""
+    return f"toggle_section({name!r})"
 
 
 def with_margin(lines: list[Strip], width: int, look: Look) -> list[Strip]:
@@ -182,58 +200,50 @@ def with_margin(lines: list[Strip], width: int, look: Look) -> list[Strip]:
 # ---------------------------------------------------------------- content blocks
 
 
-def block_lines(block: m.ContentBlock, look: Look, width: int) -> list[Strip]:
-    """A non-text content block (see `content_block_view.block_widget`)."""
+def block_lines(
+    block: m.ContentBlock,
+    look: Look,
+    width: int,
+    *,
+    section: str | None = None,
+    open_: bool = False,
+) -> list[Strip]:
+    """A non-text content block. An embedded resource is a title (a click on it toggles
+    ``section``), open: its text below."""
     if isinstance(block, m.EmbeddedResource):
-        resource = block.resource
-        uri = resource.uri
-        title = (
-            f"📎 {uri} ({len(resource.text.splitlines())} lines)"
-            if isinstance(resource, m.TextResourceContents)
-            else f"📎 {uri}"
-        )
-        return [collapsible_title(title, width, look.style("resource-title"))]
+        return resource_lines(block, look, width, section=section, open_=open_)
     renderable = describe_block(block)
     if isinstance(renderable, Text):
         return wrap_text(renderable, look, width)
     return rich_lines(renderable, look, width)
 
 
-# ---------------------------------------------------------------- entries
-
-
-def user_message_lines(
-    entry: MessageEntry, look: Look, width: int, not_kept: str | None = None
+def resource_lines(
+    block: m.EmbeddedResource, look: Look, width: int, *, section: str | None, open_: bool
 ) -> list[Strip]:
-    inner = width - 3
-    body = look.style("user")
-    lines: list[Strip] = []
-    for block in list(entry.blocks):
-        if isinstance(block, m.TextContent):
-            lines += wrap_text(Text(block.text), look, inner)
-        else:
-            lines += block_lines(block, look, inner)
-    if not_kept:
-        note = Content(f"✖ {not_kept}")
-        lines += [line.apply_style(look.style("not-kept")) for line in wrap_content(note, inner)]
-    bar = look.style("user-bar-not-kept" if not_kept else "user-bar")
-    return with_margin(left_bar(lines, width, "▌", bar, body), width, look)
+    resource = block.resource
+    uri = resource.uri
+    if isinstance(resource, m.TextResourceContents):
+        text = resource.text
+        title = f"📎 {uri} ({len(text.splitlines())} lines)"
+    else:
+        title = f"📎 {uri}"
+    action = section_action(section) if section is not None else None
+    style = look.style("resource-title")
+    lines = [collapsible_title(title, width, style, expanded=open_, action=action)]
+    if not open_:
+        return lines
+    body: RenderableType
+    if isinstance(resource, m.TextResourceContents):
+        lexer = Syntax.guess_lexer(uri, resource.text[:2000])
+        body = Syntax(resource.text, lexer, word_wrap=True, line_numbers=False)
+    else:
+        body = Text(f"binary, {human_size(decoded_size(resource.blob))}", style="dim")
+    shown = rich_lines(body, look, width - 3)
+    return [*lines, Strip([]), *padded(shown, width, look.style("base"), left=3, right=0)]
 
 
-def agent_message_lines(entry: MessageEntry, look: Look, width: int) -> list[Strip]:
-    inner = width - 2
-    lines: list[Strip] = []
-    for block in list(entry.blocks):
-        if isinstance(block, m.TextContent):
-            lines += markdown_lines(block.text, look, inner)
-        else:
-            lines += block_lines(block, look, inner)
-    return with_margin(padded(lines, width, look.style("base")), width, look)
-
-
-def thought_lines(look: Look, width: int) -> list[Strip]:
-    """A finished thought is folded to its title."""
-    return with_margin([collapsible_title("💭 thought", width, look.style("title"))], width, look)
+# ---------------------------------------------------------------- entries
 
 
 def tool_call_header(entry: ToolCallEntry) -> Text:
@@ -344,6 +354,14 @@ def plan_title(entry: PlanSnapshotEntry) -> str:
     return title
 
 
+def plan_render(entry: PlanSnapshotEntry) -> Callable[[Look, int], list[Strip]]:
+    return lambda look, width: plan_lines(entry, look, width)
+
+
+def unknown_render(entry: UnknownEntry) -> Callable[[Look, int], list[Strip]]:
+    return lambda look, width: unknown_lines(entry, look, width)
+
+
 def plan_lines(entry: PlanSnapshotEntry, look: Look, width: int) -> list[Strip]:
     lines = rich_lines(render_plan_state(entry.plan, plan_title(entry)), look, width - 3)
     bar = look.style("plan-bar")
@@ -360,6 +378,17 @@ def unknown_lines(entry: UnknownEntry, look: Look, width: int) -> list[Strip]:
     style = look.style("unknown")
     lines = [line.apply_style(style) for line in wrap_text(unknown_text(entry), look, width - 4)]
     return with_margin(boxed(lines, width, look.style("unknown-border"), style), width, look)
+
+
+def background_marked(
+    render: Callable[[Look, int], list[Strip]], look: Look, width: int
+) -> list[Strip]:
+    """An entry that arrived or changed after its turn ended (v2): a bar on its left (not
+    beside its bottom margin)."""
+    lines = render(look, width - 1)
+    bar = cells("▌", look.style("background-bar"))
+    base = blank(1, look.style("base"))
+    return [Strip.join([bar if y < len(lines) - 1 else base, line]) for y, line in enumerate(lines)]
 
 
 def note_lines(text: Text, style_name: str, look: Look, width: int) -> list[Strip]:

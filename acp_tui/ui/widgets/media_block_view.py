@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.console import RenderableType
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static
 
 from acp_tui.composer.system_open import media_file, open_with_system
@@ -26,14 +27,22 @@ class MediaBlockView(Static, can_focus=True):
         self.opened: list[str] = []
 
     def action_open_media(self) -> None:
-        try:
-            path = media_file(self.block.data, self.block.mime_type)
-        except (ValueError, OSError) as error:
-            notify(self, f"Cannot open: {error}", severity="error")
-            return
-        problem = open_with_system(path)
-        if problem is not None:
-            notify(self, f"Cannot open {path}: {problem}", severity="error")
-            return
-        self.opened.append(str(path))
-        notify(self, f"Opened {path.name} with the system viewer")
+        opened = open_media(self, self.block)
+        if opened is not None:
+            self.opened.append(opened)
+
+
+def open_media(widget: Widget, block: ImageContent | AudioContent) -> str | None:
+    """Write ``block`` to a file and open it with the system viewer, saying so (or why not)
+    on ``widget``'s screen; the file's path, None if it failed."""
+    try:
+        path = media_file(block.data, block.mime_type)
+    except (ValueError, OSError) as error:
+        notify(widget, f"Cannot open: {error}", severity="error")
+        return None
+    problem = open_with_system(path)
+    if problem is not None:
+        notify(widget, f"Cannot open {path}: {problem}", severity="error")
+        return None
+    notify(widget, f"Opened {path.name} with the system viewer")
+    return str(path)

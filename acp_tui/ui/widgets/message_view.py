@@ -1,25 +1,68 @@
-"""Messages in the conversation: the user's, the agent's (streamed Markdown), thoughts."""
+"""Messages in the conversation: the user's, the agent's (streamed Markdown), thoughts.
+
+A message is drawn from its data (`MessageLines`, by the functions in `message_lines`, the
+same ones the frozen history uses) except while the agent streams it: then
+`StreamingMessage` (an agent message) or `ThoughtView` (a thought) show it incrementally, and
+the conversation swaps in a `MessageLines` when it finishes, handing over the parsed documents.
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Collapsible
 
-from acp_tui.protocol.models import ContentBlock, TextContent
+from acp_tui.protocol.models import AudioContent, ContentBlock, ImageContent, TextContent
 from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.content_block_view import block_widget
-from acp_tui.ui.widgets.entry_state import THOUGHT, EntryViewState
+from acp_tui.ui.widgets.entry_lines import EntryItem
+from acp_tui.ui.widgets.entry_state import EntryViewState
+from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.message_lines import StreamedText
 
 
-class MessageView(Vertical):
-    """A message made of content blocks; text blocks stream into `StreamingMarkdown`."""
+class MessageLines(LiveEntry):
+    """A message drawn from its data (a user's; an agent's or a thought once finished).
+    ``o`` opens its image or audio with the system viewer."""
+
+    BINDINGS: ClassVar[list[Binding]] = [  # type: ignore[assignment]
+        Binding("o", "open_media", "open media", show=False, id="message.open-media"),
+    ]
+
+    def __init__(self, item: EntryItem, message: MessageEntry, state: EntryViewState) -> None:
+        super().__init__(item, state)
+        self.message = message
+        """The message entry (``item`` draws it, see `message_lines.message_render`)."""
+        self.opened: list[str] = []
+        """Files opened with the system viewer (for tests)."""
+
+    def mark_not_kept(self, reason: str) -> None:
+        """Mark the prompt as not delivered to the agent, with why."""
+        self.state.not_kept = reason
+        self.redraw()
+
+    def action_open_media(self) -> None:
+        """Open the message's (first) image or audio block with the system viewer."""
+        media = [b for b in self.message.blocks if isinstance(b, ImageContent | AudioContent)]
+        if not media:
+            return
+        from acp_tui.ui.widgets.media_block_view import open_media
+
+        opened = open_media(self, media[0])
+        if opened is not None:
+            self.opened.append(opened)
+
+
+class StreamingMessage(Vertical):
+    """A message the agent is streaming: text blocks grow in `StreamingMarkdown` views."""
 
     DEFAULT_CSS = """
-    MessageView { height: auto; margin: 0 0 1 0; }
+    StreamingMessage { height: auto; margin: 0 0 1 0; }
     """
 
     @property
@@ -36,7 +79,7 @@ class MessageView(Vertical):
         # straight into them; compose() mounts whatever exists by then.
         self._block_views: list[Widget] = [self._view_for(block) for block in entry.blocks]
         self._composed = False
-        self._finished = False
+        self.finished = False
 
     def compose(self) -> ComposeResult:
         self._composed = True
@@ -70,56 +113,26 @@ class MessageView(Vertical):
                 self.mount_all(new_views)
 
     def finish(self) -> None:
-        """The message is complete: streaming views lay out at their final height."""
-        if self._finished:
+        """The message is complete: streaming views close their documents."""
+        if self.finished:
             return
-        self._finished = True
+        self.finished = True
         for view in self._block_views:
             if isinstance(view, StreamingMarkdown):
                 view.finish()
 
-
-class UserMessageView(MessageView):
-    """A user's message: the prompt as sent, or replayed from a loaded session."""
-
-    DEFAULT_CSS = """
-    UserMessageView {
-        border-left: outer $secondary;
-        background: $secondary 10%;
-        padding: 0 1;
-    }
-    UserMessageView.-replayed { border-left: outer $secondary 50%; }
-    UserMessageView.-not-kept { border-left: outer $error; }
-    UserMessageView #not-kept { color: $error; }
-    """
-
-    def _view_for(self, block: ContentBlock) -> Widget:
-        if isinstance(block, TextContent):
-            return Static(Text(block.text), classes="user-text")
-        return block_widget(block)
-
-    def append_chunk(self, block_index: int, text: str) -> None:
-        # replayed user messages (session/load) can stream too
-        """Show the grown message (a replayed user message can stream)."""
-        self._block_views_refresh()
-
-    def _block_views_refresh(self) -> None:
-        blocks = list(self.entry.blocks)
-        for index, block in enumerate(blocks):
-            if index < len(self._block_views):
-                view = self._block_views[index]
-                if isinstance(view, Static) and isinstance(block, TextContent):
-                    view.update(Text(block.text))
-        self.sync_blocks()
-
-    def mark_not_kept(self, reason: str) -> None:
-        """Mark the prompt as not delivered to the agent, with why."""
-        self.add_class("-not-kept")
-        self.mount(Static(Text(f"✖ {reason}"), id="not-kept"))
+    def streamed(self) -> StreamedText:
+        """The documents the finished views parsed, for the `MessageLines` that replaces this."""
+        documents = {
+            index: (view.source, view.document)
+            for index, view in enumerate(self._block_views)
+            if isinstance(view, StreamingMarkdown) and view.finished
+        }
+        return StreamedText(documents)
 
 
-class AgentMessageView(MessageView):
-    """The agent's reply, streamed as Markdown.
+class AgentMessageView(StreamingMessage):
+    """The agent's reply while it streams, as Markdown.
 
     Its one-column inset is each block's: the streaming text draws it inside its own lines
     (so a line is painted once, see `screen_lines`), other blocks take it as margin."""
@@ -137,28 +150,30 @@ class AgentMessageView(MessageView):
 
 
 class ThoughtView(Vertical):
-    """A thought: dimmed, collapsible; open while it streams, folded when the turn moves on."""
+    """A thought while it streams: dimmed, under an open "thinking" title."""
 
     DEFAULT_CSS = """
     ThoughtView { height: auto; margin: 0 0 1 0; }
     ThoughtView Collapsible { border: none; padding: 0; background: transparent; }
     ThoughtView Collapsible > Contents { padding: 0 0 0 2; }
-    ThoughtView MessageView { color: $text-muted; text-style: italic; margin: 0; }
+    ThoughtView StreamingMessage { color: $text-muted; text-style: italic; margin: 0; }
     """
 
-    def __init__(self, entry: MessageEntry, state: EntryViewState | None = None) -> None:
+    def __init__(self, entry: MessageEntry) -> None:
         super().__init__()
         self.entry = entry
-        self.message = MessageView(entry)
-        self.state = state if state is not None else EntryViewState()
-        """What the user did to this thought (kept by the conversation across freezing)."""
+        self.message = StreamingMessage(entry)
+
+    @property
+    def finished(self) -> bool:
+        return self.message.finished
 
     def compose(self) -> ComposeResult:
         with Collapsible(title="💭 thinking", collapsed=False):
             yield self.message
 
     def append_chunk(self, block_index: int, text: str) -> None:
-        """Add streamed reasoning text to the folded message."""
+        """Add streamed reasoning text."""
         self.message.append_chunk(block_index, text)
 
     def sync_blocks(self) -> None:
@@ -166,27 +181,8 @@ class ThoughtView(Vertical):
         self.message.sync_blocks()
 
     def finish(self) -> None:
-        """The thought is complete: finish the inner message and fold it to its title."""
+        """The thought is complete (the conversation then shows it folded, drawn from data)."""
         self.message.finish()
-        self._fold()
 
-    def on_collapsible_toggled(self, event: Collapsible.Toggled) -> None:
-        """Remember the thought opened or closed against its default (open while it streams,
-        folded once finished)."""
-        event.stop()
-        shown = not event.collapsible.collapsed
-        if shown == (not self.message._finished):
-            self.state.sections.pop(THOUGHT, None)
-        else:
-            self.state.sections[THOUGHT] = shown
-
-    def on_mount(self) -> None:
-        if self.message._finished:  # finished before it was mounted
-            self._fold()
-
-    def _fold(self) -> None:
-        collapsibles = self.query(Collapsible)
-        if collapsibles:
-            collapsible = collapsibles.first()
-            collapsible.title = "💭 thought"
-            collapsible.collapsed = True
+    def streamed(self) -> StreamedText:
+        return self.message.streamed()
