@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Any
+from typing import cast
 
 from acp_tui.ui.markdown.lines import (
     ATX,
@@ -62,11 +62,12 @@ class Block:
     def close(self) -> None:
         self.closed = True
 
-    def mark(self) -> Any:
+    def mark(self) -> object:
+        """An opaque snapshot of the block's state (`rollback` restores it)."""
         return self.closed
 
-    def rollback(self, mark: Any) -> None:
-        self.closed = mark
+    def rollback(self, mark: object) -> None:
+        self.closed = cast(bool, mark)
 
     def outline(self) -> tuple[object, ...]:
         """A plain, comparable description of the block (for tests)."""
@@ -85,11 +86,11 @@ class LinesBlock(Block):
         super().__init__()
         self.lines: list[str] = lines if lines is not None else []
 
-    def mark(self) -> Any:
+    def mark(self) -> object:
         return (self.closed, len(self.lines))
 
-    def rollback(self, mark: Any) -> None:
-        self.closed, n = mark
+    def rollback(self, mark: object) -> None:
+        self.closed, n = cast(tuple[bool, int], mark)
         del self.lines[n:]
 
     def outline(self) -> tuple[object, ...]:
@@ -213,11 +214,11 @@ class Table(Block):
         self.rows.append((cells + [""] * width)[:width])
         return True
 
-    def mark(self) -> Any:
+    def mark(self) -> object:
         return (self.closed, len(self.rows))
 
-    def rollback(self, mark: Any) -> None:
-        self.closed, n = mark
+    def rollback(self, mark: object) -> None:
+        self.closed, n = cast(tuple[bool, int], mark)
         del self.rows[n:]
 
     def outline(self) -> tuple[object, ...]:
@@ -249,11 +250,11 @@ class Quote(Block):
         super().close()
         self.inner.close()
 
-    def mark(self) -> Any:
+    def mark(self) -> object:
         return (self.closed, self.inner.mark())
 
-    def rollback(self, mark: Any) -> None:
-        self.closed, inner = mark
+    def rollback(self, mark: object) -> None:
+        self.closed, inner = cast(tuple[bool, object], mark)
         self.inner.rollback(inner)
 
     def outline(self) -> tuple[object, ...]:
@@ -313,11 +314,11 @@ class ListBlock(Block):
         super().close()
         self.items[-1].inner.close()
 
-    def mark(self) -> Any:
+    def mark(self) -> object:
         return (self.closed, self._last_blank, len(self.items), self.items[-1].inner.mark())
 
-    def rollback(self, mark: Any) -> None:
-        self.closed, self._last_blank, n, inner = mark
+    def rollback(self, mark: object) -> None:
+        self.closed, self._last_blank, n, inner = cast(tuple[bool, bool, int, object], mark)
         del self.items[n:]
         self.items[-1].inner.rollback(inner)
 
@@ -443,14 +444,15 @@ class BlockSplitter:
             self.blocks.append(Paragraph([line.lstrip()]))
 
     # -- tentative view ------------------------------------------------------------------
-    def mark(self) -> Any:
+    def mark(self) -> object:
+        """An opaque snapshot of the split so far (`rollback` restores it)."""
         if not self.blocks:
             return (0, None, None)
         last = self.blocks[-1]
         return (len(self.blocks), last, last.mark())
 
-    def rollback(self, mark: Any) -> None:
-        n, last, last_mark = mark
+    def rollback(self, mark: object) -> None:
+        n, last, last_mark = cast(tuple[int, Block | None, object], mark)
         del self.blocks[n:]
         if last is not None:
             self.blocks[n - 1] = last
