@@ -32,9 +32,10 @@ from acp_tui.ui.screens.diff_screen import DiffScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.screens.rules_screen import RulesScreen
+from acp_tui.ui.widgets.card_lines import resource_section
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
-from acp_tui.ui.widgets.entry_state import THOUGHT
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, THOUGHT
 from acp_tui.ui.widgets.message_lines import block_section
 from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -120,8 +121,12 @@ async def on_screen(h: AppHarness, kind: type[Screen[Any]]) -> None:
 
 
 def unfold_everything(h: AppHarness) -> None:
-    for card in h.all(ToolCallCard):
-        card.remove_class("-folded")
+    for card in h.all(ToolCallCard):  # unfolded, every section open, all the output shown
+        card.state.folded = False
+        sections = [RAW_INPUT, RAW_OUTPUT, *map(resource_section, range(len(card.entry.content)))]
+        card.state.sections.update(dict.fromkeys(sections, True))
+        card.state.output_expanded = True
+        card.update_from_entry()
     for collapsible in h.all(Collapsible):
         collapsible.collapsed = False
     for message in h.all(MessageLines):  # thoughts and embedded resources, open

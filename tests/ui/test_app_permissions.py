@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Static
-
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, plain, run_app
+from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, run_app
 
 
 def project(tmp_path: Path) -> Path:
@@ -44,7 +42,8 @@ async def test_allow_once_with_a_writes_the_file(tmp_path: Path) -> None:
         await h.pilot.press("a")
         await h.settle()
         assert permission_answers(h) == [{"outcome": "selected", "optionId": "allow-once"}]
-        assert "✓ answered: Allow" in plain(prompt.query_one(".answered", Static))
+        assert not h.all(PermissionPrompt), "the answered prompt becomes the card's lines"
+        assert "✓ answered: Allow" in card.text
         assert (cwd / "src" / "app.py").read_text() != before
         assert card.entry.status == "completed"
 
@@ -77,7 +76,7 @@ async def test_allow_always_is_not_asked_again(tmp_path: Path) -> None:
         await h.settle()
         await h.prompt("/edit")
         assert permission_answers(h) == [{"outcome": "selected", "optionId": "allow-always"}]
-        assert len(h.all(PermissionPrompt)) == 1
+        assert not h.all(PermissionPrompt), "the second edit was not asked"
 
 
 async def test_arrows_and_enter_choose_a_button(tmp_path: Path) -> None:

@@ -19,7 +19,6 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from acp_tui.ui.widgets.tool_output import ToolTextView
 from tests.agents.scenarios import stream_text, write_scenario
 from tests.ui.app_harness import (
     ANSWER_MD,
@@ -107,28 +106,30 @@ async def test_tool_call_cards(tmp_path: Path) -> None:
         assert set(cards) == {"Read src/app.py", "Edit src/app.py", "Fetch https://example.invalid"}
 
         read = cards["Read src/app.py"]
-        header = plain(read.query_one("#header", Static))
+        header = read.header
         assert header.startswith("⇲ Read src/app.py") and "✓ completed" in header
         assert read.has_class("-folded"), "a completed call without a diff folds to one line"
-        assert "📍 /project/src/app.py:1" in plain(read.query_one(".locations", Static))
-        assert read.query_one(ToolTextView).source == "Read 2 lines."  # (folded: not drawn)
-        raw = {str(c.title): c.collapsed for c in read.query(Collapsible)}
-        assert raw == {"raw input": True, "raw output": True}
+        assert "Read 2 lines." not in read.text and "raw input" not in read.text
+        read.toggle()  # unfolded: content, locations, the raw sections closed
+        await h.settle()
+        assert "Read 2 lines." in read.text
+        assert "📍 /project/src/app.py:1" in read.text
+        assert "▶ raw input" in read.text and "▶ raw output" in read.text
 
         edit = cards["Edit src/app.py"]
-        header = plain(edit.query_one("#header", Static))
+        header = edit.header
         assert header.startswith("✎ Edit src/app.py") and "○ pending" in header
         assert not edit.has_class("-folded")
-        preview = plain(edit.query_one(".diff-preview", Static))
+        preview = edit.text
         assert "+    return a + b + c" in preview.replace("+     ", "+    ")
         assert "/project/src/app.py" in preview
 
         fetch = cards["Fetch https://example.invalid"]
-        header = plain(fetch.query_one("#header", Static))
+        header = fetch.header
         assert header.startswith("⇣ Fetch") and "✗ failed" in header
         assert fetch.has_class("-failed") and not fetch.has_class("-folded")
-        raw = {str(c.title): c.collapsed for c in fetch.query(Collapsible)}
-        assert raw == {"raw input": True, "raw output": False}, "a failed call shows its output"
+        assert "▶ raw input" in fetch.text
+        assert "▼ raw output" in fetch.text, "a failed call shows its output"
 
 
 async def test_tool_call_status_walks_through_every_state(tmp_path: Path) -> None:
@@ -149,14 +150,14 @@ async def test_tool_call_status_walks_through_every_state(tmp_path: Path) -> Non
         for _ in updates:
             await h.caught_up()
             card = cards_by_title(h)["Run tests"]
-            seen.append((plain(card.query_one("#header", Static)), card.has_class("-running")))
+            seen.append((card.header, card.has_class("-running")))
             await h.through_gates(1)
         await h.settle()
         assert "○ pending" in seen[0][0] and seen[0][0].startswith("▶ Run tests")
         assert "◐ running" in seen[1][0] and seen[1][1]
         assert "✓ completed" in seen[2][0] and not seen[2][1]
         lint = cards_by_title(h)["Lint"]
-        assert "✗ failed" in plain(lint.query_one("#header", Static))
+        assert "✗ failed" in lint.header
         assert h.logged_errors == []
 
 
@@ -173,7 +174,7 @@ async def test_elapsed_time_is_shown_for_finished_calls(tmp_path: Path) -> None:
         card = cards_by_title(h)["Build"]
         elapsed = card.elapsed
         assert elapsed is not None and elapsed >= 0
-        assert plain(card.query_one("#header", Static)).rstrip().endswith("s")
+        assert card.header.rstrip().endswith("s")
 
 
 async def test_plans_inline_and_in_the_sidebar(tmp_path: Path) -> None:

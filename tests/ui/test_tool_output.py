@@ -7,7 +7,7 @@ from typing import Any
 
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView, tool_text_markdown
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_markdown
 from bench.turns import update
 from tests.ui.headless_app import headless_app, until
 
@@ -43,27 +43,43 @@ def test_which_text_is_markdown() -> None:
     assert tool_text_markdown("a ````x```` b\nc").startswith("`````text\n")
 
 
-async def test_command_output_shows_its_last_lines_and_expands() -> None:
-    lines = [f"line {i}" for i in range(1, 31)]
-    output = "```console\n" + "\n".join(lines) + "\n```"
+async def command_card(app: AcpApp, pilot: Any, lines: int = 30) -> ToolCallCard:
+    output = "```console\n" + "\n".join(f"line {i}" for i in range(1, lines + 1)) + "\n```"
+    app.session.thread.apply_notification(tool_call("t1", "execute", output))
+    await until(pilot, lambda: "earlier lines" in screen_text(app), "the clipped output")
+    return app.screen.query_one(ToolCallCard)
+
+
+async def test_command_output_shows_its_last_lines_and_expands_with_a_key() -> None:
     async with headless_app(SIZE) as (app, pilot):
-        app.session.thread.apply_notification(tool_call("t1", "execute", output))
-        await until(pilot, lambda: app.screen.query(ToolTextView), "the output view")
-        card = app.screen.query_one(ToolCallCard)
-        view = card.query_one(ToolTextView)
-        await until(pilot, lambda: "earlier lines" in screen_text(app), "the clipped output")
+        card = await command_card(app, pilot)
         assert not card.has_class("-folded"), "a finished command with output stays open"
         shown = screen_text(app)
         # the last lines (the code block's bottom padding line counts as one)
         assert has_line(shown, 30) and has_line(shown, 32 - OUTPUT_TAIL_LINES)
         assert not has_line(shown, 31 - OUTPUT_TAIL_LINES)
-        assert f"⋯ {view.line_count - OUTPUT_TAIL_LINES} earlier lines" in shown
+        # 30 lines and the code block's top and bottom padding lines, less the tail
+        assert f"⋯ {32 - OUTPUT_TAIL_LINES} earlier lines (click or e shows all)" in shown
         assert "```" not in shown, "the fence is Markdown, not text"
-        view.focus()
-        await pilot.press("enter")
+        for _ in range(6):  # Tab goes round the screen to the card
+            if app.screen.focused is card.head:
+                break
+            await pilot.press("tab")
+        assert app.screen.focused is card.head
+        await pilot.press("e")
         await until(pilot, lambda: has_line(screen_text(app), 1), "all lines")
         assert "earlier lines" not in screen_text(app)
         assert card.output_expanded
+
+
+async def test_a_click_on_the_earlier_lines_note_shows_them_all() -> None:
+    async with headless_app(SIZE) as (app, pilot):
+        card = await command_card(app, pilot)
+        rows = screen_text(app).splitlines()
+        row = next(y for y, line in enumerate(rows) if "earlier lines" in line)
+        assert await pilot.click(offset=(rows[row].index("⋯") + 2, row))
+        await until(pilot, lambda: has_line(screen_text(app), 1), "all lines")
+        assert card.output_expanded and not card.has_class("-folded")
 
 
 async def test_tool_text_is_never_rich_markup() -> None:

@@ -29,9 +29,10 @@ from acp_tui.session import thread_changes
 from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
+from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render
-from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
+from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.message_lines import StreamedText, message_render
@@ -360,15 +361,6 @@ class ConversationView(VerticalScroll):
                 child.remove()
         return frozen
 
-    def _in_default_state(self, entry: Entry) -> bool:
-        """False if the user opened or closed a section the frozen rendering shows otherwise
-        (a card; every other entry is drawn with its view state, live or frozen)."""
-        state = self._states.get(entry.id)
-        if state is None or not isinstance(entry, thread_entries.ToolCallEntry):
-            return True
-        failed = entry.status == "failed"
-        return state.sections_as_default({RAW_INPUT: False, RAW_OUTPUT: failed})
-
     def _forget_view(self, child: Widget) -> None:
         entry = self._entry_of.pop(child, None)
         if entry is not None and self.views.get(entry.id) is child:
@@ -385,12 +377,12 @@ class ConversationView(VerticalScroll):
             return None
         if isinstance(child, LiveEntry):
             return child.item  # drawn by the same function, its lines already drawn
-        if not isinstance(entry, thread_entries.ToolCallEntry) or not self._in_default_state(entry):
+        if not isinstance(entry, thread_entries.ToolCallEntry) or not _card_freezes(entry):
             return None
-        state = _card_state(entry, self.view_state(entry.id))
-        if state is None:
-            return None
-        render: Render = lambda look, width: er.tool_call_lines(entry, look, width, state)  # noqa: E731
+        state = self.view_state(entry.id)  # the card draws its view state, live and frozen
+        render: Render = lambda look, width: card_lines.tool_call_lines(  # noqa: E731
+            entry, look, width, state
+        )
         return EntryItem(self._marked(entry, render), entry)
 
     def _renderer(self, entry: Entry, streamed: StreamedText | None = None) -> Render:
@@ -474,14 +466,8 @@ def _focus_within(view: Widget) -> None:
         view.focus()
 
 
-def _card_state(entry: ToolCallEntry, state: EntryViewState) -> er.CardState | None:
-    """What the card shows beyond its data, from its view state; None if it must stay live."""
-    if entry.status in RUNNING:
-        return None
-    if any(isinstance(item, m.Terminal) for item in entry.content):
-        return None  # a terminal view is live (scrollback, keys): keep it
-    extras = er.card_extras(entry)
-    if extras is None:
-        return None
-    folded = er.default_card_state(entry).folded if state.folded is None else state.folded
-    return er.CardState(folded=folded, extras=extras, output_expanded=state.output_expanded)
+def _card_freezes(entry: ToolCallEntry) -> bool:
+    """Whether a card can freeze: not while it runs, shows a terminal or asks a question."""
+    if entry.status in RUNNING or card_lines.open_question(entry):
+        return False
+    return not any(isinstance(item, m.Terminal) for item in entry.content)

@@ -10,7 +10,7 @@ Colours come from a `Look` (the component styles of `entry_lines.EntryLines`, fr
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -22,10 +22,8 @@ from textual.content import Content
 from textual.strip import Strip
 
 from acp_tui.protocol import models as m
-from acp_tui.safe_text import safe_line
 from acp_tui.session.entries import (
     PlanSnapshotEntry,
-    ToolCallEntry,
     UnknownEntry,
 )
 from acp_tui.ui.markdown.blocks import BlockSplitter
@@ -33,15 +31,7 @@ from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.content_block_view import decoded_size, describe_block, human_size
 from acp_tui.ui.widgets.plan_view import render_plan_state
-from acp_tui.ui.widgets.tool_call_card import (
-    KIND_ICONS,
-    folds_when_done,
-    format_raw,
-    raw_command_output,
-    shows_output,
-    status_text,
-)
-from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_lines
+from acp_tui.ui.widgets.tool_call_facts import format_raw
 
 COLLAPSED = "▶"
 EXPANDED = "▼"
@@ -59,45 +49,6 @@ class Look:
     resource-title, card-border[-failed|-cancelled|-running], locations, plan-bar, unknown,
     unknown-border, stop-reason, notice, permission-answer, auto-answer, disk-note, thought,
     background-mark, background-bar (see `entry_lines.ENTRY_STYLES`)."""
-
-
-@dataclass(frozen=True)
-class Extra:
-    """What a card shows under its body: an answered permission request, an answer given
-    without asking (a rule, the policy), the change monitor's notes."""
-
-    content: Content
-    style: str
-    """The `Look` style name."""
-    margin_top: int = 0
-    boxed: bool = False
-
-
-def card_extras(entry: ToolCallEntry) -> list[Extra] | None:
-    """The card's extras, from the entry (as `ToolCallCard` shows them: permission requests in
-    order, then the disk notes); None while a question is open (its prompt stays live)."""
-    extras: list[Extra] = []
-    for ask in entry.permissions:
-        if ask.asked and ask.open:
-            return None
-        answer = Content(ask.answer or "")
-        if ask.asked:
-            extras.append(Extra(answer, "permission-answer", margin_top=1, boxed=True))
-        else:
-            extras.append(Extra(answer, "auto-answer", margin_top=1))
-    if entry.disk_notes:
-        notes = Content("\n".join(f"⚠ {note}" for note in entry.disk_notes))
-        extras.append(Extra(notes, "disk-note"))
-    return extras
-
-
-@dataclass
-class CardState:
-    """What a live card showed that its entry alone does not say."""
-
-    folded: bool
-    extras: Sequence[Extra] = field(default_factory=tuple)
-    output_expanded: bool = False
 
 
 # ---------------------------------------------------------------- strip helpers
@@ -244,106 +195,6 @@ def resource_lines(
 
 
 # ---------------------------------------------------------------- entries
-
-
-def tool_call_header(entry: ToolCallEntry) -> Text:
-    kind = str(entry.kind or "other")
-    text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
-    text.append(str(entry.title or "tool call"), style="bold")
-    text.append("  ")
-    started = entry.started_at
-    elapsed = None
-    if started is not None and entry.finished_at is not None:
-        elapsed = entry.finished_at - started
-    text.append_text(status_text(str(entry.status), elapsed))
-    return text
-
-
-def card_body_lines(
-    entry: ToolCallEntry, look: Look, width: int, output_expanded: bool = False
-) -> list[Strip]:
-    """The unfolded body of a card: content, locations, raw input/output (folded unless failed)."""
-    lines: list[Strip] = []
-    tail = OUTPUT_TAIL_LINES if shows_output(entry) and not output_expanded else None
-    for item in entry.content:
-        match item:
-            case m.Content(content=m.TextContent() as block):
-                lines += tool_text_lines(look.markdown, block.text, width, tail)
-            case m.Content(content=block):
-                lines += block_lines(block, look, width)
-            case m.Diff():
-                from acp_tui.session.diff import compute_diff
-                from acp_tui.ui.widgets.diff_preview import DiffPreview
-
-                diff = compute_diff(item.path, item.old_text, item.new_text)
-                lines += rich_lines(DiffPreview(diff), look, width)
-            case m.Terminal():
-                text = Text(f"▶ terminal {safe_line(item.terminal_id)}", style="dim")
-                lines += wrap_text(text, look, width)
-            case m.UnknownToolCallContent():
-                shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
-                lines += wrap_text(Text(shown, style="dim"), look, width)
-    output = raw_command_output(entry)
-    if output is not None:
-        lines += tool_text_lines(look.markdown, output, width, tail)
-    if entry.locations:
-        text = Text("📍 ")
-        for index, location in enumerate(entry.locations):
-            if index:
-                text.append("  ")
-            line = location.line
-            text.append(f"{location.path}:{line}" if line is not None else location.path)
-        locations = look.style("locations")
-        lines += [line.apply_style(locations) for line in wrap_text(text, look, width)]
-    title = look.style("title")
-    if entry.raw_input is not None:
-        lines.append(collapsible_title("raw input", width, title))
-    if entry.raw_output is not None:
-        failed = entry.status == "failed"
-        lines.append(collapsible_title("raw output", width, title, expanded=failed))
-        if failed:
-            raw = wrap_text(Text(format_raw(entry.raw_output)[:20_000]), look, width - 3)
-            lines += [Strip([]), *padded(raw, width, look.style("base"), left=3, right=0)]
-    return lines
-
-
-def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
-    lines: list[Strip] = [Strip([])] * extra.margin_top
-    style = look.style(extra.style)
-    if extra.boxed:
-        inner = [line.apply_style(style) for line in wrap_content(extra.content, width - 4)]
-        border = look.style("card-border")
-        return lines + boxed(inner, width, border, look.style("base"))
-    return lines + [fill(line, width, style) for line in wrap_content(extra.content, width)]
-
-
-def card_border_style(status: str) -> str:
-    if status == "failed":
-        return "card-border-failed"
-    if status == "cancelled":
-        return "card-border-cancelled"
-    if status in ("pending", "in_progress"):
-        return "card-border-running"
-    return "card-border"
-
-
-def default_card_state(entry: ToolCallEntry) -> CardState:
-    """How a card looks when nobody toggled it (see `tool_call_card.folds_when_done`)."""
-    return CardState(folded=folds_when_done(entry))
-
-
-def tool_call_lines(
-    entry: ToolCallEntry, look: Look, width: int, state: CardState | None = None
-) -> list[Strip]:
-    state = state or default_card_state(entry)
-    inner = width - 4
-    lines = wrap_text(tool_call_header(entry), look, inner)
-    if not state.folded:
-        lines += card_body_lines(entry, look, inner, state.output_expanded)
-    for extra in state.extras:
-        lines += extra_lines(extra, look, inner)
-    border = look.style(card_border_style(str(entry.status)))
-    return with_margin(boxed(lines, width, border, look.style("base")), width, look)
 
 
 def plan_title(entry: PlanSnapshotEntry) -> str:

@@ -1,155 +1,127 @@
-"""A tool call: kind icon, title, status, elapsed time, content, diff preview, terminal,
-locations, raw input/output. Failed calls open by default; finished ones fold to one line,
-unless they have something to look at: a diff, a terminal, or the output of a command (shown
-by its last lines, see `tool_output`)."""
+"""A live tool call's card: drawn by `card_lines.tool_call_parts`, as the frozen history draws it.
+
+The card is its lines (`CardLines`, Line-API widgets showing runs of the drawing) and, between
+them, the widgets that must stay live in *slots*: an open permission prompt, a live terminal,
+each framed by the card's border in its status colour (from the same `Look`). The card keeps no
+colour or border of its own; what the user did to it (folded, sections open, output expanded)
+is its `EntryViewState`, which the frozen drawing reads too.
+
+Keys and clicks: the first lines (the header) take the focus; Enter or a click on the header
+folds/unfolds, a click on a section's title ("raw input", "raw output", an embedded resource)
+opens or closes it, a click on "⋯ N earlier lines" or `e` shows a command's whole output, `d`
+shows the full diff.
+"""
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.console import RenderableType
-from rich.text import Text
+from rich.segment import Segment
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import Vertical
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
 
 from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
-from acp_tui.safe_text import safe_line, safe_text
 from acp_tui.session.agent_terminals import AgentTerminal
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.entries import ToolCallEntry
-from acp_tui.ui.widgets.content_block_view import block_widget
-from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
+from acp_tui.ui.widgets import card_lines as cl
+from acp_tui.ui.widgets.entry_lines import STYLE_PREFIX, EntryItem, EntryLines
+from acp_tui.ui.widgets.entry_renderables import Look
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, EntryViewState
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
-from acp_tui.ui.widgets.status_bar import format_elapsed
-from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, ToolTextView
+from acp_tui.ui.widgets.tool_call_facts import (
+    RUNNING,
+    TerminalLookup,
+    elapsed,
+    ran_command,
+)
 
 if TYPE_CHECKING:
     from acp_tui.ui.widgets.terminal_view import TerminalView
 
-KIND_ICONS = {
-    "read": "⇲",
-    "edit": "✎",
-    "delete": "✗",
-    "move": "⇄",
-    "search": "⌕",
-    "execute": "▶",
-    "think": "◆",
-    "fetch": "⇣",
-    "switch_mode": "⇆",
-    "other": "•",
-}
-STATUS_LOOK = {
-    "pending": ("○ pending", "dim"),
-    "in_progress": ("◐ running", "bold yellow"),
-    "completed": ("✓ completed", "green"),
-    "failed": ("✗ failed", "bold red"),
-    "cancelled": ("⊘ cancelled", "magenta"),
-}
-RUNNING = frozenset({"pending", "in_progress"})
-
-TerminalLookup = Callable[[str], Terminal | AgentTerminal | None]
+__all__ = ["RUNNING", "CardLines", "SlotFrame", "ToolCallCard", "ran_command"]
 
 
-# Where agents that return a command's output only in rawOutput put it (codex-acp, OpenCode).
-_RAW_OUTPUT_KEYS = ("output", "aggregated_output", "formatted_output", "stdout")
+class CardLines(EntryLines):
+    """One run of a card's lines; the first (with the header) takes the focus."""
+
+    BINDINGS: ClassVar[list[Binding]] = [  # type: ignore[assignment]
+        Binding("enter", "fold", "fold/unfold", show=False, id="card.fold"),
+        Binding("e", "expand_output", "show all output", show=False, id="card.expand-output"),
+    ]
+
+    def __init__(self, card: ToolCallCard, index: int) -> None:
+        super().__init__([EntryItem(self._draw_part, card.entry)])
+        self.card = card
+        self.index = index
+        self.can_focus = index == 0
+        self.actions: dict[int, str] = {}
+        """What a click on each line does (`card_lines` line actions)."""
+
+    def _draw_part(self, look: Look, width: int) -> list[Strip]:
+        part = self.card.line_part(self.index, look, width)
+        self.actions = part.actions
+        return part.strips
+
+    def redraw(self) -> None:
+        self.item_changed(self.items[0])
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if self.has_focus and self.actions.get(y) == cl.FOLD:  # the header, focused
+            width = strip.cell_length
+            focus = self.get_component_rich_style(f"{STYLE_PREFIX}cursor")
+            inside = strip.crop(2, width - 2)
+            inside = Strip(Segment.apply_style(inside, post_style=focus), inside.cell_length)
+            return Strip.join([strip.crop(0, 2), inside, strip.crop(width - 2, width)])
+        return strip
+
+    def on_focus(self) -> None:
+        self.repaint()
+
+    def on_blur(self) -> None:
+        self.repaint()
+
+    def on_click(self, event: events.Click) -> None:
+        found = self.item_at(event.y)
+        action = self.actions.get(found[1]) if found is not None else None
+        if action is not None:
+            event.stop()
+            self.card.line_action(action)
+
+    def action_fold(self) -> None:
+        self.card.toggle()
+
+    def action_expand_output(self) -> None:
+        self.card.expand_output()
 
 
-def ran_command(entry: ToolCallEntry) -> bool:
-    """An execute call, or one whose input names a command (codex-acp calls `ls` "search")."""
-    raw_input = entry.raw_input
-    return entry.kind == "execute" or (isinstance(raw_input, dict) and "command" in raw_input)
+class SlotFrame(Vertical):
+    """A live widget inside a card: the card's left and right border around it."""
 
+    DEFAULT_CSS = "SlotFrame { height: auto; padding: 0 1; }"
 
-def _has_text(entry: ToolCallEntry) -> bool:
-    return any(
-        isinstance(item, m.Content) and isinstance(item.content, m.TextContent)
-        for item in entry.content
-    )
+    def __init__(self, widget: Widget) -> None:
+        super().__init__(widget)
+        self.widget = widget
 
-
-def raw_command_output(entry: ToolCallEntry) -> str | None:
-    """A command's output that only its rawOutput carries (no text content shows it)."""
-    if not ran_command(entry) or _has_text(entry):
-        return None
-    raw = entry.raw_output
-    if isinstance(raw, dict):
-        raw = next((raw[k] for k in _RAW_OUTPUT_KEYS if isinstance(raw.get(k), str)), None)
-    return raw if isinstance(raw, str) and raw.strip() else None
-
-
-def shows_output(entry: ToolCallEntry) -> bool:
-    """A command that returned text: its output stays in view (by its last lines)."""
-    return ran_command(entry) and (_has_text(entry) or raw_command_output(entry) is not None)
-
-
-def folds_when_done(entry: ToolCallEntry) -> bool:
-    """A completed call folds to its header, unless it has a diff, a terminal or output."""
-    if entry.status != "completed" or shows_output(entry):
-        return False
-    return not any(isinstance(item, m.Diff | m.Terminal) for item in entry.content)
-
-
-def status_text(status: str, elapsed: float | None) -> Text:
-    """A tool call's status mark and label, with its elapsed time if known."""
-    label, style = STATUS_LOOK.get(status, (f"? {status}", "magenta"))
-    text = Text(label, style=style)
-    if elapsed is not None:
-        text.append(f" {format_elapsed(elapsed)}" if elapsed >= 1 else f" {elapsed:.1f}s", "dim")
-    return text
-
-
-def format_raw(value: object) -> str:
-    """A raw value the agent sent (rawInput, rawOutput, an unknown variant) as display text.
-
-    Raw values are kept exact in the model (rules and reviews read them), so they are made
-    safe here, where they are turned into text to show.
-    """
-    if isinstance(value, str):
-        return safe_text(value)
-    try:
-        return safe_text(json.dumps(value, indent=2, ensure_ascii=False))
-    except (TypeError, ValueError):
-        return safe_text(repr(value))
-
-
-class ToolCallHeader(Static, can_focus=True):
-    """The card's one-line header; Enter or a click folds/unfolds the card."""
-
-    DEFAULT_CSS = """
-    ToolCallHeader { height: auto; }
-    ToolCallHeader:focus { background: $boost; }
-    """
+    def paint(self, color: Color) -> None:
+        self.styles.border_left = ("round", color)
+        self.styles.border_right = ("round", color)
 
 
 class ToolCallCard(Vertical):
-    """A live tool call: its header (kind, title, status), and unfolded its content, diffs,
-    terminal, output, locations, raw input/output and permission prompt."""
+    """A live tool call: its lines (header, body unless folded, answers, notes) and the widgets
+    of its open permission prompts and live terminals."""
 
-    DEFAULT_CSS = """
-    ToolCallCard {
-        height: auto;
-        border: round $primary 40%;
-        padding: 0 1;
-        margin: 0 0 1 0;
-    }
-    ToolCallCard.-failed { border: round $error; }
-    ToolCallCard.-running { border: round $warning 70%; }
-    ToolCallCard.-cancelled { border: round $secondary 50%; }
-    ToolCallCard #body { height: auto; }
-    ToolCallCard.-folded #body { display: none; }
-    ToolCallCard .locations { color: $text-accent; }
-    ToolCallCard Collapsible { border: none; padding: 0; background: transparent; }
-    ToolCallCard .auto-answer { color: $success; margin: 1 0 0 0; }
-    ToolCallCard .disk-note { color: $warning; }
-    """
+    DEFAULT_CSS = "ToolCallCard { height: auto; }"
 
     BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
 
@@ -164,16 +136,19 @@ class ToolCallCard(Vertical):
         self.terminal_lookup = terminal_lookup
         self.state = state if state is not None else EntryViewState()
         """What the user did to this card (kept by the conversation across freezing)."""
-        self._content_key: object = None
+        self.head = CardLines(self, 0)
+        """The first lines (the header's): they take the focus."""
+        self._parts: list[CardLines] = [self.head]
+        self._frames: dict[tuple[str, str], SlotFrame] = {}
+        self._slot_keys: list[tuple[str, str]] = []
         self._terminal_views: dict[str, TerminalView] = {}
-        self._sections: dict[Collapsible, str] = {}  # the raw input/output sections shown
+        self._live_terminals: frozenset[str] = frozenset()
+        self._asks_seen: set[int] = set()
+        self._content_key: object = None
         self._composed = False
-        self._permission_views: dict[int, Widget] = {}
-        self._disk_note: Static | None = None
 
     def compose(self) -> ComposeResult:
-        yield ToolCallHeader(self._header(), id="header")
-        yield Vertical(id="body")
+        yield self.head
 
     def on_mount(self) -> None:
         self._composed = True
@@ -182,175 +157,134 @@ class ToolCallCard(Vertical):
 
     def _tick(self) -> None:
         if self.entry.status in RUNNING:
-            self.query_one("#header", Static).update(self._header())
+            self.head.redraw()  # the elapsed time (the header is in the first lines)
+
+    # ------------------------------------------------------------ drawing
+
+    def line_part(self, index: int, look: Look, width: int) -> cl.LinePart:
+        """The ``index``-th run of the card's lines at ``width``."""
+        parts = cl.tool_call_parts(
+            self.entry, look, width, self.state, terminals=self._live_terminals
+        )
+        runs = [part for part in parts if isinstance(part, cl.LinePart)]
+        return runs[index] if index < len(runs) else cl.LinePart()
+
+    @property
+    def text(self) -> str:
+        """The plain text of the card's lines (for tests)."""
+        return "\n".join(part.text for part in self._parts if part.is_mounted)
+
+    @property
+    def header(self) -> str:
+        """The header's text as drawn (inside the border; for tests)."""
+        lines = self.head.text.splitlines()
+        shown = [lines[y] for y, action in sorted(self.head.actions.items()) if action == cl.FOLD]
+        return " ".join(line.strip().strip("│").strip() for line in shown)
 
     @property
     def elapsed(self) -> float | None:
         """Seconds the call ran (so far, while it runs); None before it started."""
-        started: float | None = self.entry.started_at
-        if started is None:
-            return None
-        finished: float | None = self.entry.finished_at
-        return (finished if finished is not None else time.monotonic()) - started
-
-    def _header(self) -> Text:
-        kind = str(self.entry.kind or "other")
-        text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
-        text.append(str(self.entry.title or "tool call"), style="bold")
-        text.append("  ")
-        text.append_text(status_text(str(self.entry.status), self.elapsed))
-        return text
+        return elapsed(self.entry, time.monotonic())
 
     def update_from_entry(self) -> None:
-        """Redraw from the entry after it changed: status classes, fold state, header, and the body
-        when its content changed."""
+        """Draw again from the entry after it changed (and from the view state)."""
         if not self._composed:
             return  # on_mount brings it up to date
-        status = str(self.entry.status)
-        for name in ("failed", "running", "cancelled"):
-            self.remove_class(f"-{name}")
-        if status == "failed":
-            self.add_class("-failed")
-        elif status in RUNNING:
-            self.add_class("-running")
-        elif status == "cancelled":
-            self.add_class("-cancelled")
-        folded = self.state.folded
-        if folded is None:
-            folded = folds_when_done(self.entry)
-        self.set_class(folded, "-folded")
-        self.query_one("#header", Static).update(self._header())
-        key = self._content_signature()
+        for ask in self.entry.permissions:
+            if ask.asked and ask.open and ask.request_id not in self._asks_seen:
+                self._asks_seen.add(ask.request_id)
+                self.state.sections[RAW_INPUT] = True  # show what is asked
+        self._live_terminals = self._find_terminals()
+        key = tuple(id(item) for item in self.entry.content)
         if key != self._content_key:
             self._content_key = key
-            self._rebuild_body()
-        self._sync_permissions()
-        self._sync_disk_notes()
+            for view in self._terminal_views.values():
+                if view.is_mounted:
+                    view.refresh_terminal()
+        self._sync_slots(cl.card_slots(self.entry, self.state, self._live_terminals))
+        status = str(self.entry.status)
+        self.set_class(status == "failed", "-failed")
+        self.set_class(status in RUNNING, "-running")
+        self.set_class(status == "cancelled", "-cancelled")
+        self.set_class(cl.is_folded(self.entry, self.state), "-folded")
+        for part in self._parts:
+            part.redraw()
+        self._paint_frames()
 
-    def _content_signature(self) -> object:
-        return (
-            tuple(id(item) for item in self.entry.content),
-            tuple(id(loc) for loc in self.entry.locations),
-            id(self.entry.raw_input),
-            id(self.entry.raw_output),
-            self.entry.status == "failed",
-        )
-
-    def _rebuild_body(self) -> None:
-        body = self.query_one("#body", Vertical)
-        widgets: list[Widget] = []
+    def _find_terminals(self) -> frozenset[str]:
+        """The terminals of the content that have a live view (made on first sight)."""
         for item in self.entry.content:
-            widget = self._content_widget(item)
-            if widget is not None:
-                widgets.append(widget)
-        output = raw_command_output(self.entry)
-        if output is not None:
-            widgets.append(ToolTextView(output, tail=self._output_tail()))
-        if self.entry.locations:
-            widgets.append(Static(self._locations(), classes="locations"))
-        failed = self.entry.status == "failed"
-        sections = self.state.sections
-        self._sections = {}
-        if self.entry.raw_input is not None:
-            open_ = sections.get(RAW_INPUT, False)
-            widgets.append(self._raw("raw input", RAW_INPUT, self.entry.raw_input, open_=open_))
-        if self.entry.raw_output is not None:
-            open_ = sections.get(RAW_OUTPUT, failed)
-            widgets.append(self._raw("raw output", RAW_OUTPUT, self.entry.raw_output, open_=open_))
-        # live terminal views stay mounted across updates; everything else is rebuilt
-        for child in list(body.children):
-            if child not in widgets:
-                child.remove()
-        body.mount_all([w for w in widgets if w.parent is None])
+            if not isinstance(item, m.Terminal) or item.terminal_id in self._terminal_views:
+                continue
+            terminal: Terminal | AgentTerminal | None = None
+            if self.terminal_lookup is not None:
+                terminal = self.terminal_lookup(item.terminal_id)
+            if terminal is not None:
+                from acp_tui.ui.widgets.terminal_view import TerminalView
 
-    def _content_widget(self, item: m.ToolCallContent) -> Widget | None:
-        match item:
-            case m.Content(content=m.TextContent() as block):
-                return ToolTextView(block.text, tail=self._output_tail())
-            case m.Content(content=block):
-                return block_widget(block)
-            case m.Diff():
-                from acp_tui.ui.widgets.diff_view import DiffPreview
+                self._terminal_views[item.terminal_id] = TerminalView(terminal, fit_output=True)
+        return frozenset(self._terminal_views)
 
-                diff = compute_diff(item.path, item.old_text, item.new_text)
-                return Static(DiffPreview(diff), classes="diff-preview")
-            case m.Terminal(terminal_id=terminal_id):
-                return self._terminal_widget(terminal_id)
-            case m.UnknownToolCallContent():
-                patch = v2_patch_text(item.raw) if item.type == "patch_diff" else None
-                if patch is not None:
-                    return Static(patch, classes="diff-preview")
-                shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
-                return Static(Text(shown, style="dim"))
+    def _sync_slots(self, slots: list[cl.Slot]) -> None:
+        """Mount the slots' frames between runs of lines, in the drawing's order."""
+        keys: list[tuple[str, str]] = [(slot.kind, slot.key) for slot in slots]
+        if keys != self._slot_keys:
+            self._slot_keys = keys
+            for key in [key for key in self._frames if key not in keys]:
+                self._frames.pop(key).remove()
+            for part in self._parts[1:]:
+                part.remove()
+            self._parts = [self.head]
+            previous: Widget = self.head
+            for index, (slot, key) in enumerate(zip(slots, keys, strict=True), start=1):
+                frame = self._frames.get(key)
+                if frame is None:
+                    frame = self._frames[key] = SlotFrame(self._slot_widget(slot))
+                    self.mount(frame, after=previous)
+                part = CardLines(self, index)
+                self._parts.append(part)
+                self.mount(part, after=frame)
+                previous = part
+        for slot, key in zip(slots, keys, strict=True):
+            self._frames[key].display = not slot.hidden
 
-    def _terminal_widget(self, terminal_id: str) -> Widget:
-        existing = self._terminal_views.get(terminal_id)
-        if existing is not None:
-            if existing.is_mounted:
-                existing.refresh_terminal()
-            return existing
-        terminal = self.terminal_lookup(terminal_id) if self.terminal_lookup else None
-        if terminal is None:
-            shown = safe_line(terminal_id)
-            return Static(Text(f"▶ terminal {shown} (not found)", style="dim"))
-        from acp_tui.ui.widgets.terminal_view import TerminalView
+    def _slot_widget(self, slot: cl.Slot) -> Widget:
+        if slot.kind == "terminal":
+            return self._terminal_views[slot.key]
+        ask = next(a for a in self.entry.permissions if str(a.request_id) == slot.key)
+        return PermissionPrompt(self.entry, ask)
 
-        view = TerminalView(terminal, fit_output=True)
-        self._terminal_views[terminal_id] = view
-        return view
-
-    def _output_tail(self) -> int | None:
-        if shows_output(self.entry) and not self.state.output_expanded:
-            return OUTPUT_TAIL_LINES
-        return None
-
-    def _locations(self) -> RenderableType:
-        text = Text("📍 ")
-        for index, location in enumerate(self.entry.locations):
-            if index:
-                text.append("  ")
-            line = location.line
-            text.append(f"{location.path}:{line}" if line is not None else location.path)
-        return text
-
-    def _raw(self, title: str, section: str, value: object, *, open_: bool) -> Widget:
-        collapsible = Collapsible(
-            Static(Text(format_raw(value)[:20_000]), markup=False),
-            title=title,
-            collapsed=not open_,
-        )
-        self._sections[collapsible] = section
-        return collapsible
-
-    def on_collapsible_toggled(self, event: Collapsible.Toggled) -> None:
-        """Remember a section the user opened or closed against its default."""
-        section = self._sections.get(event.collapsible)
-        if section is None:
+    def _paint_frames(self) -> None:
+        if not self._frames:
             return
-        shown = not event.collapsible.collapsed
-        if shown == self.section_defaults().get(section, False):
-            self.state.sections.pop(section, None)
-        else:
-            self.state.sections[section] = shown
+        style = self.head.look.style(cl.card_border_style(str(self.entry.status)))
+        color = Color.from_rich_color(style.color) if style.color is not None else None
+        for frame in self._frames.values():
+            if color is not None:
+                frame.paint(color)
 
-    def section_defaults(self) -> dict[str, bool]:
-        """How the raw sections show unless the user changes them: output open if failed."""
-        return {RAW_INPUT: False, RAW_OUTPUT: self.entry.status == "failed"}
+    # ------------------------------------------------------------ what the user does
 
-    def on_click(self, event: events.Click) -> None:
-        if event.widget is not None and event.widget.id == "header":
+    def line_action(self, action: str) -> None:
+        """A click on a line that does something (see `card_lines`)."""
+        if action == cl.FOLD:
             self.toggle()
+        elif action == cl.EXPAND_OUTPUT:
+            self.expand_output()
+        elif action.startswith(cl.SECTION):
+            cl.toggle_section(self.entry, self.state, action.removeprefix(cl.SECTION))
+            self.update_from_entry()
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key == "enter" and isinstance(self.screen.focused, ToolCallHeader):
-            self.toggle()
-            event.stop()
+    def toggle(self) -> None:
+        """Fold or unfold the card; from now on the user's choice, not the status, decides."""
+        self.state.folded = not cl.is_folded(self.entry, self.state)
+        self.update_from_entry()
 
-    def on_tool_text_view_expanded(self, event: ToolTextView.Expanded) -> None:
-        event.stop()
-        self.state.output_expanded = True
-        for view in self.query(ToolTextView):
-            view.action_expand()
+    def expand_output(self) -> None:
+        """Show a command's whole output, not only its last lines."""
+        if not self.state.output_expanded:
+            self.state.output_expanded = True
+            self.update_from_entry()
 
     @property
     def output_expanded(self) -> bool:
@@ -361,45 +295,6 @@ class ToolCallCard(Vertical):
     def user_toggled(self) -> bool:
         """The user folded or unfolded this card by hand (so it keeps that state)."""
         return self.state.user_toggled
-
-    def _sync_permissions(self) -> None:
-        """Show the entry's permission requests: a prompt while open, then the answer."""
-        for ask in self.entry.permissions:
-            view = self._permission_views.get(ask.request_id)
-            if view is None:
-                if ask.asked:
-                    view = PermissionPrompt(self.entry, ask)
-                    if ask.open:
-                        self._open_for_permission()
-                else:
-                    view = Static(Text(ask.answer or ""), classes="auto-answer")
-                self._permission_views[ask.request_id] = view
-                self.mount(view)
-            elif isinstance(view, PermissionPrompt) and not ask.open:
-                view.show_answer()
-
-    def _sync_disk_notes(self) -> None:
-        """The change monitor's notes: a file on disk unlike what this card's diff shows."""
-        notes = list(self.entry.disk_notes)
-        if not notes:
-            if self._disk_note is not None:
-                self._disk_note.remove()
-                self._disk_note = None
-            return
-        text = Text("\n".join(f"⚠ {note}" for note in notes))
-        if self._disk_note is None:
-            self._disk_note = Static(text, classes="disk-note", markup=False)
-            self.mount(self._disk_note)
-        else:
-            self._disk_note.update(text)
-
-    def _open_for_permission(self) -> None:
-        """Unfold the card and open its raw input, so the user sees what is asked."""
-        self.remove_class("-folded")
-        for collapsible, section in self._sections.items():
-            if section == RAW_INPUT:
-                collapsible.collapsed = False
-                self.state.sections[RAW_INPUT] = True
 
     def diffs(self) -> list[FileDiff]:
         """The diffs the call proposes, computed from its diff contents."""
@@ -415,25 +310,3 @@ class ToolCallCard(Vertical):
         diffs = self.diffs()
         if diffs:
             self.app.push_screen(DiffScreen(diffs))
-
-    def toggle(self) -> None:
-        """Fold or unfold the card; from now on the user's choice, not the status, decides."""
-        self.toggle_class("-folded")
-        self.state.folded = self.has_class("-folded")
-
-
-def v2_patch_text(raw: object) -> Text | None:
-    """A v2 diff (`changes` + a git patch) as coloured text (the patch is shown, not parsed as
-    markup); None if it carries no patch text."""
-    patch = raw.get("patch") if isinstance(raw, dict) else None
-    body = patch.get("text") if isinstance(patch, dict) else None
-    if not isinstance(body, str):
-        return None
-    text = Text()
-    for line in body.splitlines()[:400]:
-        line = safe_line(line)  # agent text: controls shown, never markup
-        style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-        if line.startswith(("+++", "---", "@@")):
-            style = "bold cyan" if line.startswith("@@") else "bold"
-        text.append(line + "\n", style=style)
-    return text

@@ -45,7 +45,7 @@ def tool_text_markdown(text: str) -> str:
 def hint_strips(ctx: RenderContext, hidden: int, width: int) -> list[Strip]:
     """The line above a clipped output: how many lines are not shown, and how to see them."""
     noun = "line" if hidden == 1 else "lines"
-    text = Text(f"⋯ {hidden} earlier {noun} (enter or click shows all)", style="dim")
+    text = Text(f"⋯ {hidden} earlier {noun} (click or e shows all)", style="dim")
     return wrap_text(ctx, text, width)
 
 

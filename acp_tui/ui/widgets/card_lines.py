@@ -1,0 +1,380 @@
+"""A tool call's card drawn from its entry and view state: the one drawing, live and frozen.
+
+`tool_call_parts` draws the card (a round border in its status colour around the header, the
+body unless folded, and the extras: answered permission requests, the change monitor's notes)
+as runs of lines split at *slots*, the places where a live card shows a widget (an open
+permission prompt, a live terminal). `tool_call_lines` is the same drawing with no slots (what
+the frozen history shows). The live `ToolCallCard` shows the runs of lines in `EntryLines`
+widgets and the slots' widgets between them, framed by the same border.
+
+Each run of lines says which of its lines do something when clicked (`LinePart.actions`): the
+header folds the card, a section's title opens or closes it, the "earlier lines" note shows a
+command's whole output.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rich.console import RenderableType
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.content import Content
+from textual.strip import Strip
+
+from acp_tui.protocol import models as m
+from acp_tui.safe_text import safe_line
+from acp_tui.session.diff import compute_diff
+from acp_tui.session.entries import ToolCallEntry
+from acp_tui.ui.widgets.content_block_view import decoded_size, human_size
+from acp_tui.ui.widgets.diff_preview import DiffPreview
+from acp_tui.ui.widgets.entry_renderables import (
+    Look,
+    blank,
+    block_lines,
+    boxed,
+    cells,
+    collapsible_title,
+    fill,
+    padded,
+    rich_lines,
+    wrap_content,
+    wrap_text,
+)
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
+from acp_tui.ui.widgets.tool_call_facts import (
+    RUNNING,
+    folds_when_done,
+    format_raw,
+    header_text,
+    raw_command_output,
+    shows_output,
+    v2_patch_text,
+)
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_lines
+
+RAW_LIMIT = 20_000
+"""Characters of a raw input/output shown."""
+
+FOLD = "fold"
+EXPAND_OUTPUT = "expand-output"
+SECTION = "section:"
+"""Line actions: fold/unfold the card, show a command's whole output, toggle a section
+(``SECTION + name``)."""
+
+
+def resource_section(index: int) -> str:
+    """The section name of the embedded resource that is the card's ``index``-th content."""
+    return f"resource-{index}"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A place between a live card's lines where a widget shows."""
+
+    kind: Literal["terminal", "permission"]
+    key: str
+    """The terminal id, or the permission request id (as text)."""
+    hidden: bool = False
+    """A terminal of a folded card: its widget stays (scrollback, process) but is not shown."""
+
+
+@dataclass
+class LinePart:
+    """A run of a card's lines (each exactly the card's width) and what a click on each does."""
+
+    strips: list[Strip] = field(default_factory=list)
+    actions: dict[int, str] = field(default_factory=dict)
+
+
+Part = LinePart | Slot
+Row = tuple[Strip, str | None] | Slot
+"""A line inside the border (the inner width) with its action, or a slot."""
+
+
+@dataclass(frozen=True)
+class Extra:
+    """What a card shows under its body: an answered permission request, an answer given
+    without asking (a rule, the policy), the change monitor's notes."""
+
+    content: Content
+    style: str
+    """The `Look` style name."""
+    margin_top: int = 0
+    boxed: bool = False
+
+
+# ---------------------------------------------------------------- state
+
+
+def open_question(entry: ToolCallEntry) -> bool:
+    """A permission request of this call waits for the user."""
+    return any(ask.asked and ask.open for ask in entry.permissions)
+
+
+def is_folded(entry: ToolCallEntry, state: EntryViewState) -> bool:
+    """Folded by hand, else unfolded while a question is open, else as the status says."""
+    if state.folded is not None:
+        return state.folded
+    return not open_question(entry) and folds_when_done(entry)
+
+
+def section_defaults(entry: ToolCallEntry) -> dict[str, bool]:
+    """How sections show unless the user changes them: only a failed call's raw output open."""
+    return {RAW_OUTPUT: entry.status == "failed"}
+
+
+def section_open(entry: ToolCallEntry, state: EntryViewState, name: str) -> bool:
+    return state.sections.get(name, section_defaults(entry).get(name, False))
+
+
+def toggle_section(entry: ToolCallEntry, state: EntryViewState, name: str) -> None:
+    """Open or close a section; the state keeps only what differs from the default."""
+    shown = not section_open(entry, state, name)
+    if shown == section_defaults(entry).get(name, False):
+        state.sections.pop(name, None)
+    else:
+        state.sections[name] = shown
+
+
+def card_slots(
+    entry: ToolCallEntry, state: EntryViewState, terminals: frozenset[str]
+) -> list[Slot]:
+    """The slots of the live card, in order (as `tool_call_parts` places them): each live
+    terminal of the content (hidden while folded), then each open permission request."""
+    hidden = is_folded(entry, state)
+    slots: list[Slot] = []
+    for terminal_id in _live_terminal_ids(entry, terminals):
+        slots.append(Slot("terminal", terminal_id, hidden=hidden))
+    for ask in entry.permissions:
+        if ask.asked and ask.open:
+            slots.append(Slot("permission", str(ask.request_id)))
+    return slots
+
+
+def _live_terminal_ids(entry: ToolCallEntry, terminals: frozenset[str]) -> list[str]:
+    """The content's terminals that have a live view, each once, in order."""
+    ids = [item.terminal_id for item in entry.content if isinstance(item, m.Terminal)]
+    return [t for i, t in enumerate(ids) if t in terminals and t not in ids[:i]]
+
+
+def card_extras(entry: ToolCallEntry) -> list[Extra]:
+    """Answered permission requests in order (open ones are slots), then the disk notes."""
+    extras: list[Extra] = []
+    for ask in entry.permissions:
+        if ask.asked and ask.open:
+            continue
+        answer = Content(ask.answer or "")
+        if ask.asked:
+            extras.append(Extra(answer, "permission-answer", margin_top=1, boxed=True))
+        else:
+            extras.append(Extra(answer, "auto-answer", margin_top=1))
+    if entry.disk_notes:
+        notes = Content("\n".join(f"⚠ {note}" for note in entry.disk_notes))
+        extras.append(Extra(notes, "disk-note"))
+    return extras
+
+
+def card_border_style(status: str) -> str:
+    """The `Look` style name of a card's border for its status."""
+    if status == "failed":
+        return "card-border-failed"
+    if status == "cancelled":
+        return "card-border-cancelled"
+    if status in RUNNING:
+        return "card-border-running"
+    return "card-border"
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _plain(lines: list[Strip], action: str | None = None) -> list[Row]:
+    return [(line, action) for line in lines]
+
+
+def _section(
+    title: str, name: str, body: RenderableType, shown: bool, look: Look, width: int
+) -> list[Row]:
+    """A `Collapsible`-like section: its title row, and open, a blank row and the body."""
+    style = look.style("resource-title" if name.startswith("resource-") else "title")
+    rows: list[Row] = [(collapsible_title(title, width, style, expanded=shown), SECTION + name)]
+    if shown:
+        if isinstance(body, Text):
+            lines = wrap_text(body, look, width - 3)
+        else:
+            lines = rich_lines(body, look, width - 3)
+        rows += [(Strip([]), None)]
+        rows += _plain(padded(lines, width, look.style("base"), left=3, right=0))
+    return rows
+
+
+def _resource_rows(
+    block: m.EmbeddedResource, name: str, shown: bool, look: Look, width: int
+) -> list[Row]:
+    resource = block.resource
+    uri = resource.uri
+    if isinstance(resource, m.TextResourceContents):
+        text = resource.text
+        title = f"📎 {uri} ({len(text.splitlines())} lines)"
+        body: RenderableType = Text(" ")
+        if shown:  # the lexer is guessed only when the text shows
+            lexer = Syntax.guess_lexer(uri, text[:2000])
+            body = Syntax(text, lexer, word_wrap=True, line_numbers=False)
+    else:
+        title = f"📎 {uri}"
+        body = Text(f"binary, {human_size(decoded_size(resource.blob))}", style="dim")
+    return _section(title, name, body, shown, look, width)
+
+
+def body_rows(
+    entry: ToolCallEntry,
+    look: Look,
+    width: int,
+    state: EntryViewState,
+    terminals: frozenset[str] | None,
+    hidden: bool = False,
+) -> list[Row]:
+    """The card's body at the inner ``width``: content, output, locations, raw sections.
+
+    ``terminals``: the ids of the live terminals (shown as slots); None: no slots at all.
+    ``hidden``: the card is folded, so only the terminal slots (hidden) are returned.
+    """
+    rows: list[Row] = []
+    if hidden:
+        return [
+            Slot("terminal", t, hidden=True)
+            for t in _live_terminal_ids(entry, terminals or frozenset())
+        ]
+    placed: set[str] = set()  # a terminal shows once
+    tail = OUTPUT_TAIL_LINES if shows_output(entry) and not state.output_expanded else None
+
+    def text_rows(text: str) -> list[Row]:
+        lines = tool_text_lines(look.markdown, text, width, tail)
+        hint = len(lines) - tail if tail is not None else 0  # the "earlier lines" note's
+        return [(line, EXPAND_OUTPUT if i < hint else None) for i, line in enumerate(lines)]
+
+    for index, item in enumerate(entry.content):
+        match item:
+            case m.Content(content=m.TextContent() as block):
+                rows += text_rows(block.text)
+            case m.Content(content=m.EmbeddedResource() as block):
+                name = resource_section(index)
+                rows += _resource_rows(block, name, section_open(entry, state, name), look, width)
+            case m.Content(content=block):
+                rows += _plain(block_lines(block, look, width))
+            case m.Diff():
+                diff = compute_diff(item.path, item.old_text, item.new_text)
+                rows += _plain(rich_lines(DiffPreview(diff), look, width))
+            case m.Terminal(terminal_id=terminal_id):
+                if terminals is not None and terminal_id in terminals:
+                    if terminal_id not in placed:
+                        placed.add(terminal_id)
+                        rows.append(Slot("terminal", terminal_id))
+                else:
+                    missing = " (not found)" if terminals is not None else ""
+                    text = Text(f"▶ terminal {safe_line(terminal_id)}{missing}", style="dim")
+                    rows += _plain(wrap_text(text, look, width))
+            case m.UnknownToolCallContent():
+                patch = v2_patch_text(item.raw) if item.type == "patch_diff" else None
+                if patch is not None:
+                    rows += _plain(wrap_text(patch, look, width))
+                else:
+                    shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
+                    rows += _plain(wrap_text(Text(shown, style="dim"), look, width))
+    output = raw_command_output(entry)
+    if output is not None:
+        rows += text_rows(output)
+    if entry.locations:
+        text = Text("📍 ")
+        for index, location in enumerate(entry.locations):
+            if index:
+                text.append("  ")
+            line = location.line
+            text.append(f"{location.path}:{line}" if line is not None else location.path)
+        locations = look.style("locations")
+        rows += _plain([line.apply_style(locations) for line in wrap_text(text, look, width)])
+    for title, name, value in (
+        ("raw input", RAW_INPUT, entry.raw_input),
+        ("raw output", RAW_OUTPUT, entry.raw_output),
+    ):
+        if value is not None:
+            body = Text(format_raw(value)[:RAW_LIMIT])
+            rows += _section(title, name, body, section_open(entry, state, name), look, width)
+    return rows
+
+
+def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
+    lines: list[Strip] = [Strip([])] * extra.margin_top
+    style = look.style(extra.style)
+    if extra.boxed:
+        inner = [line.apply_style(style) for line in wrap_content(extra.content, width - 4)]
+        return lines + boxed(inner, width, look.style("card-border"), look.style("base"))
+    return lines + [fill(line, width, style) for line in wrap_content(extra.content, width)]
+
+
+# ---------------------------------------------------------------- the card
+
+
+def tool_call_parts(
+    entry: ToolCallEntry,
+    look: Look,
+    width: int,
+    state: EntryViewState,
+    *,
+    terminals: frozenset[str] | None = None,
+    now: float | None = None,
+) -> list[Part]:
+    """The card at ``width``: runs of lines and, live, the slots between them.
+
+    ``terminals``: the live terminals' ids; None draws the card with no slots (frozen).
+    ``now``: the time the elapsed time of a running call counts to (default: now).
+    """
+    inner = width - 4
+    live = terminals is not None
+    header = header_text(entry, time.monotonic() if now is None else now)
+    rows = _plain(wrap_text(header, look, inner), FOLD)
+    rows += body_rows(entry, look, inner, state, terminals, hidden=is_folded(entry, state))
+    for ask in entry.permissions:
+        if ask.asked and ask.open:
+            if live:
+                rows.append(Slot("permission", str(ask.request_id)))
+            else:  # never frozen while open: this only says what the live card asks
+                asks = Content("⚠ The agent asks permission")
+                rows += _plain(extra_lines(Extra(asks, "permission-answer", 1), look, inner))
+    for extra in card_extras(entry):
+        rows += _plain(extra_lines(extra, look, inner))
+    return frame(rows, width, look, card_border_style(str(entry.status)))
+
+
+def frame(rows: list[Row], width: int, look: Look, border_style: str) -> list[Part]:
+    """``rows`` inside a round border with padding 0 1, then the entry's bottom margin; the
+    lines are split at the slots."""
+    border, base = look.style(border_style), look.style("base")
+    span = max(width - 2, 0)
+    edge = cells("│", border)
+    parts: list[Part] = []
+    part = LinePart([fill(cells(f"╭{'─' * span}╮", border), width, base)])
+    for row in rows:
+        if isinstance(row, Slot):
+            parts += [part, row]
+            part = LinePart()
+            continue
+        strip, action = row
+        if action is not None:
+            part.actions[len(part.strips)] = action
+        (inside,) = padded([strip], width - 2, base)
+        part.strips.append(fill(Strip.join([edge, inside, edge]), width, base))
+    part.strips.append(fill(cells(f"╰{'─' * span}╯", border), width, base))
+    part.strips.append(blank(width, base))
+    return [*parts, part]
+
+
+def tool_call_lines(
+    entry: ToolCallEntry, look: Look, width: int, state: EntryViewState | None = None
+) -> list[Strip]:
+    """The card as the frozen history shows it (no slots: every part's lines in order)."""
+    parts = tool_call_parts(entry, look, width, state or EntryViewState())
+    return [strip for part in parts if isinstance(part, LinePart) for strip in part.strips]
