@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.segment import Segment
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,7 +31,7 @@ from acp_tui.session.agent_terminals import AgentTerminal
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.ui.widgets import card_lines as cl
-from acp_tui.ui.widgets.entry_lines import STYLE_PREFIX, EntryItem, EntryLines
+from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 from acp_tui.ui.widgets.entry_renderables import Look
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, EntryViewState
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -62,6 +61,7 @@ class CardLines(EntryLines):
         self.card = card
         self.index = index
         self.can_focus = index == 0
+        self.cursor = 0  # focused: drawn as the frozen history draws its cursor
         self.actions: dict[int, str] = {}
         """What a click on each line does (`card_lines` line actions)."""
 
@@ -72,22 +72,6 @@ class CardLines(EntryLines):
 
     def redraw(self) -> None:
         self.item_changed(self.items[0])
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        if self.has_focus and self.actions.get(y) == cl.FOLD:  # the header, focused
-            width = strip.cell_length
-            focus = self.get_component_rich_style(f"{STYLE_PREFIX}cursor")
-            inside = strip.crop(2, width - 2)
-            inside = Strip(Segment.apply_style(inside, post_style=focus), inside.cell_length)
-            return Strip.join([strip.crop(0, 2), inside, strip.crop(width - 2, width)])
-        return strip
-
-    def on_focus(self) -> None:
-        self.repaint()
-
-    def on_blur(self) -> None:
-        self.repaint()
 
     def on_click(self, event: events.Click) -> None:
         found = self.item_at(event.y)
