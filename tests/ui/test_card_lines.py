@@ -1,0 +1,240 @@
+"""A tool call's card is drawn by one function live and frozen (`card_lines.tool_call_parts`):
+whatever the user did to a live card (folded it, opened a section, expanded the output), the
+frozen history shows it cell for cell.
+
+Each case puts one card on the screen, acts on it as a user would (keys and clicks on the
+screen), then freezes everything and compares the screens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from acp_tui.protocol.models import RequestPermissionRequest, text_block
+from acp_tui.ui.app import AcpApp
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.frozen_history import FrozenHistory
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from bench.turns import update
+from tests.agents.scenarios import (
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    write_file,
+    write_scenario,
+)
+from tests.ui.app_harness import fixed_cwd, run_app
+from tests.ui.headless_app import until
+from tests.ui.test_app_monitor import completed, tool_call
+from tests.ui.test_conversation_window import (
+    assert_same_cells,
+    conversation_area,
+    headless_app,
+    screen,
+    screen_text,
+    settled,
+)
+
+Action = Callable[[AcpApp, Pilot[Any], ToolCallCard], Awaitable[None]]
+
+COMMAND_OUTPUT = "```console\n" + "\n".join(f"line {i}" for i in range(1, 31)) + "\n```"
+
+
+def text_content(text: str) -> list[dict[str, Any]]:
+    return [{"type": "content", "content": {"type": "text", "text": text}}]
+
+
+CALLS: dict[str, dict[str, Any]] = {
+    "failed": {
+        "kind": "fetch", "status": "failed", "rawInput": {"url": "x"},
+        "rawOutput": {"error": "boom", "code": 2},
+    },
+    "edit": {
+        "kind": "edit", "status": "completed", "rawInput": {"path": "a.py"},
+        "content": [{"type": "diff", "path": "/src/a.py", "oldText": "a\n", "newText": "b\n"}],
+    },
+    "read": {
+        "kind": "read", "status": "completed", "rawInput": {"path": "r.py"},
+        "content": text_content("read 3 lines"),
+    },
+    "command": {"kind": "execute", "status": "completed", "content": text_content(COMMAND_OUTPUT)},
+    "resource": {
+        "kind": "read", "status": "failed",
+        "content": [{"type": "content", "content": {
+            "type": "resource",
+            "resource": {"uri": "file:///r.txt", "text": "first\nsecond\n"},
+        }}],
+    },
+}  # fmt: skip
+
+
+async def click_text(app: AcpApp, pilot: Pilot[Any], text: str) -> None:
+    rows = screen(app)
+    row = next(y for y, strip in enumerate(rows) if text in strip.text)
+    assert await pilot.click(offset=(rows[row].text.index(text) + 1, row))
+
+
+async def focus_card(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    for _ in range(8):  # Tab goes round the screen to the card
+        if app.screen.focused is card.head:
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"Tab never reached the card (at {app.screen.focused})")
+
+
+async def nothing(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    pass
+
+
+async def enter_folds(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    await focus_card(app, pilot, card)
+    await pilot.press("enter")
+    await until(pilot, lambda: "/src/a.py" not in screen_text(app), "the fold")
+    app.screen.set_focus(None)  # (the frozen history is not focused either)
+
+
+async def click_header_unfolds(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    assert "read 3 lines" not in screen_text(app)
+    await click_text(app, pilot, "⇲ read call")
+    await until(pilot, lambda: "read 3 lines" in screen_text(app), "the unfolded card")
+    app.screen.set_focus(None)
+
+
+async def click_raw_input(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    await click_text(app, pilot, "▶ raw input")
+    await until(pilot, lambda: '"path": "a.py"' in screen_text(app), "the raw input")
+
+
+async def click_raw_output_closed(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    await click_text(app, pilot, "▼ raw output")
+    await until(pilot, lambda: '"error": "boom"' not in screen_text(app), "the closed section")
+
+
+async def click_earlier_lines(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    await click_text(app, pilot, "earlier lines")
+    await until(pilot, lambda: re.search(r"\bline 1\b", screen_text(app)) is not None, "all")
+
+
+async def open_resource(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> None:
+    await click_text(app, pilot, "📎 file:///r.txt")
+    await until(pilot, lambda: "second" in screen_text(app), "the resource text")
+
+
+CASES: list[tuple[str, Action, str]] = [
+    # (call, what the user does, what must show in the frozen card)
+    ("failed", nothing, '"error": "boom"'),
+    ("failed", click_raw_output_closed, "▶ raw output"),
+    ("edit", enter_folds, "✎ edit call"),
+    ("read", click_header_unfolds, "read 3 lines"),
+    ("edit", click_raw_input, '"path": "a.py"'),
+    ("command", nothing, "earlier lines"),
+    ("command", click_earlier_lines, "line 1"),
+    ("resource", open_resource, "second"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "action", "shown"), CASES, ids=lambda v: getattr(v, "__name__", v)
+)
+async def test_a_card_freezes_exactly_as_the_user_left_it(
+    call: str, action: Action, shown: str
+) -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        thread = app.session.thread
+        thread.add_user_prompt([text_block("go")])
+        thread.begin_turn()
+        thread.apply_notification(
+            update("tool_call", toolCallId="t", title=f"{call} call", **CALLS[call])
+        )
+        thread.end_turn("end_turn")
+        await settled(pilot, conversation)
+        card = app.screen.query_one(ToolCallCard)
+        await action(app, pilot, card)
+        await settled(pilot, conversation)
+        live = screen(app)
+
+        assert conversation.freeze_all() == 2
+        await settled(pilot, conversation)
+        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        assert shown in screen_text(app)
+        assert_same_cells(live, screen(app))
+
+
+async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opened() -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        session = app.session
+        thread = session.thread
+        thread.add_user_prompt([text_block("write the file")])
+        thread.begin_turn()
+        thread.apply_notification(
+            update(
+                "tool_call", toolCallId="w", title="Write it", kind="edit", status="pending",
+                rawInput={"path": "w.py"},
+                content=[{"type": "diff", "path": "/w.py", "oldText": "a\n", "newText": "b\n"}],
+            )
+        )  # fmt: skip
+        request = {
+            "sessionId": "bench",
+            "toolCall": {"toolCallId": "w", "title": "Write it"},
+            "options": [
+                {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+                {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+            ],
+        }
+        asking = asyncio.create_task(
+            session.permissions.request(RequestPermissionRequest.model_validate(request))
+        )
+        await until(pilot, lambda: app.screen.query(PermissionPrompt), "the permission prompt")
+        # the question opens the raw input, so the user sees what is asked
+        await until(pilot, lambda: '"path": "w.py"' in screen_text(app), "the raw input")
+        await until(pilot, lambda: app.screen.query_one(PermissionPrompt).has_focus_within, "focus")
+        await pilot.press("a")
+        assert await asyncio.wait_for(asking, 5)
+        thread.apply_notification(update("tool_call_update", toolCallId="w", status="completed"))
+        thread.end_turn("end_turn")
+        await settled(pilot, conversation)
+        assert not app.screen.query(PermissionPrompt)
+        assert "✓ answered: Allow" in screen_text(app)
+        live = screen(app)
+
+        assert conversation.freeze_all() == 2
+        await settled(pilot, conversation)
+        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        assert '"path": "w.py"' in screen_text(app)
+        assert_same_cells(live, screen(app))
+
+
+async def test_a_disk_note_freezes_as_shown(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    (project / "tidy.txt").write_text("tidy\n")
+    steps = [
+        initialize_ok(), new_session_ok(), expect_prompt(),
+        tool_call("t1", "Tidy tidy.txt", project / "tidy.txt", "tidy\n", "tidied\n"),
+        write_file("tidy.txt", "something else\n"), completed("t1"),
+        end_turn(),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("tidy it")
+        await h.until(lambda: "differs from this diff" in h.screen_text(), "the card's note")
+        conversation = h.one(ConversationView)
+        await settled(h.pilot, conversation)
+        live = conversation_area(h.app)
+
+        assert conversation.freeze_all() == 2
+        await settled(h.pilot, conversation)
+        assert FrozenHistory in [type(c) for c in conversation.children]
+        assert not h.all(ToolCallCard)
+        assert "⚠ tidy.txt on disk differs from this diff (F2)" in h.screen_text()
+        assert_same_cells(live, conversation_area(h.app))
