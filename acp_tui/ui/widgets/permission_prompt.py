@@ -72,8 +72,8 @@ def _has_diff(entry: ToolCallEntry) -> bool:
 
 
 class PermissionPrompt(Vertical, can_focus=True):
-    """A permission request inside its tool call's card: the options as buttons and keys, what
-    "always" would cover, and once answered, the answer."""
+    """An open permission request inside its tool call's card: the options as buttons and keys,
+    and what "always" would cover (once answered, the card draws the answer instead)."""
 
     DEFAULT_CSS = """
     PermissionPrompt {
@@ -87,9 +87,7 @@ class PermissionPrompt(Vertical, can_focus=True):
     PermissionPrompt #question { text-style: bold; }
     PermissionPrompt Horizontal { height: auto; }
     PermissionPrompt Button { margin-right: 1; min-width: 12; }
-    PermissionPrompt .answered { color: $text-muted; }
     PermissionPrompt .covers { color: $text-muted; }
-    PermissionPrompt.-answered { border: round $primary 40%; background: transparent; }
     """
 
     BINDINGS = [
@@ -125,11 +123,6 @@ class PermissionPrompt(Vertical, can_focus=True):
         return keys.split(",")[0].strip()
 
     def compose(self) -> ComposeResult:
-        if not self.ask.open:  # re-created after it was answered (a thawed card)
-            self.add_class("-answered")
-            self.can_focus = False
-            yield Static(Text(self.ask.answer or ""), classes="answered")
-            return
         question = Text("⚠ The agent asks permission", style="bold")
         if self.entry.title:
             question.append(f": {self.entry.title}")
@@ -217,12 +210,3 @@ class PermissionPrompt(Vertical, can_focus=True):
     def choose(self, option_id: str) -> None:
         """Answer the request with `option_id`."""
         self.ask.choose(option_id)
-
-    def show_answer(self) -> None:
-        """Replace the buttons with the answer the tool call now holds."""
-        if self.ask.open or self.has_class("-answered"):
-            return
-        self.add_class("-answered")
-        self.can_focus = False
-        self.remove_children()
-        self.mount(Static(Text(self.ask.answer or ""), classes="answered"))

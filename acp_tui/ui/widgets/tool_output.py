@@ -6,8 +6,8 @@ fence) renders as Markdown; other multi-line text is program output or file cont
 lines must stay as they are, so it becomes a literal code block.
 
 The output of a command is shown by its last lines (`OUTPUT_TAIL_LINES`) with a first line
-saying how many are above; Enter or a click on the view shows them all. The frozen history
-renders the same lines from the same functions (`tool_text_lines`).
+saying how many are above; a click on that line or `e` on the card shows them all (see
+`tool_call_card`). Cards live and frozen draw these lines with `tool_text_lines`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,8 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
-from textual import events
-from textual.binding import Binding
-from textual.geometry import Size
-from textual.message import Message
 from textual.strip import Strip
 
-from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext, wrap_text
@@ -59,7 +54,8 @@ def clip(lines: list[Strip], tail: int | None) -> tuple[int, list[Strip]]:
 def tool_text_lines(
     ctx: RenderContext, text: str, width: int, tail: int | None = None
 ) -> list[Strip]:
-    """The lines a `ToolTextView` of `text` shows at `width` (for the frozen history)."""
+    """The lines of a tool's `text` at `width`: with `tail`, its last lines under a note
+    saying how many more there are."""
     splitter = BlockSplitter()
     source = tool_text_markdown(text)
     if source:
@@ -69,61 +65,3 @@ def tool_text_lines(
     document.update(ctx, max(width, 1))
     hidden, shown = clip([*document.frozen, *document.tail], tail)
     return [*hint_strips(ctx, hidden, width), *shown] if hidden else shown
-
-
-class ToolTextView(StreamingMarkdown):
-    """A tool's text rendered as Markdown; with `tail`, only its last lines until expanded."""
-
-    DEFAULT_CSS = """
-    ToolTextView:focus { background: $boost; }
-    """
-    BINDINGS = [Binding("enter", "expand", "show all", show=False)]
-
-    class Expanded(Message):
-        """The user asked to see the whole output."""
-
-    def __init__(self, text: str, *, tail: int | None = None) -> None:
-        super().__init__(tool_text_markdown(text), classes="tool-text")
-        self.finish()
-        self.tail = tail
-        self.tool_text = text
-        self.can_focus = False  # focusable while lines are hidden (Enter shows them)
-
-    @property
-    def hidden_lines(self) -> int:
-        """Lines above the visible tail (0 when everything shows)."""
-        if self.tail is None:
-            return 0
-        return max(0, self.line_count - self.tail)
-
-    def _hint(self) -> list[Strip]:
-        hidden = self.hidden_lines
-        if not hidden or self._render_ctx is None:
-            return []
-        return hint_strips(self._render_ctx, hidden, self._document.width)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        total = super().get_content_height(container, viewport, width)
-        hidden = self.hidden_lines
-        self.can_focus = bool(hidden)
-        return total - hidden + len(self._hint()) if hidden else total
-
-    def render_line(self, y: int) -> Strip:
-        hint = self._hint()
-        if y < len(hint):
-            style = self.rich_style
-            return hint[y].apply_style(style).crop_extend(0, self.size.width, style)
-        return super().render_line(y - len(hint) + self.hidden_lines)
-
-    def action_expand(self) -> None:
-        if self.tail is None:
-            return
-        self.tail = None
-        self.can_focus = False
-        self.refresh(layout=True)
-        self.post_message(self.Expanded())
-
-    def on_click(self, event: events.Click) -> None:
-        if self.hidden_lines:
-            event.stop()
-            self.action_expand()
