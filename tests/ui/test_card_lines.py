@@ -22,6 +22,7 @@ from acp_tui.ui.app import AcpApp
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.terminal_view import TerminalView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.turns import update
 from tests.agents.scenarios import (
@@ -32,7 +33,7 @@ from tests.agents.scenarios import (
     write_file,
     write_scenario,
 )
-from tests.ui.app_harness import fixed_cwd, run_app
+from tests.ui.app_harness import demo_argv, demo_env, fixed_cwd, run_app
 from tests.ui.headless_app import until
 from tests.ui.test_app_monitor import completed, tool_call
 from tests.ui.test_conversation_window import (
@@ -238,3 +239,25 @@ async def test_a_disk_note_freezes_as_shown(tmp_path: Path) -> None:
         assert not h.all(ToolCallCard)
         assert "⚠ tidy.txt on disk differs from this diff (F2)" in h.screen_text()
         assert_same_cells(live, conversation_area(h.app))
+
+
+async def test_a_terminal_stays_one_live_widget_in_its_card_through_folding(
+    tmp_path: Path,
+) -> None:
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env()) as h:
+        await h.prompt("/terminal")
+        await h.until(lambda: h.all(TerminalView), "the terminal")
+        (view,) = h.all(TerminalView)
+        card = next(c for c in h.all(ToolCallCard) if view in c.query(TerminalView))
+        await h.until(lambda: "total " in "\n".join(view.text_lines()), "the output")
+        await h.settle()
+        shown = h.screen_text()
+        # framed by the card's border: its lines above and below, the terminal in between
+        assert shown.index("▶ ls -la") < shown.index("total ") < shown.index("▶ raw input")
+        card.head.focus()
+        await h.pilot.press("enter")
+        await h.until(lambda: "total " not in h.screen_text(), "the fold")
+        assert view.is_mounted and card.has_class("-folded")
+        await h.pilot.press("enter")
+        await h.until(lambda: "total " in h.screen_text(), "the unfolded terminal")
+        assert h.all(TerminalView) == [view], "the same terminal view, not a new one"
