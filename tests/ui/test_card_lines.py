@@ -33,7 +33,7 @@ from tests.agents.scenarios import (
     write_file,
     write_scenario,
 )
-from tests.ui.app_harness import demo_argv, demo_env, fixed_cwd, run_app
+from tests.ui.app_harness import PNG_8_BYTES, demo_argv, demo_env, fixed_cwd, run_app
 from tests.ui.headless_app import until
 from tests.ui.test_app_monitor import completed, tool_call
 from tests.ui.test_conversation_window import (
@@ -261,3 +261,25 @@ async def test_a_terminal_stays_one_live_widget_in_its_card_through_folding(
         await h.pilot.press("enter")
         await h.until(lambda: "total " in h.screen_text(), "the unfolded terminal")
         assert h.all(TerminalView) == [view], "the same terminal view, not a new one"
+
+
+async def test_a_click_on_an_image_in_a_card_opens_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[Path] = []
+
+    def record(path: Path) -> str | None:
+        opened.append(path)
+        return None  # started
+
+    monkeypatch.setattr("acp_tui.ui.widgets.media_block_view.open_with_system", record)
+    image = {"type": "image", "mimeType": "image/png", "data": PNG_8_BYTES}
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        app.session.thread.apply_notification(
+            update("tool_call", toolCallId="t", title="Shot", kind="other", status="failed",
+                   content=[{"type": "content", "content": image}])
+        )  # fmt: skip
+        await settled(pilot, conversation)
+        await click_text(app, pilot, "[image: image/png")
+        await until(pilot, lambda: bool(opened), "the image opened")
+        assert opened[0].suffix == ".png" and opened[0].read_bytes()
+        opened[0].unlink()

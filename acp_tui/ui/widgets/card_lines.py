@@ -61,8 +61,9 @@ RAW_LIMIT = 20_000
 FOLD = "fold"
 EXPAND_OUTPUT = "expand-output"
 SECTION = "section:"
+MEDIA = "media:"
 """Line actions: fold/unfold the card, show a command's whole output, toggle a section
-(``SECTION + name``)."""
+(``SECTION + name``), open the image or audio that is the card's n-th content (``MEDIA + n``)."""
 
 
 def resource_section(index: int) -> str:
@@ -260,6 +261,8 @@ def body_rows(
         match item:
             case m.Content(content=m.TextContent() as block):
                 rows += text_rows(block.text)
+            case m.Content(content=m.ImageContent() | m.AudioContent() as block):
+                rows += _plain(block_lines(block, look, width), MEDIA + str(index))
             case m.Content(content=m.EmbeddedResource() as block):
                 name = resource_section(index)
                 rows += _resource_rows(block, name, section_open(entry, state, name), look, width)

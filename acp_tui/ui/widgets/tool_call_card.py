@@ -8,8 +8,8 @@ is its `EntryViewState`, which the frozen drawing reads too.
 
 Keys and clicks: the first lines (the header) take the focus; Enter or a click on the header
 folds/unfolds, a click on a section's title ("raw input", "raw output", an embedded resource)
-opens or closes it, a click on "⋯ N earlier lines" or `e` shows a command's whole output, `d`
-shows the full diff.
+opens or closes it, a click on "⋯ N earlier lines" or `e` shows a command's whole output, a
+click on an image or audio line opens it with the system viewer, `d` shows the full diff.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from acp_tui.ui.widgets import card_lines as cl
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 from acp_tui.ui.widgets.entry_renderables import Look
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, EntryViewState
+from acp_tui.ui.widgets.media_block_view import open_media
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.tool_call_facts import (
     RUNNING,
@@ -258,6 +259,12 @@ class ToolCallCard(Vertical):
         elif action.startswith(cl.SECTION):
             cl.toggle_section(self.entry, self.state, action.removeprefix(cl.SECTION))
             self.update_from_entry()
+        elif action.startswith(cl.MEDIA):
+            item = self.entry.content[int(action.removeprefix(cl.MEDIA))]
+            if isinstance(item, m.Content) and isinstance(
+                item.content, m.ImageContent | m.AudioContent
+            ):
+                open_media(self, item.content)
 
     def toggle(self) -> None:
         """Fold or unfold the card; from now on the user's choice, not the status, decides."""
