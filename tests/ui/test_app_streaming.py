@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Collapsible, Static
-
 from acp_tui.protocol.models import TextContent
 from acp_tui.session.entries import PlanSnapshotEntry, UnknownEntry
 from acp_tui.ui.markdown import StreamingMarkdown

@@ -161,6 +161,7 @@ async def test_a_card_freezes_exactly_as_the_user_left_it(
         await settled(pilot, conversation)
         card = app.screen.query_one(ToolCallCard)
         await action(app, pilot, card)
+        app.screen.set_focus(None)  # a click focuses the card (drawn as the cursor); not frozen
         await settled(pilot, conversation)
         live = screen(app)
 

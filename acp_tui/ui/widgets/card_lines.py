@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rich.console import RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.content import Content
 from textual.strip import Strip
@@ -28,7 +27,6 @@ from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import compute_diff
 from acp_tui.session.entries import ToolCallEntry
-from acp_tui.ui.widgets.content_block_view import decoded_size, human_size
 from acp_tui.ui.widgets.diff_preview import DiffPreview
 from acp_tui.ui.widgets.entry_renderables import (
     Look,
@@ -39,6 +37,7 @@ from acp_tui.ui.widgets.entry_renderables import (
     collapsible_title,
     fill,
     padded,
+    resource_lines,
     rich_lines,
     wrap_content,
     wrap_text,
@@ -199,8 +198,8 @@ def _plain(lines: list[Strip], action: str | None = None) -> list[Row]:
 def _section(
     title: str, name: str, body: RenderableType, shown: bool, look: Look, width: int
 ) -> list[Row]:
-    """A `Collapsible`-like section: its title row, and open, a blank row and the body."""
-    style = look.style("resource-title" if name.startswith("resource-") else "title")
+    """A raw section: its title row, and open, a blank row and the body."""
+    style = look.style("title")
     rows: list[Row] = [(collapsible_title(title, width, style, expanded=shown), SECTION + name)]
     if shown:
         if isinstance(body, Text):
@@ -210,24 +209,6 @@ def _section(
         rows += [(Strip([]), None)]
         rows += _plain(padded(lines, width, look.style("base"), left=3, right=0))
     return rows
-
-
-def _resource_rows(
-    block: m.EmbeddedResource, name: str, shown: bool, look: Look, width: int
-) -> list[Row]:
-    resource = block.resource
-    uri = resource.uri
-    if isinstance(resource, m.TextResourceContents):
-        text = resource.text
-        title = f"📎 {uri} ({len(text.splitlines())} lines)"
-        body: RenderableType = Text(" ")
-        if shown:  # the lexer is guessed only when the text shows
-            lexer = Syntax.guess_lexer(uri, text[:2000])
-            body = Syntax(text, lexer, word_wrap=True, line_numbers=False)
-    else:
-        title = f"📎 {uri}"
-        body = Text(f"binary, {human_size(decoded_size(resource.blob))}", style="dim")
-    return _section(title, name, body, shown, look, width)
 
 
 def body_rows(
@@ -265,7 +246,9 @@ def body_rows(
                 rows += _plain(block_lines(block, look, width), MEDIA + str(index))
             case m.Content(content=m.EmbeddedResource() as block):
                 name = resource_section(index)
-                rows += _resource_rows(block, name, section_open(entry, state, name), look, width)
+                opened = section_open(entry, state, name)
+                heading, *below = resource_lines(block, look, width, section=None, open_=opened)
+                rows += [(heading, SECTION + name), *_plain(below)]
             case m.Content(content=block):
                 rows += _plain(block_lines(block, look, width))
             case m.Diff():
