@@ -1,6 +1,6 @@
 """acp-tui against the floor client, both reading the same agent process through a pipe.
 
-    uv run python bench/floor.py [--rounds 2] [--rate 200] [--quick]
+    uv run python bench/floor.py [--rounds 2] [--rate 200] [--quick] [--case prose]
 
 The agent is a separate process (`bench/pipe_agent.py`) streaming one text paced at RATE
 chunks of CHUNK characters a second (200 tok/s), then writing the time of its last write (the
@@ -201,13 +201,15 @@ def row(case: str, who: str, run: Run) -> str:
     )
 
 
-async def main(rounds: int, rate: float, quick: bool) -> float:
+async def main(rounds: int, rate: float, quick: bool, only: str | None = None) -> float:
     rng = random.Random(1)
     cases = {
         "prose": prose(4_000 if quick else 12_000, rng),
         "fence": code(80 if quick else 300, rng),
         "table": table(40 if quick else 120, rng),
     }
+    if only is not None:
+        cases = {only: cases[only]}
     results: dict[tuple[str, str], list[Run]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -269,6 +271,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rate", type=float, default=200, help="chunks per second")
     parser.add_argument("--quick", action="store_true", help="smaller inputs")
+    parser.add_argument("--case", choices=("prose", "fence", "table"), help="only this case")
     args = parser.parse_args()
-    ratio = asyncio.run(main(args.rounds, args.rate, args.quick))
+    ratio = asyncio.run(main(args.rounds, args.rate, args.quick, args.case))
     print(f"worst ratio to target {ratio:.2f} (<= 1 meets both targets)")
