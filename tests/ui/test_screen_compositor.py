@@ -3,8 +3,12 @@ what Textual's own compositor paints."""
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 
+from hypothesis import given
+from hypothesis import strategies as st
 from textual._compositor import Compositor
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -14,7 +18,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from acp_tui.ui.markdown import StreamingMarkdown
-from acp_tui.ui.screen_compositor import RowCompositor
+from acp_tui.ui.screen_compositor import RowCompositor, Spans, add_span, covers
 from tests.ui.test_markdown_stream import wait_until
 
 
@@ -169,3 +173,75 @@ async def test_a_widget_in_front_hides_only_the_columns_it_covers() -> None:
     written, behind = await partial_update(True, wider)
     assert behind == 2
     assert written == (await partial_update(False, wider))[0]
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=8), st.data())
+def test_spans_hold_exactly_the_columns_added(
+    added: list[tuple[int, int]], data: st.DataObject
+) -> None:
+    spans: Spans = []
+    columns: set[int] = set()
+    for x1, x2 in added:
+        add_span(spans, x1, x2)
+        columns.update(range(x1, x2))
+    assert all(a < b for a, b in spans)
+    assert all(first[1] < second[0] for first, second in itertools.pairwise(spans))
+    assert {x for a, b in spans for x in range(a, b)} == columns
+    x1 = data.draw(st.integers(0, 30))
+    x2 = data.draw(st.integers(x1 + 1, 31))
+    assert covers(spans, x1, x2) == columns.issuperset(range(x1, x2))
+
+
+class Stacked(Screen[None]):
+    """Widgets over widgets: a scrolled column of blocks with margins, beside a panel."""
+
+    CSS = """
+    #column { width: 2fr; }
+    #column CountingStatic { margin: 0 0 1 0; height: auto; }
+    #panel { width: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = RowCompositor()
+
+    def compose(self) -> ComposeResult:
+        yield CountingStatic("title", id="title")
+        with Horizontal():
+            with VerticalScroll(id="column"):
+                for index in range(8):
+                    yield CountingStatic(f"block {index}\n" * (index % 3 + 1), id=f"b{index}")
+            yield CountingStatic("panel\n" * 20, id="panel")
+
+
+class StackedApp(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(Stacked())
+
+
+async def test_any_partial_update_writes_what_textuals_compositor_writes() -> None:
+    rng = random.Random(7)
+    app = StackedApp()
+    async with app.run_test(size=(50, 16)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, Stacked))
+        compositor = app.screen._compositor
+        assert isinstance(compositor, RowCompositor)
+        block = app.screen.query_one("#b3")
+        await wait_until(pilot, lambda: block in compositor.visible_widgets)
+        skipped = compositor.skipped
+        for _ in range(60):
+            regions = []
+            for _ in range(rng.randint(1, 3)):
+                x, y = rng.randrange(50), rng.randrange(16)
+                regions.append(Region(x, y, rng.randint(1, 50 - x), rng.randint(1, 16 - y)))
+            written = []
+            classes: tuple[type[Compositor], ...] = (RowCompositor, Compositor)
+            for cls in classes:
+                compositor.__class__ = cls  # type: ignore[assignment]
+                compositor._dirty_regions.update(regions)
+                update = compositor.render_partial_update()
+                assert update is not None
+                written.append(MOVE_TO_NOTHING.sub("", update.render_segments(app.console)))
+            compositor.__class__ = RowCompositor
+            assert written[0] == written[1]
+        assert compositor.skipped > skipped  # the test covers the skipping
