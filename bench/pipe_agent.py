@@ -24,7 +24,8 @@ def send(message: dict[str, object]) -> None:
 
 def stream(text: str, chunk: int, rate: float, stamp: str) -> None:
     start = last = time.monotonic()
-    for index, offset in enumerate(range(0, len(text), chunk)):
+    offsets = range(0, len(text), chunk)
+    for index, offset in enumerate(offsets):
         update = {
             "sessionUpdate": "agent_message_chunk",
             "content": {"type": "text", "text": text[offset : offset + chunk]},
@@ -37,7 +38,8 @@ def stream(text: str, chunk: int, rate: float, stamp: str) -> None:
             }
         )
         last = time.monotonic()
-        if rate:
+        if rate and index < len(offsets) - 1:  # the stamp follows the last write at once: a
+            # client must not paint the end before the stamp says it was sent
             time.sleep(max(0.0, start + (index + 1) / rate - time.monotonic()))
     with open(stamp, "w") as out:
         out.write(repr(last))

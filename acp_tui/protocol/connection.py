@@ -35,7 +35,7 @@ from acp_tui.protocol.serving import (
     encode,
     is_valid_id,
 )
-from acp_tui.protocol.traffic import Direction, TrafficEvent
+from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 
 __all__ = [
     "CANCEL_REQUEST",
@@ -248,10 +248,12 @@ class Connection:
                 raise ConnectionClosed(f"cannot write: {exc}") from exc
             return True
 
-    def _tap(self, direction: Direction, raw: str, json_ok: bool | None = None) -> None:
+    def _tap(
+        self, direction: Direction, raw: str, json_ok: bool | None = None, frame: Any = NOT_PARSED
+    ) -> None:
         if not self._taps:
             return
-        event = TrafficEvent(direction, time.time(), raw, json_ok)
+        event = TrafficEvent(direction, time.time(), raw, json_ok, frame)
         for tap in self._taps:
             try:
                 self._in_context(tap, event)
@@ -299,7 +301,7 @@ class Connection:
         if self._taps:  # before the frame is acted on; told whether it parsed (the log uses it)
             text = line.decode("utf-8", "replace")
             if text and not text.isspace():
-                self._tap("in", text, parsed)
+                self._tap("in", text, parsed, frame if parsed else NOT_PARSED)
         if not parsed:
             if line.strip():
                 logger.warning("dropped a line that is not UTF-8 JSON: %.200r", line)

@@ -8,11 +8,14 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Final, Literal
 
 logger = logging.getLogger(__name__)
 
 Direction = Literal["in", "out"]
+
+NOT_PARSED: Final[Any] = type("NotParsed", (), {"__repr__": lambda self: "NOT_PARSED"})()
+"""`TrafficEvent.frame` when nobody parsed the line (JSON ``null`` parses to None)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,9 @@ class TrafficEvent:
     json_ok: bool | None = None
     """True when the connection already knows `raw` is valid JSON (it encoded or parsed it);
     None when nobody checked."""
+    frame: Any = NOT_PARSED
+    """The value the connection parsed `raw` into (an incoming frame), so that taps need not
+    parse it again; taps must not change it (the connection acts on it after them)."""
 
 
 FLUSH_SECONDS = 0.25

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
 
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
-from acp_tui.protocol.traffic import Direction, TrafficEvent
+from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 from acp_tui.protocol.traffic_rows import RowIndex
 
 FrameKind = Literal["request", "response", "notification", "invalid"]
@@ -200,7 +200,9 @@ class TrafficStore:
         while recent[0] < event.time - FPS_WINDOW:  # amortised O(1): each time leaves once
             recent.popleft()
         try:
-            parsed: Any = json.loads(event.raw)
+            parsed: Any = event.frame
+            if parsed is NOT_PARSED:
+                parsed = json.loads(event.raw)
         except (ValueError, RecursionError):
             self._summarise(index, direction, None)
             if direction == "in":

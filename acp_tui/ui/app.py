@@ -21,6 +21,7 @@ from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
+from acp_tui.ui import collector
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
@@ -77,6 +78,7 @@ class AcpApp(App[int]):
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
         self._previous_reporter = set_failure_reporter(self._report_listener_failure)
+        collector.policy.busy = self._turn_running  # the collector's full pass waits for quiet
         if self.guard is not None:
             # a plain handler, not the loop's: after a hangup the loop may be blocked on the
             # dead terminal, while a Python handler still runs between two bytecodes
@@ -264,10 +266,15 @@ class AcpApp(App[int]):
     def _show_listener_failure(self, failure: ListenerFailure) -> None:
         notify(self, failure.describe(), title="Internal error (logged)", severity="error")
 
+    def _turn_running(self) -> bool:
+        return self.session.thread.turn_running  # v1 and v2 (and a replay) alike
+
     async def on_unmount(self) -> None:
         """However the app ends (quit, a signal, `exit()` from anywhere), the session closes:
         the agent, its terminals and the change monitor stop with the app."""
         set_failure_reporter(self._previous_reporter)
+        if collector.policy.busy == self._turn_running:
+            collector.policy.busy = collector.never_busy
         await self.session.close()
 
     async def action_quit(self) -> None:

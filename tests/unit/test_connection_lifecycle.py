@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.connection import Connection, ConnectionClosed
-from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
+from acp_tui.protocol.traffic import NOT_PARSED, JsonlTrafficLog, TrafficEvent
 
 from .test_connection_helpers import socket_pair, wait_for
 
@@ -258,13 +258,16 @@ async def test_a_connection_tells_its_taps_whether_a_frame_parsed() -> None:
     seen: list[TrafficEvent] = []
     connection.add_tap(seen.append)
     connection.start()
-    await peer.send_raw('{"jsonrpc":"2.0","method":"n"}\nnot json\n')
+    await peer.send_raw('{"jsonrpc":"2.0","method":"n"}\nnot json\nnull\n')
     peer.writer.close()
     await asyncio.wait_for(connection.wait_closed(), 5)
     assert [(e.raw, e.json_ok) for e in seen] == [
         ('{"jsonrpc":"2.0","method":"n"}', True),
         ("not json", False),
+        ("null", True),
     ]
+    # what it parsed comes along (the store does not parse it again); JSON null is a value
+    assert [e.frame for e in seen] == [{"jsonrpc": "2.0", "method": "n"}, NOT_PARSED, None]
 
 
 def test_traffic_log_never_raises_on_io_errors(tmp_path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.protocol.traffic import Direction, TrafficEvent
 from acp_tui.protocol.traffic_rows import RowFilter, RowIndex
 from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
 
@@ -209,3 +209,28 @@ def test_names_are_stored_once_and_columns_hold_nothing_the_collector_walks() ->
     for array_column in (store.times, store.pairs, store.latencies):
         assert len(array_column) == 400
         assert not [r for r in gc.get_referents(array_column) if not isinstance(r, type)]
+
+
+def test_a_frame_the_connection_parsed_is_stored_as_if_parsed_here() -> None:
+    raws = [
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}',
+        '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s",'
+        '"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}',
+        '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}',
+        "null",
+    ]
+    parsed_here, handed_over = TrafficStore(), TrafficStore()
+    for index, raw in enumerate(raws):
+        direction: Direction = "out" if index == 0 else "in"
+        parsed_here.record(TrafficEvent(direction, float(index), raw))
+        handed_over.record(TrafficEvent(direction, float(index), raw, True, json.loads(raw)))
+
+    def summary(frame: FrameRecord) -> tuple[Any, ...]:
+        return (frame.kind, frame.method, frame.id, frame.update, frame.error_code, frame.pair)
+
+    def marks(frame: FrameRecord) -> list[str]:
+        return [str(mark) for mark in frame.marks]
+
+    assert [summary(f) for f in parsed_here.frames] == [summary(f) for f in handed_over.frames]
+    assert [marks(f) for f in parsed_here.frames] == [marks(f) for f in handed_over.frames]
+    assert any(marks(f) for f in handed_over.frames)  # "null" is not a frame: marked

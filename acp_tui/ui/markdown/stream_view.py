@@ -9,6 +9,8 @@ shown, and a finished message costs nothing until the width changes.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import time
 
 from textual.geometry import Region, Size
@@ -65,7 +67,8 @@ class StreamingMarkdown(Widget):
         self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._shown = StripCache(128)
         self._dirty = False
-        self._timer: Timer | None = None
+        self._frame: asyncio.Handle | None = None
+        self._flush_context: contextvars.Context | None = None  # the widget's own, from on_mount
         self._flush_pending = False
         self._last_flush = 0.0
         self._last_layout = 0.0
@@ -125,24 +128,42 @@ class StreamingMarkdown(Widget):
     # -- refresh coalescing --------------------------------------------------------------
     def _mark_dirty(self) -> None:
         """Schedule one flush: at once (after the current batch of appends) when the last one
-        was a frame ago or more, else at the start of the next frame. At most one per frame."""
+        was a frame ago or more, else at the start of the next frame. At most one per frame.
+
+        The flush is a plain call on the event loop, not a Textual timer or callback: those
+        cost a task, a message and an idle pass of this widget each, every frame."""
         self._dirty = True
-        if self._flush_pending or not self.is_mounted:
+        if self._flush_pending or self._flush_context is None:
             return
         self._flush_pending = True
         wait = FRAME_SECONDS - (time.monotonic() - self._last_flush)
+        loop = asyncio.get_running_loop()
         if wait <= 0:
-            self.call_later(self._flush)
+            self._frame = loop.call_soon(self._frame_due, context=self._flush_context)
         else:
-            self._timer = self.set_timer(wait, self._flush, name="markdown-frame")
+            self._frame = loop.call_later(wait, self._frame_due, context=self._flush_context)
 
     def on_mount(self) -> None:
+        self._flush_context = contextvars.copy_context()
         if self._dirty:
             self._mark_dirty()
 
+    def on_unmount(self) -> None:
+        if self._frame is not None:
+            self._frame.cancel()
+            self._frame = None
+        self._flush_pending = False
+        self._flush_context = None
+
+    def _frame_due(self) -> None:
+        self._frame = None
+        try:
+            self._flush()
+        except Exception as error:  # as if Textual had called it: the app reports it
+            self.app._handle_exception(error)
+
     def _flush(self) -> None:
         """Once per frame: bring the strips up to date and repaint the lines that changed."""
-        self._timer = None
         self._flush_pending = False
         self._last_flush = time.monotonic()
         if not self.is_mounted:

@@ -24,6 +24,7 @@ from acp_tui.session.config_options import (
     value_name,
 )
 from acp_tui.session.thread import Thread, UsageState
+from acp_tui.ui.layout_once import LayoutOnce
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_compositor import RowCompositor
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from acp_tui.ui.app import AcpApp
 
 
-class MainScreen(ComposerActions):
+class MainScreen(LayoutOnce, ComposerActions):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
 

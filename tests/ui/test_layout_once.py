@@ -1,0 +1,74 @@
+"""LayoutOnce: a widget that grows costs one layout, not a second one asked for by the virtual
+sizes the first one set."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.widgets import Static
+
+from acp_tui.ui.layout_once import LayoutOnce
+from tests.ui.test_markdown_stream import wait_until
+
+
+class Plain(Screen[None]):
+    layouts = 0
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        self.layouts += 1
+        super()._refresh_layout(size, scroll)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("one", id="text")
+
+
+class Once(LayoutOnce, Plain):
+    pass
+
+
+class GrowApp(App[None]):
+    def __init__(self, screen: Screen[None]) -> None:
+        super().__init__()
+        self.first = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.first)
+
+
+async def layouts_for_growth(screen: Plain, lines: int) -> tuple[int, list[str]]:
+    app = GrowApp(screen)
+    async with app.run_test(size=(30, 8)) as pilot:
+        await wait_until(pilot, lambda: app.screen is screen)
+        text = screen.query_one("#text", Static)
+        await wait_until(pilot, lambda: bool(text.size))
+        await pilot.pause(0.1)
+        before = screen.layouts
+        text.update("\n".join(f"line {index}" for index in range(1, lines + 1)))
+        await wait_until(pilot, lambda: text.size.height == lines)
+        await pilot.pause(0.2)  # whatever layout would follow
+        layouts = screen.layouts - before
+        scroll = screen.query_one(VerticalScroll)
+        scroll.scroll_end(animate=False)
+        await pilot.pause(0.1)
+        shown = [strip.text for strip in app.screen._compositor.render_strips()]
+        return layouts, shown
+
+
+async def test_a_growing_widget_costs_one_layout_and_shows_the_same() -> None:
+    once, shown_once = await layouts_for_growth(Once(), 5)
+    plain, shown_plain = await layouts_for_growth(Plain(), 5)
+    assert plain == 2  # Textual's own: the layout, then the one the virtual sizes ask for
+    assert once == 1
+    assert shown_once == shown_plain
+    assert any("line 5" in line for line in shown_once)
+
+
+async def test_a_scrollbar_that_appears_still_gets_its_layout() -> None:
+    once, shown_once = await layouts_for_growth(Once(), 12)
+    plain, shown_plain = await layouts_for_growth(Plain(), 12)
+    assert once == plain - 1
+    assert shown_once == shown_plain
+    assert any("line 12" in line for line in shown_once)  # scrolled to the end
