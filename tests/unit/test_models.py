@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -484,6 +484,7 @@ def test_parse_session_update_never_raises(raw: dict[str, Any]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(_content | _json)
+@example({"type": []})  # an unhashable type once raised TypeError
 def test_parse_content_block_never_raises(raw: Any) -> None:
     block = m.parse_content_block(raw)
     json.dumps(to_wire(block))

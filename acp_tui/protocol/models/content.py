@@ -134,7 +134,8 @@ def parse_content_block(raw: Any) -> ContentBlock:
     if isinstance(raw, EmbeddedResource | UnknownContent):
         return raw
     if isinstance(raw, dict):
-        model = _CONTENT_TYPES.get(raw.get("type"))  # type: ignore[arg-type]
+        kind = raw.get("type")
+        model = _CONTENT_TYPES.get(kind) if isinstance(kind, str) else None
         if model is not None:
             try:
                 return model.model_validate(raw)
