@@ -26,8 +26,6 @@ from acp_tui.session.entries import (
     PlanSnapshotEntry,
     UnknownEntry,
 )
-from acp_tui.ui.markdown.blocks import BlockSplitter
-from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.content_block_view import decoded_size, describe_block, human_size
 from acp_tui.ui.widgets.plan_view import render_plan_state
@@ -81,17 +79,6 @@ def rich_lines(renderable: RenderableType, look: Look, width: int) -> list[Strip
     options = look.options.update(highlight=False, width=max(width, 1))
     lines = look.console.render_lines(renderable, options, pad=False, new_lines=False)
     return [Strip(line) for line in lines]
-
-
-def markdown_lines(text: str, look: Look, width: int) -> list[Strip]:
-    """A whole Markdown text, rendered like a finished `StreamingMarkdown`."""
-    splitter = BlockSplitter()
-    if text:
-        splitter.feed(text)
-    splitter.close()
-    document = DocumentView(splitter)
-    document.update(look.markdown, max(width, 1))
-    return [*document.frozen, *document.tail]
 
 
 def padded(

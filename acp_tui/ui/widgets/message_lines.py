@@ -72,6 +72,16 @@ def markdown_document_lines(
     return [document.line(y) for y in range(document.line_count)]
 
 
+def markdown_text(look: Look, streamed: StreamedText | None) -> TextLines:
+    """Text blocks drawn as Markdown, from the streamed document when one was handed over."""
+
+    def text(index: int, value: str, width: int) -> list[Strip]:
+        document = streamed.take(index, value) if streamed is not None else None
+        return markdown_document_lines(value, look, width, document)
+
+    return text
+
+
 def _block_lines(
     entry: MessageEntry,
     look: Look,
@@ -118,13 +128,7 @@ def agent_message_lines(
     streamed: StreamedText | None = None,
 ) -> list[Strip]:
     """The agent's message: Markdown text and blocks, inset by one column each side."""
-    inner = width - 2
-
-    def text(index: int, value: str, width: int) -> list[Strip]:
-        document = streamed.take(index, value) if streamed is not None else None
-        return markdown_document_lines(value, look, width, document)
-
-    lines = _block_lines(entry, look, inner, state, text)
+    lines = _block_lines(entry, look, width - 2, state, markdown_text(look, streamed))
     return with_margin(padded(lines, width, look.style("base")), width, look)
 
 
@@ -133,7 +137,6 @@ def thought_lines(
     look: Look,
     width: int,
     state: EntryViewState | None = None,
-    streamed: StreamedText | None = None,
 ) -> list[Strip]:
     """A finished thought: folded to its title; opened by the user, its text dimmed below."""
     open_ = state.sections.get(THOUGHT, False) if state is not None else False
@@ -143,12 +146,7 @@ def thought_lines(
     if not open_:
         return with_margin([title], width, look)
     inner = width - THOUGHT_INDENT
-
-    def text(index: int, value: str, width: int) -> list[Strip]:
-        document = streamed.take(index, value) if streamed is not None else None
-        return markdown_document_lines(value, look, width, document)
-
-    body = _block_lines(entry, look, inner, state, text)
+    body = _block_lines(entry, look, inner, state, markdown_text(look, None))
     dim = look.style("thought")
     shown = padded([line.apply_style(dim) for line in body], width, dim, THOUGHT_INDENT, 0)
     return with_margin([title, *shown], width, look)
@@ -161,5 +159,6 @@ def message_render(
     if entry.role == "user":
         return lambda look, width: user_message_lines(entry, look, width, state)
     if entry.role == "thought":
-        return lambda look, width: thought_lines(entry, look, width, state, streamed)
+        # no hand-over: a thought is drawn folded, so its document would be kept unused
+        return lambda look, width: thought_lines(entry, look, width, state)
     return lambda look, width: agent_message_lines(entry, look, width, state, streamed)
