@@ -26,6 +26,7 @@ from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
 
 if TYPE_CHECKING:
@@ -179,14 +180,14 @@ class AcpApp(App[int]):
         switch (composing and mounting it takes longer than the 50 ms an open may take).
 
         The screen is installed and registered with the app as `push_screen` does for a screen
-        not running yet (`App._register`, which `install_screen` itself did in earlier
+        not running yet (`register_screen`, which `install_screen` itself did in earlier
         Textual versions): composed and mounted, on no stack, never drawn; the screens on the
         stack get no event. Its module is imported here too, after the first frame. Nothing to
         do once it is installed, or while shutting down."""
         exiting = self.return_code is not None or not self.screen_stack
         if exiting or not self.is_running or not self._install_inspector():
             return
-        self._register(self, self.get_screen("inspector"))
+        register_screen(self, self.get_screen("inspector"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands plus the traffic inspector."""

@@ -9,7 +9,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Static
 
-from acp_tui.ui.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.layout_once import LayoutOnce
 from tests.ui.test_markdown_stream import wait_until
 
 

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from acp_tui.ui.markdown import StreamingMarkdown
-from acp_tui.ui.screen_compositor import RowCompositor, Spans, add_span, covers
+from acp_tui.ui.textual_internals.row_compositor import RowCompositor, Spans, add_span, covers
 from tests.ui.test_markdown_stream import wait_until
 
 

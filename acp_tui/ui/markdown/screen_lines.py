@@ -20,6 +20,8 @@ from textual.filter import LineFilter
 from textual.strip import Strip
 from textual.widget import Widget
 
+from acp_tui.ui.textual_internals import styles_key
+
 
 class Look(NamedTuple):
     style: Style  # the widget's text style
@@ -46,7 +48,7 @@ class LookCache:
             widget.outer_size,
             widget.size,
             tuple(widget.get_line_filters()),
-            tuple(node.styles._cache_key for node in widget.ancestors_with_self),
+            tuple(styles_key(node.styles) for node in widget.ancestors_with_self),
         )
         if key != self._key:
             self._key, self._look = key, plain_look(widget)

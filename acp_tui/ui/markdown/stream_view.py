@@ -23,6 +23,7 @@ from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
+from acp_tui.ui.textual_internals import report_error
 
 FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
@@ -160,7 +161,7 @@ class StreamingMarkdown(Widget):
         try:
             self._flush()
         except Exception as error:  # as if Textual had called it: the app reports it
-            self.app._handle_exception(error)
+            report_error(self.app, error)
 
     def _flush(self) -> None:
         """Once per frame: bring the strips up to date and repaint the lines that changed."""

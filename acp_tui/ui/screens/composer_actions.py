@@ -36,6 +36,7 @@ from acp_tui.composer.export import (
 from acp_tui.composer.terminal_sequences import desktop_notification
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.ui.plain import notify
+from acp_tui.ui.textual_internals import write_to_terminal
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
@@ -143,11 +144,10 @@ class ComposerActions(Screen[None]):
         self._copy(text, "code block" if code else "agent message")
 
     def _copy(self, text: str, what: str) -> None:
-        driver = self.app._driver
+        app = self.app
 
         def write(sequence: str) -> None:
-            if driver is not None:
-                driver.write(sequence)
+            write_to_terminal(app, sequence)
 
         how = copy_text(text, write)
         notify(self, f"Copied the {what} ({len(text)} characters) via {how}")
@@ -213,9 +213,9 @@ class ComposerActions(Screen[None]):
 
     def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
         """OSC 777 + OSC 9 (through tmux when inside it) and the bell."""
-        driver = self.app._driver
-        if driver is not None:
-            driver.write(desktop_notification(title, body, tmux=bool(os.environ.get("TMUX"))))
+        write_to_terminal(
+            self.app, desktop_notification(title, body, tmux=bool(os.environ.get("TMUX")))
+        )
         if bell:
             self.app.bell()
         self.sent_notifications.append(body)

@@ -24,12 +24,13 @@ from acp_tui.session.config_options import (
     value_name,
 )
 from acp_tui.session.thread import Thread, UsageState
-from acp_tui.ui.layout_once import LayoutOnce
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screen_compositor import RowCompositor
 from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.session_actions import fork_entries, logout_entries
+from acp_tui.ui.textual_internals import use_compositor
+from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -77,7 +78,7 @@ class MainScreen(LayoutOnce, ComposerActions):
 
     def __init__(self, session: SessionFacade) -> None:
         super().__init__()
-        self._compositor = RowCompositor()  # a streamed line repaints only its own rows
+        use_compositor(self, RowCompositor())  # a streamed line repaints only its own rows
         self.session = session
         self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Callable[[], None]] = []

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
-from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -305,14 +304,11 @@ class DiffView(ScrollView, can_focus=True):
             self._strips[key] = strip
         return strip
 
-    @property
-    def _console(self) -> Console:
-        return self.app.console
-
     def _segments(self, text: Text) -> Strip:
         # Text.render leaves the base style to its caller when the text has no spans
-        base = self._console.get_style(text.style) if text.style else None
-        return Strip(Segment.apply_style(text.render(self._console), style=base), text.cell_len)
+        console = self.app.console
+        base = console.get_style(text.style) if text.style else None
+        return Strip(Segment.apply_style(text.render(console), style=base), text.cell_len)
 
     def _header_strip(self, width: int) -> Strip:
         diff = self.diff

@@ -23,6 +23,7 @@ from textual.widgets import Button, Static
 from acp_tui.protocol.models import Diff
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.session.permission import OptionLike, PermissionAsk
+from acp_tui.ui.textual_internals import bound_keys
 
 KIND_BINDINGS = {
     "allow_once": ("a", "permission.allow-once"),
@@ -119,7 +120,7 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def _key(self, binding_id: str, default: str) -> str:
         """The key bound to `binding_id` now (the keymap setting may have changed it)."""
-        keys = self.app._keymap.get(binding_id, default) if binding_id else ""
+        keys = bound_keys(self.app, binding_id, default) if binding_id else ""
         return keys.split(",")[0].strip()
 
     def compose(self) -> ComposeResult:

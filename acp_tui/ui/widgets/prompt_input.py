@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import TextArea
 
+from acp_tui.ui.textual_internals.text_area_keys import KeysFirstTextArea
 from acp_tui.ui.widgets.completion_list import Completion, CompletionList
 
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"})
 COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
 
 
-class PromptInput(TextArea):
+class PromptInput(KeysFirstTextArea):
     """Enter sends; Ctrl+J (or Shift/Alt+Enter where the terminal tells them apart) adds a line.
 
     Up on the first line and Down on the last line walk through the prompts sent before.
@@ -72,7 +72,7 @@ class PromptInput(TextArea):
         self.paste_transform: Callable[[str], str] | None = None
         self._hint_shown = False
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def key_first(self, event: events.Key) -> bool:
         completion = self.completion
         if completion is not None and completion.is_open and event.key in COMPLETION_KEYS:
             event.stop()
@@ -89,38 +89,39 @@ class PromptInput(TextArea):
                     self.submit()  # the command is typed out already: Enter runs it
                 elif chosen is not None:
                     self.post_message(self.CompletionChosen(self, chosen))
-            return
+            return True
         if event.key == "enter":
             event.stop()
             event.prevent_default()
             self.submit()
-            return
+            return True
         if event.key in NEWLINE_KEYS:
             event.stop()
             event.prevent_default()
             self.insert("\n")
-            return
+            return True
         if event.key == "up" and self.cursor_location[0] == 0 and self.sent_history:
             event.stop()
             event.prevent_default()
             self.history_back()
-            return
+            return True
         if event.key == "down" and self._history_index is not None and self._on_last_line():
             event.stop()
             event.prevent_default()
             self.history_forward()
-            return
-        await super()._on_key(event)
+            return True
+        return False
 
-    async def _on_paste(self, event: events.Paste) -> None:
+    async def paste_first(self, event: events.Paste) -> bool:
         event.stop()
         event.prevent_default()
         if self.read_only:
-            return
+            return True
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
         if self.paste_transform is not None:
             text = self.paste_transform(text)
         self.insert_text(text)
+        return True
 
     def insert_text(self, text: str) -> None:
         """Insert at the cursor (replacing a selection) in one edit, the cursor after it."""

@@ -1,0 +1,63 @@
+"""The one door to Textual's private parts.
+
+acp-tui uses a few things Textual does not promise to keep. Every such use lives in this package
+and nowhere else (`tests/ui/test_textual_internals.py` checks each use against the installed
+Textual, failing with a message naming what changed, and scans the rest of `acp_tui` for private
+Textual names); `pyproject.toml` bounds Textual to the major version those tests ran on.
+
+- `App._driver`: write escape sequences Textual has no API for (OSC 52 copy, OSC 9/777).
+- `App._keymap`: the key the user's keymap binds to a binding id, to show it on a button.
+- `App._handle_exception`: report an error raised in a loop callback as Textual does its own.
+- `App._register`: mount an installed screen in the background (as `push_screen` does).
+- `Screen._compositor`: install `RowCompositor` (`row_compositor.py`, a subclass of
+  `textual._compositor.Compositor`).
+- `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`).
+- `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
+- `TextArea._on_key`, `TextArea._on_paste`: see a key or a paste before the text area acts
+  on it (`text_area_keys.py`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.css.styles import RenderStyles
+    from textual.screen import Screen
+
+    from acp_tui.ui.textual_internals.row_compositor import RowCompositor
+
+
+def write_to_terminal(app: App[Any], sequence: str) -> bool:
+    """Write `sequence` to the terminal as is; False when there is none (headless, quitting)."""
+    driver = app._driver
+    if driver is None:
+        return False
+    driver.write(sequence)
+    return True
+
+
+def bound_keys(app: App[Any], binding_id: str, default: str) -> str:
+    """The keys the user's keymap binds to `binding_id` ("a,ctrl+a"), else `default`."""
+    return app._keymap.get(binding_id, default)
+
+
+def report_error(app: App[Any], error: Exception) -> None:
+    """Report `error` as Textual reports an exception in a handler (logged, the app exits)."""
+    app._handle_exception(error)
+
+
+def register_screen(app: App[Any], screen: Screen[Any]) -> None:
+    """Compose and mount an installed `screen` off the stack, as `push_screen` does first."""
+    app._register(app, screen)
+
+
+def use_compositor(screen: Screen[Any], compositor: RowCompositor) -> None:
+    """Make `screen` arrange and paint with `compositor` (set before the screen is mounted)."""
+    screen._compositor = compositor
+
+
+def styles_key(styles: RenderStyles) -> object:
+    """A value that changes whenever any rule of `styles` changes."""
+    return styles._cache_key

@@ -1,0 +1,213 @@
+"""Every private Textual use lives in `acp_tui.ui.textual_internals`, and each still works with the
+installed Textual: a Textual release that renames or reshapes one fails here, naming it."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static, TextArea
+
+import acp_tui.ui
+from acp_tui.ui import textual_internals
+from acp_tui.ui.textual_internals import (
+    bound_keys,
+    register_screen,
+    report_error,
+    styles_key,
+    use_compositor,
+    write_to_terminal,
+)
+from acp_tui.ui.textual_internals.row_compositor import RowCompositor
+
+DOOR = Path(textual_internals.__file__).parent
+UI = Path(acp_tui.ui.__file__).parent
+PACKAGE = UI.parent
+
+
+def _has(owner: object, name: str, what: str) -> Any:
+    value = inspect.getattr_static(owner, name, None)
+    assert value is not None, f"Textual changed: {what} ({owner!r}.{name}) is gone"
+    return value
+
+
+def _params(function: Any) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+class Plain(App[None]):
+    BINDINGS = [Binding("ctrl+y", "noop", "noop", id="test.noop")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("x")
+
+
+async def test_driver_writes_to_the_terminal() -> None:
+    app = Plain()
+    async with app.run_test():
+        assert app._driver is not None, "Textual changed: App._driver is gone"
+        written: list[str] = []
+        app._driver.write = written.append  # type: ignore[method-assign,assignment]
+        assert write_to_terminal(app, "\x1b]9;hi\x07")
+        assert written == ["\x1b]9;hi\x07"]
+
+
+async def test_keymap_names_the_bound_key() -> None:
+    app = Plain()
+    async with app.run_test():
+        assert bound_keys(app, "test.noop", "ctrl+y") == "ctrl+y"
+        app.set_keymap({"test.noop": "f9"})
+        assert bound_keys(app, "test.noop", "ctrl+y") == "f9", "Textual changed: App._keymap"
+
+
+def test_handle_exception_takes_the_error() -> None:
+    assert _params(_has(App, "_handle_exception", "App._handle_exception")) == ["self", "error"]
+    assert callable(report_error)
+
+
+async def test_register_mounts_an_installed_screen_off_the_stack() -> None:
+    assert _params(_has(App, "_register", "App._register"))[:3] == ["self", "parent", "widgets"]
+
+    class Other(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("other", id="other")
+
+    app = Plain()
+    async with app.run_test() as pilot:
+        app.install_screen(Other(), "other")
+        other = app.get_screen("other")
+        register_screen(app, other)
+        await pilot.pause()
+        assert other.query_one("#other").is_mounted
+        assert other not in app.screen_stack
+
+
+async def test_a_screen_paints_with_the_compositor_given() -> None:
+    class Rows(Screen[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            use_compositor(self, RowCompositor())
+
+        def compose(self) -> ComposeResult:
+            yield Static("painted", id="painted")
+
+    class WithRows(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Rows())
+
+    app = WithRows()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        compositor = _has(app.screen, "_compositor", "Screen._compositor")
+        assert isinstance(compositor, RowCompositor)
+        assert "painted" in "".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def test_compositor_internals_row_compositor_overrides() -> None:
+    from textual._compositor import Compositor
+
+    assert _params(_has(Compositor, "_get_renders", "Compositor._get_renders")) == ["self", "crop"]
+    assert isinstance(_has(Compositor, "visible_widgets", "Compositor.visible_widgets"), property)
+
+
+def test_layout_once_internals() -> None:
+    refresh = _has(Screen, "_refresh_layout", "Screen._refresh_layout")
+    assert _params(refresh) == ["self", "size", "scroll"]
+    virtual_size = Widget.__dict__.get("virtual_size")
+    assert isinstance(virtual_size, Reactive), "Textual changed: Widget.virtual_size"
+    assert virtual_size._layout is True, "Textual changed: Reactive._layout of virtual_size"
+    assert Size(1, 1)  # the layout's size type is still there
+
+
+async def test_styles_key_changes_with_a_style() -> None:
+    app = Plain()
+    async with app.run_test():
+        static = app.query_one(Static)
+        before = styles_key(static.styles)
+        static.styles.padding = (1, 2)
+        assert styles_key(static.styles) != before, "Textual changed: RenderStyles._cache_key"
+
+
+def test_text_area_key_handlers() -> None:
+    assert _params(_has(TextArea, "_on_key", "TextArea._on_key")) == ["self", "event"]
+    assert _params(_has(TextArea, "_on_paste", "TextArea._on_paste")) == ["self", "event"]
+
+
+# ---------------------------------------------------------------------------------- the scan
+
+PRIVATE_IMPORT = re.compile(r"^\s*(from|import)\s+textual\._", re.MULTILINE)
+PRIVATE_CHAIN = re.compile(r"\.(app|screen|styles|driver|_driver)\._[a-z]\w*")
+
+
+def _outside_the_door() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if DOOR not in p.parents]
+
+
+def test_no_private_textual_import_or_attribute_outside_the_door() -> None:
+    found = []
+    for path in _outside_the_door():
+        text = path.read_text(encoding="utf-8")
+        for match in [*PRIVATE_IMPORT.finditer(text), *PRIVATE_CHAIN.finditer(text)]:
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {match.group(0).strip()}")
+    assert found == [], "private Textual use outside acp_tui/ui/textual_internals:\n" + "\n".join(
+        found
+    )
+
+
+def _textual_privates(cls: type) -> set[str]:
+    names: set[str] = set()
+    for base in cls.__mro__:
+        if not base.__module__.startswith("textual"):
+            continue
+        names |= {n for n in vars(base) if n.startswith("_") and not n.startswith("__")}
+        try:
+            source = inspect.getsource(base)
+        except (OSError, TypeError):
+            continue
+        names |= set(re.findall(r"self\.(_[A-Za-z]\w*)\s*[:=]", source))
+    return names
+
+
+def test_no_class_outside_the_door_uses_or_overrides_a_private_textual_name() -> None:
+    """A subclass of a Textual class that sets or calls one of Textual's private names (often by
+    accident: `self._layout = …`) depends on Textual's insides as much as a direct use."""
+    clashes = []
+    for info in pkgutil.walk_packages(acp_tui.ui.__path__, "acp_tui.ui."):
+        if info.name.startswith(textual_internals.__name__):
+            continue
+        module = importlib.import_module(info.name)
+        for cls in vars(module).values():
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                continue
+            if not any(base.__module__.startswith("textual") for base in cls.__mro__[1:]):
+                continue
+            source = inspect.getsource(cls)
+            own = set(re.findall(r"self\.(_[A-Za-z]\w*)", source))
+            own |= set(re.findall(r"def (_[A-Za-z]\w*)\(", source))
+            for name in sorted(own & _textual_privates(cls)):
+                if not name.startswith("__"):
+                    clashes.append(f"{module.__name__}.{cls.__name__}: {name}")
+    assert clashes == [], "private Textual names used outside the door:\n" + "\n".join(clashes)
+
+
+@pytest.mark.parametrize("bound", ["textual>=8", "<9"])
+def test_textual_is_bounded_to_the_tested_major(bound: str) -> None:
+    import textual
+
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    spec = re.search(r'"textual([^"]*)"', pyproject)
+    assert spec is not None
+    assert bound.removeprefix("textual") in spec.group(1), spec.group(1)
+    assert textual.__version__.split(".")[0] == "8", "the tests ran on another major of Textual"
