@@ -211,3 +211,32 @@ def test_textual_is_bounded_to_the_tested_major(bound: str) -> None:
     assert spec is not None
     assert bound.removeprefix("textual") in spec.group(1), spec.group(1)
     assert textual.__version__.split(".")[0] == "8", "the tests ran on another major of Textual"
+
+
+async def test_a_removed_widgets_rendered_lines_are_freed_once_released() -> None:
+    """Textual's `StylesCache.get_inner_outer` cache keeps a removed widget's render cache (and
+    every line it drew) alive; `release_dead_widget_renders` lets it go."""
+    import gc
+    import weakref
+
+    from textual._styles_cache import StylesCache
+
+    from acp_tui.ui.textual_internals import release_dead_widget_renders
+
+    assert hasattr(StylesCache.get_inner_outer, "cache_clear"), "Textual changed get_inner_outer"
+    app = Plain()
+    async with app.run_test() as pilot:
+        doomed = Static("drawn once", id="doomed")
+        await app.screen.mount(doomed)
+        await pilot.pause()
+        cache = weakref.ref(doomed._styles_cache)
+        await doomed.remove()
+        await app.screen.mount(Static("next"))  # the screen's lists of children move on
+        await pilot.pause()
+        del doomed
+        gc.collect()
+        kept = cache() is not None
+        release_dead_widget_renders()
+        gc.collect()
+        assert kept, "Textual no longer keeps removed widgets' caches: the release can go"
+        assert cache() is None

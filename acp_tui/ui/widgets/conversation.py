@@ -29,6 +29,7 @@ from acp_tui.session import thread_changes
 from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
+from acp_tui.ui.textual_internals import release_dead_widget_renders
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render
@@ -170,6 +171,7 @@ class ConversationView(VerticalScroll):
 
     def _turn_settled(self) -> None:
         self._settle_pending = False
+        release_dead_widget_renders()  # before the collector moves them to the permanent gen
         collector.policy.turn_ended()
 
     def _add_entry(self, entry: Entry) -> None:
