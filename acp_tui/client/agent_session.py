@@ -114,6 +114,8 @@ class AgentSession:
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._log = JsonlTrafficLog(log_path) if log_path else None
+        if log_path is not None:
+            self.fs.own_files.add(log_path)  # acp-tui's own file: never a change of the session
         self.connector = Connector(
             self.argv,
             self.cwd,

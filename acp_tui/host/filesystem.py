@@ -46,6 +46,7 @@ from acp_tui.host.asker import Asker
 from acp_tui.host.boundary import PathPolicy, resolve_path
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
+from acp_tui.host.own_files import OWN_DIR, OwnFiles
 from acp_tui.host.write_questions import (
     CANCEL,
     LARGE_FILE,
@@ -159,6 +160,9 @@ class FileSystemHost:
         self.policy = PathPolicy(cwd, asker, extra_roots=extra_roots)
         self.missing_reads_empty = missing_reads_empty
         self.changes = ChangeLog()
+        self.own_files = OwnFiles()
+        """acp-tui's own files (log, exports): never changes of the session, never reverted."""
+        self.own_files.add_dir(self.policy.cwd / OWN_DIR)
         self.max_read_bytes = max_read_bytes
         self.write_gate = write_gate
         self._asker = asker
