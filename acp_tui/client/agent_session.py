@@ -40,6 +40,7 @@ from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.host.reverts import Reverts
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
@@ -208,6 +209,11 @@ class AgentSession:
     def change_log(self) -> ChangeLog:
         """Every write of the session, revertible."""
         return self.fs.changes
+
+    @property
+    def reverts(self) -> Reverts:
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        return self.fs.reverts
 
     @property
     def rules(self) -> RulesStore | None:

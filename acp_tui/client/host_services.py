@@ -78,6 +78,7 @@ def host_services(
         cwd,
         fs.changes,
         watch=settings.watch_changes,
+        reverts=fs.reverts,
         tasks=tasks,
         own_files=fs.own_files,
     )

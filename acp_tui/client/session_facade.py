@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from acp_tui.host.change_log import ChangeLog
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.host.permissions import PendingPermission
+    from acp_tui.host.reverts import Reverts
     from acp_tui.host.terminals import Terminal
     from acp_tui.protocol.models import AgentCapabilities
     from acp_tui.session.agent_terminals import AgentTerminal
@@ -120,6 +121,11 @@ class SessionFacade(Protocol):
 
     @property
     def change_log(self) -> ChangeLog: ...
+
+    @property
+    def reverts(self) -> Reverts:
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        ...
 
     @property
     def rules(self) -> RulesStore | None: ...

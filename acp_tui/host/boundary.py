@@ -136,7 +136,13 @@ class PathPolicy:
         return resolved
 
     async def check_resolved(
-        self, requested: Path, resolved: Path, action: Action, *, links: int = 1
+        self,
+        requested: Path,
+        resolved: Path,
+        action: Action,
+        *,
+        links: int = 1,
+        who: str = "The agent",
     ) -> None:
         """Pass when `resolved` (what `requested` leads to now) may be `action`ed, else ask.
 
@@ -151,7 +157,7 @@ class PathPolicy:
         async with lock:  # concurrent requests for the same path share one question
             if self.allowed_for_session(resolved, action):
                 return
-            question = self._question(requested, resolved, action, links)
+            question = self._question(requested, resolved, action, links, who)
             answer = await self._asker.ask(question)
         if answer == ALLOW_SESSION:
             self._allowed.add(key)
@@ -169,7 +175,9 @@ class PathPolicy:
             {"path": str(requested), "reason": "outside_cwd_denied"},
         )
 
-    async def confirm_retarget(self, requested: Path, was: Path, now: Path, action: Action) -> None:
+    async def confirm_retarget(
+        self, requested: Path, was: Path, now: Path, action: Action, *, who: str = "The agent"
+    ) -> None:
         """Ask before acting on `requested` now that it leads to `now`, not `was` (as checked).
 
         A yes is consent for this one use of `now`, also when it is outside; a no raises
@@ -181,7 +189,7 @@ class PathPolicy:
             kind=TARGET_CHANGED,
             title=f"{requested.name} now leads somewhere else",
             detail=(
-                f"The agent asked to {_VERBS[action]} {requested}.\nWhen checked it led to "
+                f"{who} asked to {_VERBS[action]} {requested}.\nWhen checked it led to "
                 f"{was};\nnow it leads to {now}\n(a directory or link on the way changed)."
                 f"{note}\n\n{_VERBS[action].capitalize()} {now}?"
             ),
@@ -202,13 +210,15 @@ class PathPolicy:
                 {"path": str(requested), "reason": "target_changed"},
             )
 
-    def _question(self, requested: Path, resolved: Path, action: Action, links: int) -> Question:
+    def _question(
+        self, requested: Path, resolved: Path, action: Action, links: int, who: str
+    ) -> Question:
         where = str(requested)
         if resolved != requested:
             where += f"\n(resolves to {resolved})"
-        title = f"The agent wants to {_VERBS[action]} a path outside the session directory"
+        title = f"{who} wants to {_VERBS[action]} a path outside the session directory"
         if links > 1 and self.inside(resolved):
-            title = f"The agent wants to {_VERBS[action]} a hard-linked file"
+            title = f"{who} wants to {_VERBS[action]} a hard-linked file"
             where += (
                 f"\n\nThis file has {links} names (hard links); the others may be outside the "
                 "session directory, so it counts as outside."
