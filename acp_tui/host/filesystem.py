@@ -47,6 +47,7 @@ from acp_tui.host.boundary import PathPolicy, resolve_path
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
 from acp_tui.host.own_files import OWN_DIR, OwnFiles
+from acp_tui.host.own_writes import OwnWrites
 from acp_tui.host.reverts import PathLocks, Reverts
 from acp_tui.host.write_questions import (
     CANCEL,
@@ -173,6 +174,10 @@ class FileSystemHost:
             self.changes, self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
         )
         """The user's reverts (hunk, file, turn): under the same locks, walk and boundary."""
+        self.own_writes = OwnWrites(
+            self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
+        )
+        """Files written for the user (exports), under the same locks, walk and boundary."""
         self.changes.subscribe(self._remember_write)
 
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:

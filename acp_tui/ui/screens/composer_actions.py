@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import on, work
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
@@ -31,9 +31,9 @@ from acp_tui.composer.export import (
     export_path,
     tool_call_markdown,
     unified_diff,
-    write_export,
 )
 from acp_tui.composer.terminal_sequences import desktop_notification
+from acp_tui.host.own_writes import OwnWriteError
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.composer import Composer
@@ -80,9 +80,11 @@ class ComposerActions(Screen[None]):
 
             run_local_command(self, event.name)  # type: ignore[arg-type]  # (the main screen)
 
-    def export_conversation(self, given: str = "") -> Path | None:
+    @work(group="export")
+    async def export_conversation(self, given: str = "") -> Path | None:
         """Write the conversation as Markdown (`given`: a path or name, else a default in the
-        session directory); the path written, or None when writing failed (the user is told why)."""
+        session directory) through the file host; the path written, or None when it was not
+        (the user is told why)."""
         session = self.session
         markdown = conversation_markdown(
             list(session.thread.entries),
@@ -92,12 +94,12 @@ class ComposerActions(Screen[None]):
         )
         path = export_path(session.cwd, given)
         try:
-            write_export(path, markdown)
-        except OSError as error:
+            written = await session.write_export(path, markdown)
+        except OwnWriteError as error:
             notify(self, f"Export failed: {error}", severity="error")
             return None
-        notify(self, f"Conversation exported to {path}", title="Export")
-        return path
+        notify(self, f"Conversation exported to {written}", title="Export")
+        return written
 
     # ------------------------------------------------------------------ copy
 
