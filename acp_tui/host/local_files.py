@@ -30,7 +30,7 @@ class LocalFileError(OSError):
     """A local file acp-tui would not or could not read; the message says why."""
 
 
-def read_file(
+def read_regular(
     path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, follow: bool = False
 ) -> bytes | None:
     """The bytes of the regular file at the absolute `path`; None when nothing is there.
@@ -70,18 +70,18 @@ def read_file(
     return data
 
 
-def read_text(
+def read_regular_text(
     path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, follow: bool = False
 ) -> str | None:
-    """`read_file` decoded as UTF-8 (undecodable bytes shown as U+FFFD)."""
-    data = read_file(path, max_bytes=max_bytes, follow=follow)
+    """`read_regular` decoded as UTF-8 (undecodable bytes shown as U+FFFD)."""
+    data = read_regular(path, max_bytes=max_bytes, follow=follow)
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
 def read_config_text(path: Path, *, max_bytes: int = 1024 * 1024) -> str:
     """A configuration file of the user's (a theme): symlinks followed, regular files only, so a
     FIFO never blocks start-up; UTF-8 strictly (`UnicodeDecodeError` is a `ValueError`)."""
-    data = read_file(path, max_bytes=max_bytes, follow=True)
+    data = read_regular(path, max_bytes=max_bytes, follow=True)
     if data is None:
         raise LocalFileError(f"{path} does not exist")
     return data.decode("utf-8")

@@ -34,7 +34,7 @@ from textual.widgets.option_list import Option
 from acp_tui.client.write_review import display_path
 from acp_tui.host.asker import Choice, Question
 from acp_tui.host.change_log import ChangeLog, WriteRecord
-from acp_tui.host.local_files import LocalFileError, read_file
+from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.reverts import Expect, RevertError, Reverts
 from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
 from acp_tui.ui.plain import notify
@@ -62,7 +62,7 @@ class FileChange:
 def load_change(log: ChangeLog, path: Path) -> FileChange:
     """Read `path` now and diff it against its original (blocking: run in a thread)."""
     try:
-        data = read_file(path, follow=True)
+        data = read_regular(path, follow=True)
     except LocalFileError:
         data = None  # not a regular file (or too large): shown as gone
     exact = True

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +32,7 @@ from acp_tui.composer.export import (
     unified_diff,
 )
 from acp_tui.composer.terminal_sequences import desktop_notification
+from acp_tui.host.local_files import LocalFileError, private_draft, read_regular_text
 from acp_tui.host.own_writes import OwnWriteError
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.ui.plain import notify
@@ -162,12 +162,11 @@ class ComposerActions(Screen[None]):
 
     def open_editor(self) -> None:
         """Edit the prompt in $VISUAL/$EDITOR (the app suspended meanwhile) and load the result
-        back."""
+        back. The draft lives in a private directory the host makes (`private_draft`) and is read
+        back through the host (a regular file, no symlink followed)."""
         prompt = self.query_one(PromptInput)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with tempfile.TemporaryDirectory(prefix="acp-tui-") as directory:
-            path = Path(directory, "prompt.md")
-            path.write_text(prompt.text, encoding="utf-8")
+        with private_draft(prompt.text) as path:
             argv = [*shlex.split(editor), str(path)]
             try:
                 try:
@@ -181,7 +180,15 @@ class ComposerActions(Screen[None]):
             if code != 0:
                 notify(self, f"{editor} exited with code {code}; prompt unchanged")
                 return
-            text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+            try:
+                edited = read_regular_text(path)
+            except LocalFileError as error:
+                notify(self, f"{error}; prompt unchanged", severity="error")
+                return
+        if edited is None:
+            notify(self, f"{editor} removed the draft; prompt unchanged")
+            return
+        text = edited.rstrip("\n")
         prompt.load_text(text)
         prompt.move_cursor(prompt.document.end)
         prompt.focus()
