@@ -7,7 +7,7 @@ and for each file that now differs from what acp-tui last knew of it appends a `
 the session's `ChangeLog` with `observed` set by the `attribute` callback (which tool call, the
 agent, or outside acp-tui). What acp-tui last knew is the `after` of the file's latest record,
 else its `Baseline` (the content before the agent first touched it). acp-tui's own writes (the
-file host's and the Changes view's reverts) are in the log before their events arrive, so they
+file host's writes and reverts) are in the log before their events arrive, so they
 match and are not counted twice; acp-tui's temporary files are ignored, and so are its own
 files (`OwnFiles`: the traffic log, exports), which are never changes of the session.
 

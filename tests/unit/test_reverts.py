@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.host.asker import FixedAnswer
-from acp_tui.host.boundary import DENY, OUTSIDE_CWD
+from acp_tui.host.asker import FixedAnswer, Question
+from acp_tui.host.boundary import ALLOW_ONCE, ALLOW_SESSION, DENY, OUTSIDE_CWD
 from acp_tui.host.change_log import WriteRecord, WriteReview
 from acp_tui.host.filesystem import FileSystemHost, ProposedWrite, ReviewOutcome
 from acp_tui.host.reverts import PathLocks, RevertConflict, RevertError
@@ -137,3 +137,35 @@ async def test_a_deletion_through_a_swapped_symlink_is_refused(tmp_path: Path) -
 
 def _what(record: WriteRecord) -> str:
     return ("revert " if record.reverts else "write ") + record.after
+
+
+class Answers:
+    """Answers questions in turn, recording them."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.asked: list[Question] = []
+
+    async def ask(self, question: Question) -> str:
+        self.asked.append(question)
+        return self.answers.pop(0)
+
+
+async def test_an_agents_session_allowance_does_not_cover_a_revert(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "link.txt").symlink_to(outside / "file.txt")
+    (outside / "file.txt").write_text("v0")
+    asker = Answers(ALLOW_SESSION, DENY)
+    host = FileSystemHost(project, asker)
+    await agent_write(host, project / "link.txt", "v1")  # allowed for the session
+    await agent_write(host, project / "link.txt", "v2")  # (not asked again)
+    assert len(asker.asked) == 1
+    with pytest.raises(RevertError, match="not reverted"):
+        await host.reverts.revert_record(2)  # outside: asked again, only "allow once"
+    agent, revert = asker.asked
+    assert agent.kind == OUTSIDE_CWD
+    assert revert.title == "Your revert wants to write a path outside the session directory"
+    assert [choice.id for choice in revert.choices] == [ALLOW_ONCE, DENY]
+    assert (outside / "file.txt").read_text() == "v2"
