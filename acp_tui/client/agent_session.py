@@ -40,6 +40,7 @@ from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.host.reverts import Reverts
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
@@ -114,6 +115,8 @@ class AgentSession:
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._log = JsonlTrafficLog(log_path) if log_path else None
+        if log_path is not None:
+            self.fs.own_files.add(log_path)  # acp-tui's own file: never a change of the session
         self.connector = Connector(
             self.argv,
             self.cwd,
@@ -208,6 +211,11 @@ class AgentSession:
         return self.fs.changes
 
     @property
+    def reverts(self) -> Reverts:
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        return self.fs.reverts
+
+    @property
     def rules(self) -> RulesStore | None:
         """The project's remembered permission rules (None: nothing is remembered)."""
         return self.permissions.rules
@@ -221,6 +229,11 @@ class AgentSession:
     def elicitation_asked(self) -> Signal[PendingElicitation]:
         """Each elicitation the user must answer."""
         return self.elicitations.presented
+
+    async def write_export(self, path: Path, text: str) -> Path:
+        """Write an export of the user's through the file host (walk, boundary, atomic, an own
+        file of acp-tui's); the real path written, else `OwnWriteError`."""
+        return await self.fs.own_writes.write(path, text.encode("utf-8"))
 
     def terminal(self, terminal_id: str) -> Terminal | None:
         """The agent's terminal with this id (released ones too), for its view."""

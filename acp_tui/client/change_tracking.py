@@ -14,6 +14,8 @@ from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.change_monitor import ChangeMonitor
+from acp_tui.host.own_files import OwnFiles
+from acp_tui.host.reverts import Reverts
 from acp_tui.session.thread import Thread
 from acp_tui.tasks import Supervisor
 
@@ -30,14 +32,18 @@ class ChangeTracking:
         changes: ChangeLog,
         *,
         watch: bool,
+        reverts: Reverts,
         tasks: Supervisor | None = None,
+        own_files: OwnFiles | None = None,
     ) -> None:
         self._tasks = tasks if tasks is not None else Supervisor("change tracking")
         self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
         self.attribution.attach(changes)
-        self.turns = TurnChanges(changes, self.attribution, thread)
+        self.turns = TurnChanges(changes, self.attribution, thread, reverts)
         self.monitor: ChangeMonitor | None = (
-            ChangeMonitor(cwd, changes, self.attribution.attribute, tasks=self._tasks)
+            ChangeMonitor(
+                cwd, changes, self.attribution.attribute, tasks=self._tasks, own_files=own_files
+            )
             if watch
             else None
         )

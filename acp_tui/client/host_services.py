@@ -73,5 +73,13 @@ def host_services(
         return fs.policy.check(path, "run")
 
     terminals = TerminalHost(cwd, cwd_check=check_terminal_cwd, guard=guard, tasks=tasks)
-    changes = ChangeTracking(thread, cwd, fs.changes, watch=settings.watch_changes, tasks=tasks)
+    changes = ChangeTracking(
+        thread,
+        cwd,
+        fs.changes,
+        watch=settings.watch_changes,
+        reverts=fs.reverts,
+        tasks=tasks,
+        own_files=fs.own_files,
+    )
     return HostServices(permissions, write_gate, fs, terminals, changes, ElicitationBroker())

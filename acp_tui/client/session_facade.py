@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from acp_tui.host.change_log import ChangeLog
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.host.permissions import PendingPermission
+    from acp_tui.host.reverts import Reverts
     from acp_tui.host.terminals import Terminal
     from acp_tui.protocol.models import AgentCapabilities
     from acp_tui.session.agent_terminals import AgentTerminal
@@ -122,6 +123,11 @@ class SessionFacade(Protocol):
     def change_log(self) -> ChangeLog: ...
 
     @property
+    def reverts(self) -> Reverts:
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        ...
+
+    @property
     def rules(self) -> RulesStore | None: ...
 
     def terminal(self, terminal_id: str) -> Terminal | None:
@@ -135,6 +141,11 @@ class SessionFacade(Protocol):
     # ---- what the user asks --------------------------------------------------------------------
 
     def submit(self, text: str) -> QueuedPrompt | None: ...
+
+    async def write_export(self, path: Path, text: str) -> Path:
+        """Write an export of the user's through the file host (walk, boundary, atomic); the
+        real path written. Raises `OwnWriteError` saying why it was not written."""
+        ...
 
     def remove_queued(self, item_id: int) -> bool: ...
 

@@ -5,17 +5,18 @@ by their `observed.turn`, acp-tui's own writes by the turn running when they wer
 (`ChangeAttribution.active_turn`). Reverts and changes made outside acp-tui belong to no turn.
 When a turn ends (and again when a late change of an ended turn arrives) `summary_changed`
 emits the turn's `TurnSummary`: each file's content before the turn and after it, with its diff.
-`revert(turn)` puts back every file the turn changed that still holds what the turn left.
+`revert(turn)` puts back every file the turn changed that still holds what the turn left, each
+through the file host's `Reverts` (lock, walk, boundary, atomic write, recorded).
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
-from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
+from acp_tui.host.change_log import ChangeLog, WriteRecord
+from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.thread import Thread
@@ -32,6 +33,16 @@ class TurnFile:
     @property
     def revertible(self) -> bool:
         return not self.first.before_omitted
+
+    @property
+    def revert_deletes(self) -> bool:
+        """Reverting deletes the file (the turn created it)."""
+        return self.revertible and self.first.before is None and not self.last.deleted
+
+    @property
+    def revert_empties(self) -> bool:
+        """Reverting leaves the file empty (it was empty before the turn)."""
+        return self.revertible and self.first.before == "" and self.first.before_bytes is None
 
 
 @dataclass(frozen=True)
@@ -55,8 +66,11 @@ class TurnRevert:
 
 
 class TurnChanges:
-    def __init__(self, changes: ChangeLog, attribution: ChangeAttribution, thread: Thread) -> None:
+    def __init__(
+        self, changes: ChangeLog, attribution: ChangeAttribution, thread: Thread, reverts: Reverts
+    ) -> None:
         self.changes = changes
+        self.reverts = reverts
         self.attribution = attribution
         self.summary_changed: Signal[TurnSummary] = Signal("turn summary")
         self._records: dict[int, list[WriteRecord]] = {}
@@ -105,13 +119,13 @@ class TurnChanges:
             if not item.revertible:
                 skipped.append((item.path, "its content before the turn was not kept"))
                 continue
-            now = await asyncio.to_thread(read_optional, item.path)
-            if now != (None if item.last.deleted else item.last.after_data()):
+            expected = None if item.last.deleted else item.last.after_data()
+            try:
+                await self.reverts.revert_record(item.first.id, expected=expected)
+            except RevertConflict:
                 skipped.append((item.path, "it changed since the turn"))
                 continue
-            try:
-                await self.changes.revert(item.first.id)
-            except (OSError, ValueError) as error:
+            except RevertError as error:
                 skipped.append((item.path, str(error)))
                 continue
             reverted.append(item.path)

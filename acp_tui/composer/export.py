@@ -3,7 +3,8 @@ their diffs and terminal output.
 
 Agent text is written as the agent sent it (it is Markdown already); code, diffs and outputs go
 into fences longer than any backtick run inside them, so nothing can close a fence early. The
-default file is `<session dir>/.acp-tui/conversation-<timestamp>.md`.
+default file is `<session dir>/.acp-tui/conversation-<timestamp>.md`; the file host writes it
+(`host/own_writes.py`: no symlink followed blindly, atomic, asked about when outside).
 """
 
 from __future__ import annotations
@@ -152,9 +153,3 @@ def unified_diff(path: str, old_text: str | None, new_text: str) -> str:
         line if line.endswith("\n") else line + "\n"
         for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}")
     )
-
-
-def write_export(path: Path, markdown: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown, encoding="utf-8")
-    return path

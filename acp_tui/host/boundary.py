@@ -44,6 +44,9 @@ OUTSIDE_CWD_CHOICES = (
     Choice(DENY, "Deny", "d"),
 )
 
+ONCE_CHOICES = (Choice(ALLOW_ONCE, "Allow once", "o"), Choice(DENY, "Deny", "d"))
+"""For the user's own actions (a revert, an export): nothing is remembered."""
+
 TARGET_CHANGED_CHOICES = (
     Choice(ALLOW_ONCE, "Use the new target", "u"),
     Choice(DENY, "Cancel", "c"),
@@ -136,24 +139,36 @@ class PathPolicy:
         return resolved
 
     async def check_resolved(
-        self, requested: Path, resolved: Path, action: Action, *, links: int = 1
+        self,
+        requested: Path,
+        resolved: Path,
+        action: Action,
+        *,
+        links: int = 1,
+        who: str | None = None,
     ) -> None:
         """Pass when `resolved` (what `requested` leads to now) may be `action`ed, else ask.
 
         `links` is the target's hard link count: a regular file with more than one name cannot
-        be shown to live only inside the session directory, so it counts as outside.
+        be shown to live only inside the session directory, so it counts as outside. `who`
+        names an action of the user's own (a revert, an export) instead of the agent's: it is
+        asked about every time (only "allow once"), and the agent's "for the session" answers
+        neither cover it nor come from it.
         """
+        own = who is not None
         hard_link = links > 1
-        if (self.inside(resolved) and not hard_link) or self.allowed_for_session(resolved, action):
+        if self.inside(resolved) and not hard_link:
+            return
+        if not own and self.allowed_for_session(resolved, action):
             return
         key = (resolved, action)
         lock = self._asking.setdefault(key, asyncio.Lock())
         async with lock:  # concurrent requests for the same path share one question
-            if self.allowed_for_session(resolved, action):
+            if not own and self.allowed_for_session(resolved, action):
                 return
-            question = self._question(requested, resolved, action, links)
+            question = self._question(requested, resolved, action, links, who)
             answer = await self._asker.ask(question)
-        if answer == ALLOW_SESSION:
+        if answer == ALLOW_SESSION and not own:
             self._allowed.add(key)
             return
         if answer == ALLOW_ONCE:
@@ -169,7 +184,9 @@ class PathPolicy:
             {"path": str(requested), "reason": "outside_cwd_denied"},
         )
 
-    async def confirm_retarget(self, requested: Path, was: Path, now: Path, action: Action) -> None:
+    async def confirm_retarget(
+        self, requested: Path, was: Path, now: Path, action: Action, *, who: str = "The agent"
+    ) -> None:
         """Ask before acting on `requested` now that it leads to `now`, not `was` (as checked).
 
         A yes is consent for this one use of `now`, also when it is outside; a no raises
@@ -181,7 +198,7 @@ class PathPolicy:
             kind=TARGET_CHANGED,
             title=f"{requested.name} now leads somewhere else",
             detail=(
-                f"The agent asked to {_VERBS[action]} {requested}.\nWhen checked it led to "
+                f"{who} asked to {_VERBS[action]} {requested}.\nWhen checked it led to "
                 f"{was};\nnow it leads to {now}\n(a directory or link on the way changed)."
                 f"{note}\n\n{_VERBS[action].capitalize()} {now}?"
             ),
@@ -202,13 +219,17 @@ class PathPolicy:
                 {"path": str(requested), "reason": "target_changed"},
             )
 
-    def _question(self, requested: Path, resolved: Path, action: Action, links: int) -> Question:
+    def _question(
+        self, requested: Path, resolved: Path, action: Action, links: int, who: str | None
+    ) -> Question:
         where = str(requested)
         if resolved != requested:
             where += f"\n(resolves to {resolved})"
-        title = f"The agent wants to {_VERBS[action]} a path outside the session directory"
+        title = (
+            f"{who or 'The agent'} wants to {_VERBS[action]} a path outside the session directory"
+        )
         if links > 1 and self.inside(resolved):
-            title = f"The agent wants to {_VERBS[action]} a hard-linked file"
+            title = f"{who or 'The agent'} wants to {_VERBS[action]} a hard-linked file"
             where += (
                 f"\n\nThis file has {links} names (hard links); the others may be outside the "
                 "session directory, so it counts as outside."
@@ -217,7 +238,7 @@ class PathPolicy:
             kind=OUTSIDE_CWD,
             title=title,
             detail=f"{where}\n\nSession directory: {self.cwd}",
-            choices=OUTSIDE_CWD_CHOICES,
+            choices=OUTSIDE_CWD_CHOICES if who is None else ONCE_CHOICES,
             data={
                 "path": str(requested),
                 "resolved": str(resolved),

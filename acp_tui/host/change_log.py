@@ -2,15 +2,13 @@
 
 Every write acp-tui performs for the agent is appended as a `WriteRecord` (content before and
 after), and so is every change the change monitor (`change_monitor`) sees land on disk that
-acp-tui did not write (`WriteRecord.observed` says whose it is). Reverting a record restores its
-`before` content atomically (or deletes the file when it did not exist before) and is itself
-appended as a record with `reverts` set to the reverted id, so the log stays an honest history
-and subscribers see the revert like any other write.
+acp-tui did not write (`WriteRecord.observed` says whose it is). A revert (`reverts.Reverts`, the
+file host's) is appended as a record with `reverts` set to the reverted id, so the log stays an
+honest history and subscribers see the revert like any other write.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -19,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.host import beneath
-from acp_tui.host.atomic_write import atomic_write_bytes, delete_file
 from acp_tui.signal import Signal, Unsubscribe
 
 log = logging.getLogger(__name__)
@@ -152,33 +149,6 @@ class ChangeLog:
 
     def records_for(self, path: Path) -> list[WriteRecord]:
         return [r for r in self.records if r.path == path]
-
-    async def revert(self, record_id: int) -> WriteRecord:
-        """Restore the record's `before` content atomically (delete the file if it was None).
-
-        Returns the record appended for the revert. The recorded path is real: if a symlink now
-        sits on it, nothing is written (`PathChanged`, an `OSError`). A record whose `before` was
-        too large to keep raises `ValueError`.
-        """
-        record = self.get(record_id)
-        if record.before_omitted:
-            raise ValueError(f"the content of {record.path} before write {record_id} was not kept")
-        current = await asyncio.to_thread(_read_optional, record.path)
-        target = record.before_data()
-        if target is None:
-            await asyncio.to_thread(delete_file, record.path)
-        else:
-            await asyncio.to_thread(atomic_write_bytes, record.path, target, follow_symlinks=False)
-        current_text, current_exact = decode_for_record(current)
-        return self.add(
-            record.path,
-            current_text,
-            "" if record.before is None else record.before,
-            reverts=record.id,
-            deleted=record.before is None,
-            before_bytes=current_exact,
-            after_bytes=record.before_bytes,
-        )
 
 
 def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:

@@ -7,8 +7,9 @@ and for each file that now differs from what acp-tui last knew of it appends a `
 the session's `ChangeLog` with `observed` set by the `attribute` callback (which tool call, the
 agent, or outside acp-tui). What acp-tui last knew is the `after` of the file's latest record,
 else its `Baseline` (the content before the agent first touched it). acp-tui's own writes (the
-file host's and the Changes view's reverts) are in the log before their events arrive, so they
-match and are not counted twice; acp-tui's temporary files are ignored.
+file host's writes and reverts) are in the log before their events arrive, so they
+match and are not counted twice; acp-tui's temporary files are ignored, and so are its own
+files (`OwnFiles`: the traffic log, exports), which are never changes of the session.
 
 `settle(paths)` reads paths at once instead of waiting for their events (the end of a turn).
 """
@@ -32,6 +33,7 @@ from acp_tui.host.baseline import (
 )
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for_record
 from acp_tui.host.ignore import IgnoreRules, git_root
+from acp_tui.host.own_files import OwnFiles
 from acp_tui.tasks import Supervisor
 
 if TYPE_CHECKING:
@@ -58,7 +60,9 @@ class ChangeMonitor:
         budget_bytes: int = BUDGET_BYTES,
         use_git: bool = True,
         tasks: Supervisor | None = None,
+        own_files: OwnFiles | None = None,
     ) -> None:
+        self.own_files = own_files if own_files is not None else OwnFiles()
         self._tasks = tasks if tasks is not None else Supervisor("change monitor")
         self.root = root.resolve()
         self.changes = changes
@@ -181,7 +185,7 @@ class ChangeMonitor:
         for path in paths:
             ignore.changed(path)
         found = []
-        for path in ignore.filter(paths):
+        for path in ignore.filter([path for path in paths if path not in self.own_files]):
             current = read_small(path, self.max_file_bytes)
             if not current.known:
                 continue  # a directory, a special file, or too large to diff

@@ -46,6 +46,9 @@ from acp_tui.host.asker import Asker
 from acp_tui.host.boundary import PathPolicy, resolve_path
 from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview, decode_for_record
 from acp_tui.host.file_access import Fingerprint, fingerprint
+from acp_tui.host.own_files import OWN_DIR, OwnFiles
+from acp_tui.host.own_writes import OwnWrites
+from acp_tui.host.reverts import PathLocks, Reverts
 from acp_tui.host.write_questions import (
     CANCEL,
     LARGE_FILE,
@@ -159,11 +162,22 @@ class FileSystemHost:
         self.policy = PathPolicy(cwd, asker, extra_roots=extra_roots)
         self.missing_reads_empty = missing_reads_empty
         self.changes = ChangeLog()
+        self.own_files = OwnFiles()
+        """acp-tui's own files (log, exports): never changes of the session, never reverted."""
+        self.own_files.add_dir(self.policy.cwd / OWN_DIR)
         self.max_read_bytes = max_read_bytes
         self.write_gate = write_gate
         self._asker = asker
         self._known: dict[Path, Fingerprint] = {}
-        self._locks: dict[Path, asyncio.Lock] = {}
+        self._locks = PathLocks()
+        self.reverts = Reverts(
+            self.changes, self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
+        )
+        """The user's reverts (hunk, file, turn): under the same locks, walk and boundary."""
+        self.own_writes = OwnWrites(
+            self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
+        )
+        """Files written for the user (exports), under the same locks, walk and boundary."""
         self.changes.subscribe(self._remember_write)
 
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
@@ -211,7 +225,7 @@ class FileSystemHost:
         consented: Path | None = None
         for _ in range(MAX_RETARGETS):
             real = fa.beneath_real(requested)  # a few syscalls, as realpath was: the lock key
-            async with self._locks.setdefault(real, asyncio.Lock()):
+            async with self._locks(real):
                 retarget = await self._write_once(requested, path, content, data, consented)
             if retarget is None:
                 return

@@ -1,4 +1,6 @@
-"""Theme files (TOML): the ones shipped in `themes/` and the user's own; problems collected."""
+"""Theme files (TOML): the ones shipped in `themes/` and the user's own; problems collected.
+Files are read through the host (`read_config_text`): regular files only, so a FIFO named
+`*.toml` is a problem reported, never a start-up that hangs."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from pathlib import Path
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from acp_tui.host.local_files import read_config_text
 
 COLOR_KEYS = (
     "primary", "secondary", "warning", "error", "success", "accent",
@@ -42,7 +46,7 @@ def load_themes(dirs: Iterable[Path] | None = None) -> tuple[list[Theme], list[s
 def theme_from_file(path: Path) -> Theme:
     """A Textual theme from a TOML theme file; raises ValueError saying what is wrong with it."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_config_text(path.absolute()))
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"not valid TOML ({error})") from None
     unknown = sorted(set(data) - set(COLOR_KEYS) - set(OTHER_KEYS))

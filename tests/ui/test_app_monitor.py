@@ -120,6 +120,11 @@ async def test_agent_owned_writes_are_reviewed_like_client_writes(tmp_path: Path
         summary.focus()
         await h.pilot.press("R")
         await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the confirmation")
+        asking = h.app.screen
+        assert isinstance(asking, QuestionScreen)
+        question = asking.question
+        assert "DELETES hello.txt (created by the turn)" in question.detail
+        assert "restores notes.txt, tidy.txt" in question.detail
         await h.pilot.press("y")
         await h.until(lambda: not (project / "hello.txt").exists(), "hello.txt removed")
         await h.until(lambda: (project / "tidy.txt").read_text() == "tidy\n", "tidy.txt back")

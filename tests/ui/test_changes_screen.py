@@ -1,4 +1,5 @@
-"""ChangesScreen through Pilot: the session's files with their diffs, hunk and file reverts."""
+"""ChangesScreen through Pilot: the session's files with their diffs, hunk and file reverts
+(through the file host: a path swapped for a symlink is asked about, a deletion asked first)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import App
 from textual.widgets import OptionList, Static
 
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.boundary import DENY
 from acp_tui.host.change_log import ChangeLog
+from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.ui.screens.changes_screen import EMPTY_TEXT, ChangesScreen
+from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 
 OLD = "".join(f"line {i}\n" for i in range(1, 31))
@@ -29,6 +35,11 @@ class ChangesApp(App[None]):
 
     def _on_close(self, result: None) -> None:
         self.was_closed = True
+
+
+def host_in(root: Path, asker: FixedAnswer | None = None) -> FileSystemHost:
+    """The file host of a session in `root`: the Changes view reverts through it."""
+    return FileSystemHost(root, asker if asker is not None else FixedAnswer(DENY))
 
 
 def agent_write(log: ChangeLog, path: Path, content: str) -> None:
@@ -59,13 +70,14 @@ async def opened(pilot: Any, screen: ChangesScreen) -> None:
 async def test_lists_files_with_stats_and_shows_the_diff_against_the_original(
     tmp_path: Path,
 ) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     app_py, notes = tmp_path / "app.py", tmp_path / "notes.md"
     app_py.write_text(OLD)
     agent_write(log, app_py, OLD.replace("line 2\n", "two\n"))
     agent_write(log, notes, "hello\n")
     agent_write(log, app_py, NEW)  # a second write: the diff is still against OLD
-    screen = ChangesScreen(log, root=tmp_path)
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
     app = ChangesApp(screen)
     async with app.run_test(size=(140, 40)) as pilot:
         await opened(pilot, screen)
@@ -81,11 +93,12 @@ async def test_lists_files_with_stats_and_shows_the_diff_against_the_original(
 
 
 async def test_revert_one_hunk_writes_exact_content_and_records_a_revert(tmp_path: Path) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     target = tmp_path / "app.py"
     target.write_text(OLD)
     agent_write(log, target, NEW)
-    screen = ChangesScreen(log, root=tmp_path)
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 40)) as pilot:
         await opened(pilot, screen)
@@ -105,12 +118,13 @@ async def test_revert_one_hunk_writes_exact_content_and_records_a_revert(tmp_pat
 
 
 async def test_revert_whole_file_restores_the_original(tmp_path: Path) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     target = tmp_path / "app.py"
     target.write_text(OLD)
     agent_write(log, target, OLD.replace("line 1\n", "one\n"))
     agent_write(log, target, NEW)
-    screen = ChangesScreen(log, root=tmp_path)
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 40)) as pilot:
         await opened(pilot, screen)
@@ -125,28 +139,34 @@ async def test_revert_whole_file_restores_the_original(tmp_path: Path) -> None:
 
 
 async def test_reverting_a_created_file_deletes_it(tmp_path: Path) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     target = tmp_path / "new.txt"
     agent_write(log, target, "a\nb\n")
-    screen = ChangesScreen(log, root=tmp_path)
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 30)) as pilot:
         await opened(pilot, screen)
         await pilot.press("r")  # its only hunk: the same as reverting the file
+        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen), "the question")
+        assert isinstance(app.screen, QuestionScreen)
+        assert app.screen.question.title == "Delete new.txt?"
+        await pilot.press("y")
         await wait_for(pilot, lambda: labels(screen) == ["new.txt  (removed)"], "the removal")
         assert not target.exists()
         assert log.records[-1].deleted
 
 
 async def test_original_bytes_that_are_not_utf8_come_back_exactly(tmp_path: Path) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     target = tmp_path / "latin1.txt"
     original = "caf\xe9\r\nna\xefve\r\n".encode("latin-1")
     target.write_bytes(original)
     before = original.decode("utf-8", errors="replace")
     target.write_text("cafe\n")
     log.add(target, before, "cafe\n", before_bytes=original)
-    screen = ChangesScreen(log)
+    screen = ChangesScreen(fs.reverts)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 30)) as pilot:
         await opened(pilot, screen)
@@ -155,11 +175,12 @@ async def test_original_bytes_that_are_not_utf8_come_back_exactly(tmp_path: Path
 
 
 async def test_a_file_edited_since_it_was_shown_is_not_reverted(tmp_path: Path) -> None:
-    log = ChangeLog()
+    fs = host_in(tmp_path)
+    log = fs.changes
     target = tmp_path / "app.py"
     target.write_text(OLD)
     agent_write(log, target, NEW)
-    screen = ChangesScreen(log)
+    screen = ChangesScreen(fs.reverts)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 40)) as pilot:
         await opened(pilot, screen)
@@ -174,8 +195,9 @@ async def test_a_file_edited_since_it_was_shown_is_not_reverted(tmp_path: Path) 
 
 
 async def test_follows_new_writes_while_open(tmp_path: Path) -> None:
-    log = ChangeLog()
-    screen = ChangesScreen(log, root=tmp_path)
+    fs = host_in(tmp_path)
+    log = fs.changes
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
     app = ChangesApp(screen)
     async with app.run_test(size=(100, 30)) as pilot:
         await opened(pilot, screen)
@@ -188,3 +210,107 @@ async def test_follows_new_writes_while_open(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.was_closed
     agent_write(log, tmp_path / "after.txt", "y\n")  # unsubscribed: nothing breaks
+
+
+def swap_for_link(project: Path, outside: Path, what: str) -> Path:
+    """After the agent wrote project/sub/notes.txt: replace the file (or its directory) by a
+    symlink to a copy outside the project; the outside file that `r` must not write blindly."""
+    notes = project / "sub" / "notes.txt"
+    outside.mkdir()
+    (outside / "notes.txt").write_text(notes.read_text())
+    if what == "file":
+        notes.unlink()
+        notes.symlink_to(outside / "notes.txt")
+    else:
+        for child in (project / "sub").iterdir():
+            child.unlink()
+        (project / "sub").rmdir()
+        (project / "sub").symlink_to(outside)
+    return outside / "notes.txt"
+
+
+@pytest.mark.parametrize("what", ["file", "directory"])
+@pytest.mark.parametrize("key", ["r", "R"])
+async def test_a_revert_through_a_swapped_symlink_asks_like_an_agent_write(
+    tmp_path: Path, what: str, key: str
+) -> None:
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    asker = FixedAnswer(DENY)
+    fs = host_in(project, asker)
+    notes = project / "sub" / "notes.txt"
+    notes.write_text(OLD)
+    agent_write(fs.changes, notes, NEW)
+    outside = swap_for_link(project, tmp_path / "outside", what)
+    screen = ChangesScreen(fs.reverts, root=project)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: asker.asked, "the boundary's question")
+        await wait_for(pilot, lambda: not screen._busy, "the revert to finish")
+        [question] = asker.asked
+        assert question.kind == "target_changed"
+        assert question.data["resolved"] == str(outside)
+        assert question.data["outside"] is True
+        assert "OUTSIDE the session directory" in question.detail
+        assert outside.read_text() == NEW  # denied: nothing written through the link
+        assert len(fs.changes.records) == 1
+        assert any("not reverted" in str(n.message) for n in app._notifications)
+
+
+async def test_a_revert_through_a_swapped_symlink_writes_there_when_allowed(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    asker = FixedAnswer("allow_once")
+    fs = host_in(project, asker)
+    notes = project / "sub" / "notes.txt"
+    notes.write_text(OLD)
+    agent_write(fs.changes, notes, NEW)
+    outside = swap_for_link(project, tmp_path / "outside", "file")
+    screen = ChangesScreen(fs.reverts, root=project)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: outside.read_text() == OLD, "the revert, where allowed")
+        assert notes.is_symlink()
+        assert fs.changes.records[-1].path == outside.resolve()
+        assert fs.changes.records[-1].reverts == 1
+
+
+async def test_reverting_a_created_file_asks_and_keeps_it_on_no(tmp_path: Path) -> None:
+    fs = host_in(tmp_path)
+    target = tmp_path / "new.txt"
+    agent_write(fs.changes, target, "a\nb\n")
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen), "the question")
+        assert isinstance(app.screen, QuestionScreen)
+        assert "deletes the file" in app.screen.question.detail
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not screen._busy, "the revert to finish")
+        assert target.read_text() == "a\nb\n"
+        assert len(fs.changes.records) == 1
+
+
+async def test_reverting_to_an_empty_original_asks_first(tmp_path: Path) -> None:
+    fs = host_in(tmp_path)
+    target = tmp_path / "empty.txt"
+    target.write_text("")
+    agent_write(fs.changes, target, "filled\n")
+    screen = ChangesScreen(fs.reverts, root=tmp_path)
+    app = ChangesApp(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await opened(pilot, screen)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen), "the question")
+        assert isinstance(app.screen, QuestionScreen)
+        assert app.screen.question.title == "Empty empty.txt?"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: target.read_text() == "", "the file emptied")

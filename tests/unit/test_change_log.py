@@ -1,4 +1,4 @@
-"""The session's write records: subscription, originals, revert."""
+"""The session's write records: subscription, originals, revert (through the file host)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,16 @@ import os
 
 import pytest
 
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.boundary import DENY
 from acp_tui.host.change_log import ChangeLog, WriteRecord
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.reverts import Reverts
+
+
+def reverts_in(root) -> Reverts:
+    """The file host's reverts for a session in `root` (nothing outside is allowed)."""
+    return FileSystemHost(root, FixedAnswer(DENY)).reverts
 
 
 def test_records_are_numbered_and_subscribers_notified(tmp_path):
@@ -55,12 +64,13 @@ def test_original_and_files(tmp_path):
 
 
 async def test_revert_restores_before_and_is_recorded(tmp_path):
-    log = ChangeLog()
+    reverts = reverts_in(tmp_path)
+    log = reverts.changes
     path = tmp_path / "a.txt"
     path.write_text("v2")
     path.chmod(0o640)
     log.add(path, "v1", "v2")
-    revert = await log.revert(1)
+    revert = await reverts.revert_record(1)
     assert path.read_text() == "v1"
     assert oct(path.stat().st_mode & 0o777) == oct(0o640)
     assert (revert.id, revert.reverts, revert.before, revert.after) == (2, 1, "v2", "v1")
@@ -70,25 +80,27 @@ async def test_revert_restores_before_and_is_recorded(tmp_path):
 
 
 async def test_revert_of_a_creation_deletes_the_file(tmp_path):
-    log = ChangeLog()
+    reverts = reverts_in(tmp_path)
+    log = reverts.changes
     path = tmp_path / "new.txt"
     path.write_text("created")
     log.add(path, None, "created")
-    revert = await log.revert(1)
+    revert = await reverts.revert_record(1)
     assert not path.exists()
     assert revert.deleted
     assert (revert.before, revert.after) == ("created", "")
-    await log.revert(revert.id)  # reverting the deletion recreates it
+    await reverts.revert_record(revert.id)  # reverting the deletion recreates it
     assert path.read_text() == "created"
 
 
 async def test_revert_restores_exact_non_utf8_bytes(tmp_path):
-    log = ChangeLog()
+    reverts = reverts_in(tmp_path)
+    log = reverts.changes
     path = tmp_path / "latin1.txt"
     original = "café\n".encode("latin-1")
     path.write_text("new")
     record = log.add(path, original.decode("utf-8", "replace"), "new", before_bytes=original)
     assert record.before_data() == original
-    revert = await log.revert(1)
+    revert = await reverts.revert_record(1)
     assert path.read_bytes() == original
     assert revert.after_data() == original

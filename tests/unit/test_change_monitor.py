@@ -19,7 +19,7 @@ import pytest
 from acp_tui.client.change_attribution import shows
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.host.asker import FixedAnswer
-from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord
+from acp_tui.host.change_log import Observed, WriteRecord
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.models import ToolCall, WriteTextFileRequest
 from acp_tui.session.thread import Thread
@@ -65,11 +65,14 @@ def diff(path: str, old: str, new: str) -> dict[str, str]:
 class Session:
     """A thread, a change log and the tracking the agent session wires up, without an agent."""
 
-    def __init__(self, root: Path, log: ChangeLog | None = None, **monitor: Any) -> None:
+    def __init__(self, root: Path, fs: FileSystemHost | None = None, **monitor: Any) -> None:
         self.root = root.resolve()
         self.thread = Thread()
-        self.log = log if log is not None else ChangeLog()
-        self.tracking = ChangeTracking(self.thread, self.root, self.log, watch=True)
+        self.fs = fs if fs is not None else FileSystemHost(self.root, FixedAnswer("deny"))
+        self.log = self.fs.changes
+        self.tracking = ChangeTracking(
+            self.thread, self.root, self.log, watch=True, reverts=self.fs.reverts
+        )
         assert self.tracking.monitor is not None
         self.monitor = self.tracking.monitor
         for name, value in monitor.items():
@@ -97,8 +100,8 @@ class Session:
 async def session_in(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
     made: list[Session] = []
 
-    async def make(root: Path, log: ChangeLog | None = None, **monitor: Any) -> Session:
-        session = Session(root, log, **monitor)
+    async def make(root: Path, fs: FileSystemHost | None = None, **monitor: Any) -> Session:
+        session = Session(root, fs, **monitor)
         made.append(session)
         session.tracking.start_soon()
         await session.tracking.wait_ready()
@@ -203,7 +206,7 @@ async def test_acp_tuis_own_writes_are_not_counted_twice(
     make_repo(tmp_path, {"notes.txt": "old\n"})
     root = await asyncio.to_thread(tmp_path.resolve)
     fs = FileSystemHost(root, FixedAnswer("allow_once"))
-    s = await session_in(tmp_path, fs.changes)
+    s = await session_in(tmp_path, fs)
     s.thread.begin_turn()
     for name, content in [("notes.txt", "new\n"), ("made.txt", "m\n")]:
         params = {"sessionId": "s", "path": str(root / name), "content": content}
@@ -216,7 +219,7 @@ async def test_acp_tuis_own_writes_are_not_counted_twice(
         ("fence-1.txt", s.log.records[2].observed),
     ]
     # a revert is acp-tui's write too
-    await s.log.revert(1)
+    await s.fs.reverts.revert_record(1)
     await s.fence()
     assert [r.path.name for r in s.log.records] == [
         "notes.txt", "made.txt", "fence-1.txt", "notes.txt", "fence-2.txt",

@@ -10,6 +10,7 @@ import pytest
 
 from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import LARGE_FILE, OVERWRITE, FileSystemHost, ProposedWrite
+from acp_tui.host.reverts import RevertError
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 from tests.routed import routed
@@ -76,8 +77,8 @@ async def test_overwrite_replaces_it_and_records_that_before_was_not_kept(tmp_pa
         "small\n",
         True,
     )
-    with pytest.raises(ValueError, match="not kept"):
-        await host.changes.revert(record.id)
+    with pytest.raises(RevertError, match="not kept"):
+        await host.reverts.revert_record(record.id)
     assert big.read_text() == "small\n"
 
 

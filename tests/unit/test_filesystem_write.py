@@ -335,7 +335,7 @@ async def test_revert_restores_and_the_agents_next_write_asks(tmp_path):
     target = tmp_path / "a.txt"
     target.write_text("original")
     await write(host, target, "agent 1")
-    await host.changes.revert(1)
+    await host.reverts.revert_record(1)
     assert target.read_text() == "original"
     # the agent still believes the file holds "agent 1": overwriting the revert needs consent
     await write_error(host, target, "agent 2")
@@ -351,7 +351,7 @@ async def test_overwriting_a_non_utf8_file_keeps_its_exact_bytes_for_revert(tmp_
     await write(host, target, "naïve\n")
     record = host.changes.records[0]
     assert record.before == "na\ufffdve\n"
-    await host.changes.revert(record.id)
+    await host.reverts.revert_record(record.id)
     assert target.read_bytes() == original
 
 

@@ -6,10 +6,12 @@ file, original → what is on disk now. Keys: ``r`` revert the current hunk, ``R
 file (to the exact original bytes; a file the session created is deleted), ``escape``/``q`` close;
 ``tab`` moves between the list and the diff (``n``/``p``/``s`` work in the diff).
 
-Reverts go through `acp_tui.host.atomic_write` and are recorded in the `ChangeLog` with `reverts`
-set to the file's first record (the one that holds the original): a whole-file revert is
-`ChangeLog.revert(first_id)`; a hunk revert is written here and added with the same `reverts`.
-The view follows the log: new writes (the agent's or a revert) refresh the list and the diff.
+Reverts go through the file host (`acp_tui.host.reverts.Reverts`: the per-path lock, the
+directory-fd walk, the boundary's questions, the atomic write) and are recorded in the
+`ChangeLog` with `reverts` set to the file's first record (the one that holds the original): a
+whole-file revert is `Reverts.revert_record(first_id)`, a hunk revert `Reverts.restore` of the
+merged text. A revert that would delete or empty the file asks first. The view follows the log:
+new writes (the agent's or a revert) refresh the list and the diff.
 """
 
 from __future__ import annotations
@@ -30,13 +32,18 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.client.write_review import display_path
-from acp_tui.host.atomic_write import atomic_write_text
+from acp_tui.host.asker import Choice, Question
 from acp_tui.host.change_log import ChangeLog, WriteRecord
+from acp_tui.host.local_files import LocalFileError, read_regular
+from acp_tui.host.reverts import Expect, RevertError, Reverts
 from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
 from acp_tui.ui.plain import notify
+from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 
 EMPTY_TEXT = "No files written in this session yet."
+REVERT = "revert"
+KEEP = "keep"
 KEY_HELP = (
     "r revert hunk · R revert file · n/p next/prev hunk · s split · tab focus list/diff · esc close"
 )
@@ -55,9 +62,9 @@ class FileChange:
 def load_change(log: ChangeLog, path: Path) -> FileChange:
     """Read `path` now and diff it against its original (blocking: run in a thread)."""
     try:
-        data: bytes | None = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        data = None
+        data = read_regular(path, follow=True)
+    except LocalFileError:
+        data = None  # not a regular file (or too large): shown as gone
     exact = True
     if data is None:
         current = ""
@@ -98,9 +105,10 @@ class ChangesScreen(ModalScreen[None]):
         Binding("s", "diff('toggle_layout')", "Split/unified", show=False),
     ]
 
-    def __init__(self, change_log: ChangeLog, *, root: Path | None = None) -> None:
+    def __init__(self, reverts: Reverts, *, root: Path | None = None) -> None:
         super().__init__()
-        self.change_log = change_log
+        self.reverts = reverts
+        self.change_log: ChangeLog = reverts.changes
         self.root = root
         self.changes: dict[Path, FileChange] = {}
         self.selected: Path | None = None
@@ -215,59 +223,96 @@ class ChangesScreen(ModalScreen[None]):
             return None
         return change, views[0].current_hunk
 
-    async def action_revert_hunk(self) -> None:
+    def action_revert_hunk(self) -> None:
         current = self._current()
-        if current is None or self._busy:
-            return
-        change, index = current
-        if len(change.diff.hunks) == 1:
-            await self._revert_file(change)
-            return
-        if not change.exact:
-            notify(
-                self,
-                f"{change.path.name} is not valid UTF-8 now: only the whole file can be reverted.",
-                severity="warning",
-            )
-            return
-        self._busy = True
+        if current is not None and not self._busy:
+            self._busy = True
+            self._revert_hunk(*current)
+
+    @work(exclusive=True, group="changes-revert")
+    async def _revert_hunk(self, change: FileChange, index: int) -> None:
         try:
+            if len(change.diff.hunks) == 1:
+                await self._revert_whole(change)
+                return
+            if not change.exact:
+                notify(
+                    self,
+                    f"{change.path.name} is not valid UTF-8 now: "
+                    "only the whole file can be reverted.",
+                    severity="warning",
+                )
+                return
             if not await self._unchanged_since_shown(change):
                 return
             content = revert_hunks(change.diff, {index})
+            first = self.change_log.records_for(change.path)[0]
             try:
-                await asyncio.to_thread(atomic_write_text, change.path, content)
-            except OSError as error:
+                await self.reverts.restore(
+                    change.path,
+                    content.encode("utf-8"),
+                    reverts=first.id,
+                    expected=change.diff.new_text.encode("utf-8"),
+                )
+            except RevertError as error:
                 notify(self, f"Could not revert: {error}", severity="error")
                 return
-            first = self.change_log.records_for(change.path)[0]
-            self.change_log.add(change.path, change.diff.new_text, content, reverts=first.id)
             shown = display_path(change.path, self.root)
             notify(self, f"reverted hunk {index + 1} of {shown}", timeout=4)
         finally:
             self._busy = False
 
-    async def action_revert_file(self) -> None:
+    def action_revert_file(self) -> None:
         current = self._current()
         if current is not None and not self._busy:
-            await self._revert_file(current[0])
+            self._busy = True
+            self._revert_file(current[0])
 
+    @work(exclusive=True, group="changes-revert")
     async def _revert_file(self, change: FileChange) -> None:
-        self._busy = True
         try:
-            if not await self._unchanged_since_shown(change):
-                return
-            first = self.change_log.records_for(change.path)[0]
-            try:
-                await self.change_log.revert(first.id)
-            except (OSError, ValueError) as error:  # ValueError: the original was not kept
-                notify(self, f"Could not revert: {error}", severity="error")
-                return
-            shown = display_path(change.path, self.root)
-            what = "deleted" if first.before is None else "restored"
-            notify(self, f"reverted {shown} ({what} as before the session)", timeout=4)
+            await self._revert_whole(change)
         finally:
             self._busy = False
+
+    async def _revert_whole(self, change: FileChange) -> None:
+        if not await self._unchanged_since_shown(change):
+            return
+        first = self.change_log.records_for(change.path)[0]
+        shown = display_path(change.path, self.root)
+        if not await self._confirm_loss(change, first, shown):
+            return
+        expected: bytes | Expect | None = Expect.ANY
+        if change.exact:
+            expected = change.diff.new_text.encode("utf-8") if change.exists else None
+        try:
+            await self.reverts.revert_record(first.id, expected=expected)
+        except RevertError as error:
+            notify(self, f"Could not revert: {error}", severity="error")
+            return
+        what = "deleted" if first.before is None else "restored"
+        notify(self, f"reverted {shown} ({what} as before the session)", timeout=4)
+
+    async def _confirm_loss(self, change: FileChange, first: WriteRecord, shown: str) -> bool:
+        """Ask before a revert that deletes or empties the file; True to go on."""
+        if not change.exists or first.before_omitted:
+            return True
+        if first.before is None:
+            title = f"Delete {shown}?"
+            detail = f"{shown} did not exist before the session: reverting it deletes the file."
+        elif first.before == "" and first.before_bytes is None:
+            title = f"Empty {shown}?"
+            detail = f"{shown} was empty before the session: reverting it empties the file."
+        else:
+            return True
+        question = Question(
+            "revert_loses_file",
+            title,
+            detail,
+            (Choice(REVERT, "Revert", "y"), Choice(KEEP, "Keep", "n")),
+            data={"path": str(change.path)},
+        )
+        return await self.app.push_screen_wait(QuestionScreen(question)) == REVERT
 
     async def _unchanged_since_shown(self, change: FileChange) -> bool:
         """False (and refresh) when the file changed on disk since its diff was drawn."""

@@ -10,13 +10,12 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import on, work
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
@@ -31,9 +30,10 @@ from acp_tui.composer.export import (
     export_path,
     tool_call_markdown,
     unified_diff,
-    write_export,
 )
 from acp_tui.composer.terminal_sequences import desktop_notification
+from acp_tui.host.local_files import LocalFileError, private_draft, read_regular_text
+from acp_tui.host.own_writes import OwnWriteError
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.ui.plain import notify
 from acp_tui.ui.textual_internals import write_to_terminal
@@ -81,9 +81,11 @@ class ComposerActions(Screen[None]):
 
             run_local_command(self, event.name)  # type: ignore[arg-type]  # (the main screen)
 
-    def export_conversation(self, given: str = "") -> Path | None:
+    @work(group="export")
+    async def export_conversation(self, given: str = "") -> Path | None:
         """Write the conversation as Markdown (`given`: a path or name, else a default in the
-        session directory); the path written, or None when writing failed (the user is told why)."""
+        session directory) through the file host; the path written, or None when it was not
+        (the user is told why)."""
         session = self.session
         markdown = conversation_markdown(
             list(session.thread.entries),
@@ -93,12 +95,12 @@ class ComposerActions(Screen[None]):
         )
         path = export_path(session.cwd, given)
         try:
-            write_export(path, markdown)
-        except OSError as error:
+            written = await session.write_export(path, markdown)
+        except OwnWriteError as error:
             notify(self, f"Export failed: {error}", severity="error")
             return None
-        notify(self, f"Conversation exported to {path}", title="Export")
-        return path
+        notify(self, f"Conversation exported to {written}", title="Export")
+        return written
 
     # ------------------------------------------------------------------ copy
 
@@ -160,12 +162,11 @@ class ComposerActions(Screen[None]):
 
     def open_editor(self) -> None:
         """Edit the prompt in $VISUAL/$EDITOR (the app suspended meanwhile) and load the result
-        back."""
+        back. The draft lives in a private directory the host makes (`private_draft`) and is read
+        back through the host (a regular file, no symlink followed)."""
         prompt = self.query_one(PromptInput)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with tempfile.TemporaryDirectory(prefix="acp-tui-") as directory:
-            path = Path(directory, "prompt.md")
-            path.write_text(prompt.text, encoding="utf-8")
+        with private_draft(prompt.text) as path:
             argv = [*shlex.split(editor), str(path)]
             try:
                 try:
@@ -179,7 +180,15 @@ class ComposerActions(Screen[None]):
             if code != 0:
                 notify(self, f"{editor} exited with code {code}; prompt unchanged")
                 return
-            text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+            try:
+                edited = read_regular_text(path)
+            except LocalFileError as error:
+                notify(self, f"{error}; prompt unchanged", severity="error")
+                return
+        if edited is None:
+            notify(self, f"{editor} removed the draft; prompt unchanged")
+            return
+        text = edited.rstrip("\n")
         prompt.load_text(text)
         prompt.move_cursor(prompt.document.end)
         prompt.focus()

@@ -338,7 +338,7 @@ class MainScreen(LayoutOnce, ComposerActions):
     def action_show_changes(self) -> None:
         from acp_tui.ui.screens.changes_screen import ChangesScreen
 
-        self.app.push_screen(ChangesScreen(self.session.change_log, root=self.session.cwd))
+        self.app.push_screen(ChangesScreen(self.session.reverts, root=self.session.cwd))
 
     def action_show_rules(self) -> None:
         from acp_tui.ui.screens.rules_screen import RulesScreen

@@ -12,9 +12,11 @@ Keys (besides `DiffView`'s own: ``n``/``]`` next hunk, ``p``/``[`` previous, ``s
 - ``escape`` reject the whole change.
 
 It dismisses with a `ReviewedWrite` (the merged content, via `apply_hunks`) or None. While open it
-watches the file (watchfiles, in an exclusive worker); when the file changes on disk, the diff is
-recomputed against the new disk content, decisions are kept for hunks that make the same change,
-and a banner plus a notification warn the user.
+watches the file (the host's `watch_file`, in an exclusive worker); when the file changes on
+disk, the diff is recomputed against the new disk content (read through the host's
+`read_regular_text`: no symlink followed, regular files only, size bounded), decisions are kept for
+hunks that make the same change, and a banner plus a notification warn the user. A path that
+is no longer a regular file (a symlink or a FIFO swapped in) is not read: a warning says so.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
-from watchfiles import awatch
 
+from acp_tui.host.local_files import LocalFileError, read_regular_text, watch_file
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.hunks import (
@@ -47,14 +49,6 @@ KEY_HELP = (
     "y accept · x reject · u undo · A accept all · R reject all · n/p next/prev · "
     "s split · enter write · esc reject"
 )
-
-
-def read_disk_text(path: Path) -> str | None:
-    """The file's text now (None: it does not exist); undecodable bytes shown as U+FFFD."""
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
 
 
 class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
@@ -217,24 +211,18 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
 
     @work(exclusive=True, group="review-watch-disk")
     async def watch_disk(self) -> None:
-        parent = self.path.parent
-        if not parent.is_dir():
-            return
-        target = str(self.path)
-        first = True
-        async for changes in awatch(
-            parent, debounce=300, rust_timeout=200, yield_on_timeout=True, recursive=False
-        ):
-            if first:
-                first = False
+        async for changed in watch_file(self.path):
+            if not changed:
                 self.watch_ready.set()
-                await self.check_disk()  # a change before the watcher started
-            elif any(changed_path == target for _, changed_path in changes):
-                await self.check_disk()
+            await self.check_disk()  # (first: a change before the watcher started)
 
     async def check_disk(self) -> bool:
         """Re-read the file; if it no longer holds `before`, refresh the diff. True if it did."""
-        current = await asyncio.to_thread(read_disk_text, self.path)
+        try:
+            current = await asyncio.to_thread(read_regular_text, self.path)
+        except LocalFileError as error:
+            notify(self, f"⚠ {safe_line(str(error))}", severity="warning", timeout=6)
+            return False
         if current == self.before or not self.query(DiffView):
             return False  # unchanged, or the review ended while the file was read
         await self.rebase(current)

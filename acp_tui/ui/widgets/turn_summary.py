@@ -1,7 +1,8 @@
 """The line under a finished turn that lists the files it changed: ``+A -R path`` each.
 
 Focus it (tab, or a click) and ``←``/``→`` pick a file, ``enter`` (or a click on a file) opens
-its diff (before the turn → after it), ``R`` reverts everything the turn changed after asking.
+its diff (before the turn → after it), ``R`` reverts everything the turn changed after asking
+(the question names the files the revert deletes or empties).
 Files changed since the turn are left alone by the revert (and said so).
 """
 
@@ -15,7 +16,7 @@ from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from acp_tui.client.turn_changes import TurnChanges, TurnSummary
+from acp_tui.client.turn_changes import TurnChanges, TurnFile, TurnSummary
 from acp_tui.client.write_review import display_path
 from acp_tui.host.asker import Choice, Question
 from acp_tui.ui.plain import notify
@@ -23,6 +24,27 @@ from acp_tui.ui.screens.question import QuestionScreen
 
 REVERT = "revert"
 KEEP = "keep"
+
+
+def _names(items: list[TurnFile], most: int = 6) -> str:
+    names = ", ".join(item.path.name for item in items[:most])
+    return names + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def revert_plan(files: list[TurnFile]) -> str:
+    """What reverting a turn does, file by file: which it deletes or empties are named first."""
+    deletes = [item for item in files if item.revert_deletes]
+    empties = [item for item in files if item.revert_empties]
+    restores = [item for item in files if item not in deletes and item not in empties]
+    lines = []
+    if deletes:
+        lines.append(f"DELETES {_names(deletes)} (created by the turn)")
+    if empties:
+        lines.append(f"EMPTIES {_names(empties)} (empty before the turn)")
+    if restores:
+        lines.append(f"restores {_names(restores)}")
+    lines.append("Files changed since the turn are left alone.")
+    return "\n".join(lines)
 
 
 class TurnSummaryView(Static, can_focus=True):
@@ -113,12 +135,10 @@ class TurnSummaryView(Static, can_focus=True):
         files = self.summary.files
         if not files:
             return
-        names = ", ".join(item.path.name for item in files[:6])
-        more = f" and {len(files) - 6} more" if len(files) > 6 else ""
         question = Question(
             "revert_turn",
             f"Revert everything turn {self.summary.turn} changed?",
-            f"{len(files)} file(s): {names}{more}. Files changed since the turn are left alone.",
+            revert_plan(files),
             (Choice(REVERT, "Revert", "y"), Choice(KEEP, "Keep", "n")),
         )
         answer = await self.app.push_screen_wait(QuestionScreen(question))

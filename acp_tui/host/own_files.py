@@ -1,0 +1,42 @@
+"""acp-tui's own files: what acp-tui itself writes in or near the session directory (the
+`--log FILE` traffic log, `/export`s, everything under ``<cwd>/.acp-tui/``).
+
+They are never changes of the session: the change monitor skips them (no record, so no turn
+summary, no Changes view entry and no revert can touch them), and a revert refuses them.
+Paths are kept resolved (symlinks followed, as `boundary.resolve_path` does), and compared
+with the real paths the monitor and the change log carry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.host.boundary import is_within, resolve_path
+
+OWN_DIR = ".acp-tui"
+"""The directory below the session directory where acp-tui keeps its own files (exports)."""
+
+
+class OwnFiles:
+    """The set of acp-tui's own files and directories (everything below one counts)."""
+
+    def __init__(self) -> None:
+        self._files: set[Path] = set()
+        self._dirs: set[Path] = set()
+
+    def add(self, path: Path) -> Path:
+        """Count the file at `path` (absolute) as acp-tui's own; returns its resolved path."""
+        real = resolve_path(Path(path).absolute())
+        self._files.add(real)
+        self._files.add(Path(path).absolute())
+        return real
+
+    def add_dir(self, path: Path) -> None:
+        """Count everything below the directory `path` (absolute) as acp-tui's own."""
+        self._dirs.add(Path(path).absolute())
+        self._dirs.add(resolve_path(Path(path).absolute()))
+
+    def __contains__(self, path: object) -> bool:
+        if not isinstance(path, Path):
+            return False
+        return path in self._files or any(is_within(path, d) for d in self._dirs)
