@@ -108,7 +108,7 @@ async def build_prompt(
         requested = _absolute(mention.path, cwd)
         try:
             opened = await asyncio.to_thread(open_entry, requested)
-        except OSError as error:
+        except (OSError, ValueError) as error:
             problem = _open_problem(mention, error)
             if problem is not None:
                 built.problems.append(problem)
@@ -133,10 +133,10 @@ async def build_prompt(
 
 def _absolute(written: str, cwd: Path) -> Path:
     path = Path(os.path.expanduser(written))
-    return path if path.is_absolute() else cwd / path
+    return path if path.is_absolute() else cwd.absolute() / path
 
 
-def _open_problem(mention: Mention, error: OSError) -> str | None:
+def _open_problem(mention: Mention, error: OSError | ValueError) -> str | None:
     """What to tell the user about a mention that could not be opened (None: not a path)."""
     if isinstance(error, FileNotFoundError):
         if "/" in mention.path or "." in mention.path:
@@ -146,7 +146,8 @@ def _open_problem(mention: Mention, error: OSError) -> str | None:
         return f"@{mention.label}: not attached ({error.kind}, not a regular file)"
     if isinstance(error, PathChanged):
         return f"@{mention.label}: not attached (the path kept changing while it was opened)"
-    return f"@{mention.label}: not attached (cannot read it: {error.strerror or error})"
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return f"@{mention.label}: not attached (cannot read it: {reason})"
 
 
 def _block_for(

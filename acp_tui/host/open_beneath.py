@@ -152,7 +152,7 @@ def read_regular(path: Path, limit: int) -> bytes | None:
     is missing, not a regular file, larger, or cannot be read."""
     try:
         opened = open_entry(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a relative path, a NUL byte
         return None
     with opened:
         if opened.is_dir:
