@@ -100,7 +100,9 @@ class PromptTurns:
             text,
             session.cwd,
             PromptCapabilities.from_agent(session.agent_capabilities),
-            lambda path: session.fs.policy.check(path, "read"),
+            lambda requested, real, links: session.fs.policy.check_resolved(
+                requested, real, "read", links=links
+            ),
         )
         for problem in built.problems:
             session.notices.emit(Notice(problem, "warning"))

@@ -2,8 +2,10 @@
 
 Built once in a worker thread: `git ls-files` (tracked and untracked, minus what git ignores)
 when the directory is in a git work tree, else a walk with `os.scandir` that honours .gitignore
-files (`acp_tui.host.gitignore`). `watch()` keeps it fresh with watchfiles, so files the agent
-creates show up at once. Directories are entries too (their paths end with `/`).
+files (`acp_tui.host.gitignore`; read only when regular files, through the host's walk
+`acp_tui.host.open_beneath`, so a FIFO cannot block the walk). `watch()` keeps it fresh with
+watchfiles, so files the agent creates show up at once. Directories are entries too (their
+paths end with `/`).
 
 Queries are answered by a `PathSearch` snapshot (`path_search.py`), made in the thread that
 built or changed the index, so the UI thread only reads: `search()` for a query that may be
@@ -20,10 +22,12 @@ from pathlib import Path
 
 from acp_tui.composer.path_search import PathSearch, Search
 from acp_tui.host.gitignore import GitignoreRules
+from acp_tui.host.open_beneath import read_regular
 from acp_tui.signal import Signal
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
 MAX_ENTRIES = 500_000
+MAX_GITIGNORE_BYTES = 1 << 20
 
 
 class FileIndex:
@@ -78,14 +82,14 @@ class FileIndex:
         while stack and len(found) < MAX_ENTRIES:
             relative, inherited = stack.pop()
             directory = os.path.join(self.root, relative) if relative else str(self.root)
-            rules = list(inherited)
-            own = self._load_rules(directory, relative)
-            if own is not None:
-                rules.append((relative, own))
             try:
                 entries = list(os.scandir(directory))
             except OSError:
                 continue
+            rules = list(inherited)
+            own = self._load_rules(entries, relative)
+            if own is not None:
+                rules.append((relative, own))
             for entry in entries:
                 path = f"{relative}{entry.name}"
                 try:
@@ -102,12 +106,19 @@ class FileIndex:
                     found.append(path)
         return found
 
-    def _load_rules(self, directory: str, relative: str) -> GitignoreRules | None:
+    def _load_rules(self, entries: list[os.DirEntry[str]], relative: str) -> GitignoreRules | None:
+        """The rules of the directory's .gitignore: a regular file (not a FIFO a read would block
+        on, nor a link to a device), read through the host's walk, at most `MAX_GITIGNORE_BYTES`."""
+        found = next((entry for entry in entries if entry.name == ".gitignore"), None)
         try:
-            text = Path(directory, ".gitignore").read_text(errors="replace")
+            if found is None or not found.is_file(follow_symlinks=False):
+                return None
         except OSError:
             return None
-        rules = GitignoreRules(text)
+        data = read_regular(Path(found.path), MAX_GITIGNORE_BYTES)
+        if data is None:
+            return None
+        rules = GitignoreRules(data.decode("utf-8", "replace"))
         self._rules[relative] = rules
         return rules
 

@@ -9,8 +9,12 @@ What a mention becomes depends on what the agent said it accepts (`promptCapabil
   the user is told the agent cannot take it, and a `resource_link` names the file;
 - anything else (binary, too large to embed): a `resource_link` with its size.
 
-Paths outside the session directory go through the same consent check as the agent's own file
-reads (`check_outside`); a refusal or a missing file is reported, never silently dropped.
+Each mention is opened through the host's directory-descriptor walk (`host.open_beneath`): the
+real path it leads to is put to `consent` (the session's boundary check for reads: a path outside
+the session roots, or a hard-linked file, asks the same question as the agent's own reads), and
+then the descriptor that was checked is read, with bounded memory. A FIFO, socket or device is
+refused without being opened for reading. A refusal, a missing or unreadable file is reported,
+never silently dropped; the prompt's text is sent all the same.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.composer.mentions import Mention, find_mentions
+from acp_tui.host.beneath import PathChanged
+from acp_tui.host.open_beneath import NotRegularFile, Opened, list_tree, open_entry, read_at_most
 from acp_tui.protocol.models import AgentCapabilities
 
 DEFAULT_MAX_EMBED_BYTES = 256 * 1024
@@ -32,8 +38,12 @@ MAX_MEDIA_BYTES = 20 * 1024 * 1024
 MAX_DIR_ENTRIES = 500
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 AUDIO_PREFIX = "audio/"
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
+_CHUNK = 1 << 16
 
-CheckOutside = Callable[[Path], Awaitable[Path]]
+ReadConsent = Callable[[Path, Path, int], Awaitable[object]]
+"""(the path as written, made absolute; the real path it leads to; its hard link count): passes
+when the user may attach it (asking if needed), raises (an `RpcError`) when refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +95,7 @@ async def build_prompt(
     text: str,
     cwd: Path,
     caps: PromptCapabilities,
-    check_outside: CheckOutside,
+    consent: ReadConsent,
     *,
     max_embed_bytes: int = DEFAULT_MAX_EMBED_BYTES,
 ) -> BuiltPrompt:
@@ -95,50 +105,78 @@ async def build_prompt(
         if mention.label in seen:
             continue
         seen.add(mention.label)
-        real, inside = await asyncio.to_thread(_locate, mention.path, cwd)
-        if real is None:
-            if "/" in mention.path or "." in mention.path:
-                built.problems.append(f"@{mention.label}: no such file, sent as plain text")
+        requested = _absolute(mention.path, cwd)
+        try:
+            opened = await asyncio.to_thread(open_entry, requested)
+        except (OSError, ValueError) as error:
+            problem = _open_problem(mention, error)
+            if problem is not None:
+                built.problems.append(problem)
             continue
-        if not inside:
-            try:
-                real = await check_outside(real)
-            except Exception as error:
-                message = getattr(error, "message", None) or str(error)
-                built.problems.append(f"@{mention.label}: not attached ({message})")
-                continue
+        try:
+            await consent(requested, opened.real, opened.links)
+        except BaseException as error:
+            opened.close()
+            if not isinstance(error, Exception):
+                raise
+            message = getattr(error, "message", None) or str(error)
+            built.problems.append(f"@{mention.label}: not attached ({message})")
+            continue
+        # the thread owns `opened` from here (it closes it), even if this task is cancelled
         block = await asyncio.to_thread(
-            _block_for, real, mention, caps, max_embed_bytes, built.problems
+            _block_for, opened, mention, caps, max_embed_bytes, built.problems
         )
         if block is not None:
             built.blocks.append(block)
     return built
 
 
-def _locate(written: str, cwd: Path) -> tuple[Path | None, bool]:
-    """The real path of a mention (None if nothing is there) and whether it is inside `cwd`."""
+def _absolute(written: str, cwd: Path) -> Path:
     path = Path(os.path.expanduser(written))
-    path = path if path.is_absolute() else cwd / path
-    if not path.exists():
-        return None, False
-    real = Path(os.path.realpath(path))
-    return real, real.is_relative_to(Path(os.path.realpath(cwd)))
+    return path if path.is_absolute() else cwd.absolute() / path
+
+
+def _open_problem(mention: Mention, error: OSError | ValueError) -> str | None:
+    """What to tell the user about a mention that could not be opened (None: not a path)."""
+    if isinstance(error, FileNotFoundError):
+        if "/" in mention.path or "." in mention.path:
+            return f"@{mention.label}: no such file, sent as plain text"
+        return None  # "@someone": just text
+    if isinstance(error, NotRegularFile):
+        return f"@{mention.label}: not attached ({error.kind}, not a regular file)"
+    if isinstance(error, PathChanged):
+        return f"@{mention.label}: not attached (the path kept changing while it was opened)"
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return f"@{mention.label}: not attached (cannot read it: {reason})"
 
 
 def _block_for(
-    path: Path,
+    opened: Opened,
     mention: Mention,
     caps: PromptCapabilities,
     max_embed_bytes: int,
     problems: list[str],
 ) -> dict[str, Any] | None:
-    if path.is_dir():
-        return _directory_block(path, caps)
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        problems.append(f"@{mention.label}: cannot read ({error.strerror})")
-        return None
+    """The block for an opened, consented mention (read from its descriptor, then closed)."""
+    with opened:
+        try:
+            return _block_from(opened, mention, caps, max_embed_bytes, problems)
+        except OSError as error:
+            problems.append(f"@{mention.label}: not attached (cannot read it: {error.strerror})")
+            return None
+
+
+def _block_from(
+    opened: Opened,
+    mention: Mention,
+    caps: PromptCapabilities,
+    max_embed_bytes: int,
+    problems: list[str],
+) -> dict[str, Any] | None:
+    path = opened.real
+    if opened.is_dir:
+        return _directory_block(opened, caps)
+    size = opened.info.st_size
     mime = mime_type(path)
     link = {"type": "resource_link", "name": mention.label, "uri": file_uri(path, mention),
             "size": size}  # fmt: skip
@@ -150,17 +188,17 @@ def _block_for(
         if not allowed:
             problems.append(f"@{mention.label}: the agent cannot take {media}s; sent as a link")
             return link
-        if size > MAX_MEDIA_BYTES:
+        raw = read_at_most(opened.fd, MAX_MEDIA_BYTES) if size <= MAX_MEDIA_BYTES else None
+        if raw is None or len(raw) > MAX_MEDIA_BYTES:
             problems.append(f"@{mention.label}: too large to attach ({size} bytes); sent as a link")
             return link
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        block = {"type": media, "data": data, "mimeType": mime}
+        block = {"type": media, "data": base64.b64encode(raw).decode("ascii"), "mimeType": mime}
         if media == "image":
             block["uri"] = file_uri(path)
         return block
     if not caps.embedded_context:
         return link
-    text = _read_text(path, mention, max_embed_bytes)
+    text = _read_text(opened.fd, mention, max_embed_bytes)
     if text is None:
         if size > max_embed_bytes and mention.start_line is None:
             problems.append(
@@ -172,51 +210,49 @@ def _block_for(
     return {"type": "resource", "resource": resource}
 
 
-def _read_text(path: Path, mention: Mention, max_bytes: int) -> str | None:
+def _read_text(fd: int, mention: Mention, max_bytes: int) -> str | None:
     """The file's text (or the chosen lines), None when binary or over the cap."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(8192)
-            if b"\0" in head:
-                return None
-            if mention.start_line is None:
-                data = head + handle.read(max(0, max_bytes + 1 - len(head)))
-                if len(data) > max_bytes:
-                    return None
-                return data.decode("utf-8", "replace")
-    except OSError:
+    if b"\0" in os.pread(fd, 8192, 0):
         return None
-    lines: list[str] = []
-    total = 0
+    if mention.start_line is None:
+        data = read_at_most(fd, max_bytes)
+        return None if len(data) > max_bytes else data.decode("utf-8", "replace")
     first = max(1, mention.start_line)
     last = mention.end_line if mention.end_line is not None else first
-    with path.open("r", encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, start=1):
-            if number > last:
-                break
+    return _read_lines(fd, first, last, max_bytes)
+
+
+def _read_lines(fd: int, first: int, last: int, max_bytes: int) -> str | None:
+    """Lines `first`..`last` (1-based, endings kept), read in chunks; None over `max_bytes`."""
+    out = bytearray()
+    number, offset = 1, 0
+    while number <= last:
+        chunk = os.pread(fd, _CHUNK, offset)
+        if not chunk:
+            break
+        offset += len(chunk)
+        pos = 0
+        while pos < len(chunk) and number <= last:
+            newline = chunk.find(b"\n", pos)
+            end = len(chunk) if newline < 0 else newline + 1
             if number >= first:
-                total += len(line.encode())
-                if total > max_bytes:
+                out += chunk[pos:end]
+                if len(out) > max_bytes:
                     return None
-                lines.append(line)
-    return "".join(lines)
+            pos = end
+            number += newline >= 0
+    return out.decode("utf-8", "replace")
 
 
-def _directory_block(path: Path, caps: PromptCapabilities) -> dict[str, Any]:
+def _directory_block(opened: Opened, caps: PromptCapabilities) -> dict[str, Any]:
+    path = opened.real
     name = path.name + "/"
     uri = path.as_uri() + "/"
     if not caps.embedded_context:
         return {"type": "resource_link", "name": name, "uri": uri, "mimeType": "inode/directory"}
-    entries: list[str] = []
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d not in (".git", ".hg", ".svn"))
-        base = Path(root).relative_to(path)
-        for file in sorted(files):
-            entries.append((base / file).as_posix())
-        if len(entries) >= MAX_DIR_ENTRIES:
-            break
-    listing = "\n".join(entries[:MAX_DIR_ENTRIES])
-    if len(entries) > MAX_DIR_ENTRIES:
+    entries, more = list_tree(opened.fd, SKIPPED_DIRS, MAX_DIR_ENTRIES)
+    listing = "\n".join(entries)
+    if more:
         listing += f"\n… and more (listing capped at {MAX_DIR_ENTRIES} entries)"
     return {"type": "resource",
             "resource": {"uri": uri, "text": listing, "mimeType": "text/plain"}}  # fmt: skip

@@ -18,7 +18,10 @@ Errors answered to the agent (`RpcError`; ``data`` is ``{"path", "reason", ...}`
   target changed (see `boundary`); reasons ``"is_directory"``, ``"not_regular_file"``,
   ``"binary"`` (not UTF-8 or contains NUL bytes), ``"too_large"``;
 - -32002 resource not found: the file to read does not exist (reason ``"not_found"``, message
-  "Resource not found: PATH" as the SDKs word it). With `missing_reads_empty` (a compatibility
+  "Resource not found: PATH" as the SDKs word it). Outside the session roots this (like any other
+  read error) is answered only after the user allowed the read: a path that does not exist is
+  asked about like one that does and a denial is the same -32602, so the agent cannot probe
+  which outside paths exist. With `missing_reads_empty` (a compatibility
   switch for agents that cannot tell this error from others: `acp_tui.client.agent_quirks`) a
   missing file inside the session roots reads as ``""`` instead;
 - -32603 internal error: an OS error (reason ``"os_error"``); the user rejected the change in review
@@ -195,8 +198,12 @@ class FileSystemHost:
         try:
             fd, info, real = await asyncio.to_thread(fa.open_for_read, requested, path)
         except RpcError as error:
-            if self._reads_as_empty(requested, error):
+            resolved = await asyncio.to_thread(resolve_path, requested)
+            if self._reads_as_empty(resolved, error):
                 return ""
+            # outside the roots, what is there (nothing, a directory...) is told only after the
+            # user allowed the read: the same question as for a file, or the same denial
+            await self.policy.check_resolved(requested, resolved, "read")
             raise
         try:
             await self.policy.check_resolved(requested, real, "read", links=fa.links_of(info))
@@ -210,11 +217,11 @@ class FileSystemHost:
             self._known[real] = seen
         return content
 
-    def _reads_as_empty(self, requested: Path, error: RpcError) -> bool:
+    def _reads_as_empty(self, resolved: Path, error: RpcError) -> bool:
         """A missing file inside the roots, for an agent that needs `missing_reads_empty`."""
         if not self.missing_reads_empty or error.code != RESOURCE_NOT_FOUND:
             return False
-        return self.policy.inside(resolve_path(requested))
+        return self.policy.inside(resolved)
 
     # ---- writing ------------------------------------------------------------------------------
 
@@ -241,7 +248,12 @@ class FileSystemHost:
         self, requested: Path, path: str, content: str, data: bytes, consented: Path | None
     ) -> fa.Retarget | None:
         """One attempt: inspect, ask, review, commit. A `Retarget` when the path changed."""
-        target = await asyncio.to_thread(fa.inspect, requested, path, self.max_read_bytes)
+        try:
+            target = await asyncio.to_thread(fa.inspect, requested, path, self.max_read_bytes)
+        except RpcError:  # a directory, an OS error: outside the roots, told only once allowed
+            resolved = await asyncio.to_thread(resolve_path, requested)
+            await self.policy.check_resolved(requested, resolved, "write")
+            raise
         if target.real != consented or target.links > 1:
             await self.policy.check_resolved(requested, target.real, "write", links=target.links)
         if target.read_only:

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from acp_tui.host.atomic_write import is_temp_file
 from acp_tui.host.gitignore import GitignoreRules
+from acp_tui.host.open_beneath import read_regular
 
 ALWAYS_IGNORED_DIRS = frozenset({".git", ".hg", ".svn"})
 GIT_TIMEOUT = 30.0
+MAX_GITIGNORE_BYTES = 1 << 20
 
 
 def git_root(path: Path) -> Path | None:
@@ -68,11 +70,9 @@ class IgnoreRules:
 
     def reload_patterns(self) -> None:
         self._cache.clear()
-        try:
-            text = (self.root / ".gitignore").read_text("utf-8", errors="replace")
-        except OSError:
-            text = ""
-        self._rules = GitignoreRules(text)
+        # a regular file only, bounded: a FIFO or a link to a device is not read (no hang)
+        data = read_regular(self.root.absolute() / ".gitignore", MAX_GITIGNORE_BYTES)
+        self._rules = GitignoreRules(data.decode("utf-8", "replace") if data is not None else "")
 
     def changed(self, path: Path) -> None:
         """`path` changed on disk: a changed ``.gitignore`` invalidates what was decided."""

@@ -12,7 +12,7 @@ from acp_tui.composer.clipboard import OSC52, PYPERCLIP, copy_text, osc52
 from acp_tui.composer.export import fence
 from acp_tui.composer.file_index import FileIndex
 from acp_tui.composer.mentions import find_mentions, mention_at, mention_text
-from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
+from acp_tui.composer.prompt_content import PromptCapabilities, ReadConsent, build_prompt
 from acp_tui.composer.slash import (
     SlashCommand,
     completing_name,
@@ -22,8 +22,9 @@ from acp_tui.composer.slash import (
     parse_slash,
 )
 from acp_tui.composer.terminal_sequences import desktop_notification, wrap_for_tmux
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.boundary import ALLOW_ONCE, DENY, OUTSIDE_CWD, PathPolicy
 from acp_tui.host.gitignore import GitignoreRules
-from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
 
 
 def test_slash_parsing_filtering_merging_and_hints() -> None:
@@ -98,41 +99,60 @@ def test_file_index_walk_and_git_agree_and_rank(tmp_path: Path, git: bool) -> No
     assert index.query("parse") == ["a/parser2.py", "a/deep/Parser.py"]
 
 
+def read_consent(policy: PathPolicy) -> ReadConsent:
+    """The session's consent for mentions (as `PromptTurns` wires it)."""
+    return lambda requested, real, links: policy.check_resolved(
+        requested, real, "read", links=links
+    )
+
+
 async def test_outside_mentions_ask_and_a_refusal_is_reported(tmp_path: Path) -> None:
     cwd = tmp_path / "project"
     cwd.mkdir()
     outside = tmp_path / "secret.txt"
     outside.write_text("s")
-    asked: list[Path] = []
-
-    async def deny(path: Path) -> Path:
-        asked.append(path)
-        raise RpcError(INVALID_PARAMS, "the user denied it")
-
+    denying = FixedAnswer(DENY)
+    consent = read_consent(PathPolicy(cwd, denying))
     caps = PromptCapabilities(embedded_context=True)
-    built = await build_prompt(f"@{outside} @../secret.txt @nothere.txt", cwd, caps, deny)
+    built = await build_prompt(f"@{outside} @../secret.txt @nothere.txt", cwd, caps, consent)
     assert built.blocks == [{"type": "text", "text": f"@{outside} @../secret.txt @nothere.txt"}]
-    assert asked == [outside, outside]
-    assert built.problems[0].endswith("not attached (the user denied it)")
+    assert [q.data["resolved"] for q in denying.asked] == [str(outside), str(outside)]
+    assert {q.kind for q in denying.asked} == {OUTSIDE_CWD}
+    assert "not attached" in built.problems[0]
+    assert "denied permission to read it" in built.problems[0]
     assert built.problems[2] == "@nothere.txt: no such file, sent as plain text"
 
-    async def allow(path: Path) -> Path:
-        return path
-
-    built = await build_prompt(f"@{outside}", cwd, caps, allow)
+    allowing = FixedAnswer(ALLOW_ONCE)
+    built = await build_prompt(f"@{outside}", cwd, caps, read_consent(PathPolicy(cwd, allowing)))
     assert built.blocks[1]["resource"]["text"] == "s"
+    assert len(allowing.asked) == 1
 
 
 async def test_large_files_become_links(tmp_path: Path) -> None:
     (tmp_path / "big.txt").write_text("x" * 100)
-
-    async def never(path: Path) -> Path:
-        raise AssertionError("inside paths are not asked about")
-
+    never = FixedAnswer(DENY)
     caps = PromptCapabilities(embedded_context=True)
-    built = await build_prompt("@big.txt", tmp_path, caps, never, max_embed_bytes=50)
+    consent = read_consent(PathPolicy(tmp_path, never))
+    built = await build_prompt("@big.txt", tmp_path, caps, consent, max_embed_bytes=50)
     assert built.blocks[1]["type"] == "resource_link" and built.blocks[1]["size"] == 100
     assert "larger than 50 bytes" in built.problems[0]
+    assert never.asked == [], "inside paths are not asked about"
+
+
+async def test_line_ranges_and_directory_listings_are_read_bounded(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_bytes(b"one\r\ntwo\nthree\n" + b"x" * 200 + b"\nlast\n")
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / "z.txt").write_text("z")
+    (tmp_path / "d" / "sub" / "b.txt").write_text("b")
+    (tmp_path / "d" / ".git").mkdir()
+    (tmp_path / "d" / ".git" / "HEAD").write_text("h")
+    consent = read_consent(PathPolicy(tmp_path, FixedAnswer(DENY)))
+    caps = PromptCapabilities(embedded_context=True)
+    text = "@a.txt:2-3 @a.txt:4 @a.txt:5 @a.txt:9 @d/"
+    built = await build_prompt(text, tmp_path, caps, consent, max_embed_bytes=100)
+    resources = [b["resource"]["text"] for b in built.blocks[1:] if b["type"] == "resource"]
+    assert resources == ["two\nthree\n", "last\n", "", "z.txt\nsub/b.txt"]
+    assert built.blocks[2]["type"] == "resource_link", "line 4 is over the cap: a link"
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:
