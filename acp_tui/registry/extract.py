@@ -82,7 +82,7 @@ def check_tar(archive: tarfile.TarFile) -> list[tarfile.TarInfo]:
             _link_inside(path, member.linkname, hard=False)
             links.add(path)
         elif member.islnk():
-            _link_inside(path, member_path(member.linkname), hard=True)
+            _link_inside(path, member.linkname, hard=True)
         elif not (member.isfile() or member.isdir()):
             raise UnsafeArchive(f"member {member.name!r} is a device file or FIFO")
         total += member.size
