@@ -82,7 +82,10 @@ HOSTILE = {
     "absolute": ([("agent", SCRIPT), ("/tmp/abs-x", b"escaped")], "has an absolute path"),
     "symlink-etc": ([("agent", SCRIPT), link("etc", "/etc")], "outside the archive"),
     "symlink-up": ([("agent", SCRIPT), link("d/up", "../../..")], "outside the archive"),
-    "hardlink-out": ([("agent", SCRIPT), link("pw", "/etc/passwd", hard=True)], "points to '/etc/passwd', outside"),
+    "hardlink-out": (
+        [("agent", SCRIPT), link("pw", "/etc/passwd", hard=True)],
+        "points to '/etc/passwd', outside",
+    ),
     "hardlink-up": ([("agent", SCRIPT), link("pw", "../../etc/passwd", hard=True)], "outside"),
     "through-link": (
         [("agent", SCRIPT), link("x", "."), link("x/y", "../z")],
