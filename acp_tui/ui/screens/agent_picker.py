@@ -76,9 +76,7 @@ class AgentPickerApp(App[Preset | None]):
         presets = list(table.presets.values())
         self.states = {p.name: status(p) for p in presets}
         self.startable = {p.name for p in presets if startable(p)}
-        self.installed = {p.name for p in presets if self.states[p.name] != "download"} & (
-            self.startable
-        )
+        self.installed = {p.name for p in presets if p.installed()}
         # installed first, then what downloads when started, then the rest; each in order
         self.ordered = sorted(
             presets, key=lambda p: (p.name not in self.installed, p.name not in self.startable)
@@ -126,8 +124,10 @@ class AgentPickerApp(App[Preset | None]):
         self._set_table(table)
         options.clear_options()
         options.add_options(self._options())
-        if current is not None and current in table.presets:
-            options.highlighted = options.get_option_index(current)
+        keep = current if current in self.startable else None
+        first = next((p.name for p in self.ordered if p.name in self.startable), None)
+        if keep or first:
+            options.highlighted = options.get_option_index(keep or first or "")
         self._notify(notices)
 
     def _notify(self, notices: list[str]) -> None:
@@ -144,12 +144,16 @@ class AgentPickerApp(App[Preset | None]):
         self.exit(None)
 
 
-def pick_agent(catalog: Catalog) -> Preset | None:
-    """Run the picker in the terminal; the chosen agent, or None when the user left."""
+def picker_for(catalog: Catalog) -> AgentPickerApp:
+    """The picker over `catalog`: the cached registry at once, refreshed in a thread."""
 
     def refresh() -> tuple[PresetTable, list[str]]:
         table = catalog.table(refresh=True)
         return table, list(catalog.notices)
 
-    app = AgentPickerApp(catalog.table(), refresh if catalog.enabled else None)
-    return app.run()
+    return AgentPickerApp(catalog.table(), refresh if catalog.enabled else None)
+
+
+def pick_agent(catalog: Catalog) -> Preset | None:
+    """Run the picker in the terminal; the chosen agent, or None when the user left."""
+    return picker_for(catalog).run()
