@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -17,7 +18,7 @@ from tests.registry_server import binary_agent, index_with, serve, tar_bytes
 from tests.ui.app_harness import _record_notifications
 
 
-async def until(pilot: Pilot[object], condition: Callable[[], object], what: str) -> None:
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
     try:
         async with asyncio.timeout(15):
             while not condition():
