@@ -291,6 +291,9 @@ def install_agent(preset: Preset | None) -> str | None:
     except InstallError as error:
         progress.finish()
         return f"cannot install {preset.name} {preset.registry.version}: {error}"
+    except KeyboardInterrupt:
+        progress.finish()
+        return f"the download of {preset.name} {preset.registry.version} was interrupted"
     progress.finish()
     return None
 

@@ -75,8 +75,13 @@ def install_binary(
         kind = archive_kind(urllib.parse.urlsplit(target.archive).path)
         try:
             extract(download, kind, tree, target.cmd)
-        except (UnsafeArchive, OSError) as error:
+        except UnsafeArchive as error:
             raise InstallError(f"refused the archive: {safe_line(str(error))}") from None
+        except Exception as error:  # a corrupt archive: zlib/bz2/EOF/CRC/OS errors alike
+            reason = f"{type(error).__name__}: {error}"
+            raise InstallError(
+                f"refused the archive: cannot unpack it ({safe_line(reason)})"
+            ) from None
         _check_command(tree, target.cmd)
         try:
             os.rename(tree, final)

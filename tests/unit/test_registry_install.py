@@ -146,3 +146,22 @@ def test_an_archive_without_the_command_or_a_bad_checksum_leaves_nothing(tmp_pat
         with pytest.raises(InstallError, match=r"could not download .*: HTTP 404"):
             install_binary(tmp_path, "x", "2.0.0", right)
     assert [p for p in _leftovers(tmp_path) if not p.startswith("agents/x/1.0.0")] == ["agents/x"]
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        ("broken.tar.gz", tar_bytes("w:gz", [("agent", SCRIPT * 500)])[:-40]),
+        ("broken.zip", zip_bytes([("agent", SCRIPT * 500)]).replace(b"registry", b"REGISTRY", 1)),
+        ("garbage.tar.bz2", b"BZh91AY&SY" + b"\0" * 100),
+    ],
+    ids=["truncated-gz", "bad-crc-zip", "garbage-bz2"],
+)
+def test_a_corrupt_archive_is_one_error_with_nothing_left(
+    tmp_path: Path, name: str, body: bytes
+) -> None:
+    with serve() as server:
+        server.files[name] = body
+        with pytest.raises(InstallError, match="refused the archive"):
+            install_binary(tmp_path, "x", "1.0.0", BinaryTarget(server.url(name), "agent"))
+    assert _leftovers(tmp_path) == ["agents/x"]
