@@ -8,7 +8,6 @@ the rest of the index is still used.
 
 from __future__ import annotations
 
-import platform
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -79,6 +78,8 @@ class RegistryIndex:
 
 def current_platform() -> str:
     """This machine as the registry names platforms (`linux-x86_64`, `darwin-aarch64`, ...)."""
+    import platform  # (not at import: only resolving an agent needs it)
+
     system = platform.system().lower()
     machine = platform.machine().lower()
     arch = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64"}.get(machine, machine)
