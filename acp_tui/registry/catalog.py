@@ -36,7 +36,7 @@ class Catalog:
         self.root = root
         self.config_path = config_path
         self.environ = environ
-        self.platform = platform or current_platform()
+        self._platform = platform
         self.notices: list[str] = []
         self.cache: IndexCache | None = None
         if url and urllib.parse.urlsplit(url).scheme.lower() in SCHEMES:
@@ -58,6 +58,12 @@ class Catalog:
             config_path=path,
             environ=environ,
         )
+
+    @property
+    def platform(self) -> str:
+        if self._platform is None:
+            self._platform = current_platform()
+        return self._platform
 
     @property
     def enabled(self) -> bool:
@@ -88,7 +94,7 @@ class Catalog:
 
     def table(self, *, refresh: bool = False) -> PresetTable:
         index = self.refresh() if refresh else self.index()
-        bases = registry_bases(index, self.root, self.platform)
+        bases = registry_bases(index, self.root, self.platform) if index is not None else {}
         table = load_presets(self.config_path, environ=self.environ, bases=bases)
         if index is not None:
             table.messages.extend(index.problems)
