@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 
 from acp_tui.presets import Preset, PresetTable
 from acp_tui.registry.agents import not_startable, startable, status
-from acp_tui.ui import plain
+from acp_tui.ui.plain import notify
 
 if TYPE_CHECKING:
     from acp_tui.registry.catalog import Catalog
@@ -132,7 +132,7 @@ class AgentPickerApp(App[Preset | None]):
 
     def _notify(self, notices: list[str]) -> None:
         for notice in notices:
-            plain.notify(self, notice, severity="warning", timeout=10)
+            notify(self, notice, severity="warning", timeout=10)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         name = event.option.id
