@@ -249,3 +249,17 @@ def test_check_exits_2_when_the_download_fails(
     assert list((cache_root() / "agents" / "tiny").iterdir()) == []
     assert main(["tiny"]) == 2  # the app is not started either
     assert "cannot install tiny 1.0.0: refused the archive" in capsys.readouterr().err
+
+
+def test_offline_a_registry_agent_starts_from_the_cached_index(server: RegistryServer) -> None:
+    _tiny_agent(server)
+    assert install_agent(parse_args(["tiny"]).preset) is None
+    server.fail_with = 503
+    options = parse_args(["tiny"])
+    assert options.preset is not None and options.preset.version == "1.0.0"
+    assert options.agent_argv == [
+        str(cache_root() / "agents" / "tiny" / "1.0.0" / "tiny" / "agent")
+    ]
+    # the notice goes to the app (a toast at start-up), it does not stop anything
+    notices = [m for m in options.messages if m.startswith("could not refresh the agent registry")]
+    assert len(notices) == 1 and "HTTP 503" in notices[0] and "using the copy from" in notices[0]
