@@ -220,14 +220,3 @@ def parse_preset(
 
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def describe(preset: Preset) -> str:
-    """One line for `--list-agents`: name, installed or how to install, the command."""
-    mark = "installed" if preset.installed() else "missing"
-    line = f"{preset.name:<18} {mark:<9} {' '.join(preset.command)}"
-    if preset.title:
-        line += f"  ({preset.title})"
-    if not preset.installed() and preset.install:
-        line += f"\n{'':<28}install: {preset.install}"
-    return line
