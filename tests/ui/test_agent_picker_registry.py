@@ -4,6 +4,8 @@ installed or not), the index refreshed in the background, a failed refresh a toa
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -87,3 +89,24 @@ async def test_a_failed_refresh_is_a_toast_and_the_cache_is_shown(tmp_path: Path
             assert "tiny" in ids(app)
             await pilot.press("escape")
     assert app.return_value is None
+
+
+async def test_leaving_the_picker_does_not_wait_for_the_registry(tmp_path: Path) -> None:
+    """A registry that never answers: Esc leaves, and no thread is left that the interpreter
+    would wait for at exit (a non-daemon worker held the process for the whole timeout)."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)  # connections are queued, never answered
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/registry.json"
+        app = picker_for(Catalog(url, tmp_path / "cache", config_path=tmp_path / "none.toml"))
+        async with app.run_test() as pilot:
+            await until(pilot, lambda: _refreshing(), "the refresh to start")
+            await pilot.press("escape")
+        assert app.return_value is None
+        assert [
+            t.name for t in threading.enumerate() if not t.daemon and t.name != "MainThread"
+        ] == []
+
+
+def _refreshing() -> bool:
+    return any(t.name == "acp-tui-registry" for t in threading.enumerate())

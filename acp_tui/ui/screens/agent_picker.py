@@ -10,7 +10,10 @@ registry's, made safe where it entered.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -105,17 +108,23 @@ class AgentPickerApp(App[Preset | None]):
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
         if self._refresh is not None:
-            self.run_worker(self._refresh_in_thread, thread=True, group="registry")
+            # a daemon thread, not a worker: leaving the picker never waits for the network
+            loop = asyncio.get_running_loop()
+            thread = threading.Thread(
+                target=self._refresh_in_thread, args=(loop,), name="acp-tui-picker", daemon=True
+            )
+            thread.start()
 
-    def _refresh_in_thread(self) -> None:
+    def _refresh_in_thread(self, loop: asyncio.AbstractEventLoop) -> None:
         assert self._refresh is not None
         try:
             table, notices = self._refresh()
         except Exception as error:  # a bug, not the network: logged, and said
             log.exception("refreshing the agent registry")
-            self.call_from_thread(self._notify, [f"registry refresh failed: {error}"])
+            failed = [f"registry refresh failed: {error}"]
+            _call_soon(loop, lambda: self._notify(failed))
             return
-        self.call_from_thread(self._refreshed, table, notices)
+        _call_soon(loop, lambda: self._refreshed(table, notices))
 
     def _refreshed(self, table: PresetTable, notices: list[str]) -> None:
         options = self.query_one(OptionList)
@@ -142,6 +151,12 @@ class AgentPickerApp(App[Preset | None]):
 
     def action_quit_none(self) -> None:
         self.exit(None)
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """Run `callback` on the picker's loop (nothing when the picker has closed meanwhile)."""
+    with contextlib.suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(callback)
 
 
 def picker_for(catalog: Catalog) -> AgentPickerApp:
