@@ -6,9 +6,10 @@ on first start). Which one: this platform's binary, else a package whose tool is
 the first package (its tool missing is then said, with how to get it).
 
 Overlay rules: a built-in preset with the entry's id overlays it key by key (its title, install
-hint and env win); its command wins when its program is installed, else the registry's way of
-starting the agent is used. `[agents.ID]` in the config overlays the result, key by key
-(`acp_tui.presets.load_presets`); a `command` there replaces the registry's.
+hint and env win); its command wins when its program is installed (or when the registry's way
+cannot start here either), else the registry's way of starting the agent is used.
+`[agents.ID]` in the config overlays the result, key by key (`acp_tui.presets.load_presets`);
+a `command` there replaces the registry's.
 """
 
 from __future__ import annotations
@@ -82,14 +83,16 @@ def _launch(
 
 
 def overlay(entry: Preset, builtin: Preset) -> Preset:
-    """A built-in preset over the registry's entry of the same id."""
-    own = builtin.installed()
+    """A built-in preset over the registry's entry of the same id: the built-in's command when
+    its program is installed, or when the registry's way cannot start here either (its install
+    hint is then the useful one); else the registry's."""
+    own = builtin.installed() or not startable(entry)
     return replace(
         entry,
         command=builtin.command if own else entry.command,
         title=builtin.title or entry.title,
         env={**entry.env, **builtin.env},
-        install=builtin.install if own or entry.registry is None else entry.install,
+        install=builtin.install if own else entry.install,
         builtin=True,
         registry=None if own else entry.registry,
     )

@@ -62,6 +62,11 @@ def test_a_builtin_overlays_the_registry_entry(
     server: RegistryServer, path_dir: Path, tmp_path: Path
 ) -> None:
     server.put_index(snapshot())
+    # neither the built-in's program nor npx: the built-in as it was, with its install hint
+    alone = refreshed_table(tmp_path).presets["gemini"]
+    assert alone.command == ("gemini", "--acp") and alone.registry is None
+    with pytest.raises(UsageError, match="install it with: npm install -g @google/gemini-cli"):
+        parse_args(["gemini"], refreshed_table(tmp_path))
     program(path_dir, "npx")
     gemini = refreshed_table(tmp_path).presets["gemini"]
     # the built-in's program is not installed: the registry's way of starting it
