@@ -10,7 +10,7 @@ from pathlib import Path
 
 USAGE = (
     "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
-    "[--mode ID] [--json] [--timeout SECONDS] -- AGENT_CMD [ARGS...]"
+    "[--mode ID] [--json] [--timeout SECONDS] (-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
 )
 
 
@@ -36,16 +36,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
     parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
+    parser.add_argument(
+        "-a",
+        "--agent",
+        metavar="NAME",
+        help="check a preset or a registry agent (a registry binary is downloaded first)",
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
-    if "--" not in argv:
-        print(f"usage: {USAGE}", file=sys.stderr)
-        return 2
-    split = argv.index("--")
+    split = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]
+    env: dict[str, str] = {}
+    if args.agent is not None:
+        resolved = _preset_argv(args.agent, agent_argv)
+        if isinstance(resolved, str):
+            print(f"acp-tui check: {resolved}", file=sys.stderr)
+            return 2
+        agent_argv, env = resolved
     if not agent_argv:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
@@ -63,9 +73,37 @@ def main(argv: list[str]) -> int:
             mode=args.mode,
             time_limit=args.timeout,
             cwd=Path(args.cwd).resolve() if args.cwd else None,
+            env=env,
         )
     )
     print(report.to_json() if args.json else format_report(report))
     if report.error is not None:
         return 2
     return 0 if report.ok else 1
+
+
+def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]] | str:
+    """The argv and environment of the preset or registry agent `name` (installed first when it
+    is a registry binary), or the one-line reason it cannot run."""
+    from acp_tui.cli import (
+        UsageError,
+        check_registry_agent,
+        install_agent,
+        open_catalog,
+        resolve_preset,
+    )
+
+    catalog = open_catalog()
+    table = catalog.table(refresh=True)
+    for notice in catalog.notices:
+        print(f"acp-tui check: {notice}", file=sys.stderr)
+    try:
+        preset, argv = resolve_preset(name, [], extra, table)
+        if preset is not None and preset.registry is not None:
+            check_registry_agent(preset)
+    except UsageError as error:
+        return str(error)
+    failed = install_agent(preset)
+    if failed is not None:
+        return failed
+    return argv, dict(preset.env) if preset is not None else {}

@@ -14,6 +14,7 @@ from acp_tui import __version__
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
 if TYPE_CHECKING:  # the presets are imported where used
     from acp_tui.presets import Preset, PresetTable
+    from acp_tui.registry.catalog import Catalog
 
 USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] [NAME | -a NAME | -- AGENT_CMD [ARGS...]]"
 
@@ -72,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-a", "--agent", metavar="NAME", help="start the agent preset NAME (see --list-agents)"
     )
     parser.add_argument(
-        "--list-agents", action="store_true", help="list the agent presets and which are installed"
+        "--list-agents",
+        action="store_true",
+        help="list the agent presets and the registry's agents, and which are installed",
     )
     parser.add_argument(
         "--inspect", action="store_true", help="open the traffic inspector at start (f12 toggles)"
@@ -112,14 +115,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOptions:
+def parse_args(
+    argv: list[str], presets: PresetTable | None = None, opened: list[Catalog] | None = None
+) -> LaunchOptions:
+    """The options; `presets` is the agent table to use as is, else the user's catalog is read
+    (the registry refreshed first when the agent named comes from it, or is not known yet) and
+    appended to `opened` (for its notices)."""
+    catalog: Catalog | None = None
     if "--" in argv:
         split = argv.index("--")
         own, agent_argv = argv[:split], argv[split + 1 :]
     else:
         own, agent_argv = argv, []
     args, extra = build_parser().parse_known_args(own)
-    table = presets if presets is not None else _load_presets()
+    if presets is not None:
+        table = presets
+    else:
+        catalog = open_catalog()
+        if opened is not None:
+            opened.append(catalog)
+        table = catalog.table()
+        named = args.agent or (extra[0] if extra and not extra[0].startswith("-") else None)
+        if args.list_agents or (named is not None and _wants_registry(named, table)):
+            table = catalog.table(refresh=True)
     if args.list_agents:
         return LaunchOptions([], Path.cwd(), None, False, list_agents=True)
     preset, agent_argv = resolve_preset(args.agent, extra, agent_argv, table)
@@ -143,12 +161,14 @@ def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOpt
     if args.demo and agent_argv:
         raise UsageError("give either --demo or an agent command, not both")
     pick = not args.demo and not agent_argv
-    if pick and not table.installed():
+    if pick and not _any_startable(table):
         raise UsageError(
             "no agent given and none of the known agents is installed; see "
             "`acp-tui --list-agents`, or try `acp-tui -- AGENT_CMD` or `acp-tui --demo`"
         )
-    if not args.demo and not pick:
+    if preset is not None and preset.registry is not None:
+        check_registry_agent(preset)
+    elif not args.demo and not pick:
         try:
             check_agent_command(agent_argv[0], cwd)
         except UsageError as error:
@@ -169,8 +189,34 @@ def parse_args(argv: list[str], presets: PresetTable | None = None) -> LaunchOpt
         protocol=args.protocol,
         preset=preset,
         pick_agent=pick,
-        messages=tuple(table.messages),
+        messages=(*table.messages, *(catalog.notices if catalog is not None else ())),
     )
+
+
+def _wants_registry(name: str, table: PresetTable) -> bool:
+    """Refresh the registry before starting `name`: it comes from the registry (the newest
+    version is wanted), or it is neither a known agent nor a program."""
+    import shutil
+
+    preset = table.get(name)
+    if preset is not None:
+        return preset.registry is not None
+    return shutil.which(name) is None
+
+
+def _any_startable(table: PresetTable) -> bool:
+    from acp_tui.registry.agents import startable
+
+    return any(startable(preset) for preset in table.presets.values())
+
+
+def check_registry_agent(preset: Preset) -> None:
+    """A registry agent that cannot start here (its tool missing, no build) in one line."""
+    from acp_tui.registry.agents import not_startable
+
+    why = not_startable(preset)
+    if why is not None:
+        raise UsageError(why)
 
 
 def resolve_preset(
@@ -218,17 +264,38 @@ def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
     )
 
 
-def _load_presets() -> PresetTable:
-    from acp_tui.presets import load_presets
+def open_catalog() -> Catalog:
+    from acp_tui.registry.catalog import Catalog
 
-    return load_presets()
+    return Catalog.open()
 
 
 def list_agents(table: PresetTable) -> str:
-    from acp_tui.presets import describe
+    from acp_tui.registry.catalog import list_agents as lines
 
-    lines = [describe(preset) for preset in table.presets.values()]
-    return "\n".join([*lines, *table.messages])
+    return lines(table)
+
+
+def install_agent(preset: Preset | None) -> str | None:
+    """Download a registry binary agent not installed yet (progress on stderr); the one-line
+    error when that failed, else None."""
+    if preset is None or preset.registry is None or preset.registry.kind != "binary":
+        return None
+    from acp_tui.registry.agents import ensure_installed
+    from acp_tui.registry.install import InstallError
+    from acp_tui.registry.progress import StderrProgress
+
+    progress = StderrProgress(f"{preset.name} {preset.registry.version}")
+    try:
+        ensure_installed(preset, progress)
+    except InstallError as error:
+        progress.finish()
+        return f"cannot install {preset.name} {preset.registry.version}: {error}"
+    except KeyboardInterrupt:
+        progress.finish()
+        return f"the download of {preset.name} {preset.registry.version} was interrupted"
+    progress.finish()
+    return None
 
 
 def check_agent_command(command: str, cwd: Path) -> None:
@@ -256,15 +323,25 @@ def main(argv: list[str] | None = None) -> int:
         from acp_tui.check_cli import main as check_main
 
         return check_main(args[1:])
+    opened: list[Catalog] = []
     try:
-        options = parse_args(args)
+        options = parse_args(args, opened=opened)
     except UsageError as error:
+        for notice in opened[0].notices if opened else ():
+            print(f"acp-tui: {notice}", file=sys.stderr)
         print(f"acp-tui: {error}", file=sys.stderr)
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
     if options.list_agents:
-        print(list_agents(_load_presets()))
+        catalog = opened[0]
+        print(list_agents(catalog.table(refresh=True)))
+        for notice in catalog.notices:
+            print(f"acp-tui: {notice}", file=sys.stderr)
         return 0
+    failed = install_agent(options.preset)
+    if failed is not None:
+        print(f"acp-tui: {failed}", file=sys.stderr)
+        return 2
     if options.pick_agent and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             "acp-tui: no agent given (and no terminal to pick one in); try `acp-tui NAME` "

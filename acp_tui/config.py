@@ -22,6 +22,7 @@ from typing import Any, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from acp_tui.host.permission_rules import PermissionPolicy
+from acp_tui.registry import DEFAULT_URL as DEFAULT_REGISTRY_URL
 
 CONFIG_ENV_VAR = "ACP_TUI_CONFIG"
 ENV_PREFIX = "ACP_TUI_"
@@ -85,6 +86,11 @@ class Settings(BaseModel):
     protocol_version: int = Field(default=1, ge=1, le=2)
     """The ACP version offered to the agent: 1, or 2 (the v2 draft; an agent that only speaks
     v1 answers 1 and acp-tui speaks v1 with it). `--protocol` overrides it."""
+
+    registry_url: str = DEFAULT_REGISTRY_URL
+    """The ACP agent registry's index (`--list-agents`, the agent picker, `acp-tui ID`); cached
+    under `$XDG_CACHE_HOME/acp-tui/registry/`. Empty: no registry. (Read by the command line
+    before the settings, `acp_tui.registry.catalog`.)"""
 
     keymap: dict[str, str] = Field(default_factory=dict)
     """Key binding overrides: binding id → key(s), e.g. `{"rules.open" = "ctrl+r"}`."""

@@ -16,8 +16,9 @@ anything heavy is imported. A table accepts:
     name = "fs"
     command = "/usr/bin/mcp-fs"
 
-A user table with a built-in's name overrides that built-in key by key. Problems become
-messages; a table that cannot be used is skipped.
+A user table with a built-in's name overrides that built-in key by key. Agents of the ACP
+registry (`acp_tui.registry.agents`) come in as `bases`: a table with a registry agent's id
+overrides it the same way. Problems become messages; a table that cannot be used is skipped.
 """
 
 from __future__ import annotations
@@ -28,9 +29,12 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.mcp_servers import normalize_servers
+
+if TYPE_CHECKING:
+    from acp_tui.registry.agents import RegistryLaunch
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,11 @@ class Preset:
     auth_method: str | None = None
     install: str | None = None
     builtin: bool = False
+    version: str = ""
+    """The registry's version of the agent (shown in lists)."""
+    description: str = ""
+    registry: RegistryLaunch | None = None
+    """How the registry starts it, when `command` is the registry's (npx, uvx, a binary)."""
 
     @property
     def program(self) -> str:
@@ -120,11 +129,16 @@ def config_file(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def load_presets(
-    path: Path | None = None, *, environ: Mapping[str, str] | None = None
+    path: Path | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    bases: Mapping[str, Preset] | None = None,
 ) -> PresetTable:
-    """Built-ins plus the file's `[agents.*]` tables; never raises for a bad file."""
+    """Built-ins, then `bases` (the registry's agents), then the file's `[agents.*]` tables over
+    them; never raises for a bad file."""
     path = path if path is not None else config_file(environ)
     table = PresetTable({p.name: p for p in BUILTIN_PRESETS})
+    table.presets.update(bases or {})
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -168,11 +182,12 @@ def parse_preset(
         args = raw.get("args", [])
         if not _strings(args):
             return None, [*problems, "`args` must be a list of strings"]
-        preset = replace(preset, command=(*argv, *args), builtin=False)
+        preset = replace(preset, command=(*argv, *args), builtin=False, registry=None)
     elif "args" in raw:
         if not _strings(raw["args"]) or not preset.command:
             return None, [*problems, "`args` needs a `command` (a list of strings)"]
-        preset = replace(preset, command=(preset.command[0], *raw["args"]))
+        program = preset.registry.prefix if preset.registry else preset.command[:1]
+        preset = replace(preset, command=(*program, *raw["args"]))
     if not preset.command:
         return None, [*problems, "needs a `command`"]
     changes: dict[str, Any] = {}
@@ -205,14 +220,3 @@ def parse_preset(
 
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def describe(preset: Preset) -> str:
-    """One line for `--list-agents`: name, installed or how to install, the command."""
-    mark = "installed" if preset.installed() else "missing"
-    line = f"{preset.name:<18} {mark:<9} {' '.join(preset.command)}"
-    if preset.title:
-        line += f"  ({preset.title})"
-    if not preset.installed() and preset.install:
-        line += f"\n{'':<28}install: {preset.install}"
-    return line

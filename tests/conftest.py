@@ -24,6 +24,7 @@ def private_user_dirs(
         (root / name).mkdir()
         monkeypatch.setenv(name, str(root / name))
     monkeypatch.delenv("ACP_TUI_CONFIG", raising=False)
+    monkeypatch.setenv("ACP_TUI_REGISTRY_URL", "")  # no test reaches the real registry
 
 
 @pytest.fixture

@@ -115,6 +115,7 @@ async def run_check(
     mode: str | None = None,
     time_limit: float = 120.0,
     cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> CheckReport:
     report = CheckReport(command=list(argv))
     with contextlib.ExitStack() as stack:
@@ -122,7 +123,9 @@ async def run_check(
             cwd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="acp-check-")))
         ui = CheckUi(auth)
         settings = Settings(hold_writes=HoldWrites.NEVER)
-        session = CheckSession(argv, cwd, ui, settings=settings, policy=policy)
+        session = CheckSession(
+            argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {})
+        )
         try:
             async with asyncio.timeout(time_limit):
                 await _drive(session, report, prompt, mode)

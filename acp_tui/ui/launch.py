@@ -30,13 +30,17 @@ def run_app(options: LaunchOptions) -> int:
     """Run the app for parsed command-line options (the demo agent and its sample project with
     `--demo`); returns the exit code."""
     if options.pick_agent:
-        from acp_tui.cli import with_preset
-        from acp_tui.presets import load_presets
+        from acp_tui.cli import install_agent, with_preset
+        from acp_tui.registry.catalog import Catalog
         from acp_tui.ui.screens.agent_picker import pick_agent
 
-        picked = pick_agent(load_presets())
+        picked = pick_agent(Catalog.open())
         if picked is None:
             return 0
+        failed = install_agent(picked)  # a registry binary: downloaded now, progress on stderr
+        if failed is not None:
+            print(f"acp-tui: {failed}", file=sys.stderr)
+            return 2
         options = with_preset(options, picked)
     argv = options.agent_argv
     cwd = options.cwd

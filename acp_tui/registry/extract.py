@@ -1,0 +1,170 @@
+"""Unpacking an agent's archive so that nothing lands outside the target directory.
+
+Every member is checked before anything is written: an absolute name, a `..` component, a
+symbolic or hard link leading out of the archive's tree, a device file or FIFO refuses the whole
+archive (`UnsafeArchive`). Sizes are bounded. zip, tar.gz/tgz, tar.bz2 and tar.xz are read;
+anything else is a raw binary.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import shutil
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (imported where an archive is opened: listing agents needs neither)
+    import tarfile
+    import zipfile
+
+MAX_TOTAL_BYTES = 4 * 1024 * 1024 * 1024
+MAX_MEMBERS = 100_000
+
+
+class UnsafeArchive(ValueError):
+    """The archive has a member that would land outside the target, or is not an archive."""
+
+
+def archive_kind(url_path: str) -> str:
+    """`zip`, `tar` or `raw` from the archive URL's path."""
+    name = url_path.lower().rsplit("/", 1)[-1]
+    if name.endswith(".zip"):
+        return "zip"
+    if name.endswith((".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar")):
+        return "tar"
+    return "raw"
+
+
+def member_path(name: str) -> str:
+    """The member's normalised relative path; raises for an absolute one or one with `..`."""
+    if "\0" in name:
+        raise UnsafeArchive(f"member {name!r} has a NUL in its name")
+    unified = name.replace("\\", "/")
+    if unified.startswith("/") or (len(unified) > 1 and unified[1] == ":"):
+        raise UnsafeArchive(f"member {name!r} has an absolute path")
+    parts = [p for p in unified.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise UnsafeArchive(f"member {name!r} leads out of the archive (`..`)")
+    return "/".join(parts)
+
+
+def _link_inside(member: str, target: str, *, hard: bool) -> None:
+    """A link's target must stay in the tree (a symlink relative to its directory, a hard link
+    relative to the archive's root)."""
+    if not target or target.startswith("/") or "\0" in target:
+        raise UnsafeArchive(f"link {member!r} points to {target!r}, outside the archive")
+    base = "" if hard else posixpath.dirname(member)
+    resolved = posixpath.normpath(posixpath.join(base, target))
+    if resolved == ".." or resolved.startswith("../"):
+        raise UnsafeArchive(f"link {member!r} points to {target!r}, outside the archive")
+
+
+def _through_link(path: str, links: set[str]) -> None:
+    """A member under a symbolic link member could land anywhere the link's chain leads."""
+    parts = path.split("/")
+    for end in range(1, len(parts)):
+        if "/".join(parts[:end]) in links:
+            raise UnsafeArchive(f"member {path!r} goes through a symbolic link in the archive")
+
+
+def check_tar(archive: tarfile.TarFile) -> list[tarfile.TarInfo]:
+    members = archive.getmembers()
+    if len(members) > MAX_MEMBERS:
+        raise UnsafeArchive(f"more than {MAX_MEMBERS} members")
+    total = 0
+    links: set[str] = set()
+    for member in members:
+        path = member_path(member.name)
+        _through_link(path, links)
+        if member.issym():
+            _link_inside(path, member.linkname, hard=False)
+            links.add(path)
+        elif member.islnk():
+            _link_inside(path, member.linkname, hard=True)
+        elif not (member.isfile() or member.isdir()):
+            raise UnsafeArchive(f"member {member.name!r} is a device file or FIFO")
+        total += member.size
+        if total > MAX_TOTAL_BYTES:
+            raise UnsafeArchive(f"unpacks to more than {MAX_TOTAL_BYTES} bytes")
+    return members
+
+
+def check_zip(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    members = archive.infolist()
+    if len(members) > MAX_MEMBERS:
+        raise UnsafeArchive(f"more than {MAX_MEMBERS} members")
+    total = 0
+    links: set[str] = set()
+    for member in members:
+        path = member_path(member.filename)
+        _through_link(path, links)
+        mode = member.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            target = archive.read(member)[:4096].decode("utf-8", "replace")
+            _link_inside(path, target, hard=False)
+            links.add(path)
+        elif mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise UnsafeArchive(f"member {member.filename!r} is a device file or FIFO")
+        total += member.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise UnsafeArchive(f"unpacks to more than {MAX_TOTAL_BYTES} bytes")
+    return members
+
+
+def extract(archive_file: Path, kind: str, target: Path, raw_name: str) -> None:
+    """Unpack `archive_file` into the empty directory `target` (a raw binary is copied there as
+    `raw_name`); raises `UnsafeArchive` before writing anything when a member is refused."""
+    if kind == "zip":
+        _extract_zip(archive_file, target)
+    elif kind == "tar":
+        _extract_tar(archive_file, target)
+    else:
+        destination = target / member_path(raw_name)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(archive_file, destination)
+        destination.chmod(0o755)
+
+
+def _extract_tar(archive_file: Path, target: Path) -> None:
+    import tarfile
+
+    try:
+        with tarfile.open(archive_file, "r:*") as archive:
+            members = check_tar(archive)
+            # the data filter is a second guard (it refuses what check_tar refused already)
+            archive.extractall(target, members=members, filter="data")
+    except tarfile.TarError as error:
+        raise UnsafeArchive(f"not a readable tar archive ({error})") from None
+
+
+def _extract_zip(archive_file: Path, target: Path) -> None:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(archive_file) as archive:
+            members = check_zip(archive)
+            for member in members:
+                _extract_zip_member(archive, member, target)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile) as error:
+        raise UnsafeArchive(f"not a readable zip archive ({error})") from None
+
+
+def _extract_zip_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, target: Path) -> None:
+    relative = member_path(member.filename)
+    if not relative:
+        return
+    destination = target / relative
+    mode = member.external_attr >> 16
+    if member.is_dir():
+        destination.mkdir(parents=True, exist_ok=True)
+        return
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    if stat.S_ISLNK(mode):
+        os.symlink(archive.read(member).decode("utf-8"), destination)
+        return
+    with archive.open(member) as source, open(destination, "xb") as out:
+        shutil.copyfileobj(source, out)
+    if mode & 0o111:
+        destination.chmod(0o755)

@@ -1,0 +1,132 @@
+"""The registry's index: fetched, cached with its validators (304 keeps the copy), used from the
+cache when the registry cannot be reached, a failed refresh a notice; entries made safe."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acp_tui.registry.catalog import Catalog
+from acp_tui.registry.fetch import IndexCache, cache_root, registry_url
+from acp_tui.registry.index import parse_index
+from tests.registry_server import LAST_MODIFIED, index_with, serve, snapshot
+
+
+def test_fetch_caches_and_revalidates_with_the_etag(tmp_path: Path) -> None:
+    with serve() as server:
+        url = server.put_index(snapshot())
+        cache = IndexCache(url, tmp_path)
+        first = cache.refresh()
+        assert first.fetched and first.notice is None and first.index is not None
+        assert [a.id for a in first.index.agents][:3] == ["auggie", "claude-code-acp", "codex-acp"]
+        assert len(first.index.agents) == 11
+        second = cache.refresh()
+        assert not second.fetched and second.notice is None
+        assert second.index == first.index  # from the cache, after the 304
+        sent = server.requests_for("registry.json")
+        assert "if-none-match" not in sent[0].headers
+        assert sent[1].headers["if-none-match"].startswith('"')
+        assert sent[1].headers["if-modified-since"] == LAST_MODIFIED
+        # the registry changed: the new index replaces the cached one
+        server.put_index(index_with(snapshot()["agents"][0]))
+        third = cache.refresh()
+        assert third.fetched and third.index is not None and len(third.index.agents) == 1
+        assert cache.cached() == third.index
+
+
+def test_offline_the_cached_copy_is_used_with_a_notice(tmp_path: Path) -> None:
+    with serve() as server:
+        url = server.put_index(snapshot())
+        assert IndexCache(url, tmp_path).refresh().fetched
+    # the server is gone: nothing listens on that port any more
+    offline = IndexCache(url, tmp_path).refresh(timeout=5)
+    assert offline.index is not None and len(offline.index.agents) == 11
+    assert offline.notice is not None
+    assert offline.notice.startswith(f"could not refresh the agent registry ({url}): ")
+    assert "using the copy from " in offline.notice
+
+
+def test_a_failed_refresh_without_a_cache_is_a_notice(tmp_path: Path) -> None:
+    with serve() as server:
+        server.fail_with = 500
+        result = IndexCache(server.url("registry.json"), tmp_path).refresh()
+    assert result.index is None
+    assert result.notice is not None and "HTTP 500" in result.notice
+    assert "no copy is cached" in result.notice
+
+
+def test_a_body_that_is_not_an_index_is_not_cached(tmp_path: Path) -> None:
+    with serve() as server:
+        url = server.put_index(snapshot())
+        cache = IndexCache(url, tmp_path)
+        cache.refresh()
+        server.files["registry.json"] = b"<html>captive portal</html>"
+        result = cache.refresh()
+        assert result.notice is not None and "not a registry index" in result.notice
+        assert result.index is not None and len(result.index.agents) == 11
+        assert cache.cached() == result.index
+
+
+def test_registry_text_is_made_safe_and_bad_entries_skipped() -> None:
+    data = snapshot()
+    hostile = dict(data["agents"][0], id="evil", name="Evil\x1b]0;pwned\x07",
+                   description="line\x1b[2J\nnext \u202eosrever")  # fmt: skip
+    bad_id = dict(data["agents"][0], id="../../etc")
+    bad_version = dict(data["agents"][0], id="v", version="../1")
+    option = dict(data["agents"][0], id="opt", distribution={"npx": {"package": "--registry=x"}})
+    index = parse_index(index_with(hostile, bad_id, bad_version, option))
+    assert [a.id for a in index.agents] == ["evil"]
+    evil = index.agents[0]
+    assert evil.name == "Evil␛]0;pwned␇"
+    assert evil.description == "line␛[2J␊next \ufffdosrever"
+    assert len(index.problems) == 3
+    assert "registry agent ../../etc: `id` must be" in index.problems[0]
+    assert "is not a package name" in index.problems[2]
+
+
+def test_the_url_setting_and_the_cache_dir(tmp_path: Path) -> None:
+    assert (
+        registry_url({}) == "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json"
+    )
+    assert registry_url({}, "http://x/r.json") == "http://x/r.json"
+    assert (
+        registry_url({"ACP_TUI_REGISTRY_URL": "http://y/r.json"}, "http://x") == "http://y/r.json"
+    )
+    assert registry_url({"ACP_TUI_REGISTRY_URL": ""}) == ""
+    env = {"XDG_CACHE_HOME": str(tmp_path), "HOME": "/nowhere"}
+    assert cache_root(env) == tmp_path / "acp-tui" / "registry"
+    config = tmp_path / "config.toml"
+    config.write_text('registry_url = "http://127.0.0.1:9/from-file.json"\n')
+    catalog = Catalog.open({"ACP_TUI_CONFIG": str(config), "XDG_CACHE_HOME": str(tmp_path)})
+    assert catalog.url == "http://127.0.0.1:9/from-file.json" and catalog.enabled
+    off = Catalog.open({"ACP_TUI_REGISTRY_URL": "", "XDG_CACHE_HOME": str(tmp_path)})
+    assert not off.enabled and off.table().get("auggie") is None
+
+
+def test_the_setting_is_known_to_the_settings_file(tmp_path: Path) -> None:
+    from acp_tui.config import load_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('registry_url = "http://127.0.0.1:9/r.json"\n')
+    loaded = load_settings(config, environ={})
+    assert loaded.messages == [] and loaded.settings.registry_url == "http://127.0.0.1:9/r.json"
+
+
+@pytest.mark.parametrize("scheme", ["ftp", "javascript"])
+def test_a_url_that_is_not_http_is_a_notice(tmp_path: Path, scheme: str) -> None:
+    catalog = Catalog(f"{scheme}://x/r.json", tmp_path)
+    assert not catalog.enabled and "is not an http(s) URL" in catalog.notices[0]
+
+
+def test_the_cache_is_per_url(tmp_path: Path) -> None:
+    with serve() as server:
+        one = server.put_index(snapshot(), "one.json")
+        two = server.put_index(index_with(), "two.json")
+        IndexCache(one, tmp_path).refresh()
+        IndexCache(two, tmp_path).refresh()
+        cached = IndexCache(one, tmp_path).cached()
+    assert cached is not None and len(cached.agents) == 11
+    meta = json.loads((IndexCache(one, tmp_path).dir / "meta.json").read_text())
+    assert meta["url"] == one and meta["etag"]
