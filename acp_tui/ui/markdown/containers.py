@@ -20,10 +20,12 @@ from acp_tui.ui.markdown.blocks import (
     Table,
 )
 from acp_tui.ui.markdown.code_view import CodeView
+from acp_tui.ui.markdown.deeper import Deeper
 from acp_tui.ui.markdown.paragraph import ParagraphView
 from acp_tui.ui.markdown.render import (
     BLANK,
     BlockView,
+    DeeperView,
     HeadingView,
     HtmlView,
     RenderContext,
@@ -55,6 +57,8 @@ def make_view(block: Block, depth: int = 0) -> BlockView:
         return RuleView(block, depth)
     if isinstance(block, Html):
         return HtmlView(block, depth)
+    if isinstance(block, Deeper):
+        return DeeperView(block, depth)
     raise TypeError(f"no view for {type(block).__name__}")
 
 
@@ -62,7 +66,8 @@ def separated(previous: Block | None, block: Block, compact: bool) -> bool:
     """Whether a blank line goes between ``previous`` and ``block``."""
     if previous is None:
         return False
-    return not (compact and (isinstance(block, ListBlock) or isinstance(previous, ListBlock)))
+    tight = ListBlock | Deeper  # a list's items, and what is nested deeper in them
+    return not (compact and (isinstance(block, tight) or isinstance(previous, tight)))
 
 
 class SequenceView:

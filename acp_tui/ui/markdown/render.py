@@ -28,6 +28,7 @@ from acp_tui.ui.markdown.blocks import (
     Quote,
     Table,
 )
+from acp_tui.ui.markdown.deeper import DEEPER_MARK, Deeper
 from acp_tui.ui.markdown.inline import inline_text
 from acp_tui.ui.markdown.theme import DEFAULT_THEME, MarkdownTheme
 
@@ -130,3 +131,31 @@ class HtmlView(BlockView):
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
         assert isinstance(self.block, Html)
         return wrap_text(ctx, Text("\n".join(self.block.lines), ctx.theme.html), width)
+
+
+class DeeperView(BlockView):
+    """Lines nested deeper than `MAX_DEPTH`, each under `DEEPER_MARK`; a line is drawn once
+    (the block grows by lines while it streams, and only its last line can still change)."""
+
+    def __init__(self, block: Block, depth: int = 0) -> None:
+        super().__init__(block, depth)
+        self._lines: list[tuple[str, list[Strip]]] = []
+        self._lines_width = -1
+
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        assert isinstance(self.block, Deeper)
+        if width != self._lines_width:
+            self._lines, self._lines_width = [], width
+        lines = self.block.lines
+        del self._lines[len(lines) :]
+        mark = segment_strip(DEEPER_MARK, ctx.theme.quote_bar)
+        indent = segment_strip(" " * len(DEEPER_MARK), ctx.theme.quote_bar)
+        inner = max(width - len(DEEPER_MARK), 1)
+        out: list[Strip] = []
+        for index, line in enumerate(lines):
+            if index == len(self._lines) or self._lines[index][0] != line:
+                strips = prefixed(wrap_text(ctx, inline_text(line, ctx.theme), inner), mark, indent)
+                del self._lines[index:]
+                self._lines.append((line, strips))
+            out.extend(self._lines[index][1])
+        return out
