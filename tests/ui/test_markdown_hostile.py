@@ -5,6 +5,7 @@ The message's text must be on the screen, the app must keep running, and ctrl+q 
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -76,3 +77,19 @@ async def test_a_message_the_markdown_cannot_render_is_shown_plainly(
         await until(pilot, lambda: "renderer chokes on" in screen_text(app), "the plain text")
         assert "could not be shown as Markdown" in screen_text(app), screen_text(app)
         assert app.is_running
+
+
+def test_a_markdown_plan_nested_deep_loses_no_text() -> None:
+    from rich.console import Console
+
+    from acp_tui.session.entries import PlanState
+    from acp_tui.ui.widgets.plan_view import render_plan_state
+
+    items = "".join(f"{'  ' * i}- step {i}\n" for i in range(30))
+    source = f"{items}\n> {'> ' * 40}quoted deep\n\nthe end"
+    plan = PlanState("p1", kind="markdown", markdown=source)
+    console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+    console.print(render_plan_state(plan, "Plan"))
+    shown = console.export_text()
+    assert all(f"step {i}" in shown for i in range(30))
+    assert "quoted deep" in shown and "the end" in shown
