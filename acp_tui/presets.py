@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
 
 
@@ -126,10 +127,10 @@ def load_presets(
     path = path if path is not None else config_file(environ)
     table = PresetTable({p.name: p for p in BUILTIN_PRESETS})
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_settings_file(path))
     except FileNotFoundError:
         return table
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError):  # not a settings file, not TOML, too deep
         return table  # the settings loader reports an unreadable file once
     agents = data.get("agents", {})
     if not isinstance(agents, dict):

@@ -10,6 +10,8 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from acp_tui.host.settings_file import read_settings_file
+
 COLOR_KEYS = (
     "primary", "secondary", "warning", "error", "success", "accent",
     "foreground", "background", "surface", "panel", "boost",
@@ -42,9 +44,11 @@ def load_themes(dirs: Iterable[Path] | None = None) -> tuple[list[Theme], list[s
 def theme_from_file(path: Path) -> Theme:
     """A Textual theme from a TOML theme file; raises ValueError saying what is wrong with it."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_settings_file(path))  # a regular file of at most 1 MiB
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"not valid TOML ({error})") from None
+    except RecursionError:  # tomllib recurses once per level of arrays and inline tables
+        raise ValueError("nested too deep to read") from None
     unknown = sorted(set(data) - set(COLOR_KEYS) - set(OTHER_KEYS))
     if unknown:
         raise ValueError(f"unknown keys: {', '.join(unknown)}")
