@@ -9,9 +9,11 @@ marked. The assertions are on work done (depth of the block tree, lines drawn), 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 
 import pytest
 from rich.console import Console
+from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, BlockSplitter, ListBlock, Quote
 from acp_tui.ui.markdown.deeper import DEEPER_MARK
@@ -131,3 +133,28 @@ def test_shallow_nesting_is_unchanged() -> None:
     assert "▌ ▌ quoted twice" in text
     assert MARK not in text
     assert depth(splitter.blocks) == 4
+
+
+def test_a_frame_of_a_growing_deep_list_joins_only_the_lines_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each level of a container prefixes its lines; re-joining every line at every level each
+    frame made a 1,500-item list cost ~12 x 1,500 joins per frame."""
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    ctx = context()
+    splitter.feed(indented_list(300))
+    document.update(ctx, WIDTH)
+    joins = 0
+    join = Strip.join
+
+    def counting(strips: Iterable[Strip | None]) -> Strip:
+        nonlocal joins
+        joins += 1
+        return join(strips)
+
+    monkeypatch.setattr(Strip, "join", staticmethod(counting))
+    splitter.feed(" " * 600 + "- one more\n")
+    document.update(ctx, WIDTH)
+    assert "one more" in document.text
+    assert joins <= 4 * LEVELS  # the new line and the changed last line at each level

@@ -66,6 +66,32 @@ def prefixed(strips: Iterable[Strip], first: Strip, rest: Strip) -> list[Strip]:
     return out
 
 
+class Prefixer:
+    """`prefixed` for a container drawn again and again as its last part grows: a line whose
+    inner strip is the same object as at the same place last time keeps its joined strip, so a
+    frame joins only the lines that changed (not every line at every level of nesting)."""
+
+    def __init__(self) -> None:
+        self._heads: tuple[Strip, Strip] | None = None
+        self._inner: list[Strip] = []
+        self._out: list[Strip] = []
+
+    def __call__(self, strips: list[Strip], first: Strip, rest: Strip) -> list[Strip]:
+        heads = self._heads
+        if heads is None or heads[0] is not first or heads[1] is not rest:
+            self._heads, self._inner, self._out = (first, rest), [], []
+        old_inner, old_out = self._inner, self._out
+        known = len(old_inner)
+        out: list[Strip] = []
+        for index, strip in enumerate(strips):
+            if index < known and old_inner[index] is strip:
+                out.append(old_out[index])
+            else:
+                out.append(Strip.join([rest if index else first, strip]))
+        self._inner, self._out = list(strips), out
+        return out
+
+
 def segment_strip(text: str, style: Style) -> Strip:
     return Strip([Segment(text, style)])
 
