@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_tui.client.prestart import quick_agent_env
 from acp_tui.config import load_settings
 from acp_tui.host.settings_file import (
     SETTINGS_FILE_MAX_BYTES,
@@ -55,6 +56,14 @@ def test_a_fifo_as_config_toml_is_reported_without_blocking(tmp_path: Path) -> N
     assert len(loaded.messages) == 1
     assert str(path) in loaded.messages[0] and "not a regular file" in loaded.messages[0]
     assert load_presets(path, environ={}).presets
+    assert quick_agent_env({"ACP_TUI_CONFIG": str(path)}) == {}
+
+
+def test_the_quick_agent_env_guess_survives_deep_nesting(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(DEEP["env list"])
+    assert quick_agent_env({"ACP_TUI_CONFIG": str(path)}) == {}
+    assert quick_agent_env({"ACP_TUI_AGENT_ENV": "[" * 100_000 + "]" * 100_000}) == {}
 
 
 @pytest.mark.timeout(20)
