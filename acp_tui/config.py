@@ -5,7 +5,8 @@ The file is `$ACP_TUI_CONFIG` if set, else `$XDG_CONFIG_HOME/acp-tui/config.toml
 `ACP_TUI_<SETTING>` (JSON for lists and tables), which wins over the file.
 
 `load_settings()` never raises for a bad file or value: a setting that fails validation keeps its
-default, and each problem becomes a message in `LoadedSettings.messages` for the UI to show.
+default, and each problem becomes a message in `LoadedSettings.messages` for the UI to show. The
+file is read only if it is a regular file of at most 1 MiB (`host.settings_file`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from acp_tui.host.permission_rules import PermissionPolicy
+from acp_tui.host.settings_file import SettingsFileError, read_settings_file
 from acp_tui.registry import DEFAULT_URL as DEFAULT_REGISTRY_URL
 
 CONFIG_ENV_VAR = "ACP_TUI_CONFIG"
@@ -154,17 +156,22 @@ def config_path(environ: Mapping[str, str] | None = None) -> Path:
 def read_config_file(path: Path, messages: list[str]) -> dict[str, Any]:
     """The file's table, or {} (a missing file is not a problem; anything else is reported)."""
     try:
-        data = path.read_bytes()
+        text = read_settings_file(path)
     except FileNotFoundError:
+        return {}
+    except SettingsFileError as error:
+        messages.append(f"cannot read config {path}: {error}; using defaults")
         return {}
     except OSError as error:
         messages.append(f"cannot read config {path}: {error.strerror or error}; using defaults")
         return {}
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
         messages.append(f"config {path} is not valid TOML ({error}); using defaults")
-        return {}
+    except RecursionError:  # tomllib recurses once per level of arrays and inline tables
+        messages.append(f"config {path} is nested too deep to read; using defaults")
+    return {}
 
 
 _COMPLEX = (list, dict, tuple, set, frozenset)
@@ -186,6 +193,8 @@ def env_values(environ: Mapping[str, str]) -> dict[str, Any]:
             values[name] = json.loads(raw)
         except ValueError as error:
             values[name] = _Invalid(f"{ENV_PREFIX}{name.upper()}: not valid JSON ({error})")
+        except RecursionError:
+            values[name] = _Invalid(f"{ENV_PREFIX}{name.upper()}: JSON nested too deep")
     return values
 
 

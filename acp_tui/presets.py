@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
 
 if TYPE_CHECKING:
@@ -140,10 +141,10 @@ def load_presets(
     table = PresetTable({p.name: p for p in BUILTIN_PRESETS})
     table.presets.update(bases or {})
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_settings_file(path))
     except FileNotFoundError:
         return table
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError):  # not a settings file, not TOML, too deep
         return table  # the settings loader reports an unreadable file once
     agents = data.get("agents", {})
     if not isinstance(agents, dict):

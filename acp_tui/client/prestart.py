@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client.announce import initialize_params
+from acp_tui.host.settings_file import read_settings_file
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic import TrafficEvent
@@ -129,14 +130,16 @@ def quick_agent_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     raw = env.get("ACP_TUI_AGENT_ENV")
     value: Any = None
     if raw is not None:
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError):
             value = json.loads(raw)
     else:
         override = env.get("ACP_TUI_CONFIG", "")
-        with contextlib.suppress(OSError, ValueError, RuntimeError):  # RuntimeError: no home
+        # RuntimeError: no home, or RecursionError (tomllib on nesting); ValueError: not a
+        # regular file of at most 1 MiB, not TOML (the settings loader reports those)
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
             base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
             path = Path(override).expanduser() if override else Path(base) / "acp-tui/config.toml"
-            value = tomllib.loads(path.read_text(encoding="utf-8")).get("agent_env")
+            value = tomllib.loads(read_settings_file(path)).get("agent_env")
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
         return {str(k): v for k, v in value.items()}
     return {}

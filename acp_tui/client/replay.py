@@ -4,6 +4,11 @@ The log's frames are fed to the session in order, at the recorded pace times `sp
 fast as possible), or one at a time while paused. Nothing is executed: the agent's requests
 (files, terminals, permissions) are "answered" by the client's recorded responses, which are
 simply replayed as the next frames. Going back rebuilds the thread from the first frame.
+
+The file is read as the connection reads an agent: in blocks, with the frame cap
+(`max_frame_bytes`); a line over it is skipped as it streams in, and a line that is not a log
+entry (not JSON, nested too deep for the parser, no direction) is skipped; both are counted
+into notes shown when the replay starts.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.session_open import apply_session_setup
 from acp_tui.client.ui_port import ClientUi
+from acp_tui.protocol.connection import DEFAULT_MAX_FRAME_BYTES
+from acp_tui.protocol.line_reader import READ_BLOCK, read_file_lines
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,
@@ -32,6 +39,9 @@ from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
 
+LOG_ENTRY_BYTES = 4096
+"""Room a log line takes around its frame (`{"dir": ..., "t": ..., "frame": ...}`)."""
+SHOWN_LINE_NUMBERS = 5
 MAX_GAP = 5.0
 """Longer pauses in the recording are shortened to this (seconds, before `speed`)."""
 
@@ -48,30 +58,81 @@ class ReplayError(Exception):
     """The file is not a `--log` recording."""
 
 
-def load_log(path: Path) -> list[LoggedFrame]:
-    """The frames of a `--log` file; lines that are not log entries are skipped."""
+def load_log(
+    path: Path,
+    *,
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    problems: list[str] | None = None,
+    block_size: int = READ_BLOCK,
+) -> list[LoggedFrame]:
+    """The frames of a `--log` file, read in blocks of `block_size`. Lines longer than
+    `max_frame_bytes` (plus a log entry's wrapping) and lines that are not log entries are
+    skipped; what was skipped is added to `problems`, one message per kind."""
     frames: list[LoggedFrame] = []
+    too_long: list[int] = []
+    unreadable: list[int] = []
+    number = 0
+
+    def on_line(line: bytes) -> None:
+        nonlocal number
+        number += 1
+        if not line.strip():
+            return
+        frame = _logged_frame(line)
+        if frame is None:
+            unreadable.append(number)
+        else:
+            frames.append(frame)
+
+    def on_discarded(length: int) -> None:
+        nonlocal number
+        number += 1
+        too_long.append(number)
+
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with path.open("rb") as file:
+            read_file_lines(
+                file, max_frame_bytes + LOG_ENTRY_BYTES, on_line, on_discarded, block_size
+            )
     except OSError as error:
-        raise ReplayError(f"cannot read {path}: {error.strerror}") from error
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if type(entry) is not dict or entry.get("dir") not in ("in", "out"):
-            continue
-        t = entry.get("t")
-        frame = entry.get("frame")
-        raw = frame if isinstance(frame, str) else json.dumps(frame, ensure_ascii=False)
-        parsed = frame if isinstance(frame, dict) else None
-        frames.append(
-            LoggedFrame(entry["dir"], float(t) if isinstance(t, int | float) else 0.0, raw, parsed)
-        )
+        raise ReplayError(f"cannot read {path}: {error.strerror or error}") from error
+    notes = problems if problems is not None else []
+    if too_long:
+        limit = f"the {max_frame_bytes:,}-byte frame limit (setting max_frame_bytes)"
+        notes.append(f"{path}: skipped {_lines(too_long)}: longer than {limit}")
+    if unreadable:
+        kinds = "not JSON, nested too deep, or not a frame"
+        notes.append(f"{path}: skipped {_lines(unreadable)}: not a log entry ({kinds})")
     if not frames:
         raise ReplayError(f"{path} has no recorded frames (is it an `acp-tui --log` file?)")
     return frames
+
+
+def _logged_frame(line: bytes) -> LoggedFrame | None:
+    """The frame a log line records, or None when it is not a log entry."""
+    try:
+        entry = json.loads(line.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+        return None
+    if type(entry) is not dict or entry.get("dir") not in ("in", "out"):
+        return None
+    t = entry.get("t")
+    frame = entry.get("frame")
+    try:
+        raw = frame if isinstance(frame, str) else json.dumps(frame, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return None
+    parsed = frame if isinstance(frame, dict) else None
+    return LoggedFrame(entry["dir"], float(t) if isinstance(t, int | float) else 0.0, raw, parsed)
+
+
+def _lines(numbers: list[int]) -> str:
+    """ "3 lines (2, 5, 9)": how many, and the first few line numbers."""
+    shown = ", ".join(str(n) for n in numbers[:SHOWN_LINE_NUMBERS])
+    more = ", …" if len(numbers) > SHOWN_LINE_NUMBERS else ""
+    if len(numbers) == 1:
+        return f"line {shown}"
+    return f"{len(numbers)} lines ({shown}{more})"
 
 
 class ReplaySession(AgentSession):
@@ -85,10 +146,13 @@ class ReplaySession(AgentSession):
         *,
         speed: float = 1.0,
         paused: bool = False,
+        notes: Sequence[str] = (),
         **kwargs: Any,
     ) -> None:
+        """``notes``: what reading the recording skipped, shown when the replay starts."""
         super().__init__(["replay"], cwd, ui, **kwargs)
         self.frames = list(frames)
+        self.notes = list(notes)
         self.position = 0
         """How many frames have been applied."""
         self.speed = speed
@@ -108,6 +172,8 @@ class ReplaySession(AgentSession):
 
     async def start(self) -> bool:
         self.set_state(SessionState.READY)
+        for note in self.notes:
+            self.notices.emit(Notice(note, "warning"))
         self._feeder = self.tasks.spawn("replay feed", self._feed())
         return True
 

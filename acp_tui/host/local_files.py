@@ -78,15 +78,6 @@ def read_regular_text(
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
-def read_config_text(path: Path, *, max_bytes: int = 1024 * 1024) -> str:
-    """A configuration file of the user's (a theme): symlinks followed, regular files only, so a
-    FIFO never blocks start-up; UTF-8 strictly (`UnicodeDecodeError` is a `ValueError`)."""
-    data = read_regular(path, max_bytes=max_bytes, follow=True)
-    if data is None:
-        raise LocalFileError(f"{path} does not exist")
-    return data.decode("utf-8")
-
-
 @contextlib.contextmanager
 def private_draft(text: str, name: str = "prompt.md") -> Iterator[Path]:
     """A file `name` holding `text` in a new private directory (mode 0700, `mkdtemp`), for an

@@ -23,6 +23,7 @@ from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui import collector
 from acp_tui.ui.commands import SessionCommands
+from acp_tui.ui.keymap import checked_keymap
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
@@ -89,7 +90,9 @@ class AcpApp(App[int]):
         self._apply_theme()
         if self.session.settings.keymap:
             # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
-            self.set_keymap(dict(self.session.settings.keymap))
+            keymap, problems = checked_keymap(self.session.settings.keymap)
+            self.startup_messages.extend(problems)
+            self.set_keymap(keymap)
         await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
         if self.inspect_at_start:
             self.action_inspector()

@@ -160,8 +160,11 @@ def run_replay(options: LaunchOptions) -> int:
 
     assert options.replay_path is not None
     settings = load_settings().settings
+    notes: list[str] = []
     try:
-        frames = load_log(options.replay_path)
+        frames = load_log(
+            options.replay_path, max_frame_bytes=settings.max_frame_bytes, problems=notes
+        )
     except ReplayError as error:
         print(f"acp-tui: {error}", file=sys.stderr)
         return 2
@@ -173,6 +176,7 @@ def run_replay(options: LaunchOptions) -> int:
             bridge,
             speed=options.replay_speed,
             paused=options.replay_paused,
+            notes=notes,
             settings=settings,
         )
 

@@ -1,6 +1,6 @@
 """Theme files (TOML): the ones shipped in `themes/` and the user's own; problems collected.
-Files are read through the host (`read_config_text`): regular files only, so a FIFO named
-`*.toml` is a problem reported, never a start-up that hangs."""
+Files are read through the host (`host/settings_file.read_settings_file`): regular files of at
+most 1 MiB only, so a FIFO named `*.toml` is a problem reported, never a start-up that hangs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from acp_tui.host.local_files import read_config_text
+from acp_tui.host.settings_file import read_settings_file
 
 COLOR_KEYS = (
     "primary", "secondary", "warning", "error", "success", "accent",
@@ -46,9 +46,11 @@ def load_themes(dirs: Iterable[Path] | None = None) -> tuple[list[Theme], list[s
 def theme_from_file(path: Path) -> Theme:
     """A Textual theme from a TOML theme file; raises ValueError saying what is wrong with it."""
     try:
-        data = tomllib.loads(read_config_text(path.absolute()))
+        data = tomllib.loads(read_settings_file(path))  # a regular file of at most 1 MiB
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"not valid TOML ({error})") from None
+    except RecursionError:  # tomllib recurses once per level of arrays and inline tables
+        raise ValueError("nested too deep to read") from None
     unknown = sorted(set(data) - set(COLOR_KEYS) - set(OTHER_KEYS))
     if unknown:
         raise ValueError(f"unknown keys: {', '.join(unknown)}")

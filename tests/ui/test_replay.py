@@ -163,3 +163,39 @@ async def test_inspector_follows_the_replay(tmp_path: Path) -> None:
         assert screen.store is session.traffic_store and len(screen.store) == 3
         frames = screen.frame_list
         assert frames.selected_frame is not None and frames.selected_frame.index == 2
+
+
+async def test_a_hostile_recording_plays_with_its_bad_lines_skipped_and_noted(
+    tmp_path: Path,
+) -> None:
+    """A line of 100,000 nested `[` (RecursionError in the parser) and a line over the frame cap
+    are skipped with a note; a frame nested as deep as the parser still takes plays; the app
+    still quits on ctrl+q."""
+    path = recording(tmp_path)
+    deep = chunk("deep")
+    deep["params"]["update"]["_meta"] = json.loads("[" * 900 + "]" * 900)
+    with path.open("a") as file:
+        file.write("[" * 100_000 + "\n")
+        file.write(json.dumps({"dir": "in", "t": 1001.0, "frame": chunk("x" * 200_000)}) + "\n")
+        file.write(json.dumps({"dir": "in", "t": 1001.1, "frame": deep}) + "\n")
+    notes: list[str] = []
+    frames = load_log(path, max_frame_bytes=120_000, problems=notes)
+    app = ReplayApp(lambda bridge: ReplaySession(frames, tmp_path, bridge, speed=0, notes=notes))
+    shown: list[str] = []
+    original = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        shown.append(message)
+        original(message, *args, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        session = app.replay
+        await until(pilot, lambda: session.position == len(session.frames))
+        assert len(session.frames) == 12
+        assert agent_text(session).endswith("deep")
+        await until(pilot, lambda: len(shown) >= 2)
+        assert any("frame limit" in text and "line 14" in text for text in shown), shown
+        assert any("not a log entry" in text and "2 lines (1, 13)" in text for text in shown)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: not app.is_running)

@@ -62,3 +62,29 @@ async def test_the_keymap_setting_rebinds_keys(tmp_path: Path) -> None:
         assert not isinstance(h.app.screen, ChangesScreen), "f2 was rebound away"
         await h.pilot.press("f5")
         await h.until(lambda: isinstance(h.app.screen, ChangesScreen), "f5 opens the changes")
+
+
+async def test_bad_keymap_entries_are_reported_by_name_and_good_ones_apply(
+    tmp_path: Path,
+) -> None:
+    from acp_tui.ui.screens.changes_screen import ChangesScreen
+
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    keymap = {
+        "main.changes": "f5",  # good
+        "main.chnages": "f6",  # no such binding
+        "main.rules": "ctrl+fnord",  # no such key
+        "main.copy": "f9,",  # an empty key
+        "main.sessions": "hyper+meta+shift+f7",  # odd, but keys Textual can match
+    }
+    settings = Settings(keymap=keymap)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), session_kwargs={"settings": settings}) as h:
+        problems = [m for m in h.app.startup_messages if m.startswith("keymap")]
+        assert len(problems) == 3, problems
+        joined = "\n".join(problems)
+        assert "'main.chnages': no such binding" in joined
+        assert "'main.rules' = 'ctrl+fnord': 'fnord' is not a key" in joined
+        assert "'main.copy' = 'f9,': an empty key" in joined
+        assert any(n.severity == "warning" for n in h.app._notifications)
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, ChangesScreen), "f5 opens the changes")

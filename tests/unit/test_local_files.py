@@ -11,7 +11,6 @@ import pytest
 from acp_tui.host.local_files import (
     LocalFileError,
     private_draft,
-    read_config_text,
     read_regular,
     read_regular_text,
 )
@@ -45,8 +44,6 @@ def test_special_files_directories_and_large_files_are_refused(tmp_path: Path) -
         read_regular(tmp_path)
     with pytest.raises(LocalFileError, match="too large"):
         read_regular(tmp_path / "big", max_bytes=99)
-    with pytest.raises(LocalFileError, match="not a regular file"):
-        read_config_text(tmp_path / "pipe")
 
 
 def test_the_draft_lives_in_a_private_directory_removed_afterwards() -> None:

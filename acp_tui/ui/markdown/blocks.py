@@ -7,16 +7,20 @@ tentatively and rolls the state back afterwards (the rollback is O(1) per nestin
 blocks only ever grow by appending, so a mark is a handful of lengths).
 
 Container blocks (block quotes, list items) hold an inner :class:`BlockSplitter` fed with
-the line minus the container's prefix, so nesting is handled by recursion.
+the line minus the container's prefix, so nesting is handled by recursion, bounded: past
+`MAX_DEPTH` levels a line is taken flat into a `Deeper` block (see `deeper`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from typing import cast
 
+from acp_tui.ui.markdown.block_base import Block as Block
+from acp_tui.ui.markdown.block_base import Kind as Kind
+from acp_tui.ui.markdown.block_base import LinesBlock as LinesBlock
+from acp_tui.ui.markdown.deeper import MAX_DEPTH, Deeper, flatten, opens_container
 from acp_tui.ui.markdown.lines import (
     ATX,
     ATX_CLOSE,
@@ -34,67 +38,6 @@ from acp_tui.ui.markdown.lines import (
     parse_delimiter_row,
     split_row,
 )
-
-
-class Kind(StrEnum):
-    PARAGRAPH = "paragraph"
-    HEADING = "heading"
-    CODE = "code"
-    TABLE = "table"
-    LIST = "list"
-    QUOTE = "quote"
-    RULE = "rule"
-    HTML = "html"
-
-
-class Block:
-    """A Markdown block.  ``closed`` blocks never change again (outside a preview)."""
-
-    kind: Kind
-
-    def __init__(self) -> None:
-        self.closed = False
-
-    def accept(self, line: str) -> bool:
-        """Consume ``line`` if it belongs to this open block; False means "I am done"."""
-        return False
-
-    def close(self) -> None:
-        self.closed = True
-
-    def mark(self) -> object:
-        """An opaque snapshot of the block's state (`rollback` restores it)."""
-        return self.closed
-
-    def rollback(self, mark: object) -> None:
-        self.closed = cast(bool, mark)
-
-    def outline(self) -> tuple[object, ...]:
-        """A plain, comparable description of the block (for tests)."""
-        return (self.kind.value,)
-
-    @property
-    def continues_paragraph(self) -> bool:
-        """True when the deepest open block is a paragraph (lazy continuation allowed)."""
-        return False
-
-
-class LinesBlock(Block):
-    """A block whose content is a growing list of lines."""
-
-    def __init__(self, lines: list[str] | None = None) -> None:
-        super().__init__()
-        self.lines: list[str] = lines if lines is not None else []
-
-    def mark(self) -> object:
-        return (self.closed, len(self.lines))
-
-    def rollback(self, mark: object) -> None:
-        self.closed, n = cast(tuple[bool, int], mark)
-        del self.lines[n:]
-
-    def outline(self) -> tuple[object, ...]:
-        return (self.kind.value, tuple(self.lines))
 
 
 class Paragraph(LinesBlock):
@@ -229,9 +172,10 @@ class Table(Block):
 class Quote(Block):
     kind = Kind.QUOTE
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int = 0) -> None:
+        """A quote in a splitter ``depth`` containers deep."""
         super().__init__()
-        self.inner = BlockSplitter()
+        self.inner = BlockSplitter(depth + 1)
         self._last_blank = False
 
     def accept(self, line: str) -> bool:
@@ -266,10 +210,10 @@ class Quote(Block):
 
 
 class ListItem:
-    def __init__(self, start: ItemStart) -> None:
+    def __init__(self, start: ItemStart, depth: int = 0) -> None:
         self.indent = start.indent
         self.number = start.number
-        self.inner = BlockSplitter()
+        self.inner = BlockSplitter(depth + 1)
         if start.content:
             self.inner.feed_line(start.content)
 
@@ -279,12 +223,14 @@ class ListBlock(Block):
 
     kind = Kind.LIST
 
-    def __init__(self, first: ItemStart) -> None:
+    def __init__(self, first: ItemStart, depth: int = 0) -> None:
+        """A list in a splitter ``depth`` containers deep."""
         super().__init__()
+        self.depth = depth
         self.ordered = first.ordered
         self.delimiter = first.delimiter
         self.start = first.number
-        self.items: list[ListItem] = [ListItem(first)]
+        self.items: list[ListItem] = [ListItem(first, depth)]
         self._last_blank = False
 
     def accept(self, line: str) -> bool:
@@ -300,7 +246,7 @@ class ListBlock(Block):
             if start.ordered != self.ordered or start.delimiter != self.delimiter:
                 return False
             item.inner.close()
-            self.items.append(ListItem(start))
+            self.items.append(ListItem(start, self.depth))
         elif not self._last_blank and item.inner.continues_paragraph:
             if interrupts_paragraph(line):
                 return False
@@ -334,7 +280,9 @@ class ListBlock(Block):
 class BlockSplitter:
     """Splits a growing Markdown document into blocks, one committed line at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int = 0) -> None:
+        self.depth = depth
+        """How many containers this splitter is inside (at `MAX_DEPTH` it opens none)."""
         self.blocks: list[Block] = []
         self._pending: list[str] = []
 
@@ -419,7 +367,11 @@ class BlockSplitter:
     def _start(self, line: str) -> None:
         if is_blank(line):
             return
-        if (fence := FENCE.match(line)) is not None and "`" not in fence_info(line):
+        if self.depth >= MAX_DEPTH and opens_container(line):
+            deeper = Deeper()
+            deeper.lines.append(flatten(line))
+            self.blocks.append(deeper)
+        elif (fence := FENCE.match(line)) is not None and "`" not in fence_info(line):
             self.blocks.append(Code(fence.group(2), fence.group(3), len(fence.group(1))))
         elif (atx := ATX.match(line)) is not None:
             text = ATX_CLOSE.sub("", atx.group(2) or "").strip()
@@ -427,11 +379,11 @@ class BlockSplitter:
         elif RULE.match(line):
             self.blocks.append(Rule())
         elif (quote := QUOTE.match(line)) is not None:
-            block = Quote()
+            block = Quote(self.depth)
             block.inner.feed_line(quote.group(1))
             self.blocks.append(block)
         elif (item := match_item(line)) is not None:
-            self.blocks.append(ListBlock(item))
+            self.blocks.append(ListBlock(item, self.depth))
         elif HTML.match(line):
             html = Html()
             html.lines.append(line)

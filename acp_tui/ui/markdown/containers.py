@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from rich.style import Style
 from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import (
@@ -20,15 +21,17 @@ from acp_tui.ui.markdown.blocks import (
     Table,
 )
 from acp_tui.ui.markdown.code_view import CodeView
+from acp_tui.ui.markdown.deeper import Deeper
 from acp_tui.ui.markdown.paragraph import ParagraphView
 from acp_tui.ui.markdown.render import (
     BLANK,
     BlockView,
+    DeeperView,
     HeadingView,
     HtmlView,
+    Prefixer,
     RenderContext,
     RuleView,
-    prefixed,
     segment_strip,
     splitter_key,
 )
@@ -55,6 +58,8 @@ def make_view(block: Block, depth: int = 0) -> BlockView:
         return RuleView(block, depth)
     if isinstance(block, Html):
         return HtmlView(block, depth)
+    if isinstance(block, Deeper):
+        return DeeperView(block, depth)
     raise TypeError(f"no view for {type(block).__name__}")
 
 
@@ -62,7 +67,8 @@ def separated(previous: Block | None, block: Block, compact: bool) -> bool:
     """Whether a blank line goes between ``previous`` and ``block``."""
     if previous is None:
         return False
-    return not (compact and (isinstance(block, ListBlock) or isinstance(previous, ListBlock)))
+    tight = ListBlock | Deeper  # a list's items, and what is nested deeper in them
+    return not (compact and (isinstance(block, tight) or isinstance(previous, tight)))
 
 
 class SequenceView:
@@ -103,14 +109,20 @@ class ItemView:
         self.content = SequenceView(item.inner, depth + 1, compact=True)
         self._key: Hashable = None
         self._strips: list[Strip] = []
+        self._heads: tuple[Hashable, Strip, Strip] | None = None  # (marker, style), strips
+        self._prefix = Prefixer()
 
     def render(self, ctx: RenderContext, width: int, marker: str) -> list[Strip]:
         key = (splitter_key(self.item.inner), width, marker)
         if key != self._key:
             inner = self.content.render(ctx, max(width - len(marker), 1)) or [BLANK]
-            first = segment_strip(marker, ctx.theme.bullet)
-            indent = segment_strip(" " * len(marker), ctx.theme.bullet)
-            self._strips = prefixed(inner, first, indent)
+            heads_key = (marker, ctx.theme.bullet)
+            if self._heads is None or self._heads[0] != heads_key:
+                first = segment_strip(marker, ctx.theme.bullet)
+                indent = segment_strip(" " * len(marker), ctx.theme.bullet)
+                self._heads = (heads_key, first, indent)
+            _, first, indent = self._heads
+            self._strips = self._prefix(inner, first, indent)
             self._key = key
         return self._strips
 
@@ -147,8 +159,12 @@ class QuoteView(BlockView):
         super().__init__(block, depth)
         assert isinstance(block, Quote)
         self.content = SequenceView(block.inner, depth)
+        self._bar: tuple[Style, Strip] | None = None
+        self._prefix = Prefixer()
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
         inner = self.content.render(ctx, max(width - 2, 1)) or [BLANK]
-        bar = segment_strip("▌ ", ctx.theme.quote_bar)
-        return prefixed(inner, bar, bar)
+        if self._bar is None or self._bar[0] != ctx.theme.quote_bar:
+            self._bar = (ctx.theme.quote_bar, segment_strip("▌ ", ctx.theme.quote_bar))
+        bar = self._bar[1]
+        return self._prefix(inner, bar, bar)

@@ -5,22 +5,38 @@ the open block (plus whatever the pending partial line would start) is rendered 
 ``tail`` by views that keep their own caches of finished lines, rows and items.
 A finished document can be ``pack``ed: its lines become plain data (see `compact_lines`) and
 the block views are dropped; ``line`` then builds strips on demand.
+
+A message is never lost to a bug in the Markdown code: when splitting or rendering raises,
+the document logs it once and from then on shows its ``source`` text plainly, under a note.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
+from rich.text import Text
 from textual.strip import Strip
 
 from acp_tui.ui.compact_lines import PackedLine, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.blocks import Block, BlockSplitter
 from acp_tui.ui.markdown.containers import make_view, separated
 from acp_tui.ui.markdown.paragraph import GrowingParagraph, ParagraphView
-from acp_tui.ui.markdown.render import BLANK, BlockView, RenderContext
+from acp_tui.ui.markdown.render import BLANK, BlockView, RenderContext, wrap_text
+
+logger = logging.getLogger(__name__)
+
+FAILED_NOTE = "⚠ could not be shown as Markdown (logged); the text as it came:"
 
 
 class DocumentView:
-    def __init__(self, splitter: BlockSplitter) -> None:
+    def __init__(self, splitter: BlockSplitter, source: Callable[[], str] | None = None) -> None:
+        """``source``: the text fed so far (what is shown plainly if the Markdown fails)."""
         self.splitter = splitter
+        self._source = source
+        self.failure: str | None = None
+        """Why the Markdown could not be shown (then the text is shown plainly)."""
+        self._plain_key: tuple[int, int] | None = None  # (width, length) of the plain lines
         self.width = 0  # width the strips were rendered for (0: never rendered)
         self.frozen: list[Strip] = []  # strips of splitter.blocks[: frozen_blocks]
         self.frozen_blocks = 0
@@ -62,6 +78,30 @@ class DocumentView:
             return "\n".join(packed_text(line).rstrip() for line in self.packed)
         return "\n".join(strip.text.rstrip() for strip in [*self.frozen, *self.tail])
 
+    def feed(self, text: str) -> None:
+        """Feed ``text`` to the splitter (after a failure the splitter is left alone)."""
+        if self.failure is None:
+            try:
+                self.splitter.feed(text)
+            except Exception as error:
+                self.fail(error)
+
+    def close(self) -> None:
+        """The end of the document: the splitter closes its blocks."""
+        if self.failure is None:
+            try:
+                self.splitter.close()
+            except Exception as error:
+                self.fail(error)
+
+    def fail(self, error: Exception) -> None:
+        """Show the text plainly from now on (``error`` is logged with its traceback)."""
+        if self.failure is None:
+            self.failure = f"{type(error).__name__}: {error}"
+            logger.error("Markdown could not be shown; showing plain text", exc_info=error)
+            self.packed, self._views, self._growing = None, {}, None
+            self._plain_key = None
+
     def _view(self, views: dict[int, BlockView], block: Block) -> BlockView:
         view = views.get(id(block))
         if view is None or view.block is not block:
@@ -70,6 +110,25 @@ class DocumentView:
 
     def update(self, ctx: RenderContext, width: int) -> None:
         """Render what changed since the last update (everything if ``width`` changed)."""
+        if self.failure is None:
+            try:
+                self._update(ctx, width)
+            except Exception as error:
+                self.fail(error)
+        if self.failure is not None:
+            self._update_plain(ctx, width)
+
+    def _update_plain(self, ctx: RenderContext, width: int) -> None:
+        source = self._source() if self._source is not None else ""
+        key = (width, len(source))
+        if key == self._plain_key:
+            return
+        self.width, self._plain_key, self.packed = width, key, None
+        note = wrap_text(ctx, Text(FAILED_NOTE, style="italic dim"), width)
+        self.frozen = [*note, *wrap_text(ctx, Text(source), width)]
+        self.frozen_blocks, self.tail = 0, []
+
+    def _update(self, ctx: RenderContext, width: int) -> None:
         if width != self.width:
             self.width, self.packed = width, None
             self.frozen, self.frozen_blocks, self._last_frozen = [], 0, None

@@ -28,6 +28,7 @@ from acp_tui.ui.markdown.blocks import (
     Quote,
     Table,
 )
+from acp_tui.ui.markdown.deeper import DEEPER_MARK, Deeper
 from acp_tui.ui.markdown.inline import inline_text
 from acp_tui.ui.markdown.theme import DEFAULT_THEME, MarkdownTheme
 
@@ -63,6 +64,32 @@ def prefixed(strips: Iterable[Strip], first: Strip, rest: Strip) -> list[Strip]:
     for strip in strips:
         out.append(Strip.join([rest if out else first, strip]))
     return out
+
+
+class Prefixer:
+    """`prefixed` for a container drawn again and again as its last part grows: a line whose
+    inner strip is the same object as at the same place last time keeps its joined strip, so a
+    frame joins only the lines that changed (not every line at every level of nesting)."""
+
+    def __init__(self) -> None:
+        self._heads: tuple[Strip, Strip] | None = None
+        self._inner: list[Strip] = []
+        self._out: list[Strip] = []
+
+    def __call__(self, strips: list[Strip], first: Strip, rest: Strip) -> list[Strip]:
+        heads = self._heads
+        if heads is None or heads[0] is not first or heads[1] is not rest:
+            self._heads, self._inner, self._out = (first, rest), [], []
+        old_inner, old_out = self._inner, self._out
+        known = len(old_inner)
+        out: list[Strip] = []
+        for index, strip in enumerate(strips):
+            if index < known and old_inner[index] is strip:
+                out.append(old_out[index])
+            else:
+                out.append(Strip.join([rest if index else first, strip]))
+        self._inner, self._out = list(strips), out
+        return out
 
 
 def segment_strip(text: str, style: Style) -> Strip:
@@ -130,3 +157,31 @@ class HtmlView(BlockView):
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
         assert isinstance(self.block, Html)
         return wrap_text(ctx, Text("\n".join(self.block.lines), ctx.theme.html), width)
+
+
+class DeeperView(BlockView):
+    """Lines nested deeper than `MAX_DEPTH`, each under `DEEPER_MARK`; a line is drawn once
+    (the block grows by lines while it streams, and only its last line can still change)."""
+
+    def __init__(self, block: Block, depth: int = 0) -> None:
+        super().__init__(block, depth)
+        self._lines: list[tuple[str, list[Strip]]] = []
+        self._lines_width = -1
+
+    def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        assert isinstance(self.block, Deeper)
+        if width != self._lines_width:
+            self._lines, self._lines_width = [], width
+        lines = self.block.lines
+        del self._lines[len(lines) :]
+        mark = segment_strip(DEEPER_MARK, ctx.theme.quote_bar)
+        indent = segment_strip(" " * len(DEEPER_MARK), ctx.theme.quote_bar)
+        inner = max(width - len(DEEPER_MARK), 1)
+        out: list[Strip] = []
+        for index, line in enumerate(lines):
+            if index == len(self._lines) or self._lines[index][0] != line:
+                strips = prefixed(wrap_text(ctx, inline_text(line, ctx.theme), inner), mark, indent)
+                del self._lines[index:]
+                self._lines.append((line, strips))
+            out.extend(self._lines[index][1])
+        return out

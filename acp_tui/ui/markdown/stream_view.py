@@ -59,7 +59,7 @@ class StreamingMarkdown(Widget):
         self._splitter = BlockSplitter()
         self._finished = False
         self._render_ctx: RenderContext | None = None
-        self._document = DocumentView(self._splitter)
+        self._document = DocumentView(self._splitter, lambda: self.source)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
         # Screen lines (see `screen_lines`) for `_look`: while streaming by line (checked
         # against the source strip); once finished only for the lines shown recently.
@@ -90,7 +90,7 @@ class StreamingMarkdown(Widget):
         if self._finished:
             raise RuntimeError("append() after finish()")
         self._parts.append(text)
-        self._splitter.feed(text)
+        self._document.feed(text)
         self._mark_dirty()
 
     def finish(self) -> None:
@@ -98,7 +98,7 @@ class StreamingMarkdown(Widget):
         if self._finished:
             return
         self._finished = True
-        self._splitter.close()
+        self._document.close()
         self._mark_dirty()
 
     @property
@@ -178,8 +178,10 @@ class StreamingMarkdown(Widget):
         after = document.line_count
         # Repaint from the first line that changed: the open block renders new strips every
         # frame, mostly for the same text (only its last line grows).
-        y = painted_frozen
+        y = painted_frozen if document.failure is None else 0  # plain text: all of it again
         same = min(before, after, painted_frozen + len(painted_tail))  # a packed one has no tail
+        if document.failure is not None:
+            same = 0
         while y < same:
             line, painted = document.line(y), painted_tail[y - painted_frozen]
             if line is not painted and line != painted:

@@ -63,11 +63,10 @@ def markdown_document_lines(
 ) -> list[Strip]:
     """Markdown text as a finished `StreamingMarkdown` shows it (from ``document`` if given)."""
     if document is None:
-        splitter = BlockSplitter()
+        document = DocumentView(BlockSplitter(), lambda: text)
         if text:
-            splitter.feed(text)
-        splitter.close()
-        document = DocumentView(splitter)
+            document.feed(text)
+        document.close()
     document.update(look.markdown, max(width, 1))
     return [document.line(y) for y in range(document.line_count)]
 

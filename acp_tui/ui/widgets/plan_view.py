@@ -50,9 +50,9 @@ def render_plan_state(plan: PlanState, title: str) -> RenderableType:
     if kind == "items":
         return render_plan_entries(plan.entries, title=title)
     if kind == "markdown":
-        from rich.markdown import Markdown  # markdown_it: only for a markdown plan
+        from acp_tui.ui.markdown.renderable import MarkdownText  # only for a markdown plan
 
-        return Group(Text(title, style="bold"), Markdown(plan.markdown or ""))
+        return Group(Text(title, style="bold"), MarkdownText(plan.markdown or ""))
     if kind == "file":
         return Group(Text(title, style="bold"), Text(f"📄 {plan.uri or ''}"))
     raw: object = plan.raw or plan

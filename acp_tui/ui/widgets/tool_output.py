@@ -56,12 +56,11 @@ def tool_text_lines(
 ) -> list[Strip]:
     """The lines of a tool's `text` at `width`: with `tail`, its last lines under a note
     saying how many more there are."""
-    splitter = BlockSplitter()
     source = tool_text_markdown(text)
+    document = DocumentView(BlockSplitter(), lambda: source)
     if source:
-        splitter.feed(source)
-    splitter.close()
-    document = DocumentView(splitter)
+        document.feed(source)
+    document.close()
     document.update(ctx, max(width, 1))
     hidden, shown = clip([*document.frozen, *document.tail], tail)
     return [*hint_strips(ctx, hidden, width), *shown] if hidden else shown

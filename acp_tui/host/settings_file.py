@@ -1,0 +1,58 @@
+"""Reading a settings file (config.toml, a theme): a regular file of bounded size, or an error.
+
+A FIFO named as a settings file blocked start-up in `open` or `read` (with the app's signal
+handlers not yet able to run), a device such as /dev/zero read forever. The file is opened
+non-blocking and checked with `fstat` on the descriptor that is then read (what is checked
+is what is read); symlinks are followed, as dotfile managers link config files, but what they
+lead to must be a regular file too. Stdlib only: the command line reads presets before
+anything heavy is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+SETTINGS_FILE_MAX_BYTES = 1024 * 1024
+"""The largest settings file read (1 MiB: far more than any config or theme needs)."""
+
+_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+class SettingsFileError(ValueError):
+    """The file exists but cannot be a settings file (not a regular file, too large, not UTF-8)."""
+
+
+def read_settings_file(path: Path, max_bytes: int = SETTINGS_FILE_MAX_BYTES) -> str:
+    """The text of the settings file at ``path``. Raises FileNotFoundError when there is none,
+    `SettingsFileError` saying what is wrong with it, OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = _KINDS.get(stat.S_IFMT(mode), "not a file")
+            raise SettingsFileError(f"not a regular file ({kind})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes and (chunk := os.read(fd, max_bytes + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise SettingsFileError(f"larger than {_size(max_bytes)}")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SettingsFileError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def _size(count: int) -> str:
+    return f"{count // (1024 * 1024)} MiB" if count % (1024 * 1024) == 0 else f"{count:,} bytes"
