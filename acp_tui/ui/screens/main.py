@@ -228,6 +228,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         status.model = safe_text(name, limit=40)
         thought = option_by_category(thread.config_options, THOUGHT_LEVEL)
         status.thought = safe_text(value_name(thought), limit=20) if thought else ""
+        status.thought_name = (safe_text(thought.name, limit=24) if thought else "") or "thinking"
 
     # ------------------------------------------------------------ UI → session
 
