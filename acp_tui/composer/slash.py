@@ -1,9 +1,12 @@
 """Slash commands: the agent's `available_commands` and acp-tui's own, in one filtered list.
 
-A prompt that starts with `/name` names a command. acp-tui's local commands (`/export`, ...) are
-handled by the client and never sent; everything else is sent to the agent as typed, which is
-how ACP agents receive their commands. When the agent and acp-tui both have a command of the same
-name, acp-tui's wins (it is marked local in the list, so the user sees which one runs).
+A prompt that starts with `/name` names a command; it is sent to the agent as typed, which is
+how ACP agents receive their commands. acp-tui's own commands (`//export`, ...) are handled by
+the client and never sent. Their form, `//name`, cannot name an agent command: the name after
+the slash is what the agent advertised with its leading slashes stripped (`agent_commands`), so
+it never starts with one (the ACP schema puts no other rule on a command's name; `plugin:name`
+is one agents use, so a `/acp:` prefix could collide). The plain `/export` still runs acp-tui's
+own while the agent has no command of that name; when it has, `/export` is the agent's.
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ class SlashCommand:
     description: str
     hint: str | None = None
     local: bool = False
+
+    @property
+    def typed(self) -> str:
+        """What runs it at the start of the prompt: `/name` (the agent's) or `//name`."""
+        return f"{LOCAL_PREFIX}{self.name}" if self.local else f"/{self.name}"
+
+
+LOCAL_PREFIX = "//"
+"""How acp-tui's own commands are typed: `//export` (no agent command name starts with `/`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +54,28 @@ def agent_commands(commands: Iterable[AvailableCommand]) -> list[SlashCommand]:
 
 
 def merged(agent: Sequence[SlashCommand], local: Sequence[SlashCommand]) -> list[SlashCommand]:
-    """Local commands first, then the agent's; a local name hides the agent's command."""
-    names = {c.name for c in local}
-    return [*local, *(c for c in agent if c.name not in names)]
+    """Local commands first, then the agent's; both are kept when they share a name (`/model`
+    is the agent's, `//model` acp-tui's)."""
+    return [*local, *agent]
+
+
+def local_command(
+    text: str, local: Sequence[SlashCommand], agent: Sequence[SlashCommand]
+) -> SlashInput | None:
+    """The acp-tui command a prompt runs instead of being sent, if any: `//name args` for any
+    of acp-tui's own, `/name args` only while the agent has no command called `name` (nor one
+    whose first word is `name`: `/mcp list` makes `/mcp ...` the agent's)."""
+    parsed = parse_slash(text)
+    if parsed is None:
+        return None
+    local_names = {c.name for c in local}
+    if parsed.name.startswith("/"):
+        name = parsed.name[1:]
+        return SlashInput(name, parsed.args) if name in local_names else None
+    agent_names = {c.name.split(" ", 1)[0] for c in agent}
+    if parsed.name in local_names and parsed.name not in agent_names:
+        return parsed
+    return None
 
 
 def parse_slash(text: str) -> SlashInput | None:
@@ -66,11 +97,15 @@ def completing_name(text: str, cursor: int) -> str | None:
 
 
 def filter_commands(commands: Sequence[SlashCommand], query: str) -> list[SlashCommand]:
-    """The name typed out first (so Enter runs it), then prefix matches (in list order), then
-    names that contain the query, then names that contain its letters in order. Once the query
-    has a space only names that start with it are kept (what follows a complete name is its
-    argument), and a name typed out in full closes the list."""
+    """The name typed out first (so Enter runs it; the agent's before acp-tui's, as `/name` runs
+    the agent's), then prefix matches (in list order), then names that contain the query, then
+    names that contain its letters in order. Once the query has a space only names that start
+    with it are kept (what follows a complete name is its argument), and a name typed out in
+    full closes the list. A query after `//` (it starts with `/`) looks at acp-tui's only."""
     query = query.lower()
+    if query.startswith("/"):
+        commands = [c for c in commands if c.local]
+        query = query[1:]
     if not query:
         return list(commands)
     if any(c.isspace() for c in query):
@@ -90,6 +125,7 @@ def filter_commands(commands: Sequence[SlashCommand], query: str) -> list[SlashC
             inside.append(command)
         elif _subsequence(query, name):
             loose.append(command)
+    exact.sort(key=lambda command: command.local)  # stable: the agent's first
     return exact + prefix + inside + loose
 
 
@@ -103,8 +139,11 @@ def _subsequence(needle: str, haystack: str) -> bool:
 
 
 def hint_for(text: str, commands: Sequence[SlashCommand]) -> str | None:
-    """The input hint to show as placeholder after `/name ` while no argument is typed yet."""
+    """The input hint to show as placeholder after `/name ` while no argument is typed yet
+    (`/name ` is the agent's command of that name, else acp-tui's)."""
+    agent_names = {c.name for c in commands if not c.local}
     for command in commands:
-        if command.hint and text == f"/{command.name} ":
+        plain = command.local and command.name not in agent_names and text == f"/{command.name} "
+        if command.hint and (text == f"{command.typed} " or plain):
             return command.hint
     return None

@@ -125,7 +125,9 @@ class ToolCallEntry:
 
     Times are from the thread's clock (`time.monotonic` unless injected): `created_at` when first
     seen, `started_at` when it became in_progress (or finished without being seen running),
-    `finished_at` when it reached completed/failed/cancelled.
+    `finished_at` when it reached completed/failed/cancelled. The time a call took counts from
+    `created_at` (agents that ask permission before running often send no in_progress at all);
+    the time its permission questions waited for the user is told apart (`waited`).
     """
 
     tool_call_id: str
@@ -158,11 +160,14 @@ class ToolCallEntry:
 
     @property
     def duration(self) -> float | None:
-        """Seconds from start to finish, once finished."""
+        """Seconds from the `tool_call` to its finish, once finished."""
         if self.finished_at is None:
             return None
-        start = self.started_at if self.started_at is not None else self.created_at
-        return self.finished_at - start
+        return self.finished_at - self.created_at
+
+    def waited(self, now: float) -> float:
+        """Seconds its permission questions waited for the user (until `now` for an open one)."""
+        return sum(ask.waited(now) for ask in self.permissions)
 
 
 @dataclass(eq=False)

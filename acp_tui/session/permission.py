@@ -43,10 +43,21 @@ class PermissionAsk:
     covers: str | None = None
     answer: str | None = None
     asked: bool = True
+    asked_at: float | None = None
+    """When the question was put (the thread's clock), set by `Thread.ask_permission`."""
+    answered_at: float | None = None
+    """When the answer was recorded, set by `Thread.settle_permission`."""
 
     @property
     def open(self) -> bool:
         return self.answer is None
+
+    def waited(self, now: float) -> float:
+        """Seconds the user took to answer (until `now` while open); 0 when not asked."""
+        if not self.asked or self.asked_at is None:
+            return 0.0
+        end = self.answered_at if self.answered_at is not None else now
+        return max(end - self.asked_at, 0.0)
 
     def choose(self, option_id: str | None) -> None:
         """Answer the agent (the thread records the answer once the host has it)."""

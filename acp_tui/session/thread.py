@@ -485,6 +485,8 @@ class Thread:
         if entry is None:
             update = ToolCallUpdate(tool_call_id=tool_call_id)
             entry = self._create_tool_call(update, {"tool_call_id"})
+        if ask.asked_at is None:
+            ask.asked_at = self._clock()
         entry.permissions.append(ask)
         self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry
@@ -497,6 +499,7 @@ class Thread:
         if entry is None or ask is None or not ask.open:
             return
         ask.answer = answer
+        ask.answered_at = self._clock()
         ask.respond = None
         self.changed.emit(ch.PermissionChanged(entry, ask))
 

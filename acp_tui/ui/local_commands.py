@@ -1,5 +1,5 @@
-"""acp-tui's own slash commands (shown in the completion list marked local) and the command
-palette entries for them."""
+"""acp-tui's own slash commands (typed `//name`, shown in the completion list labelled acp-tui;
+see `composer/slash.py`) and the command palette entries for them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("export", "Write the conversation as Markdown", "[path]", local=True),
     SlashCommand(
         "copy",
-        "Copy the last agent message (/copy code: its last code block)",
+        "Copy the last agent message (//copy code: its last code block)",
         "[code]",
         local=True,
     ),
@@ -31,7 +31,7 @@ class LocalCommandsProvider(Provider):
             ("Copy last agent message", "copy", "system clipboard or OSC 52"),
             ("Copy last code block", "copy code", "from the last agent message"),
             ("Edit prompt in $EDITOR", "editor", "reads it back when the editor exits"),
-            ("New session (/clear)", "clear", "a new session in this directory"),
+            ("New session (//clear)", "clear", "a new session in this directory"),
         ]
 
     def _run(self, line: str) -> None:

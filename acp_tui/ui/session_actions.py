@@ -1,5 +1,5 @@
 """Session-wide actions of the main screen: log out (palette, when the agent offers it),
-acp-tui's own `/sessions`, `/model` and `/clear` (a new session in this directory, asked
+acp-tui's own `//sessions`, `//model` and `//clear` (a new session in this directory, asked
 first when a turn is running), and continuing from a message in a new session (f7, palette;
 see `client/message_fork.py`)."""
 

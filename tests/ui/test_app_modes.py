@@ -142,3 +142,20 @@ async def test_shift_tab_with_a_single_mode_does_nothing(tmp_path: Path) -> None
 
 def notified(h: AppHarness, text: str) -> Callable[[], bool]:
     return lambda: any(text in n for n in h.notified)
+
+
+async def test_an_agent_without_modes_has_the_modes_section_say_none(tmp_path: Path) -> None:
+    """Like Settings and Commands: `none`, not an empty line under `Modes (shift+tab)`."""
+    steps = [initialize_ok(), new_session_ok(SID), expect_prompt(), end_turn()]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.pilot.pause()
+        assert marks(h) == ["none"]
+        lines = [line.strip(" ▏") for line in h.screen_text().splitlines()]
+        assert lines[lines.index("Modes  (shift+tab)") + 1] == "none"
+        mode_list = h.one(ModeList)
+        assert mode_list.get_option_at_index(0).disabled, "nothing to choose"
+        mode_list.focus()
+        await h.pilot.press("enter", "shift+tab")
+        await h.pilot.pause()
+        assert h.sent_methods("session/set_mode") == []

@@ -132,7 +132,7 @@ async def open_resource(app: AcpApp, pilot: Pilot[Any], card: ToolCallCard) -> N
 
 CASES: list[tuple[str, Action, str]] = [
     # (call, what the user does, what must show in the frozen card)
-    ("failed", nothing, '"error": "boom"'),
+    ("failed", nothing, "│    boom"),
     ("failed", click_raw_output_closed, "▶ raw output"),
     ("edit", enter_folds, "✎ edit call"),
     ("read", click_header_unfolds, "read 3 lines"),

@@ -57,11 +57,12 @@ async def test_slash_lists_agent_and_local_commands_live_filters_completes_and_h
         await h.until(lambda: h.session.thread.commands, "the agent's commands")
         await h.type_prompt("/", send=False)
         await h.until(lambda: "review" in listed(h), "the slash list")
-        local = ["export", "copy", "editor", "sessions", "model", "clear"]
-        assert listed(h)[:6] == local, "local commands come first"
+        local = ["/export", "/copy", "/editor", "/sessions", "/model", "/clear"]
+        assert listed(h)[:6] == local, "acp-tui's own (`//name`) come first"
         assert set(listed(h)[6:]) == {"review", "init"}
         labels = [plain_option(h, i) for i in range(len(listed(h)))]
-        assert "local" in labels[0] and "local" not in labels[6]
+        assert labels[0].startswith("//export") and "acp-tui" in labels[0]
+        assert labels[6].startswith("/review") and "agent" in labels[6]
         assert "Review the [bold]diff[/bold]" in labels[6], "descriptions are not markup"
 
         # live: a new update while the list is open
@@ -93,13 +94,68 @@ async def test_a_local_command_is_run_not_sent_and_escape_closes_the_list(tmp_pa
     cwd = fixed_cwd(tmp_path)
     async with run_app(agent.argv, cwd) as h:
         await h.type_prompt("/exp", send=False)
-        await h.until(lambda: listed(h) == ["export"], "the filtered list")
+        await h.until(lambda: listed(h) == ["/export"], "the filtered list")
         await h.pilot.press("escape")
         assert not h.one(CompletionList).is_open
         await h.type_prompt("ort out.md")
         await h.until(lambda: (cwd / "out.md").exists(), "the export file")
         assert h.sent_methods("session/prompt") == []
         assert any("exported to" in n for n in h.notified)
+
+
+CLASHING = [
+    {"name": "clear", "description": "Clear the agent's context"},
+    {"name": "export", "description": "Export the agent's transcript"},
+    {"name": "model", "description": "Switch the agent's model", "input": {"hint": "name"}},
+]
+
+
+async def test_agent_commands_named_like_acp_tuis_reach_the_agent(tmp_path: Path) -> None:
+    """The agent's `/model`, `/clear`, `/export` are sent to it as typed; acp-tui's own are
+    `//model`, `//clear`, `//export`, and the list shows both, labelled."""
+    steps = [
+        initialize_ok(),
+        session_with_modes(),
+        upd("available_commands_update", availableCommands=CLASHING),
+        expect_prompt(),
+        end_turn(),
+        expect_prompt(),
+        end_turn(),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    cwd = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, cwd) as h:
+        await h.until(lambda: h.session.thread.commands, "the agent's commands")
+        await h.type_prompt("/model", send=False)
+        await h.until(lambda: listed(h) == ["model", "/model"], "both /model commands")
+        labels = [plain_option(h, 0), plain_option(h, 1)]
+        assert labels[0].startswith("/model ") and "agent" in labels[0]
+        assert "Switch the agent's model" in labels[0]
+        assert labels[1].startswith("//model ") and "acp-tui" in labels[1]
+        await h.pilot.press("escape")
+        await h.type_prompt(" x")
+        await h.until(lambda: prompts(h), "/model x sent to the agent")
+        await h.settle()
+        assert prompts(h) == [[{"type": "text", "text": "/model x"}]]
+        assert not any("choice of models" in n for n in h.notified), "acp-tui's /model ran"
+
+        await h.type_prompt("/export")
+        await h.until(lambda: len(prompts(h)) == 2, "/export sent to the agent")
+        await h.settle()
+        assert prompts(h)[1] == [{"type": "text", "text": "/export"}]
+        assert not list(cwd.glob("**/*.md")), "acp-tui exported nothing"
+
+        await h.type_prompt("//exp", send=False)
+        await h.until(lambda: listed(h) == ["/export"], "acp-tui's own only after //")
+        await h.pilot.press("tab")
+        assert h.one(PromptInput).text == "//export "
+        await h.type_prompt("out.md")
+        await h.until(lambda: (cwd / "out.md").exists(), "acp-tui's export")
+        assert len(prompts(h)) == 2, "//export is not sent"
+
+        await h.type_prompt("//model")  # (this agent offers no models: acp-tui says so)
+        await h.until(lambda: any("choice of models" in n for n in h.notified), "//model")
+        assert len(prompts(h)) == 2
 
 
 def project(tmp_path: Path) -> Path:

@@ -15,8 +15,10 @@ from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.settings_section import SettingRow, SettingsSection
 from acp_tui.ui.widgets.status_bar import StatusBar
+from bench.turns import update
 from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, write_scenario
 from tests.ui.app_harness import SID, AppHarness, fixed_cwd, run_app, upd
+from tests.ui.headless_app import headless_app, until
 
 
 def model_option(current: str = "sonnet") -> dict[str, Any]:
@@ -136,7 +138,7 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
     agent = write_scenario(tmp_path, steps)
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.until(lambda: "model: Sonnet" in status(h), "the model in the status bar")
-        assert "thinking: High" in status(h)
+        assert "Reasoning effort: High" in status(h)
         await h.until(lambda: list(rows(h)) == ["model", "effort", "web"], "the settings rows")
         shown = rows(h)
         assert "Model" in shown["model"] and "Sonnet" in shown["model"]
@@ -152,7 +154,7 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
         assert labels[1].startswith("● Sonnet") and labels[2].startswith("○ Opus")
         await pick(h, "opus")
         await h.until(lambda: "model: Opus" in status(h), "Opus in the status bar")
-        assert "thinking: Medium" in status(h), "the answered list replaced ours"
+        assert "Reasoning effort: Medium" in status(h), "the answered list replaced ours"
         sent = h.sent_methods("session/set_config_option")[-1]["params"]
         assert sent == {"sessionId": SID, "configId": "model", "value": "opus"}
 
@@ -172,7 +174,7 @@ async def test_settings_show_change_and_follow_the_agent(tmp_path: Path) -> None
             lambda: any("low effort is not available for opus" in n for n in h.notified),
             "the error with its data",
         )
-        assert "thinking: Medium" in status(h)
+        assert "Reasoning effort: Medium" in status(h)
 
         # the agent changes options itself during a turn
         await h.prompt("go")
@@ -265,3 +267,24 @@ async def test_no_models_offered_says_so(tmp_path: Path) -> None:
         assert not isinstance(h.app.screen, ChoicePicker)
         assert rows(h) == {}
         assert "none" in str(h.one(SettingsSection).query_one(".settings-none").render())
+
+
+async def test_the_status_bar_names_the_thought_level_as_the_agent_does() -> None:
+    """`Effort` or `Reasoning Effort`, not `thinking`; agent text made safe and shortened."""
+    async with headless_app((140, 45)) as (app, pilot):
+        thread = app.session.thread
+        bar = app.screen.query_one(StatusBar)
+
+        def shown() -> str:
+            return bar.render().plain
+
+        thread.apply_notification(update("config_option_update", configOptions=[
+            {**effort_option("medium"), "name": "Effort"}]))  # fmt: skip
+        await until(pilot, lambda: "Medium" in shown(), "the effort in the status bar")
+        assert "  Effort: Medium" in shown() and "thinking" not in shown()
+        hostile = "Reasoning\x1b[2J Effort [bold]of the most thorough kind[/bold]"
+        thread.apply_notification(update("config_option_update", configOptions=[
+            {**effort_option("high"), "name": hostile}]))  # fmt: skip
+        await until(pilot, lambda: "High" in shown(), "the new option")
+        assert "  Reasoning␛[2J Effort [b…: High" in shown(), "24 cells at most, no escape"
+        assert "\x1b" not in shown()

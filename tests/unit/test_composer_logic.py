@@ -15,9 +15,11 @@ from acp_tui.composer.mentions import find_mentions, mention_at, mention_text
 from acp_tui.composer.prompt_content import PromptCapabilities, ReadConsent, build_prompt
 from acp_tui.composer.slash import (
     SlashCommand,
+    SlashInput,
     completing_name,
     filter_commands,
     hint_for,
+    local_command,
     merged,
     parse_slash,
 )
@@ -37,7 +39,12 @@ def test_slash_parsing_filtering_merging_and_hints() -> None:
     assert [c.name for c in filter_commands(commands, "rev")] == ["review", "preview"]
     assert [c.name for c in filter_commands(commands, "rw")] == ["review", "preview"]
     local = [SlashCommand("review", "local one", local=True)]
-    assert [c.local for c in merged(commands, local)] == [True, False, False]
+    assert [c.typed for c in merged(commands, local)] == [
+        "//review",
+        "/init",
+        "/review",
+        "/preview",
+    ], "a shared name keeps both: the agent's /review and acp-tui's //review"
     assert filter_commands(commands, "review x") == []
     edits = [SlashCommand("editor", "", local=True), SlashCommand("edit", "")]
     assert [c.name for c in filter_commands(edits, "edit")] == ["edit", "editor"]
@@ -46,6 +53,32 @@ def test_slash_parsing_filtering_merging_and_hints() -> None:
     assert filter_commands(words, "mcp list ") == [], "typed out: the list closes"
     assert hint_for("/review ", commands) == "what"
     assert hint_for("/review x", commands) is None
+
+
+AGENT = [SlashCommand("clear", "agent's"), SlashCommand("model", "agent's", "name"),
+         SlashCommand("mcp list", "")]  # fmt: skip
+LOCAL = [SlashCommand("export", "", "[path]", local=True),
+         SlashCommand("model", "", local=True), SlashCommand("clear", "", local=True),
+         SlashCommand("mcp", "", local=True)]  # fmt: skip
+
+
+def test_an_agent_command_keeps_its_name_and_acp_tuis_own_have_a_form_of_their_own() -> None:
+    assert local_command("/model x", LOCAL, AGENT) is None, "/model is the agent's"
+    assert local_command("/clear", LOCAL, AGENT) is None
+    assert local_command("/mcp add", LOCAL, AGENT) is None, "the agent has /mcp list"
+    assert local_command("//model", LOCAL, AGENT) == SlashInput("model", "")
+    assert local_command("//clear now", LOCAL, AGENT) == SlashInput("clear", "now")
+    assert local_command("/export out.md", LOCAL, AGENT) == SlashInput("export", "out.md")
+    assert local_command("//export out.md", LOCAL, AGENT) == SlashInput("export", "out.md")
+    assert local_command("//review", LOCAL, AGENT) is None, "not one of acp-tui's: sent"
+    assert local_command("hello", LOCAL, AGENT) is None
+    both = merged(AGENT, LOCAL)
+    assert [c.typed for c in filter_commands(both, "model")] == ["/model", "//model"]
+    assert [c.typed for c in filter_commands(both, "/")] == [c.typed for c in LOCAL]
+    assert [c.typed for c in filter_commands(both, "/mo")] == ["//model"]
+    assert hint_for("/model ", both) == "name"
+    assert hint_for("//export ", both) == "[path]"
+    assert hint_for("/export ", both) == "[path]", "no agent export: /export is acp-tui's"
 
 
 def test_mentions_with_lines_quotes_and_not_emails() -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from acp_tui.protocol import models as m
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import (
     ToolCallEntry,
 )
+from acp_tui.session.permission import PermissionAsk
 from acp_tui.session.thread import Thread
 from tests.unit.thread_support import Clock, notify
 
@@ -47,10 +50,35 @@ def test_tool_call_lifecycle_with_times(
         },
     )
     assert entry.status == "completed" and entry.title == "Run tests"  # null = unchanged
-    assert (entry.started_at, entry.finished_at, entry.duration) == (101.0, 103.5, 2.5)
+    assert (entry.started_at, entry.finished_at, entry.duration) == (101.0, 103.5, 3.5)
     assert entry.raw_input == {"cmd": "pytest"} and entry.raw_output == {"exit": 0}
     assert isinstance(entry.content[0], m.Terminal)
     assert events == [ch.EntryAdded(entry), ch.EntryChanged(entry), ch.EntryChanged(entry)]
+
+
+def test_a_call_asked_about_counts_from_its_tool_call_and_tells_the_wait_apart(
+    thread: Thread, clock: Clock
+) -> None:
+    """An agent that asks permission and then sends `completed` with no `in_progress`: the
+    call took the 11.4 s since its `tool_call`, 11 s of them waiting for the user."""
+    notify(thread, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Write",
+                    "kind": "edit", "status": "pending"})  # fmt: skip
+    entry = thread.tool_calls["t1"]
+    clock.now = 100.2
+    ask = PermissionAsk(3)
+    thread.ask_permission("t1", ask)
+    clock.now = 105.2
+    assert entry.waited(clock.now) == pytest.approx(5.0), "an open question counts up to now"
+    clock.now = 111.2
+    thread.settle_permission("t1", 3, "✓ answered: Allow")
+    clock.now = 111.4
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"})
+    assert entry.duration == pytest.approx(11.4)
+    assert entry.waited(500.0) == pytest.approx(11.0), "an answered question stops counting"
+    now = 500.0
+    auto = PermissionAsk(4, asked=False, answer="✓ allowed by rule")
+    thread.ask_permission("t1", auto)
+    assert entry.waited(now) == pytest.approx(11.0), "an answer given without asking waited 0"
 
 
 def test_repeated_tool_call_merges_only_sent_fields(

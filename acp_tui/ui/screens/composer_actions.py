@@ -1,4 +1,4 @@
-"""What the main screen does for the composer: local slash commands (/export, /copy, /editor),
+"""What the main screen does for the composer: local slash commands (//export, //copy, //editor),
 the copy key, $EDITOR, and desktop notifications when the user is elsewhere.
 
 A mixin so `MainScreen` stays about the conversation; it needs `self.session` and the

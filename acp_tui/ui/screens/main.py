@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
@@ -38,7 +38,7 @@ from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
-from acp_tui.ui.widgets.screen_footer import ScreenFooter
+from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
 from acp_tui.ui.widgets.settings_section import SettingsSection
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
@@ -58,14 +58,14 @@ class MainScreen(LayoutOnce, ComposerActions):
     MainScreen #body { height: 1fr; }
     MainScreen #main-column { width: 1fr; height: 1fr; }
     """
-    BINDINGS = [
-        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
+    BINDINGS = [  # the footer's order, whatever has the focus (see `in_stable_order`)
+        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
         Binding("shift+tab", "cycle_mode", "next mode", priority=True, id="main.next-mode"),
+        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
         Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
         Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
         Binding("f3", "show_rules", "permission rules", id="main.rules"),
-        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
         Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
@@ -94,6 +94,11 @@ class MainScreen(LayoutOnce, ComposerActions):
             yield Sidebar(self.session.thread, id="sidebar", session=self.session)
         yield StatusBar(id="status")
         yield ScreenFooter()
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's, in one order whatever has the focus (the footer's keys stay put)."""
+        return in_stable_order(super().active_bindings, self, self.BINDINGS)
 
     def on_mount(self) -> None:
         session = self.session
@@ -224,6 +229,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         status.model = safe_text(name, limit=40)
         thought = option_by_category(thread.config_options, THOUGHT_LEVEL)
         status.thought = safe_text(value_name(thought), limit=20) if thought else ""
+        status.thought_name = (safe_text(thought.name, limit=24) if thought else "") or "thinking"
 
     # ------------------------------------------------------------ UI → session
 

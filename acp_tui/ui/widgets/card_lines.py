@@ -43,6 +43,7 @@ from acp_tui.ui.widgets.entry_renderables import (
     wrap_text,
 )
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
+from acp_tui.ui.widgets.raw_output import readable_raw, readable_text
 from acp_tui.ui.widgets.tool_call_facts import (
     RUNNING,
     folds_when_done,
@@ -56,6 +57,8 @@ from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_lines
 
 RAW_LIMIT = 20_000
 """Characters of a raw input/output shown."""
+RAW_OUTPUT_LINES = 12
+"""Lines of the raw output shown until the user asks for all (click, or `e` on the card)."""
 
 FOLD = "fold"
 EXPAND_OUTPUT = "expand-output"
@@ -196,9 +199,16 @@ def _plain(lines: list[Strip], action: str | None = None) -> list[Row]:
 
 
 def _section(
-    title: str, name: str, body: RenderableType, shown: bool, look: Look, width: int
+    title: str,
+    name: str,
+    body: RenderableType,
+    shown: bool,
+    look: Look,
+    width: int,
+    limit: int | None = None,
 ) -> list[Row]:
-    """A raw section: its title row, and open, a blank row and the body."""
+    """A raw section: its title row, and open, a blank row and the body (with ``limit``, its
+    first lines and a line saying how many more, which shows them all when clicked)."""
     style = look.style("title")
     rows: list[Row] = [(collapsible_title(title, width, style, expanded=shown), SECTION + name)]
     if shown:
@@ -206,8 +216,16 @@ def _section(
             lines = wrap_text(body, look, width - 3)
         else:
             lines = rich_lines(body, look, width - 3)
+        hidden = len(lines) - limit if limit is not None and len(lines) > limit + 1 else 0
+        if hidden:
+            noun = "line" if hidden == 1 else "lines"
+            more = Text(f"⋯ {hidden} more {noun} (click or e shows all)", style="dim")
+            lines = lines[:limit]
         rows += [(Strip([]), None)]
         rows += _plain(padded(lines, width, look.style("base"), left=3, right=0))
+        if hidden:
+            hint = padded(wrap_text(more, look, width - 3), width, look.style("base"), left=3)
+            rows += _plain(hint, EXPAND_OUTPUT)
     return rows
 
 
@@ -238,10 +256,11 @@ def body_rows(
         hint = len(lines) - tail if tail is not None else 0  # the "earlier lines" note's
         return [(line, EXPAND_OUTPUT if i < hint else None) for i, line in enumerate(lines)]
 
+    failed = entry.status == "failed"
     for index, item in enumerate(entry.content):
         match item:
             case m.Content(content=m.TextContent() as block):
-                rows += text_rows(block.text)
+                rows += text_rows(readable_text(block.text) if failed else block.text)
             case m.Content(content=m.ImageContent() | m.AudioContent() as block):
                 rows += _plain(block_lines(block, look, width), MEDIA + str(index))
             case m.Content(content=m.EmbeddedResource() as block):
@@ -282,13 +301,15 @@ def body_rows(
             text.append(f"{location.path}:{line}" if line is not None else location.path)
         locations = look.style("locations")
         rows += _plain([line.apply_style(locations) for line in wrap_text(text, look, width)])
-    for title, name, value in (
-        ("raw input", RAW_INPUT, entry.raw_input),
-        ("raw output", RAW_OUTPUT, entry.raw_output),
-    ):
-        if value is not None:
-            body = Text(format_raw(value)[:RAW_LIMIT])
-            rows += _section(title, name, body, section_open(entry, state, name), look, width)
+    if entry.raw_input is not None:
+        body = Text(format_raw(entry.raw_input)[:RAW_LIMIT])
+        opened = section_open(entry, state, RAW_INPUT)
+        rows += _section("raw input", RAW_INPUT, body, opened, look, width)
+    if entry.raw_output is not None:
+        body = Text(readable_raw(entry.raw_output)[:RAW_LIMIT])
+        opened = section_open(entry, state, RAW_OUTPUT)
+        limit = None if state.output_expanded else RAW_OUTPUT_LINES
+        rows += _section("raw output", RAW_OUTPUT, body, opened, look, width, limit)
     return rows
 
 

@@ -25,6 +25,7 @@ class Completion:
 
     kind: str  # "slash" | "mention"
     value: str
+    """A path, or what follows a command's first `/` (`review`, `/export` for `//export`)."""
     start: int
 
 
@@ -55,18 +56,21 @@ class CompletionList(OptionList, can_focus=False):
     def show_commands(self, commands: Sequence[SlashCommand], start: int) -> None:
         """Open the list on `commands` (the first `MAX_SHOWN`), completing from column `start`."""
         options = []
-        width = max((len(c.name) for c in commands[:MAX_SHOWN]), default=0) + 2
+        width = max((len(c.typed) for c in commands[:MAX_SHOWN]), default=0) + 2
         for command in commands[:MAX_SHOWN]:
-            label = Text("/" + command.name.ljust(width), style="bold", no_wrap=True,
+            label = Text(command.typed.ljust(width), style="bold", no_wrap=True,
                          overflow="ellipsis")  # fmt: skip
             if command.local:
-                label.append("local ", style="italic cyan")
+                label.append("acp-tui ", style="italic cyan")
+            else:
+                label.append("agent   ", style="italic green")
             label.append(command.description.splitlines()[0] if command.description else "",
                          style="dim")  # fmt: skip
             if command.hint:
                 label.append(f"  <{command.hint}>", style="dim italic")
             options.append(Option(label))
-        self._show(options, [Completion("slash", c.name, start) for c in commands[:MAX_SHOWN]])
+        items = [Completion("slash", c.typed[1:], start) for c in commands[:MAX_SHOWN]]
+        self._show(options, items)
         self.border_title = "commands"
 
     def show_paths(self, paths: Sequence[str], start: int) -> None:

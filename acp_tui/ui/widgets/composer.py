@@ -1,9 +1,10 @@
 """The prompt with its helpers: the completion list above it and the mention chips below.
 
 Typing `/` at the start opens the slash commands (the agent's, live as it updates them, and
-acp-tui's own, marked local); `@` opens the file picker over the session directory's index.
-A prompt naming a local command (`/export out.md`) is not sent: the composer posts
-`Composer.LocalCommand` and the screen runs it.
+acp-tui's own, `//name`, each labelled); `@` opens the file picker over the session directory's
+index. A prompt naming one of acp-tui's commands (`//export out.md`, or `/export out.md` while
+the agent has no `export`) is not sent: the composer posts `Composer.LocalCommand` and the
+screen runs it. Every other `/name` goes to the agent as typed.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from acp_tui.composer.slash import (
     completing_name,
     filter_commands,
     hint_for,
+    local_command,
     merged,
-    parse_slash,
 )
 from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
@@ -234,10 +235,9 @@ class Composer(Vertical):
 
     @on(PromptInput.Submitted)
     def _submitted(self, event: PromptInput.Submitted) -> None:
-        parsed = parse_slash(event.text)
-        if parsed is None:
-            return
-        if any(c.name == parsed.name for c in self.local_commands):
+        agent = agent_commands(self.thread.commands)
+        parsed = local_command(event.text, self.local_commands, agent)
+        if parsed is not None:
             event.stop()
             self.post_message(self.LocalCommand(parsed.name, parsed.args.strip()))
 

@@ -12,6 +12,9 @@ from textual.widgets.option_list import Option
 
 from acp_tui.protocol.models import SessionMode
 
+NO_MODES = "\0none"
+"""The id of the "none" line shown while the agent has no modes (no mode id has a NUL)."""
+
 
 @dataclass(frozen=True)
 class ModeInfo:
@@ -41,6 +44,7 @@ class ModeList(OptionList):
         self.modes: list[ModeInfo] = []
         self.current: str | None = None
         self._last_tried: str | None = None  # where shift+tab cycles on from
+        self._rebuild()
 
     def set_modes(self, modes: list[ModeInfo], current: str | None) -> None:
         """Show `modes`, `current` marked."""
@@ -57,6 +61,8 @@ class ModeList(OptionList):
     def _rebuild(self) -> None:
         highlighted = self.highlighted
         self.clear_options()
+        if not self.modes:  # as the Settings and Commands sections say it, not an empty line
+            self.add_option(Option(Text("none", style="dim"), id=NO_MODES, disabled=True))
         for mode in self.modes:
             self.add_option(Option(self._label(mode), id=mode.id))
         if self.modes:
@@ -75,7 +81,7 @@ class ModeList(OptionList):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option.id is not None and event.option.id != self.current:
+        if event.option.id not in (None, NO_MODES, self.current):
             self.post_message(self.ModeChosen(event.option.id))
 
     def next_mode_id(self) -> str | None:

@@ -84,7 +84,8 @@ class PromptInput(KeysFirstTextArea):
             else:
                 chosen = completion.chosen()
                 completion.close()
-                complete = chosen is not None and f"/{chosen.value}" == self.text.rstrip()
+                typed = self.text.rstrip()  # a slash item's value follows the first `/`
+                complete = chosen is not None and typed in (f"/{chosen.value}", chosen.value)
                 if event.key == "enter" and complete:
                     self.submit()  # the command is typed out already: Enter runs it
                 elif chosen is not None:

@@ -45,6 +45,8 @@ class StatusBar(Widget):
     mode: reactive[str] = reactive("")
     model: reactive[str] = reactive("")
     thought: reactive[str] = reactive("")
+    thought_name: reactive[str] = reactive("thinking")
+    """What the agent calls its thought-level option ("Effort", "Reasoning Effort"), made safe."""
     state: reactive[str] = reactive("starting")
     usage: reactive[str] = reactive("")
     running_since: reactive[float | None] = reactive(None)
@@ -71,7 +73,7 @@ class StatusBar(Widget):
             text.append("  model: ", style="dim")
             text.append(self.model, style="bold")
         if self.thought:
-            text.append("  thinking: ", style="dim")
+            text.append(f"  {self.thought_name}: ", style="dim")
             text.append(self.thought, style="bold")
         if self.running_since is not None:
             elapsed = time.monotonic() - self.running_since

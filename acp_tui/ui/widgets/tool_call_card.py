@@ -168,7 +168,7 @@ class ToolCallCard(Vertical):
 
     @property
     def elapsed(self) -> float | None:
-        """Seconds the call ran (so far, while it runs); None before it started."""
+        """Seconds since the agent announced the call (so far, while it runs)."""
         return elapsed(self.entry, time.monotonic())
 
     def update_from_entry(self) -> None:

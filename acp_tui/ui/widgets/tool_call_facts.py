@@ -82,23 +82,36 @@ def folds_when_done(entry: ToolCallEntry) -> bool:
 
 
 def elapsed(entry: ToolCallEntry, now: float) -> float | None:
-    """Seconds the call ran (until ``now`` while it runs); None before it started or if it
-    finished without a recorded end."""
-    started = entry.started_at
-    if started is None:
-        return None
+    """Seconds since the agent announced the call: until ``now`` while it runs, to its end once
+    finished (a call asked about and then finished with no in_progress took that long too);
+    None while it is pending (no clock runs on a call not started) or if it finished without
+    a recorded end."""
     finished = entry.finished_at
     if finished is None:
-        return now - started if entry.status in RUNNING else None
-    return finished - started
+        return now - entry.created_at if entry.status == "in_progress" else None
+    return finished - entry.created_at
 
 
-def status_text(status: str, seconds: float | None) -> Text:
-    """A tool call's status mark and label, with its elapsed time if known."""
+def waited(entry: ToolCallEntry, now: float) -> float | None:
+    """Seconds of `elapsed` spent waiting for the user's permission answers; None if none
+    was asked (or answered at once)."""
+    seconds = entry.waited(now)
+    return seconds if seconds >= 0.05 else None
+
+
+def _seconds(seconds: float) -> str:
+    return format_elapsed(seconds) if seconds >= 1 else f"{seconds:.1f}s"
+
+
+def status_text(status: str, seconds: float | None, waited_for: float | None = None) -> Text:
+    """A tool call's status mark and label, with its elapsed time if known and the part of it
+    that waited for the user (`✓ completed 12s (waited 11s for you)`)."""
     label, style = STATUS_LOOK.get(status, (f"? {status}", "magenta"))
     text = Text(label, style=style)
     if seconds is not None:
-        text.append(f" {format_elapsed(seconds)}" if seconds >= 1 else f" {seconds:.1f}s", "dim")
+        text.append(f" {_seconds(seconds)}", "dim")
+        if waited_for is not None:
+            text.append(f" (waited {_seconds(waited_for)} for you)", "dim")
     return text
 
 
@@ -108,7 +121,7 @@ def header_text(entry: ToolCallEntry, now: float) -> Text:
     text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
     text.append(str(entry.title or "tool call"), style="bold")
     text.append("  ")
-    text.append_text(status_text(str(entry.status), elapsed(entry, now)))
+    text.append_text(status_text(str(entry.status), elapsed(entry, now), waited(entry, now)))
     return text
 
 
