@@ -96,6 +96,11 @@ def answers(agent: ScriptedAgent) -> list[dict[str, Any]]:
     return [f["result"] for f in agent.transcript() if isinstance(f, dict) and "result" in f]
 
 
+def terminal_ids(agent: ScriptedAgent) -> list[str]:
+    """The ids of the terminals the agent created, in order."""
+    return [answer["terminalId"] for answer in answers(agent) if "terminalId" in answer]
+
+
 async def run_scenario(
     tmp_path: Path,
     *,
@@ -134,9 +139,10 @@ async def run_scenario(
         await poll(lambda: b_started(b_tag), "B's tree to start")
         before = identities(others)
         assert len(before) >= 5 * len(others)  # every sleep of every other tree is named
-        ids = [a["terminalId"] for a in answers(agent) if "terminalId" in a]
+        created = len(others) + 1
+        await poll(lambda: len(terminal_ids(agent)) == created, "the agent to get every answer")
+        ids = terminal_ids(agent)
         b_id = ids.pop(1)
-        assert len(ids) == len(others)
 
         session.submit("go")
         await asyncio.wait_for(ended.wait(), TIMEOUT)
