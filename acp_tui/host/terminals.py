@@ -271,6 +271,7 @@ class TerminalHost:
             terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
         else:
             terminal.attach(process)
+            self._hold(terminal, process)
             self._record(terminal)
         self._terminals[terminal.id] = terminal
         return {"terminalId": terminal.id}
@@ -310,6 +311,14 @@ class TerminalHost:
         await asyncio.gather(*(terminal.close() for terminal in self._terminals.values()))
 
     # -- process trees --------------------------------------------------------------------------
+
+    def _hold(self, terminal: Terminal, process: PtyProcess) -> None:
+        """The watchdog keeps the PTY open until the command ends (see `protocol.watchdog`)."""
+        start = terminal.tree.get(process.pid)
+        if start is None:
+            return
+        self.guard.hold_terminal(process.master_fd, process.pid, start)
+        terminal.add_exit_listener(lambda _status: self.guard.drop_terminal(process.pid, start))
 
     def _record(self, terminal: Terminal) -> None:
         procs = snapshot()

@@ -106,8 +106,8 @@ async def test_agent_crash(launch: Launch) -> None:
 
 async def test_kill_9_of_acp_tui(launch: Launch) -> None:
     tag = new_tag()
-    # a cleared environment is only found through what acp-tui recorded before it died, and
-    # there is no event telling when that happened: that case is left to the tests above
-    app = await launch(tag, cleared_env=False)
+    # the orphan with a cleared environment may not be recorded yet: it is found below the
+    # command, which the watchdog keeps from being hung up until it has stopped the tree
+    app = await launch(tag)
     os.kill(app.pid, signal.SIGKILL)
     await gone(app, tag)
