@@ -51,9 +51,15 @@ class ProcessGuard:
             log.warning("cannot start the process watchdog: %s", error)
 
     def record(self, pid: int, start: int) -> None:
+        """Tell the watchdog about a process of ours (sent with the next `flush()`)."""
         if self.watchdog is not None and self._recorded.get(pid) != start:
             self._recorded[pid] = start
             self.watchdog.record(pid, start)
+
+    def flush(self) -> None:
+        """Send the watchdog what was recorded (what it cannot take now goes next time)."""
+        if self.watchdog is not None:
+            self.watchdog.flush()
 
     def hold_terminal(self, master_fd: int, pid: int, start: int) -> None:
         """Let the watchdog keep the PTY of the command (pid, start) open while it runs."""
@@ -75,6 +81,7 @@ class ProcessGuard:
         for pid in descendants([me], procs):
             if pid not in (me, self.watchdog.pid):
                 self.record(pid, procs[pid].start)
+        self.flush()
 
     def kill_everything(self) -> dict[int, Proc]:
         """SIGKILL every process below acp-tui or carrying its marker (not the watchdog).

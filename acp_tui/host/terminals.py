@@ -324,6 +324,7 @@ class TerminalHost:
         procs = snapshot()
         for proc in terminal.track(procs):
             self.guard.record(proc.pid, proc.start)
+        self.guard.flush()
         if self._tracker is None or self._tracker.done():
             self._tracker = self.tasks.spawn("terminal trees", self._track())
 

@@ -34,13 +34,23 @@ from pathlib import Path
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
+MESSAGE_BYTES = 8192  # records per message: a socket holds a few hundred messages, not lines
+RECV_BYTES = MESSAGE_BYTES + 256
+
+
 class Watchdog:
-    """acp-tui's end of the socket to the watchdog process."""
+    """acp-tui's end of the socket to the watchdog process.
+
+    Records are batched (`flush()` sends them, several lines a message) and kept until the
+    socket takes them, so a burst of new processes is not lost while the watchdog lags.
+    """
 
     def __init__(self, process: subprocess.Popen[bytes], channel: socket.socket) -> None:
         self.process = process
         self.pid = process.pid
         self._channel: socket.socket | None = channel
+        self._lines = bytearray()  # records and drops not sent yet
+        self._holds: list[tuple[bytes, int]] = []  # holds not sent yet, with a duplicate fd
 
     @classmethod
     def spawn(cls, marker: str) -> Watchdog:
@@ -66,29 +76,54 @@ class Watchdog:
         return cls(process, ours)
 
     def record(self, pid: int, start: int) -> None:
-        """Tell the watchdog about a process to kill if acp-tui dies (best effort)."""
-        self._send(f"{pid} {start}")
+        """Tell the watchdog about a process to kill if acp-tui dies (sent by `flush()`)."""
+        if self._channel is not None:
+            self._lines += f"{pid} {start}\n".encode()
+            if len(self._lines) >= MESSAGE_BYTES:
+                self.flush()
 
     def hold(self, master_fd: int, pid: int, start: int) -> None:
         """Give the watchdog a duplicate of the PTY master of the command (pid, start), so that
         acp-tui's death does not hang its terminal up before the watchdog stopped its tree."""
-        self._send(f"hold {pid} {start}", master_fd)
+        if self._channel is not None:
+            self._holds.append((f"hold {pid} {start}\n".encode(), os.dup(master_fd)))
+            self.flush()
 
     def drop(self, pid: int, start: int) -> None:
         """The command (pid, start) has ended: the watchdog closes its master."""
-        self._send(f"drop {pid} {start}")
+        if self._channel is not None:
+            self._lines += f"drop {pid} {start}\n".encode()
+            self.flush()
 
-    def _send(self, line: str, fd: int | None = None) -> None:
-        if self._channel is None:
-            return
-        with contextlib.suppress(OSError):  # full (BlockingIOError) or gone: best effort
-            if fd is None:
-                self._channel.send(line.encode())
-            else:
-                socket.send_fds(self._channel, [line.encode()], [fd])
+    def flush(self) -> None:
+        """Send what is waiting (holds first: a drop never overtakes its hold); what the socket
+        does not take now stays for the next call."""
+        channel = self._channel
+        try:
+            while channel is not None and self._holds:
+                line, fd = self._holds[0]
+                socket.send_fds(channel, [line], [fd])
+                self._holds.pop(0)
+                os.close(fd)
+            while channel is not None and self._lines:
+                cut = self._lines.rfind(b"\n", 0, MESSAGE_BYTES) + 1
+                channel.send(self._lines[:cut])
+                del self._lines[:cut]
+        except BlockingIOError:
+            return  # the watchdog lags: the rest goes with the next flush
+        except OSError:
+            self._discard()  # the watchdog is gone: nobody will read any of it
+
+    def _discard(self) -> None:
+        for _line, fd in self._holds:
+            os.close(fd)
+        self._holds.clear()
+        self._lines.clear()
 
     def close(self, *, wait: float | None = None) -> None:
         """Close the socket: the watchdog cleans up and exits (wait up to `wait` s for that)."""
+        self.flush()
+        self._discard()
         channel, self._channel = self._channel, None
         if channel is not None:
             channel.close()
@@ -107,14 +142,18 @@ def _watch(marker: str) -> int:  # pragma: no cover - runs in the watchdog proce
     with socket.socket(fileno=0) as channel:
         while True:
             try:
-                message, fds, _flags, _address = socket.recv_fds(channel, 256, 4)
+                message, fds, _flags, _address = socket.recv_fds(channel, RECV_BYTES, 4)
             except InterruptedError:
                 continue
             except OSError:
                 break
             if not message and not fds:
                 break  # acp-tui is gone
-            _take(message.split(), fds, known, held)
+            spare = list(fds)  # a hold takes its master from here
+            for line in message.splitlines():
+                _take(line.split(), spare, known, held)
+            for fd in spare:
+                os.close(fd)
     kill_tree(known=known, marker=marker, watched=None)
     for fd in held.values():
         os.close(fd)
@@ -124,7 +163,7 @@ def _watch(marker: str) -> int:  # pragma: no cover - runs in the watchdog proce
 def _take(  # pragma: no cover - runs in the watchdog process
     words: list[bytes], fds: list[int], known: dict[int, int], held: dict[tuple[int, int], int]
 ) -> None:
-    """One message: ``PID START``, ``hold PID START`` (with a PTY master), ``drop PID START``."""
+    """One line: ``PID START``, ``hold PID START`` (with a PTY master), ``drop PID START``."""
     verb = {2: b"", 3: words[0]}.get(len(words), b"?")
     try:
         pid, start = int(words[-2]), int(words[-1])
@@ -134,13 +173,11 @@ def _take(  # pragma: no cover - runs in the watchdog process
         known[pid] = start
     if verb == b"hold" and fds:
         previous = held.pop((pid, start), None)
-        held[(pid, start)] = fds.pop()
+        held[(pid, start)] = fds.pop(0)
         if previous is not None:
             os.close(previous)
     if verb == b"drop" and (pid, start) in held:
         os.close(held.pop((pid, start)))
-    for fd in fds:
-        os.close(fd)
 
 
 if __name__ == "__main__":  # pragma: no cover - the watchdog process

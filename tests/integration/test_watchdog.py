@@ -11,6 +11,7 @@ command spawns such children ten times a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -73,8 +74,14 @@ async def test_kill_9_while_the_command_spawns_unmarked_children(tmp_path: Path,
             await guarded.wait()
 
 
-def descriptors(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+def holds(pid: int, tty_index: str) -> bool:
+    """Whether process `pid` has the master of PTY number `tty_index` open (/proc fdinfo)."""
+    for name in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            info = Path(f"/proc/{pid}/fdinfo/{name}").read_text()
+            if f"tty-index:\t{tty_index}\n" in info:
+                return True
+    return False
 
 
 async def test_the_watchdog_holds_a_terminal_pty_until_dropped() -> None:
@@ -83,14 +90,39 @@ async def test_the_watchdog_holds_a_terminal_pty_until_dropped() -> None:
     watchdog = Watchdog.spawn(OWNER_MARKER_PREFIX + "test" + new_tag().replace(".", ""))
     master, slave = os.openpty()
     try:
-        held = descriptors(watchdog.pid)
+        tty_index = os.ttyname(slave).rsplit("/", 1)[1]
+        assert holds(os.getpid(), tty_index)
         # (pid, start) of no process: the watchdog's sweep at close must kill nothing here
         watchdog.hold(master, os.getpid(), 1)
-        await poll(lambda: descriptors(watchdog.pid) == held + 1, "the watchdog to hold the PTY")
+        await poll(lambda: holds(watchdog.pid, tty_index), "the watchdog to hold the PTY")
         watchdog.drop(os.getpid(), 1)
-        await poll(lambda: descriptors(watchdog.pid) == held, "the watchdog to close it")
+        await poll(lambda: not holds(watchdog.pid, tty_index), "the watchdog to close it")
     finally:
         os.close(master)
         os.close(slave)
         watchdog.close(wait=10.0)
     assert watchdog.process.returncode == 0
+
+
+async def test_a_burst_of_records_is_not_lost(tag: str) -> None:
+    """Thousands of processes recorded at once (a build in a terminal), while the watchdog is
+    still starting: the last one, with no marker to be found by, is killed all the same."""
+    process = await asyncio.create_subprocess_exec(
+        "sleep", f"{tag}1", env={"PATH": os.environ["PATH"]}, start_new_session=True
+    )
+    watchdog = Watchdog.spawn(OWNER_MARKER_PREFIX + "test" + tag.replace(".", ""))
+    try:
+        for fake in range(3000):  # pids above any pid_max: no process has them
+            watchdog.record(2**22 + fake, 1)
+        proc = read_proc(process.pid)
+        assert proc is not None
+        watchdog.record(process.pid, proc.start)
+        watchdog.flush()
+        watchdog.close(wait=20.0)
+        assert watchdog.process.returncode == 0
+        assert await asyncio.wait_for(process.wait(), 20) == -signal.SIGKILL
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        watchdog.close(wait=10.0)
