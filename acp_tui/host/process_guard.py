@@ -6,6 +6,8 @@ by everything below it. `install()` (the app calls it once at startup) makes acp
 subreaper, so orphans of its trees re-parent to it instead of init, and starts the `Watchdog`
 that kills what is left if acp-tui dies without cleaning up (`kill -9`). `record()` forwards
 processes seen in a tree to the watchdog (for those that clear their environment).
+`hold_terminal()` hands the watchdog a duplicate of a terminal's PTY master, so that acp-tui's
+death does not hang the command up (and scatter its tree) before the watchdog has stopped it.
 `kill_everything()` is the last word at quit and on SIGTERM/SIGHUP.
 """
 
@@ -49,9 +51,25 @@ class ProcessGuard:
             log.warning("cannot start the process watchdog: %s", error)
 
     def record(self, pid: int, start: int) -> None:
+        """Tell the watchdog about a process of ours (sent with the next `flush()`)."""
         if self.watchdog is not None and self._recorded.get(pid) != start:
             self._recorded[pid] = start
             self.watchdog.record(pid, start)
+
+    def flush(self) -> None:
+        """Send the watchdog what was recorded (what it cannot take now goes next time)."""
+        if self.watchdog is not None:
+            self.watchdog.flush()
+
+    def hold_terminal(self, master_fd: int, pid: int, start: int) -> None:
+        """Let the watchdog keep the PTY of the command (pid, start) open while it runs."""
+        if self.watchdog is not None:
+            self.watchdog.hold(master_fd, pid, start)
+
+    def drop_terminal(self, pid: int, start: int) -> None:
+        """The command (pid, start) has ended: the watchdog closes its copy of the PTY."""
+        if self.watchdog is not None:
+            self.watchdog.drop(pid, start)
 
     def record_below(self, procs: Mapping[int, Proc]) -> None:
         """Record every process below acp-tui now (orphans re-parented to it included)."""
@@ -63,6 +81,7 @@ class ProcessGuard:
         for pid in descendants([me], procs):
             if pid not in (me, self.watchdog.pid):
                 self.record(pid, procs[pid].start)
+        self.flush()
 
     def kill_everything(self) -> dict[int, Proc]:
         """SIGKILL every process below acp-tui or carrying its marker (not the watchdog).

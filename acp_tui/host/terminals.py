@@ -81,6 +81,9 @@ class Terminal:
         """An environment variable only this terminal's processes carry."""
         self.tree: dict[int, int] = {}
         """Every process seen in this terminal's tree: pid → start time (see process_tree)."""
+        self._marked: dict[tuple[int, int], bool] = {}
+        """Whether a process, by (pid, start), carries *this* terminal's marker (environ is read
+        once per process). Never shared: another terminal's answer is about another marker."""
 
     # -- lifecycle (used by TerminalHost) -----------------------------------------------------
 
@@ -120,9 +123,11 @@ class Terminal:
         watched = () if process is None else (process.pid,)
         return kill_tree(known=dict(self.tree), marker=self.marker, watched=watched)
 
-    def track(self, procs: dict[int, Proc], checked: dict[tuple[int, int], bool]) -> list[Proc]:
+    def track(self, procs: dict[int, Proc]) -> list[Proc]:
         """Record the processes of this terminal's tree in `procs`; return the new ones."""
-        found = members(procs, known=self.tree, marker=self.marker, checked=checked)
+        for key in [key for key in self._marked if _gone(*key, procs)]:
+            del self._marked[key]
+        found = members(procs, known=self.tree, marker=self.marker, checked=self._marked)
         new = [procs[pid] for pid in found if self.tree.get(pid) != procs[pid].start]
         for proc in new:
             self.tree[proc.pid] = proc.start
@@ -216,7 +221,6 @@ class TerminalHost:
         self.guard = guard if guard is not None else ProcessGuard()
         self._terminals: dict[str, Terminal] = {}  # every terminal, released ones too (for the UI)
         self._tracker: asyncio.Task[None] | None = None
-        self._checked: dict[tuple[int, int], bool] = {}
 
     # -- ACP requests -----------------------------------------------------------------------------
 
@@ -267,6 +271,7 @@ class TerminalHost:
             terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
         else:
             terminal.attach(process)
+            self._hold(terminal, process)
             self._record(terminal)
         self._terminals[terminal.id] = terminal
         return {"terminalId": terminal.id}
@@ -307,10 +312,19 @@ class TerminalHost:
 
     # -- process trees --------------------------------------------------------------------------
 
+    def _hold(self, terminal: Terminal, process: PtyProcess) -> None:
+        """The watchdog keeps the PTY open until the command ends (see `protocol.watchdog`)."""
+        start = terminal.tree.get(process.pid)
+        if start is None:
+            return
+        self.guard.hold_terminal(process.master_fd, process.pid, start)
+        terminal.add_exit_listener(lambda _status: self.guard.drop_terminal(process.pid, start))
+
     def _record(self, terminal: Terminal) -> None:
         procs = snapshot()
-        for proc in terminal.track(procs, self._checked):
+        for proc in terminal.track(procs):
             self.guard.record(proc.pid, proc.start)
+        self.guard.flush()
         if self._tracker is None or self._tracker.done():
             self._tracker = self.tasks.spawn("terminal trees", self._track())
 
@@ -322,10 +336,8 @@ class TerminalHost:
             if not terminals:
                 return
             procs = await asyncio.to_thread(snapshot)
-            for key in [key for key in self._checked if key[0] not in procs]:
-                del self._checked[key]
             for terminal in terminals:
-                for proc in terminal.track(procs, self._checked):
+                for proc in terminal.track(procs):
                     self.guard.record(proc.pid, proc.start)
             self.guard.record_below(procs)
 
