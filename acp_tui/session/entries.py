@@ -1,4 +1,5 @@
-"""What a conversation is made of: messages, tool calls, inline plan snapshots, unknown updates.
+"""What a conversation is made of: messages, tool calls, plan snapshots, compactions, unknown
+updates.
 
 Entries are mutable dataclasses owned by `Thread`; each has a stable int `id` (unique within its
 thread) so a UI can key widgets by it. Read them freely; change them only through the `Thread`.
@@ -220,4 +221,20 @@ class UnknownEntry:
     id: int = 0
 
 
-Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry
+@dataclass(eq=False)
+class CompactionEntry:
+    """A context compaction (unstable `compaction_update`), where its first update arrived.
+
+    `status` is "in_progress", "completed", "failed", "cancelled" (or newer); `summary` the
+    content blocks the agent retained (adjacent text chunks joined), `error` why it failed.
+    """
+
+    compaction_id: str
+    status: str = "in_progress"
+    summary: list[ContentBlock] = field(default_factory=list)
+    error: str | None = None
+    meta: dict[str, Any] | None = None
+    id: int = 0
+
+
+Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry | CompactionEntry

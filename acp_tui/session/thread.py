@@ -21,10 +21,13 @@ from acp_tui.protocol.models import (
     AgentThoughtChunk,
     AvailableCommand,
     AvailableCommandsUpdate,
+    CompactionSummaryChunk,
+    CompactionUpdate,
     ConfigOptionUpdate,
     ContentBlock,
     Cost,
     CurrentModeUpdate,
+    Notice,
     Plan,
     PlanEntry,
     PlanRemoved,
@@ -47,6 +50,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 
 from . import thread_changes as ch
+from .compaction import append_summary, new_compaction, patch_compaction
 from .config_options import (
     MODE,
     ModelState,
@@ -56,6 +60,7 @@ from .config_options import (
 )
 from .echo import PromptEcho
 from .entries import (
+    CompactionEntry,
     Entry,
     MessageEntry,
     MessageRole,
@@ -78,7 +83,10 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
     "user_message_chunk": "user",
 }
 # What a session/load replays that a thread showing the conversation already has (a restart).
-_REPLAYED_KINDS = frozenset({*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan"})
+_REPLAYED_KINDS = frozenset(
+    {*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan", "compaction_update"}
+    | {"compaction_summary_chunk"}
+)
 
 
 def _is_user(entry: Entry) -> bool:
@@ -115,6 +123,9 @@ class Thread:
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
+        self.compactions: dict[str, CompactionEntry] = {}
+        self.notices: list[Notice] = []
+        """The agent's notices, in order (shown apart: not conversation entries)."""
         self.modes: list[SessionMode] = []
         self.current_mode_id: str | None = None
         self.commands: list[AvailableCommand] = []
@@ -150,6 +161,9 @@ class Thread:
             ConfigOptionUpdate: self._on_config_options,
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
+            Notice: self._on_notice,
+            CompactionUpdate: self._on_compaction,
+            CompactionSummaryChunk: self._on_compaction_chunk,
             UnknownUpdate: self._on_unknown,
         }
 
@@ -345,6 +359,29 @@ class Thread:
         self.usage = UsageState(update.used, update.size, update.cost)
         self.changed.emit(ch.UsageChanged())
 
+    def _on_notice(self, update: Notice) -> None:
+        self.notices.append(update)
+        self.changed.emit(ch.NoticeReceived(update))
+
+    def _on_compaction(self, update: CompactionUpdate) -> None:
+        entry = self.compactions.get(update.compaction_id)
+        if entry is None:
+            entry = new_compaction(update, self._new_id())
+            self.compactions[entry.compaction_id] = entry
+            self._add_entry(entry)
+            return
+        patch_compaction(entry, update)
+        self.changed.emit(ch.EntryChanged(entry))
+
+    def _on_compaction_chunk(self, update: CompactionSummaryChunk) -> None:
+        entry = self.compactions.get(update.compaction_id)
+        if entry is None:  # a chunk before its compaction: it starts one (nothing is lost)
+            start = CompactionUpdate(compaction_id=update.compaction_id, status="in_progress")
+            self._on_compaction(start)
+            entry = self.compactions[update.compaction_id]
+        append_summary(entry, update.content)
+        self.changed.emit(ch.EntryChanged(entry))
+
     def _on_unknown(self, update: UnknownUpdate) -> None:
         self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))
 
@@ -439,6 +476,8 @@ class Thread:
         self.tool_calls = {}
         self.plan = None
         self.plans = {}
+        self.compactions = {}
+        self.notices = []
         self.modes = []
         self.current_mode_id = None
         self.commands = []

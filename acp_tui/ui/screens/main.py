@@ -35,6 +35,7 @@ from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
+from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
@@ -205,6 +206,9 @@ class MainScreen(LayoutOnce, ComposerActions):
                 self._refresh_model()
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
+            case thread_changes.NoticeReceived():
+                message, title, severity = notice_toast(change.notice)
+                notify(self, message, title=title, severity=severity)
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread

@@ -1,4 +1,5 @@
-"""The sidebar: session modes, settings (config options), the plans, the slash commands."""
+"""The sidebar: session modes, settings (config options), the plans, the agent's notices, the
+slash commands."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
+from acp_tui.ui.widgets.notices_section import NoticesSection
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
@@ -54,12 +56,15 @@ class Sidebar(VerticalScroll):
             yield McpSection(self.session, id="mcp-servers")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
+        yield Static("Notices", classes="section-title", id="notices-title")
+        yield NoticesSection(id="notices")
         yield Static("Commands", classes="section-title", id="commands-title")
         yield Static("", id="commands")
 
     def on_mount(self) -> None:
         self._unsubscribe = self.thread.subscribe(self._on_change)
         self.refresh_plans()
+        self.refresh_notices()
         self.refresh_commands()
 
     def on_unmount(self) -> None:
@@ -72,6 +77,16 @@ class Sidebar(VerticalScroll):
                 self.refresh_plans()
             case thread_changes.CommandsChanged():
                 self.refresh_commands()
+            case thread_changes.NoticeReceived():
+                self.refresh_notices()
+
+    def refresh_notices(self) -> None:
+        """The agent's notices from the thread (the section shows only once there is one)."""
+        notices = self.thread.notices
+        for widget in self.query("#notices-title, #notices"):
+            widget.display = bool(notices)
+        for section in self.query("#notices").results(NoticesSection):
+            section.show_notices(notices)
 
     def refresh_plans(self) -> None:
         """Redraw the plans section from the thread."""
