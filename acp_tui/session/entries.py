@@ -147,6 +147,12 @@ class ToolCallEntry:
     disk_notes: list[str] = field(default_factory=list)
     """What the change monitor saw differ from the call's diffs (a file that ended up unlike
     what the diff showed); set with `Thread.set_disk_notes`."""
+    parent_tool_call_id: str | None = None
+    """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
+    nested_in: ToolCallEntry | None = field(default=None, repr=False)
+    """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
+    children: list[ToolCallEntry] = field(default_factory=list, repr=False)
+    """The tool calls its subagent ran, in order (not entries of the thread themselves)."""
 
     @property
     def finished(self) -> bool:

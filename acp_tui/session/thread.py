@@ -71,6 +71,7 @@ from .entries import (
 )
 from .permission import PermissionAsk
 from .plans import plan_state
+from .subagents import SubagentNesting, parent_tool_call_id, root_of
 from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ class Thread:
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
+        self._nesting = SubagentNesting()
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
         self.compactions: dict[str, CompactionEntry] = {}
@@ -288,8 +290,29 @@ class Thread:
         copy_tool_fields(entry, update, fields - {"title"})
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
-        self._add_entry(entry)
+        entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
+        if self._nesting.place(entry, self.tool_calls):
+            self._tool_call_changed(entry)  # (its parent's card counts it)
+        else:
+            self._add_entry(entry)
+        if self._nesting.adopt(entry):
+            self._tool_call_changed(entry)
         return entry
+
+    def _tool_call_changed(self, entry: ToolCallEntry) -> None:
+        """A tool call changed: redraw its card, or the card it is nested in (none while it
+        waits for its parent)."""
+        if not self._nesting.is_waiting(entry):
+            self.changed.emit(ch.EntryChanged(root_of(entry)))
+
+    def _unnest(self, entry: ToolCallEntry) -> None:
+        """A nested call the user must see on its own (a permission request): top level."""
+        if entry.nested_in is None and not self._nesting.is_waiting(entry):
+            return
+        parent = self._nesting.detach(entry)
+        if parent is not None:
+            self._tool_call_changed(parent)
+        self._add_entry(entry)
 
     def _merge_tool_call(
         self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
@@ -298,7 +321,7 @@ class Thread:
         if copy_tool_fields(entry, update, fields):
             if entry.status != old_status:
                 stamp_times(entry, self._clock())
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
 
     def _on_plan(self, update: Plan) -> None:
         self.plan = list(update.entries)
@@ -417,6 +440,8 @@ class Thread:
         if not running:
             self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
+            for orphan in self._nesting.orphans():  # their parent never came
+                self._add_entry(orphan)
         self.changed.emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
 
     def mark_background_entry(self, entry: Entry) -> None:
@@ -432,7 +457,7 @@ class Thread:
         for entry in cancelled:
             entry.status = "cancelled"
             stamp_times(entry, now)
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
         return cancelled
 
     def set_current_mode(self, mode_id: str) -> None:
@@ -474,6 +499,7 @@ class Thread:
         self._echo = None
         self.entries = []
         self.tool_calls = {}
+        self._nesting = SubagentNesting()
         self.plan = None
         self.plans = {}
         self.compactions = {}
@@ -516,7 +542,7 @@ class Thread:
         entry = self.tool_calls.get(tool_call_id)
         if entry is not None and entry.disk_notes != notes:
             entry.disk_notes = list(notes)
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
@@ -524,6 +550,7 @@ class Thread:
         if entry is None:
             update = ToolCallUpdate(tool_call_id=tool_call_id)
             entry = self._create_tool_call(update, {"tool_call_id"})
+        self._unnest(entry)
         entry.permissions.append(ask)
         self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry
