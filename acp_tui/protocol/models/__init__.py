@@ -14,6 +14,8 @@ from .content import *  # noqa: F403
 from .content import __all__ as _content_all
 from .live_updates import *  # noqa: F403
 from .live_updates import __all__ as _live_all
+from .providers import *  # noqa: F403
+from .providers import __all__ as _providers_all
 from .session import *  # noqa: F403
 from .session import __all__ as _session_all
 from .tools import *  # noqa: F403
@@ -32,5 +34,6 @@ __all__ = [
     *_session_all,
     *_tools_all,
     *_live_all,
+    *_providers_all,
     *_updates_all,
 ]

@@ -126,6 +126,8 @@ class AgentCapabilities(AcpModel):
     auth: Annotated[AgentAuthCapabilities, DefaultOnError] = Field(
         default_factory=AgentAuthCapabilities
     )
+    providers: OptCapability = None
+    """Unstable `providers/*` (an object present: offered)."""
 
 
 class Implementation(AcpModel):

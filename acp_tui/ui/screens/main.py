@@ -134,6 +134,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
             banner.hide()
         if state is SessionState.READY:
+            self.query_one(Sidebar).refresh_providers()
             self._refresh_modes()
             self._refresh_model()  # a screen mounted after the options came (another session)
 
