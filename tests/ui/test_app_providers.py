@@ -9,10 +9,11 @@ from typing import Any
 
 from textual.widgets import Button, Input, OptionList, TextArea
 
+from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.sidebar import ProvidersRow
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
-from tests.ui.app_harness import fixed_cwd, run_app
+from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 
 MAIN = {
     "providerId": "main",
@@ -21,6 +22,12 @@ MAIN = {
     "current": {"apiType": "anthropic", "baseUrl": "https://api.anthropic.com"},
 }
 FAST = {"providerId": "fast", "supported": ["openai"], "required": False, "current": None}
+
+
+def palette_names(h: AppHarness) -> list[str]:
+    screen = h.app.screen
+    assert isinstance(screen, MainScreen)
+    return [name for name, _, _ in screen.extra_commands()]
 
 
 def listed(*providers: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +49,7 @@ async def test_providers_are_listed_set_and_disabled_from_settings(tmp_path: Pat
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         row = h.one(ProvidersRow)
         await h.until(lambda: row.display, "the providers row")
+        assert "LLM providers…" in palette_names(h)  # (the keyboard's way there)
         row.focus()
         await h.pilot.press("enter")
         await h.until(lambda: isinstance(h.app.screen, ProvidersScreen), "the providers screen")
@@ -94,3 +102,4 @@ async def test_no_providers_row_when_the_agent_offers_none(tmp_path: Path) -> No
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.pilot.pause()
         assert not h.one(ProvidersRow).display
+        assert "LLM providers…" not in palette_names(h)

@@ -295,7 +295,15 @@ class MainScreen(LayoutOnce, ComposerActions):
             entries.append(
                 ("Fork this session", "Continue from here in a new session", self.fork_current)
             )
+        if self.session.agent_capabilities.providers is not None:
+            entries.append(("LLM providers…", "List, set or disable the agent's providers",
+                            self.action_show_providers))  # fmt: skip
         return [*entries, *fork_entries(self), *logout_entries(self)]
+
+    def action_show_providers(self) -> None:
+        from acp_tui.ui.screens.providers_screen import ProvidersScreen
+
+        self.app.push_screen(ProvidersScreen(self.session))
 
     def action_show_sessions(self) -> None:
         cast("AcpApp", self.app).show_sessions()
