@@ -37,6 +37,9 @@ REQUEST_PARAMS = {
 # unstable methods: checked against the pinned schema.unstable.json
 UNSTABLE_REQUEST_PARAMS = {
     "session/fork": "ForkSessionRequest",
+    "providers/list": "ListProvidersRequest",
+    "providers/set": "SetProviderRequest",
+    "providers/disable": "DisableProviderRequest",
 }
 # `session/set_model` (unstable, paired with the `models` object Gemini, claude-code-acp, Qwen and
 # Kimi send) is in neither pinned schema; this is its shape as those agents take it.

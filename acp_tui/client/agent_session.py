@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client import logout, session_config, session_connect
+from acp_tui.client import logout, providers, session_config, session_connect
 from acp_tui.client.command_name import command_name
 from acp_tui.client.connector import Connector
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
@@ -45,7 +45,12 @@ from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models import AgentCapabilities, Implementation, RequestPermissionRequest
+from acp_tui.protocol.models import (
+    AgentCapabilities,
+    Implementation,
+    ProviderInfo,
+    RequestPermissionRequest,
+)
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
@@ -420,6 +425,20 @@ class AgentSession:
     async def set_model(self, model_id: str) -> str | None:
         """The unstable `session/set_model`; an error message, or None."""
         return await session_config.set_model(self, model_id)
+
+    async def list_providers(self) -> tuple[list[ProviderInfo], str | None]:
+        """Unstable `providers/list`: the providers, or an error message."""
+        return await providers.list_providers(self)
+
+    async def set_provider(
+        self, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
+    ) -> str | None:
+        """Unstable `providers/set`; an error message, or None."""
+        return await providers.set_provider(self, provider_id, api_type, base_url, headers)
+
+    async def disable_provider(self, provider_id: str) -> str | None:
+        """Unstable `providers/disable`; an error message, or None."""
+        return await providers.disable_provider(self, provider_id)
 
     @property
     def can_logout(self) -> bool:

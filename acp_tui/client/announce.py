@@ -31,7 +31,8 @@ def _v1_params() -> dict[str, Any]:
             "auth": {"terminal": True},
             "elicitation": {"form": {}, "url": {}},
             # we show boolean config options as toggles and send them typed
-            "session": {"configOptions": {"boolean": {}}},
+            # ... and, unstable, we show compaction_update / compaction_summary_chunk
+            "session": {"configOptions": {"boolean": {}}, "compaction": {}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
         },

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from acp_tui.host.permissions import PendingPermission
     from acp_tui.host.reverts import Reverts
     from acp_tui.host.terminals import Terminal
-    from acp_tui.protocol.models import AgentCapabilities
+    from acp_tui.protocol.models import AgentCapabilities, ProviderInfo
     from acp_tui.session.agent_terminals import AgentTerminal
     from acp_tui.session.thread import Thread
     from acp_tui.signal import Signal
@@ -160,6 +160,16 @@ class SessionFacade(Protocol):
     async def set_config_option(self, config_id: str, value: str | bool) -> str | None: ...
 
     async def set_model(self, model_id: str) -> str | None: ...
+
+    async def list_providers(self) -> tuple[list[ProviderInfo], str | None]:
+        """Unstable `providers/list` (when `agent_capabilities.providers` is offered)."""
+        ...
+
+    async def set_provider(
+        self, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
+    ) -> str | None: ...
+
+    async def disable_provider(self, provider_id: str) -> str | None: ...
 
     @property
     def can_logout(self) -> bool: ...

@@ -65,12 +65,18 @@ def conversation_markdown(
             parts.append(_message(entry, agent_name))
         elif isinstance(entry, ToolCallEntry):
             parts.append(tool_call_markdown(entry, terminal_text))
+            parts += [tool_call_markdown(c, terminal_text) for c in _nested(entry)]
         elif isinstance(entry, PlanSnapshotEntry):
             parts.append(_plan(entry))
         elif isinstance(entry, UnknownEntry):
             raw = json.dumps(entry.raw, indent=2, ensure_ascii=False, default=str)
             parts.append("**Unknown update**\n\n" + fence(raw, "json"))
     return "\n".join(parts)
+
+
+def _nested(entry: ToolCallEntry) -> list[ToolCallEntry]:
+    """The tool calls its subagent ran (and theirs), in order."""
+    return [call for child in entry.children for call in (child, *_nested(child))]
 
 
 def _message(entry: MessageEntry, agent_name: str) -> str:

@@ -1,4 +1,5 @@
-"""What a conversation is made of: messages, tool calls, inline plan snapshots, unknown updates.
+"""What a conversation is made of: messages, tool calls, plan snapshots, compactions, unknown
+updates.
 
 Entries are mutable dataclasses owned by `Thread`; each has a stable int `id` (unique within its
 thread) so a UI can key widgets by it. Read them freely; change them only through the `Thread`.
@@ -148,6 +149,12 @@ class ToolCallEntry:
     disk_notes: list[str] = field(default_factory=list)
     """What the change monitor saw differ from the call's diffs (a file that ended up unlike
     what the diff showed); set with `Thread.set_disk_notes`."""
+    parent_tool_call_id: str | None = None
+    """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
+    nested_in: ToolCallEntry | None = field(default=None, repr=False)
+    """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
+    children: list[ToolCallEntry] = field(default_factory=list, repr=False)
+    """The tool calls its subagent ran, in order (not entries of the thread themselves)."""
 
     @property
     def finished(self) -> bool:
@@ -225,4 +232,20 @@ class UnknownEntry:
     id: int = 0
 
 
-Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry
+@dataclass(eq=False)
+class CompactionEntry:
+    """A context compaction (unstable `compaction_update`), where its first update arrived.
+
+    `status` is "in_progress", "completed", "failed", "cancelled" (or newer); `summary` the
+    content blocks the agent retained (adjacent text chunks joined), `error` why it failed.
+    """
+
+    compaction_id: str
+    status: str = "in_progress"
+    summary: list[ContentBlock] = field(default_factory=list)
+    error: str | None = None
+    meta: dict[str, Any] | None = None
+    id: int = 0
+
+
+Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry | CompactionEntry

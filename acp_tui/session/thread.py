@@ -21,10 +21,13 @@ from acp_tui.protocol.models import (
     AgentThoughtChunk,
     AvailableCommand,
     AvailableCommandsUpdate,
+    CompactionSummaryChunk,
+    CompactionUpdate,
     ConfigOptionUpdate,
     ContentBlock,
     Cost,
     CurrentModeUpdate,
+    Notice,
     Plan,
     PlanEntry,
     PlanRemoved,
@@ -47,6 +50,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 
 from . import thread_changes as ch
+from .compaction import append_summary, new_compaction, patch_compaction
 from .config_options import (
     MODE,
     ModelState,
@@ -56,6 +60,7 @@ from .config_options import (
 )
 from .echo import PromptEcho
 from .entries import (
+    CompactionEntry,
     Entry,
     MessageEntry,
     MessageRole,
@@ -66,6 +71,7 @@ from .entries import (
 )
 from .permission import PermissionAsk
 from .plans import plan_state
+from .subagents import SubagentNesting, parent_tool_call_id, root_of
 from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
@@ -78,7 +84,10 @@ _CHUNK_ROLES: dict[str, MessageRole] = {
     "user_message_chunk": "user",
 }
 # What a session/load replays that a thread showing the conversation already has (a restart).
-_REPLAYED_KINDS = frozenset({*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan"})
+_REPLAYED_KINDS = frozenset(
+    {*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan", "compaction_update"}
+    | {"compaction_summary_chunk"}
+)
 
 
 def _is_user(entry: Entry) -> bool:
@@ -113,8 +122,12 @@ class Thread:
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
+        self._nesting = SubagentNesting()
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
+        self.compactions: dict[str, CompactionEntry] = {}
+        self.notices: list[Notice] = []
+        """The agent's notices, in order (shown apart: not conversation entries)."""
         self.modes: list[SessionMode] = []
         self.current_mode_id: str | None = None
         self.commands: list[AvailableCommand] = []
@@ -150,6 +163,9 @@ class Thread:
             ConfigOptionUpdate: self._on_config_options,
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
+            Notice: self._on_notice,
+            CompactionUpdate: self._on_compaction,
+            CompactionSummaryChunk: self._on_compaction_chunk,
             UnknownUpdate: self._on_unknown,
         }
 
@@ -274,8 +290,29 @@ class Thread:
         copy_tool_fields(entry, update, fields - {"title"})
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
-        self._add_entry(entry)
+        entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
+        if self._nesting.place(entry, self.tool_calls):
+            self._tool_call_changed(entry)  # (its parent's card counts it)
+        else:
+            self._add_entry(entry)
+        if self._nesting.adopt(entry):
+            self._tool_call_changed(entry)
         return entry
+
+    def _tool_call_changed(self, entry: ToolCallEntry) -> None:
+        """A tool call changed: redraw its card, or the card it is nested in (none while it
+        waits for its parent)."""
+        if not self._nesting.is_waiting(entry):
+            self.changed.emit(ch.EntryChanged(root_of(entry)))
+
+    def _unnest(self, entry: ToolCallEntry) -> None:
+        """A nested call the user must see on its own (a permission request): top level."""
+        if entry.nested_in is None and not self._nesting.is_waiting(entry):
+            return
+        parent = self._nesting.detach(entry)
+        if parent is not None:
+            self._tool_call_changed(parent)
+        self._add_entry(entry)
 
     def _merge_tool_call(
         self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
@@ -284,7 +321,7 @@ class Thread:
         if copy_tool_fields(entry, update, fields):
             if entry.status != old_status:
                 stamp_times(entry, self._clock())
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
 
     def _on_plan(self, update: Plan) -> None:
         self.plan = list(update.entries)
@@ -345,6 +382,29 @@ class Thread:
         self.usage = UsageState(update.used, update.size, update.cost)
         self.changed.emit(ch.UsageChanged())
 
+    def _on_notice(self, update: Notice) -> None:
+        self.notices.append(update)
+        self.changed.emit(ch.NoticeReceived(update))
+
+    def _on_compaction(self, update: CompactionUpdate) -> None:
+        entry = self.compactions.get(update.compaction_id)
+        if entry is None:
+            entry = new_compaction(update, self._new_id())
+            self.compactions[entry.compaction_id] = entry
+            self._add_entry(entry)
+            return
+        patch_compaction(entry, update)
+        self.changed.emit(ch.EntryChanged(entry))
+
+    def _on_compaction_chunk(self, update: CompactionSummaryChunk) -> None:
+        entry = self.compactions.get(update.compaction_id)
+        if entry is None:  # a chunk before its compaction: it starts one (nothing is lost)
+            start = CompactionUpdate(compaction_id=update.compaction_id, status="in_progress")
+            self._on_compaction(start)
+            entry = self.compactions[update.compaction_id]
+        append_summary(entry, update.content)
+        self.changed.emit(ch.EntryChanged(entry))
+
     def _on_unknown(self, update: UnknownUpdate) -> None:
         self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))
 
@@ -380,6 +440,8 @@ class Thread:
         if not running:
             self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
+            for orphan in self._nesting.orphans():  # their parent never came
+                self._add_entry(orphan)
         self.changed.emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
 
     def mark_background_entry(self, entry: Entry) -> None:
@@ -395,7 +457,7 @@ class Thread:
         for entry in cancelled:
             entry.status = "cancelled"
             stamp_times(entry, now)
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
         return cancelled
 
     def set_current_mode(self, mode_id: str) -> None:
@@ -437,8 +499,11 @@ class Thread:
         self._echo = None
         self.entries = []
         self.tool_calls = {}
+        self._nesting = SubagentNesting()
         self.plan = None
         self.plans = {}
+        self.compactions = {}
+        self.notices = []
         self.modes = []
         self.current_mode_id = None
         self.commands = []
@@ -477,7 +542,7 @@ class Thread:
         entry = self.tool_calls.get(tool_call_id)
         if entry is not None and entry.disk_notes != notes:
             entry.disk_notes = list(notes)
-            self.changed.emit(ch.EntryChanged(entry))
+            self._tool_call_changed(entry)
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
@@ -487,6 +552,7 @@ class Thread:
             entry = self._create_tool_call(update, {"tool_call_id"})
         if ask.asked_at is None:
             ask.asked_at = self._clock()
+        self._unnest(entry)
         entry.permissions.append(ask)
         self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry

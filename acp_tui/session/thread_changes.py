@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from acp_tui.protocol.models import Notice
+
 from .entries import Entry, MessageEntry, ToolCallEntry
 from .permission import PermissionAsk
 
@@ -92,6 +94,13 @@ class InfoChanged:
 
 
 @dataclass(slots=True)
+class NoticeReceived:
+    """The agent sent a `notice` (kept in `thread.notices`, not a conversation entry)."""
+
+    notice: Notice
+
+
+@dataclass(slots=True)
 class TurnStateChanged:
     running: bool
     stop_reason: str | None
@@ -114,4 +123,5 @@ Change = (
     | UsageChanged
     | InfoChanged
     | TurnStateChanged
+    | NoticeReceived
 )

@@ -299,11 +299,11 @@ def test_unknown_plan_content_type_is_kept() -> None:
 
 
 def test_unknown_update_variant_keeps_raw_dict() -> None:
-    raw = {"sessionUpdate": "compaction_update", "status": "started", "_meta": META}
+    raw = {"sessionUpdate": "future_update", "status": "started", "_meta": META}
     update = m.parse_session_update(raw)
     assert isinstance(update, m.UnknownUpdate)
     assert update.raw == raw and update.error is None
-    assert update.session_update == "compaction_update"
+    assert update.session_update == "future_update"
 
 
 def test_invalid_known_update_becomes_unknown_with_reason() -> None:

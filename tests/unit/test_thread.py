@@ -344,13 +344,13 @@ def test_usage_and_info(thread: Thread, events: list[ch.Change]) -> None:
 def test_unknown_and_invalid_updates_become_entries(
     thread: Thread, events: list[ch.Change]
 ) -> None:
-    notify(thread, {"sessionUpdate": "compaction_update", "phase": "start"})
+    notify(thread, {"sessionUpdate": "future_update", "phase": "start"})
     notify(thread, {"sessionUpdate": "usage_update", "used": "lots"})
     thread.apply_notification({"sessionId": "s1"})
     thread.apply_notification("garbage")
     unknown = thread.entries
     assert all(isinstance(e, UnknownEntry) for e in unknown)
-    assert unknown[0].raw == {"sessionUpdate": "compaction_update", "phase": "start"}  # type: ignore[union-attr]
+    assert unknown[0].raw == {"sessionUpdate": "future_update", "phase": "start"}  # type: ignore[union-attr]
     assert unknown[0].error is None  # type: ignore[union-attr]
     assert unknown[1].error is not None  # type: ignore[union-attr]
     assert unknown[3].raw == "garbage"  # type: ignore[union-attr]

@@ -12,6 +12,10 @@ from .client_methods import *  # noqa: F403
 from .client_methods import __all__ as _client_all
 from .content import *  # noqa: F403
 from .content import __all__ as _content_all
+from .live_updates import *  # noqa: F403
+from .live_updates import __all__ as _live_all
+from .providers import *  # noqa: F403
+from .providers import __all__ as _providers_all
 from .session import *  # noqa: F403
 from .session import __all__ as _session_all
 from .tools import *  # noqa: F403
@@ -29,5 +33,7 @@ __all__ = [
     *_content_all,
     *_session_all,
     *_tools_all,
+    *_live_all,
+    *_providers_all,
     *_updates_all,
 ]

@@ -48,9 +48,11 @@ class SessionConfigOptionsCapabilities(AcpModel):
 
 
 class ClientSessionCapabilities(AcpModel):
-    """What the client supports inside a session (config option kinds)."""
+    """What the client supports inside a session (config option kinds; unstable compaction
+    updates, an object present: supported)."""
 
     config_options: Annotated[SessionConfigOptionsCapabilities | None, DefaultOnError] = None
+    compaction: Annotated[dict[str, Any] | None, DefaultOnError] = None
 
 
 class ElicitationCapabilities(AcpModel):
@@ -124,6 +126,8 @@ class AgentCapabilities(AcpModel):
     auth: Annotated[AgentAuthCapabilities, DefaultOnError] = Field(
         default_factory=AgentAuthCapabilities
     )
+    providers: OptCapability = None
+    """Unstable `providers/*` (an object present: offered)."""
 
 
 class Implementation(AcpModel):

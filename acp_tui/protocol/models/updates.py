@@ -27,6 +27,7 @@ from ._base import (
     parse_with,
 )
 from .content import ContentBlock
+from .live_updates import CompactionSummaryChunk, CompactionUpdate, Notice
 from .session import AvailableCommand, ConfigOptionList, Cost, PlanEntryList
 from .tools import ToolCall, ToolCallUpdate
 
@@ -224,6 +225,9 @@ KnownSessionUpdate = (
     | UsageUpdate
     | PlanUpdate
     | PlanRemoved
+    | Notice
+    | CompactionUpdate
+    | CompactionSummaryChunk
 )
 
 UPDATE_TYPES: dict[str, type[KnownSessionUpdate]] = {
@@ -240,6 +244,9 @@ UPDATE_TYPES: dict[str, type[KnownSessionUpdate]] = {
     "usage_update": UsageUpdate,
     "plan_update": PlanUpdate,
     "plan_removed": PlanRemoved,
+    "notice": Notice,
+    "compaction_update": CompactionUpdate,
+    "compaction_summary_chunk": CompactionSummaryChunk,
 }
 
 

@@ -35,6 +35,7 @@ from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
+from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
@@ -138,6 +139,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
             banner.hide()
         if state is SessionState.READY:
+            self.query_one(Sidebar).refresh_providers()
             self._refresh_modes()
             self._refresh_model()  # a screen mounted after the options came (another session)
 
@@ -210,6 +212,9 @@ class MainScreen(LayoutOnce, ComposerActions):
                 self._refresh_model()
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
+            case thread_changes.NoticeReceived():
+                message, title, severity = notice_toast(change.notice)
+                notify(self, message, title=title, severity=severity)
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
@@ -296,7 +301,15 @@ class MainScreen(LayoutOnce, ComposerActions):
             entries.append(
                 ("Fork this session", "Continue from here in a new session", self.fork_current)
             )
+        if self.session.agent_capabilities.providers is not None:
+            entries.append(("LLM providers…", "List, set or disable the agent's providers",
+                            self.action_show_providers))  # fmt: skip
         return [*entries, *fork_entries(self), *logout_entries(self)]
+
+    def action_show_providers(self) -> None:
+        from acp_tui.ui.screens.providers_screen import ProvidersScreen
+
+        self.app.push_screen(ProvidersScreen(self.session))
 
     def action_show_sessions(self) -> None:
         cast("AcpApp", self.app).show_sessions()

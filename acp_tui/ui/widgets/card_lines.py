@@ -42,7 +42,7 @@ from acp_tui.ui.widgets.entry_renderables import (
     wrap_content,
     wrap_text,
 )
-from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, EntryViewState
+from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, SUBAGENT, EntryViewState
 from acp_tui.ui.widgets.raw_output import readable_raw, readable_text
 from acp_tui.ui.widgets.tool_call_facts import (
     RUNNING,
@@ -313,6 +313,29 @@ def body_rows(
     return rows
 
 
+def subagent_rows(
+    entry: ToolCallEntry, look: Look, width: int, state: EntryViewState, now: float | None
+) -> list[Row]:
+    """The tool calls the call's subagent ran: "▶ 3 tool calls by the subagent" (a click opens
+    it, even on a folded card), open: each one's card, drawn from its data, indented."""
+    children = list(entry.children)
+    if not children:
+        return []
+    count = len(children)
+    title = f"{count} tool call{'s' if count != 1 else ''} by the subagent"
+    shown = section_open(entry, state, SUBAGENT)
+    rows: list[Row] = [
+        (collapsible_title(title, width, look.style("title"), expanded=shown), SECTION + SUBAGENT)
+    ]
+    if shown:
+        base = look.style("base")
+        for child in children:
+            parts = tool_call_parts(child, look, width - 2, EntryViewState(), now=now)
+            lines = [strip for part in parts if isinstance(part, LinePart) for strip in part.strips]
+            rows += _plain(padded(lines, width, base, left=2, right=0))
+    return rows
+
+
 def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
     lines: list[Strip] = [Strip([])] * extra.margin_top
     style = look.style(extra.style)
@@ -344,6 +367,7 @@ def tool_call_parts(
     header = header_text(entry, time.monotonic() if now is None else now)
     rows = _plain(wrap_text(header, look, inner), FOLD)
     rows += body_rows(entry, look, inner, state, terminals, hidden=is_folded(entry, state))
+    rows += subagent_rows(entry, look, inner, state, now)
     for ask in entry.permissions:
         if ask.asked and ask.open:
             if live:

@@ -32,6 +32,7 @@ from acp_tui.ui import collector
 from acp_tui.ui.textual_internals import release_dead_widget_renders
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
+from acp_tui.ui.widgets.compaction_lines import compaction_render
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render
 from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -397,6 +398,8 @@ class ConversationView(VerticalScroll):
             render = er.plan_render(entry)
         elif isinstance(entry, thread_entries.UnknownEntry):
             render = er.unknown_render(entry)
+        elif isinstance(entry, thread_entries.CompactionEntry):
+            render = compaction_render(entry, self.view_state(entry.id))
         else:
             raise TypeError(f"no renderer for {type(entry).__name__}")
         return self._marked(entry, render)

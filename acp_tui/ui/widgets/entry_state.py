@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 RAW_INPUT = "raw-input"
 RAW_OUTPUT = "raw-output"
 THOUGHT = "thought"
+SUBAGENT = "subagent"
 
 
 @dataclass
@@ -23,8 +24,9 @@ class EntryViewState:
     folded: bool | None = None
     """A card the user folded (True) or unfolded (False) by hand; None: as its status says."""
     sections: dict[str, bool] = field(default_factory=dict)
-    """Sections (`RAW_INPUT`, `RAW_OUTPUT`, `THOUGHT`) opened (True) or closed against their
-    default, by the user or to show a permission request; missing ones are as by default."""
+    """Sections (`RAW_INPUT`, `RAW_OUTPUT`, `THOUGHT`, `SUBAGENT`) opened (True) or closed
+    against their default, by the user or to show a permission request; missing ones are as by
+    default."""
     output_expanded: bool = False
     """A command's output shown whole, not only its last lines."""
     not_kept: str | None = None

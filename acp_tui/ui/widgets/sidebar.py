@@ -1,4 +1,5 @@
-"""The sidebar: session modes, settings (config options), the plans, the slash commands."""
+"""The sidebar: session modes, settings (config options), the plans, the agent's notices, the
+slash commands."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -14,11 +16,35 @@ from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
+from acp_tui.ui.widgets.notices_section import NoticesSection
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
 if TYPE_CHECKING:
     from acp_tui.client.session_facade import SessionFacade
+
+
+class ProvidersRow(Static, can_focus=True):
+    """In Settings, when the agent offers `providers/*`: Enter or a click opens the providers."""
+
+    DEFAULT_CSS = """
+    ProvidersRow { height: auto; padding: 0 0 0 1; margin-bottom: 1; }
+    ProvidersRow:focus { background: $boost; }
+    ProvidersRow:hover { background: $boost; }
+    """
+    BINDINGS = [Binding("enter", "open", "providers", show=False)]
+
+    def __init__(self, session: SessionFacade, *, id: str | None = None) -> None:
+        super().__init__(Text("LLM providers…", style="bold"), id=id)
+        self.session = session
+
+    def on_click(self) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        from acp_tui.ui.screens.providers_screen import ProvidersScreen
+
+        self.app.push_screen(ProvidersScreen(self.session))
 
 
 class Sidebar(VerticalScroll):
@@ -51,15 +77,20 @@ class Sidebar(VerticalScroll):
         yield Static("Settings", classes="section-title", id="settings-title")
         yield SettingsSection(self.thread, id="settings")
         if self.session is not None:
+            yield ProvidersRow(self.session, id="providers-row")
             yield McpSection(self.session, id="mcp-servers")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
+        yield Static("Notices", classes="section-title", id="notices-title")
+        yield NoticesSection(id="notices")
         yield Static("Commands", classes="section-title", id="commands-title")
         yield Static("", id="commands")
 
     def on_mount(self) -> None:
         self._unsubscribe = self.thread.subscribe(self._on_change)
         self.refresh_plans()
+        self.refresh_providers()
+        self.refresh_notices()
         self.refresh_commands()
 
     def on_unmount(self) -> None:
@@ -72,6 +103,22 @@ class Sidebar(VerticalScroll):
                 self.refresh_plans()
             case thread_changes.CommandsChanged():
                 self.refresh_commands()
+            case thread_changes.NoticeReceived():
+                self.refresh_notices()
+
+    def refresh_providers(self) -> None:
+        """The providers row shows only when the agent offers `providers/*`."""
+        offered = self.session is not None and self.session.agent_capabilities.providers is not None
+        for row in self.query("#providers-row"):
+            row.display = offered
+
+    def refresh_notices(self) -> None:
+        """The agent's notices from the thread (the section shows only once there is one)."""
+        notices = self.thread.notices
+        for widget in self.query("#notices-title, #notices"):
+            widget.display = bool(notices)
+        for section in self.query("#notices").results(NoticesSection):
+            section.show_notices(notices)
 
     def refresh_plans(self) -> None:
         """Redraw the plans section from the thread."""

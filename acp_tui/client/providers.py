@@ -1,0 +1,77 @@
+"""The unstable `providers/*` requests: list, set and disable the agent's LLM providers.
+
+Each function returns the agent's answer or an error message for the user (never raises for
+the agent's errors). Headers are sent, never kept or logged here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import (
+    DisableProviderRequest,
+    ListProvidersRequest,
+    ListProvidersResponse,
+    ProviderInfo,
+    SetProviderRequest,
+    to_wire,
+)
+
+from .session_config import error_text
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+
+
+def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
+    """`Name: value` lines as headers (blank lines skipped); an error for a line without a
+    name and a colon."""
+    headers: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        name, colon, value = line.partition(":")
+        if not colon or not name.strip():
+            return {}, f"header line {number} is not 'Name: value'"
+        headers[name.strip()] = value.strip()
+    return headers, None
+
+
+async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str | None]:
+    """`providers/list`: the providers, or an error message."""
+    try:
+        result = await session.call("providers/list", to_wire(ListProvidersRequest()))
+        return ListProvidersResponse.model_validate(result).providers, None
+    except (RpcError, ConnectionClosed) as error:
+        return [], error_text(error)
+    except ValidationError:
+        return [], "the agent's list of providers is not valid"
+
+
+async def set_provider(
+    session: AgentSession, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
+) -> str | None:
+    """`providers/set`; an error message, or None when the agent took it."""
+    request = SetProviderRequest(
+        provider_id=provider_id, api_type=api_type, base_url=base_url, headers=headers or None
+    )
+    return await _send(session, "providers/set", to_wire(request))
+
+
+async def disable_provider(session: AgentSession, provider_id: str) -> str | None:
+    """`providers/disable`; an error message, or None when the agent took it."""
+    return await _send(
+        session, "providers/disable", to_wire(DisableProviderRequest(provider_id=provider_id))
+    )
+
+
+async def _send(session: AgentSession, method: str, params: dict[str, object]) -> str | None:
+    try:
+        await session.call(method, params)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None

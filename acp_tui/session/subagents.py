@@ -1,0 +1,99 @@
+"""Tool calls an agent runs inside a subagent, nested under the tool call that started it.
+
+Which call is the parent is not in the ACP schema; agents say it in `_meta`. `parent_tool_call_id`
+reads it with one small reader per agent convention (claude-agent-acp:
+`_meta.claudeCode.parentToolUseId`); add readers to `PARENT_READERS` for other agents.
+
+`SubagentNesting` places a new tool call: under its parent when the parent is known, else
+waiting for it (a child may arrive first); `adopt` hands a new call the children waiting for it,
+and `orphans` gives up on parents that never came (at the turn's end, shown at top level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .entries import ToolCallEntry
+
+ParentReader = Callable[[dict[str, Any]], Any]
+
+
+def _claude_code(meta: dict[str, Any]) -> Any:
+    vendor = meta.get("claudeCode")
+    return vendor.get("parentToolUseId") if isinstance(vendor, dict) else None
+
+
+PARENT_READERS: tuple[ParentReader, ...] = (_claude_code,)
+"""Each reads a parent tool call id from a tool call's `_meta` (None: not there)."""
+
+
+def parent_tool_call_id(meta: dict[str, Any] | None) -> str | None:
+    """The id of the tool call whose subagent runs this one, if the agent says so."""
+    if not isinstance(meta, dict):
+        return None
+    for reader in PARENT_READERS:
+        found = reader(meta)
+        if isinstance(found, str) and found:
+            return found
+    return None
+
+
+def root_of(entry: ToolCallEntry) -> ToolCallEntry:
+    """The top-level tool call ``entry`` is drawn in (itself when not nested)."""
+    while entry.nested_in is not None:
+        entry = entry.nested_in
+    return entry
+
+
+class SubagentNesting:
+    """Where each subagent tool call goes (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[str, list[ToolCallEntry]] = {}
+        """Children by the parent id they wait for."""
+
+    def place(self, entry: ToolCallEntry, known: dict[str, ToolCallEntry]) -> bool:
+        """Nest ``entry`` under its parent or make it wait; False: it is a top-level call."""
+        parent_id = entry.parent_tool_call_id
+        if parent_id is None or parent_id == entry.tool_call_id:
+            return False
+        parent = known.get(parent_id)
+        if parent is None:
+            self.waiting.setdefault(parent_id, []).append(entry)
+            return True
+        if root_of(parent) is entry:
+            return False  # a cycle: shown on its own
+        entry.nested_in = parent
+        parent.children.append(entry)
+        return True
+
+    def adopt(self, parent: ToolCallEntry) -> bool:
+        """Nest the children waiting for ``parent``; whether there were any."""
+        children = self.waiting.pop(parent.tool_call_id, [])
+        for child in children:
+            child.nested_in = parent
+        parent.children += children
+        return bool(children)
+
+    def is_waiting(self, entry: ToolCallEntry) -> bool:
+        parent_id = entry.parent_tool_call_id
+        return parent_id is not None and entry in self.waiting.get(parent_id, ())
+
+    def detach(self, entry: ToolCallEntry) -> ToolCallEntry | None:
+        """Take ``entry`` out of its parent (or the waiting list); returns the old parent."""
+        parent = entry.nested_in
+        if parent is not None:
+            parent.children.remove(entry)
+            entry.nested_in = None
+            return parent
+        waiting = self.waiting.get(entry.parent_tool_call_id or "", [])
+        if entry in waiting:
+            waiting.remove(entry)
+        return None
+
+    def orphans(self) -> list[ToolCallEntry]:
+        """Every child still waiting (its parent never came), in arrival order, forgotten here."""
+        waiting = [child for children in self.waiting.values() for child in children]
+        self.waiting = {}
+        return waiting

@@ -1,0 +1,93 @@
+"""Unstable `notice` and compaction updates sent by a scripted agent, as the app shows them:
+a notice as a toast and in the sidebar (not in the conversation, not exported); a compaction
+as one conversation entry, "Compacting context…", then its summary folded under "Context
+compacted" (a click opens it), or failed with the agent's error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.session.entries import CompactionEntry
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.notices_section import NoticesSection
+from tests.agents.scenarios import write_scenario
+from tests.ui.app_harness import (
+    AppHarness,
+    fixed_cwd,
+    one_turn,
+    paced,
+    plain,
+    run_app,
+    text,
+    upd,
+)
+
+
+def compaction_views(h: AppHarness) -> list[LiveEntry]:
+    return [
+        view
+        for view in h.one(ConversationView).query(LiveEntry)
+        if isinstance(view.entry, CompactionEntry)
+    ]
+
+
+async def test_a_notice_is_a_toast_and_listed_but_not_a_conversation_entry(
+    tmp_path: Path,
+) -> None:
+    updates = [
+        upd("agent_message_chunk", content=text("working")),
+        upd("notice", severity="warning", title="Rate [bold]limited[/]",
+            description="Retrying in 30s\x1b[2J"),
+        upd("notice", severity="_vendor_custom", title="Model switched"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, one_turn(paced(updates)))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        section = h.one(NoticesSection)
+        assert not section.display  # no notice yet: no section
+        await h.type_prompt("go")
+        await h.through_gates(3)
+        await h.settle()
+        assert "Retrying in 30s␛[2J" in h.notified
+        assert "Model switched" in h.notified
+        assert section.display
+        listed = plain(section)
+        assert "Rate [bold]limited[/]" in listed and "Retrying in 30s" in listed
+        assert "\x1b" not in listed
+        assert listed.index("Rate") < listed.index("Model switched")
+        # not part of the conversation
+        assert [type(e).__name__ for e in h.session.thread.entries] == [
+            "MessageEntry",
+            "MessageEntry",
+        ]
+        assert "Rate" not in "".join(v.text for v in h.one(ConversationView).query(LiveEntry))
+
+
+async def test_a_compaction_runs_then_shows_its_summary_folded(tmp_path: Path) -> None:
+    updates = [
+        upd("compaction_update", compactionId="c1", status="in_progress"),
+        upd("compaction_summary_chunk", compactionId="c1", content=text("Fixed **total()** ")),
+        upd("compaction_summary_chunk", compactionId="c1", content=text("in calc.py.")),
+        upd("agent_message_chunk", content=text("Carrying on.")),
+        upd("compaction_update", compactionId="c1", status="completed"),
+        upd("compaction_update", compactionId="c2", status="in_progress"),
+        upd("compaction_update", compactionId="c2", status="failed", error="context [red]x"),
+    ]
+    agent = write_scenario(tmp_path, one_turn(paced(updates)))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.through_gates(1)
+        [view] = compaction_views(h)
+        assert view.text.strip() == "⟳ Compacting context…"
+        await h.through_gates(4)  # (c2 starts right after the last)
+        view = compaction_views(h)[0]
+        assert view.text.strip() == "▶ Context compacted"
+        kinds = [type(e).__name__ for e in h.session.thread.entries]
+        assert kinds[:3] == ["MessageEntry", "CompactionEntry", "MessageEntry"]
+        await h.pilot.click(view, offset=(3, 0))
+        await h.until(lambda: "▼ Context compacted" in view.text, "the summary to open")
+        assert "Fixed total() in calc.py." in view.text
+        await h.through_gates(2)
+        await h.settle()
+        failed = compaction_views(h)[1]
+        assert failed.text.split("\n")[:2] == ["✗ Context compaction failed", "context [red]x"]
