@@ -23,6 +23,7 @@ from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui import collector
 from acp_tui.ui.commands import SessionCommands
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
@@ -62,8 +63,11 @@ class AcpApp(App[int]):
         inspect: bool = False,
         open_request: OpenRequest | None = None,
         preset: Preset | None = None,
+        key_guard: KeyGuard | None = None,
     ) -> None:
         super().__init__()
+        self.key_guard = key_guard or KeyGuard()
+        """When a key may answer a question (`key_guard.py`; tests give it a clock)."""
         self.preset = preset
         self.guard = guard
         self.open_request = open_request or OpenRequest()

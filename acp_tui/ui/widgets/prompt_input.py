@@ -17,10 +17,12 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.widgets.completion_list import Completion, CompletionList
 
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"})
 COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
+EDITING_KEYS = frozenset({"backspace", "delete", "enter", *NEWLINE_KEYS})
 
 
 class PromptInput(TextArea):
@@ -73,6 +75,8 @@ class PromptInput(TextArea):
         self._hint_shown = False
 
     async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable or event.key in EDITING_KEYS:
+            KeyGuard.of(self.app).typed()  # a question arriving now waits until the user stops
         completion = self.completion
         if completion is not None and completion.is_open and event.key in COMPLETION_KEYS:
             event.stop()
@@ -117,6 +121,7 @@ class PromptInput(TextArea):
         event.prevent_default()
         if self.read_only:
             return
+        KeyGuard.of(self.app).typed()
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
         if self.paste_transform is not None:
             text = self.paste_transform(text)
