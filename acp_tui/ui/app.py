@@ -28,6 +28,7 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.themes import load_themes
+from acp_tui.ui.widgets.prompt_input import PromptInput
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.session_picker import PickedSession
@@ -78,6 +79,9 @@ class AcpApp(App[int]):
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
         self._previous_reporter: FailureReporter | None = None
+        self.typed_early = ""
+        """What the user typed before the UI took the terminal (`early_input.py`): the prompt
+        starts with it."""
 
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
@@ -93,7 +97,10 @@ class AcpApp(App[int]):
         if self.session.settings.keymap:
             # binding id -> keys, e.g. {"main.changes": "f5", "app.quit": "ctrl+q,ctrl+x"}
             self.set_keymap(dict(self.session.settings.keymap))
-        await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
+        main = MainScreen(self.session)
+        await self.push_screen(main)  # mounted before the agent starts
+        if self.typed_early:
+            main.query_one(PromptInput).insert_text(self.typed_early)
         if self.inspect_at_start:
             self.action_inspector()
         else:

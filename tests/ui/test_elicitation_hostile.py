@@ -77,7 +77,12 @@ async def test_hostile_url_elicitation_reaches_the_terminal_safe_and_opens_the_e
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[str] = []
-    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+
+    def fake_open(url: str) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", fake_open)
     params = {"sessionId": SID, "mode": "url", "message": hostile("url-message"), "url": URL,
               "elicitationId": "e-1"}  # fmt: skip
     agent = write_scenario(tmp_path, steps_with(client_request("elicitation/create", params)))

@@ -176,7 +176,8 @@ async def test_typing_through_a_held_write_decides_nothing(tmp_path: Path) -> No
         await type_keys(h, "ld yxAR")
         await h.pilot.press("enter", "escape")
         await h.pilot.pause()
-        assert h.app.screen is review and review.decisions == {}
+        assert review.decisions == {}
+        assert h.app.screen is review
         assert target.read_text() == "one\ntwo\n"
         assert main_prompt(h).text == "hello world yxAR"
 

@@ -108,7 +108,8 @@ class MainScreen(LayoutOnce, ComposerActions):
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
-        self.query_one(PromptInput).focus()
+        # now, not with `focus()` (queued behind them): keys typed while the app starts go here
+        self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
 
     def on_unmount(self) -> None:
