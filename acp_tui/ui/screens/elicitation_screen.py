@@ -167,8 +167,9 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         index = inputs.index(event.input) if event.input in inputs else len(inputs)
         if index + 1 < len(inputs):
             inputs[index + 1].focus()
-        else:
-            self.accept()
+        else:  # the value as it was at enter (a key typed right after it may be in already)
+            name = next((n for n, i in self.ids.items() if i == event.input.id), None)
+            self.accept({name: event.value} if name is not None else {})
 
     def raw_values(self) -> dict[str, object]:
         """The values typed in each field, before validation."""
@@ -194,10 +195,11 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         else:
             self.accept()
 
-    def accept(self) -> bool:
+    def accept(self, submitted: dict[str, object] | None = None) -> bool:
         """Send the form if every field is valid; otherwise show the errors beside the fields and
-        return False."""
-        content, errors = validate_form(self.pending.fields, self.raw_values())
+        return False. `submitted`: values that stand for their fields' (enter's)."""
+        raw = {**self.raw_values(), **(submitted or {})}
+        content, errors = validate_form(self.pending.fields, raw)
         for spec in self.pending.fields:
             error = Text(errors.get(spec.name, ""))
             self.query_one(f"#error-{self.ids[spec.name].removeprefix('field-')}", Static).update(
