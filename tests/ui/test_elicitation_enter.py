@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.widgets import Input, Static
 
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
@@ -63,3 +64,17 @@ async def test_enter_goes_to_the_next_text_field_then_accepts(tmp_path: Path) ->
     assert answers(agent) == [
         {"action": "accept", "content": {"name": "xy", "ok": False, "age": 4}}
     ]
+
+
+async def test_a_key_right_after_enter_is_not_sent_with_the_form(tmp_path: Path) -> None:
+    request = form({"name": {"type": "string"}}, ["name"])
+    agent = write_scenario(tmp_path, steps_with(request))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await open_form(h)
+        await h.pilot.press("b", "o", "b")
+        # both keys queued at once, as the driver queues a fast typist's: the "n" reaches the
+        # input before the form handles its enter
+        h.app.post_message(events.Key("enter", "\r"))
+        h.app.post_message(events.Key("n", "n"))
+        await h.until(lambda: answers(agent), "the answer")
+    assert answers(agent) == [{"action": "accept", "content": {"name": "bob"}}]

@@ -38,6 +38,19 @@ RELEASE_POLL = 0.1  # seconds between looks at whether the form may take keys
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_]+")
 
 
+class FormInput(Input):
+    """A text field whose enter is taken with the key, not by a binding after it bubbled (a key
+    typed right after enter would be in the value by then)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Submitted(self, self.value))
+            return
+        await super()._on_key(event)
+
+
 def field_id(index: int, name: str) -> str:
     """The widget id of a field: its property name when that makes an id (`field-name`), else
     its position (`field-3-`, which no name gives)."""
@@ -127,7 +140,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 kind, spec.format or ""
             )
             text = "" if default is None or isinstance(default, bool) else str(default)
-            yield Input(text, placeholder=placeholder, id=widget_id)
+            yield FormInput(text, placeholder=placeholder, id=widget_id)
         yield Static("", classes="error", id=f"error-{widget_id.removeprefix('field-')}")
 
     def on_mount(self) -> None:
