@@ -51,8 +51,9 @@ def prompt_line(emulator: TerminalEmulator) -> str | None:
     """The first line inside the prompt box, once the UI shows it."""
     lines = emulator.screen.display
     for index, line in enumerate(lines[:-1]):
-        if "─ Prompt ─" in line:
-            return lines[index + 1].strip().strip("│").strip()
+        if "─ Prompt ─" in line:  # the box's first line: │ text │ (the sidebar beside it)
+            parts = lines[index + 1].split("│")
+            return parts[1].strip() if len(parts) > 2 else None
     return None
 
 
