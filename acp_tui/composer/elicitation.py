@@ -10,6 +10,11 @@ Form fields follow the restricted JSON Schema of the spec: string (minLength, ma
 format email/uri/date/date-time), number and integer (minimum, maximum), boolean, single-select
 enum (`enum`, or titled `oneOf`), multi-select (`array` of `enum` or titled `anyOf`, minItems,
 maxItems). `validate_form` checks the user's raw values and returns the content or the errors.
+
+Every string of an elicitation is agent text, made safe for the terminal here, where it enters
+(`acp_tui.safe_text`): the message, the schema's title, field titles, descriptions, text
+defaults, formats, choice titles and the URL as shown. What goes back to the agent stays exact:
+property names, choice values (and enum defaults, which select one) and the URL opened.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
+from acp_tui.safe_text import safe_line, safe_text
 from acp_tui.signal import Signal
 
 CANCEL: dict[str, Any] = {"action": "cancel"}
@@ -37,7 +43,9 @@ Value = str | int | float | bool | list[str]
 @dataclass(frozen=True)
 class Choice:
     value: str
+    """The agent's exact value (sent back)."""
     title: str
+    """What the user sees (made safe)."""
 
 
 @dataclass(frozen=True)
@@ -63,12 +71,11 @@ def _choices(options: Any) -> tuple[Choice, ...]:
     found = []
     for option in options if isinstance(options, list) else []:
         if isinstance(option, str):
-            found.append(Choice(option, option))
+            found.append(Choice(option, safe_line(option)))
         elif isinstance(option, dict) and isinstance(option.get("const"), str):
             title = option.get("title")
-            found.append(
-                Choice(option["const"], title if isinstance(title, str) else option["const"])
-            )
+            shown = title if isinstance(title, str) else option["const"]
+            found.append(Choice(option["const"], safe_line(shown)))
     return tuple(found)
 
 
@@ -92,15 +99,20 @@ def parse_fields(schema: Any) -> list[FormField]:
         if not isinstance(spec, dict):
             continue
         kind = spec.get("type")
-        title = spec.get("title") if isinstance(spec.get("title"), str) else name
-        description = spec.get("description") if isinstance(spec.get("description"), str) else ""
+        given_title, given_description = spec.get("title"), spec.get("description")
+        title = given_title if isinstance(given_title, str) else str(name)
+        description = given_description if isinstance(given_description, str) else ""
+        default = spec.get("default")
         common: dict[str, Any] = {
-            "name": name,
-            "title": title,
-            "description": description,
+            "name": name,  # the key of the answer: exact
+            "title": safe_line(title),
+            "description": safe_text(description),
             "required": name in required,
-            "default": spec.get("default"),
+            # a choice's default selects one of the agent's exact values; a text default is
+            # shown in its input (and sent back as the user leaves it)
+            "default": default,
         }
+        shown_default = safe_line(default) if isinstance(default, str) else default
         if kind == "string":
             choices = _choices(spec.get("oneOf")) or _choices(spec.get("enum"))
             if choices:
@@ -108,17 +120,19 @@ def parse_fields(schema: Any) -> list[FormField]:
                 continue
             pattern = spec.get("pattern") if isinstance(spec.get("pattern"), str) else None
             fmt = spec.get("format") if isinstance(spec.get("format"), str) else None
+            common["default"] = shown_default
             fields.append(
                 FormField(
                     kind="string",
                     min_length=_int(spec.get("minLength")),
                     max_length=_int(spec.get("maxLength")),
-                    pattern=pattern,
-                    format=fmt,
+                    pattern=pattern,  # matched exactly, shown made safe (`_check`)
+                    format=safe_line(fmt) if fmt is not None else None,
                     **common,
                 )
             )
         elif kind in ("number", "integer"):
+            common["default"] = shown_default
             fields.append(
                 FormField(
                     kind=kind,
@@ -204,7 +218,7 @@ def _check(spec: FormField, value: Any) -> Value:
     if spec.pattern is not None:
         try:
             if re.search(spec.pattern, text) is None:
-                raise ValueError(f"must match {spec.pattern}")
+                raise ValueError(f"must match {safe_line(spec.pattern)}")
         except re.error:
             pass  # a pattern Python cannot compile is not held against the user
     _check_format(spec.format, text)
@@ -236,6 +250,9 @@ class PendingElicitation:
     fields: list[FormField] = field(default_factory=list)
     title: str = ""
     url: str = ""
+    """The URL as the agent sent it (opened as is)."""
+    url_shown: str = ""
+    """The URL made safe to show."""
     elicitation_id: str = ""
     tool_call_id: str | None = None
     future: asyncio.Future[dict[str, Any]] = field(
@@ -280,7 +297,7 @@ class ElicitationBroker:
         tool_call = params.get("toolCallId")
         common: dict[str, Any] = {
             "id": next(self._ids),
-            "message": params["message"],
+            "message": safe_text(params["message"]),
             "tool_call_id": tool_call if isinstance(tool_call, str) else None,
         }
         if mode == "form":
@@ -288,7 +305,7 @@ class ElicitationBroker:
             if not isinstance(schema, dict):
                 raise RpcError(INVALID_PARAMS, "form elicitation needs a requestedSchema")
             given = schema.get("title")
-            title = given if isinstance(given, str) else ""
+            title = safe_line(given) if isinstance(given, str) else ""
             return PendingElicitation(
                 mode="form", fields=parse_fields(schema), title=title, **common
             )
@@ -296,7 +313,9 @@ class ElicitationBroker:
             url, eid = params.get("url"), params.get("elicitationId")
             if not isinstance(url, str) or not isinstance(eid, str):
                 raise RpcError(INVALID_PARAMS, "url elicitation needs url and elicitationId")
-            pending = PendingElicitation(mode="url", url=url, elicitation_id=eid, **common)
+            pending = PendingElicitation(
+                mode="url", url=url, url_shown=safe_line(url), elicitation_id=eid, **common
+            )
             self._by_url_id[eid] = pending
             return pending
         raise RpcError(INVALID_PARAMS, f"unsupported elicitation mode: {mode!r}")

@@ -23,12 +23,14 @@ from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui import collector
 from acp_tui.ui.commands import SessionCommands
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
+from acp_tui.ui.widgets.prompt_input import PromptInput
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.session_picker import PickedSession
@@ -64,8 +66,11 @@ class AcpApp(App[int]):
         inspect: bool = False,
         open_request: OpenRequest | None = None,
         preset: Preset | None = None,
+        key_guard: KeyGuard | None = None,
     ) -> None:
         super().__init__()
+        self.key_guard = key_guard or KeyGuard()
+        """When a key may answer a question (`key_guard.py`; tests give it a clock)."""
         self.preset = preset
         self.guard = guard
         self.open_request = open_request or OpenRequest()
@@ -76,6 +81,9 @@ class AcpApp(App[int]):
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
         self._previous_reporter: FailureReporter | None = None
+        self.typed_early = ""
+        """What the user typed before the UI took the terminal (`early_input.py`): the prompt
+        starts with it."""
 
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
@@ -93,7 +101,10 @@ class AcpApp(App[int]):
             keymap, problems = checked_keymap(self.session.settings.keymap)
             self.startup_messages.extend(problems)
             self.set_keymap(keymap)
-        await self.push_screen(MainScreen(self.session))  # mounted before the agent starts
+        main = MainScreen(self.session)
+        await self.push_screen(main)  # mounted before the agent starts
+        if self.typed_early:
+            main.query_one(PromptInput).insert_text(self.typed_early)
         if self.inspect_at_start:
             self.action_inspector()
         else:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from acp_tui.cli import LaunchOptions
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.ui.early_input import EarlyInput
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
@@ -53,6 +54,8 @@ def run_app(options: LaunchOptions) -> int:
             create_sample_project(cwd)
     if options.replay_path is not None:
         return run_replay(options)  # no agent: the recorded frames play instead
+    early_input = EarlyInput()
+    early_input.start()  # what the user types before the UI shows goes to the prompt
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
@@ -67,8 +70,9 @@ def run_app(options: LaunchOptions) -> int:
                 protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
             )
         )
-        return _run(loop, options, argv, cwd, early, guard)
+        return _run(loop, options, argv, cwd, early, guard, early_input)
     finally:
+        early_input.restore()
         _close_loop(loop)
         guard.close()
 
@@ -80,6 +84,7 @@ def _run(
     cwd: Path,
     early: Prestarted | None,
     guard: ProcessGuard,
+    early_input: EarlyInput,
 ) -> int:
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.session_history import OpenRequest
@@ -125,6 +130,7 @@ def _run(
         inspect=options.inspect,
         open_request=open_request,
     )
+    app.typed_early = early_input.take()  # last thing before Textual takes the terminal
     code = app.run(loop=loop)
     if early is not None and not early.initialize.done():
         loop.run_until_complete(early.discard())  # the app ended before the session took it

@@ -23,6 +23,7 @@ from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -77,7 +78,7 @@ class Snapshot:
         self.failures: list[str] = []
         self.validator = FrameValidator()
         self.pids: list[int] = []
-        self.app = SnapshotApp(self._factory)
+        self.app = SnapshotApp(self._factory, key_guard=KeyGuard.unguarded())  # no time window
 
     def _factory(self, bridge: ScreenUi) -> AgentSession:
         session = AgentSession(self.argv, self.cwd, bridge)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from acp_tui.client.events import SessionState
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
 from acp_tui.ui.screens.main import MainScreen
@@ -30,7 +32,9 @@ def test_elicitation_form(snap_compare, make_snapshot) -> None:
         # the press flashes the button (-active) for a moment: picture it after the flash
         await until(pilot, lambda: not accept.has_class("-active"))
         await pilot.pause()
-        pilot.app.screen.query_one("#field-name").focus()
+        name = pilot.app.screen.query_one("#field-name", Input)
+        name.cursor_blink = False  # a blinking cursor is a clock: keep it steadily on
+        name.focus()
         main = next(s for s in pilot.app.screen_stack if isinstance(s, MainScreen))
         main.query_one(StatusBar).running_since = None  # the turn's clock: still for the picture
         await pilot.pause()

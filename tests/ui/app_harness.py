@@ -29,6 +29,7 @@ from textual.widget import Widget
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.ui.app import AcpApp
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import (
@@ -227,7 +228,9 @@ async def run_app(
         session.traffic.subscribe(tap)
         return session
 
-    app = AcpApp(factory, start_agent=start, **(app_kwargs or {}))
+    # no key is held from a question unless the test gives the app a guard with a clock
+    kwargs: dict[str, Any] = {"key_guard": KeyGuard.unguarded(), **(app_kwargs or {})}
+    app = AcpApp(factory, start_agent=start, **kwargs)
     logged: list[str] = []
     handler = _ErrorLog(logged)
     logging.getLogger("acp_tui").addHandler(handler)

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from bench.headless import HeadlessUi
 
@@ -22,7 +23,11 @@ async def headless_app(
 ) -> AsyncIterator[tuple[AcpApp, Pilot[Any]]]:
     """`AcpApp` at `size` with a session that never starts an agent (updates are fed to its
     thread). `steady_cursor`: no blinking prompt cursor (two captures of one screen match)."""
-    app = AcpApp(lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()), start_agent=False)
+    app = AcpApp(
+        lambda bridge: AgentSession(["true"], Path.cwd(), HeadlessUi()),
+        start_agent=False,
+        key_guard=KeyGuard.unguarded(),
+    )
     async with app.run_test(size=size) as pilot:
         if steady_cursor:
             app.screen.query_one(PromptInput).cursor_blink = False

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 
@@ -20,6 +21,7 @@ MISSING = object()
 
 
 class ReviewApp(App[None]):
+    key_guard = KeyGuard.unguarded()  # keys answer at once
     """Pushes one WriteReviewScreen and keeps what it dismissed with."""
 
     def __init__(self, screen: WriteReviewScreen) -> None:

@@ -18,6 +18,7 @@ from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import WriteTextFileRequest
 from acp_tui.session.diff import FileDiff
 from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 
 OLD = "".join(f"line {i}\n" for i in range(1, 31))
@@ -36,6 +37,8 @@ async def wait_for(pilot: Any, condition: Any, what: str, limit: float = 10.0) -
 
 
 class ReviewApp(App[None]):
+    key_guard = KeyGuard.unguarded()  # keys answer at once
+
     def __init__(self, screen: WriteReviewScreen) -> None:
         super().__init__()
         self.review = screen
@@ -130,6 +133,7 @@ class NoQuestions:
 
 
 class HostApp(App[None]):
+    key_guard = KeyGuard.unguarded()  # keys answer at once
     """Answers the gate's review_ui by pushing WriteReviewScreen, like the real UI bridge."""
 
     def __init__(self) -> None:

@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static, TextArea
+from textual.widgets import Input, Static, TextArea
 
 import acp_tui.ui
 from acp_tui.ui import textual_internals
@@ -142,6 +142,7 @@ async def test_styles_key_changes_with_a_style() -> None:
 def test_text_area_key_handlers() -> None:
     assert _params(_has(TextArea, "_on_key", "TextArea._on_key")) == ["self", "event"]
     assert _params(_has(TextArea, "_on_paste", "TextArea._on_paste")) == ["self", "event"]
+    assert _params(_has(Input, "_on_key", "Input._on_key")) == ["self", "event"]
 
 
 # ---------------------------------------------------------------------------------- the scan

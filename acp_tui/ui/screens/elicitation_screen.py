@@ -1,17 +1,25 @@
 """The agent asks the user for input (`elicitation/create`): a form built from the restricted
 JSON Schema, or a URL to visit. Accept checks the form first (errors show under each field);
 Decline and Cancel (Esc) answer without content. Everything the agent wrote is shown as plain
-text, never as markup."""
+text, never as markup (and made safe where it entered, `composer/elicitation.py`).
+
+Enter in a text field goes to the next text field and, from the last one, accepts (Tab reaches
+every field and button). The form takes no key for a moment after it appears, nor while the user
+goes on typing (`KeyGuard`): no field is focused until then, and what the user typed goes to the
+composer under the form, where they were typing."""
 
 from __future__ import annotations
 
+import re
 import webbrowser
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -22,7 +30,32 @@ from acp_tui.composer.elicitation import (
     PendingElicitation,
     validate_form,
 )
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
+from acp_tui.ui.textual_internals.keys_first import KeysFirstInput
+
+FORM_KEYS = "enter next text field, accept from the last · tab next field · esc cancel"
+RELEASE_POLL = 0.1  # seconds between looks at whether the form may take keys
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_]+")
+
+
+class FormInput(KeysFirstInput):
+    """A text field whose enter is taken with the key, not by a binding after it bubbled (a key
+    typed right after enter would be in the value by then)."""
+
+    async def key_first(self, event: events.Key) -> bool:
+        if event.key != "enter":
+            return False
+        event.stop()
+        event.prevent_default()
+        self.post_message(self.Submitted(self, self.value))
+        return True
+
+
+def field_id(index: int, name: str) -> str:
+    """The widget id of a field: its property name when that makes an id (`field-name`), else
+    its position (`field-3-`, which no name gives)."""
+    return f"field-{name}" if _PLAIN_ID.fullmatch(name) else f"field-{index}-"
 
 
 class ElicitationScreen(ModalScreen[dict[str, object]]):
@@ -45,12 +78,19 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     ElicitationScreen #url { color: $text-accent; margin-bottom: 1; }
     ElicitationScreen #buttons { height: auto; margin-top: 1; }
     ElicitationScreen Button { margin-right: 1; }
+    ElicitationScreen #keys { color: $text-muted; margin-top: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    AUTO_FOCUS = ""  # nothing: a field gets the focus when the guard lets go (`_release`)
 
     def __init__(self, pending: PendingElicitation) -> None:
         super().__init__()
         self.pending = pending
+        self.ids = {spec.name: field_id(i, spec.name) for i, spec in enumerate(pending.fields)}
+        self.taking_keys = False
+        """False until the guard lets go: keys go to the composer, no field has the focus."""
+        self._armed_at: float | None = None
+        self._releasing: Timer | None = None
 
     def compose(self) -> ComposeResult:
         pending = self.pending
@@ -59,7 +99,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 yield Static(Text(pending.title), id="title")
             yield Static(Text(pending.message), id="message")
             if pending.mode == "url":
-                yield Static(Text(pending.url), id="url")
+                yield Static(Text(pending.url_shown), id="url")
                 yield Static(Text("Waiting for the agent…", style="dim"), id="waiting")
                 with Horizontal(id="buttons"):
                     yield Button("Open in browser", id="accept", variant="primary")
@@ -73,6 +113,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 yield Button("Accept", id="accept", variant="primary")
                 yield Button("Decline", id="decline")
                 yield Button("Cancel (esc)", id="cancel")
+            yield Static(FORM_KEYS, id="keys", markup=False)
 
     def _field(self, spec: FormField) -> ComposeResult:
         label = Text(spec.title + (" *" if spec.required else ""))
@@ -80,7 +121,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
             yield Static(label, classes="label")
         if spec.description:
             yield Static(Text(spec.description), classes="help")
-        widget_id = f"field-{spec.name}"
+        widget_id = self.ids[spec.name]
         default = spec.default
         if spec.kind == "boolean":
             yield Checkbox(label, value=default is True, id=widget_id)
@@ -100,21 +141,55 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 kind, spec.format or ""
             )
             text = "" if default is None or isinstance(default, bool) else str(default)
-            yield Input(text, placeholder=placeholder, id=widget_id)
-        yield Static("", classes="error", id=f"error-{spec.name}")
+            yield FormInput(text, placeholder=placeholder, id=widget_id)
+        yield Static("", classes="error", id=f"error-{widget_id.removeprefix('field-')}")
 
     def on_mount(self) -> None:
         self.pending.on_complete.append(self._completed)
         self.pending.future.add_done_callback(lambda _: self._answered_elsewhere())
+        self._armed_at = KeyGuard.of(self.app).arm()
+        if not self._release():
+            self._releasing = self.set_interval(RELEASE_POLL, self._release)
+
+    def _release(self) -> bool:
+        """Once the guard lets go: take keys, focus the first field (unless the user clicked
+        one). True when done."""
+        if self.taking_keys or KeyGuard.of(self.app).holds(self._armed_at):
+            return self.taking_keys
+        self.taking_keys = True
+        if self._releasing is not None:
+            self._releasing.stop()
         focusable = self.query("Input, Checkbox, Select, SelectionList, Button")
-        if focusable:
+        if focusable and self.focused is None:
             focusable.first().focus()
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Before the form takes keys, a key fills and answers nothing: it goes to the composer
+        (and the user typing on keeps the form waiting)."""
+        if self.taking_keys:
+            return
+        event.stop()
+        event.prevent_default()
+        character = event.character if event.is_printable else None
+        KeyGuard.of(self.app).to_composer(event.key, character, focus=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a text field: the next text field, or accept from the last one."""
+        event.stop()
+        inputs = list(self.query(Input).results(Input))
+        index = inputs.index(event.input) if event.input in inputs else len(inputs)
+        if index + 1 < len(inputs):
+            inputs[index + 1].focus()
+        else:  # the value as it was at enter (a key typed right after it may be in already)
+            name = next((n for n, i in self.ids.items() if i == event.input.id), None)
+            self.accept({name: event.value} if name is not None else {})
 
     def raw_values(self) -> dict[str, object]:
         """The values typed in each field, before validation."""
         values: dict[str, object] = {}
         for spec in self.pending.fields:
-            widget = self.query_one(f"#field-{spec.name}")
+            widget = self.query_one(f"#{self.ids[spec.name]}")
             if isinstance(widget, Input | Checkbox):
                 values[spec.name] = widget.value
             elif isinstance(widget, Select):
@@ -134,13 +209,19 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         else:
             self.accept()
 
-    def accept(self) -> bool:
+    def accept(self, submitted: dict[str, object] | None = None) -> bool:
         """Send the form if every field is valid; otherwise show the errors beside the fields and
-        return False."""
-        content, errors = validate_form(self.pending.fields, self.raw_values())
+        return False. `submitted`: values that stand for their fields' (enter's)."""
+        raw = {**self.raw_values(), **(submitted or {})}
+        content, errors = validate_form(self.pending.fields, raw)
         for spec in self.pending.fields:
-            self.query_one(f"#error-{spec.name}", Static).update(Text(errors.get(spec.name, "")))
+            error = Text(errors.get(spec.name, ""))
+            self.query_one(f"#error-{self.ids[spec.name].removeprefix('field-')}", Static).update(
+                error
+            )
         if errors:
+            first = next(spec for spec in self.pending.fields if spec.name in errors)
+            self.query_one(f"#{self.ids[first.name]}").focus()
             return False
         self._answer({"action": "accept", "content": content})
         return True

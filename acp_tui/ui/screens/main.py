@@ -115,7 +115,8 @@ class MainScreen(LayoutOnce, ComposerActions):
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
-        self.query_one(PromptInput).focus()
+        # now, not with `focus()` (queued behind them): keys typed while the app starts go here
+        self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
 
     def on_unmount(self) -> None:
@@ -372,10 +373,12 @@ class MainScreen(LayoutOnce, ComposerActions):
         self.query_one(PromptInput).focus()
 
     def action_focus_permission(self, fallback: bool = False) -> None:
-        """Focus the oldest open permission prompt (else, with `fallback`, the prompt)."""
+        """Focus the oldest open permission prompt (else, with `fallback`, the prompt). With
+        `fallback` (one was just answered) the next prompt holds keys for a moment: a key
+        pressed twice must not answer it too; f4 (the user goes there) does not."""
         prompts = self.open_prompts()
         if prompts:
-            prompts[0].take_focus()
+            prompts[0].take_focus(armed=fallback)
         elif fallback:
             for prompt_input in self.query(PromptInput).results(PromptInput):
                 prompt_input.focus()  # (none while the screen is being torn down)

@@ -11,6 +11,9 @@ Keys (besides `DiffView`'s own: ``n``/``]`` next hunk, ``p``/``[`` previous, ``s
   user made meanwhile is never overwritten by default);
 - ``escape`` reject the whole change.
 
+Keys are held for a moment after the review appears, and while the user goes on typing
+(`KeyGuard`): they were meant for the composer under it, where they go instead.
+
 It dismisses with a `ReviewedWrite` (the merged content, via `apply_hunks`) or None. While open it
 watches the file (the host's `watch_file`, in an exclusive worker); when the file changes on
 disk, the diff is recomputed against the new disk content (read through the host's
@@ -25,7 +28,7 @@ import asyncio
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -42,6 +45,7 @@ from acp_tui.session.hunks import (
     changed_hunks,
     decide,
 )
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
 
@@ -107,6 +111,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         """Set once the disk watcher runs (tests wait on it before touching the file)."""
         self._watch = watch
         self._layout: Literal["auto", "unified", "split"] = layout
+        self._armed_at: float | None = None
 
     # ---- composition ------------------------------------------------------------------------
 
@@ -123,9 +128,20 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         return f"The agent wants to {what} {safe_line(str(self.path))}"
 
     def on_mount(self) -> None:
+        self._armed_at = KeyGuard.of(self.app).arm()
         self.diff_view.focus()
         if self._watch:
             self.watch_disk()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key too soon after the review appeared, or in a run of typing, decides nothing: it
+        goes to the composer the user was typing in."""
+        guard = KeyGuard.of(self.app)
+        if guard.holds(self._armed_at):
+            event.stop()
+            event.prevent_default()
+            character = event.character if event.is_printable else None
+            guard.to_composer(event.key, character, focus=False)
 
     @property
     def diff_view(self) -> DiffView:

@@ -16,8 +16,8 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are
   gone; a long session kept up to 1,024 dead widgets' lines. Cleared when a turn settles.
-- `TextArea._on_key`, `TextArea._on_paste`: see a key or a paste before the text area acts
-  on it (`text_area_keys.py`).
+- `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
+  text area or field acts on it (`keys_first.py`).
 """
 
 from __future__ import annotations

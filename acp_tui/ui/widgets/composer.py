@@ -37,6 +37,7 @@ from acp_tui.composer.slash import (
 )
 from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.widgets.completion_list import MAX_SHOWN, CompletionList
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
@@ -117,11 +118,26 @@ class Composer(Vertical):
         prompt.paste_transform = self._pasted
         self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
         self._unsubscribe.append(self.index.changed.subscribe(self._index_changed))
+        KeyGuard.of(self.app).composer_sink = self.take_held_key
         self._build_index()
 
     def on_unmount(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()  # type: ignore[operator]
+        guard = KeyGuard.of(self.app)
+        if guard.composer_sink == self.take_held_key:
+            guard.composer_sink = None
+
+    def take_held_key(self, key: str, character: str | None, focus: bool) -> None:
+        """A key typed while a question held the keys (`KeyGuard`): it lands here, where the
+        user was typing (a printable character or backspace; other keys are dropped)."""
+        prompt = self.query_one(PromptInput)
+        if focus:
+            self.screen.set_focus(prompt)  # now: the next key already on its way goes there
+        if character is not None:
+            prompt.insert_text(character)
+        elif key == "backspace":
+            prompt.action_delete_left()
 
     @work(thread=True, group="file-index", exclusive=True)
     def _build_index(self) -> None:

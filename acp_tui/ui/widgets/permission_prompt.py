@@ -9,21 +9,31 @@ kind each have a key. ←/→ move between the buttons, Enter presses one.
 Focus: a prompt takes the focus when it mounts (in `on_mount`, when its buttons exist) unless
 the user is already answering another open prompt; the default button is allow-once (else
 reject-once, else the first option that is not allow-always), never allow-always.
+
+No key meant for something else answers it (`KeyGuard`): while the user is typing in the
+composer the prompt does not take the focus, it waits until they stop (if the focus is still
+there then); keys that reach it within the guard's hold after it took the focus, or while the
+user goes on typing, are not answers: they go back to the composer with the focus. f4 (going
+there on purpose) is not held.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from acp_tui.protocol.models import Diff
 from acp_tui.session.entries import ToolCallEntry
 from acp_tui.session.permission import OptionLike, PermissionAsk
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.textual_internals import bound_keys
+from acp_tui.ui.widgets.prompt_input import PromptInput
 
 KIND_BINDINGS = {
     "allow_once": ("a", "permission.allow-once"),
@@ -38,6 +48,7 @@ KIND_VARIANTS = {
     "reject_always": "error",
 }
 NUMBERED = 9
+IDLE_POLL = 0.1  # seconds between looks at whether the user stopped typing
 DEFAULT_KINDS = ("allow_once", "reject_once")
 
 
@@ -115,6 +126,8 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.entry = entry
         self.ask = ask
         self.options: list[OptionLike] = list(ask.options)
+        self._armed_at: float | None = None
+        self._waiting: Timer | None = None
 
     # ---- what it shows -------------------------------------------------------------------------
 
@@ -150,8 +163,27 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         # The buttons exist now: taking the focus here cannot hit an unmounted widget.
-        if self.ask.open and not self._user_is_answering_another():
-            self.take_focus()
+        if not self.ask.open or self._user_is_answering_another():
+            return
+        if KeyGuard.of(self.app).typing():
+            self._wait_until_idle()  # the keys on their way are meant for the composer
+        else:
+            self.take_focus(armed=True)
+
+    def _wait_until_idle(self) -> None:
+        if self._waiting is None:
+            self._waiting = self.set_interval(IDLE_POLL, self._focus_when_idle)
+
+    def _focus_when_idle(self) -> None:
+        """The user stopped typing: take the focus if it is still at the composer."""
+        if self.ask.open and KeyGuard.of(self.app).typing():
+            return
+        if self._waiting is not None:
+            self._waiting.stop()
+            self._waiting = None
+        focused = self.screen.focused
+        if self.ask.open and (focused is None or isinstance(focused, PromptInput)):
+            self.take_focus(armed=True)
 
     def _user_is_answering_another(self) -> bool:
         focused = self.screen.focused
@@ -170,8 +202,11 @@ class PermissionPrompt(Vertical, can_focus=True):
         found = self.query(f"#option-{index}")
         return found.first(Button) if found else None
 
-    def take_focus(self) -> None:
-        """Focus the default button (or the prompt itself) and bring it into view."""
+    def take_focus(self, *, armed: bool = False) -> None:
+        """Focus the default button (or the prompt itself) and bring it into view. `armed`: the
+        prompt takes the focus by itself, so keys are held for a moment (`KeyGuard.holds`);
+        not when the user came here on purpose (f4)."""
+        self._armed_at = KeyGuard.of(self.app).arm() if armed else None
         # Set now, not with `focus()` (which defers to the app's queue): a key the user presses
         # once the prompt is on screen must not reach the prompt box in between.
         button = self.default_button()
@@ -185,6 +220,18 @@ class PermissionPrompt(Vertical, can_focus=True):
         button = self.default_button()
         if button is not None:
             button.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key too soon after the prompt took the focus, or in a run of typing: not an answer;
+        it goes to the composer, and so does the focus, until the user stops typing."""
+        guard = KeyGuard.of(self.app)
+        if not guard.holds(self._armed_at):
+            return
+        event.stop()
+        event.prevent_default()
+        guard.to_composer(event.key, event.character if event.is_printable else None, focus=True)
+        if self.ask.open:
+            self._wait_until_idle()
 
     # ---- answering -----------------------------------------------------------------------------
 

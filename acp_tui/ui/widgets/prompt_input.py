@@ -16,11 +16,13 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 
-from acp_tui.ui.textual_internals.text_area_keys import KeysFirstTextArea
+from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.textual_internals.keys_first import KeysFirstTextArea
 from acp_tui.ui.widgets.completion_list import Completion, CompletionList
 
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"})
 COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
+EDITING_KEYS = frozenset({"backspace", "delete", "enter", *NEWLINE_KEYS})
 
 
 class PromptInput(KeysFirstTextArea):
@@ -73,6 +75,8 @@ class PromptInput(KeysFirstTextArea):
         self._hint_shown = False
 
     async def key_first(self, event: events.Key) -> bool:
+        if event.is_printable or event.key in EDITING_KEYS:
+            KeyGuard.of(self.app).typed()  # a question arriving now waits until the user stops
         completion = self.completion
         if completion is not None and completion.is_open and event.key in COMPLETION_KEYS:
             event.stop()
@@ -118,6 +122,7 @@ class PromptInput(KeysFirstTextArea):
         event.prevent_default()
         if self.read_only:
             return True
+        KeyGuard.of(self.app).typed()
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
         if self.paste_transform is not None:
             text = self.paste_transform(text)
