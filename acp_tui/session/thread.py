@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,6 @@ from acp_tui.protocol.models import (
     FINISHED_STATUSES,
     AgentMessageChunk,
     AgentThoughtChunk,
-    AvailableCommand,
     AvailableCommandsUpdate,
     CompactionSummaryChunk,
     CompactionUpdate,
@@ -32,10 +31,7 @@ from acp_tui.protocol.models import (
     PlanEntry,
     PlanRemoved,
     PlanUpdate,
-    SessionConfigOption,
     SessionInfoUpdate,
-    SessionMode,
-    SessionModeState,
     SessionUpdate,
     TextContent,
     ToolCall,
@@ -44,34 +40,26 @@ from acp_tui.protocol.models import (
     UsageUpdate,
     UserMessageChunk,
     parse_session_update,
-    to_wire,
 )
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 
 from . import thread_changes as ch
 from .compaction import append_summary, new_compaction, patch_compaction
-from .config_options import (
-    MODE,
-    ModelState,
-    mode_option_at,
-    option_by_category,
-    parse_config_options,
-)
 from .echo import PromptEcho
 from .entries import (
     CompactionEntry,
     Entry,
     MessageEntry,
     MessageRole,
-    PlanSnapshotEntry,
     PlanState,
     ToolCallEntry,
     UnknownEntry,
 )
 from .permission import PermissionAsk
-from .plans import plan_state
 from .subagents import SubagentNesting, parent_tool_call_id, root_of
+from .thread_plans import ThreadPlans
+from .thread_settings import ThreadSettings
 from .tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
@@ -107,7 +95,7 @@ class UsageState:
     cost: Cost | None = None
 
 
-class Thread:
+class Thread(ThreadPlans, ThreadSettings):
     """Conversation state of one session, updated in place by its reducer methods, observed
     via changes."""
 
@@ -128,11 +116,7 @@ class Thread:
         self.compactions: dict[str, CompactionEntry] = {}
         self.notices: list[Notice] = []
         """The agent's notices, in order (shown apart: not conversation entries)."""
-        self.modes: list[SessionMode] = []
-        self.current_mode_id: str | None = None
-        self.commands: list[AvailableCommand] = []
-        self.config_options: list[SessionConfigOption] = []
-        self.models: ModelState | None = None
+        self._reset_settings()
         self.usage: UsageState | None = None
         self.title: str | None = None
         self.updated_at: str | None = None
@@ -323,53 +307,6 @@ class Thread:
                 stamp_times(entry, self._clock())
             self._tool_call_changed(entry)
 
-    def _on_plan(self, update: Plan) -> None:
-        self.plan = list(update.entries)
-        state = PlanState(plan_id=None, entries=list(update.entries), meta=update.meta)
-        self.changed.emit(ch.PlanChanged(None))
-        self._snapshot(state)
-
-    def _on_plan_update(self, update: PlanUpdate) -> None:
-        state = plan_state(update)
-        if state is None or state.plan_id is None:
-            self._on_unknown(UnknownUpdate(raw=to_wire(update), error="plan without an id"))
-            return
-        self.plans[state.plan_id] = state
-        self.changed.emit(ch.PlanChanged(state.plan_id))
-        self._snapshot(state)
-
-    def _snapshot(self, state: PlanState) -> None:
-        last = self.entries[-1] if self.entries else None
-        if type(last) is PlanSnapshotEntry and last.plan.plan_id == state.plan_id:
-            last.plan = state
-            last.removed = False
-            self.changed.emit(ch.EntryChanged(last))
-        else:
-            self._add_entry(PlanSnapshotEntry(state, id=self._new_id()))
-
-    def _on_plan_removed(self, update: PlanRemoved) -> None:
-        if self.plans.pop(update.plan_id, None) is None:
-            return
-        self.changed.emit(ch.PlanRemoved(update.plan_id))
-        for entry in self.entries:
-            if (
-                type(entry) is PlanSnapshotEntry
-                and entry.plan_id == update.plan_id
-                and not entry.removed
-            ):
-                entry.removed = True
-                self.changed.emit(ch.EntryChanged(entry))
-
-    def _on_commands(self, update: AvailableCommandsUpdate) -> None:
-        self.commands = list(update.available_commands)
-        self.changed.emit(ch.CommandsChanged())
-
-    def _on_current_mode(self, update: CurrentModeUpdate) -> None:
-        self.set_current_mode(update.current_mode_id)
-
-    def _on_config_options(self, update: ConfigOptionUpdate) -> None:
-        self.set_config_options(update.config_options)
-
     def _on_info(self, update: SessionInfoUpdate) -> None:
         sent = update.model_fields_set
         if "title" in sent:
@@ -460,37 +397,6 @@ class Thread:
             self._tool_call_changed(entry)
         return cancelled
 
-    def set_current_mode(self, mode_id: str) -> None:
-        """The current mode (after session/set_mode or a current_mode_update); emits if changed."""
-        if mode_id != self.current_mode_id:
-            self.current_mode_id = mode_id
-            self.changed.emit(ch.CurrentModeChanged(mode_id))
-        # an agent with both (Vibe) may tell only one of them: its `mode` option follows
-        synced = mode_option_at(self.config_options, mode_id)
-        if synced is not None:
-            self.set_config_options(synced)
-
-    def set_modes(self, state: SessionModeState | None) -> None:
-        """The modes from a session/new or session/load response (None: no modes)."""
-        self.modes = list(state.available_modes) if state is not None else []
-        self.changed.emit(ch.ModesChanged())
-        current = state.current_mode_id if state is not None else None
-        if current != self.current_mode_id:
-            self.current_mode_id = current
-            self.changed.emit(ch.CurrentModeChanged(current))
-
-    def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:
-        """The config options from a session response or config_option_update (None: none).
-
-        Raw dicts are accepted too (parsed here; invalid ones are skipped, as the schema says).
-        """
-        self.config_options = parse_config_options(options or [])
-        self.changed.emit(ch.ConfigOptionsChanged())
-        # ... and the modes follow the `mode` option the agent answered with
-        mode = option_by_category(self.config_options, MODE)
-        if mode is not None and any(m.id == mode.current_value for m in self.modes):
-            self.set_current_mode(mode.current_value)
-
     def reset(self) -> None:
         """Forget the conversation and the session's state, to open another session in this
         thread (listeners stay subscribed; entry ids keep counting up)."""
@@ -504,28 +410,12 @@ class Thread:
         self.plans = {}
         self.compactions = {}
         self.notices = []
-        self.modes = []
-        self.current_mode_id = None
-        self.commands = []
-        self.config_options = []
-        self.models = None
+        self._reset_settings()
         self.usage = None
         self.title = None
         self.updated_at = None
         self.turn_running = False
         self.last_stop_reason = None
-
-    def set_models(self, models: ModelState | None) -> None:
-        """The unstable `models` state from a session response (None: the agent has none)."""
-        if models != self.models:
-            self.models = models
-            self.changed.emit(ch.ModelsChanged())
-
-    def set_current_model(self, model_id: str) -> None:
-        """The current model after `session/set_model` succeeded."""
-        if self.models is not None and model_id != self.models.current_id:
-            self.models = ModelState(model_id, self.models.available)
-            self.changed.emit(ch.ModelsChanged())
 
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
