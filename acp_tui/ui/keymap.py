@@ -23,7 +23,7 @@ BINDING_IDS = frozenset({
     "permission.allow-once", "permission.allow-always", "permission.reject-once",
     "permission.reject-always", "permission.next", "permission.previous",
     *(f"permission.option-{n}" for n in range(1, 10)),
-    "picker.cancel", "prompt.editor",
+    "picker.cancel", "prompt.editor", "providers.close",
     "replay.back", "replay.forward", "replay.pause", "replay.rewind", "replay.speed",
     "replay.step",
     "rules.close", "rules.edit-scopes", "rules.revoke", "rules.revoke_delete",
