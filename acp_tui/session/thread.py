@@ -64,7 +64,7 @@ from .entries import (
     ToolCallEntry,
     UnknownEntry,
 )
-from .permission import PermissionAsk
+from .permission import PermissionAsk, PermissionQueue
 from .plans import plan_state
 from .tool_calls import copy_tool_fields, stamp_times
 
@@ -113,6 +113,8 @@ class Thread:
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
+        self.permission_queue = PermissionQueue()
+        """The permission questions waiting for the user, oldest (the one asked) first."""
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
         self.modes: list[SessionMode] = []
@@ -437,6 +439,7 @@ class Thread:
         self._echo = None
         self.entries = []
         self.tool_calls = {}
+        self.permission_queue = PermissionQueue()
         self.plan = None
         self.plans = {}
         self.modes = []
@@ -486,6 +489,8 @@ class Thread:
             update = ToolCallUpdate(tool_call_id=tool_call_id)
             entry = self._create_tool_call(update, {"tool_call_id"})
         entry.permissions.append(ask)
+        if ask.asked and ask.open:
+            self.permission_queue.add(ask, entry)
         self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry
 
@@ -498,7 +503,14 @@ class Thread:
             return
         ask.answer = answer
         ask.respond = None
+        promoted = self.permission_queue.remove(request_id)
         self.changed.emit(ch.PermissionChanged(entry, ask))
+        if promoted is not None:  # the next question in line is asked now
+            head = next(a for a in promoted.permissions if a.current)
+            self.changed.emit(ch.PermissionChanged(promoted, head, moved=True))
+        waiting = [entry for _, entry in self.permission_queue.waiting()[1:]]
+        if waiting:  # they moved up: their cards say how many questions are before them
+            self.changed.emit(ch.PermissionQueueMoved(waiting))
 
     # ---- helpers --------------------------------------------------------------------------------
 

@@ -44,13 +44,16 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     ElicitationScreen SelectionList { height: auto; max-height: 8; }
     ElicitationScreen #url { color: $text-accent; margin-bottom: 1; }
     ElicitationScreen #buttons { height: auto; margin-top: 1; }
+    ElicitationScreen #waiting-count { color: $text-muted; margin-top: 1; }
     ElicitationScreen Button { margin-right: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, pending: PendingElicitation) -> None:
+    def __init__(self, pending: PendingElicitation, *, waiting: int = 0) -> None:
         super().__init__()
         self.pending = pending
+        self.waiting = waiting
+        """How many more questions of the agent wait behind this one (shown one at a time)."""
 
     def compose(self) -> ComposeResult:
         pending = self.pending
@@ -65,6 +68,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                     yield Button("Open in browser", id="accept", variant="primary")
                     yield Button("Decline", id="decline")
                     yield Button("Cancel (esc)", id="cancel")
+                yield Static(self._waiting_text(), id="waiting-count")
                 return
             with VerticalScroll():
                 for spec in pending.fields:
@@ -73,6 +77,17 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 yield Button("Accept", id="accept", variant="primary")
                 yield Button("Decline", id="decline")
                 yield Button("Cancel (esc)", id="cancel")
+            yield Static(self._waiting_text(), id="waiting-count")
+
+    def _waiting_text(self) -> Text:
+        count = self.waiting
+        return Text(f"{count} more question{'s' * (count != 1)} waiting" if count else "")
+
+    def set_waiting(self, count: int) -> None:
+        """The number of questions waiting behind this one changed."""
+        self.waiting = count
+        if self.is_mounted and self.query("#waiting-count"):
+            self.query_one("#waiting-count", Static).update(self._waiting_text())
 
     def _field(self, spec: FormField) -> ComposeResult:
         label = Text(spec.title + (" *" if spec.required else ""))
