@@ -22,7 +22,7 @@ BURST_LIVE = 8
 drawn from data in the frozen history); also how many frozen cards a burst of updates thaws."""
 
 
-FLOOD = 400
+FLOOD = 200
 """A burst of more entries than this is a flood: its items are drawn only when shown."""
 
 
@@ -71,7 +71,7 @@ class ConversationBursts(VerticalScroll):
         arrived = list(self._arriving.values())
         self._arriving = {}
         lazy = len(arrived) > FLOOD  # (a few hundred are drawn at once, as ever)
-        room = max(BURST_LIVE, self.live_entries + self.freeze_batch - len(self.views))
+        room = BURST_LIVE if lazy else self.live_entries
         newest = {entry.id for entry in self.thread.entries[-room:]}
         last = self.thread.entries[-1] if self.thread.entries else None
         run: list[EntryItem] = []
