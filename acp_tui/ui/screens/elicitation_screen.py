@@ -44,7 +44,8 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     ElicitationScreen SelectionList { height: auto; max-height: 8; }
     ElicitationScreen #url { color: $text-accent; margin-bottom: 1; }
     ElicitationScreen #buttons { height: auto; margin-top: 1; }
-    ElicitationScreen #waiting-count { color: $text-muted; margin-top: 1; }
+    ElicitationScreen #waiting-count { color: $text-muted; margin-top: 1; display: none; }
+    ElicitationScreen #waiting-count.-waiting { display: block; }
     ElicitationScreen Button { margin-right: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "cancel")]
@@ -68,7 +69,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                     yield Button("Open in browser", id="accept", variant="primary")
                     yield Button("Decline", id="decline")
                     yield Button("Cancel (esc)", id="cancel")
-                yield Static(self._waiting_text(), id="waiting-count")
+                yield self._waiting_count()
                 return
             with VerticalScroll():
                 for spec in pending.fields:
@@ -77,7 +78,12 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 yield Button("Accept", id="accept", variant="primary")
                 yield Button("Decline", id="decline")
                 yield Button("Cancel (esc)", id="cancel")
-            yield Static(self._waiting_text(), id="waiting-count")
+            yield self._waiting_count()
+
+    def _waiting_count(self) -> Static:
+        return Static(
+            self._waiting_text(), id="waiting-count", classes="-waiting" * bool(self.waiting)
+        )
 
     def _waiting_text(self) -> Text:
         count = self.waiting
@@ -87,7 +93,9 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         """The number of questions waiting behind this one changed."""
         self.waiting = count
         if self.is_mounted and self.query("#waiting-count"):
-            self.query_one("#waiting-count", Static).update(self._waiting_text())
+            shown = self.query_one("#waiting-count", Static)
+            shown.update(self._waiting_text())
+            shown.set_class(bool(count), "-waiting")
 
     def _field(self, spec: FormField) -> ComposeResult:
         label = Text(spec.title + (" *" if spec.required else ""))
