@@ -93,6 +93,7 @@ class ConversationView(ConversationBursts):
         self._streaming: set[int] = set()
         self._freeze_pending = False
         self._force_freeze = False
+        self._queue_moves: dict[int, ToolCallEntry] = {}
         self._settle_pending = False
         self._arriving: dict[int, Entry | ConversationNote] = {}
         """What a burst added, waiting for the next frame, in order (see `_add_entry`): entries
@@ -155,10 +156,13 @@ class ConversationView(ConversationBursts):
                 self._maybe_freeze()
             case thread_changes.EntryChanged(entry=entry):
                 self._update_entry(entry)
-            case thread_changes.PermissionChanged(entry=tool_call):
+            case thread_changes.PermissionChanged(entry=tool_call, moved=False):
                 self._update_entry(tool_call)
-            case thread_changes.PermissionQueueMoved(entries=waiting):
-                self._queue_moved(waiting)
+            case (
+                thread_changes.PermissionChanged(entry=tool_call)
+                | thread_changes.PermissionQueueMoved(entries=[tool_call, *_])
+            ):
+                self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
                 self._finish_streaming()
                 self._show_stop_reason(stop_reason)
@@ -166,6 +170,23 @@ class ConversationView(ConversationBursts):
                 if not self._settle_pending:  # turns ending in a burst (a replay) settle once
                     self._settle_pending = True
                     self.call_after_refresh(self._turn_settled)
+
+    def _queue_changed(self, change: thread_changes.Change) -> None:
+        """The queue of questions moved: drawn once the frame comes (a cancelled turn answers
+        hundreds at once, and only where the queue ends matters)."""
+        if not self._queue_moves:
+            self.call_after_refresh(self._queue_drawn)
+        if isinstance(change, thread_changes.PermissionQueueMoved):
+            self._queue_moves.update((entry.id, entry) for entry in change.entries)
+        elif isinstance(change, thread_changes.PermissionChanged):
+            self._queue_moves[change.entry.id] = change.entry
+
+    def _queue_drawn(self) -> None:
+        moved, self._queue_moves = self._queue_moves, {}
+        asked = [entry for entry in moved.values() if card_lines.asked_now(entry)]
+        for entry in asked:
+            self._update_entry(entry)  # (the question asked now: a live prompt)
+        self._queue_moved([entry for entry in moved.values() if entry not in asked])
 
     def _turn_settled(self) -> None:
         self._settle_pending = False
