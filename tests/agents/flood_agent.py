@@ -59,7 +59,7 @@ class Flood:
                 self.incoming.put(frame)
             else:
                 self.answers.put(frame)
-        self.incoming.put(None)
+        os._exit(0)  # the client is gone: stop flooding (a writer blocked on answers too)
 
     def send(self, frame: dict[str, Any]) -> None:
         self.write([json.dumps(frame, separators=(",", ":"))])
