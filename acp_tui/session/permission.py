@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .entries import ToolCallEntry
 
 Responder = Callable[[str | None], None]
 """Answers the agent: an option id, or None for "cancelled"."""
@@ -47,6 +50,8 @@ class PermissionAsk:
     """When the question was put (the thread's clock), set by `Thread.ask_permission`."""
     answered_at: float | None = None
     """When the answer was recorded, set by `Thread.settle_permission`."""
+    queue: PermissionQueue | None = field(default=None, repr=False)
+    """The open questions this one waits in (set by the thread when it is asked)."""
 
     @property
     def open(self) -> bool:
@@ -59,7 +64,55 @@ class PermissionAsk:
         end = self.answered_at if self.answered_at is not None else now
         return max(end - self.asked_at, 0.0)
 
+    @property
+    def waiting_before(self) -> int:
+        """How many open questions were asked before this one (0: it is the one to answer)."""
+        if self.queue is None or not self.open:
+            return 0
+        return self.queue.before(self.request_id)
+
+    @property
+    def current(self) -> bool:
+        """The open question to answer now: the oldest (the others wait their turn)."""
+        return self.asked and self.open and self.waiting_before == 0
+
     def choose(self, option_id: str | None) -> None:
         """Answer the agent (the thread records the answer once the host has it)."""
         if self.open and self.respond is not None:
             self.respond(option_id)
+
+
+class PermissionQueue:
+    """The permission questions waiting for the user, oldest first: only the oldest is asked
+    (shown as a live prompt); the others wait as state of their tool calls."""
+
+    def __init__(self) -> None:
+        self._open: dict[int, ToolCallEntry] = {}
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def add(self, ask: PermissionAsk, entry: ToolCallEntry) -> None:
+        ask.queue = self
+        self._open[ask.request_id] = entry
+
+    def remove(self, request_id: int) -> ToolCallEntry | None:
+        """Take an answered question out; returns the entry of the new oldest one when the
+        oldest changed because of it (it is now the one asked), else None."""
+        head = self.oldest()
+        self._open.pop(request_id, None)
+        new_head = self.oldest()
+        if new_head is None or new_head == head:
+            return None
+        return self._open[new_head]
+
+    def oldest(self) -> int | None:
+        return min(self._open) if self._open else None
+
+    def before(self, request_id: int) -> int:
+        """How many open questions are older than `request_id`."""
+        return sum(1 for other in self._open if other < request_id)
+
+    def waiting(self) -> list[tuple[int, ToolCallEntry]]:
+        """(request id, entry) of every open question, oldest first."""
+        return sorted(self._open.items(), key=lambda pair: pair[0])

@@ -56,7 +56,7 @@ from .entries import (
     ToolCallEntry,
     UnknownEntry,
 )
-from .permission import PermissionAsk
+from .permission import PermissionAsk, PermissionQueue
 from .subagents import SubagentNesting, parent_tool_call_id, root_of
 from .thread_plans import ThreadPlans
 from .thread_settings import ThreadSettings
@@ -111,6 +111,8 @@ class Thread(ThreadPlans, ThreadSettings):
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self._nesting = SubagentNesting()
+        self.permission_queue = PermissionQueue()
+        """The permission questions waiting for the user, oldest (the one asked) first."""
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
         self.compactions: dict[str, CompactionEntry] = {}
@@ -406,6 +408,7 @@ class Thread(ThreadPlans, ThreadSettings):
         self.entries = []
         self.tool_calls = {}
         self._nesting = SubagentNesting()
+        self.permission_queue = PermissionQueue()
         self.plan = None
         self.plans = {}
         self.compactions = {}
@@ -444,6 +447,8 @@ class Thread(ThreadPlans, ThreadSettings):
             ask.asked_at = self._clock()
         self._unnest(entry)
         entry.permissions.append(ask)
+        if ask.asked and ask.open:
+            self.permission_queue.add(ask, entry)
         self.changed.emit(ch.PermissionChanged(entry, ask))
         return entry
 
@@ -457,7 +462,14 @@ class Thread(ThreadPlans, ThreadSettings):
         ask.answer = answer
         ask.answered_at = self._clock()
         ask.respond = None
+        promoted = self.permission_queue.remove(request_id)
         self.changed.emit(ch.PermissionChanged(entry, ask))
+        if promoted is not None:  # the next question in line is asked now
+            head = next(a for a in promoted.permissions if a.current)
+            self.changed.emit(ch.PermissionChanged(promoted, head, moved=True))
+        waiting = [entry for _, entry in self.permission_queue.waiting()[1:]]
+        if waiting:  # they moved up: their cards say how many questions are before them
+            self.changed.emit(ch.PermissionQueueMoved(waiting))
 
     # ---- helpers --------------------------------------------------------------------------------
 

@@ -42,6 +42,9 @@ class PermissionChanged:
 
     entry: ToolCallEntry
     ask: PermissionAsk
+    moved: bool = False
+    """The request moved to the front of the queue of open questions (an earlier one was
+    answered): it is the one asked now (`ask.current`)."""
 
 
 @dataclass(slots=True)
@@ -49,6 +52,14 @@ class PlanChanged:
     """`thread.plan` (plan_id None) or `thread.plans[plan_id]` was replaced."""
 
     plan_id: str | None
+
+
+@dataclass(slots=True)
+class PermissionQueueMoved:
+    """An open permission request was answered: the ones waiting behind it (`entries`, their
+    tool calls) moved up the queue."""
+
+    entries: list[ToolCallEntry]
 
 
 @dataclass(slots=True)
@@ -113,6 +124,7 @@ Change = (
     | MessageChunkAppended
     | EntryChanged
     | PermissionChanged
+    | PermissionQueueMoved
     | PlanChanged
     | PlanRemoved
     | ModesChanged

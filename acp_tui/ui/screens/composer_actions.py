@@ -42,6 +42,7 @@ from acp_tui.ui.widgets.prompt_input import PromptInput
 
 if TYPE_CHECKING:
     from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.ui.elicitation_queue import ElicitationQueue
 
 
 class ComposerActions(Screen[None]):
@@ -53,6 +54,8 @@ class ComposerActions(Screen[None]):
     ]
     session: SessionFacade
     _turn_started: float | None = None
+    _elicitations: ElicitationQueue | None = None
+    """The agent's questions, shown one at a time (made at the first)."""
 
     def composer_mount(self) -> list[Callable[[], None]]:
         """Subscribe to what the composer reacts to (state, permissions, elicitations, turns);
@@ -214,9 +217,11 @@ class ComposerActions(Screen[None]):
             self.desktop_notify(self.session.agent_name, f"Permission needed: {title}", bell=False)
 
     def _on_elicitation(self, pending: PendingElicitation) -> None:
-        from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
+        if self._elicitations is None:
+            from acp_tui.ui.elicitation_queue import ElicitationQueue
 
-        self.app.push_screen(ElicitationScreen(pending))
+            self._elicitations = ElicitationQueue(self.app)
+        self._elicitations.add(pending)
         if self.session.settings.notify_elicitation and not self.app.app_focus:
             self.desktop_notify(self.session.agent_name, f"Input needed: {pending.message}")
 

@@ -77,13 +77,15 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     ElicitationScreen SelectionList { height: auto; max-height: 8; }
     ElicitationScreen #url { color: $text-accent; margin-bottom: 1; }
     ElicitationScreen #buttons { height: auto; margin-top: 1; }
+    ElicitationScreen #waiting-count { color: $text-muted; margin-top: 1; display: none; }
+    ElicitationScreen #waiting-count.-waiting { display: block; }
     ElicitationScreen Button { margin-right: 1; }
     ElicitationScreen #keys { color: $text-muted; margin-top: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "cancel")]
     AUTO_FOCUS = ""  # nothing: a field gets the focus when the guard lets go (`_release`)
 
-    def __init__(self, pending: PendingElicitation) -> None:
+    def __init__(self, pending: PendingElicitation, *, waiting: int = 0) -> None:
         super().__init__()
         self.pending = pending
         self.ids = {spec.name: field_id(i, spec.name) for i, spec in enumerate(pending.fields)}
@@ -91,6 +93,8 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         """False until the guard lets go: keys go to the composer, no field has the focus."""
         self._armed_at: float | None = None
         self._releasing: Timer | None = None
+        self.waiting = waiting
+        """How many more questions of the agent wait behind this one (shown one at a time)."""
 
     def compose(self) -> ComposeResult:
         pending = self.pending
@@ -105,6 +109,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                     yield Button("Open in browser", id="accept", variant="primary")
                     yield Button("Decline", id="decline")
                     yield Button("Cancel (esc)", id="cancel")
+                yield self._waiting_count()
                 return
             with VerticalScroll():
                 for spec in pending.fields:
@@ -114,6 +119,24 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
                 yield Button("Decline", id="decline")
                 yield Button("Cancel (esc)", id="cancel")
             yield Static(FORM_KEYS, id="keys", markup=False)
+            yield self._waiting_count()
+
+    def _waiting_count(self) -> Static:
+        return Static(
+            self._waiting_text(), id="waiting-count", classes="-waiting" * bool(self.waiting)
+        )
+
+    def _waiting_text(self) -> Text:
+        count = self.waiting
+        return Text(f"{count} more question{'s' * (count != 1)} waiting" if count else "")
+
+    def set_waiting(self, count: int) -> None:
+        """The number of questions waiting behind this one changed."""
+        self.waiting = count
+        if self.is_mounted and self.query("#waiting-count"):
+            shown = self.query_one("#waiting-count", Static)
+            shown.update(self._waiting_text())
+            shown.set_class(bool(count), "-waiting")
 
     def _field(self, spec: FormField) -> ComposeResult:
         label = Text(spec.title + (" *" if spec.required else ""))

@@ -178,8 +178,11 @@ class MainScreen(LayoutOnce, ComposerActions):
 
     def _on_permission(self, change: thread_changes.PermissionChanged) -> None:
         """A permission request was added to a tool call (its card shows it and takes the
-        focus), or answered: then the next open one, else the prompt, gets the focus."""
+        focus), or answered: then the next open one, else the prompt, gets the focus. One is
+        asked at a time: a request waiting behind another says so on its card, no toast."""
         if change.ask.open and change.ask.asked:
+            if change.moved or not change.ask.current:
+                return
             title = change.entry.title or "a tool call"
             message = f"Permission needed: {title} (f4 goes there)"
             notify(self, message, severity="warning", timeout=4)

@@ -27,6 +27,7 @@ from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import compute_diff
 from acp_tui.session.entries import ToolCallEntry
+from acp_tui.session.permission import PermissionAsk
 from acp_tui.ui.widgets.diff_preview import DiffPreview
 from acp_tui.ui.widgets.entry_renderables import (
     Look,
@@ -117,11 +118,18 @@ def open_question(entry: ToolCallEntry) -> bool:
     return any(ask.asked and ask.open for ask in entry.permissions)
 
 
+def asked_now(entry: ToolCallEntry) -> bool:
+    """A permission request of this call is the one the user is asked now (the oldest open
+    one; the others wait their turn, drawn as a line)."""
+    return any(ask.current for ask in entry.permissions)
+
+
 def is_folded(entry: ToolCallEntry, state: EntryViewState) -> bool:
-    """Folded by hand, else unfolded while a question is open, else as the status says."""
+    """Folded by hand, else unfolded while the user is asked about it, else as the status
+    says."""
     if state.folded is not None:
         return state.folded
-    return not open_question(entry) and folds_when_done(entry)
+    return not asked_now(entry) and folds_when_done(entry)
 
 
 def section_defaults(entry: ToolCallEntry) -> dict[str, bool]:
@@ -146,13 +154,13 @@ def card_slots(
     entry: ToolCallEntry, state: EntryViewState, terminals: frozenset[str]
 ) -> list[Slot]:
     """The slots of the live card, in order (as `tool_call_parts` places them): each live
-    terminal of the content (hidden while folded), then each open permission request."""
+    terminal of the content (hidden while folded), then the permission request asked now."""
     hidden = is_folded(entry, state)
     slots: list[Slot] = []
     for terminal_id in _live_terminal_ids(entry, terminals):
         slots.append(Slot("terminal", terminal_id, hidden=hidden))
     for ask in entry.permissions:
-        if ask.asked and ask.open:
+        if ask.current:
             slots.append(Slot("permission", str(ask.request_id)))
     return slots
 
@@ -178,6 +186,26 @@ def card_extras(entry: ToolCallEntry) -> list[Extra]:
         notes = Content("\n".join(f"⚠ {note}" for note in entry.disk_notes))
         extras.append(Extra(notes, "disk-note"))
     return extras
+
+
+def question_line(ask: PermissionAsk, *, prompt_shown: bool) -> Extra | None:
+    """What a card says about an open question: how many are before it while it waits its
+    turn (one question is asked at a time, the oldest first); under the prompt asked now, how
+    many wait after it."""
+    before = ask.waiting_before
+    if before:
+        plural = "question" if before == 1 else "questions"
+        text = f"⏳ waiting: {before} {plural} before this one (f4 goes to the oldest)"
+        return Extra(Content(text), "permission-answer", margin_top=1)
+    after = len(ask.queue) - 1 if ask.queue is not None else 0
+    if after > 0:
+        plural = "question" if after == 1 else "questions"
+        text = f"{after} more {plural} waiting after this one"
+        return Extra(Content(text), "permission-answer", margin_top=0 if prompt_shown else 1)
+    if prompt_shown:
+        return None
+    # (a card asked now is never frozen: this only says what the live card asks)
+    return Extra(Content("⚠ The agent asks permission"), "permission-answer", margin_top=1)
 
 
 def card_border_style(status: str) -> str:
@@ -370,11 +398,11 @@ def tool_call_parts(
     rows += subagent_rows(entry, look, inner, state, now)
     for ask in entry.permissions:
         if ask.asked and ask.open:
-            if live:
+            line = question_line(ask, prompt_shown=live and ask.current)
+            if live and ask.current:
                 rows.append(Slot("permission", str(ask.request_id)))
-            else:  # never frozen while open: this only says what the live card asks
-                asks = Content("⚠ The agent asks permission")
-                rows += _plain(extra_lines(Extra(asks, "permission-answer", 1), look, inner))
+            if line is not None:
+                rows += _plain(extra_lines(line, look, inner))
     for extra in card_extras(entry):
         rows += _plain(extra_lines(extra, look, inner))
     return frame(rows, width, look, card_border_style(str(entry.status)))

@@ -4,11 +4,12 @@ Only what changed is touched: a text chunk is appended to its message's streamin
 call update refreshes its card. The view follows the bottom while streaming and stops following
 when the user scrolls up (Textual's scroll anchor), resuming when they scroll back down.
 
-Long threads stay cheap: only the most recent entries (`live_entries`, and every entry of the
-current turn) are live widgets. Older finished entries are frozen into `FrozenHistory` widgets
-(one Line-API widget per run of frozen entries), rendered from their data to look the same,
-so layout cost does not grow with the thread. Anything still running, waiting for a
-permission, showing a terminal, unfolded by the user or thawed (clicked) stays live.
+Long threads stay cheap: only the most recent entries (`live_entries`, and the current turn's
+within twice that) are live widgets. Older finished entries are frozen into `FrozenHistory`
+widgets (one Line-API widget per run), drawn from their data to look the same, so layout cost
+does not grow with the thread. Anything running, waiting for a permission, showing a terminal,
+unfolded by the user or thawed (clicked) stays live, unless a flood crowds the live widgets:
+then a burst's older entries are drawn from data as they arrive, and running cards freeze too.
 """
 
 from __future__ import annotations
@@ -16,14 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on
-from textual.containers import VerticalScroll
 from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.client.events import Notice
-from acp_tui.protocol import models as m
 from acp_tui.session import entries as thread_entries
 from acp_tui.session import thread_changes
 from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
@@ -33,43 +31,34 @@ from acp_tui.ui.textual_internals import release_dead_widget_renders
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.compaction_lines import compaction_render
-from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render
+from acp_tui.ui.widgets.conversation_bursts import ConversationBursts
+from acp_tui.ui.widgets.conversation_parts import (
+    STOP_REASON_TEXT,
+    ConversationNote,
+    card_freezes,
+    focus_within,
+    is_user_message,
+)
+from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.message_lines import StreamedText, message_render
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, ThoughtView
-from acp_tui.ui.widgets.tool_call_card import RUNNING, ToolCallCard
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 if TYPE_CHECKING:
     from acp_tui.client.session_facade import SessionFacade
 
-STOP_REASON_TEXT = {
-    "max_tokens": "the agent stopped: it reached its token limit",
-    "max_turn_requests": "the agent stopped: it reached its limit of requests in one turn",
-    "refusal": "the agent refused to continue",
-    "cancelled": "cancelled",
-    "error": "the turn ended with an error",
-}
 LIVE_ENTRIES = 40
 """How many of the most recent entries stay live widgets."""
 FREEZE_BATCH = 20
 """Freeze only once this many entries beyond `LIVE_ENTRIES` are live (amortizes the work)."""
 
-
-class ConversationNote(EntryLines):
-    """A stop reason or a notice between entries (``kind``: the `Look` style name); freezes
-    as it is (its one item moves into the frozen history)."""
-
-    def __init__(self, text: str, kind: str) -> None:
-        shown = Text(text)
-        render: Render = lambda look, width: er.note_lines(shown, kind, look, width)  # noqa: E731
-        super().__init__([EntryItem(render)], classes=kind)
-        self.note = text
-        self.kind = kind
+__all__ = ["ConversationNote", "ConversationView"]
 
 
-class ConversationView(VerticalScroll):
+class ConversationView(ConversationBursts):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
     ConversationView .-background { border-left: outer $accent 60%; }
@@ -105,7 +94,16 @@ class ConversationView(VerticalScroll):
         self._states: dict[int, EntryViewState] = {}
         self._streaming: set[int] = set()
         self._freeze_pending = False
+        self._force_freeze = False
+        self._queue_moves: dict[int, ToolCallEntry] = {}
         self._settle_pending = False
+        self._arriving: dict[int, Entry | ConversationNote] = {}
+        """What a burst added, waiting for the next frame, in order (see `_add_entry`): entries
+        by id, notes by negative numbers."""
+        self._added_this_frame = 0
+        self._burst = False
+        """The last frame placed a burst: new entries wait for the next frame while it lasts."""
+        self._thawed_this_frame = 0
         self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
@@ -160,8 +158,13 @@ class ConversationView(VerticalScroll):
                 self._maybe_freeze()
             case thread_changes.EntryChanged(entry=entry):
                 self._update_entry(entry)
-            case thread_changes.PermissionChanged(entry=tool_call):
+            case thread_changes.PermissionChanged(entry=tool_call, moved=False):
                 self._update_entry(tool_call)
+            case (
+                thread_changes.PermissionChanged(entry=tool_call)
+                | thread_changes.PermissionQueueMoved(entries=[tool_call, *_])
+            ):
+                self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
                 self._finish_streaming()
                 self._show_stop_reason(stop_reason)
@@ -170,13 +173,32 @@ class ConversationView(VerticalScroll):
                     self._settle_pending = True
                     self.call_after_refresh(self._turn_settled)
 
+    def _queue_changed(self, change: thread_changes.Change) -> None:
+        """The queue of questions moved: drawn once the frame comes (a cancelled turn answers
+        hundreds at once, and only where the queue ends matters)."""
+        if not self._queue_moves:
+            self.call_after_refresh(self._queue_drawn)
+        if isinstance(change, thread_changes.PermissionQueueMoved):
+            self._queue_moves.update((entry.id, entry) for entry in change.entries)
+        elif isinstance(change, thread_changes.PermissionChanged):
+            self._queue_moves[change.entry.id] = change.entry
+
+    def _queue_drawn(self) -> None:
+        moved, self._queue_moves = self._queue_moves, {}
+        if not self.is_attached:  # the app quit meanwhile
+            return
+        asked = [entry for entry in moved.values() if card_lines.asked_now(entry)]
+        for entry in asked:
+            self._update_entry(entry)  # (the question asked now: a live prompt)
+        self._queue_moved([entry for entry in moved.values() if entry not in asked])
+
     def _turn_settled(self) -> None:
         self._settle_pending = False
         release_dead_widget_renders()  # before the collector moves them to the permanent gen
         collector.policy.turn_ended()
 
-    def _add_entry(self, entry: Entry) -> None:
-        view = self._view_for(entry, streaming=True)
+    def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
+        view = self._view_for(entry, streaming=streaming)
         if view is None:
             return
         self.views[entry.id] = view
@@ -210,7 +232,11 @@ class ConversationView(VerticalScroll):
         return LiveEntry(item or EntryItem(self._renderer(entry), entry), state)
 
     def _update_entry(self, entry: Entry) -> None:
+        if entry.id in self._arriving:
+            return  # (drawn from its data when it is placed)
         if entry.id in self._frozen:
+            if self._redraw_frozen(entry):
+                return
             self._thaw(entry.id, pin=False)
         view = self.views.get(entry.id)
         if view is not None:
@@ -265,9 +291,9 @@ class ConversationView(VerticalScroll):
         if stop_reason in (None, "end_turn"):
             return
         text = STOP_REASON_TEXT.get(str(stop_reason), f"the turn stopped: {stop_reason}")
-        self.mount(ConversationNote(f"■ {text}", "stop-reason"))
+        self._mount_note(ConversationNote(f"■ {text}", "stop-reason"))
         if stop_reason == "refusal":
-            users = [e for e in self.thread.entries if _is_user_message(e)]
+            users = [e for e in self.thread.entries if is_user_message(e)]
             view = self.views.get(users[-1].id) if users else None
             if isinstance(view, MessageLines):
                 reason = "the agent refused this prompt; it was not kept"
@@ -275,13 +301,16 @@ class ConversationView(VerticalScroll):
                 view.mark_not_kept(reason)
 
     def _on_notice(self, notice: Notice) -> None:
-        self.mount(ConversationNote(f"— {notice.text} —", "notice"))
+        self._mount_note(ConversationNote(f"— {notice.text} —", "notice"))
 
     # ------------------------------------------------------------ freezing
 
-    def _maybe_freeze(self) -> None:
-        """Freeze after the next refresh, once new widgets have mounted (batched)."""
-        if self._freeze_pending or len(self.views) <= self.live_entries + self.freeze_batch:
+    def _maybe_freeze(self, *, force: bool = False) -> None:
+        """Freeze after the next refresh, once new widgets have mounted (batched; `force`: a
+        burst drew entries frozen, so the older live ones freeze too)."""
+        self._force_freeze |= force
+        crowded = len(self.views) > self.live_entries + self.freeze_batch
+        if self._freeze_pending or not (crowded or self._force_freeze):
             return
         self._freeze_pending = True
         self.call_after_refresh(self._deferred_freeze)
@@ -289,18 +318,20 @@ class ConversationView(VerticalScroll):
     def _deferred_freeze(self) -> None:
         self._freeze_pending = False
         self.freeze_old()
-        if len(self.views) > self.live_entries + self.freeze_batch and any(
-            not view.is_mounted for view in self.views.values()
-        ):
+        unmounted = any(not view.is_mounted for view in self.views.values())
+        self._force_freeze = self._force_freeze and unmounted
+        if len(self.views) > self.live_entries + self.freeze_batch and unmounted:
             self._maybe_freeze()  # some old widgets were still mounting
+        elif self._force_freeze:
+            self._maybe_freeze()
 
     def _protected_ids(self) -> set[int]:
         """Entries that stay live: the most recent ones and the whole current turn."""
         entries = self.thread.entries
         keep = {e.id for e in entries[-self.live_entries :]} if self.live_entries else set()
-        for entry in reversed(entries):
+        for entry in reversed(entries[-2 * self.live_entries :]):  # (a flood's turn freezes)
             keep.add(entry.id)
-            if _is_user_message(entry):
+            if is_user_message(entry):
                 break
         return keep | self._streaming | self._pinned
 
@@ -380,13 +411,16 @@ class ConversationView(VerticalScroll):
             return None
         if isinstance(child, LiveEntry):
             return child.item  # drawn by the same function, its lines already drawn
-        if not isinstance(entry, thread_entries.ToolCallEntry) or not _card_freezes(entry):
+        if not isinstance(entry, thread_entries.ToolCallEntry):
             return None
+        return self._card_item(entry) if card_freezes(entry, crowded=self._crowded) else None
+
+    def _card_item(self, entry: ToolCallEntry, *, lazy: bool = False) -> EntryItem:
         state = self.view_state(entry.id)  # the card draws its view state, live and frozen
         render: Render = lambda look, width: card_lines.tool_call_lines(  # noqa: E731
             entry, look, width, state
         )
-        return EntryItem(self._marked(entry, render), entry)
+        return EntryItem(self._marked(entry, render), entry, lazy=lazy)
 
     def _renderer(self, entry: Entry, streamed: StreamedText | None = None) -> Render:
         """How ``entry`` is drawn from its data, live and frozen alike (not a card: a card
@@ -425,7 +459,7 @@ class ConversationView(VerticalScroll):
             return
         view = self._thaw(entry_id, pin=True)
         if event.keyboard and view is not None:
-            self.call_after_refresh(_focus_within, view)
+            self.call_after_refresh(focus_within, view)
 
     def thaw(self, entry_id: int) -> Widget | None:
         """Turn a frozen entry back into a live widget that stays live; returns it."""
@@ -456,23 +490,3 @@ class ConversationView(VerticalScroll):
         else:
             history.remove()
         return view
-
-
-def _is_user_message(entry: Entry) -> bool:
-    return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
-
-
-def _focus_within(view: Widget) -> None:
-    """Focus the first focusable widget of a thawed view (a card's header), or the view."""
-    targets = [widget for widget in view.query("*") if widget.focusable]
-    if targets:
-        targets[0].focus()
-    elif view.focusable:
-        view.focus()
-
-
-def _card_freezes(entry: ToolCallEntry) -> bool:
-    """Whether a card can freeze: not while it runs, shows a terminal or asks a question."""
-    if entry.status in RUNNING or card_lines.open_question(entry):
-        return False
-    return not any(isinstance(item, m.Terminal) for item in entry.content)

@@ -68,14 +68,20 @@ EntryLines > .entry--cursor { background: $boost; }
 class EntryItem:
     """One entry (or note): how to draw it, and its lines (packed) for one width."""
 
-    __slots__ = ("_lines", "_width", "entry", "render")
+    __slots__ = ("_lines", "_width", "entry", "lazy", "render")
 
-    def __init__(self, render: Render, entry: Entry | None = None) -> None:
+    def __init__(self, render: Render, entry: Entry | None = None, *, lazy: bool = False) -> None:
         self.render = render
         self.entry = entry
         """The thread entry this item shows (None for notes and stop reasons)."""
+        self.lazy = lazy
+        """Drawn only when on the screen: until then its height is estimated (an item of a
+        flood: ten thousand tool calls are not drawn to know how tall they are)."""
         self._width = -1
         self._lines: list[PackedLine | Strip] = []
+
+    def drawn(self, width: int) -> bool:
+        return self._width == width
 
     def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
         """The item's lines at ``width``, packed (see `compact_lines.unpack`)."""
@@ -153,6 +159,8 @@ class EntryLines(Widget):
         self._styles_checked = False
         self._styles_key: tuple[Style, ...] = ()
         self._cache = StripCache(128)
+        self._estimate = 3
+        """The height of a lazy item not drawn yet: that of the last one drawn."""
         self.cursor: int | None = None
         """Index of the item shown as the cursor while the widget has focus (drawn with the
         ``cursor`` style; a live entry's is its one item)."""
@@ -227,7 +235,10 @@ class EntryLines(Widget):
             total = 0
             for item in self.items:
                 offsets.append(total)
-                total += len(item.lines(look, width))
+                if item.lazy and not item.drawn(width):
+                    total += self._estimate
+                else:
+                    total += len(item.lines(look, width))
             layout = self._layout = ItemLayout(width, offsets, total)
             self._cache.clear()
         return layout
@@ -262,7 +273,15 @@ class EntryLines(Widget):
         if cached is not None:
             return cached
         item, line = found
+        guessed = item.lazy and not item.drawn(width)
         lines = item.lines(self.look, width)
+        if guessed:
+            self._estimate = len(lines)  # (items of a flood look alike)
+            layout = self.layout_for(width)
+            index = bisect_right(layout.offsets, y) - 1
+            end = layout.offsets[index + 1] if index + 1 < len(self.items) else layout.total
+            if end - layout.offsets[index] != len(lines):
+                self.changed()  # the estimate was wrong: lay out again with the real height
         if line >= len(lines):
             return Strip.blank(width, self.rich_style)
         return self._cache.put(y, self.decorate(unpack(lines[line]), item))

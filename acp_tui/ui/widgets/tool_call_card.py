@@ -176,7 +176,7 @@ class ToolCallCard(Vertical):
         if not self._composed:
             return  # on_mount brings it up to date
         for ask in self.entry.permissions:
-            if ask.asked and ask.open and ask.request_id not in self._asks_seen:
+            if ask.current and ask.request_id not in self._asks_seen:
                 self._asks_seen.add(ask.request_id)
                 self.state.sections[RAW_INPUT] = True  # show what is asked
         self._live_terminals = self._find_terminals()
