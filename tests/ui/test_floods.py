@@ -173,4 +173,3 @@ async def test_five_hundred_permission_requests_show_one_live_prompt(tmp_path: P
         assert len(conversation.views) <= conversation.live_entries * 2 + conversation.freeze_batch
         await h.pilot.press("escape")  # cancel the turn: the rest are answered "cancelled"
         await h.until(lambda: not len(queue), "the queue emptied")
-
