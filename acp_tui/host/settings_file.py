@@ -14,16 +14,10 @@ import os
 import stat
 from pathlib import Path
 
+from acp_tui.host.open_beneath import kind_of, read_at_most
+
 SETTINGS_FILE_MAX_BYTES = 1024 * 1024
 """The largest settings file read (1 MiB: far more than any config or theme needs)."""
-
-_KINDS = {
-    stat.S_IFIFO: "a FIFO",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFDIR: "a directory",
-    stat.S_IFSOCK: "a socket",
-}
 
 
 class SettingsFileError(ValueError):
@@ -37,19 +31,14 @@ def read_settings_file(path: Path, max_bytes: int = SETTINGS_FILE_MAX_BYTES) -> 
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            kind = _KINDS.get(stat.S_IFMT(mode), "not a file")
-            raise SettingsFileError(f"not a regular file ({kind})")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= max_bytes and (chunk := os.read(fd, max_bytes + 1 - size)):
-            chunks.append(chunk)
-            size += len(chunk)
+            raise SettingsFileError(f"not a regular file ({kind_of(mode)})")
+        data = read_at_most(fd, max_bytes)
     finally:
         os.close(fd)
-    if size > max_bytes:
+    if len(data) > max_bytes:
         raise SettingsFileError(f"larger than {_size(max_bytes)}")
     try:
-        return b"".join(chunks).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SettingsFileError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
 
