@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.app import App
 
 HOLD_SECONDS = 0.6
@@ -80,9 +81,13 @@ class KeyGuard:
         streak = self.last_typed is not None and now - self.last_typed < self.hold
         return now - armed_at < self.hold or streak
 
-    def to_composer(self, key: str, character: str | None, *, focus: bool) -> None:
-        """A key held from a question: typed into the composer instead (printable characters and
-        backspace; other keys are dropped); `focus` moves the focus back there too."""
+    def to_composer(self, event: events.Key, *, focus: bool) -> None:
+        """A key held from a question: stopped there and typed into the composer instead
+        (printable characters and backspace; other keys are dropped); `focus` moves the focus
+        back there too."""
+        event.stop()
+        event.prevent_default()
         self.typed()
         if self.composer_sink is not None:
-            self.composer_sink(key, character, focus)
+            character = event.character if event.is_printable else None
+            self.composer_sink(event.key, character, focus)

@@ -190,12 +190,8 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     def on_key(self, event: events.Key) -> None:
         """Before the form takes keys, a key fills and answers nothing: it goes to the composer
         (and the user typing on keeps the form waiting)."""
-        if self.taking_keys:
-            return
-        event.stop()
-        event.prevent_default()
-        character = event.character if event.is_printable else None
-        KeyGuard.of(self.app).to_composer(event.key, character, focus=False)
+        if not self.taking_keys:
+            KeyGuard.of(self.app).to_composer(event, focus=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a text field: the next text field, or accept from the last one."""

@@ -138,10 +138,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         goes to the composer the user was typing in."""
         guard = KeyGuard.of(self.app)
         if guard.holds(self._armed_at):
-            event.stop()
-            event.prevent_default()
-            character = event.character if event.is_printable else None
-            guard.to_composer(event.key, character, focus=False)
+            guard.to_composer(event, focus=False)
 
     @property
     def diff_view(self) -> DiffView:

@@ -227,9 +227,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         guard = KeyGuard.of(self.app)
         if not guard.holds(self._armed_at):
             return
-        event.stop()
-        event.prevent_default()
-        guard.to_composer(event.key, event.character if event.is_printable else None, focus=True)
+        guard.to_composer(event, focus=True)
         if self.ask.open:
             self._wait_until_idle()
 
