@@ -10,11 +10,9 @@ refresh runs; in a thread when the caller wants it in the background).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Mapping
@@ -23,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui import __version__
+from acp_tui.host.atomic_write import atomic_write_bytes
 from acp_tui.registry import DEFAULT_URL
 from acp_tui.registry.index import NotAnIndex, RegistryIndex, parse_index
 from acp_tui.safe_text import safe_line
@@ -142,22 +141,10 @@ class IndexCache:
                 "fetched_at": time.time()}  # fmt: skip
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
-            _write_atomic(self._body, body)
-            _write_atomic(self._meta, json.dumps(meta).encode())
+            atomic_write_bytes(self._body, body)
+            atomic_write_bytes(self._meta, json.dumps(meta).encode())
         except OSError:
             pass  # a cache that cannot be written is only slower next time
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
 
 
 class BackgroundRefresh:
