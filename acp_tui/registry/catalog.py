@@ -13,6 +13,7 @@ import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
 
+from acp_tui.host.settings_file import read_settings_file
 from acp_tui.presets import Preset, PresetTable, config_file, load_presets
 from acp_tui.registry.agents import not_startable, registry_bases, status
 from acp_tui.registry.fetch import TIMEOUT, BackgroundRefresh, IndexCache, cache_root, registry_url
@@ -103,8 +104,8 @@ class Catalog:
 
 def _file_setting(path: Path, key: str) -> object:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")).get(key)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return tomllib.loads(read_settings_file(path)).get(key)
+    except (OSError, ValueError, RecursionError):  # the settings loader reports what is wrong
         return None
 
 

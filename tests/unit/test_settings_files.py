@@ -16,6 +16,7 @@ from acp_tui.host.settings_file import (
     read_settings_file,
 )
 from acp_tui.presets import load_presets
+from acp_tui.registry.catalog import Catalog
 from acp_tui.ui.themes import load_themes
 
 DEEP = {
@@ -57,6 +58,8 @@ def test_a_fifo_as_config_toml_is_reported_without_blocking(tmp_path: Path) -> N
     assert str(path) in loaded.messages[0] and "not a regular file" in loaded.messages[0]
     assert load_presets(path, environ={}).presets
     assert quick_agent_env({"ACP_TUI_CONFIG": str(path)}) == {}
+    catalog = Catalog.open({"ACP_TUI_CONFIG": str(path), "XDG_CACHE_HOME": str(tmp_path)})
+    assert catalog.url  # the default registry: the FIFO's registry_url was not read
 
 
 def test_the_quick_agent_env_guess_survives_deep_nesting(tmp_path: Path) -> None:
