@@ -43,10 +43,12 @@ from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.reverts import Reverts
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
+from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import (
     AgentCapabilities,
+    ForkSessionResponse,
     Implementation,
     ProviderInfo,
     RequestPermissionRequest,
@@ -308,7 +310,7 @@ class AgentSession:
         self.session_id = session_id
         return await open_session(self, load=True, resume=resume)
 
-    def adopt_fork(self, session_id: str, result: dict[str, Any]) -> None:
+    def adopt_fork(self, session_id: str, result: ForkSessionResponse) -> None:
         """Go on in the session `session/fork` made (its answer is `result`); the thread stays:
         it is the fork's history. What the answer leaves out stays as it was."""
         self.session_id = session_id
@@ -391,11 +393,11 @@ class AgentSession:
         else:
             await self.turns.cancel()
 
-    async def call(self, method: str, params: dict[str, Any]) -> Any:
-        """A request on the live connection; raises `RpcError`, or `ConnectionClosed` if none."""
-        if self.connection is None:
-            raise ConnectionClosed(f"the agent is not running; cannot send {method}")
-        return await self.connection.request(method, params)
+    @property
+    def api(self) -> AgentApi:
+        """The typed ACP calls on the live connection (each raises `RpcError`, or
+        `ConnectionClosed` when the agent is not running)."""
+        return AgentApi(self.connection, v2=self.v2 is not None)
 
     async def set_mode(self, mode_id: str) -> str | None:
         """Ask the agent to switch modes. Returns an error message, or None on success."""
@@ -404,9 +406,7 @@ class AgentSession:
         if self.connection is None or self.session_id is None:
             return "no session"
         try:
-            await self.connection.request(
-                "session/set_mode", {"sessionId": self.session_id, "modeId": mode_id}
-            )
+            await self.api.set_mode(self.session_id, mode_id)
         except RpcError as error:
             return error.describe()
         except ConnectionClosed:

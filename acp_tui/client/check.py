@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
+from acp_tui.protocol.methods import INITIALIZE
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.session.diff import FileDiff
@@ -187,7 +188,7 @@ def _fill(report: CheckReport, session: CheckSession) -> None:
     for frame in store.frames:
         if frame.kind == "request" and frame.direction == "out" and frame.latency is not None:
             name = frame.method or "?"
-            if name == "initialize" and report.protocol_version is None:
+            if name == INITIALIZE and report.protocol_version is None:
                 report.protocol_version = _protocol_version(store, frame.pair)
             report.timings_ms.setdefault(name, round(frame.latency * 1000, 1))
         for mark in frame.marks:

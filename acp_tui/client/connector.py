@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.announce import initialize_params
 from acp_tui.client.events import AgentCrash
 from acp_tui.client.handshake import AgentHello, AuthMethodInfo, read_initialize_result
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.config import Settings
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.protocol.agent_api import AgentApi
+from acp_tui.protocol.announce import initialize_params
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.process import AgentProcess
@@ -128,7 +129,7 @@ class Connector:
         request = self._early_initialize
         self._early_initialize = None
         if request is None:
-            asked = connection.request("initialize", initialize_params(offered))
+            asked = AgentApi(connection).initialize(initialize_params(offered))
             request = self.tasks.spawn("initialize", asked, awaited=True)
         try:
             seconds = self.settings.initialize_warning_seconds
@@ -190,12 +191,12 @@ class Connector:
         methods: list[AuthMethodInfo],
         error: str | None,
         *,
-        request: str = "authenticate",
+        v2: bool = False,
         preferred: AuthMethodInfo | None = None,
         agent: str = "the agent",
     ) -> LoggedIn | GaveUp | Lost:
         """Ask the user how to log in until a method works or they give up. An agent method is
-        `request` on this connection (`authenticate`; v2: `auth/login`); a terminal method runs
+        `authenticate` on this connection (`v2`: `auth/login`); a terminal method runs
         the agent's login command, after which (ACP v1) the caller reconnects
         (`LoggedIn.reconnect`). A `preferred` method (a preset's) is tried first, once,
         without asking. `agent` names the agent in the question."""
@@ -217,7 +218,7 @@ class Connector:
             connection = self.connection
             assert connection is not None
             try:
-                await connection.request(request, {"methodId": method.id})
+                await AgentApi(connection, v2=v2).authenticate(method.id)
             except RpcError as failure:
                 error = f"{method.name}: {failure.describe()}"
                 continue

@@ -1,5 +1,5 @@
 """The `initialize` exchange: what acp-tui reads from the agent's answer (what it announces is
-`client/announce.py`, light enough to send before the models are imported)."""
+`protocol/announce.py`, light enough to send before the models are imported)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def can_logout(session: AgentSession) -> bool:
 async def logout(session: AgentSession) -> str | None:
     """Ask the agent to end the authenticated session; an error message, or None."""
     try:
-        await session.call("auth/logout" if session.v2 is not None else "logout", {})
+        await session.api.logout()
     except (RpcError, ConnectionClosed) as error:
         return error_text(error)
     return None

@@ -148,16 +148,11 @@ async def fork_whole(session: AgentSession) -> Forked | str:
     if session.turn_running:
         return RUNNING
     try:
-        result = await session.call(
-            "session/fork",
-            {"sessionId": old_id, "cwd": str(session.cwd), "mcpServers": servers_for(session)},
-        )
+        fork = await session.api.fork_session(old_id, str(session.cwd), servers_for(session))
     except (RpcError, ConnectionClosed) as error:
         return error_text(error)
-    new_id = result.get("sessionId") if isinstance(result, dict) else None
-    if not isinstance(new_id, str):
-        return "the agent's session/fork answer has no sessionId"
+    new_id = fork.session_id
     settings = current_settings(session)
     await session.close_current_session()
-    session.adopt_fork(new_id, result)
+    session.adopt_fork(new_id, fork)
     return Forked("fork", new_id, problems=tuple(await apply_settings(session, settings)))

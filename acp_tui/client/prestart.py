@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.announce import initialize_params
 from acp_tui.host.settings_file import read_settings_file
+from acp_tui.protocol.agent_api import AgentApi
+from acp_tui.protocol.announce import initialize_params
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic import TrafficEvent
@@ -103,7 +104,7 @@ async def prestart(
     connection.add_tap(relay)
     connection.start()
     tasks = Supervisor("prestart")
-    asked = connection.request("initialize", initialize_params(protocol))
+    asked = AgentApi(connection).initialize(initialize_params(protocol))
     initialize = tasks.spawn("initialize", asked, awaited=True)
     early = Prestarted(
         list(argv),

@@ -12,7 +12,6 @@ from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.safe_text import safe_text
 
 if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
@@ -68,11 +67,8 @@ class PromptTurns:
         stop_reason: str | None = None
         try:
             await session.changes.wait_ready()
-            result = await connection.request(
-                "session/prompt", {"sessionId": session.session_id, "prompt": blocks}
-            )
-            if isinstance(result, dict) and isinstance(result.get("stopReason"), str):
-                stop_reason = safe_text(result["stopReason"])
+            answer = await session.api.prompt(session.session_id, blocks)
+            stop_reason = answer.stop_reason
         except RpcError as error:
             message = f"The agent failed the prompt: {error.describe()}"
             session.notices.emit(Notice(message, "error"))
@@ -119,7 +115,7 @@ class PromptTurns:
         session.permissions.cancel_all()
         session.elicitations.cancel_all()
         with contextlib.suppress(ConnectionClosed):
-            await connection.notify("session/cancel", {"sessionId": session.session_id})
+            await session.api.cancel(session.session_id)
 
     def stop(self) -> None:
         """The session closes: cancel the running turn."""

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import (
-    DisableProviderRequest,
-    ListProvidersRequest,
-    ListProvidersResponse,
     ProviderInfo,
     SetProviderRequest,
-    to_wire,
 )
 
 from .session_config import error_text
@@ -44,12 +38,9 @@ def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
 async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str | None]:
     """`providers/list`: the providers, or an error message."""
     try:
-        result = await session.call("providers/list", to_wire(ListProvidersRequest()))
-        return ListProvidersResponse.model_validate(result).providers, None
+        return (await session.api.list_providers()).providers, None
     except (RpcError, ConnectionClosed) as error:
         return [], error_text(error)
-    except ValidationError:
-        return [], "the agent's list of providers is not valid"
 
 
 async def set_provider(
@@ -59,19 +50,17 @@ async def set_provider(
     request = SetProviderRequest(
         provider_id=provider_id, api_type=api_type, base_url=base_url, headers=headers or None
     )
-    return await _send(session, "providers/set", to_wire(request))
+    try:
+        await session.api.set_provider(request)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None
 
 
 async def disable_provider(session: AgentSession, provider_id: str) -> str | None:
     """`providers/disable`; an error message, or None when the agent took it."""
-    return await _send(
-        session, "providers/disable", to_wire(DisableProviderRequest(provider_id=provider_id))
-    )
-
-
-async def _send(session: AgentSession, method: str, params: dict[str, object]) -> str | None:
     try:
-        await session.call(method, params)
+        await session.api.disable_provider(provider_id)
     except (RpcError, ConnectionClosed) as error:
         return error_text(error)
     return None

@@ -26,11 +26,14 @@ from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.session_open import apply_session_setup
 from acp_tui.client.ui_port import ClientUi
+from acp_tui.protocol import methods
 from acp_tui.protocol.connection import DEFAULT_MAX_FRAME_BYTES
 from acp_tui.protocol.line_reader import READ_BLOCK, read_file_lines
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,
+    LoadSessionResponse,
+    PromptResponse,
     ToolCallUpdate,
     parse_content_block,
 )
@@ -263,14 +266,14 @@ class ReplaySession(AgentSession):
         if isinstance(method, str):
             if "id" in frame:
                 self._methods[(direction, json.dumps(frame["id"]))] = method
-            if direction == "in" and method == "session/update":
+            if direction == "in" and method == methods.SESSION_UPDATE:
                 self.thread.apply_notification(params)
-            elif direction == "in" and method == "session/request_permission":
+            elif direction == "in" and method == methods.SESSION_REQUEST_PERMISSION:
                 tool_call = params.get("toolCall") if isinstance(params, dict) else None
                 if isinstance(tool_call, dict):
                     with contextlib.suppress(ValueError):
                         self.thread.upsert_tool_call(ToolCallUpdate.model_validate(tool_call))
-            elif direction == "out" and method == "session/prompt":
+            elif direction == "out" and method == methods.SESSION_PROMPT:
                 self._prompt_sent(params)
             return
         asker: Direction = "out" if direction == "in" else "in"
@@ -287,19 +290,23 @@ class ReplaySession(AgentSession):
         self.set_state(SessionState.RUNNING)
 
     def _answered(self, method: str, result: dict[str, Any] | None) -> None:
-        if method == "initialize" and result is not None:
+        if method == methods.INITIALIZE and result is not None:
             with contextlib.suppress(ValueError):
                 self.agent_info = Implementation.model_validate(result.get("agentInfo"))
             with contextlib.suppress(ValueError):
                 self.agent_capabilities = AgentCapabilities.model_validate(
                     result.get("agentCapabilities") or {}
                 )
-        elif method in ("session/new", "session/load") and result is not None:
-            session_id = result.get("sessionId")
-            if isinstance(session_id, str):
-                self.session_id = session_id
-            apply_session_setup(self, result)
-        elif method == "session/prompt":
-            reason = result.get("stopReason") if result is not None else None
-            self.thread.end_turn(reason if isinstance(reason, str) else None)
+        elif method in (methods.SESSION_NEW, methods.SESSION_LOAD) and result is not None:
+            with contextlib.suppress(ValueError):
+                setup = LoadSessionResponse.model_validate(result)
+                session_id = (setup.model_extra or {}).get("sessionId")
+                if isinstance(session_id, str):
+                    self.session_id = session_id
+                apply_session_setup(self, setup)
+        elif method == methods.SESSION_PROMPT:
+            reason: str | None = None
+            with contextlib.suppress(ValueError):
+                reason = PromptResponse.model_validate(result).stop_reason
+            self.thread.end_turn(reason)
             self.set_state(SessionState.READY)

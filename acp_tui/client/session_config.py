@@ -13,11 +13,10 @@ here imports Textual.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models.v2 import v1_config_options
 from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
 
 if TYPE_CHECKING:
@@ -47,32 +46,18 @@ def error_text(error: RpcError | ConnectionClosed) -> str:
     return f"{error.message}: {detail}" if detail != error.message else error.message
 
 
-async def _ask(
-    session: AgentSession, method: str, params: dict[str, Any]
-) -> tuple[Any, str | None]:
-    if session.session_id is None:
-        return None, "no session"
-    try:
-        return await session.call(method, {"sessionId": session.session_id, **params}), None
-    except (RpcError, ConnectionClosed) as error:
-        return None, error_text(error)
-
-
 async def set_config_option(session: AgentSession, config_id: str, value: str | bool) -> str | None:
     """Set one config option; the agent's answer (the full list) becomes the session's list."""
     thread = session.thread
     option = option_by_id(thread.config_options, config_id)
-    params: dict[str, Any] = {"configId": config_id, "value": value}
-    if isinstance(value, bool):
-        params["type"] = "boolean"
-    elif session.v2 is not None:
-        params["type"] = "id"  # v2 names a select's value type
-    result, error = await _ask(session, "session/set_config_option", params)
-    if error is not None:
-        return error
-    options = result.get("configOptions") if isinstance(result, dict) else None
-    if isinstance(options, list):
-        thread.set_config_options(v1_config_options(options) if session.v2 else options)
+    if session.session_id is None:
+        return "no session"
+    try:
+        answer = await session.api.set_config_option(session.session_id, config_id, value)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    if "config_options" in answer.model_fields_set:
+        thread.set_config_options(answer.config_options)
     elif option is not None:  # an answer without the list (against the schema): assume it took
         thread.set_config_options(
             [with_value(o, value) if o.id == config_id else o for o in thread.config_options]
@@ -82,10 +67,14 @@ async def set_config_option(session: AgentSession, config_id: str, value: str | 
 
 async def set_model(session: AgentSession, model_id: str) -> str | None:
     """The unstable `session/set_model` (agents that describe `models` instead of an option)."""
-    _result, error = await _ask(session, "session/set_model", {"modelId": model_id})
-    if error is None:
-        session.thread.set_current_model(model_id)
-    return error
+    if session.session_id is None:
+        return "no session"
+    try:
+        await session.api.set_model(session.session_id, model_id)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    session.thread.set_current_model(model_id)
+    return None
 
 
 async def choose_mode(session: AgentSession, mode_id: str) -> str | None:

@@ -95,19 +95,12 @@ async def list_sessions(session: AgentSession, cursor: str | None = None) -> Ses
     if not caps.list:
         remembered = RememberedSessions().recent(session.cwd, agent_key(session))
         return SessionPage(remembered)
-    params: dict[str, Any] = {"cwd": str(session.cwd)}
-    if cursor is not None:
-        params["cursor"] = cursor
     try:
-        result = await session.call("session/list", params)
+        page = await session.api.list_sessions(str(session.cwd), cursor)
     except (RpcError, ConnectionClosed) as error:
         return SessionPage([], error=error_text(error))
-    if not isinstance(result, dict):
-        return SessionPage([], error="the agent's session/list answer is not an object")
-    items = result.get("sessions")
-    sessions = [s for s in map(_summary, items if isinstance(items, list) else []) if s]
-    next_cursor = result.get("nextCursor")
-    return SessionPage(sessions, next_cursor if isinstance(next_cursor, str) else None)
+    sessions = [SessionSummary(s.session_id, s.title, s.updated_at, s.cwd) for s in page.sessions]
+    return SessionPage(sessions, page.next_cursor)
 
 
 async def most_recent(session: AgentSession) -> SessionSummary | None:
@@ -143,7 +136,7 @@ async def delete_session(session: AgentSession, session_id: str) -> str | None:
     if not HistoryCapabilities.of(session.agent_capabilities).delete:
         return None
     try:
-        await session.call("session/delete", {"sessionId": session_id})
+        await session.api.delete_session(session_id)
     except (RpcError, ConnectionClosed) as error:
         return error_text(error)
     return None
@@ -152,16 +145,10 @@ async def delete_session(session: AgentSession, session_id: str) -> str | None:
 async def fork_session(session: AgentSession, session_id: str) -> tuple[str | None, str | None]:
     """Unstable `session/fork`: (the new session's id, None) or (None, an error message)."""
     try:
-        result = await session.call(
-            "session/fork",
-            {"sessionId": session_id, "cwd": str(session.cwd), "mcpServers": servers_for(session)},
-        )
+        fork = await session.api.fork_session(session_id, str(session.cwd), servers_for(session))
     except (RpcError, ConnectionClosed) as error:
         return None, error_text(error)
-    new_id = result.get("sessionId") if isinstance(result, dict) else None
-    if not isinstance(new_id, str):
-        return None, "the agent's session/fork answer has no sessionId"
-    return new_id, None
+    return fork.session_id, None
 
 
 @dataclass(frozen=True)

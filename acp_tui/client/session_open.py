@@ -8,16 +8,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acp_tui.client.connector import GaveUp, Lost
 from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.v2_session import v2_mcp_servers
+from acp_tui.protocol import methods
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.models.v2 import v1_config_options
+from acp_tui.protocol.models import SessionSetup
 from acp_tui.session.config_options import parse_models
 
 if TYPE_CHECKING:
@@ -38,27 +39,30 @@ async def open_session(session: AgentSession, *, load: bool, resume: bool = Fals
     thread = session.thread
     while True:
         session.phase = (
-            ("session/resume" if resume or v2 else "session/load") if load else "session/new"
+            (methods.SESSION_RESUME if resume or v2 else methods.SESSION_LOAD)
+            if load
+            else methods.SESSION_NEW
         )
+        api = session.api
+        result: SessionSetup
         try:
             if load:
-                params: dict[str, Any] = {
-                    "sessionId": session.session_id,
-                    "cwd": str(session.cwd),
-                    "mcpServers": servers,
-                }
-                if v2 and not resume and not thread.entries:
-                    params["replayFrom"] = {"type": "start"}  # v2: load = resume + replay
+                assert session.session_id is not None
+                session_id, cwd = session.session_id, str(session.cwd)
                 # what a v1 load replays into a thread that already shows it is dropped there
                 thread.skip_replayed = not v2 and bool(thread.entries)
                 try:
-                    result = await connection.request(session.phase, params)
+                    if session.phase == methods.SESSION_LOAD:
+                        result = await api.load_session(session_id, cwd, servers)
+                    else:  # v2: load = resume + replay
+                        replay = v2 and not resume and not thread.entries
+                        result = await api.resume_session(session_id, cwd, servers, replay=replay)
                 finally:
                     thread.skip_replayed = False
             else:
-                result = await connection.request(
-                    "session/new", {"cwd": str(session.cwd), "mcpServers": servers}
-                )
+                new = await api.new_session(str(session.cwd), servers)
+                session.session_id = new.session_id
+                result = new
         except RpcError as error:
             if error.code == AUTH_REQUIRED and session.auth_methods:
                 message = error.describe()
@@ -67,8 +71,6 @@ async def open_session(session: AgentSession, *, load: bool, resume: bool = Fals
                 tried = await authenticate(session, message)
                 if tried is None:
                     return False
-                connection = session.connection
-                assert connection is not None
                 continue
             await session.failed_request(session.phase, error)
             return False
@@ -76,39 +78,24 @@ async def open_session(session: AgentSession, *, load: bool, resume: bool = Fals
             await session.failed_request(session.phase, error)
             return False
         break
-    if isinstance(result, dict):
-        if not load:
-            session_id = result.get("sessionId")
-            if not isinstance(session_id, str):
-                session.fail("the agent's session/new answer has no sessionId")
-                return False
-            session.session_id = session_id
-        apply_session_setup(session, result)
+    apply_session_setup(session, result)
     session.phase = "idle"  # a crash from now on is not "during session/new"
     session.set_state(SessionState.READY)
     return True
 
 
 def apply_session_setup(
-    session: AgentSession, result: dict[str, Any], *, keep_missing: bool = False
+    session: AgentSession, result: SessionSetup, *, keep_missing: bool = False
 ) -> None:
     """What a session open answered besides its id: modes, config options, models (with
-    `keep_missing`, models the answer leaves out stay as they were)."""
-    from acp_tui.protocol.models import SessionModeState
-
-    modes = result.get("modes")
-    if isinstance(modes, dict):
-        try:
-            session.thread.set_modes(SessionModeState.model_validate(modes))
-        except ValueError as error:
-            log.warning("ignoring malformed modes: %s", error)
-    options = result.get("configOptions")
-    if isinstance(options, list):
-        if session.v2 is not None:
-            options = v1_config_options(options)
-        session.thread.set_config_options(options)
-    if not keep_missing or "models" in result:
-        session.thread.set_models(parse_models(result.get("models")))
+    `keep_missing`, what the answer leaves out stays as it was)."""
+    if result.modes is not None:
+        session.thread.set_modes(result.modes)
+    if result.config_options is not None:
+        session.thread.set_config_options(result.config_options)
+    extra = result.model_extra or {}
+    if not keep_missing or "models" in extra:  # unstable: not in the models
+        session.thread.set_models(parse_models(extra.get("models")))
 
 
 async def authenticate(session: AgentSession, error: str | None) -> AuthMethodInfo | None:
@@ -116,9 +103,13 @@ async def authenticate(session: AgentSession, error: str | None) -> AuthMethodIn
     session.set_state(SessionState.AUTHENTICATING)
     methods = session.auth_methods
     preferred = next((m for m in methods if m.id == session.preferred_auth), None)
-    login = "auth/login" if session.v2 is not None else "authenticate"
     outcome = await session.connector.log_in(
-        session.ui, methods, error, request=login, preferred=preferred, agent=session.agent_name
+        session.ui,
+        methods,
+        error,
+        v2=session.v2 is not None,
+        preferred=preferred,
+        agent=session.agent_name,
     )
     if isinstance(outcome, GaveUp):
         session.fail("authentication is required and was not completed")
@@ -143,6 +134,4 @@ async def close_current_session(session: AgentSession) -> None:
     if connection is None or session.session_id is None or session.state is SessionState.CLOSED:
         return
     with contextlib.suppress(RpcError, ConnectionClosed, TimeoutError):
-        await asyncio.wait_for(
-            connection.request("session/close", {"sessionId": session.session_id}), 2.0
-        )
+        await asyncio.wait_for(session.api.close_session(session.session_id), 2.0)

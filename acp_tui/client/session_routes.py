@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.models import (
     CreateTerminalRequest,
@@ -28,11 +29,11 @@ def install_handlers(session: AgentSession, connection: Connection) -> None:
     v2 = session.v2
     # the chunk's way in: the connection's consumer calls the reducer, nothing in between
     apply = v2.reducer.apply_notification if v2 is not None else session.thread.apply_notification
-    connection.on_notification("session/update", apply)
+    connection.on_notification(methods.SESSION_UPDATE, apply)
     (v2.routes() if v2 is not None else v1_routes(session)).install(connection)
     # elicitation params are checked by the broker (acp_tui/composer/elicitation.py)
-    connection.on_request("elicitation/create", session.elicitations.request)
-    connection.on_notification("elicitation/complete", session.elicitations.complete)
+    connection.on_request(methods.ELICITATION_CREATE, session.elicitations.request)
+    connection.on_notification(methods.ELICITATION_COMPLETE, session.elicitations.complete)
 
 
 def v1_routes(session: AgentSession) -> Router:
@@ -40,12 +41,16 @@ def v1_routes(session: AgentSession) -> Router:
     fs, terminals = session.fs, session.terminals
 
     router = Router()
-    router.route("session/request_permission", RequestPermissionRequest, session.request_permission)
-    router.route("fs/read_text_file", ReadTextFileRequest, fs.read_text_file)
-    router.route("fs/write_text_file", WriteTextFileRequest, fs.write_text_file)
-    router.route("terminal/create", CreateTerminalRequest, terminals.create)
-    router.route("terminal/output", TerminalOutputRequest, terminals.output)
-    router.route("terminal/wait_for_exit", WaitForTerminalExitRequest, terminals.wait_for_exit)
-    router.route("terminal/kill", KillTerminalRequest, terminals.kill)
-    router.route("terminal/release", ReleaseTerminalRequest, terminals.release)
+    router.route(
+        methods.SESSION_REQUEST_PERMISSION, RequestPermissionRequest, session.request_permission
+    )
+    router.route(methods.FS_READ_TEXT_FILE, ReadTextFileRequest, fs.read_text_file)
+    router.route(methods.FS_WRITE_TEXT_FILE, WriteTextFileRequest, fs.write_text_file)
+    router.route(methods.TERMINAL_CREATE, CreateTerminalRequest, terminals.create)
+    router.route(methods.TERMINAL_OUTPUT, TerminalOutputRequest, terminals.output)
+    router.route(
+        methods.TERMINAL_WAIT_FOR_EXIT, WaitForTerminalExitRequest, terminals.wait_for_exit
+    )
+    router.route(methods.TERMINAL_KILL, KillTerminalRequest, terminals.kill)
+    router.route(methods.TERMINAL_RELEASE, ReleaseTerminalRequest, terminals.release)
     return router

@@ -16,6 +16,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.protocol import methods
+from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
 from acp_tui.protocol.errors import METHOD_NOT_FOUND, RpcError
 from acp_tui.protocol.models import (
@@ -24,7 +26,7 @@ from acp_tui.protocol.models import (
     SessionModeState,
     TextContent,
 )
-from acp_tui.protocol.models.v2 import RequestPermissionRequestV2, v1_config_options
+from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import MessageEntry
@@ -94,10 +96,7 @@ class V2Driver:
         try:
             if connection is None or session.session_id is None:
                 raise ConnectionClosed("no session")
-            await connection.request(
-                "session/prompt",
-                {"sessionId": session.session_id, "prompt": [{"type": "text", "text": text}]},
-            )
+            await session.api.submit_prompt(session.session_id, text_prompt(text))
         except RpcError as error:
             session.notices.emit(Notice(f"The agent refused the prompt: {error.message}", "error"))
             self._drop(key)
@@ -140,8 +139,10 @@ class V2Driver:
             return
         session.thread.cancel_unfinished_tool_calls()
         session.permissions.cancel_all()
+        if session.session_id is None:
+            return
         with contextlib.suppress(ConnectionClosed):
-            await session.connection.notify("session/cancel", {"sessionId": session.session_id})
+            await session.api.cancel(session.session_id)
 
     def _on_change(self, change: ch.Change) -> None:
         session = self.session
@@ -194,22 +195,13 @@ class V2Driver:
         if option is None:
             return "the agent offers no modes"
         try:
-            result = await session.connection.request(
-                "session/set_config_option",
-                {
-                    "sessionId": session.session_id,
-                    "configId": option.id,
-                    "type": "id",
-                    "value": mode_id,
-                },
-            )
+            answer = await session.api.set_config_option(session.session_id, option.id, mode_id)
         except RpcError as error:
             return error.message
         except ConnectionClosed:
             return "the agent is not running"
-        options = result.get("configOptions") if isinstance(result, dict) else None
-        if isinstance(options, list):
-            session.thread.set_config_options(v1_config_options(options))
+        if "config_options" in answer.model_fields_set:
+            session.thread.set_config_options(answer.config_options)
         else:
             session.thread.set_current_mode(mode_id)
         return None
@@ -219,7 +211,9 @@ class V2Driver:
     def routes(self) -> Router:
         router = Router(V2_CLIENT_REQUESTS)
         router.route(
-            "session/request_permission", RequestPermissionRequestV2, self._on_request_permission
+            methods.SESSION_REQUEST_PERMISSION,
+            RequestPermissionRequestV2,
+            self._on_request_permission,
         )
         return router
 
@@ -229,7 +223,7 @@ class V2Driver:
         for method in v1_methods:
             connection.on_request(method, _not_in_v2(method))
         self.routes().install(connection)
-        connection.on_notification("session/update", self.reducer.apply_notification)
+        connection.on_notification(methods.SESSION_UPDATE, self.reducer.apply_notification)
 
     async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
         request = params.as_v1()

@@ -27,6 +27,7 @@ from acp_tui.demo import content, v2
 from acp_tui.demo.peer import INVALID_PARAMS, INVALID_REQUEST, RpcPeer, StdioLines
 from acp_tui.demo.session_extras import SESSION_CAPABILITIES, SessionExtras
 from acp_tui.demo.turn import JsonObject, RpcError, Session, Turn, TurnCancelled, text_block
+from acp_tui.protocol import methods
 
 AUTH_REQUIRED = -32000
 
@@ -73,15 +74,15 @@ class DemoAgent(RpcPeer):
         self.sessions: dict[str, Session] = {}
         self._handlers.update(
             {
-                "initialize": self._initialize,
-                "authenticate": self._authenticate,
-                "session/new": self._new_session,
-                "session/load": self._load_session,
-                "session/set_mode": self._set_mode,
-                "session/prompt": self._prompt,
-                "auth/login": self._authenticate,
-                "session/resume": self._resume_session,
-                "session/set_config_option": self._set_config_option,
+                methods.INITIALIZE: self._initialize,
+                methods.AUTHENTICATE: self._authenticate,
+                methods.SESSION_NEW: self._new_session,
+                methods.SESSION_LOAD: self._load_session,
+                methods.SESSION_SET_MODE: self._set_mode,
+                methods.SESSION_PROMPT: self._prompt,
+                methods.AUTH_LOGIN: self._authenticate,
+                methods.SESSION_RESUME: self._resume_session,
+                methods.SESSION_SET_CONFIG_OPTION: self._set_config_option,
             }
         )
         self.extras = SessionExtras(self.sessions)
@@ -102,19 +103,19 @@ class DemoAgent(RpcPeer):
         return handle
 
     async def answered(self, method: str, params: JsonObject, result: JsonObject) -> None:
-        if method in ("session/new", "session/resume") and self.protocol >= 2:
+        if method in (methods.SESSION_NEW, methods.SESSION_RESUME) and self.protocol >= 2:
             session = self.sessions[result.get("sessionId") or params["sessionId"]]
             await self._announce(session)
-            if method == "session/new":  # v2: an agent may speak first
+            if method == methods.SESSION_NEW:  # v2: an agent may speak first
                 await self.update(
                     session,
                     {"sessionUpdate": "agent_message_chunk", "content": text_block(v2.GREETING)},
                 )
-        elif method == "session/new":
+        elif method == methods.SESSION_NEW:
             await self._announce(self.sessions[result["sessionId"]])
-        elif method in ("session/load", "session/resume"):
+        elif method in (methods.SESSION_LOAD, methods.SESSION_RESUME):
             await self._announce(self.sessions[params["sessionId"]])
-        elif method == "session/set_mode":
+        elif method == methods.SESSION_SET_MODE:
             session = self.sessions[params["sessionId"]]
             await self.update(
                 session, {"sessionUpdate": "current_mode_update", "currentModeId": session.mode}
@@ -130,7 +131,7 @@ class DemoAgent(RpcPeer):
         await self.send(
             {
                 "jsonrpc": "2.0",
-                "method": "session/update",
+                "method": methods.SESSION_UPDATE,
                 "params": {"sessionId": session.id, "update": update},
             }
         )
@@ -141,7 +142,7 @@ class DemoAgent(RpcPeer):
         v2: while a permission request waits, the session `requires_action`.
         """
         session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
-        if self.protocol >= 2 and method == "session/request_permission" and session:
+        if self.protocol >= 2 and method == methods.SESSION_REQUEST_PERMISSION and session:
             await self.update(
                 session, {"sessionUpdate": "state_update", "state": "requires_action"}
             )

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from acp_tui.demo.turn import JsonObject, RpcError
+from acp_tui.protocol import methods
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -137,14 +138,14 @@ class RpcPeer:
         task.add_done_callback(lambda _: self._inflight.pop(_key(request_id), None))
 
     def _on_notification(self, method: Any, params: JsonObject) -> None:
-        if method == "session/cancel":
+        if method == methods.SESSION_CANCEL:
             self.cancel_turn(params.get("sessionId"))
-        elif method == "$/cancel_request":
+        elif method == methods.CANCEL_REQUEST:
             entry = self._inflight.get(_key(params.get("requestId")))
             if entry is None:
                 return
             called, task, call_params = entry
-            if called == "session/prompt":  # a prompt is cancelled the ACP way: end the turn
+            if called == methods.SESSION_PROMPT:  # a prompt is cancelled the ACP way: end the turn
                 if isinstance(call_params, dict):
                     self.cancel_turn(call_params.get("sessionId"))
             else:
@@ -221,8 +222,8 @@ class RpcPeer:
         except asyncio.CancelledError:
             # The turn was cancelled: tell the client we no longer need the answer (a pending
             # permission request is answered "cancelled" by the client on session/cancel itself).
-            if method != "session/request_permission":
-                self.notify_soon("$/cancel_request", {"requestId": request_id})
+            if method != methods.SESSION_REQUEST_PERMISSION:
+                self.notify_soon(methods.CANCEL_REQUEST, {"requestId": request_id})
             raise
         finally:
             self._pending.pop(request_id, None)

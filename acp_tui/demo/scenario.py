@@ -37,6 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from acp_tui.protocol import methods
+
 TIMEOUT_EXIT_CODE = 97
 DEFAULT_TIMEOUT = 30.0
 
@@ -244,7 +246,7 @@ class ScenarioAgent:
         elif "stream" in step:
             await self._stream(step["stream"])
         elif "wait_cancel" in step or "wait_notify" in step:
-            method = step.get("wait_notify", "session/cancel")
+            method = step.get("wait_notify", methods.SESSION_CANCEL)
             frame = await self._wait_until(
                 lambda: self._take_notification(method), f"notification {method!r}", timeout
             )

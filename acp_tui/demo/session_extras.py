@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from acp_tui.demo.turn import JsonObject, RpcError, Session
+from acp_tui.protocol import methods
 
 INVALID_PARAMS = -32602
 
@@ -47,10 +48,10 @@ class SessionExtras:
 
     def handlers(self) -> dict[str, Callable[[JsonObject], Awaitable[JsonObject]]]:
         return {
-            "session/list": self._list,
-            "session/resume": self._resume,
-            "session/close": self._close,
-            "session/set_config_option": self._set_config_option,
+            methods.SESSION_LIST: self._list,
+            methods.SESSION_RESUME: self._resume,
+            methods.SESSION_CLOSE: self._close,
+            methods.SESSION_SET_CONFIG_OPTION: self._set_config_option,
         }
 
     def of(self, session: Session) -> Settings:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from acp_tui.demo import content, v2
 from acp_tui.demo.sample_project import APP_PY
+from acp_tui.protocol import methods
 from acp_tui.protocol.permission_outcome import selected_option_id
 
 JsonObject = dict[str, Any]
@@ -259,7 +260,7 @@ class Turn:
             return
         try:
             answer = await self.peer.request(
-                "fs/read_text_file", {"sessionId": self.session.id, "path": path}
+                methods.FS_READ_TEXT_FILE, {"sessionId": self.session.id, "path": path}
             )
         except RpcError as error:
             await self.tool_failed(call, f"Could not read {path}: {error.message}")
@@ -320,7 +321,7 @@ class Turn:
         terminal_id: str | None = None
         try:
             created = await self.peer.request(
-                "terminal/create",
+                methods.TERMINAL_CREATE,
                 {
                     "sessionId": self.session.id,
                     "command": "ls",
@@ -334,9 +335,9 @@ class Turn:
             await self.tool_update(
                 call, "in_progress", content=[{"type": "terminal", "terminalId": terminal_id}]
             )
-            exited = await self.peer.request("terminal/wait_for_exit", ids)
-            output = await self.peer.request("terminal/output", ids)
-            await self.peer.request("terminal/release", ids)
+            exited = await self.peer.request(methods.TERMINAL_WAIT_FOR_EXIT, ids)
+            output = await self.peer.request(methods.TERMINAL_OUTPUT, ids)
+            await self.peer.request(methods.TERMINAL_RELEASE, ids)
             terminal_id = None
         except RpcError as error:
             await self.tool_failed(call, f"Terminal failed: {error.message}")
@@ -347,7 +348,8 @@ class Turn:
         finally:
             if terminal_id is not None:  # cancelled or failed half-way: free the terminal
                 self.peer.request_soon(
-                    "terminal/release", {"sessionId": self.session.id, "terminalId": terminal_id}
+                    methods.TERMINAL_RELEASE,
+                    {"sessionId": self.session.id, "terminalId": terminal_id},
                 )
         exit_code = exited.get("exitCode") if isinstance(exited, dict) else None
         raw = {
@@ -394,7 +396,8 @@ class Turn:
         await self.tool_update(call, "in_progress")
         try:
             await self.peer.request(
-                "fs/write_text_file", {"sessionId": self.session.id, "path": path, "content": new}
+                methods.FS_WRITE_TEXT_FILE,
+                {"sessionId": self.session.id, "path": path, "content": new},
             )
         except RpcError as error:
             await self.tool_failed(call, error.message)
@@ -408,7 +411,7 @@ class Turn:
         if has_capability(self.peer.client_capabilities, "fs", "readTextFile"):
             try:
                 answer = await self.peer.request(
-                    "fs/read_text_file", {"sessionId": self.session.id, "path": path}
+                    methods.FS_READ_TEXT_FILE, {"sessionId": self.session.id, "path": path}
                 )
             except RpcError:
                 answer = None
@@ -442,7 +445,7 @@ class Turn:
         if self.peer.protocol >= 2:
             params = v2.permission_params(self, call, path, options)
         try:
-            answer = await self.peer.request("session/request_permission", params)
+            answer = await self.peer.request(methods.SESSION_REQUEST_PERMISSION, params)
         except RpcError:
             return False
         chosen = selected_option_id(answer)

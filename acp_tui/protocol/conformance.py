@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from acp_tui.protocol import methods
 from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
@@ -69,21 +70,21 @@ _REPAIR_KINDS = {
 
 AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
     **CLIENT_REQUESTS,  # the params models the client's router validates with
-    "elicitation/create": None,
+    methods.ELICITATION_CREATE: None,
 }
 AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
-    "session/update": SessionNotification,
-    "elicitation/complete": None,
-    "$/cancel_request": None,
+    methods.SESSION_UPDATE: SessionNotification,
+    methods.ELICITATION_COMPLETE: None,
+    methods.CANCEL_REQUEST: None,
 }
 RESULTS: dict[str, type[BaseModel]] = {
-    "initialize": InitializeResponse,
-    "authenticate": AuthenticateResponse,
-    "session/new": NewSessionResponse,
-    "session/load": LoadSessionResponse,
-    "session/prompt": PromptResponse,
-    "session/set_mode": SetSessionModeResponse,
-    "session/set_config_option": SetSessionConfigOptionResponse,
+    methods.INITIALIZE: InitializeResponse,
+    methods.AUTHENTICATE: AuthenticateResponse,
+    methods.SESSION_NEW: NewSessionResponse,
+    methods.SESSION_LOAD: LoadSessionResponse,
+    methods.SESSION_PROMPT: PromptResponse,
+    methods.SESSION_SET_MODE: SetSessionModeResponse,
+    methods.SESSION_SET_CONFIG_OPTION: SetSessionConfigOptionResponse,
 }
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 PERMISSION_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
@@ -168,7 +169,7 @@ class ConformanceChecker:
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
-        if method == "session/update" and _plain_text_chunk(params):
+        if method == methods.SESSION_UPDATE and _plain_text_chunk(params):
             return  # the streaming hot path: nothing in it can be outside the schema
         self._params(method, params, AGENT_NOTIFICATIONS, marks)
 
@@ -208,7 +209,7 @@ class ConformanceChecker:
         if model is not None:
             _validate(model, frame["result"], f"{ours[1]} result", marks)
             result = frame["result"]
-            if ours[1] == "session/prompt" and type(result) is dict:
+            if ours[1] == methods.SESSION_PROMPT and type(result) is dict:
                 reason = result.get("stopReason")
                 if isinstance(reason, str) and reason not in STOP_REASONS:
                     marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"stopReason {reason!r}"))
@@ -254,14 +255,14 @@ def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) 
 
 def _check_values(method: str, params: dict[str, Any], marks: list[Mark]) -> None:
     """What the models keep as plain strings: enum values and paths the schema wants absolute."""
-    if method == "session/update":
+    if method == methods.SESSION_UPDATE:
         update = params.get("update")
         if type(update) is dict and update.get("sessionUpdate") in (
             "tool_call",
             "tool_call_update",
         ):
             _check_tool_call(update, str(update.get("sessionUpdate")), marks)
-    elif method == "session/request_permission":
+    elif method == methods.SESSION_REQUEST_PERMISSION:
         tool_call = params.get("toolCall")
         if type(tool_call) is dict:
             _check_tool_call(tool_call, "permission toolCall", marks)
@@ -270,9 +271,9 @@ def _check_values(method: str, params: dict[str, Any], marks: list[Mark]) -> Non
             kind = option.get("kind") if type(option) is dict else None
             if isinstance(kind, str) and kind not in PERMISSION_OPTION_KINDS:
                 marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"permission option kind {kind!r}"))
-    elif method in ("fs/read_text_file", "fs/write_text_file"):
+    elif method in (methods.FS_READ_TEXT_FILE, methods.FS_WRITE_TEXT_FILE):
         _check_path(params.get("path"), f"{method} path", marks)
-    elif method == "terminal/create":
+    elif method == methods.TERMINAL_CREATE:
         _check_path(params.get("cwd"), "terminal/create cwd", marks)
 
 

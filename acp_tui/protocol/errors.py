@@ -103,3 +103,12 @@ def invalid_params_from(error: ValidationError) -> RpcError:
 
 class ConnectionClosed(Exception):
     """The connection is closed: the request will never be answered, or cannot be sent."""
+
+
+class MalformedAnswer(RpcError):
+    """The agent answered a request with a result its response model rejects (raised by
+    `AgentApi`, handled wherever the caller handles the agent's errors)."""
+
+    def __init__(self, method: str, problem: str) -> None:
+        super().__init__(INTERNAL_ERROR, f"the agent's {method} answer {problem}")
+        self.method = method

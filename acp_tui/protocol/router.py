@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, RequestHandler
 from acp_tui.protocol.models import (
     CreateTerminalRequest,
@@ -31,19 +32,19 @@ from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 P = TypeVar("P", bound=BaseModel)
 
 CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
-    "session/request_permission": RequestPermissionRequest,
-    "fs/read_text_file": ReadTextFileRequest,
-    "fs/write_text_file": WriteTextFileRequest,
-    "terminal/create": CreateTerminalRequest,
-    "terminal/output": TerminalOutputRequest,
-    "terminal/release": ReleaseTerminalRequest,
-    "terminal/wait_for_exit": WaitForTerminalExitRequest,
-    "terminal/kill": KillTerminalRequest,
+    methods.SESSION_REQUEST_PERMISSION: RequestPermissionRequest,
+    methods.FS_READ_TEXT_FILE: ReadTextFileRequest,
+    methods.FS_WRITE_TEXT_FILE: WriteTextFileRequest,
+    methods.TERMINAL_CREATE: CreateTerminalRequest,
+    methods.TERMINAL_OUTPUT: TerminalOutputRequest,
+    methods.TERMINAL_RELEASE: ReleaseTerminalRequest,
+    methods.TERMINAL_WAIT_FOR_EXIT: WaitForTerminalExitRequest,
+    methods.TERMINAL_KILL: KillTerminalRequest,
 }
 """The requests an ACP agent sends its client, and the params model of each."""
 
 V2_CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
-    "session/request_permission": RequestPermissionRequestV2,
+    methods.SESSION_REQUEST_PERMISSION: RequestPermissionRequestV2,
 }
 """The same for a v2 agent (v2 dropped fs/* and terminal/*)."""
 

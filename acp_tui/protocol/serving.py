@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
+from acp_tui.protocol import methods
 from acp_tui.protocol.errors import (
     INTERNAL_ERROR,
     METHOD_NOT_FOUND,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("acp_tui.protocol.connection")
 
 RequestHandler = Callable[[Any], Awaitable[Any]]
-CANCEL_REQUEST = "$/cancel_request"
+CANCEL_REQUEST = methods.CANCEL_REQUEST
 _VALID_ID_TYPES = (int, str, type(None))
 
 

@@ -20,6 +20,7 @@ from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
 
+from acp_tui.protocol import methods
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 from acp_tui.protocol.traffic_rows import RowIndex
@@ -280,7 +281,7 @@ class TrafficStore:
                     self._waiting[(direction, _key(frame_id))] = index
                 else:
                     kind = "notification"
-                    if method == "session/update":
+                    if method == methods.SESSION_UPDATE:
                         params = parsed.get("params")
                         body = params.get("update") if type(params) is dict else None
                         found = body.get("sessionUpdate") if type(body) is dict else None

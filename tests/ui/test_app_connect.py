@@ -164,6 +164,20 @@ async def test_session_new_error_is_shown_not_a_traceback(tmp_path: Path) -> Non
         assert "session/new failed: disk full" in (h.app.exit_message or "")
 
 
+async def test_session_new_answer_that_is_not_an_object_is_a_clear_failure(
+    tmp_path: Path,
+) -> None:
+    # it used to leave the session "ready" with no session id: every prompt then went out
+    # with "sessionId": null
+    steps = [initialize_ok(), {"expect": "session/new", "respond": ["s-1"]}]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        await wait_exited(h)
+        assert h.app.return_value == 1
+        assert "the agent's session/new answer is not an object" in (h.app.exit_message or "")
+        assert h.session.session_id is None
+
+
 async def test_agent_that_cannot_be_spawned_is_reported(tmp_path: Path) -> None:
     # the CLI rejects missing or non-executable commands; a broken interpreter line gets through
     agent = tmp_path / "broken-agent"

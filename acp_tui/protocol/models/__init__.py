@@ -12,6 +12,8 @@ from .client_methods import *  # noqa: F403
 from .client_methods import __all__ as _client_all
 from .content import *  # noqa: F403
 from .content import __all__ as _content_all
+from .history import *  # noqa: F403
+from .history import __all__ as _history_all
 from .live_updates import *  # noqa: F403
 from .live_updates import __all__ as _live_all
 from .providers import *  # noqa: F403
@@ -31,6 +33,7 @@ __all__ = [
     *_agent_all,
     *_client_all,
     *_content_all,
+    *_history_all,
     *_session_all,
     *_tools_all,
     *_live_all,

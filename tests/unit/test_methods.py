@@ -1,0 +1,74 @@
+"""The method table (`protocol/methods.py`) against the pinned schema, and its use everywhere."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+from acp_tui.protocol import methods
+from tests.schema_check import SCHEMA_ROOT
+
+PACKAGE = Path(methods.__file__).resolve().parents[1]
+
+
+def _meta(version: int, unstable: bool = False) -> dict[str, Any]:
+    name = "meta.unstable.json" if unstable else "meta.json"
+    return json.loads((SCHEMA_ROOT / f"v{version}" / name).read_text())  # type: ignore[no-any-return]
+
+
+def _names(meta: dict[str, Any], side: str) -> set[str]:
+    return set(meta[side].values())
+
+
+def _table() -> dict[str, str]:
+    return {
+        name: value
+        for name, value in vars(methods).items()
+        if name.isupper() and isinstance(value, str)
+    }
+
+
+def test_v1_groups_are_the_schemas_lists() -> None:
+    v1 = _meta(1)
+    assert _names(v1, "agentMethods") == methods.AGENT_METHODS
+    assert _names(v1, "clientMethods") == methods.CLIENT_METHODS
+    assert _names(v1, "protocolMethods") == methods.PROTOCOL_METHODS
+
+
+def test_unstable_and_v2_groups_are_in_their_schemas() -> None:
+    unstable = _names(_meta(1, unstable=True), "agentMethods")
+    assert methods.UNSTABLE_AGENT_METHODS <= unstable - methods.AGENT_METHODS
+    assert not methods.UNSCHEMED_AGENT_METHODS & unstable
+    v2 = _meta(2)
+    assert _names(v2, "agentMethods") == methods.V2_AGENT_METHODS
+    assert _names(v2, "clientMethods") == methods.V2_CLIENT_METHODS
+
+
+def test_every_constant_is_in_a_group() -> None:
+    grouped = (
+        methods.AGENT_METHODS
+        | methods.CLIENT_METHODS
+        | methods.PROTOCOL_METHODS
+        | methods.UNSTABLE_AGENT_METHODS
+        | methods.UNSCHEMED_AGENT_METHODS
+        | methods.V2_AGENT_METHODS
+        | methods.V2_CLIENT_METHODS
+    )
+    assert set(_table().values()) == grouped
+
+
+def test_no_method_name_is_spelled_out_elsewhere() -> None:
+    """A method name with a `/` appears as a string literal only in the table (bare words such
+    as "initialize" are also phase names and choice ids, so only the table's constants for them
+    are checked by the tests above)."""
+    names = {value for value in _table().values() if "/" in value}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "methods.py" and path.parent.name == "protocol":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Constant) and node.value in names:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value}")
+    assert not found, "method names spelled out instead of methods.*:\n" + "\n".join(found)
