@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import pytest
@@ -148,7 +149,7 @@ async def test_a_malformed_answer_is_an_rpc_error_that_says_what_is_wrong(
     method: str, answer: Any, message: str
 ) -> None:
     agent, _ = api({method: answer})
-    calls = {
+    calls: dict[str, Callable[[], Awaitable[object]]] = {
         methods.SESSION_NEW: lambda: agent.new_session("/p", []),
         methods.SESSION_PROMPT: lambda: agent.prompt("s1", []),
         methods.SESSION_FORK: lambda: agent.fork_session("s1", "/p", []),
