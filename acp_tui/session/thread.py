@@ -1,10 +1,10 @@
 """The session as data: a reducer from `session/update` to conversation state.
 
 Not pure: it updates its state in place and reads a clock (for tool-call timings), but does no
-I/O, no asyncio, no UI. Feed it updates (`apply`, or `apply_notification` with the raw params
-of a `session/update` notification) and client-side events (`add_user_prompt`, `begin_turn`, ...);
-observe it with `subscribe`, which delivers fine-grained `Change` events synchronously, after the
-state they describe has been updated.
+I/O, no asyncio, no UI. Feed it typed updates (`apply`, or `apply_update` with what
+`protocol.session_updates` read from a `session/update` notification) and client-side events
+(`add_user_prompt`, `begin_turn`, ...); observe it with `subscribe`, which delivers
+fine-grained `Change` events synchronously, after the state they describe has been updated.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from acp_tui.protocol.models import (
     UnknownUpdate,
     UsageUpdate,
     UserMessageChunk,
-    parse_session_update,
 )
+from acp_tui.protocol.session_updates import ParsedUpdate, TextChunk, parse_update_notification
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 
@@ -173,37 +173,20 @@ class Thread(ThreadPlans, ThreadSettings):
             handler(update)
 
     def apply_notification(self, params: Any) -> None:
-        """Apply the raw params of a `session/update` notification.
+        """Apply the raw params of a `session/update` notification (read in protocol/:
+        `parse_update_notification`)."""
+        self.apply_update(parse_update_notification(params))
 
-        Plain text chunks take a fast path that skips model validation (the streaming hot path).
-        """
-        if type(params) is not dict:
-            self._on_unknown(UnknownUpdate(raw=params, error="params is not an object"))
+    def apply_update(self, update: ParsedUpdate) -> None:
+        """Apply a parsed `session/update`: a plain `TextChunk` straight to its message (the
+        streaming hot path), anything else through `apply`. While `skip_replayed` is set, what
+        a `session/load` replays is dropped."""
+        if self.skip_replayed and update.session_update in _REPLAYED_KINDS:
             return
-        update = params.get("update")
-        if type(update) is not dict:
-            self._on_unknown(UnknownUpdate(raw=params, error="params has no update object"))
-            return
-        kind = update.get("sessionUpdate")
-        if self.skip_replayed and kind in _REPLAYED_KINDS:
-            return
-        role = _CHUNK_ROLES.get(kind)  # type: ignore[arg-type]
-        if role is not None:
-            content = update.get("content")
-            if type(content) is dict and len(content) == 2 and content.get("type") == "text":
-                text = content.get("text")
-                if type(text) is str:
-                    text = safe_text(text)  # what the model's DisplayStr would do
-                    size = len(update)
-                    if size == 2:
-                        self._append_text(role, text, None)
-                        return
-                    if size == 3 and "messageId" in update:
-                        message_id = update["messageId"]
-                        if message_id is None or type(message_id) is str:
-                            self._append_text(role, text, message_id)
-                            return
-        self.apply(parse_session_update(update))
+        if isinstance(update, TextChunk):
+            self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
+        else:
+            self.apply(update)
 
     def _message_for(self, role: MessageRole, message_id: str | None) -> MessageEntry | None:
         """The message a chunk of this role/id coalesces into, if it is the last entry."""

@@ -34,8 +34,8 @@ from acp_tui.protocol.models.v2 import (
     TerminalOutputChunk,
     TerminalUpdate,
     ToolCallContentChunk,
-    parse_v2_update,
 )
+from acp_tui.protocol.session_updates import parse_v2_update_notification
 
 from . import thread_changes as ch
 from .agent_terminals import AgentExitStatus, AgentTerminal
@@ -100,11 +100,8 @@ class V2Reducer:
     # ---- agent side ---------------------------------------------------------------------
 
     def apply_notification(self, params: Any) -> None:
-        update = params.get("update") if isinstance(params, dict) else None
-        if not isinstance(update, dict):
-            self.thread.apply(UnknownUpdate(raw=params, error="params has no update object"))
-            return
-        self.apply(parse_v2_update(update))
+        """Apply the raw params of a `session/update` notification (read in protocol/)."""
+        self.apply(parse_v2_update_notification(params))
 
     def apply(self, update: Any) -> None:
         if isinstance(update, MessageChunkV2):
