@@ -14,7 +14,6 @@ from acp_tui.client.connector import GaveUp, Lost
 from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.mcp_offer import servers_for
-from acp_tui.client.v2_session import v2_mcp_servers
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
@@ -34,8 +33,7 @@ async def open_session(session: AgentSession, *, load: bool, resume: bool = Fals
     assert connection is not None
     tried: AuthMethodInfo | None = None
     v2 = session.v2 is not None
-    offered = servers_for(session)  # what the agent's mcpCapabilities allow
-    servers = v2_mcp_servers(offered) if v2 else offered
+    servers = servers_for(session)  # what the agent's mcpCapabilities allow
     thread = session.thread
     while True:
         session.phase = (

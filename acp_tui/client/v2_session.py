@@ -242,11 +242,3 @@ def _not_in_v2(method: str) -> RequestHandler:
         raise RpcError(METHOD_NOT_FOUND, f"{method} is not part of ACP v2")
 
     return handle
-
-
-def v2_mcp_servers(servers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """v2 names every MCP server's transport: a stdio one says `"type": "stdio"`."""
-    return [
-        {**server, "type": "stdio"} if "type" not in server and "command" in server else server
-        for server in servers
-    ]

@@ -4,8 +4,9 @@
 schema says, key for key) and validates the answer with its model: a malformed answer raises
 `MalformedAnswer` (an `RpcError`), never a `KeyError` or a pydantic error. With no connection
 (the agent is not running) every call raises `ConnectionClosed`. v2 names some calls
-differently (`auth/login`, `auth/logout`), types a select's value (`"type": "id"`) and names a
-config option's id `configId`: the answers are read as v1's.
+differently (`auth/login`, `auth/logout`), types a select's value (`"type": "id"`) and a stdio
+MCP server (`"type": "stdio"`), and names a config option's id `configId`: the answers are read
+as v1's.
 
 The models are imported at the first answer read, not with this module: `prestart` sends
 `initialize` through it before anything heavy is loaded.
@@ -76,6 +77,15 @@ class AgentApi:
                 raise MalformedAnswer(method, f"has no {where}") from None
             raise MalformedAnswer(method, f"is malformed ({where}: {first['msg']})") from None
 
+    def _servers(self, servers: list[Any]) -> list[Any]:
+        """v2 names every MCP server's transport: a stdio one says `"type": "stdio"`."""
+        if not self.v2:
+            return servers
+        return [
+            {**server, "type": "stdio"} if "type" not in server and "command" in server else server
+            for server in servers
+        ]
+
     # ---- connecting -------------------------------------------------------------------------
 
     async def initialize(self, params: JsonObject) -> Any:
@@ -99,7 +109,7 @@ class AgentApi:
         """`session/new` in `cwd` with the MCP servers offered (their wire form)."""
         from acp_tui.protocol.models import NewSessionResponse
 
-        params = {"cwd": cwd, "mcpServers": mcp_servers}
+        params = {"cwd": cwd, "mcpServers": self._servers(mcp_servers)}
         return await self._ask(methods.SESSION_NEW, params, NewSessionResponse)
 
     async def load_session(
@@ -117,7 +127,8 @@ class AgentApi:
         """`session/resume` (no replay; v2 with `replay`: from the start, v2's load)."""
         from acp_tui.protocol.models import ResumeSessionResponse
 
-        params: JsonObject = {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers}
+        servers = self._servers(mcp_servers)
+        params: JsonObject = {"sessionId": session_id, "cwd": cwd, "mcpServers": servers}
         if replay:
             params["replayFrom"] = {"type": "start"}
         return await self._ask(methods.SESSION_RESUME, params, ResumeSessionResponse)

@@ -170,12 +170,20 @@ async def test_v2_names_login_and_logout_its_way_and_reads_configid_options() ->
     await agent.logout()
     answer = await agent.set_config_option("s1", "mode", "plan")
     await agent.submit_prompt("s1", text_prompt("hi"))
+    await agent.resume_session("s1", "/p", SERVERS, replay=True)
     assert [method for method, _ in wire.sent] == [
         methods.AUTH_LOGIN,
         methods.AUTH_LOGOUT,
         methods.SESSION_SET_CONFIG_OPTION,
         methods.SESSION_PROMPT,
+        methods.SESSION_RESUME,
     ]
+    assert wire.sent[4][1] == {
+        "sessionId": "s1",
+        "cwd": "/p",
+        "mcpServers": [{**SERVERS[0], "type": "stdio"}],
+        "replayFrom": {"type": "start"},
+    }
     assert wire.sent[2][1] == {"sessionId": "s1", "configId": "mode", "value": "plan", "type": "id"}
     assert [type(o) for o in answer.config_options] == [SessionConfigBoolean]
     assert answer.config_options[0].id == "fast"
