@@ -21,7 +21,7 @@ TEXT_CHUNK_KINDS: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TextChunk:
     """A message chunk that is one plain text block (`{"type": "text", "text": ...}`, nothing
     else) with at most a `messageId`: what its model would hold, without building it."""

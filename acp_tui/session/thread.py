@@ -175,7 +175,11 @@ class Thread(ThreadPlans, ThreadSettings):
     def apply_notification(self, params: Any) -> None:
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
-        self.apply_update(parse_update_notification(params))
+        update = parse_update_notification(params)
+        if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
+            self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
+        else:
+            self.apply_update(update)
 
     def apply_update(self, update: ParsedUpdate) -> None:
         """Apply a parsed `session/update`: a plain `TextChunk` straight to its message (the
