@@ -61,7 +61,9 @@ class AgentApi:
         """`result` validated by `model`; `MalformedAnswer` says what is wrong."""
         from pydantic import ValidationError
 
-        if not isinstance(result, dict):
+        if result is None:  # a null result reads as an empty one (what some agents send)
+            result = {}
+        elif not isinstance(result, dict):
             raise MalformedAnswer(method, "is not an object")
         options = result.get("configOptions")
         if self.v2 and isinstance(options, list):

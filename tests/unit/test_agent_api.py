@@ -133,7 +133,8 @@ async def test_answers_come_back_as_models_with_agent_text_made_safe() -> None:
 @pytest.mark.parametrize(
     ("method", "answer", "message"),
     [
-        (methods.SESSION_NEW, None, "the agent's session/new answer is not an object"),
+        (methods.SESSION_NEW, 7, "the agent's session/new answer is not an object"),
+        (methods.SESSION_NEW, None, "the agent's session/new answer has no sessionId"),
         (methods.SESSION_NEW, {"modes": {}}, "the agent's session/new answer has no sessionId"),
         (methods.SESSION_PROMPT, {}, "the agent's session/prompt answer has no stopReason"),
         (methods.SESSION_FORK, {"sessionId": 7}, "the agent's session/fork answer is malformed"),
@@ -161,6 +162,14 @@ async def test_a_malformed_answer_is_an_rpc_error_that_says_what_is_wrong(
     assert isinstance(caught.value, RpcError)
     assert caught.value.describe().startswith(message)
     assert "pydantic" not in caught.value.describe()
+
+
+async def test_a_null_answer_reads_as_an_empty_one() -> None:
+    agent, _ = api({methods.SESSION_LOAD: None, methods.SESSION_SET_CONFIG_OPTION: None})
+    loaded = await agent.load_session("s1", "/p", [])
+    assert loaded.modes is None and loaded.config_options is None
+    answer = await agent.set_config_option("s1", "fast", True)
+    assert "config_options" not in answer.model_fields_set  # the caller assumes it took
 
 
 async def test_v2_names_login_and_logout_its_way_and_reads_configid_options() -> None:
