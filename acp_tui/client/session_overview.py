@@ -10,9 +10,10 @@ cost, the files it changed with lines added/removed, and the last line of the ag
 message (one line, made safe for the terminal, truncated). Whether the user has seen a finished
 turn, and how many writes are held for review, are the UI's to know: they are passed in.
 
-`session_changes(log)` is the session's changes as diffs: for each file it wrote (acp-tui's writes
-and the change monitor's records of writes the agent made itself), the text before its first
-change against the latest text the log recorded; files back to where they started are left out.
+`session_changes(session)` is the session's changes as diffs: for each file it wrote (acp-tui's
+writes and the change monitor's records of writes the agent made itself), the text before its
+first change against the latest text the log recorded; files back where they started left out.
+`NamedChanges` (a name, diffs, their root) is one side of the compare screen.
 Nothing here imports Textual.
 """
 
@@ -118,10 +119,31 @@ class OverviewSource(Protocol):
         ...
 
 
-def session_changes(log: ChangeLog) -> list[FileDiff]:
+class HasChangeLog(Protocol):
+    @property
+    def change_log(self) -> ChangeLog: ...
+
+
+def session_changes(session: HasChangeLog) -> list[FileDiff]:
     """Each file the session changed: its text before the session's first change against the
     latest text the change log has of it, in the order first changed (unchanged ones left out)."""
-    return FileDiffs(log).diffs()
+    return FileDiffs(session.change_log).diffs()
+
+
+@dataclass(frozen=True)
+class NamedChanges:
+    """One side of a comparison: whose changes (`name`, as shown), the diffs, and the directory
+    the diffs' paths are under (`root`: files of both sides are matched relative to it)."""
+
+    name: str
+    changes: list[FileDiff]
+    root: Path | None = None
+
+
+def named_changes(session: OverviewSource, name: str | None = None) -> NamedChanges:
+    """A session's own changes (`session_changes`), named after its agent unless `name` is given."""
+    label = session.agent_name if name is None else name
+    return NamedChanges(safe_line(label), session_changes(session), session.cwd)
 
 
 class FileDiffs:

@@ -18,6 +18,7 @@ from acp_tui.client.session_overview import (
     SessionWatch,
     Worktree,
     last_agent_line,
+    named_changes,
     session_changes,
 )
 from acp_tui.host.change_log import Observed
@@ -145,7 +146,7 @@ def test_session_changes_against_the_text_before_the_first_change(
     log.add(c, "keep\n", "gone\n")
     log.add(c, "gone\n", "keep\n", reverts=4)  # reverted back: no change left
     log.add(d, "bye\n", "", deleted=True)
-    diffs = session_changes(log)
+    diffs = session_changes(session)
     assert [Path(diff.path) for diff in diffs] == [a, b, d]
     assert [(diff.added, diff.removed) for diff in diffs] == [(2, 1), (2, 0), (0, 1)]
     assert diffs[0].old_text == "one\ntwo\n" and diffs[0].new_text == "one\n2\nthree\n"
@@ -179,3 +180,11 @@ def test_a_closed_watch_no_longer_follows_the_turn(session: AgentSession) -> Non
     assert watch.turn_started_at is None
     clock.now += 5
     assert watch.row().elapsed == 5  # since the watch began, the turn's start unknown
+
+
+def test_named_changes_of_a_session(session: AgentSession, tmp_path: Path) -> None:
+    session.change_log.add(tmp_path / "a", "x\n", "y\n")
+    named = named_changes(session)
+    assert (named.name, named.root) == ("claude-agent-acp", session.cwd)
+    assert [diff.new_text for diff in named.changes] == ["y\n"]
+    assert named_changes(session, "left\x1b[2J").name == "left␛[2J"
