@@ -78,6 +78,11 @@ async def test_narrow_stacks_the_diffs_and_1_applies_the_left() -> None:
         chosen = await opened(app, pilot, screen)
         first, second = panes(screen)
         assert first.region.x == second.region.x and second.region.y > first.region.y
+        await pilot.press("down")  # notes.md: only the left changed it
+        await until(pilot, lambda: screen.shows == 2, "the second file")
+        await pilot.pause()
+        first, second = panes(screen)
+        assert second.region.height == 4 and first.region.height > 20  # the diff gets the room
         await pilot.press("1")
         await until(pilot, lambda: chosen, "the compare screen to close")
         assert chosen == ["left"]

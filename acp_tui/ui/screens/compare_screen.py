@@ -98,7 +98,8 @@ class CompareScreen(ModalScreen[Side | None]):
     CompareScreen .compare-side { width: 1fr; height: 1fr; }
     CompareScreen .compare-name { height: 1; padding: 0 1; background: $panel; }
     CompareScreen .compare-side DiffView { height: 1fr; }
-    CompareScreen .compare-untouched { color: $text-muted; padding: 1 2; height: 1fr; }
+    CompareScreen .compare-untouched { color: $text-muted; padding: 1 2; height: auto; }
+    CompareScreen #compare-sides.stacked .compare-side.untouched { height: auto; }
     CompareScreen #compare-empty { color: $text-muted; padding: 1 2; }
     CompareScreen #compare-keys { background: $panel; color: $text-muted; padding: 0 1; }
     """
@@ -178,7 +179,8 @@ class CompareScreen(ModalScreen[Side | None]):
         else:
             label.append(f"  +{diff.added} -{diff.removed}", style="dim")
             body = DiffView(diff, layout="unified")
-        return Vertical(Static(label, classes="compare-name"), body, classes="compare-side")
+        classes = "compare-side" if diff is not None else "compare-side untouched"
+        return Vertical(Static(label, classes="compare-name"), body, classes=classes)
 
     def action_apply(self, side: Side) -> None:
         named = self.left if side == "left" else self.right
