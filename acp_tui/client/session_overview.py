@@ -302,10 +302,21 @@ def last_agent_line(thread: Thread, limit: int = LAST_LINE_MAX) -> str:
     characters (cut with "…"); "" when the agent has said nothing yet."""
     for entry in reversed(thread.entries):
         if isinstance(entry, MessageEntry) and entry.role == "agent":
-            text = entry.text
-            if not text.strip():
-                continue
-            line = next(line for line in reversed(text.splitlines()) if line.strip())
-            line = safe_line(" ".join(line.split()))
-            return line if len(line) <= limit else line[: limit - 1] + "…"
+            line = _last_line(entry.text)
+            if line:
+                line = safe_line(line)
+                return line if len(line) <= limit else line[: limit - 1] + "…"
+    return ""
+
+
+def _last_line(text: str) -> str:
+    """The last line of `text` with something on it, spaces collapsed (read from the end: a long
+    message is not split whole every time the overview refreshes)."""
+    end = len(text)
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        words = text[start:end].split()
+        if words:
+            return " ".join(words)
+        end = start - 1
     return ""

@@ -188,3 +188,20 @@ def test_named_changes_of_a_session(session: AgentSession, tmp_path: Path) -> No
     assert (named.name, named.root) == ("claude-agent-acp", session.cwd)
     assert [diff.new_text for diff in named.changes] == ["y\n"]
     assert named_changes(session, "left\x1b[2J").name == "left␛[2J"
+
+
+def test_a_watch_made_during_a_turn_counts_from_when_it_was_made(session: AgentSession) -> None:
+    clock = Clock()
+    session.thread.begin_turn()
+    watch = SessionWatch(session, clock=clock)
+    clock.now += 4
+    assert watch.row().turn_running and watch.row().elapsed == 4
+    assert watch.turn_started_at == 100.0
+
+
+def test_the_last_line_is_read_from_the_end_of_a_long_message(session: AgentSession) -> None:
+    text = "\n".join(f"line {n}" for n in range(100_000)) + "\n \n\t\n"
+    notify(session.thread, chunk("agent_message_chunk", text))
+    assert last_agent_line(session.thread) == "line 99999"
+    notify(session.thread, chunk("agent_message_chunk", "\n\n   "))
+    assert last_agent_line(session.thread) == "line 99999"
