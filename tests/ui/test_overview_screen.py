@@ -113,3 +113,34 @@ async def test_the_agents_text_is_drawn_inert() -> None:
         text = screen_text(app)
         assert "<lastline>␛]0;PWNED␇␛[2J" in text
         assert "[bold]Done[/bold]" in text  # codex's markup, shown as written
+
+
+async def test_no_sessions_says_so() -> None:
+    async with headless_app(SIZE) as (app, pilot):
+        chosen: list[int | None] = []
+        screen = OverviewScreen(list, current=0)
+        app.push_screen(screen, chosen.append)
+        await until(pilot, lambda: app.screen is screen and screen.refreshes, "the overview")
+        await pilot.pause()
+        assert "No sessions." in screen_text(app) and not screen.query_one(DataTable).display
+        await pilot.press("enter", "escape")
+        await until(pilot, lambda: chosen, "the overview to close")
+        assert chosen == [None]
+
+
+async def test_a_wider_terminal_gives_the_room_to_the_shared_columns() -> None:
+    workspace = Workspace(Clock())
+    async with headless_app(SIZE) as (app, pilot):
+        screen = OverviewScreen(workspace.rows, current=2)
+        chosen = await opened(app, pilot, screen)
+        narrow, where = list(screen.widths), screen.shown[2][2].plain
+        await pilot.resize_terminal(200, 30)
+        await until(pilot, lambda: screen.widths != narrow, "the columns to widen")
+        await until(pilot, lambda: screen.shown, "the rows again")
+        assert screen.widths[7] > narrow[7] and screen.widths[3] == narrow[3]
+        wider = screen.shown[2][2].plain
+        assert len(wider) == screen.widths[2] and len(wider) > len(where)
+        assert str(WORKTREE.path).endswith(wider.split("…")[1])
+        await pilot.press("enter")
+        await until(pilot, lambda: chosen, "the overview to close")
+        assert chosen == [2]
