@@ -1,0 +1,289 @@
+"""Bringing a worktree's changes into the main checkout: the plan, file by file, and the writes.
+
+`apply_plan(wt, checkout)` says per changed file what applying means: the old text is the main
+checkout's current text (read through the host's walk, no symbolic link followed), the new text
+the worktree's; a file created, changed or deleted. A file the main checkout changed since the
+worktree's base (committed or not) is a conflict: applying it replaces that change too, so the
+user is told. Binary, too large, symbolic links and other special files are skipped with a
+reason (copy them by hand).
+
+`CheckoutWriter` writes what the user accepted through the host's file services: the per-path
+lock (`PathLocks`, share the main checkout session's to serialise with its agent), the
+directory-fd walk and atomic write of `host.file_access`, and the boundary of the main checkout:
+a path that leads anywhere but to itself under the checkout (a symbolic link on the way, `..`)
+or to a hard-linked file is refused, never followed. The content the user reviewed against is
+checked under the lock: a file that changed meanwhile is not overwritten (`ApplyConflict`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from acp_tui.host import file_access as fa
+from acp_tui.host.atomic_write import delete_file
+from acp_tui.host.beneath import PathChanged
+from acp_tui.host.boundary import is_within, resolve_path
+from acp_tui.host.local_files import LocalFileError, read_regular
+from acp_tui.host.reverts import PathLocks
+from acp_tui.protocol.errors import RpcError
+from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.workspace.worktree_diff import (
+    MAX_DIFF_BYTES,
+    ChangedFile,
+    Kind,
+    Status,
+    decode_text,
+    worktree_diff,
+)
+from acp_tui.workspace.worktrees import Worktree
+
+
+class ApplyError(Exception):
+    """A file not applied; the message names it and says why."""
+
+
+class ApplyConflict(ApplyError):
+    """The file in the main checkout is not what the user reviewed against."""
+
+
+class Action(enum.StrEnum):
+    CREATE = "create"
+    CHANGE = "change"
+    DELETE = "delete"
+    SKIP = "skip"
+
+
+@dataclass(frozen=True)
+class ApplyItem:
+    """What applying one changed file means. `old`: the main checkout's text now (None: no such
+    file); `new`: the worktree's (None: deleted there); `diff`: old → new (None when skipped).
+    `conflict` says the main checkout changed the file since the base (`reason` says how);
+    a skipped item's `reason` says why it is skipped."""
+
+    path: str
+    target: Path
+    action: Action
+    old: str | None
+    new: str | None
+    diff: FileDiff | None
+    conflict: bool = False
+    reason: str = ""
+
+
+@dataclass
+class ApplySummary:
+    """What an apply did: (path, detail) per file applied, skipped and failed."""
+
+    applied: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{len(self.applied)} applied, {len(self.skipped)} skipped, {len(self.failed)} failed"
+        ]
+        for title, items in (
+            ("Applied", self.applied),
+            ("Skipped", self.skipped),
+            ("Failed", self.failed),
+        ):
+            out.extend(f"{title}: {path} ({detail})" for path, detail in items)
+        return out
+
+
+def real_dir(path: Path) -> Path:
+    """(blocking) `path` absolute with its symbolic links resolved."""
+    return resolve_path(Path(path).absolute())
+
+
+def relative(path: str) -> PurePosixPath:
+    """A changed file's path, refused unless relative and free of `..` and NUL bytes."""
+    pure = PurePosixPath(path)
+    if "\0" in path or pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise ApplyError(f"{path!r} is not a path inside the checkout: not applied")
+    return pure
+
+
+async def apply_plan(
+    wt: Worktree,
+    checkout: Path | None = None,
+    *,
+    changes: list[ChangedFile] | None = None,
+    max_bytes: int = MAX_DIFF_BYTES,
+) -> list[ApplyItem]:
+    """Per file changed in `wt` (its `worktree_diff`, or `changes`), what applying it to
+    `checkout` (default: the worktree's repository) means."""
+    root = await asyncio.to_thread(real_dir, checkout if checkout is not None else wt.repo)
+    if changes is None:
+        changes = await worktree_diff(wt, max_bytes=max_bytes)
+    return [await _item(root, change, max_bytes) for change in changes]
+
+
+async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
+    try:
+        target = root.joinpath(*relative(change.path).parts)
+    except ApplyError as error:
+        return ApplyItem(change.path, root, Action.SKIP, None, None, None, reason=str(error))
+
+    def skip(reason: str, old: str | None = None) -> ApplyItem:
+        return ApplyItem(change.path, target, Action.SKIP, old, None, None, reason=reason)
+
+    if change.kind is not Kind.TEXT or change.diff is None:
+        return skip(f"{change.kind} in the worktree: not applied, copy it by hand")
+    try:
+        data = await asyncio.to_thread(read_regular, target, max_bytes=max_bytes)
+    except LocalFileError as error:
+        return skip(f"in the main checkout: {_why(error, target)}")
+    current = None if data is None else decode_text(data)
+    if data is not None and current is None:
+        return skip("binary in the main checkout: not applied, copy it by hand")
+    base = change.diff.old_text
+    new = None if change.status is Status.DELETED else change.diff.new_text
+    if current == new:
+        return skip("the main checkout already has this", current)
+    conflict = current != base
+    reason = ""
+    if conflict:
+        reason = _conflict_reason(change.status, base, current)
+    if new is None:
+        return ApplyItem(
+            change.path,
+            target,
+            Action.DELETE,
+            current,
+            None,
+            compute_diff(change.path, current, ""),
+            conflict,
+            reason,
+        )
+    action = Action.CREATE if current is None else Action.CHANGE
+    diff = compute_diff(change.path, current, new)
+    return ApplyItem(change.path, target, action, current, new, diff, conflict, reason)
+
+
+def _why(error: LocalFileError, target: Path) -> str:
+    return str(error).replace(str(target), "it", 1)
+
+
+def _conflict_reason(status: Status, base: str | None, current: str | None) -> str:
+    if base is None:
+        return "the main checkout has its own file of this name (made since the base)"
+    if current is None:
+        return "the main checkout deleted this file since the base"
+    return "the main checkout changed this file since the base: applying replaces that change"
+
+
+class CheckoutWriter:
+    """Writes and deletes files of one main checkout for an apply (see the module's doc)."""
+
+    def __init__(
+        self, checkout: Path, *, locks: PathLocks | None = None, max_bytes: int = MAX_DIFF_BYTES
+    ) -> None:
+        self.checkout = real_dir(checkout)
+        self.locks = locks if locks is not None else PathLocks()
+        self.max_bytes = max_bytes
+
+    def _path(self, rel: str) -> Path:
+        return self.checkout.joinpath(*relative(rel).parts)
+
+    async def _inspect(self, rel: str, path: Path) -> fa.Target:
+        try:
+            target = await asyncio.to_thread(fa.inspect, path, rel, self.max_bytes)
+        except RpcError as error:
+            raise ApplyError(f"{rel}: {error.message}") from None
+        if target.real != path or not is_within(target.real, self.checkout):
+            raise ApplyError(
+                f"{rel} goes through a symbolic link in the main checkout (it leads to "
+                f"{target.real}): not applied"
+            )
+        if target.links > 1:
+            raise ApplyError(f"{rel} has several names (hard links): not applied")
+        if target.large:
+            raise ApplyError(f"{rel} is too large in the main checkout: not applied")
+        return target
+
+    async def write(self, rel: str, content: bytes, *, expected: bytes | None) -> Path:
+        """Write `content` to `rel` under the checkout if it still holds `expected` (None: no
+        file); the real path written."""
+        path = self._path(rel)
+        key = await asyncio.to_thread(fa.beneath_real, path)
+        async with self.locks(key):
+            target = await self._inspect(rel, path)
+            if target.before != expected:
+                raise ApplyConflict(
+                    f"{rel} changed in the main checkout during review: not applied"
+                )
+            try:
+                result = await asyncio.to_thread(
+                    fa.commit, path, target, content, rel, self.max_bytes
+                )
+            except RpcError as error:
+                raise ApplyError(f"{rel}: {error.message}") from None
+        if isinstance(result, fa.Retarget):
+            raise ApplyError(f"{rel} changed to lead to {result.now} meanwhile: not applied")
+        if isinstance(result, fa.Changed):
+            raise ApplyConflict(f"{rel} changed in the main checkout meanwhile: not applied")
+        return result.real
+
+    async def delete(self, rel: str, *, expected: bytes) -> None:
+        """Delete `rel` under the checkout if it still holds `expected`."""
+        path = self._path(rel)
+        key = await asyncio.to_thread(fa.beneath_real, path)
+        async with self.locks(key):
+            target = await self._inspect(rel, path)
+            if target.info is None:
+                return
+            if target.before != expected:
+                raise ApplyConflict(
+                    f"{rel} changed in the main checkout during review: not deleted"
+                )
+            try:
+                await asyncio.to_thread(delete_file, path)
+            except PathChanged:
+                raise ApplyError(
+                    f"{rel} changed to lead elsewhere meanwhile: not deleted"
+                ) from None
+            except OSError as error:
+                raise ApplyError(f"cannot delete {rel}: {error.strerror or error}") from None
+
+
+async def apply_item(
+    writer: CheckoutWriter, item: ApplyItem, summary: ApplySummary, content: str | None = None
+) -> bool:
+    """Apply `item` (with `content`, the reviewed text, instead of the whole new text when
+    given) and note the outcome in `summary`; True when written."""
+    old = None if item.old is None else item.old.encode("utf-8")
+    try:
+        if item.action is Action.SKIP:
+            summary.skipped.append((item.path, item.reason))
+            return False
+        if item.action is Action.DELETE:
+            if old is not None:
+                await writer.delete(item.path, expected=old)
+            summary.applied.append((item.path, "deleted"))
+            return True
+        text = content if content is not None else item.new or ""
+        await writer.write(item.path, text.encode("utf-8"), expected=old)
+    except ApplyError as error:
+        summary.failed.append((item.path, str(error)))
+        return False
+    summary.applied.append((item.path, "created" if item.action is Action.CREATE else "changed"))
+    return True
+
+
+async def apply_all(
+    wt: Worktree, checkout: Path | None = None, *, locks: PathLocks | None = None
+) -> ApplySummary:
+    """Apply every change of `wt` without asking: conflicts are skipped (they need the user),
+    everything else written whole. For scripts and tests; the UI goes through the review."""
+    writer = CheckoutWriter(checkout if checkout is not None else wt.repo, locks=locks)
+    summary = ApplySummary()
+    for item in await apply_plan(wt, writer.checkout):
+        if item.conflict:
+            summary.skipped.append((item.path, f"conflict: {item.reason}"))
+            continue
+        await apply_item(writer, item, summary)
+    return summary
