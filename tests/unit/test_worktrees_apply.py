@@ -1,0 +1,167 @@
+"""A worktree's changes against a real git repository: the agent writes (new file, edit,
+deletion, binary, untracked directory, committed or not), the diff lists them, the plan marks
+conflicts, the writer applies through the host's walk and never outside the main checkout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from acp_tui.workspace.apply import (
+    Action,
+    ApplyConflict,
+    ApplyError,
+    CheckoutWriter,
+    apply_all,
+    apply_plan,
+)
+from acp_tui.workspace.worktree_diff import Kind, Status, worktree_diff
+from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
+from tests.git_repo import commit_all, make_repo
+
+EDITED = "one\ntwo (agent)\nthree\n"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(
+        tmp_path,
+        {
+            "README.md": "hello\n",
+            "src/app.py": "one\ntwo\nthree\n",
+            "old.txt": "to be deleted\n",
+            "keep.txt": "untouched\n",
+        },
+    )
+
+
+def agent_writes(wt: Worktree) -> None:
+    """What an agent leaves in its worktree: one change committed, the rest not."""
+    (wt.path / "src" / "app.py").write_text(EDITED)
+    commit_all(wt.path, "agent commits an edit")
+    (wt.path / "old.txt").unlink()
+    (wt.path / "NEW.md").write_text("new file\n")
+    (wt.path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    (wt.path / "pkg" / "sub").mkdir(parents=True)
+    (wt.path / "pkg" / "__init__.py").write_text("")
+    (wt.path / "pkg" / "sub" / "mod.py").write_text("x = 1\ny = 2\n")
+
+
+def read(path: Path) -> str:
+    return path.read_text()
+
+
+async def test_diff_lists_committed_uncommitted_and_untracked_changes(repo: Path) -> None:
+    wt = await create_worktree(repo, "agent")
+    agent_writes(wt)
+    changes = {c.path: c for c in await worktree_diff(wt)}
+    assert sorted(changes) == [
+        "NEW.md",
+        "logo.png",
+        "old.txt",
+        "pkg/__init__.py",
+        "pkg/sub/mod.py",
+        "src/app.py",
+    ]
+    app = changes["src/app.py"]
+    assert (app.status, app.kind, app.added, app.removed) == (Status.MODIFIED, Kind.TEXT, 1, 1)
+    assert app.diff is not None and app.diff.old_text == "one\ntwo\nthree\n"
+    assert app.diff.new_text == EDITED and not app.untracked
+    old = changes["old.txt"]
+    assert (old.status, old.added, old.removed) == (Status.DELETED, 0, 1)
+    new = changes["NEW.md"]
+    assert (new.status, new.added, new.untracked) == (Status.ADDED, 1, True)
+    assert changes["pkg/sub/mod.py"].added == 2 and changes["pkg/sub/mod.py"].untracked
+    logo = changes["logo.png"]
+    assert (logo.kind, logo.diff, logo.reason) == (Kind.BINARY, None, "binary: not diffed")
+
+
+async def test_files_over_the_size_cap_are_listed_not_diffed(repo: Path) -> None:
+    wt = await create_worktree(repo, "big")
+    (wt.path / "big.txt").write_text("x" * 5000)
+    (changed,) = await worktree_diff(wt, max_bytes=4096)
+    assert (changed.path, changed.kind, changed.diff) == ("big.txt", Kind.TOO_LARGE, None)
+
+
+async def test_apply_directly_then_remove(repo: Path) -> None:
+    wt = await create_worktree(repo, "agent")
+    agent_writes(wt)
+    summary = await apply_all(wt)
+    assert sorted(summary.applied) == [
+        ("NEW.md", "created"),
+        ("old.txt", "deleted"),
+        ("pkg/__init__.py", "created"),
+        ("pkg/sub/mod.py", "created"),
+        ("src/app.py", "changed"),
+    ]
+    assert summary.skipped == [("logo.png", "binary in the worktree: not applied, copy it by hand")]
+    assert summary.failed == []
+    assert read(repo / "src" / "app.py") == EDITED
+    assert not (repo / "old.txt").exists()
+    assert read(repo / "pkg" / "sub" / "mod.py") == "x = 1\ny = 2\n"
+    assert read(repo / "keep.txt") == "untouched\n"
+    assert not (repo / "logo.png").exists()
+    # applied again: nothing left to do
+    again = await apply_all(wt)
+    reasons = dict(again.skipped)
+    assert again.applied == [] and reasons.pop("logo.png").startswith("binary")
+    assert len(reasons) == 5 and set(reasons.values()) == {"the main checkout already has this"}
+    await remove_worktree(wt)
+    assert not wt.path.exists()
+
+
+async def test_a_file_the_main_checkout_changed_since_the_base_is_a_conflict(repo: Path) -> None:
+    wt = await create_worktree(repo, "agent")
+    agent_writes(wt)
+    (repo / "src" / "app.py").write_text("one\ntwo\nthree\nfour (user)\n")
+    (repo / "NEW.md").write_text("the user's own\n")
+    plan = {item.path: item for item in await apply_plan(wt)}
+    app = plan["src/app.py"]
+    assert app.conflict and "changed this file since the base" in app.reason
+    assert app.old == "one\ntwo\nthree\nfour (user)\n" and app.new == EDITED
+    assert plan["NEW.md"].conflict and "its own file of this name" in plan["NEW.md"].reason
+    assert plan["NEW.md"].action is Action.CHANGE
+    assert not plan["old.txt"].conflict and plan["old.txt"].action is Action.DELETE
+    summary = await apply_all(wt)
+    assert ("src/app.py", f"conflict: {app.reason}") in summary.skipped
+    assert read(repo / "src" / "app.py") == "one\ntwo\nthree\nfour (user)\n"
+
+
+async def test_the_writer_refuses_content_that_changed_since_review(repo: Path) -> None:
+    writer = CheckoutWriter(repo)
+    with pytest.raises(ApplyConflict):
+        await writer.write("README.md", b"new\n", expected=b"not what is there\n")
+    with pytest.raises(ApplyConflict):
+        await writer.delete("README.md", expected=b"not what is there\n")
+    assert read(repo / "README.md") == "hello\n"
+    with pytest.raises(ApplyError, match="not a path inside the checkout"):
+        await writer.write("../escape.txt", b"x", expected=None)
+
+
+async def test_a_symlink_in_the_worktree_never_makes_apply_write_outside(
+    repo: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    wt = await create_worktree(repo, "evil")
+    # the agent leaves a link to a directory outside, and files "inside" it
+    os.symlink(outside, wt.path / "escape")
+    os.symlink(outside / "planted.txt", wt.path / "planted.txt")
+    (wt.path / "docs").mkdir()
+    (wt.path / "docs" / "guide.md").write_text("guide\n")
+    # and the main checkout has its own link where the worktree has a real directory
+    os.symlink(outside, repo / "docs")
+    commit_all(repo, "docs link")  # (the base of the worktree stays before it)
+    summary = await apply_all(wt)
+    assert list(outside.iterdir()) == []
+    assert not os.path.lexists(repo / "escape") and not os.path.lexists(repo / "planted.txt")
+    skipped = dict(summary.skipped)
+    assert skipped["escape"] == "symbolic link in the worktree: not applied, copy it by hand"
+    assert skipped["planted.txt"].startswith("symbolic link")
+    assert "docs/guide.md" in skipped and "symbolic link" in skipped["docs/guide.md"]
+    # the writer, asked directly, refuses too
+    with pytest.raises(ApplyError, match="symbolic link in the main checkout"):
+        await CheckoutWriter(repo).write("docs/guide.md", b"guide\n", expected=None)
+    assert list(outside.iterdir()) == []
