@@ -1,0 +1,218 @@
+"""Apply: bring one worktree's changes into the main checkout, file by file, through the review.
+
+`apply_worktree(app, wt)` walks the worktree's apply plan (`workspace.apply.apply_plan`):
+
+- a created or changed file opens the per-hunk review (`WriteReviewScreen`: the main checkout's
+  text against the worktree's); what the user accepts is written, nothing when they reject;
+- a deleted file asks explicitly (skip / delete / stop), skip being what enter does;
+- a file the main checkout changed since the worktree's base (a conflict) asks first (skip /
+  review / stop): the review then shows what applying would replace;
+- a file that cannot be applied (binary, too large, a symbolic link) is skipped with a reason.
+
+"Stop" skips everything left. Writing goes through the workspace's `CheckoutWriter` (the host's
+walk, lock and atomic write; nothing outside the main checkout). A summary screen ends the walk:
+applied / skipped / failed, each with its reason; the summary is also returned.
+
+Run it in a worker (`app.run_worker(apply_worktree(app, wt))`): it waits for screens to be
+dismissed, which a message handler awaiting it would block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import ClassVar, TypeVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from acp_tui.host.asker import Choice, Question
+from acp_tui.host.reverts import PathLocks
+from acp_tui.safe_text import safe_line
+from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.screens.review_screen import WriteReviewScreen
+from acp_tui.workspace.apply import (
+    Action,
+    ApplyItem,
+    ApplySummary,
+    CheckoutWriter,
+    apply_item,
+    apply_plan,
+)
+from acp_tui.workspace.worktrees import Worktree
+
+T = TypeVar("T")
+R = TypeVar("R")  # the app's return type: any app
+
+SKIP, REVIEW, DELETE, STOP = "skip", "review", "delete", "stop"
+STOPPED = "not applied: the apply was stopped"
+
+
+class ApplyReviewScreen(WriteReviewScreen):
+    """The per-hunk review, titled for an apply."""
+
+    def __init__(self, item: ApplyItem, branch: str, *, watch: bool = True) -> None:
+        super().__init__(item.target, item.old, item.new or "", diff=item.diff, watch=watch)
+        self.branch = branch
+
+    def _title(self) -> str:
+        what = "create" if self.before is None else "change"
+        return safe_line(f"Apply {self.branch}: {what} {self.path}")
+
+
+class ApplySummaryScreen(ModalScreen[None]):
+    """What the apply did; enter or escape closes it."""
+
+    DEFAULT_CSS = """
+    ApplySummaryScreen { align: center middle; }
+    ApplySummaryScreen > Vertical {
+        width: 96; max-width: 96%; height: auto; max-height: 90%;
+        border: thick $accent; background: $surface; padding: 1 2;
+    }
+    ApplySummaryScreen #apply-summary-title { text-style: bold; margin-bottom: 1; }
+    ApplySummaryScreen VerticalScroll { height: auto; max-height: 30; }
+    ApplySummaryScreen #apply-summary-keys { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Close"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, summary: ApplySummary, branch: str) -> None:
+        super().__init__()
+        self.summary = summary
+        self.branch = branch
+        self._armed_at: float | None = None
+
+    def compose(self) -> ComposeResult:
+        lines = self.summary.lines()
+        with Vertical():
+            yield Static(
+                Text(safe_line(f"Apply {self.branch}: {lines[0]}")), id="apply-summary-title"
+            )
+            with VerticalScroll():
+                yield Static(
+                    Text("\n".join(safe_line(line) for line in lines[1:])), id="apply-summary"
+                )
+            yield Static("enter / esc close", id="apply-summary-keys", markup=False)
+
+    def on_mount(self) -> None:
+        self._armed_at = KeyGuard.of(self.app).arm()
+
+    def on_key(self, event: events.Key) -> None:
+        if KeyGuard.of(self.app).holds(self._armed_at):
+            event.stop()  # a key meant for the last review does not close the summary unseen
+            event.prevent_default()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+async def _shown(app: App[R], screen: Screen[T]) -> T | None:
+    """Push `screen` and wait until it is dismissed; what it was dismissed with."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T | None] = loop.create_future()
+
+    def finish(result: T | None) -> None:
+        if not done.done():
+            done.set_result(result)
+
+    app.push_screen(screen, callback=finish)
+    return await done
+
+
+def _question(item: ApplyItem, branch: str) -> Question:
+    path = item.path
+    if item.action is Action.DELETE and not item.conflict:
+        lines = len((item.old or "").splitlines())
+        return Question(
+            "apply_delete",
+            f"Delete {path} in the main checkout?",
+            f"{branch} deleted it ({lines} line(s)).",
+            (Choice(SKIP, "Skip", "s"), Choice(DELETE, "Delete", "d"), Choice(STOP, "Stop", "q")),
+        )
+    go = (
+        Choice(DELETE, "Delete", "d")
+        if item.action is Action.DELETE
+        else Choice(REVIEW, "Review", "r")
+    )
+    return Question(
+        "apply_conflict",
+        f"{path}: changed in the main checkout since {branch} began",
+        f"{item.reason}.",
+        (Choice(SKIP, "Skip", "s"), go, Choice(STOP, "Stop", "q")),
+    )
+
+
+async def apply_worktree(
+    app: App[R],
+    wt: Worktree,
+    checkout: Path | None = None,
+    *,
+    locks: PathLocks | None = None,
+    plan: list[ApplyItem] | None = None,
+    watch: bool = True,
+) -> ApplySummary:
+    """Walk `wt`'s apply plan into `checkout` (default: its repository) with the user, then show
+    the summary. `locks`: the main checkout session's per-path locks, when there is one."""
+    writer = CheckoutWriter(checkout if checkout is not None else wt.repo, locks=locks)
+    items = plan if plan is not None else await apply_plan(wt, writer.checkout)
+    summary = ApplySummary()
+    stopped = False
+    for item in items:
+        if stopped:
+            if item.action is Action.SKIP:
+                summary.skipped.append((item.path, item.reason))
+            else:
+                summary.skipped.append((item.path, STOPPED))
+            continue
+        stopped = await _one(app, writer, item, wt.branch, summary, watch)
+    await _shown(app, ApplySummaryScreen(summary, wt.branch))
+    return summary
+
+
+async def _one(
+    app: App[R],
+    writer: CheckoutWriter,
+    item: ApplyItem,
+    branch: str,
+    summary: ApplySummary,
+    watch: bool,
+) -> bool:
+    """Apply one item with the user; True when they chose to stop."""
+    if item.action is Action.SKIP:
+        await apply_item(writer, item, summary)
+        return False
+    if item.conflict or item.action is Action.DELETE:
+        answer = await _shown(app, QuestionScreen(_question(item, branch)))
+        if answer == STOP:
+            summary.skipped.append((item.path, STOPPED))
+            return True
+        if answer not in (REVIEW, DELETE):
+            why = "conflict: skipped by you" if item.conflict else "skipped by you"
+            summary.skipped.append((item.path, why))
+            return False
+        if item.action is Action.DELETE:
+            await apply_item(writer, item, summary)
+            return False
+    reviewed = await _shown(app, ApplyReviewScreen(item, branch, watch=watch))
+    if not isinstance(reviewed, ReviewedWrite):
+        summary.skipped.append((item.path, "rejected in review"))
+        return False
+    if reviewed.base_known:  # the file changed during review: the review's base is what to expect
+        item = dataclasses.replace(item, old=reviewed.base)
+    if (
+        await apply_item(writer, item, summary, reviewed.content)
+        and reviewed.accepted < reviewed.total
+    ):
+        path, what = summary.applied.pop()
+        summary.applied.append((path, f"{what}: {reviewed.accepted} of {reviewed.total} hunks"))
+    return False
