@@ -3,9 +3,11 @@
 `apply_plan(wt, checkout)` says per changed file what applying means: the old text is the main
 checkout's current text (read through the host's walk, no symbolic link followed), the new text
 the worktree's; a file created, changed or deleted. A file the main checkout changed since the
-worktree's base (committed or not) is a conflict: applying it replaces that change too, so the
-user is told. Binary, too large, symbolic links and other special files are skipped with a
-reason (copy them by hand).
+worktree's base (committed or not) is a conflict, which the user is asked about. Where the
+worktree's changes do not overlap with the checkout's, the new text is the two merged
+(`git merge-file`), so applying keeps the checkout's change; where they overlap, applying
+replaces the checkout's version. Binary, too large, symbolic links and other special files are
+skipped with a reason (copy them by hand).
 
 `CheckoutWriter` writes what the user accepted through the host's file services: the per-path
 lock (`PathLocks`, share the main checkout session's to serialise with its agent), the
@@ -30,6 +32,7 @@ from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.reverts import PathLocks
 from acp_tui.protocol.errors import RpcError
 from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.workspace.merge import merge_texts
 from acp_tui.workspace.worktree_diff import (
     MAX_DIFF_BYTES,
     ChangedFile,
@@ -61,7 +64,8 @@ class ApplyItem:
     """What applying one changed file means. `old`: the main checkout's text now (None: no such
     file); `new`: the worktree's (None: deleted there); `diff`: old → new (None when skipped).
     `conflict` says the main checkout changed the file since the base (`reason` says how);
-    a skipped item's `reason` says why it is skipped."""
+    `merged`: `new` is then the worktree's changes merged into the main checkout's text (they
+    did not overlap), not the worktree's whole text. A skipped item's `reason` says why."""
 
     path: str
     target: Path
@@ -71,6 +75,7 @@ class ApplyItem:
     diff: FileDiff | None
     conflict: bool = False
     reason: str = ""
+    merged: bool = False
 
 
 @dataclass
@@ -145,9 +150,18 @@ async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
     if current == new:
         return skip("the main checkout already has this", current)
     conflict = current != base
-    reason = ""
-    if conflict:
-        reason = _conflict_reason(change.status, base, current)
+    reason = _conflict_reason(base, current) if conflict else ""
+    merged = False
+    if conflict and base is not None and current is not None and new is not None:
+        merge = await merge_texts(current, base, new)
+        if merge == current:
+            return skip("the main checkout already has these changes", current)
+        if merge is not None:
+            new, merged = merge, True
+            reason = (
+                "the main checkout changed this file since the base; the worktree's changes "
+                "merge into it without overlapping: the review shows them on top of it"
+            )
     if new is None:
         return ApplyItem(
             change.path,
@@ -155,25 +169,28 @@ async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
             Action.DELETE,
             current,
             None,
-            compute_diff(change.path, current, ""),
+            compute_diff(str(target), current, ""),
             conflict,
             reason,
         )
     action = Action.CREATE if current is None else Action.CHANGE
-    diff = compute_diff(change.path, current, new)
-    return ApplyItem(change.path, target, action, current, new, diff, conflict, reason)
+    diff = compute_diff(str(target), current, new)
+    return ApplyItem(change.path, target, action, current, new, diff, conflict, reason, merged)
 
 
 def _why(error: LocalFileError, target: Path) -> str:
     return str(error).replace(str(target), "it", 1)
 
 
-def _conflict_reason(status: Status, base: str | None, current: str | None) -> str:
+def _conflict_reason(base: str | None, current: str | None) -> str:
     if base is None:
         return "the main checkout has its own file of this name (made since the base)"
     if current is None:
         return "the main checkout deleted this file since the base"
-    return "the main checkout changed this file since the base: applying replaces that change"
+    return (
+        "the main checkout changed this file since the base and the worktree's changes overlap "
+        "with that: applying replaces the main checkout's version"
+    )
 
 
 class CheckoutWriter:

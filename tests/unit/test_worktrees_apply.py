@@ -123,14 +123,28 @@ async def test_a_file_the_main_checkout_changed_since_the_base_is_a_conflict(rep
     (repo / "NEW.md").write_text("the user's own\n")
     plan = {item.path: item for item in await apply_plan(wt)}
     app = plan["src/app.py"]
-    assert app.conflict and "changed this file since the base" in app.reason
-    assert app.old == "one\ntwo\nthree\nfour (user)\n" and app.new == EDITED
+    assert app.conflict and app.merged and "merge into it without overlapping" in app.reason
+    # the worktree's change on top of the user's: applying keeps both
+    assert app.old == "one\ntwo\nthree\nfour (user)\n"
+    assert app.new == "one\ntwo (agent)\nthree\nfour (user)\n"
+    assert app.diff is not None and (app.diff.added, app.diff.removed) == (1, 1)
     assert plan["NEW.md"].conflict and "its own file of this name" in plan["NEW.md"].reason
     assert plan["NEW.md"].action is Action.CHANGE
     assert not plan["old.txt"].conflict and plan["old.txt"].action is Action.DELETE
     summary = await apply_all(wt)
     assert ("src/app.py", f"conflict: {app.reason}") in summary.skipped
     assert read(repo / "src" / "app.py") == "one\ntwo\nthree\nfour (user)\n"
+
+
+async def test_overlapping_changes_show_the_worktrees_whole_version(repo: Path) -> None:
+    wt = await create_worktree(repo, "agent")
+    agent_writes(wt)
+    (repo / "src" / "app.py").write_text("one\ntwo (user)\nthree\n")
+    plan = {item.path: item for item in await apply_plan(wt)}
+    app = plan["src/app.py"]
+    assert app.conflict and not app.merged and "overlap" in app.reason
+    assert (app.old, app.new) == ("one\ntwo (user)\nthree\n", EDITED)
+    assert app.diff is not None and app.diff.path == str(repo / "src" / "app.py")
 
 
 async def test_the_writer_refuses_content_that_changed_since_review(repo: Path) -> None:
