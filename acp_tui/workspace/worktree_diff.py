@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,16 +80,24 @@ async def worktree_diff(wt: Worktree, *, max_bytes: int = MAX_DIFF_BYTES) -> lis
     """Every file changed in `wt` against `wt.base`, sorted by path."""
     try:
         tracked = await git(
-            wt.path, "diff", "--raw", "-z", "--no-renames", "--no-ext-diff", wt.base
+            wt.path, "diff", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", wt.base
         )
         others = await git(wt.path, "ls-files", "--others", "--exclude-standard", "-z")
+        entries = _raw(tracked.stdout)
+        blobs = await _blobs(wt.path, [e.old_sha for e in entries if e.readable_base], max_bytes)
     except GitError as error:
         raise WorktreeError(str(error)) from None
     changes: list[ChangedFile] = []
-    for old_mode, old_sha, status, path in _raw(tracked.stdout):
-        changes.append(await _tracked(wt, path, status, old_mode, old_sha, max_bytes))
+    for entry in entries:
+        old = _Side(Kind.TEXT, None) if entry.status is Status.ADDED else entry.base_side(blobs)
+        new = (
+            _Side(Kind.TEXT, "")
+            if entry.status is Status.DELETED
+            else await asyncio.to_thread(_worktree_side, wt.path / entry.path, max_bytes)
+        )
+        changes.append(_changed(entry.path, entry.status, old, new))
     for path in _names(others.stdout):
-        new = await _worktree_side(wt.path / path, max_bytes)
+        new = await asyncio.to_thread(_worktree_side, wt.path / path, max_bytes)
         changes.append(_changed(path, Status.ADDED, _Side(Kind.TEXT, None), new, untracked=True))
     return sorted(changes, key=lambda c: c.path)
 
@@ -97,62 +106,125 @@ def _names(data: bytes) -> list[str]:
     return [n for n in data.decode("utf-8", errors="surrogateescape").split("\0") if n]
 
 
-def _raw(data: bytes) -> list[tuple[str, str, str, str]]:
-    """`git diff --raw -z`: (old mode, old blob, status letter, path) per file."""
+@dataclass(frozen=True)
+class _Entry:
+    """One file of `git diff --raw`."""
+
+    path: str
+    status: Status
+    old_mode: str
+    old_sha: str
+
+    @property
+    def readable_base(self) -> bool:
+        return self.status is not Status.ADDED and self.old_mode not in (
+            _SYMLINK_MODE,
+            _GITLINK_MODE,
+        )
+
+    def base_side(self, blobs: dict[str, _Side]) -> _Side:
+        if self.old_mode == _SYMLINK_MODE:
+            return _Side(Kind.SYMLINK)
+        return blobs.get(self.old_sha, _Side(Kind.OTHER))
+
+
+def _raw(data: bytes) -> list[_Entry]:
+    """`git diff --raw -z`: ":old-mode new-mode old-blob new-blob status" NUL path NUL."""
     fields = data.decode("utf-8", errors="surrogateescape").split("\0")
-    out: list[tuple[str, str, str, str]] = []
+    out: list[_Entry] = []
     for header, path in zip(fields[0::2], fields[1::2], strict=False):
         parts = header.lstrip(":").split()
         if len(parts) >= 5 and path:
-            out.append((parts[0], parts[2], parts[4][:1], path))
+            letter = parts[4][:1]
+            status = {"A": Status.ADDED, "D": Status.DELETED}.get(letter, Status.MODIFIED)
+            out.append(_Entry(path, status, parts[0], parts[2]))
     return out
 
 
-async def _tracked(
-    wt: Worktree, path: str, letter: str, old_mode: str, old_sha: str, max_bytes: int
-) -> ChangedFile:
-    status = {"A": Status.ADDED, "D": Status.DELETED}.get(letter, Status.MODIFIED)
-    old = (
-        _Side(Kind.TEXT, None)
-        if status is Status.ADDED
-        else await _base_side(wt, old_mode, old_sha, max_bytes)
-    )
-    new = (
-        _Side(Kind.TEXT, "")
-        if status is Status.DELETED
-        else await _worktree_side(wt.path / path, max_bytes)
-    )
-    return _changed(path, status, old, new)
+async def _blobs(cwd: Path, shas: list[str], max_bytes: int) -> dict[str, _Side]:
+    """The base blobs `shas`, read with two `git cat-file` batches (sizes, then contents of
+    the ones within `max_bytes`, in rounds of at most `_BATCH_BYTES`)."""
+    unique = list(dict.fromkeys(shas))
+    if not unique:
+        return {}
+    check = await git(cwd, "cat-file", "--batch-check", input_data=_lines(unique))
+    sides: dict[str, _Side] = {}
+    wanted: list[tuple[str, int]] = []
+    for line in check.text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
+            size = int(parts[2])
+            if size > max_bytes:
+                sides[parts[0]] = _Side(Kind.TOO_LARGE)
+            else:
+                wanted.append((parts[0], size))
+    for batch in _rounds(wanted):
+        result = await git(cwd, "cat-file", "--batch", input_data=_lines(batch))
+        sides.update(_batch_output(result.stdout))
+    return sides
 
 
-async def _base_side(wt: Worktree, mode: str, sha: str, max_bytes: int) -> _Side:
-    if mode == _SYMLINK_MODE:
-        return _Side(Kind.SYMLINK)
-    if mode == _GITLINK_MODE:
-        return _Side(Kind.OTHER)
+_BATCH_BYTES = 16 * 1024 * 1024
+
+
+def _lines(names: list[str]) -> bytes:
+    return "".join(f"{name}\n" for name in names).encode("ascii")
+
+
+def _rounds(wanted: list[tuple[str, int]]) -> list[list[str]]:
+    rounds: list[list[str]] = [[]]
+    total = 0
+    for sha, size in wanted:
+        if rounds[-1] and total + size > _BATCH_BYTES:
+            rounds.append([])
+            total = 0
+        rounds[-1].append(sha)
+        total += size
+    return [r for r in rounds if r]
+
+
+def _batch_output(data: bytes) -> dict[str, _Side]:
+    """`git cat-file --batch`: "<sha> <type> <size>" LF, the content, LF; per object."""
+    sides: dict[str, _Side] = {}
+    pos = 0
+    while pos < len(data):
+        newline = data.find(b"\n", pos)
+        if newline < 0:
+            break
+        parts = data[pos:newline].split()
+        pos = newline + 1
+        if len(parts) != 3 or not parts[2].isdigit():
+            continue  # "<sha> missing"
+        size = int(parts[2])
+        text = decode_text(data[pos : pos + size])
+        sides[parts[0].decode("ascii")] = (
+            _Side(Kind.BINARY) if text is None else _Side(Kind.TEXT, text)
+        )
+        pos += size + 1
+    return sides
+
+
+def _worktree_side(path: Path, max_bytes: int) -> _Side:
+    """(blocking) The worktree's file, read through the host's walk (no symbolic link
+    followed): a symbolic link, a special file or a file over `max_bytes` is not read."""
     try:
-        size = int((await git(wt.path, "cat-file", "-s", sha)).text.strip())
-        if size > max_bytes:
-            return _Side(Kind.TOO_LARGE)
-        data = (await git(wt.path, "cat-file", "blob", sha)).stdout
-    except (GitError, ValueError) as error:
-        raise WorktreeError(f"cannot read the base of a file: {error}") from None
-    text = decode_text(data)
-    return _Side(Kind.BINARY) if text is None else _Side(Kind.TEXT, text)
-
-
-async def _worktree_side(path: Path, max_bytes: int) -> _Side:
-    """The worktree's file: read through the host's walk, never through a symbolic link."""
-    if await asyncio.to_thread(path.is_symlink):
-        return _Side(Kind.SYMLINK)
-    try:
-        data = await asyncio.to_thread(read_regular, path, max_bytes=max_bytes)
-    except LocalFileError as error:
-        if "too large" in str(error):
-            return _Side(Kind.TOO_LARGE)
-        return _Side(Kind.OTHER)
-    if data is None:
+        info = path.lstat()
+    except FileNotFoundError:
         return _Side(Kind.TEXT, "")  # gone meanwhile: as deleted
+    except OSError:
+        return _Side(Kind.OTHER)
+    if stat.S_ISLNK(info.st_mode):
+        return _Side(Kind.SYMLINK)
+    if not stat.S_ISREG(info.st_mode):
+        return _Side(Kind.OTHER)
+    if info.st_size > max_bytes:
+        return _Side(Kind.TOO_LARGE)
+    try:
+        data = read_regular(path, max_bytes=max_bytes)
+    except LocalFileError:
+        return _Side(Kind.OTHER)  # swapped for something else meanwhile
+    if data is None:
+        return _Side(Kind.TEXT, "")
     text = decode_text(data)
     return _Side(Kind.BINARY) if text is None else _Side(Kind.TEXT, text)
 

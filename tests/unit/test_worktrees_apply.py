@@ -183,3 +183,19 @@ async def test_a_symlink_in_the_worktree_never_makes_apply_write_outside(
     with pytest.raises(ApplyError, match="symbolic link in the main checkout"):
         await CheckoutWriter(repo).write("docs/guide.md", b"guide\n", expected=None)
     assert list(outside.iterdir()) == []
+
+
+async def test_base_texts_are_read_exactly_in_one_batch(tmp_path: Path) -> None:
+    files = {f"f{i:02}.txt": f"file {i}\r\nno final newline" for i in range(30)}
+    files.update({"big.txt": "x" * 5000, "bin.dat": "a\0b"})
+    repo = make_repo(tmp_path, files)
+    wt = await create_worktree(repo, "many")
+    for name in files:
+        (wt.path / name).write_bytes(b"changed\n")
+    changes = {c.path: c for c in await worktree_diff(wt, max_bytes=4096)}
+    assert changes["big.txt"].kind is Kind.TOO_LARGE
+    assert changes["bin.dat"].kind is Kind.BINARY
+    for i in range(30):
+        diff = changes[f"f{i:02}.txt"].diff
+        assert diff is not None and diff.old_text == f"file {i}\r\nno final newline"
+        assert (diff.added, diff.removed) == (1, 2)
