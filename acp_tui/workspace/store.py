@@ -29,6 +29,7 @@ from acp_tui.host.atomic_write import atomic_write_text
 from acp_tui.host.permission_rules import user_data_dir
 from acp_tui.host.settings_file import SettingsFileError, read_settings_file
 from acp_tui.safe_text import safe_line
+from acp_tui.workspace.worktrees import Worktree
 
 FILE_VERSION = 1
 MAX_STORE_BYTES = 1024 * 1024
@@ -41,9 +42,23 @@ class StoreError(Exception):
 
 @dataclass(frozen=True)
 class WorktreeRecord:
+    """A session's worktree as saved: `Worktree` without its subdirectory's meaning lost."""
+
     path: Path
     branch: str
     base: str
+    repo: Path | None = None
+    subdir: str = ""
+
+    @classmethod
+    def of(cls, wt: Worktree) -> WorktreeRecord:
+        return cls(wt.path, wt.branch, wt.base, wt.repo, wt.subdir)
+
+    def worktree(self) -> Worktree | None:
+        """The `Worktree` back (None when the repository was not saved)."""
+        if self.repo is None:
+            return None
+        return Worktree(self.repo, self.path, self.branch, self.base, self.subdir)
 
 
 @dataclass(frozen=True)
@@ -75,7 +90,13 @@ class SessionRecord:
             "preset": self.preset,
             "worktree": None
             if worktree is None
-            else {"path": str(worktree.path), "branch": worktree.branch, "base": worktree.base},
+            else {
+                "path": str(worktree.path),
+                "branch": worktree.branch,
+                "base": worktree.base,
+                "repo": None if worktree.repo is None else str(worktree.repo),
+                "subdir": worktree.subdir,
+            },
             "sessionId": self.session_id,
             "title": self.title,
             "created": self.created,
@@ -124,7 +145,12 @@ def _worktree(raw: Any) -> WorktreeRecord | None:
     path, branch, base = _text(raw, "path"), _text(raw, "branch"), _text(raw, "base")
     if not path or not os.path.isabs(path) or not branch or not base:
         raise ValueError("worktree needs an absolute path, a branch and a base")
-    return WorktreeRecord(Path(path), branch, base)
+    repo, subdir = _text(raw, "repo"), _text(raw, "subdir") or ""
+    if repo is not None and not os.path.isabs(repo):
+        raise ValueError("worktree's repo is not an absolute path")
+    if os.path.isabs(subdir) or ".." in Path(subdir).parts:
+        raise ValueError("worktree's subdir is not a relative path inside it")
+    return WorktreeRecord(Path(path), branch, base, None if repo is None else Path(repo), subdir)
 
 
 def now() -> str:

@@ -19,7 +19,7 @@ from acp_tui.workspace.store import (
     save,
     store_path,
 )
-from acp_tui.workspace.worktrees import create_worktree, remove_worktree
+from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
 from tests.git_repo import make_repo
 
 
@@ -29,7 +29,7 @@ def records(project: Path, tree: Path) -> list[SessionRecord]:
         SessionRecord(
             tree,
             argv=("codex-acp", "--flag"),
-            worktree=WorktreeRecord(tree, "acp-tui/parser-1", "a" * 40),
+            worktree=WorktreeRecord(tree, "acp-tui/parser-1", "a" * 40, project, "src"),
             session_id="s-2",
             title=None,
             can_open=True,
@@ -44,6 +44,10 @@ def test_round_trip(tmp_path: Path) -> None:
     assert path.parent == user_data_dir() / "workspaces" and path.is_file()
     assert load(tmp_path) == (saved, [])
     assert load(tmp_path / "elsewhere") == ([], [])
+    record = saved[1].worktree
+    assert record is not None and record.worktree() == Worktree(
+        tmp_path, tmp_path / "tree", "acp-tui/parser-1", "a" * 40, "src"
+    )
 
 
 def test_a_corrupt_file_is_a_problem_and_kept_aside_on_save(tmp_path: Path) -> None:
@@ -61,7 +65,15 @@ def test_bad_records_are_listed_the_rest_loads(tmp_path: Path) -> None:
     good = records(tmp_path, tmp_path)[0].to_json()
     path = store_path(tmp_path)
     path.parent.mkdir(parents=True)
-    bad = [good, {"cwd": "relative"}, {"cwd": "/x"}, {**good, "worktree": {"path": "/w"}}, 7]
+    tree = {"path": "/w", "branch": "b", "base": "c", "subdir": "../up"}
+    bad = [
+        good,
+        {"cwd": "relative"},
+        {"cwd": "/x"},
+        {**good, "worktree": {"path": "/w"}},
+        7,
+        {**good, "worktree": tree},
+    ]
     path.write_text(json.dumps({"version": 1, "sessions": bad}))
     loaded, problems = load(tmp_path)
     assert [r.session_id for r in loaded] == ["s-1"]
@@ -72,6 +84,8 @@ def test_bad_records_are_listed_the_rest_loads(tmp_path: Path) -> None:
         "session 4 of the saved workspace is left out: "
         "worktree needs an absolute path, a branch and a base",
         "session 5 of the saved workspace is left out: not an object",
+        "session 6 of the saved workspace is left out: "
+        "worktree's subdir is not a relative path inside it",
     ]
 
 
@@ -97,6 +111,7 @@ def test_save_failure_is_a_clear_error(tmp_path: Path) -> None:
 async def test_restore_plan_lists_what_cannot_come_back(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     kept = await create_worktree(repo, "kept")
+    assert WorktreeRecord.of(kept).worktree() == kept
     gone = await create_worktree(repo, "gone")
     await remove_worktree(gone)
 
