@@ -16,6 +16,12 @@ from pathlib import Path
 GIT_TIMEOUT = 30.0
 """Seconds one git command may take before it is killed."""
 
+CHECKOUT_TIMEOUT = 600.0
+"""Seconds for a command that writes a whole working tree (`worktree add`, `worktree remove`)."""
+
+SAFE_CONFIG = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false")
+"""Paths printed as they are; no file-system monitor command run from a repository's config."""
+
 MAX_OUTPUT = 64 * 1024 * 1024
 """Bytes of standard output kept from one git command (more is an error, not a truncation)."""
 
@@ -79,7 +85,8 @@ async def git(
     input_data: bytes | None = None,
 ) -> GitResult:
     """Run `git -C cwd ARGS` and return its result; `check` raises `GitError` on a non-zero exit."""
-    argv: Sequence[str] = ("git", "--no-pager", "-c", "core.quotepath=off", "-C", str(cwd), *args)
+    argv: Sequence[str] = ("git", "--no-pager", *SAFE_CONFIG, "-C", str(cwd), *args)
+    command = next((a for a in args if not a.startswith("-")), "")
     try:
         process = await asyncio.create_subprocess_exec(
             *argv,
@@ -96,19 +103,19 @@ async def git(
     try:
         stdout, stderr = await asyncio.wait_for(process.communicate(input_data), time_limit)
     except TimeoutError:
-        raise GitError(f"git {args[0]} took longer than {time_limit:g} s and was stopped") from None
+        raise GitError(f"git {command} took longer than {time_limit:g} s and was stopped") from None
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     if len(stdout) > MAX_OUTPUT:
-        raise GitError(f"git {args[0]} wrote more than {MAX_OUTPUT} bytes: stopped")
+        raise GitError(f"git {command} wrote more than {MAX_OUTPUT} bytes: stopped")
     message = stderr.decode("utf-8", errors="replace")
     result = GitResult(process.returncode or 0, stdout, message)
     if check and result.returncode != 0:
         reason = first_line(message) or f"exit status {result.returncode}"
         raise GitError(
-            f"git {args[0]} failed: {reason}", returncode=result.returncode, stderr=message
+            f"git {command} failed: {reason}", returncode=result.returncode, stderr=message
         )
     return result

@@ -18,7 +18,7 @@ from pathlib import Path
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.workspace.git import GitError, git
-from acp_tui.workspace.worktrees import Worktree, WorktreeError
+from acp_tui.workspace.worktrees import Worktree, WorktreeError, git_dir_args
 
 MAX_DIFF_BYTES = 2 * 1024 * 1024
 """Files larger than this (either side) are listed, not diffed."""
@@ -78,13 +78,22 @@ def decode_text(data: bytes) -> str | None:
 
 async def worktree_diff(wt: Worktree, *, max_bytes: int = MAX_DIFF_BYTES) -> list[ChangedFile]:
     """Every file changed in `wt` against `wt.base`, sorted by path."""
+    where = await git_dir_args(wt)  # never the .git file the agent could have rewritten
     try:
         tracked = await git(
-            wt.path, "diff", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", wt.base
+            wt.path,
+            *where,
+            "diff",
+            "--raw",
+            "--no-abbrev",
+            "-z",
+            "--no-renames",
+            "--no-ext-diff",
+            wt.base,
         )
-        others = await git(wt.path, "ls-files", "--others", "--exclude-standard", "-z")
+        others = await git(wt.path, *where, "ls-files", "--others", "--exclude-standard", "-z")
         entries = _raw(tracked.stdout)
-        blobs = await _blobs(wt.path, [e.old_sha for e in entries if e.readable_base], max_bytes)
+        blobs = await _blobs(wt.repo, [e.old_sha for e in entries if e.readable_base], max_bytes)
     except GitError as error:
         raise WorktreeError(str(error)) from None
     changes: list[ChangedFile] = []

@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.permission_rules import user_data_dir
-from acp_tui.workspace.git import GitError, git
+from acp_tui.workspace.git import CHECKOUT_TIMEOUT, GitError, git
 
 BRANCH_PREFIX = "acp-tui/"
 BASE_KEY = "acptuibase"
@@ -123,7 +124,17 @@ async def create_worktree(repo: Path, name: str, *, unique: bool = True) -> Work
         slug = slugify(name) or "session"
         branch, path = await _free_name(top, slug, unique)
         path = await asyncio.to_thread(_prepare, path)
-        await git(top, "worktree", "add", "--quiet", "-b", branch, str(path), base)
+        await git(
+            top,
+            "worktree",
+            "add",
+            "--quiet",
+            "-b",
+            branch,
+            str(path),
+            base,
+            time_limit=CHECKOUT_TIMEOUT,
+        )
         await git(top, "config", f"branch.{branch}.{BASE_KEY}", base)
     except GitError as error:
         raise WorktreeError(str(error)) from None
@@ -210,6 +221,37 @@ async def _base_of(top: Path, branch: str) -> str:
     return merge_base.text.strip()
 
 
+async def git_dir_args(wt: Worktree) -> tuple[str, str]:
+    """``--git-dir``/``--work-tree`` options for running git on the worktree's files without
+    trusting its `.git` file (written in the agent's directory, it could point git at another
+    repository and its configuration): the git dir is taken from the repository and must be
+    the one the `.git` file names."""
+    try:
+        common = await git(wt.repo, "rev-parse", "--path-format=absolute", "--git-common-dir")
+        pointer = await asyncio.to_thread(_read_pointer, wt.path / ".git")
+    except GitError as error:
+        raise WorktreeError(str(error)) from None
+    git_dir = await asyncio.to_thread(_real, Path(pointer))
+    worktrees = await asyncio.to_thread(_real, Path(common.text.strip()) / "worktrees")
+    if git_dir.parent != worktrees:
+        raise WorktreeError(
+            f"{wt.path}/.git does not point into {wt.repo}'s worktrees (it was changed): not read"
+        )
+    return f"--git-dir={git_dir}", f"--work-tree={wt.path}"
+
+
+def _read_pointer(dotgit: Path) -> str:
+    """(blocking) The git dir a worktree's `.git` file names (no symbolic link followed)."""
+    try:
+        data = read_regular(dotgit, max_bytes=4096)
+    except LocalFileError as error:
+        raise WorktreeError(f"{dotgit}: {error}") from None
+    text = (data or b"").decode("utf-8", errors="surrogateescape").strip()
+    if not text.startswith("gitdir: "):
+        raise WorktreeError(f"{dotgit} is not a worktree's .git file")
+    return text.removeprefix("gitdir: ")
+
+
 async def remove_worktree(wt: Worktree, *, delete_branch: bool = True) -> None:
     """Remove the worktree (``git worktree remove --force``: its uncommitted changes are lost)
     and, with `delete_branch`, its branch. Refuses a path outside acp-tui's worktree directory
@@ -220,7 +262,9 @@ async def remove_worktree(wt: Worktree, *, delete_branch: bool = True) -> None:
         raise WorktreeError(f"{wt.branch} is not a branch acp-tui made: not removed")
     try:
         if await asyncio.to_thread(os.path.lexists, wt.path):
-            await git(wt.repo, "worktree", "remove", "--force", str(wt.path))
+            await git(
+                wt.repo, "worktree", "remove", "--force", str(wt.path), time_limit=CHECKOUT_TIMEOUT
+            )
         else:
             await git(wt.repo, "worktree", "prune")
         if delete_branch and await _branch_exists(wt.repo, wt.branch):

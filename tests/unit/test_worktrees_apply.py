@@ -18,7 +18,7 @@ from acp_tui.workspace.apply import (
     apply_plan,
 )
 from acp_tui.workspace.worktree_diff import Kind, Status, worktree_diff
-from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
+from acp_tui.workspace.worktrees import Worktree, WorktreeError, create_worktree, remove_worktree
 from tests.git_repo import commit_all, make_repo
 
 EDITED = "one\ntwo (agent)\nthree\n"
@@ -199,3 +199,16 @@ async def test_base_texts_are_read_exactly_in_one_batch(tmp_path: Path) -> None:
         diff = changes[f"f{i:02}.txt"].diff
         assert diff is not None and diff.old_text == f"file {i}\r\nno final newline"
         assert (diff.added, diff.removed) == (1, 2)
+
+
+async def test_a_rewritten_dot_git_file_is_not_followed(repo: Path, tmp_path: Path) -> None:
+    wt = await create_worktree(repo, "agent")
+    (tmp_path / "other").mkdir()
+    other = make_repo(tmp_path / "other")  # a repository the agent controls
+    write_text(wt.path / ".git", f"gitdir: {other / '.git'}\n")
+    with pytest.raises(WorktreeError, match=r"\.git does not point into .*'s worktrees"):
+        await worktree_diff(wt)
+
+
+def write_text(path: Path, text: str) -> None:
+    path.write_text(text)
