@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from acp_tui.host.asker import Question
 from acp_tui.ui.app import AcpApp
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.apply_worktree import (
     ApplyReviewScreen,
     ApplySummaryScreen,
@@ -140,3 +141,30 @@ async def test_review_a_conflict_and_stop(repo: Path) -> None:
     assert ("d_new.md", stopped) in summary.skipped
     assert read(repo / "b_edit.py") == LINES and read(repo / "c_old.txt") == "bye\n"
     assert not (repo / "d_new.md").exists()
+
+
+async def test_a_key_too_soon_after_the_question_answers_nothing(repo: Path) -> None:
+    wt = await agent_worktree(repo)
+    now = [100.0]
+    async with headless_app((120, 40)) as (app, pilot):
+        app.key_guard = KeyGuard(lambda: now[0])
+        worker = app.run_worker(apply_worktree(app, wt, watch=False))
+        await until(pilot, lambda: asking(app, "apply_conflict", "a_conflict.txt"), "question")
+        await pilot.press("r", "enter")  # at once: meant for something else, not an answer
+        assert asking(app, "apply_conflict", "a_conflict.txt")
+        now[0] += 1.0
+        await pilot.press("s")
+        await until(pilot, lambda: reviewing(app, "b_edit.py"), "the next review")
+        now[0] += 1.0
+        await pilot.press("escape")
+        await until(pilot, lambda: asking(app, "apply_delete", "c_old.txt"), "the deletion")
+        await pilot.press("d")  # too soon again: c_old.txt stays
+        now[0] += 1.0
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        now[0] += 1.0
+        await pilot.press("enter")
+        await until(pilot, lambda: worker.is_finished, "the apply to end")
+    assert read(repo / "a_conflict.txt") == "user\n" and read(repo / "c_old.txt") == "bye\n"
+    summary = worker.result
+    assert isinstance(summary, ApplySummary) and summary.applied == []

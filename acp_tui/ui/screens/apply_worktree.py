@@ -4,7 +4,8 @@
 
 - a created or changed file opens the per-hunk review (`WriteReviewScreen`: the main checkout's
   text against the worktree's); what the user accepts is written, nothing when they reject;
-- a deleted file asks explicitly (skip / delete / stop), skip being what enter does;
+- a deleted file asks explicitly (skip / delete / stop), skip being what enter does; keys that
+  come too soon after a question appears answer nothing (`KeyGuard`, as every question);
 - a file the main checkout changed since the worktree's base (a conflict) asks first (skip /
   review / stop): the review then shows what applying would replace;
 - a file that cannot be applied (binary, too large, a symbolic link) is skipped with a reason.
@@ -66,6 +67,25 @@ class ApplyReviewScreen(WriteReviewScreen):
     def _title(self) -> str:
         what = "create" if self.before is None else "change"
         return safe_line(f"Apply {self.branch}: {what} {self.path}")
+
+
+class ApplyQuestionScreen(QuestionScreen):
+    """A deletion's or a conflict's question, guarded like every question: a key that comes too
+    soon after it appeared, or in a run of typing (an enter meant for the review before it),
+    answers nothing (`KeyGuard`)."""
+
+    def __init__(self, question: Question) -> None:
+        super().__init__(question)
+        self._armed_at: float | None = None
+
+    # (Textual calls `QuestionScreen`'s own handlers too, unless the default is prevented)
+    def on_mount(self) -> None:
+        self._armed_at = KeyGuard.of(self.app).arm()
+
+    def on_key(self, event: events.Key) -> None:
+        guard = KeyGuard.of(self.app)
+        if guard.holds(self._armed_at):
+            guard.to_composer(event, focus=False)  # stopped, default prevented: no answer
 
 
 class ApplySummaryScreen(ModalScreen[None]):
@@ -192,7 +212,7 @@ async def _one(
         await apply_item(writer, item, summary)
         return False
     if item.conflict or item.action is Action.DELETE:
-        answer = await _shown(app, QuestionScreen(_question(item, branch)))
+        answer = await _shown(app, ApplyQuestionScreen(_question(item, branch)))
         if answer == STOP:
             summary.skipped.append((item.path, STOPPED))
             return True
