@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,15 @@ def test_slugs_are_safe_for_branches_and_directories() -> None:
     assert slugify("../..") == ""
     assert slugify("x" * 80) == "x" * 40
     assert slugify("name.lock") == "name"
+
+
+async def test_remove_a_worktree_deleted_by_hand(repo: Path) -> None:
+    wt = await create_worktree(repo, "rm")
+    remove_tree(wt.path)
+    await remove_worktree(wt)
+    assert wt.branch not in branches(repo)
+    assert str(wt.path) not in run_git(repo, "worktree", "list")
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path)
