@@ -246,7 +246,9 @@ def _read_pointer(dotgit: Path) -> str:
         data = read_regular(dotgit, max_bytes=4096)
     except LocalFileError as error:
         raise WorktreeError(f"{dotgit}: {error}") from None
-    text = (data or b"").decode("utf-8", errors="surrogateescape").strip()
+    if data is None:
+        raise WorktreeError(f"the worktree {dotgit.parent} no longer exists")
+    text = data.decode("utf-8", errors="surrogateescape").strip()
     if not text.startswith("gitdir: "):
         raise WorktreeError(f"{dotgit} is not a worktree's .git file")
     return text.removeprefix("gitdir: ")

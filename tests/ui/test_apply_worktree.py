@@ -20,7 +20,7 @@ from acp_tui.ui.screens.apply_worktree import (
 )
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.workspace.apply import ApplySummary
-from acp_tui.workspace.worktrees import Worktree, create_worktree
+from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
 from tests.git_repo import make_repo
 from tests.ui.headless_app import headless_app, until
 
@@ -166,5 +166,19 @@ async def test_a_key_too_soon_after_the_question_answers_nothing(repo: Path) -> 
         await pilot.press("enter")
         await until(pilot, lambda: worker.is_finished, "the apply to end")
     assert read(repo / "a_conflict.txt") == "user\n" and read(repo / "c_old.txt") == "bye\n"
+    summary = worker.result
+    assert isinstance(summary, ApplySummary) and summary.applied == []
+
+
+async def test_a_worktree_that_is_gone_is_a_failure_in_the_summary(repo: Path) -> None:
+    wt = await agent_worktree(repo)
+    await remove_worktree(wt)
+    async with headless_app((120, 40)) as (app, pilot):
+        worker = app.run_worker(apply_worktree(app, wt, watch=False))
+        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        shown = str(app.screen.query_one("#apply-summary", Static).render())
+        await pilot.press("enter")
+        await until(pilot, lambda: worker.is_finished, "the apply to end")
+    assert f"Failed: {wt.name} (nothing applied: the worktree {wt.path} no longer exists)" in shown
     summary = worker.result
     assert isinstance(summary, ApplySummary) and summary.applied == []

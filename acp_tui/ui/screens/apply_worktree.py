@@ -48,7 +48,7 @@ from acp_tui.workspace.apply import (
     apply_item,
     apply_plan,
 )
-from acp_tui.workspace.worktrees import Worktree
+from acp_tui.workspace.worktrees import Worktree, WorktreeError
 
 T = TypeVar("T")
 R = TypeVar("R")  # the app's return type: any app
@@ -184,8 +184,12 @@ async def apply_worktree(
     """Walk `wt`'s apply plan into `checkout` (default: its repository) with the user, then show
     the summary. `locks`: the main checkout session's per-path locks, when there is one."""
     writer = CheckoutWriter(checkout if checkout is not None else wt.repo, locks=locks)
-    items = plan if plan is not None else await apply_plan(wt, writer.checkout)
     summary = ApplySummary()
+    try:
+        items = plan if plan is not None else await apply_plan(wt, writer.checkout)
+    except WorktreeError as error:  # the worktree is gone, git failed: said, not raised
+        items = []
+        summary.failed.append((wt.name, f"nothing applied: {error}"))
     stopped = False
     for item in items:
         if stopped:
