@@ -6,8 +6,9 @@ the worktree's; a file created, changed or deleted. A file the main checkout cha
 worktree's base (committed or not) is a conflict, which the user is asked about. Where the
 worktree's changes do not overlap with the checkout's, the new text is the two merged
 (`git merge-file`), so applying keeps the checkout's change; where they overlap, applying
-replaces the checkout's version. Binary, too large, symbolic links and other special files are
-skipped with a reason (copy them by hand).
+replaces the checkout's version. A binary file, or one too large to diff, is copied whole
+(`Action.COPY`, asked in the UI) up to `MAX_COPY_BYTES`; symbolic links and other special files
+are skipped with a reason.
 
 `CheckoutWriter` writes what the user accepted through the host's file services: the per-path
 lock (`PathLocks`, share the main checkout session's to serialise with its agent), the
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -43,6 +45,9 @@ from acp_tui.workspace.worktree_diff import (
 )
 from acp_tui.workspace.worktrees import Worktree
 
+MAX_COPY_BYTES = 16 * 1024 * 1024
+"""The largest file applied whole (binary, or too large to diff)."""
+
 
 class ApplyError(Exception):
     """A file not applied; the message names it and says why."""
@@ -56,6 +61,8 @@ class Action(enum.StrEnum):
     CREATE = "create"
     CHANGE = "change"
     DELETE = "delete"
+    COPY = "copy"
+    """A file applied whole, not reviewed by hunk (binary, or too large to diff)."""
     SKIP = "skip"
 
 
@@ -76,6 +83,19 @@ class ApplyItem:
     conflict: bool = False
     reason: str = ""
     merged: bool = False
+    whole: bytes | None = None
+    """A `COPY` or a whole-file `DELETE`: the main checkout's bytes now (None: no file)."""
+    source: Path | None = None
+    """A `COPY`: the worktree's file, read when it is applied."""
+    size: int = 0
+    """A `COPY`: the worktree file's size when planned."""
+
+    @property
+    def expected(self) -> bytes | None:
+        """What the main checkout must still hold for the item to be applied."""
+        if self.whole is not None or self.source is not None:
+            return self.whole
+        return None if self.old is None else self.old.encode("utf-8")
 
 
 @dataclass
@@ -124,18 +144,21 @@ async def apply_plan(
     root = await asyncio.to_thread(real_dir, checkout if checkout is not None else wt.repo)
     if changes is None:
         changes = await worktree_diff(wt, max_bytes=max_bytes)
-    return [await _item(root, change, max_bytes) for change in changes]
+    return [await _item(root, wt.path, change, max_bytes) for change in changes]
 
 
-async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
+async def _item(root: Path, source_root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
     try:
-        target = root.joinpath(*relative(change.path).parts)
+        parts = relative(change.path).parts
     except ApplyError as error:
         return ApplyItem(change.path, root, Action.SKIP, None, None, None, reason=str(error))
+    target = root.joinpath(*parts)
 
     def skip(reason: str, old: str | None = None) -> ApplyItem:
         return ApplyItem(change.path, target, Action.SKIP, old, None, None, reason=reason)
 
+    if change.kind in (Kind.BINARY, Kind.TOO_LARGE):
+        return await _whole_item(target, source_root.joinpath(*parts), change)
     if change.kind is not Kind.TEXT or change.diff is None:
         return skip(f"{change.kind} in the worktree: not applied, copy it by hand")
     try:
@@ -144,7 +167,7 @@ async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
         return skip(f"in the main checkout: {_why(error, target)}")
     current = None if data is None else decode_text(data)
     if data is not None and current is None:
-        return skip("binary in the main checkout: not applied, copy it by hand")
+        return await _whole_item(target, source_root.joinpath(*parts), change)
     base = change.diff.old_text
     new = None if change.status is Status.DELETED else change.diff.new_text
     if current == new:
@@ -178,6 +201,58 @@ async def _item(root: Path, change: ChangedFile, max_bytes: int) -> ApplyItem:
     return ApplyItem(change.path, target, action, current, new, diff, conflict, reason, merged)
 
 
+async def _whole_item(target: Path, source: Path, change: ChangedFile) -> ApplyItem:
+    """A file applied whole (binary or too large to diff on either side): copied, or deleted."""
+
+    def skip(reason: str) -> ApplyItem:
+        return ApplyItem(change.path, target, Action.SKIP, None, None, None, reason=reason)
+
+    try:
+        current = await asyncio.to_thread(read_regular, target, max_bytes=MAX_COPY_BYTES)
+    except LocalFileError as error:
+        return skip(f"in the main checkout: {_why(error, target)}")
+    new: bytes | None = None
+    if change.status is not Status.DELETED:
+        try:
+            new = await asyncio.to_thread(read_regular, source, max_bytes=MAX_COPY_BYTES)
+        except LocalFileError as error:
+            return skip(f"in the worktree: {_why(error, source)}")
+        if new is None:
+            return skip("gone from the worktree meanwhile")
+    if current == new:
+        return skip("the main checkout already has this")
+    in_base = change.status is not Status.ADDED
+    if current is None:
+        conflict = in_base
+    else:
+        conflict = not in_base or blob_id(current, change.base_blob) != change.base_blob
+    reason = ""
+    if conflict and in_base and current is not None:
+        reason = "the main checkout changed this file since the base: applying replaces it"
+    elif conflict:
+        reason = _conflict_reason(None if not in_base else "", None if current is None else "")
+    action = Action.DELETE if new is None else Action.COPY
+    return ApplyItem(
+        change.path,
+        target,
+        action,
+        None,
+        None,
+        None,
+        conflict,
+        reason,
+        whole=current,
+        source=None if new is None else source,
+        size=0 if new is None else len(new),
+    )
+
+
+def blob_id(data: bytes, like: str) -> str:
+    """git's object id of a blob holding `data` (SHA-256 when `like` is a 64-digit id)."""
+    digest = hashlib.sha256 if len(like) == 64 else hashlib.sha1
+    return digest(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 def _why(error: LocalFileError, target: Path) -> str:
     return str(error).replace(str(target), "it", 1)
 
@@ -197,7 +272,7 @@ class CheckoutWriter:
     """Writes and deletes files of one main checkout for an apply (see the module's doc)."""
 
     def __init__(
-        self, checkout: Path, *, locks: PathLocks | None = None, max_bytes: int = MAX_DIFF_BYTES
+        self, checkout: Path, *, locks: PathLocks | None = None, max_bytes: int = MAX_COPY_BYTES
     ) -> None:
         self.checkout = real_dir(checkout)
         self.locks = locks if locks is not None else PathLocks()
@@ -272,7 +347,7 @@ async def apply_item(
 ) -> bool:
     """Apply `item` (with `content`, the reviewed text, instead of the whole new text when
     given) and note the outcome in `summary`; True when written."""
-    old = None if item.old is None else item.old.encode("utf-8")
+    old = item.expected
     try:
         if item.action is Action.SKIP:
             summary.skipped.append((item.path, item.reason))
@@ -282,6 +357,11 @@ async def apply_item(
                 await writer.delete(item.path, expected=old)
             summary.applied.append((item.path, "deleted"))
             return True
+        if item.action is Action.COPY:
+            data = await _copied(item)
+            await writer.write(item.path, data, expected=old)
+            summary.applied.append((item.path, f"copied whole, {len(data)} bytes"))
+            return True
         text = content if content is not None else item.new or ""
         await writer.write(item.path, text.encode("utf-8"), expected=old)
     except ApplyError as error:
@@ -289,6 +369,19 @@ async def apply_item(
         return False
     summary.applied.append((item.path, "created" if item.action is Action.CREATE else "changed"))
     return True
+
+
+async def _copied(item: ApplyItem) -> bytes:
+    """The worktree's bytes of a `COPY` item, read now (no symbolic link followed)."""
+    if item.source is None:
+        raise ApplyError(f"{item.path}: nothing to copy")
+    try:
+        data = await asyncio.to_thread(read_regular, item.source, max_bytes=MAX_COPY_BYTES)
+    except LocalFileError as error:
+        raise ApplyError(f"{item.path} in the worktree: {_why(error, item.source)}") from None
+    if data is None:
+        raise ApplyError(f"{item.path} is gone from the worktree: not copied")
+    return data
 
 
 async def apply_all(

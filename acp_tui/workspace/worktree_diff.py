@@ -56,6 +56,8 @@ class ChangedFile:
     diff: FileDiff | None = None
     untracked: bool = False
     reason: str = ""
+    base_blob: str = ""
+    """The base's git blob id ("" when the file is new)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,8 @@ async def worktree_diff(wt: Worktree, *, max_bytes: int = MAX_DIFF_BYTES) -> lis
             if entry.status is Status.DELETED
             else await asyncio.to_thread(_worktree_side, wt.path / entry.path, max_bytes)
         )
-        changes.append(_changed(entry.path, entry.status, old, new))
+        blob = "" if entry.status is Status.ADDED else entry.old_sha
+        changes.append(_changed(entry.path, entry.status, old, new, base_blob=blob))
     for path in _names(others.stdout):
         new = await asyncio.to_thread(_worktree_side, wt.path / path, max_bytes)
         changes.append(_changed(path, Status.ADDED, _Side(Kind.TEXT, None), new, untracked=True))
@@ -239,12 +242,21 @@ def _worktree_side(path: Path, max_bytes: int) -> _Side:
 
 
 def _changed(
-    path: str, status: Status, old: _Side, new: _Side, *, untracked: bool = False
+    path: str,
+    status: Status,
+    old: _Side,
+    new: _Side,
+    *,
+    untracked: bool = False,
+    base_blob: str = "",
 ) -> ChangedFile:
     for side in (old, new):
         if side.kind is not Kind.TEXT:
+            why = f"{side.kind}: not diffed"
             return ChangedFile(
-                path, status, side.kind, untracked=untracked, reason=f"{side.kind}: not diffed"
+                path, status, side.kind, untracked=untracked, reason=why, base_blob=base_blob
             )
     diff = compute_diff(path, old.text, new.text or "")
-    return ChangedFile(path, status, Kind.TEXT, diff.added, diff.removed, diff, untracked)
+    return ChangedFile(
+        path, status, Kind.TEXT, diff.added, diff.removed, diff, untracked, base_blob=base_blob
+    )

@@ -87,6 +87,7 @@ async def test_apply_by_keys_through_questions_and_review(repo: Path) -> None:
         await review(pilot, app, "b_edit.py", "y", "x", "enter")  # the first hunk only
         await answer(pilot, app, "apply_delete", "c_old.txt", "d")
         await review(pilot, app, "d_new.md", "enter")
+        await answer(pilot, app, "apply_copy", "e.png", "c")
         await review(pilot, app, HOSTILE, "escape")
         await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
         shown = str(app.screen.query_one("#apply-summary", Static).render())
@@ -99,10 +100,10 @@ async def test_apply_by_keys_through_questions_and_review(repo: Path) -> None:
         ("b_edit.py", "changed: 1 of 2 hunks"),
         ("c_old.txt", "deleted"),
         ("d_new.md", "created"),
+        ("e.png", "copied whole, 12 bytes"),
     ]
     assert summary.skipped == [
         ("a_conflict.txt", "conflict: skipped by you"),
-        ("e.png", "binary in the worktree: not applied, copy it by hand"),
         (HOSTILE, "rejected in review"),
     ]
     assert summary.failed == []
@@ -110,8 +111,9 @@ async def test_apply_by_keys_through_questions_and_review(repo: Path) -> None:
     assert read(repo / "a_conflict.txt") == "user\n"
     assert not (repo / "c_old.txt").exists()
     assert read(repo / "d_new.md") == "# new\n"
-    assert not (repo / "e.png").exists() and not (repo / HOSTILE).exists()
-    assert title.endswith("3 applied, 3 skipped, 0 failed")
+    assert (repo / "e.png").read_bytes() == b"\x89PNG\0\0binary"
+    assert not (repo / HOSTILE).exists()
+    assert title.endswith("4 applied, 2 skipped, 0 failed")
     assert "Applied: b_edit.py (changed: 1 of 2 hunks)" in shown
     assert "Skipped: a_conflict.txt (conflict: skipped by you)" in shown
     assert "\x1b" not in shown and "\x07" not in shown

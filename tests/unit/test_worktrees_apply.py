@@ -13,8 +13,10 @@ from acp_tui.workspace.apply import (
     Action,
     ApplyConflict,
     ApplyError,
+    ApplySummary,
     CheckoutWriter,
     apply_all,
+    apply_item,
     apply_plan,
 )
 from acp_tui.workspace.worktree_diff import Kind, Status, worktree_diff
@@ -95,23 +97,23 @@ async def test_apply_directly_then_remove(repo: Path) -> None:
     summary = await apply_all(wt)
     assert sorted(summary.applied) == [
         ("NEW.md", "created"),
+        ("logo.png", "copied whole, 17 bytes"),
         ("old.txt", "deleted"),
         ("pkg/__init__.py", "created"),
         ("pkg/sub/mod.py", "created"),
         ("src/app.py", "changed"),
     ]
-    assert summary.skipped == [("logo.png", "binary in the worktree: not applied, copy it by hand")]
-    assert summary.failed == []
+    assert summary.skipped == [] and summary.failed == []
     assert read(repo / "src" / "app.py") == EDITED
     assert not (repo / "old.txt").exists()
     assert read(repo / "pkg" / "sub" / "mod.py") == "x = 1\ny = 2\n"
     assert read(repo / "keep.txt") == "untouched\n"
-    assert not (repo / "logo.png").exists()
+    assert (repo / "logo.png").read_bytes() == b"\x89PNG\r\n\x1a\n\0\0\0binary"
     # applied again: nothing left to do
     again = await apply_all(wt)
     reasons = dict(again.skipped)
-    assert again.applied == [] and reasons.pop("logo.png").startswith("binary")
-    assert len(reasons) == 5 and set(reasons.values()) == {"the main checkout already has this"}
+    assert again.applied == []
+    assert len(reasons) == 6 and set(reasons.values()) == {"the main checkout already has this"}
     await remove_worktree(wt)
     assert not wt.path.exists()
 
@@ -212,3 +214,35 @@ async def test_a_rewritten_dot_git_file_is_not_followed(repo: Path, tmp_path: Pa
 
 def write_text(path: Path, text: str) -> None:
     path.write_text(text)
+
+
+async def test_binary_files_are_copied_whole_and_checked_like_texts(repo: Path) -> None:
+    write_bytes(repo / "img.bin", b"\0base")
+    commit_all(repo, "a binary")
+    wt = await create_worktree(repo, "bin")
+    write_bytes(wt.path / "img.bin", b"\0agent")
+    write_bytes(wt.path / "new.bin", b"\0new")
+    (item_new, item_img) = sorted(await apply_plan(wt), key=lambda i: i.path != "new.bin")
+    assert (item_img.action, item_img.conflict, item_img.whole) == (Action.COPY, False, b"\0base")
+    assert (item_new.action, item_new.conflict, item_new.size) == (Action.COPY, False, 4)
+    # the main checkout changes the binary since the base: a conflict, not copied by apply_all
+    write_bytes(repo / "img.bin", b"\0user")
+    plan = {i.path: i for i in await apply_plan(wt)}
+    assert plan["img.bin"].conflict and "applying replaces it" in plan["img.bin"].reason
+    summary = await apply_all(wt)
+    assert summary.applied == [("new.bin", "copied whole, 4 bytes")]
+    assert (repo / "img.bin").read_bytes() == b"\0user"
+    # a deleted binary is a whole-file deletion, checked against the bytes planned
+    (wt.path / "img.bin").unlink()
+    write_bytes(repo / "img.bin", b"\0base")
+    (gone,) = [i for i in await apply_plan(wt) if i.path == "img.bin"]
+    assert (gone.action, gone.conflict, gone.expected) == (Action.DELETE, False, b"\0base")
+    write_bytes(repo / "img.bin", b"\0changed meanwhile")
+    result = ApplySummary()
+    assert not await apply_item(CheckoutWriter(repo), gone, result)
+    assert "changed in the main checkout" in result.failed[0][1]
+    assert (repo / "img.bin").read_bytes() == b"\0changed meanwhile"
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    path.write_bytes(data)

@@ -8,7 +8,9 @@
   come too soon after a question appears answer nothing (`KeyGuard`, as every question);
 - a file the main checkout changed since the worktree's base (a conflict) asks first (skip /
   review / stop): the review then shows what applying would replace;
-- a file that cannot be applied (binary, too large, a symbolic link) is skipped with a reason.
+- a binary file, or one too large to diff, is copied whole when the user says so (skip / copy /
+  stop);
+- a file that cannot be applied (a symbolic link, a special file) is skipped with a reason.
 
 "Stop" skips everything left. Writing goes through the workspace's `CheckoutWriter` (the host's
 walk, lock and atomic write; nothing outside the main checkout). A summary screen ends the walk:
@@ -53,7 +55,7 @@ from acp_tui.workspace.worktrees import Worktree, WorktreeError
 T = TypeVar("T")
 R = TypeVar("R")  # the app's return type: any app
 
-SKIP, REVIEW, DELETE, STOP = "skip", "review", "delete", "stop"
+SKIP, REVIEW, DELETE, COPY, STOP = "skip", "review", "delete", "copy", "stop"
 STOPPED = "not applied: the apply was stopped"
 
 
@@ -151,25 +153,24 @@ async def _shown(app: App[R], screen: Screen[T]) -> T | None:
 
 def _question(item: ApplyItem, branch: str) -> Question:
     path = item.path
-    if item.action is Action.DELETE and not item.conflict:
-        lines = len((item.old or "").splitlines())
-        return Question(
-            "apply_delete",
-            f"Delete {path} in the main checkout?",
-            f"{branch} deleted it ({lines} line(s)).",
-            (Choice(SKIP, "Skip", "s"), Choice(DELETE, "Delete", "d"), Choice(STOP, "Stop", "q")),
+    go = {
+        Action.DELETE: Choice(DELETE, "Delete", "d"),
+        Action.COPY: Choice(COPY, "Copy", "c"),
+    }.get(item.action, Choice(REVIEW, "Review", "r"))
+    choices = (Choice(SKIP, "Skip", "s"), go, Choice(STOP, "Stop", "q"))
+    if item.conflict:
+        title = f"{path}: changed in the main checkout since {branch} began"
+        return Question("apply_conflict", title, f"{item.reason}.", choices)
+    if item.action is Action.COPY:
+        replaces = "it replaces" if item.whole is not None else "there is no"
+        detail = (
+            f"{branch} has a version of {item.size} bytes that is not shown as a diff (binary, "
+            f"or too large); {replaces} the main checkout's file."
         )
-    go = (
-        Choice(DELETE, "Delete", "d")
-        if item.action is Action.DELETE
-        else Choice(REVIEW, "Review", "r")
-    )
-    return Question(
-        "apply_conflict",
-        f"{path}: changed in the main checkout since {branch} began",
-        f"{item.reason}.",
-        (Choice(SKIP, "Skip", "s"), go, Choice(STOP, "Stop", "q")),
-    )
+        return Question("apply_copy", f"Copy {path} from {branch}?", detail, choices)
+    size = f"{len(item.old.splitlines())} line(s)" if item.old is not None else "not text"
+    detail = f"{branch} deleted it ({size})."
+    return Question("apply_delete", f"Delete {path} in the main checkout?", detail, choices)
 
 
 async def apply_worktree(
@@ -215,16 +216,16 @@ async def _one(
     if item.action is Action.SKIP:
         await apply_item(writer, item, summary)
         return False
-    if item.conflict or item.action is Action.DELETE:
+    if item.conflict or item.action in (Action.DELETE, Action.COPY):
         answer = await _shown(app, ApplyQuestionScreen(_question(item, branch)))
         if answer == STOP:
             summary.skipped.append((item.path, STOPPED))
             return True
-        if answer not in (REVIEW, DELETE):
+        if answer not in (REVIEW, DELETE, COPY):
             why = "conflict: skipped by you" if item.conflict else "skipped by you"
             summary.skipped.append((item.path, why))
             return False
-        if item.action is Action.DELETE:
+        if item.action in (Action.DELETE, Action.COPY):
             await apply_item(writer, item, summary)
             return False
     reviewed = await _shown(app, ApplyReviewScreen(item, branch, watch=watch))
