@@ -24,7 +24,7 @@ from pathlib import Path
 
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.permission_rules import user_data_dir
-from acp_tui.workspace.git import CHECKOUT_TIMEOUT, GitError, git
+from acp_tui.workspace.git import CHECKOUT_TIMEOUT, GitError, first_line, git
 
 BRANCH_PREFIX = "acp-tui/"
 BASE_KEY = "acptuibase"
@@ -85,7 +85,9 @@ async def repository(path: Path) -> tuple[Path, str]:
         raise WorktreeError(f"{path} is not a directory")
     result = await git(path, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
     if result.returncode != 0:
-        raise WorktreeError(f"{path} is not inside a git repository")
+        if "not a git repository" in result.stderr:
+            raise WorktreeError(f"{path} is not inside a git repository")
+        raise WorktreeError(f"git cannot use {path}: {first_line(result.stderr)}")
     lines = result.text.split("\n")
     if not lines or not lines[0]:
         raise WorktreeError(f"{path} is inside a bare git repository (no working tree)")

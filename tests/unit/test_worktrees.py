@@ -179,3 +179,10 @@ async def test_remove_a_worktree_deleted_by_hand(repo: Path) -> None:
 
 def remove_tree(path: Path) -> None:
     shutil.rmtree(path)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs to give the repository another owner")
+async def test_a_repository_git_refuses_to_use_says_why(repo: Path) -> None:
+    os.chown(repo, 65534, 65534)  # "dubious ownership": git will not use it
+    with pytest.raises(WorktreeError, match=r"git cannot use .*dubious ownership"):
+        await create_worktree(repo, "x")
