@@ -47,9 +47,19 @@ class RewindPoint:
     before: int | None
 
 
+def _running(screen: MainScreen) -> bool:
+    if screen.session.turn_running:
+        notify(screen, f"Cannot rewind now: {message_fork.RUNNING}.", severity="warning")
+        return True
+    return False
+
+
 def rewind_here(screen: MainScreen) -> None:
     """From the focused prompt of the user's, else ask which."""
     from acp_tui.ui.widgets.live_entry import LiveEntry
+
+    if _running(screen):
+        return
 
     widget = screen.focused
     while widget is not None and widget is not screen:
@@ -66,6 +76,8 @@ def rewind_here(screen: MainScreen) -> None:
 
 def ask_prompt(screen: MainScreen) -> None:
     """Pick the prompt to rewind to (newest first, typing filters), then rewind."""
+    if _running(screen):
+        return
     found = rewind.prompts(screen.session.thread.entries)
     if not found:
         notify(screen, "No prompt to rewind to yet.")
@@ -81,8 +93,7 @@ def ask_prompt(screen: MainScreen) -> None:
 
 
 def start(screen: MainScreen, prompt_id: int) -> None:
-    if screen.session.turn_running:
-        notify(screen, f"Cannot rewind now: {message_fork.RUNNING}.", severity="warning")
+    if _running(screen):
         return
     screen.run_worker(_rewind(screen, prompt_id), group="rewind", exclusive=True)
 

@@ -12,6 +12,7 @@ from typing import Any
 from textual.widgets import OptionList, Static
 
 from acp_tui.client.message_fork import CONTEXT_INTRO
+from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
@@ -22,6 +23,7 @@ from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import (
     agent_text,
+    client_request,
     end_turn,
     expect_prompt,
     initialize_ok,
@@ -234,3 +236,37 @@ async def test_demo_agent_rewind_by_command_then_forward_from_the_session_picker
         await h.until(lambda: app_py.read_bytes() == edited, "app.py as the old branch left it")
         await h.until(lambda: any("Rewound forward" in n or "restored" in n for n in h.notified),
                       "the summary")  # fmt: skip
+
+
+async def test_files_the_user_changed_after_the_agent_are_asked_about(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    (project / ".gitignore").write_text("*.cfg\n")  # the monitor does not watch these
+    (project / "a.cfg").write_text("a0\n")
+    (project / "b.cfg").write_text("b0\n")
+    writes = [
+        client_request("fs/write_text_file", {"sessionId": "sess-1", "path": str(project / name),
+                                              "content": f"{name} by the agent\n"})
+        for name in ("a.cfg", "b.cfg")
+    ]  # fmt: skip
+    steps = [initialize_ok(), new_session_ok(), expect_prompt("p1"), *writes, end_turn("p1")]
+    agent = write_scenario(tmp_path, steps)
+    unheld = {"settings": Settings(hold_writes=HoldWrites.NEVER)}
+    async with run_app(agent.argv, project, session_kwargs=unheld) as h:
+        await h.prompt("configure")
+        await h.until(lambda: len(h.session.change_log.records) == 2, "the agent's writes")
+        (project / "a.cfg").write_text("a: mine\n")
+        (project / "b.cfg").write_text("b: mine\n")
+        await h.type_prompt("//rewind")
+        await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
+        await h.pilot.press("enter")
+        screen = await confirmation(h)
+        assert listed(screen).count("you changed it since the agent: keep yours") == 2
+        await h.pilot.press("down", "o")  # b.cfg: overwrite
+        await h.until(lambda: "OVERWRITE" in listed(screen), "b.cfg marked")
+        assert "b.cfg  reverted  ⚠ changed since the agent: OVERWRITE" in listed(screen)
+        await h.pilot.press("enter")
+        await h.until(lambda: (project / "b.cfg").read_text() == "b0\n", "b.cfg restored")
+        assert (project / "a.cfg").read_text() == "a: mine\n", "not overwritten silently"
+        await h.until(lambda: any("1 file(s) restored" in n for n in h.notified), "the summary")
+        summary = next(n for n in h.notified if "1 file(s) restored" in n)
+        assert "kept a.cfg: you changed it after the agent: yours is kept" in summary
