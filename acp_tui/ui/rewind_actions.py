@@ -134,6 +134,7 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
     screen.rewind_pending = RewindPoint(old_id, before)
     prompt_input = screen.query_one(PromptInput)
     prompt_input.load_text(prompt.text)
+    prompt_input.move_cursor(prompt_input.document.end)  # (to go on typing at its end)
     prompt_input.focus()
     notify(screen, "Edit the prompt: sending it continues in a new branch (the old one stays "
            "in the session list, f5).")  # fmt: skip
