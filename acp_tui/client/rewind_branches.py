@@ -67,6 +67,18 @@ def from_plan(session_id: str, prompt: str, plan: RewindPlan) -> BranchEnd:
     return BranchEnd(session_id, prompt, files)
 
 
+def merged(older: BranchEnd, newer: BranchEnd) -> BranchEnd:
+    """A second rewind of the same branch before it was left (`newer`, further back): the
+    branch's end stays what the first one found (`older`), the start is what the last one writes."""
+    ends = {item.path: item.end for item in older.files}
+    starts = {item.path: item.start for item in older.files}
+    starts.update({item.path: item.start for item in newer.files})
+    for item in newer.files:
+        ends.setdefault(item.path, item.end)
+    files = tuple(BranchFile(path, ends[path], starts[path]) for path in ends)
+    return BranchEnd(older.session_id, newer.prompt, files)
+
+
 def _b64(data: bytes | None) -> str | None:
     return None if data is None else base64.b64encode(data).decode("ascii")
 

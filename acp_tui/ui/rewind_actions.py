@@ -119,15 +119,10 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
         notify(screen, "Rewind cancelled: nothing changed.")
         return
     old_id = session.session_id
-    if plan.files:
-        branch = rewind_branches.from_plan(old_id, prompt.text, plan)
-        path = rewind_branches.branch_file(session.cwd, old_id)
-        try:
-            await session.write_export(path, rewind_branches.encode(branch))
-        except OwnWriteError as error:
-            notify(screen, f"Not rewound: the old branch's files could not be saved ({error}).",
-                   severity="error")  # fmt: skip
-            return
+    if plan.files and not await _save_branch(
+        screen, rewind_branches.from_plan(old_id, prompt.text, plan)
+    ):
+        return
     result = await rewind.apply_plan(plan, session.reverts, overwrite=overwrite)
     _report(screen, result, session.cwd, "Rewound")
     before = entries[index - 1].id if index > 0 else None
@@ -138,6 +133,25 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
     prompt_input.focus()
     notify(screen, "Edit the prompt: sending it continues in a new branch (the old one stays "
            "in the session list, f5).")  # fmt: skip
+
+
+async def _save_branch(screen: MainScreen, branch: rewind_branches.BranchEnd) -> bool:
+    """Save the old branch's end before anything is restored; False (told) when it was not.
+    Rewound again before the edited prompt was sent: the end the first rewind found stays."""
+    session = screen.session
+    path = rewind_branches.branch_file(session.cwd, branch.session_id)
+    try:
+        pending = screen.rewind_pending
+        if pending is not None and pending.session_id == branch.session_id:
+            older = await rewind_branches.load(session.cwd, branch.session_id)
+            if older is not None:
+                branch = rewind_branches.merged(older, branch)
+        await session.write_export(path, rewind_branches.encode(branch))
+    except (OwnWriteError, rewind_branches.BranchError) as error:
+        notify(screen, f"Not rewound: the old branch's files could not be saved ({error}).",
+               severity="error")  # fmt: skip
+        return False
+    return True
 
 
 def send_on_branch(screen: MainScreen, point: RewindPoint, text: str) -> None:

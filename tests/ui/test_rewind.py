@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.widgets import OptionList, Static
 
+from acp_tui.client import rewind_branches
 from acp_tui.client.message_fork import CONTEXT_INTRO
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import create_sample_project
@@ -268,3 +269,35 @@ async def test_files_the_user_changed_after_the_agent_are_asked_about(tmp_path: 
         await h.until(lambda: any("1 file(s) restored" in n for n in h.notified), "the summary")
         summary = next(n for n in h.notified if "1 file(s) restored" in n)
         assert "kept a.cfg: you changed it after the agent: yours is kept" in summary
+
+
+async def test_rewinding_again_before_sending_keeps_the_old_branch_end(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    steps = [
+        initialize_ok(), new_session_ok(),
+        expect_prompt("p1"), tool("w1", "edit", "Write one.txt", project / "one.txt"),
+        write_file("one.txt", "one\n"), end_turn("p1"),
+        expect_prompt("p2"), tool("w2", "edit", "Write one.txt", project / "one.txt"),
+        write_file("one.txt", "one, then two\n"), end_turn("p2"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("first")
+        await h.prompt("second")
+        await h.until(lambda: len(h.session.change_log.records) == 2, "the monitor's records")
+        for text, left in (("second", b"one\n"), ("first", None)):
+            await h.caught_up()
+            focus_prompt_entry(h, text)
+            await h.pilot.press("e")
+            await confirmation(h)
+            await h.pilot.press("enter")
+            await h.until(lambda text=text: composer_text(h) == text, "the prompt back")
+            if left is None:
+                assert not (project / "one.txt").exists()
+            else:
+                assert (project / "one.txt").read_bytes() == left
+        [saved] = (project / ".acp-tui" / "branches").iterdir()
+        branch = rewind_branches.decode(saved.read_bytes(), project)
+        assert branch.files == (
+            rewind_branches.BranchFile(project / "one.txt", b"one, then two\n", None),
+        ), "the end is what the first rewind found, not what it left"

@@ -254,3 +254,26 @@ def test_a_saved_branch_naming_a_path_outside_the_session_is_refused(
     raw = json.dumps({"format": 1, "sessionId": "s", "prompt": "", "files": [item]})
     with pytest.raises(rewind_branches.BranchError, match="not inside the session directory"):
         rewind_branches.decode(raw.encode(), project)
+
+
+def test_a_second_rewind_before_leaving_keeps_the_end_the_first_found(project: Path) -> None:
+    a, b = project / "a.txt", project / "b.txt"
+    first = rewind_branches.BranchEnd(
+        "s", "two", (rewind_branches.BranchFile(a, b"a at the end", b"a before two"),)
+    )
+    second = rewind_branches.BranchEnd(
+        "s",
+        "one",
+        (
+            rewind_branches.BranchFile(a, b"a before two", b"a before one"),
+            rewind_branches.BranchFile(b, b"b at the end", None),
+        ),
+    )
+    assert rewind_branches.merged(first, second) == rewind_branches.BranchEnd(
+        "s",
+        "one",
+        (
+            rewind_branches.BranchFile(a, b"a at the end", b"a before one"),
+            rewind_branches.BranchFile(b, b"b at the end", None),
+        ),
+    )
