@@ -51,6 +51,10 @@ def composer_text(h: AppHarness) -> str:
     return h.app.screen.query_one(PromptInput).text
 
 
+async def composer_holds(h: AppHarness, text: str) -> None:
+    await h.until(lambda: composer_text(h) == text, f"the composer to hold {text!r}")
+
+
 async def confirmation(h: AppHarness) -> RewindScreen:
     await h.until(lambda: isinstance(h.app.screen, RewindScreen), "the rewind confirmation")
     screen = h.app.screen
@@ -291,7 +295,7 @@ async def test_rewinding_again_before_sending_keeps_the_old_branch_end(tmp_path:
             await h.pilot.press("e")
             await confirmation(h)
             await h.pilot.press("enter")
-            await h.until(lambda text=text: composer_text(h) == text, "the prompt back")
+            await composer_holds(h, text)
             if left is None:
                 assert not (project / "one.txt").exists()
             else:
