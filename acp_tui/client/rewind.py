@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -65,9 +66,10 @@ class FileStep:
         or it was changed by someone else between the rewound turns."""
         return self.current != self.expected or self.edited_between
 
-    @property
+    @cached_property
     def counts(self) -> tuple[int, int]:
-        """Lines (added, removed) going from the file now to what the step writes."""
+        """Lines (added, removed) going from the file now to what the step writes (computed
+        once, by the planner off the event loop)."""
         diff = compute_diff(str(self.path), _text(self.current), _text(self.content) or "")
         return diff.added, diff.removed
 
@@ -191,6 +193,7 @@ def plan_rewind(
         current = read_optional(path)
         step = FileStep(path, first.before_data(), expected, current, first.id, between)
         if step.current != step.content:
+            _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
             files.append(step)
     calls = _tool_calls(entries)
     for call in calls:

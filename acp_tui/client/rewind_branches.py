@@ -149,5 +149,7 @@ def plan_forward(branch: BranchEnd, changes: ChangeLog) -> RewindPlan:
             continue
         records = changes.records_for(item.path)
         reverts = records[-1].id if records else 0  # (0: the rewind was in an earlier run)
-        steps.append(FileStep(item.path, item.end, item.start, current, reverts))
+        step = FileStep(item.path, item.end, item.start, current, reverts)
+        _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
+        steps.append(step)
     return RewindPlan(steps)
