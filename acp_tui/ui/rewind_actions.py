@@ -107,6 +107,7 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
         notify(screen, "That prompt is no longer in this session.", severity="warning")
         return
     assert index is not None
+    old_id = session.session_id
     turn = session.turn_changes.prompt_turn(prompt_id)
     records = session.turn_changes.records_from(turn) if turn is not None else []
     rewound = rewind.rewound_entries(entries, prompt_id)
@@ -118,7 +119,9 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
     if overwrite is None:
         notify(screen, "Rewind cancelled: nothing changed.")
         return
-    old_id = session.session_id
+    if session.turn_running or session.session_id != old_id:
+        notify(screen, "Not rewound: the session moved on meanwhile.", severity="warning")
+        return
     if plan.files and not await _save_branch(
         screen, rewind_branches.from_plan(old_id, prompt.text, plan)
     ):
