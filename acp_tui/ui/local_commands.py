@@ -18,8 +18,8 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("editor", "Edit the prompt in $EDITOR (ctrl+g)", None, local=True),
     SlashCommand("sessions", "Earlier sessions: open, fork, delete (f5)", None, local=True),
     SlashCommand("model", "Pick the model (f6)", None, local=True),
-    SlashCommand("rewind", "Edit an earlier prompt, files as they were (e)", None, local=True),
     SlashCommand("clear", "Start a new session in this directory", None, local=True),
+    SlashCommand("rewind", "Edit an earlier prompt, files as they were (e)", None, local=True),
 )
 
 
