@@ -19,6 +19,7 @@ from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.entries import MessageEntry
 from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
 
@@ -74,6 +75,10 @@ class TurnChanges:
         self.attribution = attribution
         self.summary_changed: Signal[TurnSummary] = Signal("turn summary")
         self._records: dict[int, list[WriteRecord]] = {}
+        self._prompt_turns: dict[int, int] = {}
+        """The turn each user prompt started (the prompt's entry id → turn), for rewinding."""
+        self._prompted: set[int] = set()
+        self.thread = thread
         changes.subscribe(self._on_record)
         thread.subscribe(self._on_change)
 
@@ -105,11 +110,33 @@ class TurnChanges:
         if not self.attribution.running or turn != self.attribution.turn:
             self.summary_changed.emit(self.summary(turn))  # a late change of an ended turn
 
+    def prompt_turn(self, entry_id: int) -> int | None:
+        """The turn the user prompt with entry id `entry_id` started (None: it started none
+        that acp-tui saw, e.g. a prompt of a loaded session)."""
+        return self._prompt_turns.get(entry_id)
+
+    def records_from(self, turn: int) -> list[WriteRecord]:
+        """Every record of `turn` and the turns after it, in the change log's order."""
+        found = [r for t, records in self._records.items() if t >= turn for r in records]
+        return sorted(found, key=lambda record: record.id)
+
     def _on_change(self, change: ch.Change) -> None:
+        if isinstance(change, ch.TurnStateChanged) and change.running:
+            entries = self.thread.entries
+            self._note_prompt(entries[-1] if entries else None)
+        elif isinstance(change, ch.EntryAdded) and self.attribution.running:
+            self._note_prompt(change.entry)  # (v2: the prompt may come after the turn started)
         if isinstance(change, ch.TurnStateChanged) and not change.running:
             turn = self.attribution.turn
             if turn in self._records:
                 self.summary_changed.emit(self.summary(turn))
+
+    def _note_prompt(self, entry: object) -> None:
+        """`entry` started the running turn if it is a user message and the turn has none yet."""
+        turn = self.attribution.turn
+        if isinstance(entry, MessageEntry) and entry.role == "user" and turn not in self._prompted:
+            self._prompted.add(turn)
+            self._prompt_turns.setdefault(entry.id, turn)
 
     async def revert(self, turn: int) -> TurnRevert:
         """Put back what `turn` changed, file by file; a file changed since is left alone."""
