@@ -29,7 +29,7 @@ from acp_tui.client.session_open import (
     close_current_session,
     open_session,
 )
-from acp_tui.client.session_routes import install_handlers
+from acp_tui.client.session_routes import install_handlers, v1_routes
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2_session import V2Driver
@@ -107,6 +107,8 @@ class AgentSession:
         self.prompts = PromptQueue()
         self.turns = PromptTurns(self)
         self.state = SessionState.STARTING
+        self.phase = "start"
+        """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
         self.session_id: str | None = None
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
@@ -137,7 +139,6 @@ class AgentSession:
         )
         self.stalled = self.connector.stalled
         """The stall set (initialize unanswered for too long), or cleared (None)."""
-        self.phase = "start"
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self.closing = False
@@ -312,7 +313,7 @@ class AgentSession:
         """Go on in the session `session/fork` made (its answer is `result`); the thread stays:
         it is the fork's history. What the answer leaves out stays as it was."""
         self.session_id = session_id
-        apply_session_setup(self, result, keep_missing=True)
+        apply_session_setup(self.thread, result, v2=self.speaks_v2, keep_missing=True)
 
     def carry_into_next_prompt(self, blocks: list[dict[str, Any]]) -> None:
         """Content the next prompt starts with (a conversation continued from a message)."""
@@ -330,8 +331,16 @@ class AgentSession:
             await asyncio.wait({opening})
 
     async def connect(self) -> bool:
-        """Spawn and initialize the agent without opening a session."""
-        return await session_connect.connect(self)
+        """Spawn and initialize the agent without opening a session. False (with `error` or
+        `crash` set) on failure."""
+        connection = await session_connect.connect(self)
+        if connection is None:
+            return False
+        if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
+            if self.v2 is None:
+                self.v2 = V2Driver(self)
+            self.v2.install_routes(connection, v1_routes(self).methods)
+        return True
 
     async def teardown(self) -> None:
         """Stop the agent (questions cancelled, terminals closed), keeping the session."""

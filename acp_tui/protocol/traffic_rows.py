@@ -8,8 +8,8 @@ lists (first frame, frame count) and extended as frames arrive; nothing is rebui
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, replace
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from acp_tui.protocol.traffic import Direction
