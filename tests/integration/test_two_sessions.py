@@ -16,6 +16,7 @@ from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PendingPermission
+from acp_tui.protocol.models import Terminal
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import ToolCallEntry
 from bench.headless import HeadlessUi
@@ -74,7 +75,7 @@ async def two_sides(tmp_path: Path) -> AsyncIterator[tuple[Side, Side]]:
     b = Side(tmp_path / "b", "allow_once")
     try:
         started = await asyncio.gather(a.session.start(), b.session.start())
-        assert started == [True, True], (a.session.error, b.session.error)
+        assert list(started) == [True, True], (a.session.error, b.session.error)
         yield a, b
     finally:
         await asyncio.gather(a.session.close(), b.session.close())
@@ -117,9 +118,7 @@ async def test_two_sessions_in_one_process_share_nothing(tmp_path: Path) -> None
             assert "priority" in (side.cwd / "src" / "app.py").read_text()
             # terminals: the one each agent ran, in its own directory
             terminal_ids = [
-                block.terminal_id
-                for block in calls[1].content
-                if getattr(block, "type", None) == "terminal"
+                block.terminal_id for block in calls[1].content if isinstance(block, Terminal)
             ]
             assert len(terminal_ids) == 1
             terminal = session.terminal(terminal_ids[0])
