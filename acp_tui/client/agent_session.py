@@ -204,7 +204,7 @@ class AgentSession:
     @property
     def written(self) -> Signal[WriteReport]:
         """Each write the agent made, with how it was reviewed."""
-        return self.write_gate.written
+        return self.fs.written
 
     @property
     def turn_changes(self) -> TurnChanges:
