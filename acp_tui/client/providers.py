@@ -6,8 +6,6 @@ the agent's errors). Headers are sent, never kept or logged here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic import ValidationError
 
 from acp_tui.protocol.connection import ConnectionClosed
@@ -22,9 +20,7 @@ from acp_tui.protocol.models import (
 )
 
 from .session_config import error_text
-
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+from .session_core import Caller
 
 
 def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
@@ -41,7 +37,7 @@ def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
     return headers, None
 
 
-async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str | None]:
+async def list_providers(session: Caller) -> tuple[list[ProviderInfo], str | None]:
     """`providers/list`: the providers, or an error message."""
     try:
         result = await session.call("providers/list", to_wire(ListProvidersRequest()))
@@ -53,7 +49,7 @@ async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str
 
 
 async def set_provider(
-    session: AgentSession, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
+    session: Caller, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
 ) -> str | None:
     """`providers/set`; an error message, or None when the agent took it."""
     request = SetProviderRequest(
@@ -62,14 +58,14 @@ async def set_provider(
     return await _send(session, "providers/set", to_wire(request))
 
 
-async def disable_provider(session: AgentSession, provider_id: str) -> str | None:
+async def disable_provider(session: Caller, provider_id: str) -> str | None:
     """`providers/disable`; an error message, or None when the agent took it."""
     return await _send(
         session, "providers/disable", to_wire(DisableProviderRequest(provider_id=provider_id))
     )
 
 
-async def _send(session: AgentSession, method: str, params: dict[str, object]) -> str | None:
+async def _send(session: Caller, method: str, params: dict[str, object]) -> str | None:
     try:
         await session.call(method, params)
     except (RpcError, ConnectionClosed) as error:

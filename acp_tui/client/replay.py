@@ -298,7 +298,7 @@ class ReplaySession(AgentSession):
             session_id = result.get("sessionId")
             if isinstance(session_id, str):
                 self.session_id = session_id
-            apply_session_setup(self, result)
+            apply_session_setup(self.thread, result, v2=self.speaks_v2)
         elif method == "session/prompt":
             reason = result.get("stopReason") if result is not None else None
             self.thread.end_turn(reason if isinstance(reason, str) else None)

@@ -13,15 +13,30 @@ here imports Textual.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from acp_tui.client.session_core import Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models.v2 import v1_config_options
 from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
+from acp_tui.session.thread import Thread
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class ConfigSession(Caller, Protocol):
+    """What changing the agent's configuration needs of the session."""
+
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def speaks_v2(self) -> bool: ...
+
+    async def set_mode(self, mode_id: str) -> str | None:
+        """`session/set_mode` (v2: the mode config option); an error message, or None."""
+        ...
+
 
 _DATA_LIMIT = 300
 
@@ -48,7 +63,7 @@ def error_text(error: RpcError | ConnectionClosed) -> str:
 
 
 async def _ask(
-    session: AgentSession, method: str, params: dict[str, Any]
+    session: ConfigSession, method: str, params: dict[str, Any]
 ) -> tuple[Any, str | None]:
     if session.session_id is None:
         return None, "no session"
@@ -58,21 +73,23 @@ async def _ask(
         return None, error_text(error)
 
 
-async def set_config_option(session: AgentSession, config_id: str, value: str | bool) -> str | None:
+async def set_config_option(
+    session: ConfigSession, config_id: str, value: str | bool
+) -> str | None:
     """Set one config option; the agent's answer (the full list) becomes the session's list."""
     thread = session.thread
     option = option_by_id(thread.config_options, config_id)
     params: dict[str, Any] = {"configId": config_id, "value": value}
     if isinstance(value, bool):
         params["type"] = "boolean"
-    elif session.v2 is not None:
+    elif session.speaks_v2:
         params["type"] = "id"  # v2 names a select's value type
     result, error = await _ask(session, "session/set_config_option", params)
     if error is not None:
         return error
     options = result.get("configOptions") if isinstance(result, dict) else None
     if isinstance(options, list):
-        thread.set_config_options(v1_config_options(options) if session.v2 else options)
+        thread.set_config_options(v1_config_options(options) if session.speaks_v2 else options)
     elif option is not None:  # an answer without the list (against the schema): assume it took
         thread.set_config_options(
             [with_value(o, value) if o.id == config_id else o for o in thread.config_options]
@@ -80,7 +97,7 @@ async def set_config_option(session: AgentSession, config_id: str, value: str | 
     return None
 
 
-async def set_model(session: AgentSession, model_id: str) -> str | None:
+async def set_model(session: ConfigSession, model_id: str) -> str | None:
     """The unstable `session/set_model` (agents that describe `models` instead of an option)."""
     _result, error = await _ask(session, "session/set_model", {"modelId": model_id})
     if error is None:
@@ -88,7 +105,7 @@ async def set_model(session: AgentSession, model_id: str) -> str | None:
     return error
 
 
-async def choose_mode(session: AgentSession, mode_id: str) -> str | None:
+async def choose_mode(session: ConfigSession, mode_id: str) -> str | None:
     """Switch modes the way this agent offers them (modes, or a `mode` config option)."""
     thread = session.thread
     if not thread.modes:

@@ -61,8 +61,11 @@ class ChangeMonitor:
         use_git: bool = True,
         tasks: Supervisor | None = None,
         own_files: OwnFiles | None = None,
+        on_observed: Callable[[WriteRecord], None] | None = None,
     ) -> None:
         self.own_files = own_files if own_files is not None else OwnFiles()
+        self.on_observed = on_observed
+        """Told each record the monitor adds (the file host: what the agent changed itself)."""
         self._tasks = tasks if tasks is not None else Supervisor("change monitor")
         self.root = root.resolve()
         self.changes = changes
@@ -209,7 +212,7 @@ class ChangeMonitor:
         observed = self.attribute(path, current.data, before_text)
         after_text, after_exact = decode_for_record(current.data)
         self.observed += 1
-        self.changes.add(
+        record = self.changes.add(
             path,
             before_text,
             after_text or "",
@@ -219,6 +222,8 @@ class ChangeMonitor:
             before_omitted=not before.known,
             observed=observed,
         )
+        if self.on_observed is not None:
+            self.on_observed(record)
 
     def _on_record(self, record: WriteRecord) -> None:
         self._last[record.path] = None if record.deleted else record.after_data()
