@@ -60,7 +60,6 @@ class TurnSummary:
     files: list[TurnFile] = field(default_factory=list)
 
 
-
 @dataclass(frozen=True)
 class TurnRevert:
     reverted: list[Path]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -58,6 +59,8 @@ STEP_MS = 30
 WAIT_MS = 250  # how long one watch call waits for events before checking the stop flag
 SLICE = 200
 """Paths read in one go and recorded between two returns to the event loop."""
+MAX_NEW_DIRECTORY_FILES = 200_000
+"""Files looked at inside one new directory (see `_look`)."""
 
 
 class ChangeMonitor:
@@ -88,6 +91,8 @@ class ChangeMonitor:
         self.observed = 0
         """Records the monitor added."""
         self._last: dict[Path, bytes | None] = {}
+        self._walked: set[Path] = set()
+        """Directories whose files were looked at when their event arrived."""
         self._unsubscribe = changes.subscribe(self._on_record)
         self._stop = threading.Event()
         self._notify: RustNotify | None = None
@@ -184,12 +189,13 @@ class ChangeMonitor:
         """Read `paths` a slice at a time (in a thread) and record what changed (on the loop)."""
         ordered = sorted(paths)
         async with self._process_lock:
-            for first in range(0, len(ordered), SLICE):
-                if self._stop.is_set():
-                    return
+            done = 0
+            while done < len(ordered) and not self._stop.is_set():
                 known = set(self._last)
-                chunk = ordered[first : first + SLICE]
-                found = await asyncio.to_thread(self._look, chunk, known)
+                chunk = ordered[done : done + SLICE]
+                done += len(chunk)
+                found, inside = await asyncio.to_thread(self._look, chunk, known)
+                ordered.extend(sorted(set(inside) - paths))
                 with self.changes.group():
                     for path, current, baseline in found:
                         self._compare(path, current, baseline, at)
@@ -197,21 +203,37 @@ class ChangeMonitor:
 
     def _look(
         self, paths: list[Path], known: set[Path]
-    ) -> list[tuple[Path, Before, Before | None]]:
+    ) -> tuple[list[tuple[Path, Before, Before | None]], list[Path]]:
         """(blocking) each wanted path's content now, and its baseline if not known yet; stops
-        at the next file once the monitor is stopped."""
+        at the next file once the monitor is stopped. Also the files inside each directory seen
+        for the first time: files made in a new directory before the watcher watched it have
+        no event of their own."""
         ignore, baseline = self.ignore, self.baseline
         assert ignore is not None and baseline is not None
         for path in paths:
             ignore.changed(path)
-        found = []
+        found, inside = [], []
         for path in ignore.filter([path for path in paths if path not in self.own_files]):
             if self._stop.is_set():
                 break
             current = read_small(path, self.max_file_bytes)
-            if not current.known:
-                continue  # a directory, a special file, or too large to diff
-            found.append((path, current, None if path in known else baseline.get(path)))
+            if current.known:
+                found.append((path, current, None if path in known else baseline.get(path)))
+            elif path not in self._walked and os.path.isdir(path) and not os.path.islink(path):
+                self._walked.add(path)
+                inside.extend(self._files_under(path))
+        return found, inside
+
+    def _files_under(self, directory: Path) -> list[Path]:
+        """(blocking) the files below a new directory (ignored directories not entered)."""
+        assert self.ignore is not None
+        found: list[Path] = []
+        for top, dirs, files in os.walk(directory):
+            if self._stop.is_set() or len(found) > MAX_NEW_DIRECTORY_FILES:
+                break
+            base = Path(top).relative_to(self.root).as_posix()
+            dirs[:] = [d for d in dirs if not self.ignore.ignored_dir(f"{base}/{d}")]
+            found.extend(Path(top, name) for name in files)
         return found
 
     def _compare(

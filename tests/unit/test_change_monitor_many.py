@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.host import change_monitor
+from acp_tui.host import baseline, change_monitor
 from acp_tui.host.baseline import Baseline, Before
 from acp_tui.host.change_log import WriteRecord
 from acp_tui.host.ignore import IgnoreRules
@@ -82,7 +82,7 @@ async def test_stopping_stops_the_reading_thread_at_the_next_file(
         s.monitor.baseline.snapshot[path.resolve()] = None
     reads: list[Path] = []
     blocked, release, finished = threading.Event(), threading.Event(), threading.Event()
-    real_read, real_look = change_monitor.read_small, s.monitor._look
+    real_read, real_look = baseline.read_small, s.monitor._look
 
     def read_small(path: Path, limit: int) -> Before:
         reads.append(path)
@@ -114,17 +114,17 @@ async def test_stopping_stops_the_reading_thread_at_the_next_file(
 def test_the_start_up_scan_ends_at_the_next_file_once_stopped(tmp_path: Path) -> None:
     make_files(tmp_path, 300)
     stop = threading.Event()
-    baseline = Baseline(tmp_path, IgnoreRules(tmp_path, git=False), git_top=None)
-    real_keep = baseline._keep
+    start = Baseline(tmp_path, IgnoreRules(tmp_path, git=False), git_top=None)
+    real_keep = start._keep
 
     def keep(path: Path) -> None:
         real_keep(path)
-        if baseline.files_scanned == 10:
+        if start.files_scanned == 10:
             stop.set()  # the session closes while the scan runs
 
-    baseline._keep = keep  # type: ignore[method-assign]
-    baseline.scan(stop)
-    assert baseline.files_scanned == 10
+    start._keep = keep  # type: ignore[method-assign]
+    start.scan(stop)
+    assert start.files_scanned == 10
 
 
 async def test_records_of_a_turn_arriving_after_it_ended_are_summed_up_once_per_slice(
@@ -145,3 +145,17 @@ async def test_records_of_a_turn_arriving_after_it_ended_are_summed_up_once_per_
     assert all(r.observed is not None and r.observed.turn == 1 for r in s.log.records)
     assert 1 <= len(summaries) <= 45  # per slice of records, not one per record
     assert len(summaries[-1].files) == len(paths)
+
+
+async def test_the_files_of_a_new_directory_are_looked_at_with_it(
+    tmp_path: Path, started: Callable[[Path], Any]
+) -> None:
+    """Files made in a new directory before the watcher watched it have no event of their own:
+    the directory's event brings them in."""
+    paths = make_files(tmp_path, 30)
+    s = await started(tmp_path)
+    assert s.monitor.baseline is not None
+    for path in paths:  # as if made after the start, their events lost
+        s.monitor.baseline.snapshot[path.resolve()] = None
+    await s.monitor.settle([(tmp_path / "flood").resolve()])
+    assert sorted(r.path.name for r in s.log.records) == [p.name for p in paths]
