@@ -37,7 +37,7 @@ async def main(command: str, stall: bool) -> None:
             while True:
                 time.sleep(1)  # noqa: ASYNC251 (deliberate: the loop never runs again)
 
-        asyncio.create_subprocess_exec = spawn_then_stall  # type: ignore[assignment]
+        asyncio.create_subprocess_exec = spawn_then_stall
     host = TerminalHost(Path.cwd(), guard=guard)
     request = {"sessionId": "sess-guarded", "command": command}
     await host.create(CreateTerminalRequest.model_validate(request))
