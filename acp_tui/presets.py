@@ -35,7 +35,7 @@ from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
 
 if TYPE_CHECKING:
-    from acp_tui.registry.agents import RegistryLaunch
+    from acp_tui.registry.launch import RegistryLaunch
 
 
 @dataclass(frozen=True)

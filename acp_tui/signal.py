@@ -38,6 +38,11 @@ class ListenerFailure:
 
 FailureReporter = Callable[[ListenerFailure], None]
 
+# Process-wide on purpose, and safe to share between sessions: a listener failing is a bug of
+# acp-tui's own code, not of one session or agent, and the one app of the process shows it (all
+# its sessions' signals report to it). The app sets the reporter when it mounts and gives the
+# previous one back when it unmounts; a new reporter starts with an empty set of reported
+# failures. Nothing of a session is kept here.
 _reporter: FailureReporter | None = None
 _reported: set[tuple[str, str, type[BaseException]]] = set()
 

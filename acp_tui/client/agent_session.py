@@ -29,7 +29,7 @@ from acp_tui.client.session_open import (
     close_current_session,
     open_session,
 )
-from acp_tui.client.session_routes import install_handlers
+from acp_tui.client.session_routes import install_handlers, v1_routes
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2_session import V2Driver
@@ -68,7 +68,21 @@ __all__ = ["AgentSession", "command_name"]
 
 
 class AgentSession:
-    """One agent and its current session (implements `SessionFacade` for the UI)."""
+    """One agent and its current session (implements `SessionFacade` for the UI, whose methods
+    document their arguments).
+
+    Args:
+        argv: the agent's command (never a shell string).
+        cwd: the session directory (resolved here).
+        ui: the questions only a person answers (`ClientUi`).
+        log_path: the `--log` file every frame is written to (an own file of acp-tui's).
+        mcp_servers: MCP servers to offer (default: the settings').
+        env_extra: variables added to the agent's environment (over the settings').
+        settings: config.toml's settings (default: the defaults).
+        rules: the project's remembered permission rules (None: nothing is remembered).
+        guard: the process guard the agent and its terminals run under.
+        prestarted: an agent started before the session (adopted when it matches).
+    """
 
     def __init__(
         self,
@@ -109,6 +123,8 @@ class AgentSession:
         self.prompts = PromptQueue()
         self.turns = PromptTurns(self)
         self.state = SessionState.STARTING
+        self.phase = "start"
+        """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
         self.session_id: str | None = None
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
@@ -139,7 +155,6 @@ class AgentSession:
         )
         self.stalled = self.connector.stalled
         """The stall set (initialize unanswered for too long), or cleared (None)."""
-        self.phase = "start"
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self.closing = False
@@ -205,7 +220,7 @@ class AgentSession:
     @property
     def written(self) -> Signal[WriteReport]:
         """Each write the agent made, with how it was reviewed."""
-        return self.write_gate.written
+        return self.fs.written
 
     @property
     def turn_changes(self) -> TurnChanges:
@@ -303,7 +318,12 @@ class AgentSession:
 
     async def open_existing(self, session_id: str, *, resume: bool) -> bool:
         """Open another session in a fresh thread: `session/resume` (no replay) or
-        `session/load` (the agent replays the conversation into the new thread)."""
+        `session/load` (the agent replays the conversation into the new thread).
+
+        Args:
+            session_id: the session to open (from `session/list` or the history).
+            resume: `session/resume` rather than `session/load`.
+        """
         if self.session_id is not None or self.thread.entries:
             self.thread.reset()  # (the UI shows the reset thread on a new screen)
         self.turns.carried = []
@@ -311,13 +331,18 @@ class AgentSession:
         return await open_session(self, load=True, resume=resume)
 
     def adopt_fork(self, session_id: str, result: ForkSessionResponse) -> None:
-        """Go on in the session `session/fork` made (its answer is `result`); the thread stays:
-        it is the fork's history. What the answer leaves out stays as it was."""
+        """Go on in the session `session/fork` made; the thread stays: it is the fork's history.
+        What the answer leaves out stays as it was.
+
+        Args:
+            session_id: the fork's id.
+            result: the agent's answer to `session/fork` (modes, config options, models).
+        """
         self.session_id = session_id
-        apply_session_setup(self, result, keep_missing=True)
+        apply_session_setup(self.thread, result, keep_missing=True)
 
     def carry_into_next_prompt(self, blocks: list[dict[str, Any]]) -> None:
-        """Content the next prompt starts with (a conversation continued from a message)."""
+        """ACP content `blocks` the next prompt starts with (a conversation continued)."""
         self.turns.carried = blocks
 
     async def close_current_session(self) -> None:
@@ -332,8 +357,16 @@ class AgentSession:
             await asyncio.wait({opening})
 
     async def connect(self) -> bool:
-        """Spawn and initialize the agent without opening a session."""
-        return await session_connect.connect(self)
+        """Spawn and initialize the agent without opening a session. False (with `error` or
+        `crash` set) on failure."""
+        connection = await session_connect.connect(self)
+        if connection is None:
+            return False
+        if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
+            if self.v2 is None:
+                self.v2 = V2Driver(self)
+            self.v2.install_routes(connection, v1_routes(self).methods)
+        return True
 
     async def teardown(self) -> None:
         """Stop the agent (questions cancelled, terminals closed), keeping the session."""
@@ -371,8 +404,7 @@ class AgentSession:
     def submit(self, text: str) -> QueuedPrompt | None:
         """Send a prompt now, or queue it while a turn runs. Returns the queued item, if queued.
 
-        v2: sent at once either way; queued (shown waiting) until the agent places it.
-        """
+        v2: sent at once either way; queued (shown waiting) until the agent places it."""
         if self.v2 is not None and self.v2.submit(text) is not None:
             return self.queue[-1]
         if self.v2 is not None and self.state in (SessionState.READY, SessionState.RUNNING):

@@ -110,12 +110,13 @@ class ChangeAttribution:
     def attach(self, changes: ChangeLog) -> Callable[[], None]:
         return changes.subscribe(self._on_record)
 
-    def active_turn(self) -> int | None:
-        """The turn a change seen now belongs to (None: no turn runs, nor just ended, nor does
-        background work of the agent run: v2 tool calls after the turn went idle)."""
+    def active_turn(self, at: float | None = None) -> int | None:
+        """The turn a change seen now (or at `at`, on `clock`'s scale: when the watcher saw it)
+        belongs to (None: no turn runs, nor just ended, nor does background work of the agent
+        run: v2 tool calls after the turn went idle)."""
         if self.running:
             return self.turn
-        now = self.clock()
+        now = self.clock() if at is None else at
         if self._ended_at is not None and now - self._ended_at <= self.grace:
             return self.turn
         for entry in self._background_calls():
@@ -145,8 +146,12 @@ class ChangeAttribution:
 
     # ---- attribution ------------------------------------------------------------------------
 
-    def attribute(self, path: Path, after: bytes | None, before: str | None = None) -> Observed:
-        turn = self.active_turn()
+    def attribute(
+        self, path: Path, after: bytes | None, before: str | None = None, at: float | None = None
+    ) -> Observed:
+        """Whose the change to `path` is; `at`: when its event arrived (a batch of thousands is
+        recorded a while after the turn ended, yet belongs to it)."""
+        turn = self.active_turn(at)
         if turn is None:
             return Observed("outside")
         entry = self.match(path, after, before)

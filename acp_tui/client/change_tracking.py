@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.client.turn_changes import TurnChanges
-from acp_tui.host.change_log import ChangeLog
+from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.change_monitor import ChangeMonitor
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.host.reverts import Reverts
@@ -35,6 +35,7 @@ class ChangeTracking:
         reverts: Reverts,
         tasks: Supervisor | None = None,
         own_files: OwnFiles | None = None,
+        on_observed: Callable[[WriteRecord], None] | None = None,
     ) -> None:
         self._tasks = tasks if tasks is not None else Supervisor("change tracking")
         self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
@@ -42,7 +43,12 @@ class ChangeTracking:
         self.turns = TurnChanges(changes, self.attribution, thread, reverts)
         self.monitor: ChangeMonitor | None = (
             ChangeMonitor(
-                cwd, changes, self.attribution.attribute, tasks=self._tasks, own_files=own_files
+                cwd,
+                changes,
+                self.attribution.attribute,
+                tasks=self._tasks,
+                own_files=own_files,
+                on_observed=on_observed,
             )
             if watch
             else None

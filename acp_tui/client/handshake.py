@@ -3,53 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui.protocol.models import (
-    AgentCapabilities,
-    AuthMethodTerminal,
-    Implementation,
-    InitializeResponse,
-)
+from acp_tui.client.hello import AgentHello, AuthMethodInfo, HandshakeError, malformed_answer
+from acp_tui.protocol.models import AuthMethodTerminal, InitializeResponse
 from acp_tui.protocol.version import PROTOCOL_VERSION
 
-
-@dataclass(frozen=True)
-class AuthMethodInfo:
-    """One way to log in the agent offered, as the auth loop and its screen use it (read from
-    the validated `authMethods`, so its texts are already safe to show)."""
-
-    id: str
-    name: str
-    description: str | None
-    type: str  # "agent" (default) or "terminal"
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-
-
-class HandshakeError(Exception):
-    """The agent's answer to initialize cannot be worked with (message is for the user)."""
-
-
-def malformed_answer(error: ValidationError) -> HandshakeError:
-    """The error for an initialize answer its model rejected: where, and what was wrong."""
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "the answer"
-    return HandshakeError(f"the agent's initialize answer is malformed ({where}: {first['msg']})")
-
-
-@dataclass(frozen=True)
-class AgentHello:
-    """What the agent told us about itself in its initialize answer."""
-
-    info: Implementation | None = None
-    capabilities: AgentCapabilities = field(default_factory=AgentCapabilities)
-    auth_methods: list[AuthMethodInfo] = field(default_factory=list)
-    protocol_version: int = PROTOCOL_VERSION
+__all__ = [
+    "AgentHello",
+    "AuthMethodInfo",
+    "HandshakeError",
+    "malformed_answer",
+    "read_initialize_result",
+]
 
 
 def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> AgentHello:
@@ -58,7 +26,7 @@ def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> Agen
     Having offered v2, an answer of 2 is read as v2 and an answer of 1 as v1 (the fallback).
     """
     if offered >= 2 and isinstance(result, dict) and result.get("protocolVersion") == 2:
-        from acp_tui.client.v2_handshake import read_v2_initialize_result
+        from acp_tui.client.v2_handshake import read_v2_initialize_result  # (v2's models: lazy)
 
         return read_v2_initialize_result(result)
     try:

@@ -66,7 +66,6 @@ def host_services(
         write_gate=write_gate,
     )
     write_gate.track(permissions)
-    write_gate.attach(fs.changes)
 
     def check_terminal_cwd(path: Path) -> Awaitable[Path]:
         """A terminal's cwd outside the session directory asks, like a file access would."""
@@ -81,5 +80,6 @@ def host_services(
         reverts=fs.reverts,
         tasks=tasks,
         own_files=fs.own_files,
+        on_observed=fs.agent_changed,
     )
     return HostServices(permissions, write_gate, fs, terminals, changes, ElicitationBroker())

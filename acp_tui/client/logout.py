@@ -4,24 +4,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from acp_tui.client.session_config import error_text
+from acp_tui.client.session_core import AgentTraits, Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class LogoutSession(AgentTraits, Caller, Protocol):
+    """What logging out needs of the session: what the agent offers, and a request."""
 
 
-def can_logout(session: AgentSession) -> bool:
-    if session.v2 is not None:
+def can_logout(session: AgentTraits) -> bool:
+    """Whether the agent offers to end its login.
+
+    Args:
+        session: the agent's traits (v2 or not, its capabilities and auth methods).
+    """
+    if session.speaks_v2:
         return bool(session.auth_methods)
     return session.agent_capabilities.auth.logout is not None
 
 
-async def logout(session: AgentSession) -> str | None:
-    """Ask the agent to end the authenticated session; an error message, or None."""
+async def logout(session: LogoutSession) -> str | None:
+    """Ask the agent to end the authenticated session; an error message, or None.
+
+    Args:
+        session: the session whose agent is asked (v1 `logout`, v2 `auth/logout`).
+    """
     try:
         await session.api.logout()
     except (RpcError, ConnectionClosed) as error:

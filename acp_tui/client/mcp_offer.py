@@ -3,16 +3,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from acp_tui.client.events import Notice
+from acp_tui.client.session_core import AgentTraits
 from acp_tui.mcp_servers import offer_for
-
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+from acp_tui.signal import Signal
 
 
-def servers_for(session: AgentSession) -> list[dict[str, Any]]:
+class McpSession(AgentTraits, Protocol):
+    """What offering MCP servers needs of the session: the configured servers, where to tell
+    what was not passed, and where to keep what was."""
+
+    mcp_sent: list[dict[str, Any]]
+
+    @property
+    def mcp_servers(self) -> list[dict[str, Any]]: ...
+    @property
+    def notices(self) -> Signal[Notice]: ...
+
+
+def servers_for(session: McpSession) -> list[dict[str, Any]]:
     """The servers to put in session/new, load, resume or fork (kept in `session.mcp_sent`)."""
     caps = session.agent_capabilities.mcp_capabilities
     offer = offer_for(session.mcp_servers, http=caps.http, sse=caps.sse)

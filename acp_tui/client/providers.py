@@ -6,8 +6,6 @@ the agent's errors). Headers are sent, never kept or logged here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import (
@@ -16,9 +14,7 @@ from acp_tui.protocol.models import (
 )
 
 from .session_config import error_text
-
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+from .session_core import Caller
 
 
 def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
@@ -35,7 +31,7 @@ def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
     return headers, None
 
 
-async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str | None]:
+async def list_providers(session: Caller) -> tuple[list[ProviderInfo], str | None]:
     """`providers/list`: the providers, or an error message."""
     try:
         return (await session.api.list_providers()).providers, None
@@ -44,7 +40,7 @@ async def list_providers(session: AgentSession) -> tuple[list[ProviderInfo], str
 
 
 async def set_provider(
-    session: AgentSession, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
+    session: Caller, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
 ) -> str | None:
     """`providers/set`; an error message, or None when the agent took it."""
     request = SetProviderRequest(
@@ -57,7 +53,7 @@ async def set_provider(
     return None
 
 
-async def disable_provider(session: AgentSession, provider_id: str) -> str | None:
+async def disable_provider(session: Caller, provider_id: str) -> str | None:
     """`providers/disable`; an error message, or None when the agent took it."""
     try:
         await session.api.disable_provider(provider_id)

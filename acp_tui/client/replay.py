@@ -303,7 +303,7 @@ class ReplaySession(AgentSession):
                 session_id = (setup.model_extra or {}).get("sessionId")
                 if isinstance(session_id, str):
                     self.session_id = session_id
-                apply_session_setup(self, setup)
+                apply_session_setup(self.thread, setup)
         elif method == methods.SESSION_PROMPT:
             reason: str | None = None
             with contextlib.suppress(ValueError):

@@ -13,14 +13,29 @@ here imports Textual.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from acp_tui.client.session_core import Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
+from acp_tui.session.thread import Thread
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class ConfigSession(Caller, Protocol):
+    """What changing the agent's configuration needs of the session."""
+
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def speaks_v2(self) -> bool: ...
+
+    async def set_mode(self, mode_id: str) -> str | None:
+        """`session/set_mode` (v2: the mode config option); an error message, or None."""
+        ...
+
 
 _DATA_LIMIT = 300
 
@@ -46,7 +61,9 @@ def error_text(error: RpcError | ConnectionClosed) -> str:
     return f"{error.message}: {detail}" if detail != error.message else error.message
 
 
-async def set_config_option(session: AgentSession, config_id: str, value: str | bool) -> str | None:
+async def set_config_option(
+    session: ConfigSession, config_id: str, value: str | bool
+) -> str | None:
     """Set one config option; the agent's answer (the full list) becomes the session's list."""
     thread = session.thread
     option = option_by_id(thread.config_options, config_id)
@@ -65,7 +82,7 @@ async def set_config_option(session: AgentSession, config_id: str, value: str | 
     return None
 
 
-async def set_model(session: AgentSession, model_id: str) -> str | None:
+async def set_model(session: ConfigSession, model_id: str) -> str | None:
     """The unstable `session/set_model` (agents that describe `models` instead of an option)."""
     if session.session_id is None:
         return "no session"
@@ -77,7 +94,7 @@ async def set_model(session: AgentSession, model_id: str) -> str | None:
     return None
 
 
-async def choose_mode(session: AgentSession, mode_id: str) -> str | None:
+async def choose_mode(session: ConfigSession, mode_id: str) -> str | None:
     """Switch modes the way this agent offers them (modes, or a `mode` config option)."""
     thread = session.thread
     if not thread.modes:

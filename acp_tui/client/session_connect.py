@@ -1,5 +1,5 @@
 """Connecting an `AgentSession` to its agent and losing it: spawn and `initialize` (through the
-`Connector`; the answer read into the session, v2's driver installed), tear the agent down, and
+`Connector`; the answer read into the session), tear the agent down, and
 what a failure means (a crash: questions cancelled, unfinished tool calls ended, what the agent
 ran killed; a refusal: the session failed)."""
 
@@ -7,53 +7,89 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from acp_tui.client import agent_quirks
+from acp_tui.client.connector import Connector
 from acp_tui.client.events import AgentCrash, SessionState
-from acp_tui.client.handshake import HandshakeError
-from acp_tui.client.session_routes import v1_routes
-from acp_tui.client.v2_session import V2Driver
-from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.client.hello import AuthMethodInfo, HandshakeError
+from acp_tui.client.session_core import StateMachine
+from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.permissions import PermissionBroker
+from acp_tui.host.terminals import TerminalHost
+from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
+from acp_tui.protocol.traffic_store import TrafficStore
+from acp_tui.session.thread import Thread
+from acp_tui.tasks import Supervisor
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class ConnectingSession(StateMachine, Protocol):
+    """What connecting and losing the agent needs of the session: the connector, what the
+    `initialize` answer is read into, what a crash sets, what a teardown stops."""
+
+    phase: str
+    agent_info: Implementation | None
+    agent_capabilities: AgentCapabilities
+    auth_methods: list[AuthMethodInfo]
+    protocol_version: int
+    crash: AgentCrash | None
+    cleanup: asyncio.Future[None] | None
+
+    @property
+    def connector(self) -> Connector: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def tasks(self) -> Supervisor: ...
+    @property
+    def fs(self) -> FileSystemHost: ...
+    @property
+    def terminals(self) -> TerminalHost: ...
+    @property
+    def permissions(self) -> PermissionBroker: ...
+    @property
+    def elicitations(self) -> ElicitationBroker: ...
+    @property
+    def traffic_store(self) -> TrafficStore: ...
 
 
-async def connect(session: AgentSession) -> bool:
-    """Spawn and initialize the agent without opening a session."""
+async def connect(session: ConnectingSession) -> Connection | None:
+    """Spawn and initialize the agent without opening a session; the connection, or None (the
+    session failed or crashed). The caller installs v2's driver when the answer says 2.
+
+    Args:
+        session: the session the `initialize` answer is read into.
+    """
     session.set_state(SessionState.STARTING)
     session.phase = "start"
     try:
         connection = await session.connector.connect()
     except AgentSpawnError as error:
         session.fail(str(error))
-        return False
+        return None
     session.phase = "initialize"
     try:
         hello = await session.connector.initialize()
     except (RpcError, ConnectionClosed) as error:
         await failed_request(session, "initialize", error)
-        return False
+        return None
     except HandshakeError as error:
         session.fail(str(error))
         await teardown(session)
-        return False
+        return None
     session.agent_info = hello.info
     session.fs.missing_reads_empty = agent_quirks.missing_reads_empty(hello.info)
     session.agent_capabilities = hello.capabilities
     session.auth_methods = hello.auth_methods
     session.protocol_version = hello.protocol_version
-    if hello.protocol_version >= 2:
-        if session.v2 is None:
-            session.v2 = V2Driver(session)
-        session.v2.install_routes(connection, v1_routes(session).methods)
-    return True
+    return connection
 
 
-async def teardown(session: AgentSession) -> None:
+async def teardown(session: ConnectingSession) -> None:
     """Stop the agent (its questions cancelled, terminals closed); the session stays."""
     session.permissions.cancel_all()
     session.elicitations.cancel_all()
@@ -66,7 +102,7 @@ async def teardown(session: AgentSession) -> None:
         session.traffic_store.connection_closed()
 
 
-async def failed_request(session: AgentSession, what: str, error: Exception) -> None:
+async def failed_request(session: ConnectingSession, what: str, error: Exception) -> None:
     """A request failed: the agent is gone (crashed), or it said no (failed)."""
     if isinstance(error, ConnectionClosed):
         process = session.connector.process
@@ -81,7 +117,7 @@ async def failed_request(session: AgentSession, what: str, error: Exception) -> 
     session.fail(f"{what} failed: {error.describe()}")
 
 
-def crashed(session: AgentSession, process: AgentProcess, during: str) -> None:
+def crashed(session: ConnectingSession, process: AgentProcess, during: str) -> None:
     """The agent is gone: nothing it asked can be answered, nothing it ran still runs."""
     exit_info = process.exit
     session.permissions.cancel_all()
@@ -100,7 +136,7 @@ def crashed(session: AgentSession, process: AgentProcess, during: str) -> None:
     session.cleanup = session.tasks.spawn("end leftovers", _end_leftovers(session, process))
 
 
-async def _end_leftovers(session: AgentSession, process: AgentProcess) -> None:
+async def _end_leftovers(session: ConnectingSession, process: AgentProcess) -> None:
     with contextlib.suppress(Exception):
         await session.terminals.close_all()
     with contextlib.suppress(Exception):

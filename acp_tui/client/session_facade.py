@@ -131,35 +131,81 @@ class SessionFacade(Protocol):
     def rules(self) -> RulesStore | None: ...
 
     def terminal(self, terminal_id: str) -> Terminal | None:
-        """One of the agent's terminals (released ones too)."""
+        """One of the agent's terminals (released ones too).
+
+        Args:
+            terminal_id: the id `terminal/create` answered.
+        """
         ...
 
     def terminal_lookup(self, terminal_id: str) -> Terminal | AgentTerminal | None:
-        """The terminal a tool call shows: an agent-owned one (v2), else one of ours."""
+        """The terminal a tool call shows: an agent-owned one (v2), else one of ours.
+
+        Args:
+            terminal_id: the id in the tool call's terminal content.
+        """
         ...
 
     # ---- what the user asks --------------------------------------------------------------------
 
-    def submit(self, text: str) -> QueuedPrompt | None: ...
+    def submit(self, text: str) -> QueuedPrompt | None:
+        """Send a prompt now, or queue it while a turn runs (the queued item is returned).
+
+        Args:
+            text: the prompt as typed (@-mentions become content blocks).
+        """
+        ...
 
     async def write_export(self, path: Path, text: str) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic); the
-        real path written. Raises `OwnWriteError` saying why it was not written."""
+        real path written. Raises `OwnWriteError` saying why it was not written.
+
+        Args:
+            path: where the user asked for it.
+            text: the export (written as UTF-8).
+        """
         ...
 
-    def remove_queued(self, item_id: int) -> bool: ...
+    def remove_queued(self, item_id: int) -> bool:
+        """Take a queued prompt back; False if it cannot be (v2: the agent accepted it).
 
-    async def cancel(self) -> None: ...
+        Args:
+            item_id: the `QueuedPrompt.id`.
+        """
+        ...
 
-    async def restart(self) -> bool: ...
+    async def cancel(self) -> None:
+        """Cancel the running turn (its questions end; updates keep coming until it returns)."""
+        ...
+
+    async def restart(self) -> bool:
+        """Start the agent again and load the session when it can; False on failure."""
+        ...
 
     async def choose_mode(self, mode_id: str) -> str | None:
-        """Switch modes (or the mode config option); an error message, or None."""
+        """Switch modes (or the mode config option); an error message, or None.
+
+        Args:
+            mode_id: one of `thread.modes`' ids.
+        """
         ...
 
-    async def set_config_option(self, config_id: str, value: str | bool) -> str | None: ...
+    async def set_config_option(self, config_id: str, value: str | bool) -> str | None:
+        """Set one config option (the agent's answer replaces the list); an error, or None.
 
-    async def set_model(self, model_id: str) -> str | None: ...
+        Args:
+            config_id: the option's id.
+            value: a select's value id, or a boolean option's value.
+        """
+        ...
+
+    async def set_model(self, model_id: str) -> str | None:
+        """The unstable `session/set_model`; an error message, or None.
+
+        Args:
+            model_id: one of `thread.models`' ids.
+        """
+        ...
 
     async def list_providers(self) -> tuple[list[ProviderInfo], str | None]:
         """Unstable `providers/list` (when `agent_capabilities.providers` is offered)."""
@@ -167,11 +213,30 @@ class SessionFacade(Protocol):
 
     async def set_provider(
         self, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
-    ) -> str | None: ...
+    ) -> str | None:
+        """Unstable `providers/set`; an error message, or None.
 
-    async def disable_provider(self, provider_id: str) -> str | None: ...
+        Args:
+            provider_id: the provider `providers/list` named.
+            api_type: the protocol the endpoint speaks (one of the provider's `supported`).
+            base_url: the endpoint.
+            headers: extra HTTP headers (sent, never kept).
+        """
+        ...
+
+    async def disable_provider(self, provider_id: str) -> str | None:
+        """Unstable `providers/disable`; an error message, or None.
+
+        Args:
+            provider_id: the provider `providers/list` named.
+        """
+        ...
 
     @property
-    def can_logout(self) -> bool: ...
+    def can_logout(self) -> bool:
+        """The agent offers to end its login."""
+        ...
 
-    async def logout(self) -> str | None: ...
+    async def logout(self) -> str | None:
+        """Ask the agent to end its login; an error message, or None."""
+        ...

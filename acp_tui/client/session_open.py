@@ -1,38 +1,81 @@
 """Opening and closing an ACP session on a connected agent: `session/new`, `session/load`,
 `session/resume` (v2: `session/resume` with `replayFrom` for a load), the login loop an
 `AUTH_REQUIRED` answer starts, what the answer sets up (modes, config options, models), and
-`session/close`. Functions over an `AgentSession`; the session decides what a failure means."""
+`session/close`. Functions over an `OpeningSession` (what they need of the session); the session
+decides what a failure means."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-from acp_tui.client.connector import GaveUp, Lost
+from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import SessionState
-from acp_tui.client.handshake import AuthMethodInfo
-from acp_tui.client.mcp_offer import servers_for
+from acp_tui.client.hello import AuthMethodInfo
+from acp_tui.client.mcp_offer import McpSession, servers_for
+from acp_tui.client.session_core import Caller, StateMachine
+from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol import methods
-from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.models import SessionSetup
 from acp_tui.session.config_options import parse_models
+from acp_tui.session.thread import Thread
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class OpeningSession(McpSession, StateMachine, Caller, Protocol):
+    """What opening a session needs of it: the live connection, the id it opens or gets, the
+    thread the answer goes to, the login loop's connector and UI, and its lifecycle steps."""
+
+    phase: str
+    session_id: str | None
+
+    @property
+    def connection(self) -> Connection | None: ...
+    @property
+    def connector(self) -> Connector: ...
+    @property
+    def ui(self) -> ClientUi: ...
+    @property
+    def cwd(self) -> Path: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def preferred_auth(self) -> str | None: ...
+
+    async def connect(self) -> bool:
+        """Spawn and initialize the agent again (a login that needs a restart)."""
+        ...
+
+    async def teardown(self) -> None:
+        """Stop the agent, keeping the session."""
+        ...
+
+    async def failed_request(self, what: str, error: Exception) -> None:
+        """A request failed: crashed or refused, the session says which."""
+        ...
+
 
 log = logging.getLogger(__name__)
 
 
-async def open_session(session: AgentSession, *, load: bool, resume: bool = False) -> bool:
+async def open_session(session: OpeningSession, *, load: bool, resume: bool = False) -> bool:
     """Open `session.session_id` (load/resume) or a new session; logs in when the agent asks.
-    False (with `error`/`crash` set) on failure."""
+    False (with `error`/`crash` set) on failure.
+
+    Args:
+        session: the session opened (its id set by `session/new`).
+        load: continue `session.session_id` (v1 `session/load`, v2 `session/resume` with a
+            replay into an empty thread) instead of a new session.
+        resume: `session/resume` (no replay) rather than a load.
+    """
     connection = session.connection
     assert connection is not None
     tried: AuthMethodInfo | None = None
-    v2 = session.v2 is not None
+    v2 = session.speaks_v2
     servers = servers_for(session)  # what the agent's mcpCapabilities allow
     thread = session.thread
     while True:
@@ -76,36 +119,42 @@ async def open_session(session: AgentSession, *, load: bool, resume: bool = Fals
             await session.failed_request(session.phase, error)
             return False
         break
-    apply_session_setup(session, result)
+    apply_session_setup(session.thread, result)
     session.phase = "idle"  # a crash from now on is not "during session/new"
     session.set_state(SessionState.READY)
     return True
 
 
 def apply_session_setup(
-    session: AgentSession, result: SessionSetup, *, keep_missing: bool = False
+    thread: Thread, result: SessionSetup, *, keep_missing: bool = False
 ) -> None:
-    """What a session open answered besides its id: modes, config options, models (with
-    `keep_missing`, what the answer leaves out stays as it was)."""
+    """What a session open answered besides its id: modes, config options, models.
+
+    Args:
+        thread: the session's thread, which takes them.
+        result: the agent's answer to `session/new`, `load`, `resume` or `fork`, as its model
+            (v2's config options already read as v1's by `AgentApi`).
+        keep_missing: models the answer leaves out stay as they were.
+    """
     if result.modes is not None:
-        session.thread.set_modes(result.modes)
+        thread.set_modes(result.modes)
     if result.config_options is not None:
-        session.thread.set_config_options(result.config_options)
+        thread.set_config_options(result.config_options)
     extra = result.model_extra or {}
     if not keep_missing or "models" in extra:  # unstable: not in the models
-        session.thread.set_models(parse_models(extra.get("models")))
+        thread.set_models(parse_models(extra.get("models")))
 
 
-async def authenticate(session: AgentSession, error: str | None) -> AuthMethodInfo | None:
+async def authenticate(session: OpeningSession, error: str | None) -> AuthMethodInfo | None:
     """Ask the user how to log in until a method works (returned) or they give up (None)."""
     session.set_state(SessionState.AUTHENTICATING)
-    methods = session.auth_methods
+    methods = list(session.auth_methods)
     preferred = next((m for m in methods if m.id == session.preferred_auth), None)
     outcome = await session.connector.log_in(
         session.ui,
         methods,
         error,
-        v2=session.v2 is not None,
+        v2=session.speaks_v2,
         preferred=preferred,
         agent=session.agent_name,
     )
@@ -124,7 +173,7 @@ async def authenticate(session: AgentSession, error: str | None) -> AuthMethodIn
     return outcome.method
 
 
-async def close_current_session(session: AgentSession) -> None:
+async def close_current_session(session: OpeningSession) -> None:
     """`session/close` when the agent supports it (best effort, bounded)."""
     if session.agent_capabilities.session_capabilities.close is None:
         return

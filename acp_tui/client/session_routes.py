@@ -4,8 +4,12 @@ params validated by its model, see `protocol/router.py`), `session/update` strai
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from acp_tui.client.v2_session import V2Driver
+from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.models import (
@@ -19,12 +23,30 @@ from acp_tui.protocol.models import (
     WriteTextFileRequest,
 )
 from acp_tui.protocol.router import Router
-
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+from acp_tui.session.thread import Thread
 
 
-def install_handlers(session: AgentSession, connection: Connection) -> None:
+class RoutedSession(Protocol):
+    """What answering the agent needs of the session: the thread its updates go to (or v2's
+    reducer), the host services that answer, and its permission handler."""
+
+    @property
+    def v2(self) -> V2Driver | None: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def fs(self) -> FileSystemHost: ...
+    @property
+    def terminals(self) -> TerminalHost: ...
+    @property
+    def elicitations(self) -> ElicitationBroker: ...
+
+    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
+        """`session/request_permission`, answered by the permission broker."""
+        ...
+
+
+def install_handlers(session: RoutedSession, connection: Connection) -> None:
     """Everything the session answers, on a new connection (v1 until `initialize` says v2)."""
     v2 = session.v2
     # the chunk's way in: the connection's consumer calls the reducer, nothing in between
@@ -36,7 +58,7 @@ def install_handlers(session: AgentSession, connection: Connection) -> None:
     connection.on_notification(methods.ELICITATION_COMPLETE, session.elicitations.complete)
 
 
-def v1_routes(session: AgentSession) -> Router:
+def v1_routes(session: RoutedSession) -> Router:
     """The agent's v1 requests, each to its handler with params validated by its model."""
     fs, terminals = session.fs, session.terminals
 

@@ -3,8 +3,11 @@
 Every record of the `ChangeLog` that belongs to a turn is grouped under it: the monitor's records
 by their `observed.turn`, acp-tui's own writes by the turn running when they were written
 (`ChangeAttribution.active_turn`). Reverts and changes made outside acp-tui belong to no turn.
-When a turn ends (and again when a late change of an ended turn arrives) `summary_changed`
-emits the turn's `TurnSummary`: each file's content before the turn and after it, with its diff.
+When a turn ends (and again when late changes of an ended turn have arrived: once per
+`ChangeLog.settled`, so a thousand late records cost one summary, not a thousand)
+`summary_changed` emits the turn's `TurnSummary`: each file's content before the turn and after
+it; its diff is computed when first asked for (a summary of 20,000 files diffs only the few it
+shows).
 `revert(turn)` puts back every file the turn changed that still holds what the turn left, each
 through the file host's `Reverts` (lock, walk, boundary, atomic write, recorded).
 """
@@ -12,6 +15,7 @@ through the file host's `Reverts` (lock, walk, boundary, atomic write, recorded)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
@@ -19,6 +23,7 @@ from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.session.entries import MessageEntry
 from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
 
@@ -28,7 +33,12 @@ class TurnFile:
     path: Path
     first: WriteRecord  # the turn's first record for the file (its `before` is the turn's)
     last: WriteRecord  # the turn's last record for the file
-    diff: FileDiff
+
+    @cached_property
+    def diff(self) -> FileDiff:
+        """Before the turn → after it (computed on first use)."""
+        after = None if self.last.deleted else self.last.after
+        return compute_diff(str(self.path), self.first.before, after or "")
 
     @property
     def revertible(self) -> bool:
@@ -50,14 +60,6 @@ class TurnSummary:
     turn: int
     files: list[TurnFile] = field(default_factory=list)
 
-    @property
-    def added(self) -> int:
-        return sum(f.diff.added for f in self.files)
-
-    @property
-    def removed(self) -> int:
-        return sum(f.diff.removed for f in self.files)
-
 
 @dataclass(frozen=True)
 class TurnRevert:
@@ -74,7 +76,14 @@ class TurnChanges:
         self.attribution = attribution
         self.summary_changed: Signal[TurnSummary] = Signal("turn summary")
         self._records: dict[int, list[WriteRecord]] = {}
+        self._prompt_turns: dict[int, int] = {}
+        """The turn each user prompt started (the prompt's entry id → turn), for rewinding."""
+        self._prompted: set[int] = set()
+        self.thread = thread
+        self._late: set[int] = set()
+        """Ended turns with records since their last summary (emitted on `settled`)."""
         changes.subscribe(self._on_record)
+        changes.settled.subscribe(self._on_settled)
         thread.subscribe(self._on_change)
 
     def turn_of(self, record: WriteRecord) -> int | None:
@@ -91,10 +100,9 @@ class TurnChanges:
         files = []
         for path, records in by_path.items():
             first, last = records[0], records[-1]
-            after = None if last.deleted else last.after
-            diff = compute_diff(str(path), first.before, after or "")
-            if diff.hunks or (first.before is None) != (after is None):
-                files.append(TurnFile(path, first, last, diff))
+            after = None if last.deleted else last.after_data()
+            if first.before_data() != after:
+                files.append(TurnFile(path, first, last))
         return TurnSummary(turn, files)
 
     def _on_record(self, record: WriteRecord) -> None:
@@ -103,13 +111,40 @@ class TurnChanges:
             return
         self._records.setdefault(turn, []).append(record)
         if not self.attribution.running or turn != self.attribution.turn:
-            self.summary_changed.emit(self.summary(turn))  # a late change of an ended turn
+            self._late.add(turn)  # a late change of an ended turn: summed up on `settled`
+
+    def _on_settled(self, _: None) -> None:
+        late, self._late = sorted(self._late), set()
+        for turn in late:
+            self.summary_changed.emit(self.summary(turn))
+
+    def prompt_turn(self, entry_id: int) -> int | None:
+        """The turn the user prompt with entry id `entry_id` started (None: it started none
+        that acp-tui saw, e.g. a prompt of a loaded session)."""
+        return self._prompt_turns.get(entry_id)
+
+    def records_from(self, turn: int) -> list[WriteRecord]:
+        """Every record of `turn` and the turns after it, in the change log's order."""
+        found = [r for t, records in self._records.items() if t >= turn for r in records]
+        return sorted(found, key=lambda record: record.id)
 
     def _on_change(self, change: ch.Change) -> None:
+        if isinstance(change, ch.TurnStateChanged) and change.running:
+            entries = self.thread.entries
+            self._note_prompt(entries[-1] if entries else None)
+        elif isinstance(change, ch.EntryAdded) and self.attribution.running:
+            self._note_prompt(change.entry)  # (v2: the prompt may come after the turn started)
         if isinstance(change, ch.TurnStateChanged) and not change.running:
             turn = self.attribution.turn
             if turn in self._records:
                 self.summary_changed.emit(self.summary(turn))
+
+    def _note_prompt(self, entry: object) -> None:
+        """`entry` started the running turn if it is a user message and the turn has none yet."""
+        turn = self.attribution.turn
+        if isinstance(entry, MessageEntry) and entry.role == "user" and turn not in self._prompted:
+            self._prompted.add(turn)
+            self._prompt_turns.setdefault(entry.id, turn)
 
     async def revert(self, turn: int) -> TurnRevert:
         """Put back what `turn` changed, file by file; a file changed since is left alone."""

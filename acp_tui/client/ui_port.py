@@ -19,21 +19,40 @@ class ClientUi(Protocol):
     """Questions only a person can answer. Every method may be awaited for a long time."""
 
     @property
-    def asker(self) -> Asker: ...
+    def asker(self) -> Asker:
+        """Where the host services put their questions (outside paths, overwrites, …)."""
+        ...
 
     async def choose_auth_method(
         self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
-        """Let the user pick how to log in to `agent` (its name); None gives up."""
+        """Let the user pick how to log in; None gives up.
+
+        Args:
+            agent: the agent's name, for the title.
+            methods: the ways to log in the agent offered (texts already safe to show).
+            error: why the login is asked for (the agent's error, or the last method's
+                failure), or None.
+        """
         ...
 
     async def run_login_terminal(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
     ) -> int | None:
-        """Run the agent's login in a terminal in `cwd`; return its exit code (None: abandoned)."""
+        """Run the agent's login command in a terminal; its exit code (None: abandoned).
+
+        Args:
+            argv: the command and its arguments (never a shell string).
+            env: variables the agent's method adds to the environment.
+            cwd: the session directory it runs in.
+        """
         ...
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
-        """Show a held write (`diff`: the file now → the agent's proposal, computed once by the
-        gate); return what to write (maybe some hunks only), or None to reject."""
+        """Show a held write; what to write (maybe some hunks only), or None to reject.
+
+        Args:
+            path: the real path the agent writes.
+            diff: the file now → the agent's proposal, computed once by the gate.
+        """
         ...

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from acp_tui.client.handshake import AgentHello, AuthMethodInfo, malformed_answer
+from acp_tui.client.hello import AgentHello, AuthMethodInfo, malformed_answer
 from acp_tui.protocol.models import (
     AgentCapabilities,
     Implementation,

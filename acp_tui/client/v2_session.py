@@ -13,9 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
+from acp_tui.client.prompt_queue import PromptQueue
+from acp_tui.client.session_core import Caller, StateMachine
+from acp_tui.host.permissions import PermissionBroker
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
@@ -30,10 +33,33 @@ from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import MessageEntry
+from acp_tui.session.thread import Thread
 from acp_tui.session.v2_updates import PendingPrompt, V2Reducer
+from acp_tui.signal import Signal
+from acp_tui.tasks import Supervisor
 
-if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+
+class V2Session(StateMachine, Caller, Protocol):
+    """What the v2 driver needs of its session: the live connection and session id, the thread
+    its reducer fills, the prompt queue, the permission broker, where it tells."""
+
+    @property
+    def connection(self) -> Connection | None: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def prompts(self) -> PromptQueue: ...
+    @property
+    def tasks(self) -> Supervisor: ...
+    @property
+    def permissions(self) -> PermissionBroker: ...
+    @property
+    def notices(self) -> Signal[Notice]: ...
+    @property
+    def state_changed(self) -> Signal[SessionState]: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +69,7 @@ MODE_CATEGORY = "mode"
 class V2Driver:
     """Prompts, queue, cancel and modes of one v2 session; the thread's updates go to `reducer`."""
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: V2Session) -> None:
         self.session = session
         self.reducer = V2Reducer(session.thread, on_placed=self._placed)
         self._requests: dict[int, asyncio.Task[None]] = {}
@@ -81,7 +107,7 @@ class V2Driver:
 
     def send_waiting(self) -> None:
         """Prompts queued while the session was not ready go out now (all at once, in order)."""
-        for item in list(self.session.queue):
+        for item in list(self.session.prompts.items):
             if not item.sent:
                 item.sent = True
                 self.reducer.expect_prompt(item.id, item.text)
@@ -109,7 +135,7 @@ class V2Driver:
         """Take a queued prompt back (to edit or drop it). False if the agent already took it."""
         session = self.session
         task = self._requests.get(item_id)
-        if task is None and any(i.id == item_id and i.sent for i in session.queue):
+        if task is None and any(i.id == item_id and i.sent for i in session.prompts.items):
             session.notices.emit(
                 Notice("The agent has already accepted that prompt; it stays queued.", "warning")
             )

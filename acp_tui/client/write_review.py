@@ -16,9 +16,9 @@ The diff of a write is computed once, here: a held write awaits `review_ui(path,
 shows that diff; it returns a `ReviewedWrite` with the content to write, or None to reject, which
 the file host turns into the agent's error "the user rejected the change to <path>"). The gate
 answers the file host a `ReviewOutcome` that carries the review's facts (`WriteReview`: held,
-hunks kept, lines added/removed) to the disk and into the change log; each record that carries
-them makes `written` emit a `WriteReport` ("wrote src/app.py: 2 of 3 hunks") for the UI to show.
-No Textual here.
+hunks kept, lines added/removed) to the disk and into the change log; the file host then reports
+the write (`FileSystemHost.written`, a `WriteReport`: "wrote src/app.py: 2 of 3 hunks"). The
+gate only decides: it hears nothing back from the log. No Textual here.
 """
 
 from __future__ import annotations
@@ -26,58 +26,33 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from acp_tui.config import HoldWrites
-from acp_tui.host.change_log import ChangeLog, WriteRecord, WriteReview
+from acp_tui.host.change_log import WriteReview
 from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
 from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
-from acp_tui.safe_text import safe_line
+from acp_tui.host.write_report import WriteReport, display_path
 from acp_tui.session.diff import FileDiff, compute_diff
 from acp_tui.session.hunks import ReviewedWrite
-from acp_tui.signal import Signal
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
 DEFAULT_HOLD_WRITES = HoldWrites.OUTSIDE_PERMISSION
 GRANTING_KINDS = frozenset({"allow_once", "allow_always"})
 
+__all__ = [
+    "DEFAULT_HOLD_WRITES",
+    "HOLD_WRITES_CHOICES",
+    "WriteReport",
+    "WriteReviewGate",
+    "display_path",
+]
+
 
 ReviewUi = Callable[[Path, FileDiff], Awaitable[ReviewedWrite | None]]
 ToolCallPaths = Callable[[str], Iterable[str]]
-
-
-@dataclass(frozen=True)
-class WriteReport:
-    """A write the file host performed after passing through the gate."""
-
-    path: Path
-    held: bool  # the user reviewed it
-    accepted: int  # hunks of the agent's proposal that were written
-    total: int  # hunks the agent proposed
-    added: int  # lines added / removed on disk by the write
-    removed: int
-    record: WriteRecord
-
-    def summary(self, root: Path | None = None) -> str:
-        """E.g. "wrote src/app.py: 2 of 3 hunks" (paths shown relative to `root` when inside)."""
-        shown = display_path(self.path, root)
-        stats = f"(+{self.added} \u2212{self.removed})"
-        if not self.held or self.accepted == self.total:
-            return f"wrote {shown} {stats}"
-        return f"wrote {shown}: {self.accepted} of {self.total} hunks {stats}"
-
-
-def display_path(path: Path, root: Path | None) -> str:
-    """`path` for a person: relative to `root` when inside it, made safe to display."""
-    if root is not None:
-        try:
-            return safe_line(str(path.relative_to(root)))
-        except ValueError:
-            pass
-    return safe_line(str(path))
 
 
 def _canonical(path: str | Path, cwd: Path | None) -> Path:
@@ -108,7 +83,6 @@ class WriteReviewGate:
         self.hold_writes = HoldWrites(hold_writes)
         """The `hold_writes` setting; may be changed while the session runs."""
         self.cwd = cwd
-        self.written: Signal[WriteReport] = Signal("write reviewed")
         self._known_tool_call_paths = known_tool_call_paths
         self._granted: frozenset[Path] = frozenset()
 
@@ -167,23 +141,3 @@ class WriteReviewGate:
             True, decision.accepted, decision.total, decision.added, decision.removed
         )
         return ReviewOutcome(decision.content, review, decision.base, decision.base_known)
-
-    def attach(self, changes: ChangeLog) -> Callable[[], None]:
-        """Report (through `written`) each write the file host records after this gate."""
-        return changes.subscribe(self._on_record)
-
-    def _on_record(self, record: WriteRecord) -> None:
-        review = record.review
-        if record.reverts is not None or review is None:
-            return
-        self.written.emit(
-            WriteReport(
-                record.path,
-                review.held,
-                review.accepted,
-                review.total,
-                review.added,
-                review.removed,
-                record,
-            )
-        )

@@ -263,8 +263,13 @@ class PendingElicitation:
     on_complete: list[Callable[[], None]] = field(default_factory=list)
 
     def answer(self, result: dict[str, Any]) -> None:
+        """Answer the agent with `result` (a copy: `CANCEL`/`DECLINE` are shared by every session).
+
+        Args:
+            result: the `elicitation/create` result (`action`, and `content` when accepted).
+        """
         if not self.future.done():
-            self.future.set_result(result)
+            self.future.set_result(dict(result))
 
     @property
     def done(self) -> bool:
@@ -281,7 +286,7 @@ class ElicitationBroker:
     async def request(self, params: Any) -> dict[str, Any]:
         pending = self._pending(params)
         if not self.presented.listener_count:
-            return CANCEL  # nobody can answer (no UI)
+            return dict(CANCEL)  # nobody can answer (no UI)
         self.open.append(pending)
         self.presented.emit(pending)
         try:

@@ -7,6 +7,7 @@ The demo agent's `/edit` step changes three separate places of `APP_PY` (see
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 README_MD = """\
@@ -99,3 +100,10 @@ def create_sample_project(root: Path) -> None:
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def new_sample_project() -> Path:
+    """A fresh temporary directory holding the demo project (`acp-tui --demo` without `--cwd`)."""
+    root = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
+    create_sample_project(root)
+    return root

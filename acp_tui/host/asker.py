@@ -15,6 +15,9 @@ from acp_tui.safe_text import is_safe, safe_text
 
 @dataclass(frozen=True)
 class Choice:
+    """One answer a `Question` offers: `id` is what `Asker.ask` returns, `label` is shown,
+    `key` a suggested keyboard shortcut."""
+
     id: str
     label: str
     key: str | None = None  # a suggested keyboard shortcut
@@ -40,8 +43,16 @@ class Question:
 
 
 class Asker(Protocol):
+    """Puts a host service's question to the user (the UI's `ScreenUi`, a test, a policy)."""
+
     async def ask(self, question: Question) -> str:
-        """Return the id of the chosen `Choice`. Raise `asyncio.CancelledError` if abandoned."""
+        """The id of the `Choice` the user picked.
+
+        Args:
+            question: what to ask; its texts are already safe to show.
+
+        Raises `asyncio.CancelledError` if the question is abandoned (the session closes).
+        """
         ...
 
 

@@ -86,13 +86,17 @@ class Baseline:
 
     # ---- the one scan at the start ------------------------------------------------------------
 
-    def scan(self) -> None:
-        """Read what cannot be had later: untracked/modified files (git) or all text files."""
+    def scan(self, stop: threading.Event | None = None) -> None:
+        """Read what cannot be had later: untracked/modified files (git) or all text files.
+        Returns at the next file once `stop` is set (the session is closing)."""
         self.scans += 1
+        stopped = stop if stop is not None else threading.Event()
         if self.git_top is not None:
             for relative in git_lines(
                 self.root, "ls-files", "-z", "--modified", "--others", "--exclude-standard"
             ):
+                if stopped.is_set():
+                    return
                 self._keep(self.root / relative)
             return
         root = str(self.root)
@@ -101,6 +105,8 @@ class Baseline:
             prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
             dirs[:] = [d for d in dirs if not self.ignore.ignored_dir(prefix + d)]
             for name in files:
+                if stopped.is_set():
+                    return
                 if not self.ignore.ignored_file(prefix + name):
                     self._keep(Path(directory, name))
 

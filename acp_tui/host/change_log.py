@@ -9,10 +9,11 @@ honest history and subscribers see the revert like any other write.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +89,20 @@ Subscriber = Callable[[WriteRecord], None]
 
 
 class ChangeLog:
+    """The records, in order. `added` emits each record as it is appended; `settled` once the
+    records of a group are all in (`group()`: the change monitor appends a slice of records at a
+    time), or after each record appended outside a group. Work over the whole log (a turn's
+    summary, the Changes view's list) follows `settled`, so it runs once per group, not per
+    record."""
+
     def __init__(self) -> None:
         self.records: list[WriteRecord] = []
         self.added: Signal[WriteRecord] = Signal("change log record")
+        self.settled: Signal[None] = Signal("change log settled")
         self._originals: dict[Path, str | None] = {}
+        self._by_path: dict[Path, list[WriteRecord]] = {}
+        self._depth = 0
+        self._pending = False
 
     def subscribe(self, callback: Subscriber) -> Unsubscribe:
         """Call `callback` with every new record; returns a function that unsubscribes."""
@@ -128,8 +139,25 @@ class ChangeLog:
         )
         self.records.append(record)
         self._originals.setdefault(path, before)
+        self._by_path.setdefault(path, []).append(record)
         self.added.emit(record)
+        if self._depth:
+            self._pending = True
+        else:
+            self.settled.emit(None)
         return record
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator[None]:
+        """Records appended inside are followed by one `settled` at the end (if any)."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if not self._depth and self._pending:
+                self._pending = False
+                self.settled.emit(None)
 
     def get(self, record_id: int) -> WriteRecord:
         if not 1 <= record_id <= len(self.records):
@@ -148,7 +176,7 @@ class ChangeLog:
         return list(self._originals)
 
     def records_for(self, path: Path) -> list[WriteRecord]:
-        return [r for r in self.records if r.path == path]
+        return list(self._by_path.get(path, ()))
 
 
 def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:

@@ -12,6 +12,13 @@ match and are not counted twice; acp-tui's temporary files are ignored, and so a
 files (`OwnFiles`: the traffic log, exports), which are never changes of the session.
 
 `settle(paths)` reads paths at once instead of waiting for their events (the end of a turn).
+
+Many files at once (an agent that creates 20,000) are handled in slices of `SLICE` paths: each
+slice is read in a worker thread, then recorded on the event loop inside one `ChangeLog.group`
+(one `settled` per slice, not per file), and the loop gets control back between slices. The
+reading thread and the start-up scan stop at the next file once `stop()` is called, so closing
+the session never waits for a scan to finish. A change is attributed as of the moment its event
+arrived from the watcher, not when its slice came round.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,12 +50,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Attribute = Callable[[Path, bytes | None, str | None], Observed]
-"""Whose a change is: the changed file, its content now (None: deleted) and before (text)."""
+Attribute = Callable[[Path, bytes | None, str | None, float | None], Observed]
+"""Whose a change is: the changed file, its content now (None: deleted) and before (text), and
+when its event arrived (`time.monotonic()`; None: now)."""
 
 DEBOUNCE_MS = 400
 STEP_MS = 30
 WAIT_MS = 250  # how long one watch call waits for events before checking the stop flag
+SLICE = 200
+"""Paths read in one go and recorded between two returns to the event loop."""
+MAX_NEW_DIRECTORY_FILES = 200_000
+"""Files looked at inside one new directory (see `_look`)."""
 
 
 class ChangeMonitor:
@@ -61,8 +75,11 @@ class ChangeMonitor:
         use_git: bool = True,
         tasks: Supervisor | None = None,
         own_files: OwnFiles | None = None,
+        on_observed: Callable[[WriteRecord], None] | None = None,
     ) -> None:
         self.own_files = own_files if own_files is not None else OwnFiles()
+        self.on_observed = on_observed
+        """Told each record the monitor adds (the file host: what the agent changed itself)."""
         self._tasks = tasks if tasks is not None else Supervisor("change monitor")
         self.root = root.resolve()
         self.changes = changes
@@ -77,12 +94,14 @@ class ChangeMonitor:
         self.observed = 0
         """Records the monitor added."""
         self._last: dict[Path, bytes | None] = {}
+        self._walked: set[Path] = set()
+        """Directories whose files were looked at when their event arrived."""
         self._unsubscribe = changes.subscribe(self._on_record)
         self._stop = threading.Event()
         self._notify: RustNotify | None = None
         self._thread: threading.Thread | None = None
         self._consumer: asyncio.Task[None] | None = None
-        self._queue: asyncio.Queue[set[tuple[int, str]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[float, set[tuple[int, str]]]] = asyncio.Queue()
         self._ready = asyncio.Event()
         self._process_lock = asyncio.Lock()
 
@@ -110,7 +129,7 @@ class ChangeMonitor:
         )
         self._thread.start()
         self._consumer = self._tasks.spawn("change monitor events", self._consume())
-        await asyncio.to_thread(self.baseline.scan)
+        await asyncio.to_thread(self.baseline.scan, self._stop)
         self._ready.set()
 
     async def stop(self) -> None:
@@ -155,44 +174,74 @@ class ChangeMonitor:
                 return
             if isinstance(result, set) and result:
                 with contextlib.suppress(RuntimeError):  # the loop closed
-                    loop.call_soon_threadsafe(self._queue.put_nowait, result)
+                    loop.call_soon_threadsafe(self._queue.put_nowait, (time.monotonic(), result))
 
     # ---- processing ---------------------------------------------------------------------------
 
     async def _consume(self) -> None:
         while True:
-            batch = await self._queue.get()
+            at, batch = await self._queue.get()
             await self._ready.wait()
             try:
-                await self._process({Path(path) for _, path in batch})
+                await self._process({Path(path) for _, path in batch}, at)
             except Exception:
                 log.exception("change monitor could not process %d events", len(batch))
             self.batches += 1
 
-    async def _process(self, paths: set[Path]) -> None:
+    async def _process(self, paths: set[Path], at: float | None = None) -> None:
+        """Read `paths` a slice at a time (in a thread) and record what changed (on the loop)."""
+        ordered = sorted(paths)
         async with self._process_lock:
-            known = set(self._last)
-            found = await asyncio.to_thread(self._look, sorted(paths), known)
-            for path, current, baseline in found:
-                self._compare(path, current, baseline)
+            done = 0
+            while done < len(ordered) and not self._stop.is_set():
+                known = set(self._last)
+                chunk = ordered[done : done + SLICE]
+                done += len(chunk)
+                found, inside = await asyncio.to_thread(self._look, chunk, known)
+                ordered.extend(sorted(set(inside) - paths))
+                with self.changes.group():
+                    for path, current, baseline in found:
+                        self._compare(path, current, baseline, at)
+                await asyncio.sleep(0)  # the loop's turn (keys, frames) before the next slice
 
     def _look(
         self, paths: list[Path], known: set[Path]
-    ) -> list[tuple[Path, Before, Before | None]]:
-        """(blocking) each wanted path's content now, and its baseline if not known yet."""
+    ) -> tuple[list[tuple[Path, Before, Before | None]], list[Path]]:
+        """(blocking) each wanted path's content now, and its baseline if not known yet; stops
+        at the next file once the monitor is stopped. Also the files inside each directory seen
+        for the first time: files made in a new directory before the watcher watched it have
+        no event of their own."""
         ignore, baseline = self.ignore, self.baseline
         assert ignore is not None and baseline is not None
         for path in paths:
             ignore.changed(path)
-        found = []
+        found, inside = [], []
         for path in ignore.filter([path for path in paths if path not in self.own_files]):
+            if self._stop.is_set():
+                break
             current = read_small(path, self.max_file_bytes)
-            if not current.known:
-                continue  # a directory, a special file, or too large to diff
-            found.append((path, current, None if path in known else baseline.get(path)))
+            if current.known:
+                found.append((path, current, None if path in known else baseline.get(path)))
+            elif path not in self._walked and os.path.isdir(path) and not os.path.islink(path):
+                self._walked.add(path)
+                inside.extend(self._files_under(path))
+        return found, inside
+
+    def _files_under(self, directory: Path) -> list[Path]:
+        """(blocking) the files below a new directory (ignored directories not entered)."""
+        assert self.ignore is not None
+        found: list[Path] = []
+        for top, dirs, files in os.walk(directory):
+            if self._stop.is_set() or len(found) > MAX_NEW_DIRECTORY_FILES:
+                break
+            base = Path(top).relative_to(self.root).as_posix()
+            dirs[:] = [d for d in dirs if not self.ignore.ignored_dir(f"{base}/{d}")]
+            found.extend(Path(top, name) for name in files)
         return found
 
-    def _compare(self, path: Path, current: Before, baseline: Before | None) -> None:
+    def _compare(
+        self, path: Path, current: Before, baseline: Before | None, at: float | None
+    ) -> None:
         if path in self._last:
             before = Before(True, self._last[path])
         elif baseline is not None:
@@ -206,10 +255,10 @@ class ChangeMonitor:
                 self._last[path] = None
             return
         before_text, before_exact = decode_for_record(before.data)
-        observed = self.attribute(path, current.data, before_text)
+        observed = self.attribute(path, current.data, before_text, at)
         after_text, after_exact = decode_for_record(current.data)
         self.observed += 1
-        self.changes.add(
+        record = self.changes.add(
             path,
             before_text,
             after_text or "",
@@ -219,6 +268,8 @@ class ChangeMonitor:
             before_omitted=not before.known,
             observed=observed,
         )
+        if self.on_observed is not None:
+            self.on_observed(record)
 
     def _on_record(self, record: WriteRecord) -> None:
         self._last[record.path] = None if record.deleted else record.after_data()

@@ -64,8 +64,10 @@ from acp_tui.host.write_questions import (
     confirm_overwrite_changed,
     confirm_read_only,
 )
+from acp_tui.host.write_report import WriteReport
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
 from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
+from acp_tui.signal import Signal
 
 __all__ = [
     "CANCEL",
@@ -181,7 +183,8 @@ class FileSystemHost:
             self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
         )
         """Files written for the user (exports), under the same locks, walk and boundary."""
-        self.changes.subscribe(self._remember_write)
+        self.written: Signal[WriteReport] = Signal("write reviewed")
+        """Each write of the agent's that passed the gate, once it is on disk and in the log."""
 
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
         return {"content": await self._read(params.path, params.line, params.limit)}
@@ -314,7 +317,7 @@ class FileSystemHost:
     ) -> None:
         before_text, before_exact = decode_for_record(target.before)
         gated = outcome is not None and self.write_gate is not None
-        self.changes.add(
+        record = self.changes.add(
             real,
             before_text,
             outcome.content if outcome is not None else data.decode("utf-8"),
@@ -322,11 +325,22 @@ class FileSystemHost:
             review=outcome.review if gated and outcome is not None else None,
             before_omitted=target.large,
         )
+        self._known[real] = fingerprint(record.after_data(), _mtime_ns(real), "write")
+        report = WriteReport.of(record)
+        if report is not None:
+            self.written.emit(report)
 
-    def _remember_write(self, record: WriteRecord) -> None:
-        if record.reverts is not None or (record.observed and record.observed.origin == "outside"):
-            # The user reverted (or edited) behind the agent's back: keep the agent's view, so
-            # its next write to this file asks before overwriting the user's content.
+    def agent_changed(self, record: WriteRecord) -> None:
+        """The change monitor saw the agent change a file itself (`record.observed`, origin
+        "tool_call" or "agent"): the agent knows that content, so its next write over it is not
+        asked about. A change from outside (the user, another program) and a revert are not
+        the agent's: its next write asks before overwriting them.
+
+        Args:
+            record: the change log's record of the change seen on disk.
+        """
+        observed = record.observed
+        if observed is None or observed.origin == "outside" or record.reverts is not None:
             return
         data = record.after_data()
         self._known[record.path] = fingerprint(data, _mtime_ns(record.path), "write")

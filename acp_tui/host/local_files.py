@@ -2,7 +2,8 @@
 every open goes through a `beneath` walk (directory fds, ``O_NOFOLLOW`` on the final name),
 only regular files are read (a FIFO or a device is refused, never opened for a blocking read),
 and reads are bounded in size. Used for the file under review, the Changes view's current
-content, theme files and the $EDITOR draft (in a private directory made here).
+content, theme files, the $EDITOR draft (in a private directory made here) and what a path the
+user typed or pasted is (`path_kind`: the @-mention chips, a pasted media file).
 
 Errors are `LocalFileError`s (an `OSError`) whose message names the path and says why.
 Blocking: run in a thread from async code.
@@ -17,6 +18,7 @@ import stat
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Literal
 
 from acp_tui.host import beneath
 from acp_tui.host.atomic_write import atomic_write_bytes
@@ -28,6 +30,27 @@ _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 class LocalFileError(OSError):
     """A local file acp-tui would not or could not read; the message says why."""
+
+
+PathKind = Literal["file", "directory", "other"]
+
+
+def path_kind(path: Path) -> PathKind | None:
+    """What is at `path` the user named (symlinks followed, nothing opened): a regular file, a
+    directory, something else; None when nothing is there or it cannot be looked at.
+
+    Args:
+        path: an absolute path the user typed (an @-mention) or pasted.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # ValueError: a NUL in the name
+        return None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    return "other"
 
 
 def read_regular(

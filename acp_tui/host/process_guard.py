@@ -6,17 +6,19 @@ by everything below it. `install()` (the app calls it once at startup) makes acp
 subreaper, so orphans of its trees re-parent to it instead of init, and starts the `Watchdog`
 that kills what is left if acp-tui dies without cleaning up (`kill -9`). `record()` forwards
 processes seen in a tree to the watchdog (for those that clear their environment).
-`hold_terminal()` hands the watchdog a duplicate of a terminal's PTY master, so that acp-tui's
-death does not hang the command up (and scatter its tree) before the watchdog has stopped it.
+`hold_pty()` hands the watchdog a duplicate of a terminal's PTY master before its command
+starts, so that acp-tui's death (even right after the spawn, before acp-tui has looked at the
+command) does not hang the command up (and scatter its tree) before the watchdog has stopped it.
 `kill_everything()` is the last word at quit and on SIGTERM/SIGHUP.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from acp_tui.protocol.process_tree import Proc, descendants, kill_tree, set_child_subreaper
 from acp_tui.protocol.watchdog import Watchdog
@@ -34,6 +36,7 @@ class ProcessGuard:
         self.subreaper = False
         self.watchdog: Watchdog | None = None
         self._recorded: dict[int, int] = {}
+        self._ptys = itertools.count(1)
 
     def child_env(self) -> dict[str, str]:
         return {self.marker: "1"}
@@ -65,6 +68,15 @@ class ProcessGuard:
         """Let the watchdog keep the PTY of the command (pid, start) open while it runs."""
         if self.watchdog is not None:
             self.watchdog.hold(master_fd, pid, start)
+
+    def hold_pty(self, master_fd: int) -> Callable[[], None]:
+        """Before a terminal's command starts: let the watchdog keep its PTY open (under a key
+        of its own, pid 0: no process). Returns what to call once the command has ended."""
+        if self.watchdog is None:
+            return lambda: None
+        key = next(self._ptys)
+        self.watchdog.hold(master_fd, 0, key)
+        return lambda: self.drop_terminal(0, key)
 
     def drop_terminal(self, pid: int, start: int) -> None:
         """The command (pid, start) has ended: the watchdog closes its copy of the PTY."""

@@ -102,11 +102,15 @@ class PtyProcess:
         columns: int = 80,
         rows: int = 24,
         tasks: Supervisor | None = None,
+        on_master: Callable[[int], None] | None = None,
     ) -> PtyProcess:
-        """Start `argv` on a new PTY. Raises OSError (e.g. FileNotFoundError) if exec fails."""
+        """Start `argv` on a new PTY. Raises OSError (e.g. FileNotFoundError) if exec fails.
+        `on_master` gets the master before the command starts (the watchdog's copy)."""
         master_fd, slave_fd = os.openpty()
         try:
             set_window_size(master_fd, columns, rows)
+            if on_master is not None:
+                on_master(master_fd)
             process = await asyncio.create_subprocess_exec(
                 *argv,
                 stdin=slave_fd,

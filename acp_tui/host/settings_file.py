@@ -43,5 +43,20 @@ def read_settings_file(path: Path, max_bytes: int = SETTINGS_FILE_MAX_BYTES) -> 
         raise SettingsFileError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
+def settings_files_in(directory: Path, suffix: str = ".toml") -> list[Path]:
+    """The files named `*<suffix>` in `directory`, sorted (none when it is not a directory or
+    cannot be listed); each is still read with `read_settings_file`, which checks what it is.
+
+    Args:
+        directory: a directory of settings files (the themes directories).
+        suffix: the ending of the names listed.
+    """
+    try:
+        names = os.listdir(directory)
+    except (OSError, ValueError):
+        return []
+    return sorted(directory / name for name in names if name.endswith(suffix))
+
+
 def _size(count: int) -> str:
     return f"{count // (1024 * 1024)} MiB" if count % (1024 * 1024) == 0 else f"{count:,} bytes"

@@ -256,6 +256,11 @@ class TerminalHost:
             **self.guard.child_env(),
             terminal.marker: "1",
         }
+        drops: list[Callable[[], None]] = []  # the watchdog's copy of the PTY, held first
+
+        def hold(master_fd: int) -> None:
+            drops.append(self.guard.hold_pty(master_fd))
+
         try:
             process = await PtyProcess.spawn(
                 argv,
@@ -264,6 +269,7 @@ class TerminalHost:
                 columns=DEFAULT_COLUMNS,
                 rows=DEFAULT_ROWS,
                 tasks=self.tasks,
+                on_master=hold,
             )
         except FileNotFoundError:
             terminal.fail_to_start(f"{argv[0]}: command not found", 127)
@@ -271,8 +277,13 @@ class TerminalHost:
             terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
         else:
             terminal.attach(process)
-            self._hold(terminal, process)
+            for drop in drops:  # the watchdog lets the PTY go when the command has ended
+                terminal.add_exit_listener(_call(drop))
+            drops.clear()
             self._record(terminal)
+        finally:
+            for drop in drops:  # it never started
+                drop()
         self._terminals[terminal.id] = terminal
         return {"terminalId": terminal.id}
 
@@ -311,14 +322,6 @@ class TerminalHost:
         await asyncio.gather(*(terminal.close() for terminal in self._terminals.values()))
 
     # -- process trees --------------------------------------------------------------------------
-
-    def _hold(self, terminal: Terminal, process: PtyProcess) -> None:
-        """The watchdog keeps the PTY open until the command ends (see `protocol.watchdog`)."""
-        start = terminal.tree.get(process.pid)
-        if start is None:
-            return
-        self.guard.hold_terminal(process.master_fd, process.pid, start)
-        terminal.add_exit_listener(lambda _status: self.guard.drop_terminal(process.pid, start))
 
     def _record(self, terminal: Terminal) -> None:
         procs = snapshot()
@@ -378,3 +381,8 @@ def _env(variables: list[EnvVariable]) -> dict[str, str]:
 
 def _gone(pid: int, start: int, procs: dict[int, Proc]) -> bool:
     return pid not in procs or procs[pid].start != start or procs[pid].state in "ZX"
+
+
+def _call(function: Callable[[], None]) -> Callable[[ExitStatus], None]:
+    """An exit listener that calls `function`."""
+    return lambda _status: function()

@@ -25,9 +25,9 @@ from acp_tui.protocol.errors import (
 )
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
+    import contextvars
 
-    from acp_tui.protocol.connection import Connection
+    from pydantic import ValidationError
 
 logger = logging.getLogger("acp_tui.protocol.connection")
 
@@ -66,6 +66,18 @@ class Route:
     result: Callable[[Any], Any] | None = None
 
 
+class Answering(Protocol):
+    """What serving needs of its connection (a `connection.Connection`, which imports this
+    module: the other way is this Protocol)."""
+
+    @property
+    def closing(self) -> bool: ...
+    @property
+    def handler_context(self) -> contextvars.Context | None: ...
+    def spawn(self, coro: Awaitable[Any]) -> None: ...
+    async def write_line(self, line: str) -> bool: ...
+
+
 def _id_key(request_id: Any) -> tuple[type, Any]:
     return (type(request_id), request_id)
 
@@ -73,7 +85,7 @@ def _id_key(request_id: Any) -> tuple[type, Any]:
 class Serving:
     """The requests `connection` is serving, by id."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Answering) -> None:
         self.connection = connection
         self.routes: dict[str, Route] = {}
         self._serving: dict[tuple[type, Any], asyncio.Task[None]] = {}

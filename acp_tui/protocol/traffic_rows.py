@@ -8,13 +8,43 @@ lists (first frame, frame count) and extended as frames arrive; nothing is rebui
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from acp_tui.protocol.traffic import Direction
 
-if TYPE_CHECKING:
-    from acp_tui.protocol.traffic_store import FrameRecord, TrafficStore
+
+class FrameView(Protocol):
+    """What a filter reads of one frame (a `traffic_store.FrameRecord`)."""
+
+    @property
+    def direction(self) -> Direction: ...
+    @property
+    def is_error(self) -> bool: ...
+    @property
+    def marks(self) -> Sequence[object]: ...
+    @property
+    def label(self) -> str: ...
+
+
+class FrameColumns(Protocol):
+    """What the rows read of a store's columns (a `traffic_store.TrafficStore`, which builds its
+    default `RowIndex` itself: this module does not import it)."""
+
+    @property
+    def directions(self) -> Sequence[Direction]: ...
+    @property
+    def kinds(self) -> Sequence[str]: ...
+    @property
+    def updates(self) -> Sequence[str | None]: ...
+    @property
+    def error_codes(self) -> Sequence[int | None]: ...
+    @property
+    def marks(self) -> Mapping[int, Sequence[object]]: ...
+
+    def __len__(self) -> int: ...
+    def label(self, index: int) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -34,7 +64,7 @@ class RowFilter:
         """True when some frames are hidden."""
         return bool(self.direction or self.method or self.errors_only or self.marked_only)
 
-    def accepts(self, frame: FrameRecord) -> bool:
+    def accepts(self, frame: FrameView) -> bool:
         """Whether `frame` is listed under this filter."""
         if self.direction is not None and frame.direction != self.direction:
             return False
@@ -70,7 +100,7 @@ class RowIndex:
     It reads the store's columns directly (no per-frame objects): a full scan for a new filter
     touches only strings and numbers."""
 
-    def __init__(self, store: TrafficStore, row_filter: RowFilter | None = None) -> None:
+    def __init__(self, store: FrameColumns, row_filter: RowFilter | None = None) -> None:
         self.store = store
         self.filter = row_filter or RowFilter()
         self.starts: list[int] = []

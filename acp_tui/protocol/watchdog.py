@@ -4,10 +4,11 @@ acp-tui cannot clean up after `kill -9`. So at startup it spawns this script (st
 its own session so a closing terminal window does not hang it up) with one end of a Unix
 socket (SOCK_SEQPACKET: one message a line) on its stdin. acp-tui sends ``PID START`` for each
 process it learns about, and ``hold PID START`` with a duplicate of a terminal's PTY master
-(``drop PID START`` once that command has ended); the watchdog only reads. When the socket
-closes, whatever the reason (a normal exit, a crash, SIGKILL), the watchdog kills every recorded
-process that still exists, every process started with acp-tui's owner marker in its
-environment, and everything below them, then closes the masters it holds and exits.
+(``drop PID START`` once that command has ended; ``hold 0 N`` holds a master before its command
+has started, under a key N of acp-tui's, pid 0 naming no process); the watchdog only reads.
+When the socket closes, whatever the reason (a normal exit, a crash, SIGKILL), the watchdog
+kills every recorded process that still exists, every process started with acp-tui's owner
+marker in its environment, and everything below them, then closes the masters it holds and exits.
 
 Holding the masters is what makes `kill -9` clean: the death of acp-tui closes its own master
 side, and were it the last one the kernel would hang up every terminal, killing the commands
@@ -169,7 +170,7 @@ def _take(  # pragma: no cover - runs in the watchdog process
         pid, start = int(words[-2]), int(words[-1])
     except (IndexError, ValueError):
         verb, pid, start = b"?", 0, 0
-    if verb in (b"", b"hold"):
+    if verb in (b"", b"hold") and pid > 0:  # (0: a PTY held before its command started)
         known[pid] = start
     if verb == b"hold" and fds:
         previous = held.pop((pid, start), None)

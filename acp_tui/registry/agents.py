@@ -15,38 +15,19 @@ a `command` there replaces the registry's.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Literal
 
 from acp_tui.presets import BUILTIN_PRESETS, Preset
-from acp_tui.registry.index import BinaryTarget, RegistryAgent, RegistryIndex
+from acp_tui.registry.index import RegistryAgent, RegistryIndex
 from acp_tui.registry.install import InstallError, Progress, command_path, install_binary
 from acp_tui.registry.install import install_dir as _install_dir
-
-Kind = Literal["npx", "uvx", "binary", "none"]
+from acp_tui.registry.launch import RegistryLaunch
 
 TOOL_HELP = {
     "npx": "install Node.js (it comes with npx): https://nodejs.org/",
     "uvx": "install uv (it comes with uvx): https://docs.astral.sh/uv/",
 }
-
-
-@dataclass(frozen=True)
-class RegistryLaunch:
-    """How a preset's command comes from the registry."""
-
-    agent_id: str
-    version: str
-    kind: Kind
-    prefix: tuple[str, ...]
-    """The command without the agent's arguments (`npx -y PKG`, the binary's path)."""
-    binary: BinaryTarget | None = None
-    root: Path | None = None
-    """The registry cache (the binary goes to `<root>/agents/<id>/<version>/`)."""
-    platform: str = ""
-    builds: tuple[str, ...] = ()
-    """The platforms the registry has builds for (for the message when this one has none)."""
 
 
 def registry_preset(agent: RegistryAgent, root: Path, platform: str) -> Preset:

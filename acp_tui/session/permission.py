@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from .entries import ToolCallEntry
+EntryT = TypeVar("EntryT")
+"""What the queue keeps per question (the thread's `ToolCallEntry`; entries.py imports this
+module, so the queue does not name it)."""
 
 Responder = Callable[[str | None], None]
 """Answers the agent: an option id, or None for "cancelled"."""
@@ -50,7 +51,7 @@ class PermissionAsk:
     """When the question was put (the thread's clock), set by `Thread.ask_permission`."""
     answered_at: float | None = None
     """When the answer was recorded, set by `Thread.settle_permission`."""
-    queue: PermissionQueue | None = field(default=None, repr=False)
+    queue: PermissionQueue[Any] | None = field(default=None, repr=False)
     """The open questions this one waits in (set by the thread when it is asked)."""
 
     @property
@@ -82,21 +83,21 @@ class PermissionAsk:
             self.respond(option_id)
 
 
-class PermissionQueue:
+class PermissionQueue(Generic[EntryT]):
     """The permission questions waiting for the user, oldest first: only the oldest is asked
     (shown as a live prompt); the others wait as state of their tool calls."""
 
     def __init__(self) -> None:
-        self._open: dict[int, ToolCallEntry] = {}
+        self._open: dict[int, EntryT] = {}
 
     def __len__(self) -> int:
         return len(self._open)
 
-    def add(self, ask: PermissionAsk, entry: ToolCallEntry) -> None:
+    def add(self, ask: PermissionAsk, entry: EntryT) -> None:
         ask.queue = self
         self._open[ask.request_id] = entry
 
-    def remove(self, request_id: int) -> ToolCallEntry | None:
+    def remove(self, request_id: int) -> EntryT | None:
         """Take an answered question out; returns the entry of the new oldest one when the
         oldest changed because of it (it is now the one asked), else None."""
         head = self.oldest()
@@ -113,6 +114,6 @@ class PermissionQueue:
         """How many open questions are older than `request_id`."""
         return sum(1 for other in self._open if other < request_id)
 
-    def waiting(self) -> list[tuple[int, ToolCallEntry]]:
+    def waiting(self) -> list[tuple[int, EntryT]]:
         """(request id, entry) of every open question, oldest first."""
         return sorted(self._open.items(), key=lambda pair: pair[0])

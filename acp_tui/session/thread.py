@@ -111,7 +111,7 @@ class Thread(ThreadPlans, ThreadSettings):
         self.entries: list[Entry] = []
         self.tool_calls: dict[str, ToolCallEntry] = {}
         self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue()
+        self.permission_queue = PermissionQueue[ToolCallEntry]()
         """The permission questions waiting for the user, oldest (the one asked) first."""
         self.plan: list[PlanEntry] | None = None
         self.plans: dict[str, PlanState] = {}
@@ -395,7 +395,7 @@ class Thread(ThreadPlans, ThreadSettings):
         self.entries = []
         self.tool_calls = {}
         self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue()
+        self.permission_queue = PermissionQueue[ToolCallEntry]()
         self.plan = None
         self.plans = {}
         self.compactions = {}

@@ -294,5 +294,8 @@ class AcpApp(App[int]):
 
     async def action_quit(self) -> None:
         session_history.remember(self.session)
-        await self.session.close()
-        self.exit(0)
+        # no layout or repaint while the session closes: each await of the close would
+        # otherwise wait behind a frame of whatever floods the screen (seconds per step)
+        with self.batch_update():
+            await self.session.close()
+            self.exit(0)

@@ -98,4 +98,8 @@ class CollectorPolicy:
 
 
 policy = CollectorPolicy()
-"""The process's policy (the collector is process-wide)."""
+"""The process's policy. Process-wide on purpose: Python has one garbage collector per process
+(`gc.freeze`/`gc.collect` act on all of it), so two policies would undo each other. Nothing of a
+session is kept here: `turn_ended` counts turn ends of every session, and `busy` is the app's
+own check (one app per process; the app sets it on mount and puts `never_busy` back on
+unmount)."""

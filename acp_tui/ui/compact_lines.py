@@ -24,6 +24,9 @@ from textual.strip import Strip
 PackedLine = tuple[object, ...]
 """``(cell_length, text0, style_id0, text1, style_id1, ...)``; style id -1 is no style."""
 
+# The interning table of styles, process-wide and safe to share: a `Style` is immutable and the
+# same style means the same id in every session and view; it grows with distinct styles (the
+# theme's, a few hundred), never with the text drawn.
 _styles: list[Style] = []
 _style_ids: dict[Style, int] = {}
 

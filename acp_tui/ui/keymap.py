@@ -18,7 +18,7 @@ BINDING_IDS = frozenset({
     "inspector.pair", "inspector.previous", "inspector.search", "inspector.summary",
     "main.cancel-turn", "main.changes", "main.copy", "main.focus-prompt", "main.fork-here",
     "main.next-mode", "main.permission", "main.pick-model", "main.restart-agent", "main.rules",
-    "main.sessions", "main.toggle-sidebar",
+    "main.rewind", "main.sessions", "main.toggle-sidebar",
     "media.open", "message.open-media",
     "permission.allow-once", "permission.allow-always", "permission.reject-once",
     "permission.reject-always", "permission.next", "permission.previous",
@@ -26,8 +26,9 @@ BINDING_IDS = frozenset({
     "picker.cancel", "prompt.editor", "providers.close",
     "replay.back", "replay.forward", "replay.pause", "replay.rewind", "replay.speed",
     "replay.step",
+    "rewind.cancel", "rewind.confirm", "rewind.keep", "rewind.overwrite",
     "rules.close", "rules.edit-scopes", "rules.revoke", "rules.revoke_delete",
-    "sessions.close", "sessions.delete", "sessions.fork",
+    "sessions.close", "sessions.delete", "sessions.fork", "sessions.rewind-forward",
     "terminal.kill", "turn.revert",
 })  # fmt: skip
 """Every binding id of acp-tui's screens and widgets (a test checks it against their BINDINGS:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,10 +47,9 @@ def run_app(options: LaunchOptions) -> int:
     if options.demo:
         argv = demo_argv()
         if options.cwd_defaulted:
-            from acp_tui.demo.sample_project import create_sample_project
+            from acp_tui.demo.sample_project import new_sample_project
 
-            cwd = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
-            create_sample_project(cwd)
+            cwd = new_sample_project()
     if options.replay_path is not None:
         return run_replay(options)  # no agent: the recorded frames play instead
     early_input = EarlyInput()

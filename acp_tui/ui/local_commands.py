@@ -19,6 +19,7 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("sessions", "Earlier sessions: open, fork, delete (f5)", None, local=True),
     SlashCommand("model", "Pick the model (f6)", None, local=True),
     SlashCommand("clear", "Start a new session in this directory", None, local=True),
+    SlashCommand("rewind", "Edit an earlier prompt, files as they were (e)", None, local=True),
 )
 
 
@@ -32,6 +33,7 @@ class LocalCommandsProvider(Provider):
             ("Copy last code block", "copy code", "from the last agent message"),
             ("Edit prompt in $EDITOR", "editor", "reads it back when the editor exits"),
             ("New session (//clear)", "clear", "a new session in this directory"),
+            ("Rewind to an earlier prompt (//rewind)", "rewind", "files as they were, edit, go"),
         ]
 
     def _run(self, line: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from acp_tui.host.settings_file import read_settings_file
+from acp_tui.host.settings_file import read_settings_file, settings_files_in
 
 COLOR_KEYS = (
     "primary", "secondary", "warning", "error", "success", "accent",
@@ -33,9 +33,7 @@ def load_themes(dirs: Iterable[Path] | None = None) -> tuple[list[Theme], list[s
     themes: list[Theme] = []
     problems: list[str] = []
     for directory in theme_dirs() if dirs is None else dirs:
-        if not directory.is_dir():
-            continue
-        for path in sorted(directory.glob("*.toml")):
+        for path in settings_files_in(directory, ".toml"):
             try:
                 themes.append(theme_from_file(path))
             except (OSError, ValueError) as error:

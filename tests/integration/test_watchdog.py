@@ -23,7 +23,7 @@ import pytest
 from acp_tui.host.process_guard import OWNER_MARKER_PREFIX
 from acp_tui.protocol.process_tree import read_proc
 from acp_tui.protocol.watchdog import Watchdog
-from tests.process_trees import cleanup, new_tag, poll, survivors
+from tests.process_trees import cleanup, new_tag, poll, survivors, tree_command, tree_started
 
 GUARDED = Path(__file__).resolve().parents[1] / "guarded_terminal.py"
 
@@ -126,3 +126,35 @@ async def test_a_burst_of_records_is_not_lost(tag: str) -> None:
             process.kill()
             await process.wait()
         watchdog.close(wait=10.0)
+
+
+async def test_kill_9_right_after_a_terminal_started_before_acp_tui_looked_at_it(
+    tmp_path: Path, tag: str
+) -> None:
+    """acp-tui killed while busy right after a terminal's command started (its loop had not run
+    since the spawn: nothing of the command recorded yet). Its PTY master was handed to the
+    watchdog before the command started, so the death does not hang the command up and scatter
+    its tree (a cleared-environment orphan, no marker, would escape to init): the watchdog
+    finds the command by its marker and kills all below it. (About 1 run in 10 of the real app
+    under load lost that race: tests/integration/test_no_orphans_app.py.)"""
+    guarded = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(GUARDED),
+        tree_command(tag, cleared_env=True),
+        "--stall-after-spawn",
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert guarded.stdout is not None
+        watchdog = int(await asyncio.wait_for(guarded.stdout.readline(), 20))
+        await poll(lambda: tree_started(tag, cleared_env=True), "the terminal's tree to start")
+        os.kill(guarded.pid, signal.SIGKILL)
+        assert await guarded.wait() == -signal.SIGKILL
+        await poll(lambda: not running(watchdog), "the watchdog to act and exit")
+        await poll(lambda: not survivors(tag), "no process of the tree")
+    finally:
+        if guarded.returncode is None:
+            guarded.kill()
+            await guarded.wait()

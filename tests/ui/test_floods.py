@@ -146,8 +146,12 @@ async def test_five_hundred_permission_requests_show_one_live_prompt(tmp_path: P
 
         await h.until(asked, "the 500 questions", seconds=60)
         card = next(a for a in h.all(PermissionPrompt)[0].ancestors if isinstance(a, ToolCallCard))
-        assert "499 more questions waiting after this one" in card.text
-        assert "waiting: 1 question before this one" in conversation_text(h)
+        await h.until(  # the card is drawn again once the rest of the flood has arrived
+            lambda: "499 more questions waiting after this one" in card.text, "the count shown"
+        )
+        await h.until(
+            lambda: "waiting: 1 question before this one" in conversation_text(h), "the 2nd card"
+        )
         for index in range(3):  # keys answer the oldest, one after the other
             await h.until(
                 lambda: (

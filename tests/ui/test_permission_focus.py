@@ -84,7 +84,7 @@ async def answer_with(h: AppHarness, agent: ScriptedAgent, call_id: str, *keys: 
 
 
 async def test_a_answers_allow_once_however_the_request_is_timed(tmp_path: Path) -> None:
-    rounds = [("none", without_tool_call), ("same", with_tool_call), ("id", id_only)] * 3
+    rounds = [("none", without_tool_call), ("same", with_tool_call), ("id", id_only)] * 2
     steps: list[dict[str, Any]] = []
     calls = []
     for index, (label, make) in enumerate(rounds):

@@ -161,8 +161,7 @@ async def test_end_to_end_partial_accept_writes_merge_and_reports(project: Path)
     gate = WriteReviewGate(app.review_ui, hold_writes="always", cwd=project)
     fs = FileSystemHost(project, NoQuestions(), write_gate=gate)
     reports: list[WriteReport] = []
-    gate.attach(fs.changes)
-    gate.written.subscribe(reports.append)
+    fs.written.subscribe(reports.append)
     target = project / "src" / "app.py"
     async with app.run_test(size=(100, 40)) as pilot:
         write = asyncio.create_task(

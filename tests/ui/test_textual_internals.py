@@ -3,6 +3,7 @@ installed Textual: a Textual release that renames or reshapes one fails here, na
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -170,15 +171,21 @@ def test_no_private_textual_import_or_attribute_outside_the_door() -> None:
 def _textual_privates(cls: type) -> set[str]:
     names: set[str] = set()
     for base in cls.__mro__:
-        if not base.__module__.startswith("textual"):
-            continue
-        names |= {n for n in vars(base) if n.startswith("_") and not n.startswith("__")}
-        try:
-            source = inspect.getsource(base)
-        except (OSError, TypeError):
-            continue
-        names |= set(re.findall(r"self\.(_[A-Za-z]\w*)\s*[:=]", source))
+        if base.__module__.startswith("textual"):
+            names |= _privates_of(base)
     return names
+
+
+@functools.cache
+def _privates_of(base: type) -> frozenset[str]:
+    """The private names one Textual class defines or assigns (each class's source read once:
+    the bases of every widget are the same few, and reading their source is the slow part)."""
+    names = {n for n in vars(base) if n.startswith("_") and not n.startswith("__")}
+    try:
+        source = inspect.getsource(base)
+    except (OSError, TypeError):
+        return frozenset(names)
+    return frozenset(names | set(re.findall(r"self\.(_[A-Za-z]\w*)\s*[:=]", source)))
 
 
 def test_no_class_outside_the_door_uses_or_overrides_a_private_textual_name() -> None:

@@ -51,3 +51,28 @@ def test_the_draft_lives_in_a_private_directory_removed_afterwards() -> None:
         assert path.read_text() == "hello\n"
         assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert not path.parent.exists()
+
+
+def test_path_kind_says_what_a_named_path_is_without_opening_it(tmp_path: Path) -> None:
+    from acp_tui.host.local_files import path_kind
+
+    (tmp_path / "f.txt").write_text("x")
+    (tmp_path / "d").mkdir()
+    os.mkfifo(tmp_path / "pipe")  # looked at, never opened: nothing blocks
+    (tmp_path / "link").symlink_to(tmp_path / "d")
+    assert path_kind(tmp_path / "f.txt") == "file"
+    assert path_kind(tmp_path / "d") == "directory"
+    assert path_kind(tmp_path / "link") == "directory"
+    assert path_kind(tmp_path / "pipe") == "other"
+    assert path_kind(tmp_path / "missing") is None
+    assert path_kind(Path("/nul\0l")) is None
+
+
+def test_settings_files_in_lists_the_named_files_sorted(tmp_path: Path) -> None:
+    from acp_tui.host.settings_file import settings_files_in
+
+    for name in ("b.toml", "a.toml", "notes.txt"):
+        (tmp_path / name).write_text("")
+    assert settings_files_in(tmp_path) == [tmp_path / "a.toml", tmp_path / "b.toml"]
+    assert settings_files_in(tmp_path / "a.toml") == []  # not a directory
+    assert settings_files_in(tmp_path / "missing") == []

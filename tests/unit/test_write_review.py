@@ -271,12 +271,9 @@ async def test_the_review_outcome_carries_the_one_diff_into_the_record_and_repor
     ui = DecidingUi({1: "rejected"})
     gate = WriteReviewGate(ui, hold_writes="always")
     log = ChangeLog()
-    gate.attach(log)
-    reports: list[WriteReport] = []
-    gate.written.subscribe(reports.append)
     path = cwd / "f.txt"
     outcome = await gate.review(ProposedWrite(path, OLD, NEW))
-    assert reports == []  # nothing written yet
+    assert log.added.listener_count == 0  # the gate decides; it hears nothing back from the log
     assert outcome is not None
     [diff] = ui.diffs
     assert (diff.old_text, diff.new_text) == (OLD, NEW)  # the screen got the gate's diff
@@ -284,26 +281,25 @@ async def test_the_review_outcome_carries_the_one_diff_into_the_record_and_repor
     assert outcome.base_known and outcome.base == OLD
     assert outcome.review == WriteReview(True, 2, 3, 2, 1)  # "2"→"two", "28"+"28b"
     record = log.add(path, OLD, outcome.content, review=outcome.review)
-    assert [(r.held, r.accepted, r.total, r.record) for r in reports] == [(True, 2, 3, record)]
-    assert reports[0].summary(cwd) == "wrote f.txt: 2 of 3 hunks (+2 \N{MINUS SIGN}1)"
+    report = WriteReport.of(record)
+    assert report is not None
+    assert (report.held, report.accepted, report.total, report.record) == (True, 2, 3, record)
+    assert report.summary(cwd) == "wrote f.txt: 2 of 3 hunks (+2 \N{MINUS SIGN}1)"
     # a revert is the user's own doing: no report; and a record nobody reviewed neither
-    log.add(path, outcome.content, OLD, reverts=record.id)
-    log.add(cwd / "other.txt", None, "x\n")
-    assert len(reports) == 1
+    assert WriteReport.of(log.add(path, outcome.content, OLD, reverts=record.id)) is None
+    assert WriteReport.of(log.add(cwd / "other.txt", None, "x\n")) is None
 
 
 async def test_unheld_write_report_says_what_was_written(cwd: Path) -> None:
     gate = WriteReviewGate(FakeReviewUi(), hold_writes="never")
     log = ChangeLog()
-    gate.attach(log)
-    reports: list[WriteReport] = []
-    gate.written.subscribe(reports.append)
     path = cwd / "new.txt"
     outcome = await gate.review(ProposedWrite(path, None, "1\n2\n"))
     assert outcome is not None and outcome.content == "1\n2\n"
-    log.add(path, None, outcome.content, review=outcome.review)
-    assert [r.summary(cwd) for r in reports] == ["wrote new.txt (+2 \N{MINUS SIGN}0)"]
-    assert not reports[0].held
+    report = WriteReport.of(log.add(path, None, outcome.content, review=outcome.review))
+    assert report is not None
+    assert report.summary(cwd) == "wrote new.txt (+2 \N{MINUS SIGN}0)"
+    assert not report.held
 
 
 # ---- pure helpers -------------------------------------------------------------------------------

@@ -11,7 +11,12 @@ directory-fd walk, the boundary's questions, the atomic write) and are recorded 
 `ChangeLog` with `reverts` set to the file's first record (the one that holds the original): a
 whole-file revert is `Reverts.revert_record(first_id)`, a hunk revert `Reverts.restore` of the
 merged text. A revert that would delete or empty the file asks first. The view follows the log:
-new writes (the agent's or a revert) refresh the list and the diff.
+new writes (the agent's or a revert) refresh the list and the diff, once per `ChangeLog.settled`
+(a reload that is running finishes first, then one more runs).
+
+Many files (an agent that created 20,000): the view opens at once and says what it is reading;
+the files are read and diffed `SLICE` at a time in a thread (the progress in the title between
+slices), the first `MAX_LISTED` listed, then a line "… and N more files (not listed)".
 """
 
 from __future__ import annotations
@@ -42,6 +47,12 @@ from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 
 EMPTY_TEXT = "No files written in this session yet."
+LOADING_TEXT = "Reading the changed files…"
+TITLE = "Changes in this session"
+SLICE = 100
+"""Files read and diffed in one go between two returns to the event loop."""
+MAX_LISTED = 1000
+"""Files listed (read and diffed); the rest are counted on one line at the end."""
 REVERT = "revert"
 KEEP = "keep"
 KEY_HELP = (
@@ -57,6 +68,11 @@ class FileChange:
     diff: FileDiff
     exists: bool
     exact: bool  # the disk content is valid UTF-8 (hunks can be reverted one by one)
+
+
+def load_changes(log: ChangeLog, paths: list[Path]) -> dict[Path, FileChange]:
+    """(blocking) `load_change` of each path, in order."""
+    return {path: load_change(log, path) for path in paths}
 
 
 def load_change(log: ChangeLog, path: Path) -> FileChange:
@@ -118,18 +134,21 @@ class ChangesScreen(ModalScreen[None]):
         """How many times the list was (re)loaded from disk; tests wait on it."""
         self._unsubscribe: Callable[[], None] | None = None
         self._busy = False
+        self._loading = False
+        self._stale = False
 
     def compose(self) -> ComposeResult:
+        waiting = LOADING_TEXT if self.change_log.records else EMPTY_TEXT
         with Vertical():
-            yield Static("Changes in this session", id="changes-title")
+            yield Static(TITLE, id="changes-title", markup=False)
             with Horizontal():
                 yield OptionList(id="changes-files")
                 with Vertical(id="changes-detail"):
-                    yield Static(EMPTY_TEXT, id="changes-empty")
+                    yield Static(waiting, id="changes-empty", markup=False)
             yield Static(KEY_HELP, id="changes-keys", markup=False)
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.change_log.subscribe(self._on_record)
+        self._unsubscribe = self.change_log.settled.subscribe(self._on_settled)
         self.query_one(OptionList).focus()
         self.reload()
 
@@ -137,27 +156,48 @@ class ChangesScreen(ModalScreen[None]):
         if self._unsubscribe is not None:
             self._unsubscribe()
 
-    def _on_record(self, record: WriteRecord) -> None:
-        self.reload()
+    def _on_settled(self, _: None) -> None:
+        if self._loading:
+            self._stale = True  # the reload running now is followed by one more
+        else:
+            self.reload()
 
     # ---- loading ------------------------------------------------------------------------------
 
     @work(exclusive=True, group="changes-reload")
     async def reload(self) -> None:
-        """Re-read every written file and redraw the list and the selected diff."""
+        """Re-read the written files and redraw the list and the selected diff."""
+        self._loading = True
+        try:
+            self._stale = True
+            while self._stale:
+                self._stale = False
+                await self._load()
+        finally:
+            self._loading = False
+
+    async def _load(self) -> None:
         paths = self.change_log.files()
-        loaded = await asyncio.to_thread(
-            lambda: {path: load_change(self.change_log, path) for path in paths}
-        )
+        listed = paths[:MAX_LISTED]
+        loaded: dict[Path, FileChange] = {}
+        title = self.query_one("#changes-title", Static)
+        for first in range(0, len(listed), SLICE):
+            if len(listed) > SLICE:
+                title.update(f"{TITLE} · reading {first:,} of {len(listed):,} files…")
+            chunk = listed[first : first + SLICE]
+            loaded.update(await asyncio.to_thread(load_changes, self.change_log, chunk))
+        title.update(f"{TITLE} · {len(paths):,} files" if len(paths) > SLICE else TITLE)
         self.changes = loaded
+        options = [Option(self._label(change), id=str(change.path)) for change in loaded.values()]
+        if len(paths) > len(listed):
+            more = Text(f"… and {len(paths) - len(listed):,} more files (not listed)", "italic")
+            options.append(Option(more, disabled=True))
         files = self.query_one(OptionList)
-        files.set_options(
-            Option(self._label(change), id=str(change.path)) for change in loaded.values()
-        )
+        files.set_options(options)
         if self.selected not in loaded:
-            self.selected = paths[0] if paths else None
+            self.selected = listed[0] if listed else None
         if self.selected is not None:
-            files.highlighted = paths.index(self.selected)
+            files.highlighted = listed.index(self.selected)
         await self._show(self.selected)
         self.loads += 1
 

@@ -46,16 +46,20 @@ class ChoicePicker(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape", "dismiss_none", "cancel", id="picker.cancel")]
 
-    def __init__(self, title: str, choices: list[Choice], current: str | None) -> None:
+    def __init__(
+        self, title: str, choices: list[Choice], current: str | None, *, filtered: bool = False
+    ) -> None:
         super().__init__()
         self.picker_title = title
         self.choices = choices
         self.current = current
+        self.filtered = filtered or len(choices) > 8
+        """A filter field above the list (always with `filtered`, else past 8 choices)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(safe_text(self.picker_title)), id="picker-title")
-            if len(self.choices) > 8:
+            if self.filtered:
                 yield Input(placeholder="type to filter", id="picker-filter")
             yield OptionList(id="picker-options")
 

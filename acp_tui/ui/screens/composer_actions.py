@@ -79,6 +79,10 @@ class ComposerActions(Screen[None]):
             self.copy_last(code=event.args == "code")
         elif event.name == "editor":
             self.open_editor()
+        elif event.name == "rewind":
+            from acp_tui.ui.rewind_actions import ask_prompt
+
+            ask_prompt(self)  # type: ignore[arg-type]  # (the main screen)
         else:
             from acp_tui.ui.session_actions import run_local_command
 

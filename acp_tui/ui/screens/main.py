@@ -48,6 +48,7 @@ from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 
 if TYPE_CHECKING:
     from acp_tui.ui.app import AcpApp
+    from acp_tui.ui.rewind_actions import RewindPoint
 
 
 class MainScreen(LayoutOnce, ComposerActions):
@@ -71,6 +72,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
         ),
+        Binding("e", "rewind_here", "edit & rewind", show=False, id="main.rewind"),
         Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
         *ComposerActions.COMPOSER_BINDINGS,
@@ -84,6 +86,8 @@ class MainScreen(LayoutOnce, ComposerActions):
         self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Callable[[], None]] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
+        self.rewind_pending: RewindPoint | None = None
+        """A rewind done here: the next prompt sent continues in a new branch."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -244,6 +248,12 @@ class MainScreen(LayoutOnce, ComposerActions):
 
     @on(PromptInput.Submitted)
     def _submit(self, event: PromptInput.Submitted) -> None:
+        if self.rewind_pending is not None:
+            from acp_tui.ui.rewind_actions import send_on_branch
+
+            point, self.rewind_pending = self.rewind_pending, None
+            send_on_branch(self, point, event.text)
+            return
         self.session.submit(event.text)
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
             notify(self, "The agent is not running: ctrl+r restarts it and sends this prompt.")
@@ -330,6 +340,12 @@ class MainScreen(LayoutOnce, ComposerActions):
         from acp_tui.ui.session_actions import fork_here
 
         fork_here(self)
+
+    def action_rewind_here(self) -> None:
+        """Rewind to before the focused prompt of the user's (else a picked one)."""
+        from acp_tui.ui.rewind_actions import rewind_here
+
+        rewind_here(self)
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""

@@ -3,7 +3,8 @@
 The list is the agent's `session/list` for the session's cwd, a page at a time ("more…" at the
 end loads the next page with its cursor), or the sessions acp-tui remembers for agents that
 cannot list. Typing filters by title and id. Enter opens, `f` forks (unstable `session/fork`),
-`d` deletes after a confirmation. Dismisses with a `PickedSession`, or None.
+`d` deletes after a confirmation, ctrl+r opens an old branch a rewind left and rewinds its files
+forward (`rewind_actions.open_branch`). Dismisses with a `PickedSession`, or None.
 """
 
 from __future__ import annotations
@@ -75,6 +76,13 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         Binding("escape", "dismiss_none", "close", id="sessions.close"),
         Binding("ctrl+f", "fork", "fork", priority=True, id="sessions.fork"),
         Binding("ctrl+d", "delete", "delete", priority=True, id="sessions.delete"),
+        Binding(
+            "ctrl+r",
+            "rewind_forward",
+            "rewind forward",
+            priority=True,
+            id="sessions.rewind-forward",
+        ),
     ]
 
     def __init__(self, session: AgentSession) -> None:
@@ -100,6 +108,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         if self.caps.fork:
             parts.append("ctrl+f fork")
         parts.append("ctrl+d delete" if self.caps.delete or not self.caps.list else "")
+        parts.append("ctrl+r old branch: files forward")
         parts.append("esc close")
         hint = " · ".join(p for p in parts if p)
         if not self.caps.list:
@@ -195,6 +204,19 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         elif session_id not in (None, MORE):
             assert session_id is not None
             self.dismiss(PickedSession("fork", session_id))
+
+    def action_rewind_forward(self) -> None:
+        """Open the highlighted session, an old branch a rewind left, with its files forward."""
+        from acp_tui.ui.app import AcpApp
+        from acp_tui.ui.rewind_actions import open_branch
+
+        session_id = self._selected()
+        if session_id in (None, MORE) or not isinstance(self.app, AcpApp):
+            return
+        assert session_id is not None
+        app = self.app
+        self.dismiss(None)
+        open_branch(app, session_id)
 
     def action_delete(self) -> None:
         session_id = self._selected()

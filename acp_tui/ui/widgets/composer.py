@@ -35,6 +35,7 @@ from acp_tui.composer.slash import (
     local_command,
     merged,
 )
+from acp_tui.host.local_files import path_kind
 from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
 from acp_tui.ui.key_guard import KeyGuard
@@ -60,7 +61,7 @@ class MentionChips(Static):
         self._shown = labels
         text = Text()
         for mention, path in mentions:
-            if path.is_dir():
+            if path_kind(path) == "directory":
                 icon = "📁"
             elif (mime_type(path) or "") in IMAGE_TYPES:
                 icon = "🖼"
@@ -228,7 +229,7 @@ class Composer(Vertical):
         for mention in find_mentions(text)[:20]:
             path = Path(os.path.expanduser(mention.path))
             path = path if path.is_absolute() else self.cwd / path
-            if path.exists():
+            if path_kind(path) is not None:
                 found.append((mention, path))
         self.query_one(MentionChips).show(found)
 
@@ -272,7 +273,7 @@ def pasted_media_path(text: str, cwd: Path) -> Path | None:
         candidate = unquote(urlparse(candidate).path)
     path = Path(os.path.expanduser(candidate))
     path = path if path.is_absolute() else cwd / path
-    if media_kind(mime_type(path)) is None or not path.is_file():
+    if media_kind(mime_type(path)) is None or path_kind(path) != "file":
         return None
     return path
 

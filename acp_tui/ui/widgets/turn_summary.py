@@ -4,6 +4,8 @@ Focus it (tab, or a click) and ``←``/``→`` pick a file, ``enter`` (or a clic
 its diff (before the turn → after it), ``R`` reverts everything the turn changed after asking
 (the question names the files the revert deletes or empties).
 Files changed since the turn are left alone by the revert (and said so).
+A turn that changed many files names the first `MAX_SHOWN` (their diffs are the only ones
+computed) and counts the rest: ``Δ changed 20,000 files: … · and 19,992 more (F2 lists them)``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from acp_tui.ui.screens.question import QuestionScreen
 
 REVERT = "revert"
 KEEP = "keep"
+MAX_SHOWN = 8
+"""Files named (with their +/- counts) on the line; the rest are counted."""
 
 
 def _names(items: list[TurnFile], most: int = 6) -> str:
@@ -35,7 +39,7 @@ def revert_plan(files: list[TurnFile]) -> str:
     """What reverting a turn does, file by file: which it deletes or empties are named first."""
     deletes = [item for item in files if item.revert_deletes]
     empties = [item for item in files if item.revert_empties]
-    restores = [item for item in files if item not in deletes and item not in empties]
+    restores = [item for item in files if not item.revert_deletes and not item.revert_empties]
     lines = []
     if deletes:
         lines.append(f"DELETES {_names(deletes)} (created by the turn)")
@@ -77,14 +81,16 @@ class TurnSummaryView(Static, can_focus=True):
     def show(self, summary: TurnSummary) -> None:
         """Show `summary` (a turn's changes as they now stand)."""
         self.summary = summary
-        self.selected = min(self.selected, max(len(summary.files) - 1, 0))
+        self.selected = min(self.selected, max(self._shown_count() - 1, 0))
         self.update(self.line())
 
     def line(self) -> Text:
         """The summary line, the selected file highlighted."""
-        text = Text("Δ changed: ", style="bold")
+        files = self.summary.files
+        count = f" {len(files):,} files" if len(files) > MAX_SHOWN else ""
+        text = Text(f"Δ changed{count}: ", style="bold")
         self._spans = []
-        for index, item in enumerate(self.summary.files):
+        for index, item in enumerate(files[:MAX_SHOWN]):
             if index:
                 text.append(" · ")
             start = len(text)
@@ -94,6 +100,8 @@ class TurnSummaryView(Static, can_focus=True):
             self._spans.append((start, len(text)))
             if index == self.selected and self.has_focus:
                 text.stylize("reverse", start, len(text))
+        if len(files) > MAX_SHOWN:
+            text.append(f" · and {len(files) - MAX_SHOWN:,} more (F2 lists them)", "italic")
         if self.reverted:
             text.append("  (reverted)", "italic")
         else:
@@ -117,9 +125,12 @@ class TurnSummaryView(Static, can_focus=True):
     def on_blur(self) -> None:
         self.update(self.line())
 
+    def _shown_count(self) -> int:
+        return min(len(self.summary.files), MAX_SHOWN)
+
     def action_move(self, step: int) -> None:
         if self.summary.files:
-            self.selected = (self.selected + step) % len(self.summary.files)
+            self.selected = (self.selected + step) % self._shown_count()
             self.update(self.line())
 
     def action_open(self, index: int | None = None) -> None:
@@ -127,7 +138,7 @@ class TurnSummaryView(Static, can_focus=True):
 
         if index is not None:
             self.selected = index
-        if 0 <= self.selected < len(self.summary.files):
+        if 0 <= self.selected < self._shown_count():
             self.app.push_screen(DiffScreen([self.summary.files[self.selected].diff]))
 
     @work(exclusive=True, group="turn-revert")

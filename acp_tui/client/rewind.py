@@ -1,0 +1,240 @@
+"""Rewind: the files as they were just before an earlier prompt, as a plan the user confirms.
+
+Rewinding to a prompt undoes every turn from that prompt to the end, newest first, which comes
+to this per file: the content it held before the first of those turns that changed it (or no
+file, when it did not exist then). Each file of the plan is one `FileStep`:
+
+- ``revert``: the file is put back as it was;
+- ``delete``: the file did not exist before that prompt (a turn created it);
+- ``recreate``: the file existed and a turn deleted it.
+
+A step knows what acp-tui expects on disk now (what the agent last left, or what acp-tui's own
+revert wrote after it) and what is there: when they differ the user changed the file after the
+agent did, and the step is a *conflict*, restored only if the user says so. What cannot be
+undone is named: files acp-tui could not observe (a tool call that edits names them, no change
+was recorded; a content too large to keep), commands that ran (tool calls of kind ``execute``,
+terminals) and other tool calls with effects outside the files.
+
+The plan is applied through the file host's `Reverts` only (per-path lock, walk, boundary,
+atomic write, recorded in the change log as a revert). The same plan and apply serve "rewind
+forward" (`rewind_branches.py`: back to an old branch's end). Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from acp_tui.client.change_attribution import READ_ONLY_KINDS, named_paths
+from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
+from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
+from acp_tui.session.diff import compute_diff
+from acp_tui.session.entries import Entry, MessageEntry, ToolCallEntry
+
+Action = Literal["revert", "delete", "recreate"]
+EDIT_KINDS = frozenset({"edit", "delete", "move"})
+COMMAND_KINDS = frozenset({"execute"})
+
+
+@dataclass(frozen=True)
+class FileStep:
+    """One file to put back: `content` to write (None: delete it), `expected` what acp-tui last
+    left there (None: no file), `current` what is there now; `reverts` the change log record it
+    undoes (the first one of the rewound turns for the file)."""
+
+    path: Path
+    content: bytes | None
+    expected: bytes | None
+    current: bytes | None
+    reverts: int
+    edited_between: bool = False
+    """Someone but the agent changed the file between the rewound turns."""
+
+    @property
+    def action(self) -> Action:
+        if self.content is None:
+            return "delete"
+        return "recreate" if self.current is None else "revert"
+
+    @property
+    def conflict(self) -> bool:
+        """The file is not what acp-tui last left (the user, or another program, changed it),
+        or it was changed by someone else between the rewound turns."""
+        return self.current != self.expected or self.edited_between
+
+    @cached_property
+    def counts(self) -> tuple[int, int]:
+        """Lines (added, removed) going from the file now to what the step writes (computed
+        once, by the planner off the event loop)."""
+        diff = compute_diff(str(self.path), _text(self.current), _text(self.content) or "")
+        return diff.added, diff.removed
+
+    def describe(self, *, forward: bool = False) -> str:
+        if forward:
+            return {"delete": "deleted: not there at the branch's end",
+                    "recreate": "recreated", "revert": "restored"}[self.action]  # fmt: skip
+        if self.action == "delete":
+            return "deleted: it did not exist before"
+        if self.action == "recreate":
+            return "recreated: deleted later by the agent"
+        return "reverted"
+
+
+@dataclass(frozen=True)
+class RewindPlan:
+    """What a rewind will restore (`files`) and what it cannot undo."""
+
+    files: list[FileStep] = field(default_factory=list)
+    unknown: list[tuple[Path, str]] = field(default_factory=list)
+    """Files the agent changed that acp-tui cannot put back, and why."""
+    commands: list[str] = field(default_factory=list)
+    """Commands that ran (titles of `execute` tool calls, terminals): not undone."""
+    other: list[str] = field(default_factory=list)
+    """Other tool calls that may have had effects outside the files: not undone."""
+
+    @property
+    def conflicts(self) -> list[FileStep]:
+        return [step for step in self.files if step.conflict]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.files or self.unknown or self.commands or self.other)
+
+
+@dataclass(frozen=True)
+class RewindResult:
+    restored: list[FileStep] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+    """Left as they are on purpose (the user kept theirs)."""
+    failed: list[tuple[Path, str]] = field(default_factory=list)
+    """Not restored because something went wrong: why."""
+
+    def summary(self, root: Path) -> str:
+        lines = [f"{len(self.restored)} file(s) restored"]
+        lines += [f"kept {short(path, root)}: {why}" for path, why in self.skipped]
+        lines += [f"not restored {short(path, root)}: {why}" for path, why in self.failed]
+        return "\n".join(lines)
+
+
+def short(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _text(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def rewound_entries(entries: Sequence[Entry], prompt_id: int) -> list[Entry]:
+    """The entries from the prompt `prompt_id` to the end (empty when it is not there)."""
+    index = next((i for i, e in enumerate(entries) if e.id == prompt_id), None)
+    return [] if index is None else list(entries[index:])
+
+
+def prompts(entries: Sequence[Entry]) -> list[MessageEntry]:
+    """The user's prompts one can rewind to, newest first."""
+    found = [e for e in entries if isinstance(e, MessageEntry) and e.role == "user"]
+    return found[::-1]
+
+
+def _tool_calls(entries: Iterable[Entry]) -> list[ToolCallEntry]:
+    calls: list[ToolCallEntry] = []
+    pending = [e for e in entries if isinstance(e, ToolCallEntry)]
+    while pending:
+        call = pending.pop(0)
+        calls.append(call)
+        pending[0:0] = call.children
+    return calls
+
+
+def side_effects(entries: Iterable[Entry]) -> tuple[list[str], list[str]]:
+    """(commands that ran, other tool calls with effects) among the entries' tool calls."""
+    commands: list[str] = []
+    other: list[str] = []
+    for call in _tool_calls(entries):
+        title = str(call.title or call.kind or call.tool_call_id)
+        terminal = any(getattr(item, "type", None) == "terminal" for item in call.content)
+        if call.kind in COMMAND_KINDS or terminal:
+            commands.append(title)
+        elif call.kind not in READ_ONLY_KINDS | EDIT_KINDS:
+            other.append(title)
+    return commands, other
+
+
+def plan_rewind(
+    changes: ChangeLog,
+    turn_records: Sequence[WriteRecord],
+    entries: Sequence[Entry],
+    cwd: Path,
+) -> RewindPlan:
+    """(blocking: reads the files) The plan that undoes `turn_records` (every record of the
+    rewound turns, in order); `entries` are the rewound entries (prompt to end)."""
+    ours = {record.id for record in turn_records}
+    by_path: dict[Path, list[WriteRecord]] = {}
+    for record in turn_records:
+        by_path.setdefault(record.path, []).append(record)
+    files: list[FileStep] = []
+    unknown: list[tuple[Path, str]] = []
+    for path, records in by_path.items():
+        first = records[0]
+        if first.before_omitted:
+            unknown.append((path, "its content before was too large to keep"))
+            continue
+        later = [r for r in changes.records_for(path) if r.id >= first.id]
+        last = [r for r in later if r.id in ours or r.reverts is not None][-1]
+        expected = None if last.deleted else last.after_data()
+        between = any(r.id not in ours and r.reverts is None for r in later if r.id < last.id)
+        current = read_optional(path)
+        step = FileStep(path, first.before_data(), expected, current, first.id, between)
+        if step.current != step.content:
+            _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
+            files.append(step)
+    calls = _tool_calls(entries)
+    for call in calls:
+        if call.kind in EDIT_KINDS:
+            for path in sorted(named_paths(call, cwd) - set(by_path)):
+                if (path, "no change was seen") not in unknown:
+                    unknown.append((path, "no change was seen"))
+    commands, other = side_effects(entries)
+    return RewindPlan(files, unknown, commands, other)
+
+
+async def apply_plan(
+    plan: RewindPlan, reverts: Reverts, *, overwrite: Iterable[Path] = ()
+) -> RewindResult:
+    """Restore the plan's files through the file host; a conflict only when in `overwrite`.
+    A file that changed since the plan was made is not touched (reported as failed)."""
+    allowed = set(overwrite)
+    result = RewindResult()
+    for step in plan.files:
+        if step.conflict and step.path not in allowed:
+            result.skipped.append((step.path, "you changed it after the agent: yours is kept"))
+            continue
+        try:
+            await reverts.restore(
+                step.path, step.content, reverts=step.reverts, expected=step.current
+            )
+        except RevertConflict:
+            result.failed.append((step.path, "it changed on disk since the list was shown"))
+            continue
+        except RevertError as error:
+            result.failed.append((step.path, str(error)))
+            continue
+        result.restored.append(step)
+    return result
+
+
+async def plan_for_prompt(
+    changes: ChangeLog,
+    turn_records: Sequence[WriteRecord],
+    entries: Sequence[Entry],
+    cwd: Path,
+) -> RewindPlan:
+    """`plan_rewind` off the event loop."""
+    return await asyncio.to_thread(plan_rewind, changes, list(turn_records), list(entries), cwd)

@@ -1,0 +1,63 @@
+"""What the parts of a session need from it, as small Protocols (the session's parts never import
+`agent_session.py`: it imports them, and wires them).
+
+`AgentSession` implements each of these structurally; a part's own Protocol (`TurnSession` in
+`prompt_turn.py`, `OpeningSession` in `session_open.py`, …) says which of the session's
+attributes it reads or writes, so a test can hand it a small fake instead of a whole session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from acp_tui.client.events import SessionState
+from acp_tui.client.hello import AuthMethodInfo
+from acp_tui.protocol.agent_api import AgentApi
+from acp_tui.protocol.models import AgentCapabilities
+
+
+class Caller(Protocol):
+    """Sends requests on the session's live connection."""
+
+    @property
+    def api(self) -> AgentApi:
+        """The typed ACP calls on the live connection (each raises `RpcError` (the agent's
+        error) or `ConnectionClosed` (no agent running))."""
+        ...
+
+
+class AgentTraits(Protocol):
+    """What the agent said about itself in its `initialize` answer."""
+
+    @property
+    def speaks_v2(self) -> bool: ...
+    @property
+    def agent_capabilities(self) -> AgentCapabilities: ...
+    @property
+    def auth_methods(self) -> Sequence[AuthMethodInfo]: ...
+    @property
+    def agent_name(self) -> str: ...
+
+
+class StateMachine(Protocol):
+    """The session's state as its parts move it."""
+
+    @property
+    def state(self) -> SessionState: ...
+
+    def set_state(self, state: SessionState) -> None:
+        """Move to `state` (and tell the session's `state_changed`).
+
+        Args:
+            state: the new state.
+        """
+        ...
+
+    def fail(self, message: str) -> None:
+        """The session cannot go on (state FAILED).
+
+        Args:
+            message: what the user reads in the banner (made safe by the session).
+        """
+        ...

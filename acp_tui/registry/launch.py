@@ -1,0 +1,29 @@
+"""`RegistryLaunch`: how a preset's command comes from the registry (npx, uvx, a binary). Kept
+apart from `agents.py` so `acp_tui.presets` can name it without importing what imports it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from acp_tui.registry.index import BinaryTarget
+
+Kind = Literal["npx", "uvx", "binary", "none"]
+
+
+@dataclass(frozen=True)
+class RegistryLaunch:
+    """How a preset's command comes from the registry."""
+
+    agent_id: str
+    version: str
+    kind: Kind
+    prefix: tuple[str, ...]
+    """The command without the agent's arguments (`npx -y PKG`, the binary's path)."""
+    binary: BinaryTarget | None = None
+    root: Path | None = None
+    """The registry cache (the binary goes to `<root>/agents/<id>/<version>/`)."""
+    platform: str = ""
+    builds: tuple[str, ...] = ()
+    """The platforms the registry has builds for (for the message when this one has none)."""

@@ -1,0 +1,307 @@
+"""Rewind through the whole app, by keys: `e` on an earlier prompt and `//rewind`; Esc cancels and
+nothing changes; Enter restores the files byte for byte (an agent writing through fs/*: the demo;
+one writing itself: the scripted agent, seen by the change monitor); the prompt is back in the
+composer; sending it opens the new branch; the old branch opens again from the session picker
+with its files rewound forward; keys typed just before the confirmation do not confirm it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import OptionList, Static
+
+from acp_tui.client import rewind_branches
+from acp_tui.client.message_fork import CONTEXT_INTRO
+from acp_tui.config import HoldWrites, Settings
+from acp_tui.demo.sample_project import create_sample_project
+from acp_tui.session.entries import MessageEntry
+from acp_tui.ui.screens.choice_picker import ChoicePicker
+from acp_tui.ui.screens.rewind_screen import RewindScreen
+from acp_tui.ui.screens.session_picker import SessionPicker
+from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from tests.agents.scenarios import (
+    agent_text,
+    client_request,
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+    write_file,
+    write_scenario,
+)
+from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, plain, run_app
+from tests.ui.test_typing_through_questions import ManualClock, guarded
+
+OLD_A = b"alpha\nbeta\r\ngamma \xe2\x80\x94 no final newline"
+
+
+def focus_prompt_entry(h: AppHarness, text: str) -> None:
+    view = next(
+        w for w in h.all(LiveEntry)
+        if isinstance(w.entry, MessageEntry) and w.entry.role == "user" and w.entry.text == text
+    )  # fmt: skip
+    view.focus()
+
+
+def composer_text(h: AppHarness) -> str:
+    return h.app.screen.query_one(PromptInput).text
+
+
+async def composer_holds(h: AppHarness, text: str) -> None:
+    await h.until(lambda: composer_text(h) == text, f"the composer to hold {text!r}")
+
+
+async def confirmation(h: AppHarness) -> RewindScreen:
+    await h.until(lambda: isinstance(h.app.screen, RewindScreen), "the rewind confirmation")
+    screen = h.app.screen
+    assert isinstance(screen, RewindScreen)
+    return screen
+
+
+def listed(screen: RewindScreen) -> str:
+    """The screen's text: the files listed, then what cannot be undone."""
+    files = screen.query_one(OptionList)
+    lines = [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]
+    return "\n".join([*lines, *(plain(w) for w in screen.query(Static))])
+
+
+def tool(call_id: str, kind: str, title: str, path: Path | None = None) -> dict[str, Any]:
+    fields: dict[str, Any] = {"toolCallId": call_id, "title": title, "kind": kind,
+                              "status": "completed"}  # fmt: skip
+    if path is not None:
+        fields["locations"] = [{"path": str(path)}]
+    return update("sess-1", {"sessionUpdate": "tool_call", **fields})
+
+
+async def test_an_agent_writing_itself_is_rewound_by_e_and_the_edit_goes_on_a_new_branch(
+    tmp_path: Path,
+) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    (project / "a.txt").write_bytes(OLD_A)
+    (project / "gone.txt").write_text("deleted in turn 2\n")
+    steps = [
+        initialize_ok(promptCapabilities={"embeddedContext": True}), new_session_ok(),
+        expect_prompt("p1"), agent_text("sess-1", "nothing to do yet"), end_turn("p1"),
+        expect_prompt("p2"),
+        tool("e1", "edit", "Edit a.txt", project / "a.txt"), write_file("a.txt", "rewritten\n"),
+        tool("w1", "edit", "Write new.txt", project / "new.txt"), write_file("new.txt", "new\n"),
+        tool("d1", "delete", "Delete gone.txt", project / "gone.txt"), write_file("gone.txt", None),
+        tool("x1", "execute", "Run `make test`"),
+        agent_text("sess-1", "done"), end_turn("p2"),
+        new_session_ok("sess-2"), expect_prompt("p3"), agent_text("sess-2", "again"),
+        end_turn("p3"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("look around")
+        await h.prompt("change the files")
+        await h.until(lambda: len(h.session.change_log.records) == 3, "the monitor's records")
+        await h.caught_up()
+
+        # e on the prompt, then Esc: nothing changes
+        focus_prompt_entry(h, "change the files")
+        await h.pilot.press("e")
+        screen = await confirmation(h)
+        text = listed(screen)
+        assert "+3 \N{MINUS SIGN}1 a.txt  reverted" in text
+        assert "+0 \N{MINUS SIGN}1 new.txt  deleted: it did not exist before" in text
+        assert "+1 \N{MINUS SIGN}0 gone.txt  recreated: deleted later by the agent" in text
+        assert "$ Run `make test`: command ran, not undone" in text
+        await h.pilot.press("escape")
+        await h.until(lambda: any("nothing changed" in n for n in h.notified), "cancelled")
+        assert (project / "a.txt").read_text() == "rewritten\n"
+        assert (project / "new.txt").exists() and not (project / "gone.txt").exists()
+        assert composer_text(h) == ""
+
+        # again, Enter: the files as they were, byte for byte; the prompt in the composer
+        focus_prompt_entry(h, "change the files")
+        await h.pilot.press("e")
+        await confirmation(h)
+        await h.pilot.press("enter")
+        await h.until(lambda: composer_text(h) == "change the files", "the prompt in the composer")
+        assert (project / "a.txt").read_bytes() == OLD_A
+        assert not (project / "new.txt").exists()
+        assert (project / "gone.txt").read_text() == "deleted in turn 2\n"
+        assert any("3 file(s) restored" in n for n in h.notified)
+        assert h.session.session_id == "sess-1", "the new branch opens when the prompt is sent"
+
+        # send the edited prompt: a new session carrying the conversation before that prompt
+        await h.pilot.press(*" only a.txt")  # typed at the end of the prompt
+        await h.pilot.press("enter")
+        await h.until(lambda: h.session.session_id == "sess-2", "the new branch")
+        await h.until(lambda: len(h.sent_methods("session/prompt")) == 3, "the prompt sent")
+        params = h.sent_methods("session/prompt")[-1]["params"]
+        intro, context, typed = params["prompt"]
+        assert params["sessionId"] == "sess-2"
+        assert intro == {"type": "text", "text": CONTEXT_INTRO}
+        assert "look around" in context["resource"]["text"]
+        assert "nothing to do yet" in context["resource"]["text"]
+        assert "change the files" not in context["resource"]["text"]
+        assert typed == {"type": "text", "text": "change the files only a.txt"}
+        saved = list((project / ".acp-tui" / "branches").iterdir())
+        assert len(saved) == 1, "the old branch's end, in acp-tui's own directory"
+        assert h.session.change_log.records[-1].reverts is not None, "no own file recorded"
+
+
+async def test_keys_typed_just_before_the_confirmation_do_not_confirm_it(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    steps = [
+        initialize_ok(), new_session_ok(), expect_prompt("p1"),
+        tool("w1", "edit", "Write new.txt", project / "new.txt"), write_file("new.txt", "new\n"),
+        end_turn("p1"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    clock = ManualClock()
+    async with run_app(agent.argv, project, app_kwargs=guarded(clock)) as h:
+        await h.prompt("make a file")
+        await h.until(lambda: h.session.change_log.records, "the monitor's record")
+        clock.advance(10)
+        await h.type_prompt("//rewind", send=False)
+        clock.advance(10)
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
+        await h.pilot.press("enter")  # the only prompt
+        await confirmation(h)
+        await h.pilot.press("enter")  # at once: held, not an answer
+        await h.pilot.pause()
+        assert isinstance(h.app.screen, RewindScreen)
+        assert (project / "new.txt").exists()
+        clock.advance(10)
+        await h.pilot.press("enter")
+        await h.until(lambda: not (project / "new.txt").exists(), "the rewind")
+
+
+async def test_demo_agent_rewind_by_command_then_forward_from_the_session_picker(
+    tmp_path: Path,
+) -> None:
+    cwd = fixed_cwd(tmp_path).resolve()
+    create_sample_project(cwd)
+    app_py = cwd / "src" / "app.py"
+    before = app_py.read_bytes()
+    async with run_app(demo_argv(), cwd, env=demo_env()) as h:
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        (asking,) = h.all(PermissionPrompt)
+        await h.until(lambda: asking.has_focus_within, "the prompt to take focus")
+        await h.pilot.press("a")
+        await h.until(lambda: app_py.read_bytes() != before, "the edit")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        edited = app_py.read_bytes()
+        await h.prompt("/terminal")
+        old_session = h.session.session_id
+
+        # //rewind: the picker, newest first; typing filters
+        await h.type_prompt("//rewind")
+        await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
+        picker = h.app.screen
+        assert isinstance(picker, ChoicePicker)
+        assert [c.name for c in picker.choices] == ["You: /terminal", "You: /edit"]
+        await h.pilot.press(*"edi")
+        await h.pilot.press("enter")
+        screen = await confirmation(h)
+        text = listed(screen)
+        assert "src/app.py  reverted" in text
+        assert "$ ls -la: command ran, not undone" in text
+        await h.pilot.press("enter")
+        await h.until(lambda: app_py.read_bytes() == before, "app.py as it was")
+        await h.until(lambda: composer_text(h) == "/edit", "the prompt in the composer")
+
+        # send another prompt instead: the first prompt had nothing before it, a new session
+        prompt = h.app.screen.query_one(PromptInput)
+        prompt.clear()
+        prompt.focus()
+        await h.pilot.press(*"/help", "enter")
+        await h.until(lambda: h.session.session_id not in (None, old_session), "the new branch")
+        await h.until(lambda: h.sent_methods("session/prompt")[-1]["params"]["prompt"] == [
+            {"type": "text", "text": "/help"}], "the prompt sent there")  # fmt: skip
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        assert app_py.read_bytes() == before
+
+        # f5: the old branch, ctrl+r: opened again and its files rewound forward
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
+        picker_screen = h.app.screen
+        assert isinstance(picker_screen, SessionPicker)
+        await h.until(lambda: any(s.id == old_session for s in picker_screen.sessions), "listed")
+        for _ in range(len(picker_screen.sessions)):
+            if picker_screen._selected() == old_session:
+                break
+            await h.pilot.press("down")
+        await h.pilot.press("ctrl+r")
+        screen = await confirmation(h)
+        assert h.session.session_id == old_session
+        assert "src/app.py  restored" in listed(screen)
+        await h.pilot.press("enter")
+        await h.until(lambda: app_py.read_bytes() == edited, "app.py as the old branch left it")
+        await h.until(lambda: any("Rewound forward" in n or "restored" in n for n in h.notified),
+                      "the summary")  # fmt: skip
+
+
+async def test_files_the_user_changed_after_the_agent_are_asked_about(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    (project / ".gitignore").write_text("*.cfg\n")  # the monitor does not watch these
+    (project / "a.cfg").write_text("a0\n")
+    (project / "b.cfg").write_text("b0\n")
+    writes = [
+        client_request("fs/write_text_file", {"sessionId": "sess-1", "path": str(project / name),
+                                              "content": f"{name} by the agent\n"})
+        for name in ("a.cfg", "b.cfg")
+    ]  # fmt: skip
+    steps = [initialize_ok(), new_session_ok(), expect_prompt("p1"), *writes, end_turn("p1")]
+    agent = write_scenario(tmp_path, steps)
+    unheld = {"settings": Settings(hold_writes=HoldWrites.NEVER)}
+    async with run_app(agent.argv, project, session_kwargs=unheld) as h:
+        await h.prompt("configure")
+        await h.until(lambda: len(h.session.change_log.records) == 2, "the agent's writes")
+        (project / "a.cfg").write_text("a: mine\n")
+        (project / "b.cfg").write_text("b: mine\n")
+        await h.type_prompt("//rewind")
+        await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
+        await h.pilot.press("enter")
+        screen = await confirmation(h)
+        assert listed(screen).count("you changed it since the agent: keep yours") == 2
+        await h.pilot.press("down", "o")  # b.cfg: overwrite
+        await h.until(lambda: "OVERWRITE" in listed(screen), "b.cfg marked")
+        assert "b.cfg  reverted  ⚠ changed since the agent: OVERWRITE" in listed(screen)
+        await h.pilot.press("enter")
+        await h.until(lambda: (project / "b.cfg").read_text() == "b0\n", "b.cfg restored")
+        assert (project / "a.cfg").read_text() == "a: mine\n", "not overwritten silently"
+        await h.until(lambda: any("1 file(s) restored" in n for n in h.notified), "the summary")
+        summary = next(n for n in h.notified if "1 file(s) restored" in n)
+        assert "kept a.cfg: you changed it after the agent: yours is kept" in summary
+
+
+async def test_rewinding_again_before_sending_keeps_the_old_branch_end(tmp_path: Path) -> None:
+    project = fixed_cwd(tmp_path).resolve()
+    steps = [
+        initialize_ok(), new_session_ok(),
+        expect_prompt("p1"), tool("w1", "edit", "Write one.txt", project / "one.txt"),
+        write_file("one.txt", "one\n"), end_turn("p1"),
+        expect_prompt("p2"), tool("w2", "edit", "Write one.txt", project / "one.txt"),
+        write_file("one.txt", "one, then two\n"), end_turn("p2"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("first")
+        await h.prompt("second")
+        await h.until(lambda: len(h.session.change_log.records) == 2, "the monitor's records")
+        for text, left in (("second", b"one\n"), ("first", None)):
+            await h.caught_up()
+            focus_prompt_entry(h, text)
+            await h.pilot.press("e")
+            await confirmation(h)
+            await h.pilot.press("enter")
+            await composer_holds(h, text)
+            if left is None:
+                assert not (project / "one.txt").exists()
+            else:
+                assert (project / "one.txt").read_bytes() == left
+        [saved] = (project / ".acp-tui" / "branches").iterdir()
+        branch = rewind_branches.decode(saved.read_bytes(), project)
+        assert branch.files == (
+            rewind_branches.BranchFile(project / "one.txt", b"one, then two\n", None),
+        ), "the end is what the first rewind found, not what it left"

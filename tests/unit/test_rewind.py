@@ -1,0 +1,279 @@
+"""The rewind's plan and its apply, with real files, a real change log and the file host's
+reverts: created / edited / deleted / recreated files, a user edit after the agent's is a
+conflict, files acp-tui could not observe named, commands listed; and the old branch's end
+saved, read back and rewound forward."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acp_tui.client import rewind, rewind_branches
+from acp_tui.client.change_attribution import ChangeAttribution
+from acp_tui.client.turn_changes import TurnChanges
+from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.boundary import DENY
+from acp_tui.host.change_log import Observed
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.write_questions import OVERWRITE
+from acp_tui.protocol.models import TextContent, WriteTextFileRequest
+from acp_tui.session.entries import MessageEntry
+from acp_tui.session.thread import Thread
+from tests.unit.thread_support import notify
+
+
+class Session:
+    """A thread, the file host and the turn grouping, wired as the app wires them."""
+
+    def __init__(self, cwd: Path, answer: str = DENY) -> None:
+        self.cwd = cwd
+        self.thread = Thread()
+        self.host = FileSystemHost(cwd, FixedAnswer(answer))
+        self.attribution = ChangeAttribution(self.thread, cwd, grace=0.0)
+        self.attribution.attach(self.host.changes)
+        self.turns = TurnChanges(
+            self.host.changes, self.attribution, self.thread, self.host.reverts
+        )
+
+    def prompt(self, text: str) -> MessageEntry:
+        entry = self.thread.add_user_prompt([TextContent(text=text)])
+        self.thread.begin_turn()
+        return entry
+
+    def end(self) -> None:
+        self.thread.end_turn("end_turn")
+
+    async def agent_write(self, name: str, content: str) -> None:
+        """A write through fs/write_text_file."""
+        params = {"sessionId": "s", "path": str(self.cwd / name), "content": content}
+        await self.host.write_text_file(WriteTextFileRequest.model_validate(params))
+
+    def agent_writes_itself(self, name: str, content: str | None) -> None:
+        """A write the agent makes itself, as the change monitor records it (None: deleted)."""
+        path = self.cwd / name
+        before = path.read_text() if path.exists() else None
+        if content is None:
+            path.unlink()
+        else:
+            path.write_text(content)
+        observed = Observed("agent", turn=self.attribution.turn)
+        self.host.changes.add(path, before, content or "", deleted=content is None,
+                              observed=observed)  # fmt: skip
+
+    def user_edits(self, name: str, content: str) -> None:
+        path = self.cwd / name
+        before = path.read_text()
+        path.write_text(content)
+        self.host.changes.add(path, before, content, observed=Observed("outside"))
+
+    def plan(self, prompt: MessageEntry) -> rewind.RewindPlan:
+        turn = self.turns.prompt_turn(prompt.id)
+        assert turn is not None
+        entries = rewind.rewound_entries(self.thread.entries, prompt.id)
+        return rewind.plan_rewind(self.host.changes, self.turns.records_from(turn), entries,
+                                  self.cwd)  # fmt: skip
+
+
+def tool_call(thread: Thread, call_id: str, kind: str, title: str, **fields: object) -> None:
+    update = {"sessionUpdate": "tool_call", "toolCallId": call_id, "title": title, "kind": kind,
+              "status": "completed", **fields}  # fmt: skip
+    notify(thread, update)
+
+
+def by_name(plan: rewind.RewindPlan) -> dict[str, rewind.FileStep]:
+    return {step.path.name: step for step in plan.files}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    path.mkdir()
+    return path.resolve()
+
+
+async def test_the_plan_undoes_every_turn_from_the_prompt_newest_first(project: Path) -> None:
+    (project / "kept.txt").write_text("kept v0\n")
+    (project / "edited.txt").write_text("e0\n")
+    (project / "doomed.txt").write_text("doomed v0\n")
+    s = Session(project)
+    s.prompt("first")
+    await s.agent_write("edited.txt", "e1\n")  # before the rewound turns: stays
+    s.end()
+    second = s.prompt("second")
+    await s.agent_write("edited.txt", "e2\n")
+    await s.agent_write("created.txt", "new\n")
+    s.agent_writes_itself("doomed.txt", None)
+    s.end()
+    s.prompt("third")
+    await s.agent_write("edited.txt", "e3\n")
+    s.agent_writes_itself("created.txt", "new\nthen more\n")
+    s.end()
+
+    plan = s.plan(second)
+    steps = by_name(plan)
+    assert set(steps) == {"edited.txt", "created.txt", "doomed.txt"}
+    assert [steps[n].action for n in ("edited.txt", "created.txt", "doomed.txt")] == [
+        "revert", "delete", "recreate",
+    ]  # fmt: skip
+    assert steps["edited.txt"].content == b"e1\n"
+    assert steps["edited.txt"].counts == (1, 1)
+    assert steps["created.txt"].content is None and steps["created.txt"].counts == (0, 2)
+    assert steps["doomed.txt"].content == b"doomed v0\n"
+    assert not plan.conflicts
+
+    result = await rewind.apply_plan(plan, s.host.reverts)
+    assert len(result.restored) == 3 and not result.failed and not result.skipped
+    assert (project / "edited.txt").read_bytes() == b"e1\n"
+    assert not (project / "created.txt").exists()
+    assert (project / "doomed.txt").read_bytes() == b"doomed v0\n"
+    assert (project / "kept.txt").read_bytes() == b"kept v0\n"
+    reverts = [r for r in s.host.changes.records if r.reverts is not None]
+    assert sorted(r.path.name for r in reverts) == ["created.txt", "doomed.txt", "edited.txt"]
+
+
+async def test_a_file_the_user_changed_after_the_agent_is_a_conflict_kept_unless_asked(
+    project: Path,
+) -> None:
+    (project / "a.txt").write_text("a0\n")
+    (project / "b.txt").write_text("b0\n")
+    s = Session(project)
+    first = s.prompt("edit both")
+    await s.agent_write("a.txt", "a1\n")
+    await s.agent_write("b.txt", "b1\n")
+    s.end()
+    s.user_edits("a.txt", "a1 and mine\n")  # seen by the monitor
+    (project / "b.txt").write_text("b1, unseen edit\n")  # not seen at all
+
+    plan = s.plan(first)
+    assert sorted(step.path.name for step in plan.conflicts) == ["a.txt", "b.txt"]
+    result = await rewind.apply_plan(plan, s.host.reverts)
+    assert [path.name for path, _ in result.skipped] == ["a.txt", "b.txt"]
+    assert (project / "a.txt").read_text() == "a1 and mine\n"
+    assert (project / "b.txt").read_text() == "b1, unseen edit\n"
+
+    result = await rewind.apply_plan(plan, s.host.reverts, overwrite=[project / "a.txt"])
+    assert [step.path.name for step in result.restored] == ["a.txt"]
+    assert (project / "a.txt").read_text() == "a0\n"
+    assert (project / "b.txt").read_text() == "b1, unseen edit\n"
+
+
+async def test_a_user_edit_between_the_rewound_turns_is_a_conflict(project: Path) -> None:
+    (project / "a.txt").write_text("a0\n")
+    s = Session(project, OVERWRITE)  # (the agent's next write is allowed over the user's edit)
+    first = s.prompt("one")
+    await s.agent_write("a.txt", "a1\n")
+    s.end()
+    s.user_edits("a.txt", "a1 mine\n")
+    s.prompt("two")
+    await s.agent_write("a.txt", "a2\n")
+    s.end()
+    [step] = s.plan(first).files
+    assert step.current == step.expected == b"a2\n"
+    assert step.conflict, "rewinding would drop the user's edit between the turns"
+
+
+async def test_a_file_changed_since_the_plan_is_not_touched(project: Path) -> None:
+    (project / "a.txt").write_text("a0\n")
+    s = Session(project)
+    first = s.prompt("one")
+    await s.agent_write("a.txt", "a1\n")
+    s.end()
+    plan = s.plan(first)
+    (project / "a.txt").write_text("changed meanwhile\n")
+    result = await rewind.apply_plan(plan, s.host.reverts)
+    assert [(p.name, why) for p, why in result.failed] == [
+        ("a.txt", "it changed on disk since the list was shown")
+    ]
+    assert (project / "a.txt").read_text() == "changed meanwhile\n"
+
+
+async def test_commands_and_unobserved_files_are_named(project: Path) -> None:
+    s = Session(project)
+    first = s.prompt("build it")
+    tool_call(s.thread, "c1", "execute", "Run `make install`")
+    tool_call(s.thread, "r1", "read", "Read setup.py")
+    ghost = [{"path": str(project / "ghost.py")}]
+    tool_call(s.thread, "e1", "edit", "Edit ghost.py", locations=ghost)
+    tool_call(s.thread, "m1", "other", "Post to the issue tracker")
+    tool_call(s.thread, "t1", "other", "Watch tests",
+              content=[{"type": "terminal", "terminalId": "term-1"}])  # fmt: skip
+    s.end()
+    plan = s.plan(first)
+    assert plan.files == []
+    assert plan.commands == ["Run `make install`", "Watch tests"]
+    assert plan.other == ["Post to the issue tracker"]
+    assert plan.unknown == [(project / "ghost.py", "no change was seen")]
+
+
+async def test_prompts_map_to_their_turns_and_are_listed_newest_first(project: Path) -> None:
+    s = Session(project)
+    one = s.prompt("one")
+    s.end()
+    two = s.prompt("two")
+    s.end()
+    assert (s.turns.prompt_turn(one.id), s.turns.prompt_turn(two.id)) == (1, 2)
+    assert [e.text for e in rewind.prompts(s.thread.entries)] == ["two", "one"]
+
+
+async def test_the_old_branch_end_round_trips_and_rewinds_forward(project: Path) -> None:
+    (project / "a.txt").write_text("a0\n")
+    s = Session(project)
+    first = s.prompt("one")
+    await s.agent_write("a.txt", "a1\n")
+    await s.agent_write("made.txt", "made\n")
+    s.end()
+    plan = s.plan(first)
+    branch = rewind_branches.from_plan("sess-1", "one", plan)
+    data = rewind_branches.encode(branch).encode()
+    assert rewind_branches.decode(data, project) == branch
+    await rewind.apply_plan(plan, s.host.reverts)
+    assert not (project / "made.txt").exists()
+
+    (project / "a.txt").write_text("mine now\n")
+    forward = rewind_branches.plan_forward(branch, s.host.changes)
+    steps = by_name(forward)
+    assert steps["a.txt"].conflict and not steps["made.txt"].conflict
+    assert steps["made.txt"].action == "recreate"
+    result = await rewind.apply_plan(forward, s.host.reverts)
+    assert (project / "made.txt").read_bytes() == b"made\n"
+    assert (project / "a.txt").read_text() == "mine now\n", "the user's file is kept"
+    assert [p.name for p, _ in result.skipped] == ["a.txt"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["relative.txt", "/etc/passwd", "{cwd}/../outside.txt"],
+    ids=["relative", "outside", "dotdot"],
+)
+def test_a_saved_branch_naming_a_path_outside_the_session_is_refused(
+    project: Path, path: str
+) -> None:
+    item = {"path": path.format(cwd=project), "end": None, "start": None}
+    raw = json.dumps({"format": 1, "sessionId": "s", "prompt": "", "files": [item]})
+    with pytest.raises(rewind_branches.BranchError, match="not inside the session directory"):
+        rewind_branches.decode(raw.encode(), project)
+
+
+def test_a_second_rewind_before_leaving_keeps_the_end_the_first_found(project: Path) -> None:
+    a, b = project / "a.txt", project / "b.txt"
+    first = rewind_branches.BranchEnd(
+        "s", "two", (rewind_branches.BranchFile(a, b"a at the end", b"a before two"),)
+    )
+    second = rewind_branches.BranchEnd(
+        "s",
+        "one",
+        (
+            rewind_branches.BranchFile(a, b"a before two", b"a before one"),
+            rewind_branches.BranchFile(b, b"b at the end", None),
+        ),
+    )
+    assert rewind_branches.merged(first, second) == rewind_branches.BranchEnd(
+        "s",
+        "one",
+        (
+            rewind_branches.BranchFile(a, b"a at the end", b"a before one"),
+            rewind_branches.BranchFile(b, b"b at the end", None),
+        ),
+    )

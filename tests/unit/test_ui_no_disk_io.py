@@ -1,0 +1,87 @@
+"""The UI reads and writes no file itself: every read, write, listing or look at a path goes
+through the host (`host/local_files.py`, `host/settings_file.py`, the file host's reverts and
+own writes), which walks paths with directory fds, refuses FIFOs and devices, bounds sizes and
+takes the per-path locks. A scan of `acp_tui/ui`'s sources for the calls that touch the disk."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+UI = Path(__file__).resolve().parents[2] / "acp_tui" / "ui"
+
+PATH_METHODS = {
+    "read_text", "write_text", "read_bytes", "write_bytes", "stat", "lstat", "exists",
+    "is_file", "is_dir", "is_symlink", "iterdir", "glob", "rglob", "mkdir", "rmdir", "unlink",
+    "touch", "chmod", "resolve", "samefile",
+}  # fmt: skip
+"""`pathlib.Path` methods that look at or change the disk (`resolve` reads symlinks)."""
+OS_FUNCTIONS = {
+    "open", "read", "write", "stat", "lstat", "fstat", "listdir", "scandir", "walk", "remove",
+    "unlink", "mkdir", "makedirs", "rename", "replace", "rmdir", "truncate", "mkfifo",
+    "symlink", "link", "chmod", "readlink",
+}  # fmt: skip
+OS_PATH_FUNCTIONS = {
+    "exists", "lexists", "isfile", "isdir", "islink", "getsize", "getmtime", "realpath",
+}  # fmt: skip
+MODULES = {"tempfile", "shutil"}
+
+ALLOWED = {
+    ("early_input.py", "os.read"): "the terminal's input (a tty descriptor), not a file",
+    ("themes.py", ".resolve"): "where acp-tui itself is installed (its shipped themes)",
+}
+
+
+def disk_calls(source: str) -> list[tuple[int, str]]:
+    """(line, call) of every call in `source` that touches the disk."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name: str | None = None
+        if isinstance(func, ast.Name) and func.id == "open":
+            name = "open"
+        elif isinstance(func, ast.Attribute):
+            owner = ast.unparse(func.value)
+            if owner == "os" and func.attr in OS_FUNCTIONS:
+                name = f"os.{func.attr}"
+            elif owner == "os.path" and func.attr in OS_PATH_FUNCTIONS:
+                name = f"os.path.{func.attr}"
+            elif owner in MODULES:
+                name = f"{owner}.{func.attr}"
+            elif func.attr in PATH_METHODS and owner not in ("os", "os.path"):
+                name = f".{func.attr}"
+        if name is not None:
+            found.append((node.lineno, name))
+    return found
+
+
+def test_the_scan_finds_each_kind_of_disk_call() -> None:
+    source = (
+        "open('x')\n"
+        "path.read_text()\n"
+        "Path('a').exists()\n"
+        "os.stat(p)\n"
+        "os.path.isdir(p)\n"
+        "tempfile.mkdtemp()\n"
+        "text.replace('a', 'b')\n"  # not a disk call
+    )
+    assert [name for _, name in disk_calls(source)] == [
+        "open",
+        ".read_text",
+        ".exists",
+        "os.stat",
+        "os.path.isdir",
+        "tempfile.mkdtemp",
+    ]
+
+
+def test_the_ui_touches_no_file_itself() -> None:
+    offenders = []
+    for path in sorted(UI.rglob("*.py")):
+        for line, name in disk_calls(path.read_text(encoding="utf-8")):
+            if (path.name, name) in ALLOWED:
+                continue
+            offenders.append(f"{path.relative_to(UI.parent.parent)}:{line}: {name}")
+    assert not offenders, "disk I/O in the UI (go through the host):\n" + "\n".join(offenders)
