@@ -19,6 +19,9 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("sessions", "Earlier sessions: open, fork, delete (f5)", None, local=True),
     SlashCommand("model", "Pick the model (f6)", None, local=True),
     SlashCommand("clear", "Start a new session in this directory", None, local=True),
+    SlashCommand(
+        "all", "Send the prompt to every open session (ctrl+t opens one)", "PROMPT", local=True
+    ),
 )
 
 
