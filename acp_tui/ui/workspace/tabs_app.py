@@ -289,8 +289,8 @@ class WorkspaceApp(App[int]):
         await self.remove_mode(tab.mode)
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
-        await self.close_session(tab)
         self.refresh_tabs()
+        await self.close_session(tab)
 
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session."""
