@@ -20,6 +20,7 @@ from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.tab import SessionTab
 from tests.agents.scenarios import ScriptedAgent, expect_prompt, write_scenario
 from tests.ui.app_harness import GATE_MODE, SID, AppHarness, gate, one_turn
@@ -163,3 +164,37 @@ async def test_keys_typed_just_before_a_switch_do_not_answer_its_permission(
         clock.advance(5)
         await h.pilot.press("a")
         await h.until(lambda: answered(agent) == [901], "the answer")
+
+
+async def test_a_question_asked_before_its_tab_was_ever_shown_gets_the_keys_there(
+    tmp_path: Path,
+) -> None:
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    call = {"toolCallId": "c1", "title": "Edit a.txt", "kind": "edit"}
+    steps = one_turn([
+        raw_request(901, {"sessionId": SID, "toolCall": call, "options": RISKY_FIRST}),
+        {**expect_prompt("never"), "timeout": 120},
+    ])  # fmt: skip
+    agent = write_scenario(tmp_path, steps, name="asking")
+    clock = ManualClock()
+    spec = SessionSpec(tuple(agent.argv), cwd)
+    app_kwargs = {"key_guard": KeyGuard(clock), "more": (spec,)}
+    async with workspace_app(tmp_path, app_kwargs=app_kwargs) as h:
+        await h.until(lambda: len(h.app.tabs) == 2, "the second session, opened at start")
+        second = h.app.tabs[1]
+        await h.until(lambda: second.session.session_id is not None, "its session")
+        assert second.screen is None, "a tab never shown has no screen"
+        await h.type_prompt("//all go")  # B's agent asks as soon as it gets a prompt
+        await h.until(lambda: states(h)[1] == "needs you", "B's question")
+        assert second.screen is None, "nothing built for a hidden tab"
+        clock.advance(5)
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is second and second.screen is not None, "B")
+        screen = second.screen
+        assert screen is not None
+        await h.until(lambda: screen.open_prompts(), "B's permission prompt")
+        await h.until(lambda: screen.open_prompts()[0].has_focus_within, "it takes the focus")
+        clock.advance(5)
+        await h.pilot.press("a")
+        await h.until(lambda: answered(agent) == [901], "the answer, from B's own keys")

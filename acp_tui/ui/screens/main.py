@@ -128,16 +128,24 @@ class MainScreen(LayoutOnce, ComposerActions):
             unsubscribe()
 
     def on_screen_resume(self) -> None:
-        """Shown again (its tab switched to, or a screen over it closed): keys held from a
-        question go to this screen's composer, and a permission prompt that has the focus holds
-        the keys for a moment, as if it had just taken it: keys the user typed just before the
-        switch (in another tab) do not answer it."""
+        """Shown (its tab switched to, or a screen over it closed): keys held from a question
+        go to this screen's composer, and the oldest open permission prompt takes the focus
+        armed, as if it had just come: keys the user typed just before (in another tab) do
+        not answer it, and one asked while the tab was hidden gets the keys once shown."""
         for composer in self.query(Composer).results(Composer):
             composer.claim_held_keys()
+        self._focus_waiting_permission()
+
+    def _focus_waiting_permission(self) -> None:
+        prompts = self.open_prompts()
+        if not prompts or not self.is_current:
+            return
         focused = self.focused
-        for prompt in self.open_prompts():
-            if focused is not None and (focused is prompt or prompt in focused.ancestors):
-                prompt.take_focus(armed=True)
+        in_prompt = focused is not None and any(
+            focused is prompt or prompt in focused.ancestors for prompt in prompts
+        )
+        if in_prompt or focused is None or isinstance(focused, PromptInput):
+            prompts[0].take_focus(armed=True)
 
     # ------------------------------------------------------------ session → UI
 

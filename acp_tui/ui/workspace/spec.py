@@ -29,7 +29,9 @@ class SessionSpec:
         """A short name for the agent before it tells its own: the preset's, else the command's."""
         if self.preset is not None:
             return self.preset.name
-        return Path(self.argv[0]).name if self.argv else "agent"
+        from acp_tui.client.command_name import command_name
+
+        return command_name(list(self.argv)) if self.argv else "agent"
 
 
 SpawnSession = Callable[["ScreenUi", SessionSpec], "AgentSession"]

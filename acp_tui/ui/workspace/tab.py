@@ -71,5 +71,6 @@ class SessionTab:
     @property
     def agent(self) -> str:
         """The agent's name (its own once it said it, else the preset's or the command's)."""
-        name = self.session.agent_name
-        return name or self.spec.name
+        info = self.session.agent_info
+        named = (info.title or info.name) if info is not None else None
+        return named or self.spec.name
