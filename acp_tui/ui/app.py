@@ -377,7 +377,7 @@ class AcpApp(WorkspaceApp):
         session_history.remember(tab.session)
         await tab.session.close()
 
-    async def _close_all(self) -> None:
+    async def close_every_session(self) -> None:
         await asyncio.gather(*(tab.session.close() for tab in self.tabs))
 
     async def on_unmount(self) -> None:
@@ -386,10 +386,10 @@ class AcpApp(WorkspaceApp):
         set_failure_reporter(self._previous_reporter)
         if collector.policy.busy == self._turn_running:
             collector.policy.busy = collector.never_busy
-        await self._close_all()
+        await self.close_every_session()
 
     async def action_quit(self) -> None:
         for tab in self.tabs:
             session_history.remember(tab.session)
-        await self._close_all()
+        await self.close_every_session()
         self.exit(0)
