@@ -42,6 +42,8 @@ class LaunchOptions:
     list_agents: bool = False
     messages: tuple[str, ...] = ()
     """Problems with the presets in the config file, for the UI to show."""
+    more_presets: tuple[Preset, ...] = ()
+    """`-a A -a B …`: the presets after the first, one more session each (no prestart)."""
 
 
 class UsageError(Exception):
@@ -57,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  acp-tui gemini            (a preset: built-in or [agents.NAME] in config.toml)\n"
             "  acp-tui -a gemini -- --debug   (a preset with extra agent arguments)\n"
+            "  acp-tui -a gemini -a codex     (two sessions, one per agent: alt+1/alt+2)\n"
             "  acp-tui -- gemini --acp   (an agent command as is, no preset)\n"
             "  acp-tui --cwd ~/src/project -- claude-code-acp\n"
             "  acp-tui --demo            (a built-in scripted agent: no network, no key)"
@@ -70,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log", metavar="FILE", help="append every JSON-RPC frame to FILE (JSONL)")
     parser.add_argument("--demo", action="store_true", help="run the built-in demo agent")
     parser.add_argument(
-        "-a", "--agent", metavar="NAME", help="start the agent preset NAME (see --list-agents)"
+        "-a",
+        "--agent",
+        metavar="NAME",
+        action="append",
+        help="start the agent preset NAME (see --list-agents); repeated, one session each",
     )
     parser.add_argument(
         "--list-agents",
@@ -135,12 +142,16 @@ def parse_args(
         if opened is not None:
             opened.append(catalog)
         table = catalog.table()
-        named = args.agent or (extra[0] if extra and not extra[0].startswith("-") else None)
-        if args.list_agents or (named is not None and _wants_registry(named, table)):
+        first = args.agent[0] if args.agent else None
+        named = first or (extra[0] if extra and not extra[0].startswith("-") else None)
+        wanted = [named] if named is not None else []
+        wanted += (args.agent or [])[1:]
+        if args.list_agents or any(_wants_registry(name, table) for name in wanted):
             table = catalog.table(refresh=True)
     if args.list_agents:
         return LaunchOptions([], Path.cwd(), None, False, list_agents=True)
-    preset, agent_argv = resolve_preset(args.agent, extra, agent_argv, table)
+    names = list(args.agent or [])
+    preset, agent_argv = resolve_preset(names[0] if names else None, extra, agent_argv, table)
     cwd = Path(os.path.expanduser(args.cwd)) if args.cwd else Path.cwd()
     if not cwd.is_dir():
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
@@ -177,6 +188,7 @@ def parse_args(
             raise UsageError(f"{error}; install it with: {preset.install}") from None
     if args.resume is not None and args.continue_last:
         raise UsageError("give either --resume or --continue, not both")
+    more = tuple(more_preset(name, table, cwd) for name in names[1:])
     return LaunchOptions(
         agent_argv,
         cwd.resolve(),
@@ -190,7 +202,26 @@ def parse_args(
         preset=preset,
         pick_agent=pick,
         messages=(*table.messages, *(catalog.notices if catalog is not None else ())),
+        more_presets=more,
     )
+
+
+def more_preset(name: str, table: PresetTable, cwd: Path) -> Preset:
+    """A preset named by a second (third, …) `-a`: known, and startable here."""
+    preset = table.presets.get(name)
+    if preset is None:
+        known = ", ".join(sorted(table.presets))
+        raise UsageError(f"no agent preset {name!r} (known: {known})")
+    if preset.registry is not None:
+        check_registry_agent(preset)
+    else:
+        try:
+            check_agent_command(preset.command[0], cwd)
+        except UsageError as error:
+            if preset.install is None:
+                raise
+            raise UsageError(f"{error}; install it with: {preset.install}") from None
+    return preset
 
 
 def _wants_registry(name: str, table: PresetTable) -> bool:

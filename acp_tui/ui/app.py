@@ -1,4 +1,5 @@
-"""The Textual application: one agent session on the main screen."""
+"""The Textual application: agent sessions, one tab each (`ui/workspace/`), each on its own
+main screen."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -27,10 +29,19 @@ from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
-from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.session_actions import continue_in, fork_whole
 from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.workspace.messages import ContinueFrom, ForkWhole, NewSessionHere, ShowSessions
+from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
+from acp_tui.ui.workspace.tab import SessionTab
+from acp_tui.ui.workspace.tabs_app import (
+    WORKSPACE_BINDINGS,
+    WorkspaceApp,
+    inspector_name,
+    spec_for,
+)
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.session_picker import PickedSession
@@ -45,14 +56,16 @@ def _die_by(sig: int) -> None:
     os._exit(128 + sig)  # from a timer thread: no handler, no cleanup left to wait for
 
 
-class AcpApp(App[int]):
-    """The Textual app: one agent session (made by `session_factory` from the app's `ScreenUi`) on
-    the main screen, the inspector on f12, every child process ended on exit."""
+class AcpApp(WorkspaceApp):
+    """The Textual app: agent sessions in tabs (the first made by `session_factory` from its
+    tab's `ScreenUi`, the others by `spawn`), the inspector on f12 (the shown session's), every
+    child process of every session ended on exit."""
 
     TITLE = "acp-tui"
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
         Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
+        *WORKSPACE_BINDINGS,
     ]
     COMMANDS = App.COMMANDS | {SessionCommands}
 
@@ -67,6 +80,9 @@ class AcpApp(App[int]):
         open_request: OpenRequest | None = None,
         preset: Preset | None = None,
         key_guard: KeyGuard | None = None,
+        spawn: SpawnSession | None = None,
+        presets: tuple[Preset, ...] = (),
+        more: tuple[SessionSpec, ...] = (),
     ) -> None:
         super().__init__()
         self.key_guard = key_guard or KeyGuard()
@@ -75,8 +91,13 @@ class AcpApp(App[int]):
         self.guard = guard
         self.open_request = open_request or OpenRequest()
         self.startup_messages = list(startup_messages or [])
-        self.bridge = ScreenUi(self)
-        self.session = session_factory(self.bridge)
+        self.init_workspace(
+            session_factory,
+            lambda session: spec_for(session, preset),
+            spawn=spawn,
+            presets=presets,
+            more=more,
+        )
         self.start_agent = start_agent
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
@@ -88,7 +109,7 @@ class AcpApp(App[int]):
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
         self._previous_reporter = set_failure_reporter(self._report_listener_failure)
-        collector.policy.busy = self._turn_running  # the collector's full pass waits for quiet
+        collector.policy.busy = self._turn_running  # the full pass waits for every session
         if self.guard is not None:
             # a plain handler, not the loop's: after a hangup the loop may be blocked on the
             # dead terminal, while a Python handler still runs between two bytecodes
@@ -101,8 +122,11 @@ class AcpApp(App[int]):
             keymap, problems = checked_keymap(self.session.settings.keymap)
             self.startup_messages.extend(problems)
             self.set_keymap(keymap)
-        main = MainScreen(self.session)
-        await self.push_screen(main)  # mounted before the agent starts
+        first = self.current_tab
+        self.add_tab(first)
+        await self.switch_mode(first.mode)  # mounted before the agent starts
+        main = first.screen
+        assert main is not None
         if self.typed_early:
             main.query_one(PromptInput).insert_text(self.typed_early)
         if self.inspect_at_start:
@@ -116,6 +140,8 @@ class AcpApp(App[int]):
             # "after a refresh": a callback that waits for a refresh that does not come would
             # leave the agent unstarted and the screen blank.
             self.run_worker(self._start(), group="start", exclusive=True)
+            for spec in self.more_at_start:  # `-a A -a B`: one tab each, the first one shown
+                self.run_worker(self.open_tab(spec, show=False), group="open-tab")
 
     def _apply_theme(self) -> None:
         themes, problems = load_themes()
@@ -132,26 +158,38 @@ class AcpApp(App[int]):
         # Everything built so far lives as long as the app: keep the garbage collector from
         # walking it again and again while text streams (long GC pauses showed as lag).
         gc.freeze()
-        ok = await session_history.start(self.session, self.open_request)
-        self.show_current_thread()
+        tab = self.current_tab
+        ok = await session_history.start(tab.session, self.open_request)
+        self.show_current_thread(tab)
         if ok:
-            session_history.remember(self.session)
-            await self.apply_preset()
+            session_history.remember(tab.session)
+            await self.apply_preset(tab)
             if self.open_request.pick:
-                self.show_sessions()
-        if not ok and self.session.state is SessionState.FAILED:
+                self.show_sessions(tab)
+        if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
             # Nothing to continue: say why and leave cleanly.
-            self.exit_message = self.session.error
-            await self.session.close()
+            self.exit_message = tab.session.error
+            await tab.session.close()
             self.exit(1)
 
-    async def apply_preset(self) -> None:
+    async def start_tab(self, tab: SessionTab) -> None:
+        """Start a new tab's agent and open a new session (a failure shows in its tab)."""
+        ok = await session_history.start(tab.session, OpenRequest())
+        self.show_current_thread(tab)
+        if ok:
+            session_history.remember(tab.session)
+            await self.apply_preset(tab)
+        self.refresh_tabs()
+
+    async def apply_preset(self, tab: SessionTab | None = None) -> None:
         """The preset's model, mode and options on the session just opened; failures shown."""
-        if self.preset is None or not self.preset.has_defaults:
+        tab = tab or self.current_tab
+        preset = tab.spec.preset
+        if preset is None or not preset.has_defaults:
             return
         from acp_tui.client.presets import apply_defaults
 
-        problems = await apply_defaults(self.session, self.preset)
+        problems = await apply_defaults(tab.session, preset)
         if problems:
             notify(self, "\n".join(problems), title="Preset", severity="warning")
 
@@ -170,28 +208,29 @@ class AcpApp(App[int]):
         loop.call_soon_threadsafe(self.exit, 128 + sig)
 
     def action_inspector(self) -> None:
-        """Open the traffic inspector (or close it when it is on top)."""
+        """Open the traffic inspector of the session shown (or close it when it is on top)."""
         from acp_tui.ui.inspector.screen import InspectorScreen  # not needed for the first frame
 
         if isinstance(self.screen, InspectorScreen):
             self.screen.dismiss(None)
             return
-        self._install_inspector()
-        self.push_screen("inspector")
+        self._install_inspector(self.current_tab)
+        self.push_screen(inspector_name(self.current_tab))
 
-    def _install_inspector(self) -> bool:
-        """Install the inspector's screen once; True if this call did. Kept after closing:
+    def _install_inspector(self, tab: SessionTab) -> bool:
+        """Install a tab's inspector screen once; True if this call did. Kept after closing:
         reopening costs a screen switch, and filters stay as they were left."""
-        if self.is_screen_installed("inspector"):
+        name = inspector_name(tab)
+        if self.is_screen_installed(name):
             return False
         from acp_tui.ui.inspector.screen import InspectorScreen  # not needed for the first frame
 
-        self.install_screen(InspectorScreen(self.session.traffic_store), "inspector")
+        self.install_screen(InspectorScreen(tab.session.traffic_store), name)
         return True
 
     def prepare_inspector(self) -> None:
-        """Build the inspector's screen in the background, so that opening it is a screen
-        switch (composing and mounting it takes longer than the 50 ms an open may take).
+        """Build the first session's inspector screen in the background, so that opening it is
+        a screen switch (composing and mounting it takes longer than the 50 ms an open may take).
 
         The screen is installed and registered with the app as `push_screen` does for a screen
         not running yet (`register_screen`, which `install_screen` itself did in earlier
@@ -199,9 +238,10 @@ class AcpApp(App[int]):
         stack get no event. Its module is imported here too, after the first frame. Nothing to
         do once it is installed, or while shutting down."""
         exiting = self.return_code is not None or not self.screen_stack
-        if exiting or not self.is_running or not self._install_inspector():
+        tab = self.tabs[0] if self.tabs else None
+        if exiting or not self.is_running or tab is None or not self._install_inspector(tab):
             return
-        register_screen(self, self.get_screen("inspector"))
+        register_screen(self, self.get_screen(inspector_name(tab)))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands plus the traffic inspector."""
@@ -212,27 +252,43 @@ class AcpApp(App[int]):
             self.action_inspector,
         )
 
-    def show_current_thread(self) -> None:
-        """A new main screen when the session's thread was replaced (another session opened)."""
-        screen = next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
-        if screen is not None and screen.generation != self.session.thread.generation:
-            while self.screen is not screen:
-                self.pop_screen()
-            self.switch_screen(MainScreen(self.session))
+    def show_current_thread(self, tab: SessionTab | None = None) -> None:
+        """A new main screen for a tab whose session's thread was replaced (another session
+        opened in it): in its own mode, shown or not."""
+        tab = tab or self.current_tab
+        screen = tab.screen
+        if screen is None or screen.generation == tab.session.thread.generation:
+            return  # (a tab never shown builds its screen from the thread when first shown)
+        self.rebuild_tab(tab)
 
-    def show_sessions(self) -> None:
-        """The session picker; what is picked is opened (or forked, then opened)."""
+    def rebuild_tab(self, tab: SessionTab) -> None:
+        """A new main screen for the tab. A mode's base screen cannot be replaced in place: the
+        tab moves to a new mode with a new main screen, and the old mode (its screens) goes."""
+        old_mode, tab.mode = tab.mode, self._next_mode()
+        tab.ui.mode = tab.mode
+        tab.screen = None
+        self.add_mode(tab.mode, lambda: self.main_screen(tab))
+        if tab is self.current_tab:
+            self.switch_mode(tab.mode)
+        self.remove_mode(old_mode)
+        self.refresh_tabs()
+
+    def show_sessions(self, tab: SessionTab | None = None) -> None:
+        """The session picker of a tab; what is picked is opened (or forked, then opened) in it."""
         from acp_tui.ui.screens.session_picker import SessionPicker
 
-        self.push_screen(SessionPicker(self.session), self._picked_session)
+        tab = tab or self.current_tab
 
-    def _picked_session(self, picked: PickedSession | None) -> None:
-        if picked is not None:
-            self.run_worker(self.open_picked(picked), group="open-session", exclusive=True)
+        def picked(choice: PickedSession | None) -> None:
+            if choice is not None:
+                self.run_worker(self.open_picked(choice, tab), group="open-session")
 
-    async def open_picked(self, picked: PickedSession) -> None:
-        """Leave the current session (remembered, closed) and open, or fork then open, one."""
-        session = self.session
+        tab.ui.show(SessionPicker(tab.session), picked)
+
+    async def open_picked(self, picked: PickedSession, tab: SessionTab | None = None) -> None:
+        """Leave a tab's session (remembered, closed) and open, or fork then open, one."""
+        tab = tab or self.current_tab
+        session = tab.session
         session_id: str | None = picked.session_id
         if picked.action == "fork":
             session_id, error = await session_history.fork_session(session, picked.session_id)
@@ -247,31 +303,63 @@ class AcpApp(App[int]):
         session_history.remember(session)
         await session.close_current_session()
         ok = await session_history.open_session(session, session_id)
-        self.show_current_thread()
+        self.show_current_thread(tab)
         if not ok and session.error:
             notify(self, session.error, severity="error")
         elif ok:
             session_history.remember(session)
             if picked.action == "fork":
                 notify(self, "Forked: you are in the new session.")
-            await self.apply_preset()  # resume/load keep the session's settings: the preset wins
+            await self.apply_preset(tab)  # resume/load keep the session's settings: preset wins
 
-    async def new_session(self) -> None:
-        """`/clear`: leave the current session (remembered, closed) for a new one here."""
-        session = self.session
+    async def new_session(self, tab: SessionTab | None = None) -> None:
+        """`/clear`: leave a tab's session (remembered, closed) for a new one there."""
+        tab = tab or self.current_tab
+        session = tab.session
         if session.turn_running:
             await session.cancel()
         session_history.remember(session)
         await session.close_current_session()
         session.thread.reset()
         ok = await session.open_new()
-        self.show_current_thread()
+        self.show_current_thread(tab)
         if not ok and session.error:
             notify(self, session.error, severity="error")
         elif ok:
             session_history.remember(session)
-            await self.apply_preset()
+            await self.apply_preset(tab)
             notify(self, "New session.")
+
+    # ------------------------------------------------------------ what screens ask
+
+    @on(ShowSessions)
+    def _show_sessions(self, message: ShowSessions) -> None:
+        tab = self.tab_of(message.session)
+        if tab is not None:
+            self.show_sessions(tab)
+
+    @on(NewSessionHere)
+    def _new_session(self, message: NewSessionHere) -> None:
+        tab = self.tab_of(message.session)
+        if tab is not None:
+            self.run_worker(self.new_session(tab), group=f"open-{tab.mode}", exclusive=True)
+
+    @on(ForkWhole)
+    def _fork_whole(self, message: ForkWhole) -> None:
+        tab = self.tab_of(message.session)
+        if tab is not None:
+            work = fork_whole(tab.session, lambda: self.show_current_thread(tab), self)
+            self.run_worker(work, group=f"open-{tab.mode}", exclusive=True)
+
+    @on(ContinueFrom)
+    def _continue_from(self, message: ContinueFrom) -> None:
+        tab = self.tab_of(message.session)
+        if tab is not None:
+            shown = lambda: self.show_current_thread(tab)  # noqa: E731
+            work = continue_in(tab.session, message.entry_id, shown, self)
+            self.run_worker(work, group=f"open-{tab.mode}", exclusive=True)
+
+    # ------------------------------------------------------------ lifecycle
 
     def _report_listener_failure(self, failure: ListenerFailure) -> None:
         # through the app's queue: the emit may run in a task started outside the app (the
@@ -282,20 +370,29 @@ class AcpApp(App[int]):
         notify(self, failure.describe(), title="Internal error (logged)", severity="error")
 
     def _turn_running(self) -> bool:
-        return self.session.thread.turn_running  # v1 and v2 (and a replay) alike
+        return self.any_turn_running()  # v1 and v2 (and a replay) alike, every session
+
+    async def close_session(self, tab: SessionTab) -> None:
+        """Remember and close a tab's session (agent, terminals, change monitor)."""
+        session_history.remember(tab.session)
+        await tab.session.close()
+
+    async def close_every_session(self) -> None:
+        await asyncio.gather(*(tab.session.close() for tab in self.tabs))
 
     async def on_unmount(self) -> None:
-        """However the app ends (quit, a signal, `exit()` from anywhere), the session closes:
-        the agent, its terminals and the change monitor stop with the app."""
+        """However the app ends (quit, a signal, `exit()` from anywhere), every session closes:
+        the agents, their terminals and change monitors stop with the app."""
         set_failure_reporter(self._previous_reporter)
         if collector.policy.busy == self._turn_running:
             collector.policy.busy = collector.never_busy
-        await self.session.close()
+        await self.close_every_session()
 
     async def action_quit(self) -> None:
-        session_history.remember(self.session)
-        # no layout or repaint while the session closes: each await of the close would
+        for tab in self.tabs:
+            session_history.remember(tab.session)
+        # no layout or repaint while the sessions close: each await of a close would
         # otherwise wait behind a frame of whatever floods the screen (seconds per step)
         with self.batch_update():
-            await self.session.close()
+            await self.close_every_session()
             self.exit(0)

@@ -9,9 +9,10 @@ them all) are skipped. The screen shown says how many wait behind it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
-from textual.app import App
+from textual.screen import Screen
 
 from acp_tui.composer.elicitation import PendingElicitation
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
@@ -20,8 +21,10 @@ from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
 class ElicitationQueue:
     """The agent's open elicitations: one shown, the rest waiting their turn, oldest first."""
 
-    def __init__(self, app: App[Any]) -> None:
-        self.app = app
+    def __init__(self, push: Callable[[Screen[Any], Callable[[Any], None]], None]) -> None:
+        self.push = push
+        """Shows a screen over the session's own screens (`ScreenUi.show`: when its tab is
+        shown), calling back when it is dismissed."""
         self._waiting: deque[PendingElicitation] = deque()
         self.shown: ElicitationScreen | None = None
 
@@ -46,7 +49,7 @@ class ElicitationQueue:
             return
         screen = ElicitationScreen(self._waiting.popleft(), waiting=self.waiting)
         self.shown = screen
-        self.app.push_screen(screen, callback=lambda _: self._dismissed(screen))
+        self.push(screen, lambda _: self._dismissed(screen))
 
     def _dismissed(self, screen: ElicitationScreen) -> None:
         if self.shown is screen:

@@ -90,6 +90,7 @@ def _run(
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
     from acp_tui.ui.screen_ui import ScreenUi
+    from acp_tui.ui.workspace.spec import SessionSpec
 
     loaded = load_settings()
     if options.protocol is not None:
@@ -115,6 +116,27 @@ def _run(
         session.preferred_auth = preset.auth_method if preset is not None else None
         return session
 
+    rules_by_dir = {cwd.resolve(): rules}
+
+    def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
+        """A later tab's session: its own agent process, no prestart; the guard and the
+        settings shared, the permission rules of its directory."""
+        servers, _ = preset_mcp_servers(loaded.settings.mcp_servers, spec.preset)
+        where = spec.cwd.resolve()
+        store = rules_by_dir.setdefault(where, RulesStore(where))
+        session = AgentSession(
+            list(spec.argv),
+            where,
+            bridge,
+            mcp_servers=servers,
+            env_extra=dict(spec.preset.env) if spec.preset is not None else {},
+            settings=loaded.settings,
+            rules=store,
+            guard=guard,
+        )
+        session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
+        return session
+
     open_request = OpenRequest(
         resume_id=options.resume or None,
         continue_last=options.continue_last,
@@ -127,6 +149,9 @@ def _run(
         guard=guard,
         inspect=options.inspect,
         open_request=open_request,
+        spawn=spawn,
+        presets=workspace_presets(),
+        more=tuple(SessionSpec(p.command, cwd, p, env=dict(p.env)) for p in options.more_presets),
     )
     app.typed_early = early_input.take()  # last thing before Textual takes the terminal
     code = app.run(loop=loop)
@@ -135,6 +160,14 @@ def _run(
     if app.exit_message:
         print(f"acp-tui: {app.exit_message}", file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def workspace_presets() -> tuple[Preset, ...]:
+    """The agent presets the new-session picker offers: those that can start here."""
+    from acp_tui.presets import load_presets
+
+    table = load_presets()
+    return tuple(p for p in table.presets.values() if p.registry is None and p.installed())
 
 
 def preset_env(options: LaunchOptions) -> dict[str, str]:

@@ -20,6 +20,9 @@ LOCAL_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("model", "Pick the model (f6)", None, local=True),
     SlashCommand("clear", "Start a new session in this directory", None, local=True),
     SlashCommand("rewind", "Edit an earlier prompt, files as they were (e)", None, local=True),
+    SlashCommand(
+        "all", "Send the prompt to every open session (ctrl+t opens one)", "PROMPT", local=True
+    ),
 )
 
 

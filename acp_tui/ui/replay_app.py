@@ -7,7 +7,7 @@ from textual.binding import Binding
 from acp_tui.client.replay import ReplaySession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.inspector.screen import InspectorScreen
-from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.workspace.tabs_app import inspector_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)
 """Replay speeds in order; 0 is as fast as possible."""
@@ -54,11 +54,12 @@ class ReplayApp(AcpApp):
     def _rebind(self) -> None:
         """Going back built a new thread and store: new screens over them."""
         inspecting = isinstance(self.screen, InspectorScreen)
+        tab = self.current_tab
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        if self.is_screen_installed("inspector"):
-            self.uninstall_screen("inspector")
-        self.push_screen(MainScreen(self.session))
+        if self.is_screen_installed(inspector_name(tab)):
+            self.uninstall_screen(inspector_name(tab))
+        self.rebuild_tab(tab)
         if inspecting:
             self.action_inspector()
 

@@ -1,9 +1,15 @@
-"""The UI's side of `ClientUi`/`Asker`: questions become modal screens resolved by the user."""
+"""The UI's side of `ClientUi`/`Asker`: questions become modal screens resolved by the user.
+
+Each session (tab) has its own `ScreenUi`, bound to the tab's Textual mode: a question of a
+session in the background is not pushed over the session shown (keys typed there must never
+answer it); it waits, in order, until its tab is shown (`release`), and says so (`asked_hidden`).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -14,6 +20,7 @@ from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import Asker, Question
 from acp_tui.session.diff import FileDiff
 from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.signal import Signal
 
 T = TypeVar("T")
 
@@ -21,9 +28,62 @@ T = TypeVar("T")
 class ScreenUi:
     """Implements `acp_tui.client.ui_port.ClientUi` for a Textual app."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], *, mode: str | None = None) -> None:
         self.app = app
+        self.mode = mode
+        """The Textual mode of this session's tab (None: whatever is shown, a one-session app)."""
         self._asker = _ScreenAsker(self)
+        self._held: deque[tuple[Screen[Any], Callable[[Any], None]]] = deque()
+        self.pending = 0
+        """Questions of this session not answered yet, shown or waiting for the tab."""
+        self.changed: Signal[int] = Signal("ScreenUi.changed")
+        """`pending` changed (the tab's state follows)."""
+        self.asked_hidden: Signal[Screen[Any]] = Signal("ScreenUi.asked_hidden")
+        """A question waits for this tab to be shown (the app notifies the user)."""
+
+    @property
+    def shown(self) -> bool:
+        """This session's tab is the one on screen."""
+        return self.mode is None or self.app.current_mode == self.mode
+
+    def show(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+        """Push `screen` over this session's screens now if its tab is shown, else when it is
+        (`release`); `callback` gets what it is dismissed with."""
+        answered = False
+
+        def done(result: T | None) -> None:
+            nonlocal answered
+            if not answered:
+                answered = True
+                self._count(-1)
+            callback(result)
+
+        self._count(+1)
+        if self.shown:
+            self.app.push_screen(screen, callback=done)
+        else:
+            self._held.append((screen, done))
+            self.asked_hidden.emit(screen)
+
+    def release(self) -> None:
+        """The tab is shown now: its waiting questions go on screen, oldest first (the newest on
+        top, as when they came while it was shown)."""
+        while self._held and self.shown:
+            screen, done = self._held.popleft()
+            self.app.push_screen(screen, callback=done)
+
+    def withdraw(self, screen: Screen[Any]) -> bool:
+        """Drop a question still waiting for the tab (its asker gave up); True if it was."""
+        for item in self._held:
+            if item[0] is screen:
+                self._held.remove(item)
+                self._count(-1)
+                return True
+        return False
+
+    def _count(self, delta: int) -> None:
+        self.pending += delta
+        self.changed.emit(self.pending)
 
     @property
     def asker(self) -> Asker:
@@ -38,9 +98,13 @@ class ScreenUi:
             if not future.done():
                 future.set_result(result)
 
-        self.app.push_screen(screen, callback=done)
-        self.app.bell()
-        return await future
+        self.show(screen, done)
+        if self.shown:
+            self.app.bell()
+        try:
+            return await future
+        finally:
+            self.withdraw(screen)  # cancelled while waiting for the tab: nothing left behind
 
     async def choose_auth_method(
         self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None

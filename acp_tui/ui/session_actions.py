@@ -6,26 +6,52 @@ see `client/message_fork.py`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from textual.app import App
+from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 
 from acp_tui.client import message_fork, session_history
+from acp_tui.client.session_facade import SessionFacade
 from acp_tui.host.asker import Choice, Question
 from acp_tui.session.config_options import MODEL
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.choice_picker import Choice as PickerChoice
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.workspace.messages import ContinueFrom, NewSessionHere, ShowSessions
 
 if TYPE_CHECKING:
-    from acp_tui.ui.app import AcpApp
-    from acp_tui.ui.screens.main import MainScreen
+    from acp_tui.client.agent_session import AgentSession
 
 Entry = tuple[str, str, Callable[[], object]]
+T = TypeVar("T")
+Toast = App[Any] | Widget
 
 
-def logout_entries(screen: MainScreen) -> list[Entry]:
+class SessionScreen(Protocol):
+    """What these actions need of a session's screen (`MainScreen` is one): its session, and
+    the way to ask the app for what the screen cannot do itself (messages)."""
+
+    @property
+    def session(self) -> SessionFacade: ...
+
+    @property
+    def app(self) -> App[object]: ...
+
+    @property
+    def focused(self) -> Widget | None: ...
+
+    def pick_setting(self, category: str) -> None: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def show_question(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None: ...
+
+
+def logout_entries(screen: SessionScreen) -> list[Entry]:
     if not screen.session.can_logout:
         return []
     return [
@@ -33,7 +59,7 @@ def logout_entries(screen: MainScreen) -> list[Entry]:
     ]
 
 
-def ask_logout(screen: MainScreen) -> None:
+def ask_logout(screen: SessionScreen) -> None:
     name = screen.session.agent_name
     question = Question(
         "logout",
@@ -44,24 +70,23 @@ def ask_logout(screen: MainScreen) -> None:
 
     def answered(answer: str | None) -> None:
         if answer == "logout":
-            screen.run_worker(_logout(screen), group="logout", exclusive=True)
+            screen.app.run_worker(_logout(screen), group="logout", exclusive=True)
 
-    screen.app.push_screen(QuestionScreen(question), answered)
+    screen.show_question(QuestionScreen(question), answered)
 
 
-async def _logout(screen: MainScreen) -> None:
+async def _logout(screen: SessionScreen) -> None:
     error = await screen.session.logout()
     if error is not None:
-        notify(screen, f"Could not log out: {error}", severity="error")
+        notify(screen.app, f"Could not log out: {error}", severity="error")
     else:
-        notify(screen, f"Logged out of {screen.session.agent_name}.")
+        notify(screen.app, f"Logged out of {screen.session.agent_name}.")
 
 
-def run_local_command(screen: MainScreen, name: str) -> bool:
+def run_local_command(screen: SessionScreen, name: str) -> bool:
     """`/sessions`, `/model`, `/clear`; False for a name that is not one of these."""
-    app = cast("AcpApp", screen.app)
     if name == "sessions":
-        app.show_sessions()
+        screen.post_message(ShowSessions(screen.session))
     elif name == "model":
         screen.pick_setting(MODEL)
     elif name == "clear":
@@ -71,10 +96,9 @@ def run_local_command(screen: MainScreen, name: str) -> bool:
     return True
 
 
-def ask_clear(screen: MainScreen) -> None:
-    app = cast("AcpApp", screen.app)
+def ask_clear(screen: SessionScreen) -> None:
     if not screen.session.turn_running:
-        app.run_worker(app.new_session(), group="open-session", exclusive=True)
+        screen.post_message(NewSessionHere(screen.session))
         return
     question = Question(
         "clear",
@@ -85,12 +109,12 @@ def ask_clear(screen: MainScreen) -> None:
 
     def answered(answer: str | None) -> None:
         if answer == "clear":
-            app.run_worker(app.new_session(), group="open-session", exclusive=True)
+            screen.post_message(NewSessionHere(screen.session))
 
-    app.push_screen(QuestionScreen(question), answered)
+    screen.show_question(QuestionScreen(question), answered)
 
 
-def fork_entries(screen: MainScreen) -> list[Entry]:
+def fork_entries(screen: SessionScreen) -> list[Entry]:
     """The palette entry for continuing from a message, when there is one."""
     session = screen.session
     if session.session_id is None or not message_fork.messages(session.thread.entries):
@@ -104,13 +128,13 @@ def fork_entries(screen: MainScreen) -> list[Entry]:
     ]
 
 
-def fork_here(screen: MainScreen) -> None:
+def fork_here(screen: SessionScreen) -> None:
     """From the focused message or tool call (see `client/message_fork.py`), else ask which."""
     from acp_tui.ui.widgets.live_entry import LiveEntry
     from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
     widget = screen.focused
-    while widget is not None and widget is not screen:
+    while widget is not None and not isinstance(widget, Screen):
         entry = widget.entry if isinstance(widget, LiveEntry | ToolCallCard) else None
         if entry is not None:
             continue_from(screen, entry.id)
@@ -120,12 +144,12 @@ def fork_here(screen: MainScreen) -> None:
     ask_fork_point(screen)
 
 
-def ask_fork_point(screen: MainScreen) -> None:
+def ask_fork_point(screen: SessionScreen) -> None:
     """Pick the message to continue from (newest first), then continue from it."""
     session = screen.session
     found = message_fork.messages(session.thread.entries)
     if not found:
-        notify(screen, "No message to continue from yet.")
+        notify(screen.app, "No message to continue from yet.")
         return
     can_fork = session_history.HistoryCapabilities.of(session.agent_capabilities).fork
     entries = list(session.thread.entries)
@@ -145,39 +169,48 @@ def ask_fork_point(screen: MainScreen) -> None:
         if value is not None:
             continue_from(screen, int(value))
 
-    screen.app.push_screen(ChoicePicker("Continue from which message?", choices, None), answered)
+    picker = ChoicePicker("Continue from which message?", choices, None)
+    screen.show_question(picker, answered)
 
 
-def continue_from(screen: MainScreen, entry_id: int) -> None:
-    app = cast("AcpApp", screen.app)
-    app.run_worker(_continue(app, entry_id), group="open-session", exclusive=True)
+def continue_from(screen: SessionScreen, entry_id: int) -> None:
+    """Ask the app to continue this screen's session from a message (`ContinueFrom`)."""
+    screen.post_message(ContinueFrom(screen.session, entry_id))
 
 
-async def _continue(app: AcpApp, entry_id: int) -> None:
-    session = app.session
+async def continue_in(
+    session: AgentSession, entry_id: int, shown: Callable[[], None], toast: Toast
+) -> None:
+    """Continue `session` from a message; `shown` shows its new thread, `toast` tells."""
     outcome = await message_fork.continue_from(session, entry_id)
-    await _forked(app, outcome)
+    await forked(session, outcome, shown, toast)
 
 
-async def fork_whole(app: AcpApp) -> None:
+async def fork_whole(session: AgentSession, shown: Callable[[], None], toast: Toast) -> None:
     """`Fork this session`: session/fork, the conversation stays on screen."""
-    await _forked(app, await message_fork.fork_whole(app.session))
+    await forked(session, await message_fork.fork_whole(session), shown, toast)
 
 
-async def _forked(app: AcpApp, outcome: message_fork.Forked | str) -> None:
-    session = app.session
-    app.show_current_thread()
+async def forked(
+    session: AgentSession,
+    outcome: message_fork.Forked | str,
+    shown: Callable[[], None],
+    toast: Toast,
+) -> None:
+    """After a fork or a continuation of `session`: its screen follows its thread (`shown`),
+    the outcome told through `toast` (a DOM node of its tab)."""
+    shown()
     if isinstance(outcome, str):
-        notify(app, f"Could not continue there: {outcome}", severity="error")
+        notify(toast, f"Could not continue there: {outcome}", severity="error")
         return
     session_history.remember(session)
     if outcome.problems:  # (the earlier session's settings win over the preset's: not applied)
-        notify(app, "\n".join(outcome.problems), title="Settings not carried", severity="warning")
+        notify(toast, "\n".join(outcome.problems), title="Settings not carried", severity="warning")
     if outcome.how == "fork":
-        notify(app, "Forked: you are in a new session with this conversation.")
+        notify(toast, "Forked: you are in a new session with this conversation.")
     else:
         notify(
-            app,
+            toast,
             f"New session: your next prompt carries the conversation up to that message "
             f"({outcome.carried} entries) as context.",
         )

@@ -57,13 +57,13 @@ async def test_slash_lists_agent_and_local_commands_live_filters_completes_and_h
         await h.until(lambda: h.session.thread.commands, "the agent's commands")
         await h.type_prompt("/", send=False)
         await h.until(lambda: "review" in listed(h), "the slash list")
-        local = ["/export", "/copy", "/editor", "/sessions", "/model", "/clear", "/rewind"]
-        assert listed(h)[:7] == local, "acp-tui's own (`//name`) come first"
-        assert set(listed(h)[7:]) == {"review", "init"}
+        local = ["/export", "/copy", "/editor", "/sessions", "/model", "/clear", "/rewind", "/all"]
+        assert listed(h)[:8] == local, "acp-tui's own (`//name`) come first"
+        assert set(listed(h)[8:]) == {"review", "init"}
         labels = [plain_option(h, i) for i in range(len(listed(h)))]
         assert labels[0].startswith("//export") and "acp-tui" in labels[0]
-        assert labels[7].startswith("/review") and "agent" in labels[7]
-        assert "Review the [bold]diff[/bold]" in labels[7], "descriptions are not markup"
+        assert labels[8].startswith("/review") and "agent" in labels[8]
+        assert "Review the [bold]diff[/bold]" in labels[8], "descriptions are not markup"
 
         # live: a new update while the list is open
         assert await h.session.set_mode("ask") is None

@@ -202,3 +202,22 @@ def test_parse_preset_args_without_command_extend_the_builtin() -> None:
     preset, problems = parse_preset("gemini", {"args": ["--experimental-acp"]}, base)
     assert problems == [] and preset is not None
     assert preset.command == ("gemini", "--experimental-acp")
+
+
+def test_dash_a_repeated_opens_one_session_per_preset(tmp_path: Path) -> None:
+    first = program(tmp_path, "fake-one")
+    second = program(tmp_path, "fake-two")
+    table = table_with(tmp_path, Preset("one", (str(first),)), Preset("two", (str(second),)))
+    options = parse_args(["-a", "one", "-a", "two", "--", "--flag"], table)
+    # the first keeps the prestart and the arguments after `--`; the others start as they are
+    assert options.agent_argv == [str(first), "--flag"]
+    assert options.preset is not None and options.preset.name == "one"
+    assert [p.name for p in options.more_presets] == ["two"]
+    assert [p.command for p in options.more_presets] == [(str(second),)]
+    # one `-a` as before: no more sessions
+    assert parse_args(["-a", "one"], table).more_presets == ()
+    with pytest.raises(UsageError, match=r"no agent preset 'nope'"):
+        parse_args(["-a", "one", "-a", "nope"], table)
+    missing = table_with(tmp_path, Preset("one", (str(first),)), Preset("gone", ("no-such-xyz",)))
+    with pytest.raises(UsageError, match="not found"):
+        parse_args(["-a", "one", "-a", "gone"], missing)

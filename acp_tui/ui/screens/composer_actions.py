@@ -13,7 +13,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import on, work
 from textual.app import SuspendNotSupported
@@ -40,9 +40,12 @@ from acp_tui.ui.textual_internals import write_to_terminal
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.prompt_input import PromptInput
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
     from acp_tui.client.session_facade import SessionFacade
     from acp_tui.ui.elicitation_queue import ElicitationQueue
+    from acp_tui.ui.screen_ui import ScreenUi
 
 
 class ComposerActions(Screen[None]):
@@ -53,6 +56,8 @@ class ComposerActions(Screen[None]):
         Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
     ]
     session: SessionFacade
+    ui: ScreenUi | None = None
+    """The session's questions' way to the screen (its tab's); None: straight to the app."""
     _turn_started: float | None = None
     _elicitations: ElicitationQueue | None = None
     """The agent's questions, shown one at a time (made at the first)."""
@@ -83,10 +88,20 @@ class ComposerActions(Screen[None]):
             from acp_tui.ui.rewind_actions import ask_prompt
 
             ask_prompt(self)  # type: ignore[arg-type]  # (the main screen)
+        elif event.name == "all":
+            self._prompt_all(event.args)
         else:
             from acp_tui.ui.session_actions import run_local_command
 
             run_local_command(self, event.name)  # type: ignore[arg-type]  # (the main screen)
+
+    def _prompt_all(self, text: str) -> None:
+        from acp_tui.ui.workspace.messages import PromptAll
+
+        if not text.strip():
+            notify(self, "//all PROMPT sends PROMPT to every open session.")
+            return
+        self.post_message(PromptAll(text))
 
     @work(group="export")
     async def export_conversation(self, given: str = "") -> Path | None:
@@ -211,11 +226,26 @@ class ComposerActions(Screen[None]):
             return
         settings = self.session.settings
         long_turn = time.monotonic() - started >= settings.notify_after_seconds
-        if settings.notify_turn_end and (long_turn or not self.app.app_focus):
+        unseen = not self.app.app_focus or not self.shown  # (a tab in the background)
+        if settings.notify_turn_end and (long_turn or unseen):
             self.desktop_notify(self.session.agent_name, "The turn has ended.")
 
+    @property
+    def shown(self) -> bool:
+        """This session's screen is in the stack on screen (not a tab in the background)."""
+        return self in self.app.screen_stack
+
+    def show_question(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+        """Show a question of this session over its own screens: through its tab's `ScreenUi`
+        (it waits while the tab is in the background), else at once."""
+        if self.ui is not None:
+            self.ui.show(screen, callback)
+        else:
+            self.app.push_screen(screen, callback=callback)
+
     def _notify_on_permission(self, pending: PendingPermission) -> None:
-        if self.session.settings.notify_permission and not self.app.app_focus:
+        settings = self.session.settings
+        if settings.notify_permission and (not self.app.app_focus or not self.shown):
             title = str(pending.tool_call.get("title") or "a tool call")
             # the screen already rings the bell for an unfocused permission request
             self.desktop_notify(self.session.agent_name, f"Permission needed: {title}", bell=False)
@@ -224,9 +254,10 @@ class ComposerActions(Screen[None]):
         if self._elicitations is None:
             from acp_tui.ui.elicitation_queue import ElicitationQueue
 
-            self._elicitations = ElicitationQueue(self.app)
+            self._elicitations = ElicitationQueue(self.show_question)
         self._elicitations.add(pending)
-        if self.session.settings.notify_elicitation and not self.app.app_focus:
+        # (a session in the background: its `ScreenUi` notifies when the form waits for its tab)
+        if self.session.settings.notify_elicitation and not self.app.app_focus and self.shown:
             self.desktop_notify(self.session.agent_name, f"Input needed: {pending.message}")
 
     def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:

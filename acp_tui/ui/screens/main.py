@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -45,10 +45,12 @@ from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
+from acp_tui.ui.workspace.messages import ForkWhole, ShowSessions
+from acp_tui.ui.workspace.tab_bar import TabBar
 
 if TYPE_CHECKING:
-    from acp_tui.ui.app import AcpApp
     from acp_tui.ui.rewind_actions import RewindPoint
+    from acp_tui.ui.screen_ui import ScreenUi
 
 
 class MainScreen(LayoutOnce, ComposerActions):
@@ -79,10 +81,11 @@ class MainScreen(LayoutOnce, ComposerActions):
     ]
     COMMANDS = {LocalCommandsProvider}
 
-    def __init__(self, session: SessionFacade) -> None:
+    def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
         super().__init__()
         use_compositor(self, RowCompositor())  # a streamed line repaints only its own rows
         self.session = session
+        self.ui = ui  # its tab's: the session's questions wait while the tab is hidden
         self.generation = session.thread.generation  # another session opens on a new screen
         self._unsubscribe: list[Callable[[], None]] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
@@ -90,6 +93,7 @@ class MainScreen(LayoutOnce, ComposerActions):
         """A rewind done here: the next prompt sent continues in a new branch."""
 
     def compose(self) -> ComposeResult:
+        yield TabBar(id="tabs")
         with Horizontal(id="body"):
             with Vertical(id="main-column"):
                 yield CrashBanner(id="banner")
@@ -126,6 +130,26 @@ class MainScreen(LayoutOnce, ComposerActions):
     def on_unmount(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()
+
+    def on_screen_resume(self) -> None:
+        """Shown (its tab switched to, or a screen over it closed): keys held from a question
+        go to this screen's composer, and the oldest open permission prompt takes the focus
+        armed, as if it had just come: keys the user typed just before (in another tab) do
+        not answer it, and one asked while the tab was hidden gets the keys once shown."""
+        for composer in self.query(Composer).results(Composer):
+            composer.claim_held_keys()
+        self._focus_waiting_permission()
+
+    def _focus_waiting_permission(self) -> None:
+        prompts = self.open_prompts()
+        if not prompts or not self.is_current:
+            return
+        focused = self.focused
+        in_prompt = focused is not None and any(
+            focused is prompt or prompt in focused.ancestors for prompt in prompts
+        )
+        if in_prompt or focused is None or isinstance(focused, PromptInput):
+            prompts[0].take_focus(armed=True)
 
     # ------------------------------------------------------------ session → UI
 
@@ -326,14 +350,11 @@ class MainScreen(LayoutOnce, ComposerActions):
         self.app.push_screen(ProvidersScreen(self.session))
 
     def action_show_sessions(self) -> None:
-        cast("AcpApp", self.app).show_sessions()
+        self.post_message(ShowSessions(self.session))
 
     def fork_current(self) -> None:
-        """Fork the current session (unstable `session/fork`); the conversation stays shown."""
-        from acp_tui.ui.session_actions import fork_whole
-
-        app = cast("AcpApp", self.app)
-        app.run_worker(fork_whole(app), group="open-session", exclusive=True)
+        """Fork this session (unstable `session/fork`); the conversation stays shown."""
+        self.post_message(ForkWhole(self.session))
 
     def action_fork_here(self) -> None:
         """Continue in a new session from the focused message or tool call, else a picked one."""

@@ -119,8 +119,12 @@ class Composer(Vertical):
         prompt.paste_transform = self._pasted
         self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
         self._unsubscribe.append(self.index.changed.subscribe(self._index_changed))
-        KeyGuard.of(self.app).composer_sink = self.take_held_key
+        self.claim_held_keys()
         self._build_index()
+
+    def claim_held_keys(self) -> None:
+        """Keys a question holds go here (the composer of the session shown, with several)."""
+        KeyGuard.of(self.app).composer_sink = self.take_held_key
 
     def on_unmount(self) -> None:
         for unsubscribe in self._unsubscribe:

@@ -1,0 +1,2 @@
+"""Several sessions in one app: a tab per session (its own agent process, `ScreenUi` and Textual
+mode, so its screens and questions stay with it), the tab bar, the new-session picker."""

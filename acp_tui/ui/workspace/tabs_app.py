@@ -1,0 +1,335 @@
+"""The app's side of the workspace: the session tabs, switching, opening and closing them.
+
+Each tab is one `AgentSession` (its own agent process: a crash stays in its tab) with its own
+`ScreenUi` and Textual mode. The mode keeps the tab's screen stack, so a question screen stays
+with its session when the user switches away; a question asked while its tab is hidden waits in
+the tab's `ScreenUi` until the tab is shown (the tab says "needs you" and a desktop notification
+goes out). A tab never shown has no screen at all: its agent streams into its `Thread` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from acp_tui.client.events import SessionState
+from acp_tui.host.asker import Choice, Question
+from acp_tui.session import thread_changes
+from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.plain import notify
+from acp_tui.ui.screen_ui import ScreenUi
+from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.workspace.messages import PromptAll
+from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
+from acp_tui.ui.workspace.tab import SessionTab, TabState
+from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
+
+if TYPE_CHECKING:
+    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.presets import Preset
+
+WORKSPACE_BINDINGS = [
+    Binding("ctrl+t", "new_tab", "new session", priority=True, id="workspace.new"),
+    Binding(
+        "ctrl+w", "close_tab", "close session", show=False, priority=True, id="workspace.close"
+    ),
+    Binding(
+        "ctrl+pageup",
+        "cycle_tab(-1)",
+        "previous session",
+        show=False,
+        priority=True,
+        id="workspace.previous",
+    ),
+    Binding(
+        "ctrl+pagedown",
+        "cycle_tab(1)",
+        "next session",
+        show=False,
+        priority=True,
+        id="workspace.next",
+    ),
+    Binding(
+        "ctrl+o",
+        "overview",
+        "sessions overview",
+        show=False,
+        priority=True,
+        id="workspace.overview",
+    ),
+    *(
+        Binding(
+            f"alt+{n}",
+            f"go_tab({n})",
+            f"session {n}",
+            show=False,
+            priority=True,
+            id=f"workspace.tab-{n}",
+        )
+        for n in range(1, 10)
+    ),
+]
+
+
+class WorkspaceApp(App[int]):
+    """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
+
+    key_guard: KeyGuard
+
+    def init_workspace(
+        self,
+        first: Callable[[ScreenUi], AgentSession],
+        spec: Callable[[AgentSession], SessionSpec],
+        *,
+        spawn: SpawnSession | None,
+        presets: tuple[Preset, ...],
+        more: tuple[SessionSpec, ...],
+    ) -> None:
+        """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
+        sessions of the tabs opened later (None: no new sessions in this app)."""
+        self.tabs: list[SessionTab] = []
+        self.spawn = spawn
+        self.presets = presets
+        self.more_at_start = more
+        self._serial = 0
+        ui = ScreenUi(self, mode=self._next_mode())
+        session = first(ui)
+        self.current_tab = SessionTab(session, ui, spec(session), ui.mode or "")
+        self.tabs.append(self.current_tab)
+
+    def _next_mode(self) -> str:
+        self._serial += 1
+        return f"tab-{self._serial}"
+
+    @property
+    def session(self) -> AgentSession:
+        """The session of the tab shown (screens take theirs from `MainScreen.session`)."""
+        return self.current_tab.session
+
+    @property
+    def bridge(self) -> ScreenUi:
+        """The `ScreenUi` of the tab shown."""
+        return self.current_tab.ui
+
+    def tab_of(self, session: object) -> SessionTab | None:
+        """The tab of a session (None once it was closed)."""
+        return next((tab for tab in self.tabs if tab.session is session), None)
+
+    # ------------------------------------------------------------------ building tabs
+
+    def main_screen(self, tab: SessionTab) -> MainScreen:
+        """A new main screen for the tab's session (its mode's base screen)."""
+        screen = MainScreen(tab.session, tab.ui)
+        tab.screen = screen
+        return screen
+
+    def add_tab(self, tab: SessionTab) -> None:
+        """Register the tab's mode and follow its state (for the tab bar)."""
+        tab.key = tab.key or tab.mode
+        self.add_mode(tab.mode, lambda: self.main_screen(tab))
+        session = tab.session
+        tab.unsubscribe += [
+            session.state_changed.subscribe(lambda _: self.refresh_tabs()),
+            session.thread.subscribe(lambda change: self._on_thread(tab, change)),
+            tab.ui.changed.subscribe(lambda _: self.refresh_tabs()),
+            tab.ui.asked_hidden.subscribe(lambda screen: self._asked_hidden(tab, screen)),
+        ]
+
+    def _on_thread(self, tab: SessionTab, change: thread_changes.Change) -> None:
+        # called for every change, text chunks too: only a few kinds matter here
+        if isinstance(change, thread_changes.TurnStateChanged):
+            if not change.running and tab is not self.current_tab:
+                tab.unread = True
+            self.refresh_tabs()
+        elif isinstance(change, thread_changes.PermissionChanged | thread_changes.InfoChanged):
+            self.refresh_tabs()
+
+    def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
+        """A question of a tab in the background waits for it: say so (tab bar, notification)."""
+        self.refresh_tabs()
+        number = self.tabs.index(tab) + 1 if tab in self.tabs else 0
+        text = f"Session {number} ({tab.agent}) needs you: alt+{number} goes there"
+        notify(self, text, severity="warning", timeout=6)
+        shown = self.current_tab.screen
+        if shown is not None and tab.session.settings.notify_permission:
+            shown.desktop_notify(tab.agent, "A question is waiting for you", bell=True)
+
+    def refresh_tabs(self) -> None:
+        """The shown tab's bar names every tab with its state."""
+        screen = self.current_tab.screen
+        if screen is None or not screen.is_mounted:
+            return
+        labels = [
+            TabLabel(tab.agent, tab.title, tab.state.value, tab is self.current_tab)
+            for tab in self.tabs
+        ]
+        for bar in screen.query(TabBar).results(TabBar):
+            bar.show_tabs(labels)
+
+    async def show_tab(self, tab: SessionTab) -> None:
+        """Show the tab: its mode (screens as it left them), then the questions that waited.
+        Keys typed just before count as typing (`KeyGuard`): none of them answers a question
+        of the tab switched to."""
+        if tab is not self.current_tab:
+            self.key_guard.typed()
+            self.current_tab = tab
+            tab.unread = False
+            await self.switch_mode(tab.mode)
+        tab.ui.release()
+        self.refresh_tabs()
+
+    # ------------------------------------------------------------------ opening
+
+    def action_new_tab(self) -> None:
+        """ctrl+t: the new-session picker (Enter: the same agent in the same directory)."""
+        from acp_tui.ui.workspace.new_session import NewSessionScreen
+
+        if self.spawn is None:
+            notify(self, "This app cannot open more sessions.", severity="warning")
+            return
+        current = self.current_tab.spec
+        self.push_screen(NewSessionScreen(current, self.presets), self._picked_new)
+
+    def _picked_new(self, spec: SessionSpec | None) -> None:
+        if spec is not None:
+            self.run_worker(self.open_tab(spec), group="open-tab")
+
+    async def open_tab(self, spec: SessionSpec, *, show: bool = True) -> SessionTab | None:
+        """A new tab running `spec` (its own agent process), shown at once if `show`."""
+        if self.spawn is None:
+            return None
+        ui = ScreenUi(self, mode=self._next_mode())
+        try:
+            session = self.spawn(ui, spec)
+        except (OSError, ValueError) as error:
+            notify(self, f"Could not open a session: {error}", severity="error")
+            return None
+        tab = SessionTab(session, ui, spec, ui.mode or "")
+        self.tabs.append(tab)
+        self.add_tab(tab)
+        if show:
+            await self.show_tab(tab)
+        else:
+            self.refresh_tabs()
+        self.run_worker(self.start_tab(tab), group=f"start-{tab.mode}")
+        return tab
+
+    async def start_tab(self, tab: SessionTab) -> None:
+        """Start a tab's agent and open its session (no prestart: it is started here)."""
+        raise NotImplementedError  # AcpApp's
+
+    # ------------------------------------------------------------------ switching
+
+    async def action_go_tab(self, number: int) -> None:
+        """alt+N: the Nth tab."""
+        if 1 <= number <= len(self.tabs):
+            await self.show_tab(self.tabs[number - 1])
+
+    async def action_cycle_tab(self, step: int) -> None:
+        """ctrl+pageup / ctrl+pagedown: the previous / next tab (round)."""
+        if len(self.tabs) > 1:
+            index = self.tabs.index(self.current_tab)
+            await self.show_tab(self.tabs[(index + step) % len(self.tabs)])
+
+    def action_overview(self) -> None:
+        """The workspace overview (key `workspace.overview`)."""
+        self.show_overview()
+
+    def show_overview(self) -> None:
+        """Every session with its state (a list for now; the overview screen takes this key)."""
+        lines = [
+            f"{number}. {tab.agent} · {tab.title or '(untitled)'} · {tab.spec.cwd} · "
+            f"{tab.state.value}"
+            for number, tab in enumerate(self.tabs, start=1)
+        ]
+        notify(self, "\n".join(lines), title="Sessions", timeout=8)
+
+    # ------------------------------------------------------------------ closing
+
+    def action_close_tab(self) -> None:
+        """ctrl+w: close the session shown, asked first while its turn runs; the last one
+        closing quits (asked the same)."""
+        tab = self.current_tab
+        if not tab.session.thread.turn_running:
+            self.run_worker(self.close_tab(tab), group="close-tab")
+            return
+        question = Question(
+            "close-session",
+            f"Close the session of {tab.agent}?",
+            "A turn is running: it is cancelled and the agent stops.",
+            (Choice("keep", "Keep it", "n"), Choice("close", "Close it", "y")),
+        )
+
+        def answered(answer: str | None) -> None:
+            if answer == "close":
+                self.run_worker(self.close_tab(tab), group="close-tab")
+
+        self.push_screen(QuestionScreen(question), answered)
+
+    async def close_tab(self, tab: SessionTab) -> None:
+        """Close a tab: its session (agent, terminals, monitor) ends; the last tab quits."""
+        if tab not in self.tabs:
+            return
+        if len(self.tabs) == 1:
+            await self.action_quit()
+            return
+        index = self.tabs.index(tab)
+        if tab is self.current_tab:
+            await self.show_tab(self.tabs[index - 1 if index else 1])
+        self.tabs.remove(tab)
+        for unsubscribe in tab.unsubscribe:
+            unsubscribe()
+        await self.remove_mode(tab.mode)
+        if self.is_screen_installed(inspector_name(tab)):
+            self.uninstall_screen(inspector_name(tab))
+        self.refresh_tabs()
+        await self.close_session(tab)
+
+    async def close_session(self, tab: SessionTab) -> None:
+        """Remember and close a tab's session."""
+        raise NotImplementedError  # AcpApp's
+
+    async def action_quit(self) -> None:
+        raise NotImplementedError  # AcpApp's
+
+    # ------------------------------------------------------------------ every session
+
+    @on(PromptAll)
+    def _prompt_all(self, message: PromptAll) -> None:
+        """`//all PROMPT`: the prompt to every open session (queued where a turn runs)."""
+        sent = 0
+        for tab in self.tabs:
+            if tab.session.state not in (SessionState.CRASHED, SessionState.FAILED):
+                tab.session.submit(message.text)
+                sent += 1
+        notify(self, f"Sent to {sent} of {len(self.tabs)} sessions.")
+
+    def any_turn_running(self) -> bool:
+        """A turn runs in some session (the collector's full pass waits for quiet)."""
+        return any(tab.session.thread.turn_running for tab in self.tabs)
+
+    def needing(self) -> list[SessionTab]:
+        """The tabs that wait for the user."""
+        return [tab for tab in self.tabs if tab.state is TabState.NEEDS_YOU]
+
+
+def inspector_name(tab: SessionTab) -> str:
+    """The installed name of a tab's inspector screen (one per tab: its own traffic)."""
+    return "inspector" if tab.key == "tab-1" else f"inspector-{tab.key}"
+
+
+def spec_for(session: AgentSession, preset: Preset | None) -> SessionSpec:
+    """The spec a session was started from (the first tab's: made by the launcher)."""
+    return SessionSpec(
+        tuple(session.argv),
+        Path(session.cwd),
+        preset,
+        env=dict(preset.env) if preset is not None else {},
+    )
