@@ -75,9 +75,8 @@ def read_stamp(stamp: Path, timeout: float = 10.0) -> float:
 def run_client(name: str, text_file: Path, workdir: Path, rate: float, timeout: float) -> Run:
     stamp = workdir / f"{name}.stamp"
     stamp.unlink(missing_ok=True)
-    agent = python_script(
-        "pipe_agent.py", str(text_file), "--chunk", str(CHUNK), "--rate", str(rate)
-    ) + ["--stamp", str(stamp)]
+    agent = python_script("pipe_agent.py", str(text_file), "--chunk", str(CHUNK))
+    agent += ["--rate", str(rate), "--stamp", str(stamp)]
     if name == "floor":
         argv = python_script("floor_client.py", "--ready", "floor ready", "--", *agent)
     elif name == "textual":
@@ -137,8 +136,8 @@ def main(rounds: int, cases: list[str], rates: list[float], timeout: float) -> f
     for case in cases:
         for rate in rates:
 
-            def med(name: str, field: str) -> float:
-                return median([getattr(run, field) for run in results[(case, rate, name)]])
+            def med(name: str, field: str, key: tuple[str, float] = (case, rate)) -> float:
+                return median([getattr(run, field) for run in results[(*key, name)]])
 
             frames = (med("acp-tui", "lag") - med("floor", "lag")) / FRAME
             floor_cpu = med("acp-tui", "cpu") / max(med("floor", "cpu"), 0.01)
