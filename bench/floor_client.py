@@ -1,11 +1,13 @@
 """The floor: the least a client can do with a streaming agent.
 
-    python bench/floor_client.py -- AGENT_ARGV...
+    python bench/floor_client.py [--ready TEXT [--idle]] -- AGENT_ARGV...
 
 Spawns the agent, sends `initialize`, `session/new` and one `session/prompt`, then reads the
 agent's pipe: ``json.loads`` each frame and writes each chunk's text to the terminal (its
 stdout). When the prompt's answer arrives it prints, on stderr, one JSON line: the
 ``time.monotonic()`` of its last chunk's write and the CPU seconds it spent from the prompt on.
+With ``--ready TEXT`` it writes TEXT once the session is open (its "usable prompt"); with
+``--idle`` too it sends no prompt and waits for a line on stdin instead (the start-up bench).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ import time
 
 
 def main() -> None:
-    argv = sys.argv[sys.argv.index("--") + 1 :]
+    split = sys.argv.index("--")
+    argv, options = sys.argv[split + 1 :], sys.argv[1:split]
+    ready = options[options.index("--ready") + 1] if "--ready" in options else None
+    idle = "--idle" in options
     agent = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert agent.stdin is not None and agent.stdout is not None
     requests = [
@@ -26,12 +31,22 @@ def main() -> None:
         ("session/new", {"cwd": os.getcwd(), "mcpServers": []}),
         ("session/prompt", {"sessionId": "bench", "prompt": [{"type": "text", "text": "go"}]}),
     ]
+    if idle:
+        requests = requests[:2]
     for ident, (method, params) in enumerate(requests):
         frame = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
         agent.stdin.write((json.dumps(frame) + "\n").encode())
         agent.stdin.flush()
         if method != "session/prompt":
             json.loads(agent.stdout.readline())
+        if method == "session/new" and ready is not None:
+            sys.stdout.write(ready + "\n")
+            sys.stdout.flush()
+    if idle:
+        sys.stdin.readline()
+        agent.stdin.close()
+        agent.wait()
+        return
     cpu = time.process_time()
     out = sys.stdout
     last_write = 0.0

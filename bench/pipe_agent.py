@@ -5,8 +5,10 @@
 It answers `initialize` and `session/new`; on `session/prompt` it writes the text as
 `agent_message_chunk`s of ``--chunk`` characters (``--rate`` per second, 0 for as fast as the
 pipe takes them), writes ``time.monotonic()`` of its last chunk's write to STAMP_FILE (the
-clock is shared by every process on the machine), then answers the prompt. Standard library
-only, so its own cost is the same whoever reads it.
+clock is shared by every process on the machine), then answers the prompt. With ``--numbered``
+the Nth prompt's text has its ``END-MARKER`` replaced by ``END{N:05d}MARK`` and the stamp file
+gets one line ``N TIME`` per prompt (appended), so a many-turn bench can tell the turns apart.
+Standard library only, so its own cost is the same whoever reads it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,12 @@ def send(message: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
-def stream(text: str, chunk: int, rate: float, stamp: str) -> None:
+def turn_marker(turn: int) -> str:
+    """The end marker of the `turn`th prompt's text with ``--numbered``."""
+    return f"END{turn:05d}MARK"
+
+
+def stream(text: str, chunk: int, rate: float, stamp: str, turn: int = 0) -> None:
     start = last = time.monotonic()
     offsets = range(0, len(text), chunk)
     for index, offset in enumerate(offsets):
@@ -41,8 +48,12 @@ def stream(text: str, chunk: int, rate: float, stamp: str) -> None:
         if rate and index < len(offsets) - 1:  # the stamp follows the last write at once: a
             # client must not paint the end before the stamp says it was sent
             time.sleep(max(0.0, start + (index + 1) / rate - time.monotonic()))
-    with open(stamp, "w") as out:
-        out.write(repr(last))
+    if turn:
+        with open(stamp, "a") as out:
+            out.write(f"{turn} {last!r}\n")
+    else:
+        with open(stamp, "w") as out:
+            out.write(repr(last))
 
 
 def main() -> None:
@@ -51,7 +62,9 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=8)
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--stamp", required=True)
+    parser.add_argument("--numbered", action="store_true")
     args = parser.parse_args()
+    turns = 0
     with open(args.text_file) as source:
         text = source.read()
     for line in sys.stdin:
@@ -68,7 +81,12 @@ def main() -> None:
         elif method == "session/new":
             send({"jsonrpc": "2.0", "id": ident, "result": {"sessionId": "bench"}})
         elif method == "session/prompt":
-            stream(text, args.chunk, args.rate, args.stamp)
+            turns += 1
+            if args.numbered:
+                numbered = text.replace("END-MARKER", turn_marker(turns))
+                stream(numbered, args.chunk, args.rate, args.stamp, turns)
+            else:
+                stream(text, args.chunk, args.rate, args.stamp)
             send({"jsonrpc": "2.0", "id": ident, "result": {"stopReason": "end_turn"}})
         elif ident is not None and method is not None:
             send(

@@ -100,3 +100,22 @@ async def stream_into(
     agent.stdin.close()
     await agent.wait()
     done.set()
+
+
+class TerminalTailApp(TailApp):
+    """`TailApp` in a real terminal, streaming from `argv` once mounted (`bench/pty_stream.py`);
+    it stays on screen until ctrl+q."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__()
+        self.agent_argv = argv
+        self.streamed = asyncio.Event()
+
+    def on_mount(self) -> None:
+        self.run_worker(stream_into(self, self.agent_argv, lambda: None, self.streamed))
+
+
+if __name__ == "__main__":
+    import sys
+
+    TerminalTailApp(sys.argv[sys.argv.index("--") + 1 :]).run()

@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.cli import LaunchOptions
+from acp_tui.client.command_name import command_name
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
+from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.early_input import EarlyInput
+from acp_tui.ui.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
@@ -54,6 +57,9 @@ def run_app(options: LaunchOptions) -> int:
         return run_replay(options)  # no agent: the recorded frames play instead
     early_input = EarlyInput()
     early_input.start()  # what the user types before the UI shows goes to the prompt
+    log_gc_pauses()  # (only when a benchmark asks, by the environment)
+    first_frame = FirstFrame()
+    first_frame.show(command_name(argv))  # the layout on screen before Textual even loads
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
@@ -68,8 +74,9 @@ def run_app(options: LaunchOptions) -> int:
                 protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
             )
         )
-        return _run(loop, options, argv, cwd, early, guard, early_input)
+        return _run(loop, options, argv, cwd, early, guard, early_input, first_frame)
     finally:
+        first_frame.restore()  # Textual never took the terminal: nothing of the frame is left
         early_input.restore()
         _close_loop(loop)
         guard.close()
@@ -83,6 +90,7 @@ def _run(
     early: Prestarted | None,
     guard: ProcessGuard,
     early_input: EarlyInput,
+    first_frame: FirstFrame,
 ) -> int:
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.session_history import OpenRequest
@@ -154,6 +162,7 @@ def _run(
         more=tuple(SessionSpec(p.command, cwd, p, env=dict(p.env)) for p in options.more_presets),
     )
     app.typed_early = early_input.take()  # last thing before Textual takes the terminal
+    first_frame.handed_over()
     code = app.run(loop=loop)
     if early is not None and not early.initialize.done():
         loop.run_until_complete(early.discard())  # the app ended before the session took it

@@ -166,7 +166,9 @@ class ConversationView(ConversationBursts):
             ):
                 self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
-                self._finish_streaming()
+                # the last chunk is painted first: redrawing the message from data comes after
+                last = self.thread.entries[-1].id if self.thread.entries else 0
+                self.call_after_refresh(self._finish_streaming, up_to=last)
                 self._show_stop_reason(stop_reason)
                 self._maybe_freeze()
                 if not self._settle_pending:  # turns ending in a burst (a replay) settle once
@@ -264,11 +266,11 @@ class ConversationView(ConversationBursts):
         note = ConversationNote("↻ background activity (after the turn ended)", "background-mark")
         self.mount(note, before=view)
 
-    def _finish_streaming(self, except_id: int | None = None) -> None:
-        """Streaming messages are complete: each is replaced by the message drawn from its
-        data, which takes over what the streaming view parsed."""
+    def _finish_streaming(self, except_id: int | None = None, up_to: int | None = None) -> None:
+        """Streaming messages (all, or those of entries up to id `up_to`) are complete: each is
+        replaced by the message drawn from its data, which takes over what it parsed."""
         for entry_id in list(self._streaming):
-            if entry_id == except_id:
+            if entry_id == except_id or (up_to is not None and entry_id > up_to):
                 continue
             self._streaming.discard(entry_id)
             view = self.views.get(entry_id)
