@@ -53,6 +53,25 @@ def path_kind(path: Path) -> PathKind | None:
     return "other"
 
 
+def real_path(path: Path) -> Path:
+    """`path` with every symlink resolved (what the user's directory really is: the key of its
+    permission rules, the cwd a session gets); nothing opened.
+
+    Args:
+        path: a path the user typed or the command line gave.
+    """
+    return path.resolve()
+
+
+def directory_at(path: Path) -> Path | None:
+    """The real path of the directory at `path` the user typed; None when it is not one.
+
+    Args:
+        path: an absolute path the user typed (another directory for a new session).
+    """
+    return real_path(path) if path_kind(path) == "directory" else None
+
+
 def read_regular(
     path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, follow: bool = False
 ) -> bytes | None:

@@ -95,6 +95,7 @@ def _run(
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.session_history import OpenRequest
     from acp_tui.config import load_settings
+    from acp_tui.host.local_files import real_path
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
     from acp_tui.ui.screen_ui import ScreenUi
@@ -124,13 +125,13 @@ def _run(
         session.preferred_auth = preset.auth_method if preset is not None else None
         return session
 
-    rules_by_dir = {cwd.resolve(): rules}
+    rules_by_dir = {real_path(cwd): rules}
 
     def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
         """A later tab's session: its own agent process, no prestart; the guard and the
         settings shared, the permission rules of its directory."""
         servers, _ = preset_mcp_servers(loaded.settings.mcp_servers, spec.preset)
-        where = spec.cwd.resolve()
+        where = real_path(spec.cwd)
         store = rules_by_dir.setdefault(where, RulesStore(where))
         session = AgentSession(
             list(spec.argv),

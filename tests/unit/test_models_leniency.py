@@ -26,10 +26,10 @@ NOT_MODELLED = {
     "DeleteSessionResponse", "ElicitationFormCapabilities", "ElicitationSchema",
     "ElicitationSessionScope", "ElicitationUrlCapabilities", "EnumOption",
     "Error",  # acp_tui.protocol.errors
-    "IntegerPropertySchema", "ListSessionsRequest", "ListSessionsResponse", "LogoutCapabilities",
+    "IntegerPropertySchema", "ListSessionsRequest",  "LogoutCapabilities",
     "LogoutRequest", "LogoutResponse", "MultiSelectPropertySchema", "NumberPropertySchema",
-    "ResumeSessionRequest", "ResumeSessionResponse", "SessionAdditionalDirectoriesCapabilities",
-    "SessionCloseCapabilities", "SessionDeleteCapabilities", "SessionInfo",
+    "ResumeSessionRequest",  "SessionAdditionalDirectoriesCapabilities",
+    "SessionCloseCapabilities", "SessionDeleteCapabilities", 
     "SessionListCapabilities", "SessionResumeCapabilities", "StringMultiSelectItems",
     "StringPropertySchema", "TitledMultiSelectItems",
 }  # fmt: skip

@@ -21,6 +21,9 @@ class SessionInfo(AcpModel):
     cwd: OptStr = None
     title: OptDisplayStr = None
     updated_at: OptStr = None
+    additional_directories: Annotated[list[str], SkipInvalidItems, DefaultOnError] = Field(
+        default_factory=list
+    )
 
 
 class ListSessionsResponse(AcpModel):

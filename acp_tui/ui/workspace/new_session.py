@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from acp_tui.host.local_files import directory_at
 from acp_tui.presets import Preset
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.workspace.spec import SessionSpec
@@ -110,10 +111,11 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         path = Path(os.path.expanduser(typed))
         if not path.is_absolute():
             path = self.current.cwd / path
-        if not path.is_dir():
+        where = directory_at(path)
+        if where is None:
             self.show_error(f"Not a directory: {safe_text(str(path), limit=70)}")
             return
-        self.dismiss(dataclasses.replace(self.current, cwd=path.resolve(), branch=None))
+        self.dismiss(dataclasses.replace(self.current, cwd=where, branch=None))
 
     async def _in_worktree(self) -> None:
         name = worktree_name(self.current.name)
