@@ -28,8 +28,8 @@ NOT_MODELLED = {
     "Error",  # acp_tui.protocol.errors
     "IntegerPropertySchema", "ListSessionsRequest",  "LogoutCapabilities",
     "LogoutRequest", "LogoutResponse", "MultiSelectPropertySchema", "NumberPropertySchema",
-    "ResumeSessionRequest",  "SessionAdditionalDirectoriesCapabilities",
-    "SessionCloseCapabilities", "SessionDeleteCapabilities", 
+    "ResumeSessionRequest", "SessionAdditionalDirectoriesCapabilities",
+    "SessionCloseCapabilities", "SessionDeleteCapabilities",
     "SessionListCapabilities", "SessionResumeCapabilities", "StringMultiSelectItems",
     "StringPropertySchema", "TitledMultiSelectItems",
 }  # fmt: skip
