@@ -11,30 +11,21 @@ from typing import Any, Protocol
 
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.prompt_queue import PromptQueue
-from acp_tui.client.session_core import Caller, StateMachine
+from acp_tui.client.session_core import TurnDriving
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.host.filesystem import FileSystemHost
-from acp_tui.host.permissions import PermissionBroker
-from acp_tui.protocol.connection import Connection, ConnectionClosed
+from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
-from acp_tui.session.thread import Thread
-from acp_tui.signal import Signal
-from acp_tui.tasks import Supervisor
 
 
-class TurnSession(StateMachine, Caller, Protocol):
-    """What a v1 turn needs of its session: the live connection and session id, the thread it
-    fills, the queue it takes prompts from, the host services a cancel ends, where it tells."""
+class TurnSession(TurnDriving, Protocol):
+    """What a v1 turn needs of its session besides a driver's (`TurnDriving`): the directory
+    and capabilities a prompt is built for, and the host services a cancel ends."""
 
     phase: str
 
-    @property
-    def connection(self) -> Connection | None: ...
-    @property
-    def session_id(self) -> str | None: ...
     @property
     def closing(self) -> bool: ...
     @property
@@ -42,21 +33,11 @@ class TurnSession(StateMachine, Caller, Protocol):
     @property
     def agent_capabilities(self) -> AgentCapabilities: ...
     @property
-    def thread(self) -> Thread: ...
-    @property
-    def prompts(self) -> PromptQueue: ...
-    @property
-    def tasks(self) -> Supervisor: ...
-    @property
     def changes(self) -> ChangeTracking: ...
     @property
     def fs(self) -> FileSystemHost: ...
     @property
-    def permissions(self) -> PermissionBroker: ...
-    @property
     def elicitations(self) -> ElicitationBroker: ...
-    @property
-    def notices(self) -> Signal[Notice]: ...
 
 
 class PromptTurns:

@@ -11,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from acp_tui.client.events import SessionState
+from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.hello import AuthMethodInfo
+from acp_tui.client.prompt_queue import PromptQueue
+from acp_tui.host.permissions import PermissionBroker
 from acp_tui.protocol.agent_api import AgentApi
+from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.models import AgentCapabilities
+from acp_tui.session.thread import Thread
+from acp_tui.signal import Signal
+from acp_tui.tasks import Supervisor
 
 
 class Caller(Protocol):
@@ -61,3 +67,24 @@ class StateMachine(Protocol):
             message: what the user reads in the banner (made safe by the session).
         """
         ...
+
+
+class TurnDriving(StateMachine, Caller, Protocol):
+    """What a turn driver (v1 `PromptTurns`, v2 `V2Driver`) needs of its session: the live
+    connection and session id, the thread it fills, the queue it takes prompts from, its
+    background tasks, the permission broker and where it tells the user."""
+
+    @property
+    def connection(self) -> Connection | None: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def thread(self) -> Thread: ...
+    @property
+    def prompts(self) -> PromptQueue: ...
+    @property
+    def tasks(self) -> Supervisor: ...
+    @property
+    def permissions(self) -> PermissionBroker: ...
+    @property
+    def notices(self) -> Signal[Notice]: ...

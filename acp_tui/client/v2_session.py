@@ -16,9 +16,7 @@ import logging
 from typing import Any, Protocol
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.prompt_queue import PromptQueue
-from acp_tui.client.session_core import Caller, StateMachine
-from acp_tui.host.permissions import PermissionBroker
+from acp_tui.client.session_core import TurnDriving
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
@@ -33,30 +31,14 @@ from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
 from acp_tui.session import thread_changes as ch
 from acp_tui.session.entries import MessageEntry
-from acp_tui.session.thread import Thread
 from acp_tui.session.v2_updates import PendingPrompt, V2Reducer
 from acp_tui.signal import Signal
-from acp_tui.tasks import Supervisor
 
 
-class V2Session(StateMachine, Caller, Protocol):
-    """What the v2 driver needs of its session: the live connection and session id, the thread
-    its reducer fills, the prompt queue, the permission broker, where it tells."""
+class V2Session(TurnDriving, Protocol):
+    """What the v2 driver needs of its session besides a driver's (`TurnDriving`): the state
+    signal its prompts follow."""
 
-    @property
-    def connection(self) -> Connection | None: ...
-    @property
-    def session_id(self) -> str | None: ...
-    @property
-    def thread(self) -> Thread: ...
-    @property
-    def prompts(self) -> PromptQueue: ...
-    @property
-    def tasks(self) -> Supervisor: ...
-    @property
-    def permissions(self) -> PermissionBroker: ...
-    @property
-    def notices(self) -> Signal[Notice]: ...
     @property
     def state_changed(self) -> Signal[SessionState]: ...
 
