@@ -200,7 +200,7 @@ def reference_apply(diff: FileDiff, accepted: set[int]) -> str:
     return "".join(out)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(old=texts(), new=texts(), context=st.integers(0, 3), data=st.data())
 def test_apply_random_subsets_matches_reference(old, new, context, data) -> None:
     diff = compute_diff("p", old, new, context=context)
@@ -214,7 +214,7 @@ def test_apply_random_subsets_matches_reference(old, new, context, data) -> None
     assert revert_hunks(diff, set(indices) - accepted) == apply_hunks(diff, accepted)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(old=texts(), new=texts(), context=st.integers(0, 3))
 def test_hunks_are_ordered_disjoint_and_counted(old, new, context) -> None:
     diff = compute_diff("p", old, new, context=context)
@@ -239,7 +239,7 @@ def test_hunks_are_ordered_disjoint_and_counted(old, new, context) -> None:
     assert diff.added == sum(ln.kind == "add" for h in diff.hunks for ln in h.lines)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(a=st.text(alphabet="ab (),=\t", max_size=20), b=st.text(alphabet="ab (),=\t", max_size=20))
 def test_word_spans_cover_exactly_the_differences(a, b) -> None:
     old_spans, new_spans = word_spans(a, b)
@@ -264,7 +264,7 @@ def test_path_warning_flags_relative_and_missing_paths() -> None:
     assert path_warning("   ") == "⚠ missing path"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(old=texts(), new=texts())
 def test_split_rows_keep_every_line_once_in_order(old, new) -> None:
     for hunk in compute_diff("p", old, new).hunks:

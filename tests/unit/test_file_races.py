@@ -35,7 +35,7 @@ def fs_write(host: FileSystemHost, params: Any) -> Any:
     return routed(WriteTextFileRequest, host.write_text_file)(params)
 
 
-ATTEMPTS = 3000
+ATTEMPTS = 1000
 TARGET_CHANGED = "target_changed"
 LINUX = sys.platform.startswith("linux")
 

@@ -214,7 +214,7 @@ def reference_select(text: str, line: int | None, limit: int | None) -> str:
     return "".join(chosen)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     text=st.text(alphabet="ab\r\n", max_size=60),
     line=st.none() | st.integers(min_value=0, max_value=30),

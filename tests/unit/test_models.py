@@ -471,7 +471,7 @@ _updates = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_updates)
 def test_parse_session_update_never_raises(raw: dict[str, Any]) -> None:
     update = m.parse_session_update(raw)
@@ -482,7 +482,7 @@ def test_parse_session_update_never_raises(raw: dict[str, Any]) -> None:
         json.dumps(to_wire(update))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_content | _json)
 @example({"type": []})  # an unhashable type once raised TypeError
 def test_parse_content_block_never_raises(raw: Any) -> None:
