@@ -34,6 +34,7 @@ from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.messages import ContinueFrom, ForkWhole, NewSessionHere, ShowSessions
+from acp_tui.ui.workspace.overview import apply_tab
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab
 from acp_tui.ui.workspace.tabs_app import (
@@ -251,6 +252,12 @@ class AcpApp(WorkspaceApp):
             "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
             self.action_inspector,
         )
+        if self.current_tab.spec.worktree is not None:
+            yield SystemCommand(
+                "Apply this worktree",
+                "Review this session's worktree changes into the main checkout, file by file",
+                lambda: apply_tab(self, self.current_tab),
+            )
 
     def show_current_thread(self, tab: SessionTab | None = None) -> None:
         """A new main screen for a tab whose session's thread was replaced (another session

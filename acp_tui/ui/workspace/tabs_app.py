@@ -26,7 +26,9 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.workspace.close_worktree import ask_close_worktree
 from acp_tui.ui.workspace.messages import PromptAll
+from acp_tui.ui.workspace.overview import TabWatch, show_overview, watch_of
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
 from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
@@ -99,6 +101,8 @@ class WorkspaceApp(App[int]):
         self.presets = presets
         self.more_at_start = more
         self._serial = 0
+        self.watches: dict[SessionTab, TabWatch] = {}
+        """Each open tab's watch for the overview (made when the tab opens, closed with it)."""
         ui = ScreenUi(self, mode=self._next_mode())
         session = first(ui)
         self.current_tab = SessionTab(session, ui, spec(session), ui.mode or "")
@@ -135,6 +139,7 @@ class WorkspaceApp(App[int]):
         tab.key = tab.key or tab.mode
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         session = tab.session
+        watch_of(self, tab)
         tab.unsubscribe += [
             session.state_changed.subscribe(lambda _: self.refresh_tabs()),
             session.thread.subscribe(lambda change: self._on_thread(tab, change)),
@@ -167,7 +172,7 @@ class WorkspaceApp(App[int]):
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(tab.agent, tab.title, tab.state.value, tab is self.current_tab)
+            TabLabel(tab_name(tab), tab.title, tab.state.value, tab is self.current_tab)
             for tab in self.tabs
         ]
         for bar in screen.query(TabBar).results(TabBar):
@@ -243,13 +248,8 @@ class WorkspaceApp(App[int]):
         self.show_overview()
 
     def show_overview(self) -> None:
-        """Every session with its state (a list for now; the overview screen takes this key)."""
-        lines = [
-            f"{number}. {tab.agent} · {tab.title or '(untitled)'} · {tab.spec.cwd} · "
-            f"{tab.state.value}"
-            for number, tab in enumerate(self.tabs, start=1)
-        ]
-        notify(self, "\n".join(lines), title="Sessions", timeout=8)
+        """Every session in `OverviewScreen` (`overview.py`): Enter shows one."""
+        show_overview(self)
 
     # ------------------------------------------------------------------ closing
 
@@ -257,6 +257,9 @@ class WorkspaceApp(App[int]):
         """ctrl+w: close the session shown, asked first while its turn runs; the last one
         closing quits (asked the same)."""
         tab = self.current_tab
+        if tab.spec.worktree is not None:
+            ask_close_worktree(self, tab)
+            return
         if not tab.session.thread.turn_running:
             self.run_worker(self.close_tab(tab), group="close-tab")
             return
@@ -286,6 +289,9 @@ class WorkspaceApp(App[int]):
         self.tabs.remove(tab)
         for unsubscribe in tab.unsubscribe:
             unsubscribe()
+        watch = self.watches.pop(tab, None)
+        if watch is not None:
+            watch.close()
         await self.remove_mode(tab.mode)
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
@@ -323,6 +329,12 @@ class WorkspaceApp(App[int]):
 def inspector_name(tab: SessionTab) -> str:
     """The installed name of a tab's inspector screen (one per tab: its own traffic)."""
     return "inspector" if tab.key == "tab-1" else f"inspector-{tab.key}"
+
+
+def tab_name(tab: SessionTab) -> str:
+    """The tab's name in the bar: its agent, and the branch of its worktree if it has one."""
+    branch = tab.spec.branch
+    return tab.agent if branch is None else f"{tab.agent} [{branch}]"
 
 
 def spec_for(session: AgentSession, preset: Preset | None) -> SessionSpec:
