@@ -34,7 +34,6 @@ from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.messages import ContinueFrom, ForkWhole, NewSessionHere, ShowSessions
-from acp_tui.ui.workspace.overview import apply_tab
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab
 from acp_tui.ui.workspace.tabs_app import (
@@ -173,9 +172,10 @@ class AcpApp(WorkspaceApp):
             await tab.session.close()
             self.exit(1)
 
-    async def start_tab(self, tab: SessionTab) -> None:
-        """Start a new tab's agent and open a new session (a failure shows in its tab)."""
-        ok = await session_history.start(tab.session, OpenRequest())
+    async def start_tab(self, tab: SessionTab, request: OpenRequest) -> None:
+        """Start a new tab's agent and open the session `request` asks for (a failure shows in
+        its tab)."""
+        ok = await session_history.start(tab.session, request)
         self.show_current_thread(tab)
         if ok:
             session_history.remember(tab.session)
@@ -256,7 +256,7 @@ class AcpApp(WorkspaceApp):
             yield SystemCommand(
                 "Apply this worktree",
                 "Review this session's worktree changes into the main checkout, file by file",
-                lambda: apply_tab(self, self.current_tab),
+                lambda: self.apply_tab(self.current_tab),
             )
 
     def show_current_thread(self, tab: SessionTab | None = None) -> None:

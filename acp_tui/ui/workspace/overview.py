@@ -8,6 +8,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
@@ -25,7 +26,6 @@ from acp_tui.workspace.worktrees import WorktreeError
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 RunWork = Callable[[Coroutine[Any, Any, None]], object]
 
@@ -116,60 +116,69 @@ class WorkspaceOverview(OverviewScreen):
         self.act(what, index)
 
 
-def show_overview(app: WorkspaceApp) -> None:
-    """ctrl+o: the overview of every tab; Enter shows the selected one."""
+class OverviewActions(App[int]):
+    """The overview's part of the workspace app (a base of `WorkspaceApp`)."""
 
-    def rows() -> list[SessionRow]:
-        return [watch_of(app, tab).row() for tab in app.tabs]
+    tabs: list[SessionTab]
+    current_tab: SessionTab
+    watches: dict[SessionTab, TabWatch]
 
-    def opened(index: int | None) -> None:
-        if index is not None and 0 <= index < len(app.tabs):
-            app.run_worker(app.show_tab(app.tabs[index]), group="show-tab")
+    async def show_tab(self, tab: SessionTab) -> None:
+        raise NotImplementedError  # WorkspaceApp's
 
-    def act(what: str, index: int) -> None:
-        if not 0 <= index < len(app.tabs):
+    def show_overview(self) -> None:
+        """ctrl+o: the overview of every tab; Enter shows the selected one."""
+
+        def rows() -> list[SessionRow]:
+            return [self.watch_of(tab).row() for tab in self.tabs]
+
+        def opened(index: int | None) -> None:
+            if index is not None and 0 <= index < len(self.tabs):
+                self.run_worker(self.show_tab(self.tabs[index]), group="show-tab")
+
+        current = self.tabs.index(self.current_tab)
+        self.push_screen(WorkspaceOverview(rows, current, self._overview_act), opened)
+
+    def _overview_act(self, what: str, index: int) -> None:
+        if not 0 <= index < len(self.tabs):
             return
-        tab = app.tabs[index]
+        tab = self.tabs[index]
         if what == "apply":
-            apply_tab(app, tab)
-        elif tab is app.current_tab:
-            notify(app, "Choose another session to compare with this one.", severity="warning")
+            self.apply_tab(tab)
+        elif tab is self.current_tab:
+            notify(self, "Choose another session to compare with this one.", severity="warning")
         else:
-            app.run_worker(compare(app, app.current_tab, tab), group="compare", exclusive=True)
+            self.run_worker(self.compare(self.current_tab, tab), group="compare", exclusive=True)
 
-    current = app.tabs.index(app.current_tab)
-    app.push_screen(WorkspaceOverview(rows, current, act), opened)
+    def watch_of(self, tab: SessionTab) -> TabWatch:
+        """The tab's watch (made when it opened; made here for a tab added otherwise)."""
+        watch = self.watches.get(tab)
+        if watch is None:
+            run: RunWork = lambda work: self.run_worker(work, group="diff")  # noqa: E731
+            watch = self.watches[tab] = TabWatch(tab, run)
+        return watch
 
+    def apply_tab(self, tab: SessionTab) -> None:
+        """Apply a worktree tab's changes into its main checkout (with the user, file by file)."""
+        wt = tab.spec.worktree
+        if wt is None:
+            notify(self, "This session works in place: its changes are already on disk.")
+            return
+        locks = checkout_locks(wt, self.tabs)
+        work = apply_worktree(self, wt, locks=locks)
+        self.run_worker(work, group="apply-worktree", exclusive=True)
 
-def watch_of(app: WorkspaceApp, tab: SessionTab) -> TabWatch:
-    """The tab's watch (made when it opened; made here for a tab added otherwise)."""
-    watch = app.watches.get(tab)
-    if watch is None:
-        watch = app.watches[tab] = TabWatch(tab, lambda work: app.run_worker(work, group="diff"))
-    return watch
+    async def compare(self, left: SessionTab, right: SessionTab) -> None:
+        """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
+        to be on disk already (a session that wrote in place)."""
+        try:
+            sides = (await self.watch_of(left).named(), await self.watch_of(right).named())
+        except WorktreeError as error:
+            notify(self, f"Could not compare: {safe_line(str(error))}", severity="error")
+            return
 
+        def chosen(side: str | None) -> None:
+            if side is not None:
+                self.apply_tab(left if side == "left" else right)
 
-def apply_tab(app: WorkspaceApp, tab: SessionTab) -> None:
-    """Apply a worktree tab's changes into its main checkout (with the user, file by file)."""
-    wt = tab.spec.worktree
-    if wt is None:
-        notify(app, "This session works in place: its changes are already on disk.")
-        return
-    locks = checkout_locks(wt, app.tabs)
-    app.run_worker(apply_worktree(app, wt, locks=locks), group="apply-worktree", exclusive=True)
-
-
-async def compare(app: WorkspaceApp, left: SessionTab, right: SessionTab) -> None:
-    """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said to
-    be on disk already (a session that wrote in place)."""
-    try:
-        sides = (await watch_of(app, left).named(), await watch_of(app, right).named())
-    except WorktreeError as error:
-        notify(app, f"Could not compare: {safe_line(str(error))}", severity="error")
-        return
-
-    def chosen(side: str | None) -> None:
-        if side is not None:
-            apply_tab(app, left if side == "left" else right)
-
-    app.push_screen(CompareScreen(*sides), chosen)
+        self.push_screen(CompareScreen(*sides), chosen)

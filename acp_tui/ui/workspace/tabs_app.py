@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
 from acp_tui.client.events import SessionState
+from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.asker import Choice, Question
 from acp_tui.session import thread_changes
 from acp_tui.ui.key_guard import KeyGuard
@@ -27,9 +27,10 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.textual_internals import read_alt_digits
-from acp_tui.ui.workspace.close_worktree import ask_close_worktree
+from acp_tui.ui.workspace.branches import BranchActions
+from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import PromptAll
-from acp_tui.ui.workspace.overview import TabWatch, show_overview, watch_of
+from acp_tui.ui.workspace.overview import OverviewActions, TabWatch
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
 from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
@@ -81,7 +82,7 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(App[int]):
+class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
 
     key_guard: KeyGuard
@@ -141,7 +142,7 @@ class WorkspaceApp(App[int]):
         tab.key = tab.key or tab.mode
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         session = tab.session
-        watch_of(self, tab)
+        self.watch_of(tab)
         tab.unsubscribe += [
             session.state_changed.subscribe(lambda _: self.refresh_tabs()),
             session.thread.subscribe(lambda change: self._on_thread(tab, change)),
@@ -208,8 +209,11 @@ class WorkspaceApp(App[int]):
         if spec is not None:
             self.run_worker(self.open_tab(spec), group="open-tab")
 
-    async def open_tab(self, spec: SessionSpec, *, show: bool = True) -> SessionTab | None:
-        """A new tab running `spec` (its own agent process), shown at once if `show`."""
+    async def open_tab(
+        self, spec: SessionSpec, *, show: bool = True, request: OpenRequest | None = None
+    ) -> SessionTab | None:
+        """A new tab running `spec` (its own agent process), shown at once if `show`; it opens
+        the session `request` asks for (default: a new one). `tab.starting` is its start."""
         if self.spawn is None:
             return None
         ui = ScreenUi(self, mode=self._next_mode())
@@ -225,10 +229,11 @@ class WorkspaceApp(App[int]):
             await self.show_tab(tab)
         else:
             self.refresh_tabs()
-        self.run_worker(self.start_tab(tab), group=f"start-{tab.mode}")
+        work = self.start_tab(tab, request or OpenRequest())
+        tab.starting = self.run_worker(work, group=f"start-{tab.mode}")
         return tab
 
-    async def start_tab(self, tab: SessionTab) -> None:
+    async def start_tab(self, tab: SessionTab, request: OpenRequest) -> None:
         """Start a tab's agent and open its session (no prestart: it is started here)."""
         raise NotImplementedError  # AcpApp's
 
@@ -246,12 +251,8 @@ class WorkspaceApp(App[int]):
             await self.show_tab(self.tabs[(index + step) % len(self.tabs)])
 
     def action_overview(self) -> None:
-        """The workspace overview (key `workspace.overview`)."""
+        """The workspace overview (key `workspace.overview`, `overview.py`)."""
         self.show_overview()
-
-    def show_overview(self) -> None:
-        """Every session in `OverviewScreen` (`overview.py`): Enter shows one."""
-        show_overview(self)
 
     # ------------------------------------------------------------------ closing
 
@@ -260,7 +261,7 @@ class WorkspaceApp(App[int]):
         closing quits (asked the same)."""
         tab = self.current_tab
         if tab.spec.worktree is not None:
-            ask_close_worktree(self, tab)
+            self.ask_close_worktree(tab)
             return
         if not tab.session.thread.turn_running:
             self.run_worker(self.close_tab(tab), group="close-tab")
