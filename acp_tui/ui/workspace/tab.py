@@ -49,6 +49,8 @@ class SessionTab:
     key: str = ""
     """Stable for the tab's life (the mode changes when its main screen is rebuilt)."""
     unsubscribe: list[Callable[[], None]] = field(default_factory=list)
+    reopens: str | None = None
+    """The session id it was opened to reopen (`--continue`, an old branch)."""
     starting: Worker[None] | None = None
     """The start of its agent and session (None: the first tab, started by the app)."""
 

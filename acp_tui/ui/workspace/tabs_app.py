@@ -31,6 +31,7 @@ from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import PromptAll
 from acp_tui.ui.workspace.overview import OverviewActions, TabWatch
+from acp_tui.ui.workspace.saving import WorkspaceSaving
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
 from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
@@ -82,7 +83,7 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
+class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
 
     key_guard: KeyGuard
@@ -144,11 +145,15 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
         session = tab.session
         self.watch_of(tab)
         tab.unsubscribe += [
-            session.state_changed.subscribe(lambda _: self.refresh_tabs()),
+            session.state_changed.subscribe(lambda _: self._state_changed()),
             session.thread.subscribe(lambda change: self._on_thread(tab, change)),
             tab.ui.changed.subscribe(lambda _: self.refresh_tabs()),
             tab.ui.asked_hidden.subscribe(lambda screen: self._asked_hidden(tab, screen)),
         ]
+
+    def _state_changed(self) -> None:
+        self.refresh_tabs()
+        self.schedule_save()  # (a session id comes with a state change)
 
     def _on_thread(self, tab: SessionTab, change: thread_changes.Change) -> None:
         # called for every change, text chunks too: only a few kinds matter here
@@ -156,8 +161,11 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
             if not change.running and tab is not self.current_tab:
                 tab.unread = True
             self.refresh_tabs()
-        elif isinstance(change, thread_changes.PermissionChanged | thread_changes.InfoChanged):
+        elif isinstance(change, thread_changes.PermissionChanged):
             self.refresh_tabs()
+        elif isinstance(change, thread_changes.InfoChanged):
+            self.refresh_tabs()
+            self.schedule_save()  # the title
 
     def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
         """A question of a tab in the background waits for it: say so (tab bar, notification)."""
@@ -223,8 +231,10 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
             notify(self, f"Could not open a session: {error}", severity="error")
             return None
         tab = SessionTab(session, ui, spec, ui.mode or "")
+        tab.reopens = request.resume_id if request is not None else None
         self.tabs.append(tab)
         self.add_tab(tab)
+        self.schedule_save()
         if show:
             await self.show_tab(tab)
         else:
@@ -296,6 +306,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions):
         if watch is not None:
             watch.close()
         await self.remove_mode(tab.mode)
+        self.schedule_save()
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
         self.refresh_tabs()
