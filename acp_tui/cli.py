@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--continue",
         dest="continue_last",
         action="store_true",
-        help="continue the most recent session of this directory",
+        help="reopen the workspace of this directory (each session it had, one tab each);"
+        " with one session saved, continue the most recent session",
     )
     parser.add_argument(
         "--protocol",

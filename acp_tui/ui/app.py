@@ -9,6 +9,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -45,6 +46,7 @@ from acp_tui.ui.workspace.tabs_app import (
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.session_picker import PickedSession
+    from acp_tui.ui.workspace.restore import Restore
 
 SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
@@ -83,8 +85,14 @@ class AcpApp(WorkspaceApp):
         spawn: SpawnSession | None = None,
         presets: tuple[Preset, ...] = (),
         more: tuple[SessionSpec, ...] = (),
+        workspace_dir: Path | None = None,
+        restore: Restore | None = None,
     ) -> None:
         super().__init__()
+        self.workspace_dir = workspace_dir
+        """Where the tabs are saved for `--continue` (None: not saved)."""
+        self.restore = restore
+        """`--continue`: the other sessions of the saved workspace, reopened in tabs."""
         self.key_guard = key_guard or KeyGuard()
         """When a key may answer a question (`key_guard.py`; tests give it a clock)."""
         self.preset = preset
@@ -142,6 +150,19 @@ class AcpApp(WorkspaceApp):
             self.run_worker(self._start(), group="start", exclusive=True)
             for spec in self.more_at_start:  # `-a A -a B`: one tab each, the first one shown
                 self.run_worker(self.open_tab(spec, show=False), group="open-tab")
+            self._reopen_workspace()
+
+    def _reopen_workspace(self) -> None:
+        """`--continue`: every other session of the saved workspace in its own tab; the ones
+        that cannot come back named in one notice."""
+        restore = self.restore
+        if restore is None:
+            return
+        for spec, session_id in restore.others:
+            work = self.open_tab(spec, show=False, request=OpenRequest(resume_id=session_id))
+            self.run_worker(work, group="open-tab")
+        if restore.notice:
+            notify(self, restore.notice, title="Workspace", severity="warning", timeout=12)
 
     def _apply_theme(self) -> None:
         themes, problems = load_themes()
@@ -172,9 +193,10 @@ class AcpApp(WorkspaceApp):
             await tab.session.close()
             self.exit(1)
 
-    async def start_tab(self, tab: SessionTab) -> None:
-        """Start a new tab's agent and open a new session (a failure shows in its tab)."""
-        ok = await session_history.start(tab.session, OpenRequest())
+    async def start_tab(self, tab: SessionTab, request: OpenRequest) -> None:
+        """Start a new tab's agent and open the session `request` asks for (a failure shows in
+        its tab)."""
+        ok = await session_history.start(tab.session, request)
         self.show_current_thread(tab)
         if ok:
             session_history.remember(tab.session)
@@ -251,6 +273,12 @@ class AcpApp(WorkspaceApp):
             "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
             self.action_inspector,
         )
+        if self.current_tab.spec.worktree is not None:
+            yield SystemCommand(
+                "Apply this worktree",
+                "Review this session's worktree changes into the main checkout, file by file",
+                lambda: self.apply_tab(self.current_tab),
+            )
 
     def show_current_thread(self, tab: SessionTab | None = None) -> None:
         """A new main screen for a tab whose session's thread was replaced (another session
@@ -389,6 +417,7 @@ class AcpApp(WorkspaceApp):
         await self.close_every_session()
 
     async def action_quit(self) -> None:
+        await self.save_workspace()  # every tab as it is now, for `--continue`
         for tab in self.tabs:
             session_history.remember(tab.session)
         # no layout or repaint while the sessions close: each await of a close would

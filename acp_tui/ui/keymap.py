@@ -19,7 +19,7 @@ BINDING_IDS = frozenset({
     "main.cancel-turn", "main.changes", "main.copy", "main.focus-prompt", "main.fork-here",
     "main.next-mode", "main.permission", "main.pick-model", "main.restart-agent", "main.rules",
     "main.rewind", "main.sessions", "main.toggle-sidebar",
-    "media.open", "message.open-media",
+    "media.open", "message.open-media", "overview.apply", "overview.compare",
     "permission.allow-once", "permission.allow-always", "permission.reject-once",
     "permission.reject-always", "permission.next", "permission.previous",
     *(f"permission.option-{n}" for n in range(1, 10)),

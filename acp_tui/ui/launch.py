@@ -151,6 +151,14 @@ def _run(
         continue_last=options.continue_last,
         pick=options.resume == "",
     )
+    restore = None
+    if options.continue_last:  # a saved workspace of several sessions: every one comes back
+        from acp_tui.presets import load_presets
+        from acp_tui.ui.workspace.restore import plan_restore
+
+        restore = plan_restore(cwd, argv, load_presets().presets)
+        if restore is not None and restore.first is not None:
+            open_request = OpenRequest(resume_id=restore.first)
     app = AcpApp(
         factory,
         startup_messages=[*loaded.messages, *options.messages, *mcp_problems, *rules.messages],
@@ -161,6 +169,8 @@ def _run(
         spawn=spawn,
         presets=workspace_presets(),
         more=tuple(SessionSpec(p.command, cwd, p, env=dict(p.env)) for p in options.more_presets),
+        workspace_dir=cwd,
+        restore=restore,
     )
     app.typed_early = early_input.take()  # last thing before Textual takes the terminal
     first_frame.handed_over()

@@ -8,43 +8,31 @@ prompt, the prompt in the composer to edit, and sending it continues in a new br
 4. The prompt's text goes into the composer; the next prompt sent continues in a new branch
    exactly as continuing from a message does (`client/message_fork.py`), from the entry just
    before the prompt (a new session when the prompt was the first). The old branch stays in the
-   session picker (f5), where `w` opens it again and rewinds its files forward (`open_branch`:
-   one function, for whatever opens sessions to route to).
+   session picker (f5), where `w` opens it again in a new tab and rewinds its files forward
+   (`ui/workspace/branches.py`, which also sends the edited prompt on its new branch).
 """
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.widget import Widget
 
-from acp_tui.client import message_fork, rewind, rewind_branches, session_history
+from acp_tui.client import message_fork, rewind, rewind_branches
 from acp_tui.host.own_writes import OwnWriteError
-from acp_tui.safe_text import safe_line
 from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker
 from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.workspace.messages import RewindPoint
 
 if TYPE_CHECKING:
-    from acp_tui.ui.app import AcpApp
     from acp_tui.ui.screens.main import MainScreen
 
 NO_TURN = "acp-tui saw no turn of that prompt (an earlier run's): its file changes are not known"
-
-
-@dataclass(frozen=True)
-class RewindPoint:
-    """A rewind done, waiting for the edited prompt: the session it was done in and the entry
-    the new branch continues from (None: the prompt was the first, a new empty session)."""
-
-    session_id: str
-    before: int | None
 
 
 def _running(screen: MainScreen) -> bool:
@@ -127,7 +115,7 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
     ):
         return
     result = await rewind.apply_plan(plan, session.reverts, overwrite=overwrite)
-    _report(screen, result, session.cwd, "Rewound")
+    report(screen, result, session.cwd, "Rewound")
     before = entries[index - 1].id if index > 0 else None
     screen.rewind_pending = RewindPoint(old_id, before)
     prompt_input = screen.query_one(PromptInput)
@@ -157,73 +145,7 @@ async def _save_branch(screen: MainScreen, branch: rewind_branches.BranchEnd) ->
     return True
 
 
-def send_on_branch(screen: MainScreen, point: RewindPoint, text: str) -> None:
-    """The edited prompt: open the new branch, then send it there."""
-    app = cast("AcpApp", screen.app)
-    app.run_worker(_branch(app, point, text), group="open-session", exclusive=True)
-
-
-async def _branch(app: AcpApp, point: RewindPoint, text: str) -> None:
-    session = app.session
-    if session.session_id == point.session_id:
-        session_history.remember(session)
-        if point.before is None:
-            await app.new_session()
-            failed = None if session.session_id != point.session_id else "no new session"
-        else:
-            outcome = await message_fork.continue_from(session, point.before)
-            app.show_current_thread()
-            failed = outcome if isinstance(outcome, str) else None
-            if failed is None:
-                session_history.remember(session)
-        if failed is not None:
-            notify(app, f"Could not start the new branch: {failed}", severity="error")
-            _back_to_composer(app, text)
-            return
-        notify(app, "New branch: the old one stays in the session list (f5).")
-    app.session.submit(text)
-
-
-def _back_to_composer(app: AcpApp, text: str) -> None:
-    for prompt_input in app.screen.query(PromptInput).results(PromptInput):
-        prompt_input.load_text(text)
-        prompt_input.focus()
-
-
-def open_branch(app: AcpApp, session_id: str) -> None:
-    """Open the old branch `session_id` again and rewind its files forward (to its end)."""
-    app.run_worker(_open_branch(app, session_id), group="open-session", exclusive=True)
-
-
-async def _open_branch(app: AcpApp, session_id: str) -> None:
-    from acp_tui.ui.screens.session_picker import PickedSession
-
-    session = app.session
-    try:
-        branch = await rewind_branches.load(session.cwd, session_id)
-    except rewind_branches.BranchError as error:
-        notify(app, f"Cannot rewind forward: {error}", severity="error")
-        return
-    if branch is None:
-        notify(app, "No file state was saved for that session (it was not left by a rewind).")
-        return
-    if session.session_id != session_id:
-        await app.open_picked(PickedSession("open", session_id))
-        if app.session.session_id != session_id:
-            return  # (the app said why)
-    plan = await asyncio.to_thread(rewind_branches.plan_forward, branch, session.change_log)
-    after = safe_line(" ".join(branch.prompt.split())[:60])
-    title = f"Rewind forward: the files as that branch left them (it went on from “{after}”)"
-    screen = RewindScreen(plan, session.cwd, title, forward=True)
-    overwrite = await app.push_screen_wait(screen)
-    if overwrite is None:
-        notify(app, "Rewind forward cancelled: nothing changed.")
-        return
-    result = await rewind.apply_plan(plan, session.reverts, overwrite=overwrite)
-    _report(app, result, session.cwd, "Rewound forward")
-
-
-def _report(where: App[Any] | Widget, result: rewind.RewindResult, root: Path, title: str) -> None:
+def report(where: App[Any] | Widget, result: rewind.RewindResult, root: Path, title: str) -> None:
     if result.failed:
         notify(where, result.summary(root), title=title, severity="warning")
     else:

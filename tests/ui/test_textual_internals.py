@@ -24,6 +24,7 @@ import acp_tui.ui
 from acp_tui.ui import textual_internals
 from acp_tui.ui.textual_internals import (
     bound_keys,
+    read_alt_digits,
     register_screen,
     report_error,
     styles_key,
@@ -144,6 +145,15 @@ def test_text_area_key_handlers() -> None:
     assert _params(_has(TextArea, "_on_key", "TextArea._on_key")) == ["self", "event"]
     assert _params(_has(TextArea, "_on_paste", "TextArea._on_paste")) == ["self", "event"]
     assert _params(_has(Input, "_on_key", "Input._on_key")) == ["self", "event"]
+
+
+def test_escape_digit_is_read_as_alt_digit() -> None:
+    sequences = importlib.import_module("textual._ansi_sequences")
+    keys = _has(sequences, "ANSI_SEQUENCES_KEYS", "textual._ansi_sequences.ANSI_SEQUENCES_KEYS")
+    assert isinstance(keys, dict), "ANSI_SEQUENCES_KEYS is no longer a dict"
+    read_alt_digits()
+    parser = importlib.import_module("textual._xterm_parser").XTermParser()
+    assert [(e.key, e.character) for e in parser.feed("\x1b2x")] == [("alt+2", None), ("x", "x")]
 
 
 # ---------------------------------------------------------------------------------- the scan

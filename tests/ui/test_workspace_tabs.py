@@ -4,6 +4,7 @@ stays in its tab, and quitting leaves no agent process of any session."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -11,6 +12,9 @@ from acp_tui.client.events import SessionState
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.workspace.tab import SessionTab
+from tests.ui.app_harness import AppHarness
 from tests.ui.workspace_support import bar, open_tab, states, workspace_app
 
 
@@ -132,3 +136,23 @@ async def test_ctrl_w_asks_while_a_turn_runs_and_the_last_one_quits(tmp_path: Pa
         assert not bar(h).display, "one session left: no tab bar"
         await h.pilot.press("ctrl+w")  # the last one, idle: the app quits
         await h.until(lambda: first.session.state is SessionState.CLOSED, "the quit")
+
+
+def shown(h: AppHarness, tab: SessionTab) -> bool:
+    return h.app.current_tab is tab
+
+
+async def test_alt_n_from_a_terminal_switches_tabs_and_types_nothing(tmp_path: Path) -> None:
+    """tmux (and xterm with metaSendsEscape) send alt+2 as ESC 2: the terminal's bytes go
+    through Textual's own parser, as the driver reads them, and reach the app."""
+    from textual._xterm_parser import XTermParser  # the driver's reading of terminal bytes
+
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        second = await open_tab(h)
+        for data, tab in (("\x1b1", first), ("\x1b2", second), ("\x1b1", first)):
+            for event in XTermParser().feed(data):
+                h.app.post_message(event)
+            await h.until(functools.partial(shown, h, tab), f"the tab of {data!r}")
+        prompt = h.app.screen.query_one(PromptInput)
+        assert prompt.text == "", "nothing typed into the prompt"

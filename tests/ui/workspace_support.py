@@ -30,12 +30,17 @@ def spawner(settings: Settings | None = None) -> Any:
 
 @contextlib.asynccontextmanager
 async def workspace_app(
-    tmp_path: Path, *presets: Preset, settings: Settings | None = None, **kwargs: Any
+    tmp_path: Path,
+    *presets: Preset,
+    settings: Settings | None = None,
+    cwd: Path | None = None,
+    **kwargs: Any,
 ) -> AsyncIterator[AppHarness]:
-    """The demo agent in the first tab; ctrl+t can open more (the presets offered too)."""
+    """The demo agent in the first tab (in `cwd`, default a fresh directory); ctrl+t can open
+    more (the presets offered too)."""
     app_kwargs = {"spawn": spawner(settings), "presets": presets, **kwargs.pop("app_kwargs", {})}
     async with run_app(
-        demo_argv(), fixed_cwd(tmp_path), env=demo_env(), app_kwargs=app_kwargs, **kwargs
+        demo_argv(), cwd or fixed_cwd(tmp_path), env=demo_env(), app_kwargs=app_kwargs, **kwargs
     ) as h:
         try:
             yield h

@@ -29,7 +29,7 @@ ACYCLIC_PACKAGES = [
     "acp_tui.session",
     "acp_tui.composer",
     "acp_tui.registry",
-    # "acp_tui.ui",  (one line to add once the UI's app <-> screens cycle is gone)
+    "acp_tui.ui",
 ]
 """Packages in which no module may reach itself again through imports of any kind."""
 

@@ -85,9 +85,9 @@ class ComposerActions(Screen[None]):
         elif event.name == "editor":
             self.open_editor()
         elif event.name == "rewind":
-            from acp_tui.ui.rewind_actions import ask_prompt
+            from acp_tui.ui.workspace.messages import RewindAsk
 
-            ask_prompt(self)  # type: ignore[arg-type]  # (the main screen)
+            self.post_message(RewindAsk(self.session))
         elif event.name == "all":
             self._prompt_all(event.args)
         else:

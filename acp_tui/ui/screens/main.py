@@ -45,12 +45,12 @@ from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
-from acp_tui.ui.workspace.messages import ForkWhole, ShowSessions
+from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
 from acp_tui.ui.workspace.tab_bar import TabBar
 
 if TYPE_CHECKING:
-    from acp_tui.ui.rewind_actions import RewindPoint
     from acp_tui.ui.screen_ui import ScreenUi
+    from acp_tui.ui.workspace.messages import RewindPoint
 
 
 class MainScreen(LayoutOnce, ComposerActions):
@@ -273,10 +273,8 @@ class MainScreen(LayoutOnce, ComposerActions):
     @on(PromptInput.Submitted)
     def _submit(self, event: PromptInput.Submitted) -> None:
         if self.rewind_pending is not None:
-            from acp_tui.ui.rewind_actions import send_on_branch
-
             point, self.rewind_pending = self.rewind_pending, None
-            send_on_branch(self, point, event.text)
+            self.post_message(SendOnBranch(self.session, point, event.text))
             return
         self.session.submit(event.text)
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
@@ -364,9 +362,7 @@ class MainScreen(LayoutOnce, ComposerActions):
 
     def action_rewind_here(self) -> None:
         """Rewind to before the focused prompt of the user's (else a picked one)."""
-        from acp_tui.ui.rewind_actions import rewind_here
-
-        rewind_here(self)
+        self.post_message(RewindHere(self.session))
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""

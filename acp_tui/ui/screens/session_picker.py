@@ -4,7 +4,7 @@ The list is the agent's `session/list` for the session's cwd, a page at a time (
 end loads the next page with its cursor), or the sessions acp-tui remembers for agents that
 cannot list. Typing filters by title and id. Enter opens, `f` forks (unstable `session/fork`),
 `d` deletes after a confirmation, ctrl+r opens an old branch a rewind left and rewinds its files
-forward (`rewind_actions.open_branch`). Dismisses with a `PickedSession`, or None.
+forward (the app's `OpenBranch`: in a new tab). Dismisses with a `PickedSession`, or None.
 """
 
 from __future__ import annotations
@@ -207,16 +207,14 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def action_rewind_forward(self) -> None:
         """Open the highlighted session, an old branch a rewind left, with its files forward."""
-        from acp_tui.ui.app import AcpApp
-        from acp_tui.ui.rewind_actions import open_branch
+        from acp_tui.ui.workspace.messages import OpenBranch
 
         session_id = self._selected()
-        if session_id in (None, MORE) or not isinstance(self.app, AcpApp):
+        if session_id in (None, MORE):
             return
         assert session_id is not None
-        app = self.app
+        self.app.post_message(OpenBranch(self.session, session_id))
         self.dismiss(None)
-        open_branch(app, session_id)
 
     def action_delete(self) -> None:
         session_id = self._selected()

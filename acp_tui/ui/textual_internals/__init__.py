@@ -18,11 +18,14 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
   gone; a long session kept up to 1,024 dead widgets' lines. Cleared when a turn settles.
 - `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
   text area or field acts on it (`keys_first.py`).
+- `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
+  (`read_alt_digits`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -75,3 +78,31 @@ def release_dead_widget_renders() -> None:
     from textual._styles_cache import StylesCache
 
     StylesCache.get_inner_outer.cache_clear()
+
+
+class _AltDigit(Enum):
+    """Key names for ESC + a digit, as `textual._ansi_sequences` maps a sequence to keys."""
+
+    ALT_1 = "alt+1"
+    ALT_2 = "alt+2"
+    ALT_3 = "alt+3"
+    ALT_4 = "alt+4"
+    ALT_5 = "alt+5"
+    ALT_6 = "alt+6"
+    ALT_7 = "alt+7"
+    ALT_8 = "alt+8"
+    ALT_9 = "alt+9"
+
+
+def read_alt_digits() -> None:
+    """Make ESC + 1…9 (what xterm, tmux and most terminals send for alt+1…9) the keys
+    `alt+1`…`alt+9`, as ESC + a letter is `alt+letter`.
+
+    `textual._ansi_sequences.ANSI_SEQUENCES_KEYS` maps them to the characters WezTerm's macOS
+    Option row types ("\\x1b1" is "¡", "\\x1b2" is "™"), so alt+N typed "¡" into the prompt and
+    no binding saw it. A key name without a character is typed into no text area."""
+    from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+
+    sequences = cast("dict[str, object]", ANSI_SEQUENCES_KEYS)  # a dict typed as a Mapping
+    for key in _AltDigit:
+        sequences[f"\x1b{key.value[-1]}"] = (key,)

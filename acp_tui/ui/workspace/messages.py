@@ -4,6 +4,8 @@ whichever tab happens to be shown. This module imports no screen and no app."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.message import Message
 
 from acp_tui.client.session_facade import SessionFacade
@@ -43,3 +45,37 @@ class PromptAll(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+@dataclass(frozen=True)
+class RewindPoint:
+    """A rewind done, waiting for the edited prompt: the session it was done in and the entry
+    the new branch continues from (None: the prompt was the first, a new empty session)."""
+
+    session_id: str
+    before: int | None
+
+
+class RewindHere(SessionRequest):
+    """`e`: rewind to the focused prompt of the user's, else ask which (`rewind_actions`)."""
+
+
+class RewindAsk(SessionRequest):
+    """`//rewind`: ask which prompt to rewind to."""
+
+
+class SendOnBranch(SessionRequest):
+    """The prompt edited after a rewind: continue in a new branch from `point`, send it there."""
+
+    def __init__(self, session: SessionFacade, point: RewindPoint, text: str) -> None:
+        super().__init__(session)
+        self.point = point
+        self.text = text
+
+
+class OpenBranch(SessionRequest):
+    """Open `session_id`, an old branch a rewind left, with its files forward (a new tab)."""
+
+    def __init__(self, session: SessionFacade, session_id: str) -> None:
+        super().__init__(session)
+        self.session_id = session_id

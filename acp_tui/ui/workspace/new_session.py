@@ -4,7 +4,6 @@ directory (typed, checked to be a directory), the same agent in a new git worktr
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 from pathlib import Path
@@ -22,11 +21,8 @@ from acp_tui.host.local_files import directory_at
 from acp_tui.presets import Preset
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.workspace.spec import SessionSpec
-from acp_tui.ui.workspace.worktree_link import (
-    WorktreeError,
-    create_session_worktree,
-    worktree_name,
-)
+from acp_tui.ui.workspace.worktree_link import worktree_name
+from acp_tui.workspace.worktrees import WorktreeError, create_worktree
 
 SAME = "same"
 DIRECTORY = "directory"
@@ -115,16 +111,16 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         if where is None:
             self.show_error(f"Not a directory: {safe_text(str(path), limit=70)}")
             return
-        self.dismiss(dataclasses.replace(self.current, cwd=where, branch=None))
+        self.dismiss(dataclasses.replace(self.current, cwd=where, worktree=None))
 
     async def _in_worktree(self) -> None:
         name = worktree_name(self.current.name)
-        try:
-            path, branch = await asyncio.to_thread(create_session_worktree, self.current.cwd, name)
+        try:  # git runs as a subprocess awaited here: the event loop goes on
+            worktree = await create_worktree(self.current.cwd, name)
         except WorktreeError as error:
-            self.show_error(f"Could not create a worktree: {error}")
+            self.show_error(f"Could not create a worktree: {safe_text(str(error), limit=200)}")
             return
-        self.dismiss(dataclasses.replace(self.current, cwd=path, branch=branch))
+        self.dismiss(dataclasses.replace(self.current, cwd=worktree.cwd, worktree=worktree))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

@@ -11,18 +11,25 @@ if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.presets import Preset
     from acp_tui.ui.screen_ui import ScreenUi
+    from acp_tui.workspace.worktrees import Worktree
 
 
 @dataclass(frozen=True)
 class SessionSpec:
     """One session to open: the agent's argv (never a shell string), the directory it works
-    in, the preset it came from (its env, MCP servers and defaults), the worktree branch if any."""
+    in, the preset it came from (its env, MCP servers and defaults), the git worktree it works in
+    if any (`cwd` is then `worktree.cwd`)."""
 
     argv: tuple[str, ...]
     cwd: Path
     preset: Preset | None = None
-    branch: str | None = None
+    worktree: Worktree | None = None
     env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def branch(self) -> str | None:
+        """The worktree's branch (None: the session works in place)."""
+        return self.worktree.branch if self.worktree is not None else None
 
     @property
     def name(self) -> str:

@@ -12,6 +12,8 @@ from acp_tui.session.thread import Thread
 from acp_tui.ui.workspace.spec import SessionSpec
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.ui.screens.main import MainScreen
@@ -47,6 +49,10 @@ class SessionTab:
     key: str = ""
     """Stable for the tab's life (the mode changes when its main screen is rebuilt)."""
     unsubscribe: list[Callable[[], None]] = field(default_factory=list)
+    reopens: str | None = None
+    """The session id it was opened to reopen (`--continue`, an old branch)."""
+    starting: Worker[None] | None = None
+    """The start of its agent and session (None: the first tab, started by the app)."""
 
     @property
     def state(self) -> TabState:

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
 from acp_tui.client.events import SessionState
+from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.asker import Choice, Question
 from acp_tui.session import thread_changes
 from acp_tui.ui.key_guard import KeyGuard
@@ -26,7 +26,12 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.textual_internals import read_alt_digits
+from acp_tui.ui.workspace.branches import BranchActions
+from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import PromptAll
+from acp_tui.ui.workspace.overview import OverviewActions, TabWatch
+from acp_tui.ui.workspace.saving import WorkspaceSaving
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
 from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
@@ -78,7 +83,7 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(App[int]):
+class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
 
     key_guard: KeyGuard
@@ -94,11 +99,14 @@ class WorkspaceApp(App[int]):
     ) -> None:
         """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
         sessions of the tabs opened later (None: no new sessions in this app)."""
+        read_alt_digits()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
         self.presets = presets
         self.more_at_start = more
         self._serial = 0
+        self.watches: dict[SessionTab, TabWatch] = {}
+        """Each open tab's watch for the overview (made when the tab opens, closed with it)."""
         ui = ScreenUi(self, mode=self._next_mode())
         session = first(ui)
         self.current_tab = SessionTab(session, ui, spec(session), ui.mode or "")
@@ -135,12 +143,17 @@ class WorkspaceApp(App[int]):
         tab.key = tab.key or tab.mode
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         session = tab.session
+        self.watch_of(tab)
         tab.unsubscribe += [
-            session.state_changed.subscribe(lambda _: self.refresh_tabs()),
+            session.state_changed.subscribe(lambda _: self._state_changed()),
             session.thread.subscribe(lambda change: self._on_thread(tab, change)),
             tab.ui.changed.subscribe(lambda _: self.refresh_tabs()),
             tab.ui.asked_hidden.subscribe(lambda screen: self._asked_hidden(tab, screen)),
         ]
+
+    def _state_changed(self) -> None:
+        self.refresh_tabs()
+        self.schedule_save()  # (a session id comes with a state change)
 
     def _on_thread(self, tab: SessionTab, change: thread_changes.Change) -> None:
         # called for every change, text chunks too: only a few kinds matter here
@@ -148,8 +161,11 @@ class WorkspaceApp(App[int]):
             if not change.running and tab is not self.current_tab:
                 tab.unread = True
             self.refresh_tabs()
-        elif isinstance(change, thread_changes.PermissionChanged | thread_changes.InfoChanged):
+        elif isinstance(change, thread_changes.PermissionChanged):
             self.refresh_tabs()
+        elif isinstance(change, thread_changes.InfoChanged):
+            self.refresh_tabs()
+            self.schedule_save()  # the title
 
     def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
         """A question of a tab in the background waits for it: say so (tab bar, notification)."""
@@ -167,7 +183,7 @@ class WorkspaceApp(App[int]):
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(tab.agent, tab.title, tab.state.value, tab is self.current_tab)
+            TabLabel(tab_name(tab), tab.title, tab.state.value, tab is self.current_tab)
             for tab in self.tabs
         ]
         for bar in screen.query(TabBar).results(TabBar):
@@ -201,8 +217,11 @@ class WorkspaceApp(App[int]):
         if spec is not None:
             self.run_worker(self.open_tab(spec), group="open-tab")
 
-    async def open_tab(self, spec: SessionSpec, *, show: bool = True) -> SessionTab | None:
-        """A new tab running `spec` (its own agent process), shown at once if `show`."""
+    async def open_tab(
+        self, spec: SessionSpec, *, show: bool = True, request: OpenRequest | None = None
+    ) -> SessionTab | None:
+        """A new tab running `spec` (its own agent process), shown at once if `show`; it opens
+        the session `request` asks for (default: a new one). `tab.starting` is its start."""
         if self.spawn is None:
             return None
         ui = ScreenUi(self, mode=self._next_mode())
@@ -212,16 +231,19 @@ class WorkspaceApp(App[int]):
             notify(self, f"Could not open a session: {error}", severity="error")
             return None
         tab = SessionTab(session, ui, spec, ui.mode or "")
+        tab.reopens = request.resume_id if request is not None else None
         self.tabs.append(tab)
         self.add_tab(tab)
+        self.schedule_save()
         if show:
             await self.show_tab(tab)
         else:
             self.refresh_tabs()
-        self.run_worker(self.start_tab(tab), group=f"start-{tab.mode}")
+        work = self.start_tab(tab, request or OpenRequest())
+        tab.starting = self.run_worker(work, group=f"start-{tab.mode}")
         return tab
 
-    async def start_tab(self, tab: SessionTab) -> None:
+    async def start_tab(self, tab: SessionTab, request: OpenRequest) -> None:
         """Start a tab's agent and open its session (no prestart: it is started here)."""
         raise NotImplementedError  # AcpApp's
 
@@ -239,17 +261,8 @@ class WorkspaceApp(App[int]):
             await self.show_tab(self.tabs[(index + step) % len(self.tabs)])
 
     def action_overview(self) -> None:
-        """The workspace overview (key `workspace.overview`)."""
+        """The workspace overview (key `workspace.overview`, `overview.py`)."""
         self.show_overview()
-
-    def show_overview(self) -> None:
-        """Every session with its state (a list for now; the overview screen takes this key)."""
-        lines = [
-            f"{number}. {tab.agent} · {tab.title or '(untitled)'} · {tab.spec.cwd} · "
-            f"{tab.state.value}"
-            for number, tab in enumerate(self.tabs, start=1)
-        ]
-        notify(self, "\n".join(lines), title="Sessions", timeout=8)
 
     # ------------------------------------------------------------------ closing
 
@@ -257,6 +270,9 @@ class WorkspaceApp(App[int]):
         """ctrl+w: close the session shown, asked first while its turn runs; the last one
         closing quits (asked the same)."""
         tab = self.current_tab
+        if tab.spec.worktree is not None:
+            self.ask_close_worktree(tab)
+            return
         if not tab.session.thread.turn_running:
             self.run_worker(self.close_tab(tab), group="close-tab")
             return
@@ -286,7 +302,11 @@ class WorkspaceApp(App[int]):
         self.tabs.remove(tab)
         for unsubscribe in tab.unsubscribe:
             unsubscribe()
+        watch = self.watches.pop(tab, None)
+        if watch is not None:
+            watch.close()
         await self.remove_mode(tab.mode)
+        self.schedule_save()
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
         self.refresh_tabs()
@@ -323,6 +343,12 @@ class WorkspaceApp(App[int]):
 def inspector_name(tab: SessionTab) -> str:
     """The installed name of a tab's inspector screen (one per tab: its own traffic)."""
     return "inspector" if tab.key == "tab-1" else f"inspector-{tab.key}"
+
+
+def tab_name(tab: SessionTab) -> str:
+    """The tab's name in the bar: its agent, and the branch of its worktree if it has one."""
+    branch = tab.spec.branch
+    return tab.agent if branch is None else f"{tab.agent} [{branch}]"
 
 
 def spec_for(session: AgentSession, preset: Preset | None) -> SessionSpec:

@@ -1,15 +1,18 @@
-"""The one call from the UI into git worktrees (`acp_tui.workspace.worktrees`, written apart):
-looked up when used, so this build runs without it and says so clearly."""
+"""What the tabs need of git worktrees beyond `acp_tui.workspace.worktrees`: a new worktree's
+name, and the per-path locks of the main checkout a worktree is applied into."""
 
 from __future__ import annotations
 
-import importlib
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from acp_tui.host.reverts import PathLocks
 
-class WorktreeError(Exception):
-    """A worktree could not be made (the message says why, for the user)."""
+if TYPE_CHECKING:
+    from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.workspace.worktrees import Worktree
 
 
 def worktree_name(agent: str) -> str:
@@ -18,16 +21,13 @@ def worktree_name(agent: str) -> str:
     return f"{safe}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def create_session_worktree(repo: Path, name: str) -> tuple[Path, str]:
-    """`git worktree add` of `repo` on a new branch `name`; its (path, branch). Blocking: call
-    it from a thread. Raises `WorktreeError` with the reason."""
-    try:
-        module = importlib.import_module("acp_tui.workspace.worktrees")
-    except ImportError:
-        raise WorktreeError("git worktrees are not available in this build of acp-tui") from None
-    create = module.create_worktree
-    try:
-        worktree = create(repo, name)
-    except Exception as error:
-        raise WorktreeError(str(error) or type(error).__name__) from error
-    return Path(worktree.path), str(worktree.branch)
+def checkout_locks(wt: Worktree, tabs: Iterable[SessionTab]) -> PathLocks:
+    """The locks the writes into `wt`'s main checkout go under: those of an open session working
+    in place in that checkout (its reverts and the apply then never interleave on a file), else
+    new ones."""
+    repo = Path(wt.repo)
+    for tab in tabs:
+        cwd = Path(tab.session.cwd)
+        if tab.spec.worktree is None and (cwd == repo or cwd.is_relative_to(repo)):
+            return tab.session.fs.reverts.locks
+    return PathLocks()

@@ -1,0 +1,184 @@
+"""The workspace overview (ctrl+o) and what it leads to: one `SessionWatch` per tab, the rows of
+`OverviewScreen`, and from the selected row: Enter shows its tab, `a` applies its worktree into
+the main checkout, `c` compares its changes with the current tab's (`CompareScreen`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from acp_tui.client.session_overview import NamedChanges, SessionRow, SessionWatch, named_changes
+from acp_tui.client.session_overview import Worktree as RowWorktree
+from acp_tui.safe_text import safe_line
+from acp_tui.session.diff import FileDiff
+from acp_tui.ui.plain import notify
+from acp_tui.ui.screens.apply_worktree import apply_worktree
+from acp_tui.ui.screens.compare_screen import CompareScreen
+from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
+from acp_tui.ui.workspace.worktree_link import checkout_locks
+from acp_tui.workspace.worktree_diff import worktree_diff
+from acp_tui.workspace.worktrees import WorktreeError
+
+if TYPE_CHECKING:
+    from acp_tui.ui.workspace.tab import SessionTab
+
+RunWork = Callable[[Coroutine[Any, Any, None]], object]
+
+
+class TabWatch:
+    """One tab for the overview: its `SessionWatch` and, for a worktree tab, the worktree's diff
+    against its base (git, awaited in a worker, never on the way to drawing a row), cached and
+    computed again once the session's change log has moved."""
+
+    def __init__(self, tab: SessionTab, run: RunWork) -> None:
+        self.tab = tab
+        self.run = run
+        wt = tab.spec.worktree
+        where = RowWorktree(wt.path, wt.branch) if wt is not None else None
+        self.watch = SessionWatch(tab.session, worktree=where)
+        self.diffs: list[FileDiff] = []
+        self.seen: int | None = None
+        """The change log's length the diffs were computed at (None: not yet)."""
+        self.computing = False
+
+    def close(self) -> None:
+        self.watch.close()
+
+    def row(self) -> SessionRow:
+        tab = self.tab
+        changes = self._worktree_changes() if tab.spec.worktree is not None else None
+        return self.watch.row(unread=tab.unread, held_writes=tab.ui.pending, changes=changes)
+
+    def _worktree_changes(self) -> list[FileDiff]:
+        moved = len(self.tab.session.change_log.records)
+        if moved != self.seen and not self.computing:
+            self.computing = True
+            self.run(self._compute(moved))
+        return self.diffs
+
+    async def _compute(self, moved: int) -> None:
+        try:
+            self.diffs = await self.worktree_diffs()
+            self.seen = moved
+        except WorktreeError:
+            self.seen = moved  # the worktree is gone: the last diffs stay, tried again on a move
+        finally:
+            self.computing = False
+
+    async def worktree_diffs(self) -> list[FileDiff]:
+        """The worktree's text changes against its base, now (raises `WorktreeError`)."""
+        wt = self.tab.spec.worktree
+        assert wt is not None
+        return [change.diff for change in await worktree_diff(wt) if change.diff is not None]
+
+    async def named(self) -> NamedChanges:
+        """This tab's side of a comparison: its worktree's diffs, else its own changes."""
+        tab = self.tab
+        wt = tab.spec.worktree
+        if wt is None:
+            return named_changes(tab.session, tab.agent)
+        return NamedChanges(safe_line(f"{tab.agent} ({wt.branch})"), await self.worktree_diffs(),
+                            wt.path)  # fmt: skip
+
+
+class WorkspaceOverview(OverviewScreen):
+    """`OverviewScreen` with the workspace's actions on the selected row: `a` apply its
+    worktree, `c` compare it with the current tab."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *OverviewScreen.BINDINGS,
+        Binding("a", "row('apply')", "Apply worktree", id="overview.apply"),
+        Binding("c", "row('compare')", "Compare with current", id="overview.compare"),
+    ]
+
+    def __init__(
+        self, rows: Callable[[], list[SessionRow]], current: int, act: Callable[[str, int], None]
+    ) -> None:
+        super().__init__(rows, current)
+        self.act = act
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        help_line = f"{KEY_HELP} · a apply worktree · c compare with current"
+        self.query_one("#overview-keys", Static).update(Text(help_line))
+
+    def action_row(self, what: str) -> None:
+        table: DataTable[Text] = self.query_one(DataTable)
+        if not self.shown:
+            return
+        index = table.cursor_row
+        self.dismiss(None)
+        self.act(what, index)
+
+
+class OverviewActions(App[int]):
+    """The overview's part of the workspace app (a base of `WorkspaceApp`)."""
+
+    tabs: list[SessionTab]
+    current_tab: SessionTab
+    watches: dict[SessionTab, TabWatch]
+
+    async def show_tab(self, tab: SessionTab) -> None:
+        raise NotImplementedError  # WorkspaceApp's
+
+    def show_overview(self) -> None:
+        """ctrl+o: the overview of every tab; Enter shows the selected one."""
+
+        def rows() -> list[SessionRow]:
+            return [self.watch_of(tab).row() for tab in self.tabs]
+
+        def opened(index: int | None) -> None:
+            if index is not None and 0 <= index < len(self.tabs):
+                self.run_worker(self.show_tab(self.tabs[index]), group="show-tab")
+
+        current = self.tabs.index(self.current_tab)
+        self.push_screen(WorkspaceOverview(rows, current, self._overview_act), opened)
+
+    def _overview_act(self, what: str, index: int) -> None:
+        if not 0 <= index < len(self.tabs):
+            return
+        tab = self.tabs[index]
+        if what == "apply":
+            self.apply_tab(tab)
+        elif tab is self.current_tab:
+            notify(self, "Choose another session to compare with this one.", severity="warning")
+        else:
+            self.run_worker(self.compare(self.current_tab, tab), group="compare", exclusive=True)
+
+    def watch_of(self, tab: SessionTab) -> TabWatch:
+        """The tab's watch (made when it opened; made here for a tab added otherwise)."""
+        watch = self.watches.get(tab)
+        if watch is None:
+            run: RunWork = lambda work: self.run_worker(work, group="diff")  # noqa: E731
+            watch = self.watches[tab] = TabWatch(tab, run)
+        return watch
+
+    def apply_tab(self, tab: SessionTab) -> None:
+        """Apply a worktree tab's changes into its main checkout (with the user, file by file)."""
+        wt = tab.spec.worktree
+        if wt is None:
+            notify(self, "This session works in place: its changes are already on disk.")
+            return
+        locks = checkout_locks(wt, self.tabs)
+        work = apply_worktree(self, wt, locks=locks)
+        self.run_worker(work, group="apply-worktree", exclusive=True)
+
+    async def compare(self, left: SessionTab, right: SessionTab) -> None:
+        """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
+        to be on disk already (a session that wrote in place)."""
+        try:
+            sides = (await self.watch_of(left).named(), await self.watch_of(right).named())
+        except WorktreeError as error:
+            notify(self, f"Could not compare: {safe_line(str(error))}", severity="error")
+            return
+
+        def chosen(side: str | None) -> None:
+            if side is not None:
+                self.apply_tab(left if side == "left" else right)
+
+        self.push_screen(CompareScreen(*sides), chosen)

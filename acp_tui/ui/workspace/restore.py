@@ -1,0 +1,64 @@
+"""`acp-tui --continue` with a saved workspace of more than one session: which saved session the
+first tab (the agent and directory acp-tui was started with) reopens, the others to reopen each
+in its own tab, and one notice naming every session that cannot come back, and why."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp_tui.host.local_files import real_path
+from acp_tui.presets import Preset
+from acp_tui.safe_text import safe_line
+from acp_tui.ui.workspace.spec import SessionSpec
+from acp_tui.workspace import store
+
+
+@dataclass(frozen=True)
+class Restore:
+    """`first`: the session id the first tab opens (None: its most recent, as before);
+    `others`: each other tab's spec and session id; `notice`: what could not come back."""
+
+    first: str | None
+    others: tuple[tuple[SessionSpec, str], ...]
+    notice: str | None
+
+
+def plan_restore(
+    directory: Path, argv: Sequence[str], presets: Mapping[str, Preset]
+) -> Restore | None:
+    """The workspace saved for `directory` to reopen (blocking: reads the store, stats); None
+    when it holds at most one session (`--continue` continues the last one, as before)."""
+    records, problems = store.load(directory)
+    if len(records) <= 1:
+        return None
+
+    def can_reopen(record: store.SessionRecord) -> str | None:
+        if record.preset is not None and record.preset not in presets and not record.argv:
+            return f"its preset {record.preset} is no longer configured"
+        return None
+
+    plan = store.restore_plan(records, can_reopen=can_reopen)
+    here = real_path(directory)
+    first: str | None = None
+    others: list[tuple[SessionSpec, str]] = []
+    for record in plan.restorable:
+        assert record.session_id is not None  # (restore_plan keeps only those)
+        launched = record.worktree is None and tuple(record.argv) == tuple(argv)
+        if first is None and launched and real_path(record.cwd) == here:
+            first = record.session_id
+            continue
+        others.append((spec_of(record, presets), record.session_id))
+    lines = [f"{record.label}: {why}" for record, why in plan.lost] + problems
+    notice = "Not reopened:\n" + "\n".join(safe_line(line) for line in lines) if lines else None
+    return Restore(first, tuple(others), notice)
+
+
+def spec_of(record: store.SessionRecord, presets: Mapping[str, Preset]) -> SessionSpec:
+    """The spec a saved session's tab is started from (its preset's command when no argv)."""
+    preset = presets.get(record.preset) if record.preset is not None else None
+    argv = record.argv or (preset.command if preset is not None else ())
+    worktree = record.worktree.worktree() if record.worktree is not None else None
+    env = dict(preset.env) if preset is not None else {}
+    return SessionSpec(tuple(argv), record.cwd, preset, worktree=worktree, env=env)

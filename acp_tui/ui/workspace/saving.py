@@ -1,0 +1,77 @@
+"""The saved workspace (`acp_tui.workspace.store`), for `acp-tui --continue`: written whenever a
+tab opens, closes, or its session gets its id or title (debounced: one write for a burst, off
+the event loop, through the store's atomic write); a failure is said once, never raised."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.timer import Timer
+
+from acp_tui.client.session_history import HistoryCapabilities
+from acp_tui.safe_text import safe_line
+from acp_tui.ui.plain import notify
+from acp_tui.workspace import store
+
+if TYPE_CHECKING:
+    from acp_tui.ui.workspace.tab import SessionTab
+
+SAVE_DELAY = 0.5
+"""Seconds a change waits for the next before the workspace is written."""
+
+
+def record_of(tab: SessionTab) -> store.SessionRecord:
+    """What `--continue` needs to reopen the tab's session."""
+    session = tab.session
+    spec = tab.spec
+    opened = session.session_id is not None
+    caps = HistoryCapabilities.of(session.agent_capabilities) if opened else None
+    session_id = session.session_id or tab.reopens  # (a restored tab still opening keeps it)
+    return store.SessionRecord(
+        cwd=spec.cwd,
+        argv=spec.argv,
+        preset=spec.preset.name if spec.preset is not None else None,
+        worktree=store.WorktreeRecord.of(spec.worktree) if spec.worktree is not None else None,
+        session_id=session_id,
+        title=session.thread.title or None,
+        can_open=caps.can_open if caps is not None else None,
+    )
+
+
+class WorkspaceSaving(App[int]):
+    """Saving the tabs (a base of `WorkspaceApp`); `workspace_dir` None: nothing is saved."""
+
+    tabs: list[SessionTab]
+    workspace_dir: Path | None = None
+    _save_timer: Timer | None = None
+    _save_failed = False
+
+    def schedule_save(self) -> None:
+        """Save soon (a burst of changes makes one write)."""
+        if self.workspace_dir is None or not self.is_running:
+            return
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_DELAY, self._save_soon)
+
+    def _save_soon(self) -> None:
+        self._save_timer = None
+        self.run_worker(self.save_workspace(), group="save-workspace")
+
+    async def save_workspace(self) -> None:
+        """Write the tabs' records now (each tab that has a session id; none: nothing)."""
+        directory = self.workspace_dir
+        if directory is None:
+            return
+        records = [record_of(tab) for tab in self.tabs]
+        if not any(r.session_id for r in records):
+            return  # nothing worth keeping yet: an earlier saved workspace stays
+        try:
+            await asyncio.to_thread(store.save, directory, records)
+        except store.StoreError as error:
+            if not self._save_failed:
+                self._save_failed = True
+                notify(self, safe_line(str(error)), title="Workspace", severity="warning")

@@ -1,0 +1,68 @@
+"""f5 ctrl+r on an old branch a rewind left opens it in a new tab of the same agent and
+directory (the tab that asked goes on in its own session), its files rewound forward there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.demo.sample_project import create_sample_project
+from acp_tui.ui.screens.choice_picker import ChoicePicker
+from acp_tui.ui.screens.session_picker import SessionPicker
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from tests.ui.app_harness import fixed_cwd
+from tests.ui.test_rewind import composer_text, confirmation, listed
+from tests.ui.workspace_support import workspace_app
+
+
+async def test_the_old_branch_opens_in_a_new_tab(tmp_path: Path) -> None:
+    cwd = fixed_cwd(tmp_path).resolve()
+    create_sample_project(cwd)
+    app_py = cwd / "src" / "app.py"
+    before = app_py.read_bytes()
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        await h.type_prompt("/edit")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+        (asking,) = h.all(PermissionPrompt)
+        await h.until(lambda: asking.has_focus_within, "the prompt to take focus")
+        await h.pilot.press("a")
+        await h.until(lambda: app_py.read_bytes() != before, "the edit")
+        await h.until(lambda: not first.session.turn_running, "the turn's end")
+        edited = app_py.read_bytes()
+        old_session = first.session.session_id
+
+        await h.type_prompt("//rewind")
+        await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
+        await h.pilot.press("enter")
+        await confirmation(h)
+        await h.pilot.press("enter")
+        await h.until(lambda: app_py.read_bytes() == before, "app.py as it was")
+        await h.until(lambda: composer_text(h) == "/edit", "the prompt in the composer")
+        prompt = h.app.screen.query_one(PromptInput)
+        prompt.clear()
+        prompt.focus()
+        await h.pilot.press(*"/help", "enter")
+        await h.until(lambda: first.session.session_id not in (None, old_session), "new branch")
+        await h.until(lambda: not first.session.turn_running, "the turn's end")
+        new_branch = first.session.session_id
+
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
+        picker = h.app.screen
+        assert isinstance(picker, SessionPicker)
+        await h.until(lambda: any(s.id == old_session for s in picker.sessions), "listed")
+        for _ in range(len(picker.sessions)):
+            if picker._selected() == old_session:
+                break
+            await h.pilot.press("down")
+        await h.pilot.press("ctrl+r")
+        screen = await confirmation(h)
+        assert len(h.app.tabs) == 2, "a new tab"
+        second = h.app.tabs[1]
+        assert h.app.current_tab is second and second.session.session_id == old_session
+        assert second.spec.argv == first.spec.argv and second.spec.cwd == first.spec.cwd
+        assert first.session.session_id == new_branch, "the tab that asked stays on its branch"
+        assert "src/app.py  restored" in listed(screen)
+        await h.pilot.press("enter")
+        await h.until(lambda: app_py.read_bytes() == edited, "app.py as the old branch left it")

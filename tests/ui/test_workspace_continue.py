@@ -1,0 +1,61 @@
+"""`--continue` reopens the workspace of a directory: the tabs are saved as they open, get their
+session and close; a saved workspace of several sessions comes back one tab each, and the ones
+that cannot come back are named in one notice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.client.session_history import OpenRequest
+from acp_tui.ui.workspace.restore import plan_restore
+from acp_tui.workspace import store
+from tests.ui.app_harness import demo_argv, fixed_cwd
+from tests.ui.workspace_support import open_tab, workspace_app
+
+
+def saved_ids(cwd: Path) -> list[str | None]:
+    records, problems = store.load(cwd)
+    assert not problems
+    return [record.session_id for record in records]
+
+
+async def test_tabs_are_saved_and_continue_reopens_each(tmp_path: Path) -> None:
+    cwd = fixed_cwd(tmp_path)
+    kwargs = {"workspace_dir": cwd}
+    async with workspace_app(tmp_path, app_kwargs=kwargs) as h:
+        first = h.app.tabs[0].session
+        second = (await open_tab(h)).session
+        ids = [first.session_id, second.session_id]
+        await h.until(lambda: saved_ids(cwd) == ids, "both tabs saved")
+        third = await open_tab(h)
+        await h.until(lambda: len(saved_ids(cwd)) == 3, "the third tab saved")
+        await h.pilot.press("ctrl+w")  # the third closes
+        await h.until(lambda: h.app.tabs[-1] is not third, "the third tab to close")
+        await h.until(lambda: saved_ids(cwd) == ids, "saved without it")
+    assert ids[0] and ids[1]
+
+    # one more saved session whose worktree is gone: it is named, not dropped silently
+    records, _ = store.load(cwd)
+    gone = store.WorktreeRecord(tmp_path / "gone", "acp-tui/gone-1", "abc", cwd)
+    lost = store.SessionRecord(cwd, tuple(demo_argv()), worktree=gone, session_id="s-gone")
+    store.save(cwd, [*records, lost])
+
+    restore = plan_restore(cwd, demo_argv(), {})
+    assert restore is not None and restore.first == ids[0]
+    assert [session_id for _, session_id in restore.others] == [ids[1]]
+    assert restore.notice is not None and "is gone (branch acp-tui/gone-1)" in restore.notice
+    request = OpenRequest(resume_id=restore.first)
+    again = {"workspace_dir": cwd, "restore": restore, "open_request": request}
+    async with workspace_app(tmp_path, app_kwargs=again) as h:
+        await h.until(lambda: len(h.app.tabs) == 2, "the second tab reopened")
+        await h.until(lambda: [t.session.session_id for t in h.app.tabs] == ids, "both sessions")
+        # (shown while mounting, before the harness records toasts: Textual's own list of them)
+        shown = [note.message for note in h.app._notifications]
+        assert any(m.startswith("Not reopened:") and "acp-tui/gone-1" in m for m in shown)
+        assert h.app.current_tab is h.app.tabs[0]
+
+
+async def test_one_saved_session_continues_as_before(tmp_path: Path) -> None:
+    cwd = fixed_cwd(tmp_path)
+    store.save(cwd, [store.SessionRecord(cwd, tuple(demo_argv()), session_id="s-1")])
+    assert plan_restore(cwd, demo_argv(), {}) is None
