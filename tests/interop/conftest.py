@@ -7,6 +7,7 @@ run them with `uv run pytest -m interop`. A test skips when the kit or its agent
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -84,12 +85,11 @@ async def _accepting(port: int, process: asyncio.subprocess.Process) -> None:
             return
 
 
-@pytest.fixture
-async def fake_llm(kit: Path, workdir: Path, tmp_path: Path) -> AsyncIterator[FakeLlm]:
-    """The scripted LLM server on a free port, for the agent in `workdir`."""
+@contextlib.asynccontextmanager
+async def start_fake_llm(kit: Path, cwd: Path, log: Path) -> AsyncIterator[FakeLlm]:
+    """The scripted LLM server on a free port, for an agent working in `cwd`; stopped after."""
     port = free_port()
-    log = tmp_path / "fake_llm.jsonl"
-    argv = [sys.executable, str(kit / "fake_llm.py"), "--port", str(port), "--cwd", str(workdir),
+    argv = [sys.executable, str(kit / "fake_llm.py"), "--port", str(port), "--cwd", str(cwd),
             "--max-seconds", "400", "--log", str(log)]  # fmt: skip
     process = await asyncio.create_subprocess_exec(
         *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
@@ -105,3 +105,10 @@ async def fake_llm(kit: Path, workdir: Path, tmp_path: Path) -> AsyncIterator[Fa
         except TimeoutError:
             process.kill()
             await process.wait()
+
+
+@pytest.fixture
+async def fake_llm(kit: Path, workdir: Path, tmp_path: Path) -> AsyncIterator[FakeLlm]:
+    """The scripted LLM server on a free port, for the agent in `workdir`."""
+    async with start_fake_llm(kit, workdir, tmp_path / "fake_llm.jsonl") as llm:
+        yield llm
