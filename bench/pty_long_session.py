@@ -53,16 +53,22 @@ def read_stamp(stamp: Path, turn: int, timeout: float = 10.0) -> float:
     raise RuntimeError(f"no stamp for turn {turn}")
 
 
-def main(turns: int, rate: float, chunk: int, timeout: float) -> float:
+def main(
+    turns: int, rate: float, chunk: int, timeout: float, snapshots: str = "", into: str = ""
+) -> float:
     before = load()
     with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp)
-        text = workdir / "turn.md"
+        workdir = Path(tmp) / "project"  # the session's directory: the bench's files are beside
+        workdir.mkdir()  # it (a file growing in it is a change per write, kept whole each time)
+        text = Path(tmp) / "turn.md"
         text.write_text(turn_markdown(7).replace("Done.", "Done. END-MARKER"))
-        stamp, gc_log = workdir / "stamp", workdir / "gc.log"
+        stamp, gc_log = Path(tmp) / "stamp", Path(tmp) / "gc.log"
         agent = [sys.executable, str(Path(__file__).with_name("pipe_agent.py")), str(text)]
         agent += ["--chunk", str(chunk), "--rate", str(rate), "--stamp", str(stamp), "--numbered"]
         env = {**env_for_terminal(), "ACP_TUI_GC_LOG": str(gc_log)}
+        if snapshots:  # memory snapshots at those turn ends (bench/memory_diff.py compares them)
+            Path(into).mkdir(parents=True, exist_ok=True)
+            env |= {"ACP_TUI_MEM_SNAPSHOTS": into, "ACP_TUI_MEM_SNAPSHOT_TURNS": snapshots}
         lags: list[float] = []
         rss: list[float] = []
         with PtyRun([str(ACP_TUI), "--cwd", str(workdir), "--", *agent], env=env) as run:
@@ -124,5 +130,7 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--chunk", type=int, default=24)
     parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument("--snapshots", default="", help="turn numbers, e.g. 20,60 (slower run)")
+    parser.add_argument("--into", default="snapshots", help="directory of the snapshots")
     args = parser.parse_args()
-    main(args.turns, args.rate, args.chunk, args.timeout)
+    main(args.turns, args.rate, args.chunk, args.timeout, args.snapshots, args.into)

@@ -170,6 +170,7 @@ class FileSystemHost:
         self.own_files = OwnFiles()
         """acp-tui's own files (log, exports): never changes of the session, never reverted."""
         self.own_files.add_dir(self.policy.cwd / OWN_DIR)
+        self.own_files.add_diagnostics()
         self.max_read_bytes = max_read_bytes
         self.write_gate = write_gate
         self._asker = asker

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 ENV = "ACP_TUI_GC_LOG"
@@ -34,6 +35,12 @@ class PauseLog:
             self.out.write(f"{info.get('generation', -1)} {took:.6f} {cpu:.6f}\n")
         except (OSError, ValueError):
             gc.callbacks.remove(self)  # the file is gone: stop logging, never fail a collection
+
+
+def log_path() -> Path | None:
+    """The file `ENV` names (absolute), None when unset: acp-tui's own file, never a change."""
+    path = os.environ.get(ENV)
+    return Path(path).absolute() if path else None
 
 
 def install_from_env() -> PauseLog | None:

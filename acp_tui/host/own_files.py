@@ -1,5 +1,6 @@
 """acp-tui's own files: what acp-tui itself writes in or near the session directory (the
-`--log FILE` traffic log, `/export`s, everything under ``<cwd>/.acp-tui/``).
+`--log FILE` traffic log, `/export`s, everything under ``<cwd>/.acp-tui/``, the logs and
+snapshots a benchmark asks for by the environment).
 
 They are never changes of the session: the change monitor skips them (no record, so no turn
 summary, no Changes view entry and no revert can touch them), and a revert refuses them.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from acp_tui.host import gc_pauses, memory_snapshots
 from acp_tui.host.boundary import is_within, resolve_path
 
 OWN_DIR = ".acp-tui"
@@ -35,6 +37,17 @@ class OwnFiles:
         """Count everything below the directory `path` (absolute) as acp-tui's own."""
         self._dirs.add(Path(path).absolute())
         self._dirs.add(resolve_path(Path(path).absolute()))
+
+    def add_diagnostics(self) -> None:
+        """Count what a benchmark has the process write (`gc_pauses`, `memory_snapshots`): a
+        collection log in the project would otherwise be a change of the session at every
+        collection, each record keeping the whole growing file twice."""
+        gc_log = gc_pauses.log_path()
+        if gc_log is not None:
+            self.add(gc_log)
+        snapshots = memory_snapshots.directory()
+        if snapshots is not None:
+            self.add_dir(snapshots.absolute())
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, Path):

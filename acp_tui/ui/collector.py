@@ -20,6 +20,8 @@ import asyncio
 import gc
 from collections.abc import Callable
 
+from acp_tui.host import memory_snapshots
+
 FULL_EVERY = 25
 IDLE_DELAY = 0.5
 """Seconds after a turn end before the full pass may run (the next prompt usually comes later)."""
@@ -56,6 +58,7 @@ class CollectorPolicy:
         self._waiting: asyncio.TimerHandle | None = None
 
     def turn_ended(self) -> None:
+        memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
         if not self.enabled:
             return
         self.turns += 1

@@ -16,6 +16,7 @@ from acp_tui.cli import LaunchOptions
 from acp_tui.client.command_name import command_name
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
+from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.early_input import EarlyInput
 from acp_tui.ui.first_frame import FirstFrame
@@ -58,6 +59,7 @@ def run_app(options: LaunchOptions) -> int:
     early_input = EarlyInput()
     early_input.start()  # what the user types before the UI shows goes to the prompt
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
+    snapshot_memory()  # (likewise)
     first_frame = FirstFrame()
     first_frame.show(command_name(argv))  # the layout on screen before Textual even loads
     guard = ProcessGuard()

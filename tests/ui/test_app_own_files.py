@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import OptionList
 
+from acp_tui.host import gc_pauses
 from acp_tui.ui.screens.changes_screen import ChangesScreen
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from tests.agents.scenarios import (
@@ -67,3 +69,30 @@ async def test_the_traffic_log_inside_the_project_is_not_a_change(tmp_path: Path
         await h.pilot.press("escape")
     frames = _frames(log)
     assert any(f["frame"].get("method") == "session/prompt" for f in frames)
+
+
+async def test_a_benchmarks_collection_log_inside_the_project_is_not_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collection log a benchmark asks for (`ACP_TUI_GC_LOG`) grows at every collection:
+    recorded as a change, each record kept the whole file twice (memory grew per turn)."""
+    project = fixed_cwd(tmp_path).resolve()
+    gc_log = project / "gc.log"
+    monkeypatch.setenv(gc_pauses.ENV, str(gc_log))
+    steps = [
+        initialize_ok(), new_session_ok(), expect_prompt(),
+        write_file("hello.txt", "Hello\n"),
+        end_turn(),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        gc_log.write_text("0 0.001 0.001\n")
+        await h.prompt("write hello")
+        await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
+        gc_log.write_text("0 0.001 0.001\n2 0.200 0.190\n")
+        monitor = h.session.changes.monitor
+        assert monitor is not None
+        await monitor.settle([gc_log, project / "hello.txt"])
+        paths = [record.path.name for record in h.session.change_log.records]
+        assert "hello.txt" in paths  # the monitor records, just not that file
+        assert "gc.log" not in paths
