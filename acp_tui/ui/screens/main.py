@@ -136,9 +136,22 @@ class MainScreen(LayoutOnce, ComposerActions):
         go to this screen's composer, and the oldest open permission prompt takes the focus
         armed, as if it had just come: keys the user typed just before (in another tab) do
         not answer it, and one asked while the tab was hidden gets the keys once shown."""
+        if self.ui is not None:
+            self._tick_while_shown(True)
         for composer in self.query(Composer).results(Composer):
             composer.claim_held_keys()
         self._focus_waiting_permission()
+
+    def on_screen_suspend(self) -> None:
+        """Its tab switched away from: nothing of it ticks or blinks in the background (a
+        screen pushed over it keeps it going: it may still show beneath)."""
+        if self.ui is not None and not self.ui.shown:
+            self._tick_while_shown(False)
+
+    def _tick_while_shown(self, shown: bool) -> None:
+        self.query_one(StatusBar).show_clock(shown)
+        for prompt in self.query(PromptInput).results(PromptInput):
+            prompt.cursor_blink = shown
 
     def _focus_waiting_permission(self) -> None:
         prompts = self.open_prompts()
