@@ -54,7 +54,7 @@ FRAME = 1 / 60
 CHUNK = 8
 MARKER = "END-MARKER"
 LAG_FRAMES, CPU_TARGET, RSS_TARGET, SWITCH_TARGET = 1.0, 1.1, 30.0, FRAME
-QUIET = 5.0
+QUIET = 10.0
 """Seconds of the idle interval whose CPU is measured."""
 SETTLE = 2.0
 """Seconds drained after every session is open, before the idle interval starts."""
