@@ -8,6 +8,8 @@ pipe takes them), writes ``time.monotonic()`` of its last chunk's write to STAMP
 clock is shared by every process on the machine), then answers the prompt. With ``--numbered``
 the Nth prompt's text has its ``END-MARKER`` replaced by ``END{N:05d}MARK`` and the stamp file
 gets one line ``N TIME`` per prompt (appended), so a many-turn bench can tell the turns apart.
+With ``--opened FILE`` it creates FILE once it has answered ``session/new`` (a bench running
+several sessions in one client knows when each is open).
 Standard library only, so its own cost is the same whoever reads it.
 """
 
@@ -63,6 +65,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--stamp", required=True)
     parser.add_argument("--numbered", action="store_true")
+    parser.add_argument("--opened")
     args = parser.parse_args()
     turns = 0
     with open(args.text_file) as source:
@@ -80,6 +83,9 @@ def main() -> None:
             )
         elif method == "session/new":
             send({"jsonrpc": "2.0", "id": ident, "result": {"sessionId": "bench"}})
+            if args.opened:
+                with open(args.opened, "w"):
+                    pass
         elif method == "session/prompt":
             turns += 1
             if args.numbered:

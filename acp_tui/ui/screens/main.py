@@ -30,6 +30,7 @@ from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from acp_tui.ui.workspace.messages import RewindPoint
 
 
-class MainScreen(LayoutOnce, ComposerActions):
+class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
 
@@ -90,6 +91,9 @@ class MainScreen(LayoutOnce, ComposerActions):
         self._unsubscribe: list[Callable[[], None]] = []
         self.turn_summaries: dict[int, TurnSummaryView] = {}
         self.rewind_pending: RewindPoint | None = None
+        self._paused = False
+        """Its tab is hidden: its timers are paused (`on_screen_suspend`)."""
+        self._blinking: list[PromptInput] = []
         """A rewind done here: the next prompt sent continues in a new branch."""
 
     def compose(self) -> ComposeResult:
@@ -136,9 +140,28 @@ class MainScreen(LayoutOnce, ComposerActions):
         go to this screen's composer, and the oldest open permission prompt takes the focus
         armed, as if it had just come: keys the user typed just before (in another tab) do
         not answer it, and one asked while the tab was hidden gets the keys once shown."""
+        if self._paused:
+            self._tick_while_shown(True)
         for composer in self.query(Composer).results(Composer):
             composer.claim_held_keys()
         self._focus_waiting_permission()
+
+    def on_screen_suspend(self) -> None:
+        """Its tab switched away from: nothing of it ticks or blinks in the background (a
+        screen pushed over it keeps it going: it may still show beneath)."""
+        if self.ui is not None and not self.ui.shown and not self._paused:
+            self._tick_while_shown(False)
+
+    def _tick_while_shown(self, shown: bool) -> None:
+        """Pause the clock and the prompts' blinking (remembering which blinked), or resume
+        them as they were."""
+        self._paused = not shown
+        self.query_one(StatusBar).show_clock(shown)
+        prompts = self.query(PromptInput).results(PromptInput)
+        if not shown:
+            self._blinking = [prompt for prompt in prompts if prompt.cursor_blink]
+        for prompt in self._blinking:
+            prompt.cursor_blink = shown
 
     def _focus_waiting_permission(self) -> None:
         prompts = self.open_prompts()

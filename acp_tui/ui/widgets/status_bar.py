@@ -55,7 +55,16 @@ class StatusBar(Widget):
     """v2: what `state_update` said, e.g. "idle · end_turn" or "requires action: Edit a.py"."""
 
     def on_mount(self) -> None:
-        self.set_interval(0.25, self._tick)
+        self._ticker = self.set_interval(0.25, self._tick)
+
+    def show_clock(self, shown: bool) -> None:
+        """Tick the running turn's clock only while shown (a session in the background costs no
+        timer); shown again, it is drawn up to date at once."""
+        if shown:
+            self._ticker.resume()
+            self._tick()
+        else:
+            self._ticker.pause()
 
     def _tick(self) -> None:
         if self.running_since is not None:

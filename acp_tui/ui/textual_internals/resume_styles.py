@@ -1,0 +1,32 @@
+"""A screen shown again keeps its styles when nothing they come from changed.
+
+Textual restyles every node of a screen each time it is resumed (`ScreenResume.refresh_styles`,
+set by `App.switch_mode` and `pop_screen`): on a tab holding a 200-turn conversation that is
+thousands of nodes, over a second on a loaded machine, for every switch back to the tab. The
+styles of a suspended screen's nodes still follow their own class changes meanwhile (Textual
+restyles a node whose classes change wherever it is); what only a resume catches is a change
+of the app's CSS variables (the theme). `KeepStylesOnResume` remembers them when the screen is
+suspended and lets the resume restyle only if they changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.screen import Screen
+
+
+class KeepStylesOnResume(Screen[Any]):
+    """Restyle on resume only when the app's CSS variables changed while suspended."""
+
+    _styled_with: dict[str, str] | None = None
+
+    def _on_screen_suspend(self) -> None:
+        self._styled_with = self.app.get_css_variables()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # runs before Screen's own handler (the subclass's comes first in the MRO)
+        if self._styled_with is not None and self._styled_with == self.app.get_css_variables():
+            event.refresh_styles = False
+        self._styled_with = None

@@ -1,0 +1,76 @@
+"""A session in the background costs no timers: its status bar's clock and its prompt's cursor
+stop while another tab is shown, and go again when it is shown (the workspace's idle CPU); a tab
+shown again is not restyled node by node unless the theme changed (switching to a long
+session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.status_bar import StatusBar
+from tests.ui.workspace_support import open_tab, workspace_app
+
+
+def ticking(screen: MainScreen) -> tuple[bool, bool]:
+    """(the status bar's clock runs, the prompt's cursor blinks) on this screen."""
+    status = screen.query_one(StatusBar)
+    prompt = screen.query_one(PromptInput)
+    # Textual's Timer says whether it runs only in private state
+    clock = any(timer._active.is_set() for timer in status._timers)
+    return clock, prompt.cursor_blink and prompt.blink_timer._active.is_set()
+
+
+async def test_a_background_tab_neither_ticks_nor_blinks(tmp_path: Path) -> None:
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        first_screen = h.app.screen
+        assert isinstance(first_screen, MainScreen)
+        await h.until(lambda: ticking(first_screen) == (True, True), "the shown tab ticks")
+        second = await open_tab(h)
+        await h.until(lambda: h.app.current_tab is second, "the second tab shown")
+        second_screen = h.app.screen
+        assert isinstance(second_screen, MainScreen) and second_screen is not first_screen
+        await h.until(lambda: ticking(first_screen) == (False, False), "the first tab stops")
+        assert ticking(second_screen) == (True, True)
+
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is first, "alt+1")
+        await h.until(lambda: ticking(first_screen) == (True, True), "the first tab goes again")
+        await h.until(lambda: ticking(second_screen) == (False, False), "the second stops")
+
+
+async def test_a_tab_shown_again_keeps_its_styles(tmp_path: Path) -> None:
+    """Switching back does not restyle the whole screen (thousands of nodes on a long session):
+    only a change of the app's CSS variables (the theme) does."""
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        first_screen = h.app.screen
+        assert isinstance(first_screen, MainScreen)
+        await open_tab(h)
+        restyled: list[object] = []
+        stylesheet = h.app.stylesheet
+        update_nodes = stylesheet.update_nodes
+
+        def counting(nodes: Any, animate: bool = False) -> None:
+            nodes = list(nodes)
+            restyled.extend(nodes)
+            update_nodes(nodes, animate=animate)
+
+        stylesheet.update_nodes = counting  # type: ignore[method-assign]
+        conversation = first_screen.query_one(ConversationView)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is first and h.app.screen is first_screen, "alt+1")
+        await h.pilot.pause()
+        assert conversation not in restyled, "the conversation was restyled on the switch"
+
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not first, "alt+2")
+        h.app.theme = "textual-light" if h.app.theme != "textual-light" else "nord"
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is first_screen, "alt+1 again")
+        await h.pilot.pause()
+        assert conversation in restyled, "a theme changed meanwhile: the screen is restyled"
