@@ -17,8 +17,6 @@ from acp_tui.client.session_overview import Worktree as RowWorktree
 from acp_tui.safe_text import safe_line
 from acp_tui.session.diff import FileDiff
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.apply_worktree import apply_worktree
-from acp_tui.ui.screens.compare_screen import CompareScreen
 from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
 from acp_tui.ui.workspace.worktree_link import checkout_locks
 from acp_tui.workspace.worktree_diff import worktree_diff
@@ -165,6 +163,8 @@ class OverviewActions(App[int]):
             notify(self, "This session works in place: its changes are already on disk.")
             return
         locks = checkout_locks(wt, self.tabs)
+        from acp_tui.ui.screens.apply_worktree import apply_worktree  # the review: not at start
+
         work = apply_worktree(self, wt, locks=locks)
         self.run_worker(work, group="apply-worktree", exclusive=True)
 
@@ -180,5 +180,7 @@ class OverviewActions(App[int]):
         def chosen(side: str | None) -> None:
             if side is not None:
                 self.apply_tab(left if side == "left" else right)
+
+        from acp_tui.ui.screens.compare_screen import CompareScreen  # not needed at start
 
         self.push_screen(CompareScreen(*sides), chosen)
