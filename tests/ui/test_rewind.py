@@ -62,6 +62,22 @@ async def confirmation(h: AppHarness) -> RewindScreen:
     return screen
 
 
+async def rewind_forward_from_picker(h: AppHarness, session_id: str | None) -> RewindScreen:
+    """f5, the session `session_id` selected in the picker, ctrl+r: its rewind-forward
+    confirmation."""
+    await h.pilot.press("f5")
+    await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
+    picker = h.app.screen
+    assert isinstance(picker, SessionPicker)
+    await h.until(lambda: any(s.id == session_id for s in picker.sessions), "listed")
+    for _ in range(len(picker.sessions)):
+        if picker._selected() == session_id:
+            break
+        await h.pilot.press("down")
+    await h.pilot.press("ctrl+r")
+    return await confirmation(h)
+
+
 def listed(screen: RewindScreen) -> str:
     """The screen's text: the files listed, then what cannot be undone."""
     files = screen.query_one(OptionList)
@@ -222,17 +238,7 @@ async def test_demo_agent_rewind_by_command_then_forward_from_the_session_picker
         assert app_py.read_bytes() == before
 
         # f5: the old branch, ctrl+r: opened again and its files rewound forward
-        await h.pilot.press("f5")
-        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
-        picker_screen = h.app.screen
-        assert isinstance(picker_screen, SessionPicker)
-        await h.until(lambda: any(s.id == old_session for s in picker_screen.sessions), "listed")
-        for _ in range(len(picker_screen.sessions)):
-            if picker_screen._selected() == old_session:
-                break
-            await h.pilot.press("down")
-        await h.pilot.press("ctrl+r")
-        screen = await confirmation(h)
+        screen = await rewind_forward_from_picker(h, old_session)
         assert h.session.session_id == old_session
         assert "src/app.py  restored" in listed(screen)
         await h.pilot.press("enter")

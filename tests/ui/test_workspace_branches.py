@@ -7,11 +7,10 @@ from pathlib import Path
 
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.ui.screens.choice_picker import ChoicePicker
-from acp_tui.ui.screens.session_picker import SessionPicker
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.ui.app_harness import fixed_cwd
-from tests.ui.test_rewind import composer_text, confirmation, listed
+from tests.ui.test_rewind import composer_text, confirmation, listed, rewind_forward_from_picker
 from tests.ui.workspace_support import workspace_app
 
 
@@ -47,17 +46,7 @@ async def test_the_old_branch_opens_in_a_new_tab(tmp_path: Path) -> None:
         await h.until(lambda: not first.session.turn_running, "the turn's end")
         new_branch = first.session.session_id
 
-        await h.pilot.press("f5")
-        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the session picker")
-        picker = h.app.screen
-        assert isinstance(picker, SessionPicker)
-        await h.until(lambda: any(s.id == old_session for s in picker.sessions), "listed")
-        for _ in range(len(picker.sessions)):
-            if picker._selected() == old_session:
-                break
-            await h.pilot.press("down")
-        await h.pilot.press("ctrl+r")
-        screen = await confirmation(h)
+        screen = await rewind_forward_from_picker(h, old_session)
         assert len(h.app.tabs) == 2, "a new tab"
         second = h.app.tabs[1]
         assert h.app.current_tab is second and second.session.session_id == old_session
