@@ -56,6 +56,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         here = safe_text(str(current.cwd), limit=60)
         options = [Option(Text(f"{safe_text(current.name, limit=30)} in {here}"), id=SAME)]
         for index, preset in enumerate(self.presets):
+            if preset == current.preset:
+                continue  # Enter's choice (the first line) already is this one
             title = f" · {preset.title}" if preset.title and preset.title != preset.name else ""
             label = safe_text(f"{preset.name}{title}", limit=60)
             options.append(Option(Text(f"{label} in {here}"), id=f"{PRESET}{index}"))
