@@ -15,7 +15,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,11 +50,15 @@ def running(pid: int) -> bool:
     return proc is not None and proc.state not in "ZX"
 
 
-async def test_kill_9_while_the_command_spawns_unmarked_children(tmp_path: Path, tag: str) -> None:
+async def kill_9_when(
+    tmp_path: Path, tag: str, args: list[str], started: Callable[[], bool], what: str
+) -> None:
+    """Run the stand-in acp-tui (`GUARDED`) with `args`, kill it with -9 once `started()`: its
+    watchdog acts and exits, and no process of the tree (`tag`) is left."""
     guarded = await asyncio.create_subprocess_exec(
         sys.executable,
         str(GUARDED),
-        spawner(tag),
+        *args,
         cwd=tmp_path,
         stdout=asyncio.subprocess.PIPE,
         start_new_session=True,
@@ -62,8 +66,7 @@ async def test_kill_9_while_the_command_spawns_unmarked_children(tmp_path: Path,
     try:
         assert guarded.stdout is not None
         watchdog = int(await asyncio.wait_for(guarded.stdout.readline(), 20))
-        # a few rounds of the loop: children older and younger than the last record
-        await poll(lambda: len(survivors(tag)) >= 40, "the command to spawn children")
+        await poll(started, what)
         os.kill(guarded.pid, signal.SIGKILL)
         assert await guarded.wait() == -signal.SIGKILL
         await poll(lambda: not running(watchdog), "the watchdog to act and exit")
@@ -72,6 +75,17 @@ async def test_kill_9_while_the_command_spawns_unmarked_children(tmp_path: Path,
         if guarded.returncode is None:
             guarded.kill()
             await guarded.wait()
+
+
+async def test_kill_9_while_the_command_spawns_unmarked_children(tmp_path: Path, tag: str) -> None:
+    # a few rounds of the loop: children older and younger than the last record
+    await kill_9_when(
+        tmp_path,
+        tag,
+        [spawner(tag)],
+        lambda: len(survivors(tag)) >= 40,
+        "the command to spawn children",
+    )
 
 
 def holds(pid: int, tty_index: str) -> bool:
@@ -137,24 +151,10 @@ async def test_kill_9_right_after_a_terminal_started_before_acp_tui_looked_at_it
     its tree (a cleared-environment orphan, no marker, would escape to init): the watchdog
     finds the command by its marker and kills all below it. (About 1 run in 10 of the real app
     under load lost that race: tests/integration/test_no_orphans_app.py.)"""
-    guarded = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(GUARDED),
-        tree_command(tag, cleared_env=True),
-        "--stall-after-spawn",
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.PIPE,
-        start_new_session=True,
+    await kill_9_when(
+        tmp_path,
+        tag,
+        [tree_command(tag, cleared_env=True), "--stall-after-spawn"],
+        lambda: tree_started(tag, cleared_env=True),
+        "the terminal's tree to start",
     )
-    try:
-        assert guarded.stdout is not None
-        watchdog = int(await asyncio.wait_for(guarded.stdout.readline(), 20))
-        await poll(lambda: tree_started(tag, cleared_env=True), "the terminal's tree to start")
-        os.kill(guarded.pid, signal.SIGKILL)
-        assert await guarded.wait() == -signal.SIGKILL
-        await poll(lambda: not running(watchdog), "the watchdog to act and exit")
-        await poll(lambda: not survivors(tag), "no process of the tree")
-    finally:
-        if guarded.returncode is None:
-            guarded.kill()
-            await guarded.wait()
