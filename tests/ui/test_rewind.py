@@ -62,6 +62,20 @@ async def confirmation(h: AppHarness) -> RewindScreen:
     return screen
 
 
+async def restore_then_send_instead(
+    h: AppHarness, path: Path, before: bytes, rewound: str, text: str
+) -> None:
+    """Enter on the rewind's confirmation: `path` holds `before` again and the composer the
+    rewound prompt `rewound`; then `text` is sent in its place."""
+    await h.pilot.press("enter")
+    await h.until(lambda: path.read_bytes() == before, f"{path.name} as it was")
+    await h.until(lambda: composer_text(h) == rewound, "the prompt in the composer")
+    prompt = h.app.screen.query_one(PromptInput)
+    prompt.clear()
+    prompt.focus()
+    await h.pilot.press(*text, "enter")
+
+
 async def rewind_forward_from_picker(h: AppHarness, session_id: str | None) -> RewindScreen:
     """f5, the session `session_id` selected in the picker, ctrl+r: its rewind-forward
     confirmation."""
@@ -222,15 +236,8 @@ async def test_demo_agent_rewind_by_command_then_forward_from_the_session_picker
         text = listed(screen)
         assert "src/app.py  reverted" in text
         assert "$ ls -la: command ran, not undone" in text
-        await h.pilot.press("enter")
-        await h.until(lambda: app_py.read_bytes() == before, "app.py as it was")
-        await h.until(lambda: composer_text(h) == "/edit", "the prompt in the composer")
-
         # send another prompt instead: the first prompt had nothing before it, a new session
-        prompt = h.app.screen.query_one(PromptInput)
-        prompt.clear()
-        prompt.focus()
-        await h.pilot.press(*"/help", "enter")
+        await restore_then_send_instead(h, app_py, before, "/edit", "/help")
         await h.until(lambda: h.session.session_id not in (None, old_session), "the new branch")
         await h.until(lambda: h.sent_methods("session/prompt")[-1]["params"]["prompt"] == [
             {"type": "text", "text": "/help"}], "the prompt sent there")  # fmt: skip

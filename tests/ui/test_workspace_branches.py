@@ -8,9 +8,13 @@ from pathlib import Path
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
-from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.ui.app_harness import fixed_cwd
-from tests.ui.test_rewind import composer_text, confirmation, listed, rewind_forward_from_picker
+from tests.ui.test_rewind import (
+    confirmation,
+    listed,
+    restore_then_send_instead,
+    rewind_forward_from_picker,
+)
 from tests.ui.workspace_support import workspace_app
 
 
@@ -35,13 +39,7 @@ async def test_the_old_branch_opens_in_a_new_tab(tmp_path: Path) -> None:
         await h.until(lambda: isinstance(h.app.screen, ChoicePicker), "the prompt picker")
         await h.pilot.press("enter")
         await confirmation(h)
-        await h.pilot.press("enter")
-        await h.until(lambda: app_py.read_bytes() == before, "app.py as it was")
-        await h.until(lambda: composer_text(h) == "/edit", "the prompt in the composer")
-        prompt = h.app.screen.query_one(PromptInput)
-        prompt.clear()
-        prompt.focus()
-        await h.pilot.press(*"/help", "enter")
+        await restore_then_send_instead(h, app_py, before, "/edit", "/help")
         await h.until(lambda: first.session.session_id not in (None, old_session), "new branch")
         await h.until(lambda: not first.session.turn_running, "the turn's end")
         new_branch = first.session.session_id
