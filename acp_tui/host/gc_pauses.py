@@ -46,8 +46,8 @@ def log_path() -> Path | None:
 def install_from_env() -> PauseLog | None:
     """Log pauses to the file `ENV` names (appended, line-buffered); None when unset or the file
     cannot be opened."""
-    path = os.environ.get(ENV)
-    if not path:
+    path = log_path()
+    if path is None:
         return None
     try:
         out = open(path, "a", buffering=1)  # noqa: SIM115 (open for the process's lifetime)

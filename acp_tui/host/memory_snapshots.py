@@ -71,8 +71,8 @@ def directory() -> Path | None:
 def install_from_env() -> Snapshots | None:
     """Start tracing when `ENV` names a directory and `TURNS_ENV` some turn numbers."""
     global active
-    directory = os.environ.get(ENV)
-    if not directory:
+    where = directory()
+    if where is None:
         return None
     try:
         turns = frozenset(int(turn) for turn in os.environ.get(TURNS_ENV, "").split(",") if turn)
@@ -80,7 +80,7 @@ def install_from_env() -> Snapshots | None:
         return None
     if not turns:
         return None
-    active = Snapshots(Path(directory), turns)
+    active = Snapshots(where, turns)
     return active
 
 
