@@ -180,8 +180,8 @@ class ScenarioAgent:
         await self.out.write((_dumps(frame) + "\n").encode())
 
     def substitute(self, value: Any, request: dict[str, Any] | None = None) -> Any:
-        """`value` with its placeholders filled in: `$session_id`, `$request.<path>` (the request being
-        answered) and `$saved.<name>.<path>` (an earlier saved frame)."""
+        """`value` with its placeholders filled in: `$session_id`, `$request.<path>` (the
+        request being answered) and `$saved.<name>.<path>` (an earlier saved frame)."""
         if isinstance(value, dict):
             return {k: self.substitute(v, request) for k, v in value.items()}
         if isinstance(value, list):

@@ -75,7 +75,7 @@ class Peer(Protocol):
         """Run a coroutine as a tracked task."""
 
     def break_point(self, session: Session, turn: Turn) -> Awaitable[None]:
-        """A point in the turn where the agent handles what arrived meanwhile (v2: queued prompts)."""
+        """Where the turn handles what arrived meanwhile (v2: prompts queued during it)."""
 
     def request(self, method: str, params: JsonObject) -> Awaitable[Any]:
         """Send a request to the client and wait for its answer."""
