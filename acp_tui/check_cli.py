@@ -15,6 +15,7 @@ USAGE = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `acp-tui check` (the agent's command comes after `--`)."""
     parser = argparse.ArgumentParser(
         prog="acp-tui check",
         usage=USAGE,
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
+    """Run `acp-tui check ARGS -- AGENT...`: print the report (text or JSON); the exit code
+    says whether the agent kept the protocol.
+    """
     split = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]

@@ -51,6 +51,7 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `acp-tui` (the agent's command comes after `--`)."""
     parser = argparse.ArgumentParser(
         prog="acp-tui",
         usage=USAGE,
@@ -297,12 +298,16 @@ def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
 
 
 def open_catalog() -> Catalog:
+    """The registry catalog (cached index, installed agents), opened lazily."""
     from acp_tui.registry.catalog import Catalog
 
     return Catalog.open()
 
 
 def list_agents(table: PresetTable) -> str:
+    """The lines of `acp-tui --list-agents`: every preset and registry agent, and whether it is
+    installed.
+    """
     from acp_tui.registry.catalog import list_agents as lines
 
     return lines(table)
@@ -350,6 +355,9 @@ def check_agent_command(command: str, cwd: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `acp-tui` command: parse the arguments, install a missing registry agent, then run the
+    app (or `check`, or `--list-agents`); returns the exit code (2: a usage error).
+    """
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["check"]:
         from acp_tui.check_cli import main as check_main

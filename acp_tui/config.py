@@ -137,6 +137,9 @@ class LoadedSettings:
 
 
 def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """acp-tui's config directory: `$XDG_CONFIG_HOME/acp-tui` (an absolute XDG path only), else
+    `~/.config/acp-tui`.
+    """
     env = os.environ if environ is None else environ
     xdg = env.get("XDG_CONFIG_HOME", "")
     if xdg and os.path.isabs(xdg):

@@ -86,6 +86,7 @@ def normalize_servers(raw: Any) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def server_kind(server: dict[str, Any]) -> str:
+    """An MCP server's transport: its "type" when it is a remote one (http, sse), else "stdio"."""
     kind = server.get("type")
     return kind if isinstance(kind, str) and kind in REMOTE_TYPES else "stdio"
 

@@ -168,6 +168,9 @@ class AgentSession:
 
     @property
     def agent_name(self) -> str:
+        """The agent's name for people: its title or name from `initialize`, else the command's
+        name.
+        """
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name if name else command_name(self.argv)
@@ -193,6 +196,7 @@ class AgentSession:
 
     @property
     def turn_running(self) -> bool:
+        """Whether a prompt turn is running (v1: the turn task; v2: the thread's state)."""
         if self.v2 is not None:
             return self.thread.turn_running
         return self.turns.running

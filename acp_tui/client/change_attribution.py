@@ -39,6 +39,7 @@ READ_ONLY_KINDS = frozenset({"read", "search", "think", "fetch"})
 
 
 def resolve(path: str, cwd: Path) -> Path:
+    """`path` (relative to `cwd` unless absolute) with every link resolved."""
     candidate = Path(path)
     if not candidate.is_absolute():
         candidate = cwd / candidate
@@ -79,11 +80,16 @@ def shows(diff: DiffText, before: str | None, after: str | None) -> bool:
 
 
 def named_paths(entry: ToolCallEntry, cwd: Path) -> set[Path]:
+    """Every path a tool call names: its locations and the paths of its diffs, resolved."""
     paths = {resolve(loc.path, cwd) for loc in entry.locations if loc.path}
     return paths | set(diff_texts(entry, cwd))
 
 
 class ChangeAttribution:
+    """Follows the thread's turns and tool calls to say whose each change on disk is (see the
+    module's text).
+    """
+
     def __init__(
         self,
         thread: Thread,
@@ -108,6 +114,7 @@ class ChangeAttribution:
         thread.subscribe(self._on_change)
 
     def attach(self, changes: ChangeLog) -> Callable[[], None]:
+        """Attribute every record of `changes` from now on; returns the call that stops it."""
         return changes.subscribe(self._on_record)
 
     def active_turn(self, at: float | None = None) -> int | None:
@@ -162,6 +169,7 @@ class ChangeAttribution:
     def match(
         self, path: Path, after: bytes | None, before: str | None = None
     ) -> ToolCallEntry | None:
+        """The tool call of the running turn that best explains the file's new content, or None."""
         text = after.decode("utf-8", errors="replace") if after is not None else None
         best: ToolCallEntry | None = None
         best_score = 0

@@ -25,6 +25,10 @@ SETTLE_TIMEOUT = 5.0
 
 
 class ChangeTracking:
+    """The change monitor, attribution and turn summaries of one session (see the module's
+    text).
+    """
+
     def __init__(
         self,
         thread: Thread,
@@ -81,6 +85,9 @@ class ChangeTracking:
             )
 
     async def stop(self) -> None:
+        """Cancel a start still under way and stop the monitor (its thread ends at its next
+        file).
+        """
         start, self._start = self._start, None
         if start is not None and not start.done():
             start.cancel()

@@ -41,6 +41,9 @@ class CheckUi:
     async def choose_auth_method(
         self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
     ) -> AuthMethodInfo | None:
+        """Pick the method named by --auth; with none or a second failure, record why and give
+        up.
+        """
         if self.auth_error is not None or self.auth is None:
             self.auth_error = error or "authentication required (give --auth METHOD)"
             return None
@@ -50,9 +53,11 @@ class CheckUi:
     async def run_login_terminal(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
     ) -> int | None:
+        """A check never runs a login command (no one is there to type): None."""
         return None
 
     async def review_write(self, path: Path, diff: FileDiff) -> None:
+        """A check never holds a write for review: None."""
         return None
 
 
@@ -101,9 +106,11 @@ class CheckReport:
 
     @property
     def violations(self) -> int:
+        """How many protocol violations the check marked."""
         return len(self.marks)
 
     def to_json(self) -> str:
+        """The report as indented JSON, with the violation count."""
         return json.dumps({**asdict(self), "violations": self.violations}, indent=2)
 
 
@@ -118,6 +125,9 @@ async def run_check(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
 ) -> CheckReport:
+    """Run `acp-tui check`: start the agent, shake hands, open a session, optionally send one
+    prompt, and report every frame that broke the protocol.
+    """
     report = CheckReport(command=list(argv))
     with contextlib.ExitStack() as stack:
         if cwd is None:

@@ -76,6 +76,7 @@ class Connector:
         self._early_initialize: asyncio.Future[Any] | None = None
 
     async def discard_prestarted(self) -> None:
+        """Stop the agent process started before the UI, if it was not used."""
         early, self._prestarted = self._prestarted, None
         if early is not None:
             await early.discard()

@@ -18,9 +18,12 @@ class McpSession(AgentTraits, Protocol):
     mcp_sent: list[dict[str, Any]]
 
     @property
-    def mcp_servers(self) -> list[dict[str, Any]]: ...
+    def mcp_servers(self) -> list[dict[str, Any]]:
+        """The MCP servers configured for this session, as sent on the wire."""
+
     @property
-    def notices(self) -> Signal[Notice]: ...
+    def notices(self) -> Signal[Notice]:
+        """Where notices for the user go (e.g. servers the agent cannot take)."""
 
 
 def servers_for(session: McpSession) -> list[dict[str, Any]]:

@@ -48,6 +48,7 @@ class TapRelay:
             self._target(event)
 
     def attach(self, target: Callable[[TrafficEvent], None]) -> None:
+        """Send the traffic kept so far to `target`, then every new event."""
         kept, self.kept = self.kept, []
         self._target = target
         for event in kept:
@@ -71,6 +72,9 @@ class Prestarted:
     """Owns the `initialize` request until the session adopts it."""
 
     def matches(self, argv: Sequence[str], cwd: str, env_extra: Mapping[str, str]) -> bool:
+        """Whether this early process was started for exactly this command, directory and
+        environment.
+        """
         return self.argv == list(argv) and self.cwd == cwd and self.env_extra == dict(env_extra)
 
     async def discard(self) -> None:

@@ -23,6 +23,7 @@ class PromptQueue:
         return next(self._ids)
 
     def add(self, text: str, *, item_id: int | None = None, sent: bool = False) -> QueuedPrompt:
+        """Queue a prompt (at the end) and tell the listeners."""
         item = QueuedPrompt(self.next_id() if item_id is None else item_id, text, sent=sent)
         self.items.append(item)
         self.changed.emit(self.items)
@@ -32,6 +33,7 @@ class PromptQueue:
         return any(item.id == item_id for item in self.items)
 
     def remove(self, item_id: int) -> None:
+        """Drop the queued prompt with `item_id` and tell the listeners."""
         self.items = [item for item in self.items if item.id != item_id]
         self.changed.emit(self.items)
 

@@ -27,17 +27,28 @@ class TurnSession(TurnDriving, Protocol):
     phase: str
 
     @property
-    def closing(self) -> bool: ...
+    def closing(self) -> bool:
+        """Whether the session is closing (a turn must not start then)."""
+
     @property
-    def cwd(self) -> Path: ...
+    def cwd(self) -> Path:
+        """The session directory."""
+
     @property
-    def agent_capabilities(self) -> AgentCapabilities: ...
+    def agent_capabilities(self) -> AgentCapabilities:
+        """What the agent said it can do in `initialize`."""
+
     @property
-    def changes(self) -> ChangeTracking: ...
+    def changes(self) -> ChangeTracking:
+        """The session's change tracking (told before a turn's end is applied)."""
+
     @property
-    def fs(self) -> FileSystemHost: ...
+    def fs(self) -> FileSystemHost:
+        """The session's file host."""
+
     @property
-    def elicitations(self) -> ElicitationBroker: ...
+    def elicitations(self) -> ElicitationBroker:
+        """The session's elicitation broker (its open questions end with the turn)."""
 
 
 class PromptTurns:
@@ -53,6 +64,7 @@ class PromptTurns:
 
     @property
     def running(self) -> bool:
+        """Whether a turn's task is running."""
         return self.task is not None and not self.task.done()
 
     def submit(self, text: str) -> QueuedPrompt | None:

@@ -169,6 +169,7 @@ class ReplaySession(AgentSession):
 
     @property
     def agent_name(self) -> str:
+        """ "replay: <agent>" for the replayed log's agent."""
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return f"replay: {name}" if name else "replay"
@@ -200,6 +201,7 @@ class ReplaySession(AgentSession):
     # ---- controls -----------------------------------------------------------------------
 
     def toggle_pause(self) -> None:
+        """Pause or resume the replay."""
         self.paused = not self.paused
         self._wake.set()
         self.progress.emit(self)

@@ -56,6 +56,7 @@ class FileStep:
 
     @property
     def action(self) -> Action:
+        """What rewinding does to the file: delete it, recreate it or revert it."""
         if self.content is None:
             return "delete"
         return "recreate" if self.current is None else "revert"
@@ -74,6 +75,7 @@ class FileStep:
         return diff.added, diff.removed
 
     def describe(self, *, forward: bool = False) -> str:
+        """The step in words for the rewind screen (`forward`: going to a branch's end instead)."""
         if forward:
             return {"delete": "deleted: not there at the branch's end",
                     "recreate": "recreated", "revert": "restored"}[self.action]  # fmt: skip
@@ -98,10 +100,14 @@ class RewindPlan:
 
     @property
     def conflicts(self) -> list[FileStep]:
+        """The steps whose file changed since acp-tui last saw it (overwritten only when the
+        user says so).
+        """
         return [step for step in self.files if step.conflict]
 
     @property
     def empty(self) -> bool:
+        """Whether rewinding would change nothing and has nothing to report."""
         return not (self.files or self.unknown or self.commands or self.other)
 
 
@@ -114,6 +120,7 @@ class RewindResult:
     """Not restored because something went wrong: why."""
 
     def summary(self, root: Path) -> str:
+        """The result in lines: files restored, kept and not restored, with why."""
         lines = [f"{len(self.restored)} file(s) restored"]
         lines += [f"kept {short(path, root)}: {why}" for path, why in self.skipped]
         lines += [f"not restored {short(path, root)}: {why}" for path, why in self.failed]
@@ -121,6 +128,7 @@ class RewindResult:
 
 
 def short(path: Path, root: Path) -> str:
+    """`path` relative to `root` when beneath it, else whole."""
     try:
         return str(path.relative_to(root))
     except ValueError:

@@ -57,6 +57,9 @@ class BranchEnd:
 
 
 def branch_file(cwd: Path, session_id: str) -> Path:
+    """Where a session's abandoned branch is kept: `.acp-tui/branches/<hash of the session
+    id>.json`.
+    """
     name = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
     return cwd / OWN_DIR / "branches" / f"{name}.json"
 
@@ -84,6 +87,7 @@ def _b64(data: bytes | None) -> str | None:
 
 
 def encode(branch: BranchEnd) -> str:
+    """A branch's end as JSON (file contents base64), in the format `decode` checks."""
     files = [
         {"path": str(f.path), "end": _b64(f.end), "start": _b64(f.start)} for f in branch.files
     ]

@@ -26,11 +26,16 @@ class ConfigSession(Caller, Protocol):
     """What changing the agent's configuration needs of the session."""
 
     @property
-    def session_id(self) -> str | None: ...
+    def session_id(self) -> str | None:
+        """The agent's session id, once the session is open."""
+
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread whose config options and modes are changed."""
+
     @property
-    def speaks_v2(self) -> bool: ...
+    def speaks_v2(self) -> bool:
+        """Whether the agent speaks the v2 draft (settings go through config options then)."""
 
     async def set_mode(self, mode_id: str) -> str | None:
         """`session/set_mode` (v2: the mode config option); an error message, or None."""

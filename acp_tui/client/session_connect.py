@@ -40,21 +40,36 @@ class ConnectingSession(StateMachine, Protocol):
     cleanup: asyncio.Future[None] | None
 
     @property
-    def connector(self) -> Connector: ...
+    def connector(self) -> Connector:
+        """What starts the agent process (or takes the prestarted one)."""
+
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread the agent's updates are applied to."""
+
     @property
-    def tasks(self) -> Supervisor: ...
+    def tasks(self) -> Supervisor:
+        """The supervisor of the session's background tasks."""
+
     @property
-    def fs(self) -> FileSystemHost: ...
+    def fs(self) -> FileSystemHost:
+        """The file host that answers fs/* requests."""
+
     @property
-    def terminals(self) -> TerminalHost: ...
+    def terminals(self) -> TerminalHost:
+        """The terminal host that answers terminal/* requests."""
+
     @property
-    def permissions(self) -> PermissionBroker: ...
+    def permissions(self) -> PermissionBroker:
+        """The broker that asks the user for permissions."""
+
     @property
-    def elicitations(self) -> ElicitationBroker: ...
+    def elicitations(self) -> ElicitationBroker:
+        """The broker that asks the user the agent's elicitations."""
+
     @property
-    def traffic_store(self) -> TrafficStore: ...
+    def traffic_store(self) -> TrafficStore:
+        """Where every frame is recorded for the inspector."""
 
 
 async def connect(session: ConnectingSession) -> Connection | None:

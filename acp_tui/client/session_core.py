@@ -37,20 +37,28 @@ class AgentTraits(Protocol):
     """What the agent said about itself in its `initialize` answer."""
 
     @property
-    def speaks_v2(self) -> bool: ...
+    def speaks_v2(self) -> bool:
+        """Whether the agent speaks the v2 draft."""
+
     @property
-    def agent_capabilities(self) -> AgentCapabilities: ...
+    def agent_capabilities(self) -> AgentCapabilities:
+        """What the agent said it can do in `initialize`."""
+
     @property
-    def auth_methods(self) -> Sequence[AuthMethodInfo]: ...
+    def auth_methods(self) -> Sequence[AuthMethodInfo]:
+        """The agent's authentication methods."""
+
     @property
-    def agent_name(self) -> str: ...
+    def agent_name(self) -> str:
+        """The agent's name for people."""
 
 
 class StateMachine(Protocol):
     """The session's state as its parts move it."""
 
     @property
-    def state(self) -> SessionState: ...
+    def state(self) -> SessionState:
+        """The session's state."""
 
     def set_state(self, state: SessionState) -> None:
         """Move to `state` (and tell the session's `state_changed`).
@@ -75,16 +83,29 @@ class TurnDriving(StateMachine, Caller, Protocol):
     background tasks, the permission broker and where it tells the user."""
 
     @property
-    def connection(self) -> Connection | None: ...
+    def connection(self) -> Connection | None:
+        """The connection to the agent, None before it starts or after it ended."""
+
     @property
-    def session_id(self) -> str | None: ...
+    def session_id(self) -> str | None:
+        """The agent's session id, once the session is open."""
+
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread turns are applied to."""
+
     @property
-    def prompts(self) -> PromptQueue: ...
+    def prompts(self) -> PromptQueue:
+        """The queue of prompts waiting for the turn to end."""
+
     @property
-    def tasks(self) -> Supervisor: ...
+    def tasks(self) -> Supervisor:
+        """The supervisor that runs the turn tasks."""
+
     @property
-    def permissions(self) -> PermissionBroker: ...
+    def permissions(self) -> PermissionBroker:
+        """The permission broker (its questions end with the turn)."""
+
     @property
-    def notices(self) -> Signal[Notice]: ...
+    def notices(self) -> Signal[Notice]:
+        """Where notices for the user go."""

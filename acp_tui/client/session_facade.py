@@ -39,10 +39,12 @@ class SessionFacade(Protocol):
         ...
 
     @property
-    def cwd(self) -> Path: ...
+    def cwd(self) -> Path:
+        """The session directory."""
 
     @property
-    def settings(self) -> Settings: ...
+    def settings(self) -> Settings:
+        """The user's settings for this session."""
 
     @property
     def thread(self) -> Thread:
@@ -50,10 +52,12 @@ class SessionFacade(Protocol):
         ...
 
     @property
-    def session_id(self) -> str | None: ...
+    def session_id(self) -> str | None:
+        """The agent's session id, once the session is open."""
 
     @property
-    def agent_capabilities(self) -> AgentCapabilities: ...
+    def agent_capabilities(self) -> AgentCapabilities:
+        """What the agent said it can do in `initialize`."""
 
     @property
     def speaks_v2(self) -> bool:
@@ -73,7 +77,8 @@ class SessionFacade(Protocol):
     # ---- how it is -----------------------------------------------------------------------------
 
     @property
-    def state(self) -> SessionState: ...
+    def state(self) -> SessionState:
+        """The session's state (starting, ready, running, crashed, ...)."""
 
     @property
     def error(self) -> str | None:
@@ -81,7 +86,8 @@ class SessionFacade(Protocol):
         ...
 
     @property
-    def crash(self) -> AgentCrash | None: ...
+    def crash(self) -> AgentCrash | None:
+        """Why the agent stopped, when it crashed."""
 
     @property
     def stall(self) -> AgentCrash | None:
@@ -89,38 +95,48 @@ class SessionFacade(Protocol):
         ...
 
     @property
-    def turn_running(self) -> bool: ...
+    def turn_running(self) -> bool:
+        """Whether a prompt turn is running."""
 
     # ---- signals -------------------------------------------------------------------------------
 
     @property
-    def state_changed(self) -> Signal[SessionState]: ...
+    def state_changed(self) -> Signal[SessionState]:
+        """Emits each new state."""
 
     @property
-    def queue_changed(self) -> Signal[list[QueuedPrompt]]: ...
+    def queue_changed(self) -> Signal[list[QueuedPrompt]]:
+        """Emits the queue of waiting prompts whenever it changes."""
 
     @property
-    def notices(self) -> Signal[Notice]: ...
+    def notices(self) -> Signal[Notice]:
+        """Emits notices for the user."""
 
     @property
-    def stalled(self) -> Signal[AgentCrash | None]: ...
+    def stalled(self) -> Signal[AgentCrash | None]:
+        """Emits when the agent stops answering (and None when it answers again)."""
 
     @property
-    def written(self) -> Signal[WriteReport]: ...
+    def written(self) -> Signal[WriteReport]:
+        """Emits a report of each file acp-tui wrote for the agent."""
 
     @property
-    def permission_asked(self) -> Signal[PendingPermission]: ...
+    def permission_asked(self) -> Signal[PendingPermission]:
+        """Emits each permission request that needs the user."""
 
     @property
-    def elicitation_asked(self) -> Signal[PendingElicitation]: ...
+    def elicitation_asked(self) -> Signal[PendingElicitation]:
+        """Emits each elicitation that needs the user."""
 
     # ---- what it keeps -------------------------------------------------------------------------
 
     @property
-    def turn_changes(self) -> TurnChanges: ...
+    def turn_changes(self) -> TurnChanges:
+        """What each turn changed on disk."""
 
     @property
-    def change_log(self) -> ChangeLog: ...
+    def change_log(self) -> ChangeLog:
+        """Every change of the session's files, in order."""
 
     @property
     def reverts(self) -> Reverts:
@@ -128,7 +144,8 @@ class SessionFacade(Protocol):
         ...
 
     @property
-    def rules(self) -> RulesStore | None: ...
+    def rules(self) -> RulesStore | None:
+        """The saved permission rules of this directory, when this session saves them."""
 
     def terminal(self, terminal_id: str) -> Terminal | None:
         """One of the agent's terminals (released ones too).

@@ -55,6 +55,9 @@ class HistoryCapabilities:
 
     @classmethod
     def of(cls, agent_capabilities: AgentCapabilities) -> HistoryCapabilities:
+        """What the agent can do with past sessions (list, load, resume, fork, delete), from
+        its capabilities.
+        """
         caps = agent_capabilities.session_capabilities
         extra = caps.model_extra or {}
         return cls(
@@ -68,6 +71,7 @@ class HistoryCapabilities:
 
     @property
     def can_open(self) -> bool:
+        """Whether a past session can be opened (resumed or loaded)."""
         return self.resume or self.load
 
 
@@ -221,6 +225,9 @@ def _now() -> str:
 
 
 def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """acp-tui's data directory: `$XDG_DATA_HOME/acp-tui` (an absolute XDG path only), else
+    `~/.local/share/acp-tui`.
+    """
     env = os.environ if environ is None else environ
     xdg = env.get("XDG_DATA_HOME", "")
     if xdg and os.path.isabs(xdg):
@@ -249,16 +256,21 @@ class RememberedSessions:
             temp.replace(self.path)
 
     def recent(self, cwd: Path, agent: str) -> list[SessionSummary]:
+        """The sessions remembered for this directory and agent, newest first (malformed
+        entries skipped).
+        """
         items = self._read().get(str(cwd), {})
         items = items.get(agent, []) if isinstance(items, dict) else []
         found = [_summary({**i, "sessionId": i.get("id")}) for i in items if isinstance(i, dict)]
         return [s for s in found if s is not None]
 
     def add(self, cwd: Path, agent: str, summary: SessionSummary) -> None:
+        """Remember a session first, keeping at most `MAX_REMEMBERED`."""
         old = [s for s in self.recent(cwd, agent) if s.id != summary.id]
         self._store(cwd, agent, [summary, *old][:MAX_REMEMBERED])
 
     def forget(self, cwd: Path, agent: str, session_id: str) -> None:
+        """Forget a session (nothing is written if it was not remembered)."""
         old = self.recent(cwd, agent)
         kept = [s for s in old if s.id != session_id]
         if len(kept) != len(old):

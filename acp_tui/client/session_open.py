@@ -34,17 +34,28 @@ class OpeningSession(McpSession, StateMachine, Caller, Protocol):
     session_id: str | None
 
     @property
-    def connection(self) -> Connection | None: ...
+    def connection(self) -> Connection | None:
+        """The connection to the agent, once started."""
+
     @property
-    def connector(self) -> Connector: ...
+    def connector(self) -> Connector:
+        """What starts the agent process."""
+
     @property
-    def ui(self) -> ClientUi: ...
+    def ui(self) -> ClientUi:
+        """The user interface that answers questions (authentication, ...)."""
+
     @property
-    def cwd(self) -> Path: ...
+    def cwd(self) -> Path:
+        """The session directory."""
+
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread a loaded session's history is replayed into."""
+
     @property
-    def preferred_auth(self) -> str | None: ...
+    def preferred_auth(self) -> str | None:
+        """The authentication method the user chose before, if any."""
 
     async def connect(self) -> bool:
         """Spawn and initialize the agent again (a login that needs a restart)."""

@@ -90,28 +90,36 @@ class OverviewSource(Protocol):
     """What a `SessionWatch` reads of a session (`AgentSession` has all of it)."""
 
     @property
-    def agent_name(self) -> str: ...
+    def agent_name(self) -> str:
+        """The agent's name for people."""
 
     @property
-    def cwd(self) -> Path: ...
+    def cwd(self) -> Path:
+        """The session directory (or its worktree)."""
 
     @property
-    def state(self) -> SessionState: ...
+    def state(self) -> SessionState:
+        """The session's state."""
 
     @property
-    def crash(self) -> AgentCrash | None: ...
+    def crash(self) -> AgentCrash | None:
+        """Why the agent stopped, when it crashed."""
 
     @property
-    def error(self) -> str | None: ...
+    def error(self) -> str | None:
+        """Why the session failed to start, if it did."""
 
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread (the last message, tokens and cost come from it)."""
 
     @property
-    def turn_running(self) -> bool: ...
+    def turn_running(self) -> bool:
+        """Whether a prompt turn is running."""
 
     @property
-    def change_log(self) -> ChangeLog: ...
+    def change_log(self) -> ChangeLog:
+        """Every change of the session's files (for the +/- counts)."""
 
     @property
     def elicitations(self) -> ElicitationBroker:
@@ -121,7 +129,8 @@ class OverviewSource(Protocol):
 
 class HasChangeLog(Protocol):
     @property
-    def change_log(self) -> ChangeLog: ...
+    def change_log(self) -> ChangeLog:
+        """Every change of the session's files."""
 
 
 def session_changes(session: HasChangeLog) -> list[FileDiff]:
@@ -154,6 +163,9 @@ class FileDiffs:
         self._cache: dict[Path, tuple[int, FileDiff | None]] = {}
 
     def diffs(self) -> list[FileDiff]:
+        """One diff per changed file: from its content before its first change to after its
+        last.
+        """
         last: dict[Path, WriteRecord] = {}
         for record in self.log.records:
             last[record.path] = record

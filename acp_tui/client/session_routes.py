@@ -31,15 +31,24 @@ class RoutedSession(Protocol):
     reducer), the host services that answer, and its permission handler."""
 
     @property
-    def v2(self) -> V2Driver | None: ...
+    def v2(self) -> V2Driver | None:
+        """The v2 driver, when the agent speaks the v2 draft."""
+
     @property
-    def thread(self) -> Thread: ...
+    def thread(self) -> Thread:
+        """The thread the agent's updates are applied to."""
+
     @property
-    def fs(self) -> FileSystemHost: ...
+    def fs(self) -> FileSystemHost:
+        """The file host that answers fs/* requests."""
+
     @property
-    def terminals(self) -> TerminalHost: ...
+    def terminals(self) -> TerminalHost:
+        """The terminal host that answers terminal/* requests."""
+
     @property
-    def elicitations(self) -> ElicitationBroker: ...
+    def elicitations(self) -> ElicitationBroker:
+        """The broker that asks the user the agent's elicitations."""
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`, answered by the permission broker."""

@@ -42,6 +42,7 @@ class TurnFile:
 
     @property
     def revertible(self) -> bool:
+        """Whether the file's content before the turn is known (so the turn can be reverted)."""
         return not self.first.before_omitted
 
     @property
@@ -68,6 +69,10 @@ class TurnRevert:
 
 
 class TurnChanges:
+    """Groups the change log's records by turn and emits each turn's summary (see the module's
+    text).
+    """
+
     def __init__(
         self, changes: ChangeLog, attribution: ChangeAttribution, thread: Thread, reverts: Reverts
     ) -> None:
@@ -87,6 +92,7 @@ class TurnChanges:
         thread.subscribe(self._on_change)
 
     def turn_of(self, record: WriteRecord) -> int | None:
+        """The turn a record belongs to; None for reverts and changes made outside a turn."""
         if record.reverts is not None:
             return None
         if record.observed is not None:
@@ -94,6 +100,7 @@ class TurnChanges:
         return self.attribution.active_turn()
 
     def summary(self, turn: int) -> TurnSummary:
+        """The turn's summary: each file it changed, before and after, with +/- counts."""
         by_path: dict[Path, list[WriteRecord]] = {}
         for record in self._records.get(turn, []):
             by_path.setdefault(record.path, []).append(record)

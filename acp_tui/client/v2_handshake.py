@@ -23,6 +23,9 @@ from acp_tui.protocol.models.v2 import PROTOCOL_V2, V2InitializeResponse
 
 
 def read_v2_initialize_result(result: Any) -> AgentHello:
+    """The agent's v2 `initialize` answer, read; a malformed one raises `MalformedAnswer` with
+    a sentence.
+    """
     try:
         response = V2InitializeResponse.model_validate(result)
     except ValidationError as error:

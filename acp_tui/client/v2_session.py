@@ -40,7 +40,8 @@ class V2Session(TurnDriving, Protocol):
     signal its prompts follow."""
 
     @property
-    def state_changed(self) -> Signal[SessionState]: ...
+    def state_changed(self) -> Signal[SessionState]:
+        """Emits each new state."""
 
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,9 @@ class V2Driver:
     # ---- prompts ----------------------------------------------------------------------------
 
     def submit(self, text: str) -> QueuedPrompt | None:
+        """Send a prompt as a v2 message when the session is ready or running; None: the caller
+        queues it.
+        """
         session = self.session
         if session.state not in (SessionState.READY, SessionState.RUNNING):
             return None  # (the caller queues it like v1: sent once the session is ready)
@@ -142,6 +146,7 @@ class V2Driver:
     # ---- the turn -------------------------------------------------------------------------
 
     async def cancel(self) -> None:
+        """Cancel the running turn (its unfinished tool calls are marked cancelled first)."""
         session = self.session
         if not session.thread.turn_running or session.connection is None:
             return
@@ -168,6 +173,7 @@ class V2Driver:
     # ---- modes ------------------------------------------------------------------------------
 
     def mode_option(self) -> SessionConfigSelect | None:
+        """The config option that holds the session's mode, if the agent offers one."""
         options = self.session.thread.config_options
         return next(
             (
@@ -196,6 +202,7 @@ class V2Driver:
             thread.set_current_mode(option.current_value)
 
     async def set_mode(self, mode_id: str) -> str | None:
+        """Set the mode through its config option; returns why it failed, or None."""
         session = self.session
         option = self.mode_option()
         if session.connection is None or session.session_id is None:
@@ -217,6 +224,7 @@ class V2Driver:
     # ---- the agent's requests -------------------------------------------------------------
 
     def routes(self) -> Router:
+        """The router for the agent's v2 requests (permissions, files, terminals, elicitations)."""
         router = Router(V2_CLIENT_REQUESTS)
         router.route(
             methods.SESSION_REQUEST_PERMISSION,
@@ -239,6 +247,7 @@ class V2Driver:
         return await self.session.permissions.request(request)
 
     def close(self) -> None:
+        """Cancel the requests being answered and stop following the session."""
         for task in list(self._requests.values()):
             task.cancel()
         self._unsubscribe()

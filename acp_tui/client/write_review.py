@@ -120,6 +120,9 @@ class WriteReviewGate:
     # ---- the gate -----------------------------------------------------------------------------
 
     def should_hold(self, path: Path) -> bool:
+        """Whether a write to `path` is held for review: always, never, or unless the user's
+        permission answer named the file.
+        """
         if self.hold_writes == "always":
             return True
         if self.hold_writes == "never":

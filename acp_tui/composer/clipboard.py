@@ -18,6 +18,9 @@ OSC52 = "OSC 52 (terminal clipboard)"
 
 
 def osc52(text: str, *, tmux: bool = False) -> str:
+    """The OSC 52 sequence that puts `text` on the terminal's clipboard (wrapped for tmux's
+    passthrough when asked).
+    """
     payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
     sequence = f"\x1b]52;c;{payload}\x07"
     return wrap_for_tmux(sequence) if tmux else sequence

@@ -11,6 +11,7 @@ _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^(?P=fence)[ \
 
 
 def last_agent_text(entries: list[Entry]) -> str | None:
+    """The text of the agent's last non-empty message, or None."""
     for entry in reversed(entries):
         if isinstance(entry, MessageEntry) and entry.role == "agent" and entry.text.strip():
             return entry.text
@@ -18,6 +19,7 @@ def last_agent_text(entries: list[Entry]) -> str | None:
 
 
 def last_code_block(entries: list[Entry]) -> str | None:
+    """The body of the last fenced code block in the agent's last message, or None."""
     text = last_agent_text(entries)
     if text is None:
         return None

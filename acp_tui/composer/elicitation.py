@@ -273,10 +273,15 @@ class PendingElicitation:
 
     @property
     def done(self) -> bool:
+        """Whether the request has its answer (given here, cancelled or withdrawn by the agent)."""
         return self.future.done()
 
 
 class ElicitationBroker:
+    """Turns the agent's elicitation requests into questions for the UI and their answers back
+    into responses; each answer belongs to exactly one request.
+    """
+
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         self.presented: Signal[PendingElicitation] = Signal("elicitation to ask")
@@ -284,6 +289,9 @@ class ElicitationBroker:
         self._by_url_id: dict[str, PendingElicitation] = {}
 
     async def request(self, params: Any) -> dict[str, Any]:
+        """Present one elicitation and wait for its answer; with no UI listening it is
+        cancelled at once.
+        """
         pending = self._pending(params)
         if not self.presented.listener_count:
             return dict(CANCEL)  # nobody can answer (no UI)
@@ -336,5 +344,6 @@ class ElicitationBroker:
             callback()
 
     def cancel_all(self) -> None:
+        """Answer every open elicitation with "cancel" (the session is ending)."""
         for pending in list(self.open):
             pending.answer(CANCEL)

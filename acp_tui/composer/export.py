@@ -30,6 +30,9 @@ _STATUS_MARK = {"completed": "x", "in_progress": "~", "pending": " "}
 
 
 def default_export_path(cwd: Path, now: datetime | None = None) -> Path:
+    """Where /export writes by default: `.acp-tui/conversation-<timestamp>.md` in the session
+    directory.
+    """
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     return cwd / ".acp-tui" / f"conversation-{stamp}.md"
 
@@ -46,6 +49,9 @@ def export_path(cwd: Path, given: str) -> Path:
 
 
 def fence(text: str, info: str = "") -> str:
+    """`text` in a code fence longer than any backtick run inside it, so the text cannot close
+    it.
+    """
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     marks = "`" * max(3, longest + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
@@ -59,6 +65,9 @@ def conversation_markdown(
     agent_name: str = "agent",
     terminal_text: TerminalText | None = None,
 ) -> str:
+    """The conversation as a Markdown document: messages, thoughts, plans and tool calls in
+    order.
+    """
     parts = [f"# {title or 'Conversation'}\n", f"_Exported from acp-tui; agent: {agent_name}_\n"]
     for entry in entries:
         if isinstance(entry, MessageEntry):
@@ -108,6 +117,7 @@ def _block(block: Any) -> str:
 
 
 def tool_call_markdown(entry: ToolCallEntry, terminal_text: TerminalText | None = None) -> str:
+    """One tool call as Markdown: title, locations, content, diffs and terminal output."""
     lines = [f"### Tool: {entry.title or entry.kind} ({entry.kind}, {entry.status})\n"]
     for location in entry.locations:
         where = location.path + (f":{location.line}" if location.line else "")
@@ -152,6 +162,7 @@ def _plan(entry: PlanSnapshotEntry) -> str:
 
 
 def unified_diff(path: str, old_text: str | None, new_text: str) -> str:
+    """A unified diff of one file from `old_text` (None: a new file) to `new_text`."""
     old = (old_text or "").splitlines(keepends=True)
     new = new_text.splitlines(keepends=True)
     name = path.lstrip("/")

@@ -31,6 +31,10 @@ MAX_GITIGNORE_BYTES = 1 << 20
 
 
 class FileIndex:
+    """The session directory's files and folders for @-completion: listed by git where it can,
+    kept fresh by a watcher, never following links out.
+    """
+
     def __init__(self, root: Path, *, use_git: bool = True) -> None:
         self.root = root.resolve()
         self.use_git = use_git

@@ -25,6 +25,7 @@ class Mention:
 
     @property
     def label(self) -> str:
+        """The mention as written back: the path, with its line or line range."""
         if self.start_line is None:
             return self.path
         if self.end_line is None or self.end_line == self.start_line:
@@ -33,6 +34,7 @@ class Mention:
 
 
 def find_mentions(text: str) -> list[Mention]:
+    """Every @mention in the prompt text (quoted or bare, with optional :line or :start-end)."""
     found = []
     for match in _MENTION.finditer(text):
         raw = match.group("quoted") or match.group("bare")

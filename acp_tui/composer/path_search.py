@@ -38,6 +38,10 @@ where tier 3's pattern is anchored)."""
 
 
 class PathSearch:
+    """Fuzzy search over paths, shortest first: name matches before folder matches, each folder
+    and name lower-cased once.
+    """
+
     def __init__(self, paths: Iterable[str]) -> None:
         lines = sorted(paths, key=lambda p: (len(p), p))
         self.lines = lines
@@ -115,6 +119,7 @@ class Search:
 
     @property
     def results(self) -> list[str]:
+        """The matches found so far, at most `limit`."""
         if self._shallow is not None:
             return list(self._shallow)
         return [self.index.lines[i] for i in itertools.islice(self._found, self.limit)]

@@ -54,6 +54,9 @@ class PromptCapabilities:
 
     @classmethod
     def from_agent(cls, agent_capabilities: AgentCapabilities) -> PromptCapabilities:
+        """What the agent's prompt accepts (images, audio, embedded files), from its initialize
+        answer.
+        """
         caps = agent_capabilities.prompt_capabilities
         return cls(
             image=bool(caps.image),
@@ -69,6 +72,7 @@ class BuiltPrompt:
 
 
 def mime_type(path: Path) -> str | None:
+    """The MIME type guessed from the file's name, or None."""
     guessed, _ = mimetypes.guess_type(path.name, strict=False)
     return guessed
 
@@ -83,6 +87,7 @@ def media_kind(mime: str | None) -> str | None:
 
 
 def file_uri(path: Path, mention: Mention | None = None) -> str:
+    """The file's `file://` URI, with `#L<start>-<end>` when the mention names lines."""
     uri = path.as_uri()
     if mention is not None and mention.start_line is not None:
         uri += f"#L{mention.start_line}"
@@ -99,6 +104,9 @@ async def build_prompt(
     *,
     max_embed_bytes: int = DEFAULT_MAX_EMBED_BYTES,
 ) -> BuiltPrompt:
+    """The prompt's content blocks: the text, and each @mentioned file embedded, linked or
+    attached as the agent's capabilities and the user's read consent allow.
+    """
     built = BuiltPrompt([{"type": "text", "text": text}])
     seen: set[str] = set()
     for mention in find_mentions(text):

@@ -43,6 +43,7 @@ class SlashInput:
 
 
 def agent_commands(commands: Iterable[AvailableCommand]) -> list[SlashCommand]:
+    """The agent's advertised commands as slash commands (names normalised, empty ones dropped)."""
     found = []
     for command in commands:
         name = " ".join(command.name.split()).lstrip("/")  # some names have words: "mcp list"

@@ -29,6 +29,9 @@ def media_file(data: str, mime_type: str, directory: Path | None = None) -> Path
 
 
 def opener() -> list[str] | None:
+    """The command that opens a file or URL with the desktop's default program, or None if
+    there is none.
+    """
     command = "open" if sys.platform == "darwin" else "xdg-open"
     found = shutil.which(command)
     return [found] if found else None

@@ -10,6 +10,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def clean(text: str, limit: int = 200) -> str:
+    """`text` on one line without control characters, cut to `limit` (safe inside an OSC
+    sequence).
+    """
     flat = _CONTROL.sub(" ", text).strip()
     return flat[: limit - 1] + "…" if len(flat) > limit else flat
 
@@ -20,10 +23,12 @@ def wrap_for_tmux(sequence: str) -> str:
 
 
 def osc9(message: str) -> str:
+    """A desktop notification through OSC 9 (iTerm2, WezTerm, kitty, ...)."""
     return f"\x1b]9;{clean(message)}\x07"
 
 
 def osc777(title: str, body: str) -> str:
+    """A desktop notification through OSC 777 (urxvt, foot, VTE terminals)."""
     return f"\x1b]777;notify;{clean(title, 80).replace(';', ',')};{clean(body)}\x07"
 
 

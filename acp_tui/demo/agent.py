@@ -122,6 +122,9 @@ class DemoAgent(RpcPeer):
             )
 
     async def update(self, session: Session, update: JsonObject) -> None:
+        """Send a session/update (converted to the v2 draft's messages when the client speaks
+        v2).
+        """
         if self.protocol >= 2:
             state = self.v2_states.setdefault(session.id, v2.V2State())
             converted = v2.to_v2(state, session, update)
@@ -275,6 +278,7 @@ class DemoAgent(RpcPeer):
         )
 
     def session(self, params: JsonObject) -> Session:
+        """The session named by the request's sessionId; an RPC error for an unknown one."""
         session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
         if session is None:
             raise RpcError(INVALID_PARAMS, f"Unknown session: {params.get('sessionId')!r}")
@@ -416,6 +420,7 @@ async def _run() -> None:
 
 
 def main() -> int:
+    """Run the demo agent on stdio until its input ends (`python -m acp_tui.demo.agent`)."""
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_run())
     return 0

@@ -161,6 +161,7 @@ def help_text() -> str:
 
 
 def unknown_command_text(name: str) -> str:
+    """The demo's answer to a slash command it does not have, with the help text."""
     return f"There is no `/{name}` command in the demo.\n\n" + help_text()
 
 

@@ -40,6 +40,9 @@ class StdioLines:
         self._writer: asyncio.StreamWriter | None = None
 
     async def open(self) -> None:
+        """Connect asynchronous readers/writers to stdin and stdout (falling back to blocking
+        writes where a pipe cannot be).
+        """
         loop = asyncio.get_running_loop()
         with contextlib.suppress(ValueError, OSError):
             reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
@@ -65,6 +68,7 @@ class StdioLines:
         return line.rstrip(b"\r\n") if line else None
 
     async def write(self, data: bytes) -> None:
+        """Write bytes to stdout, flushed."""
         if self._writer is None:
             sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
@@ -106,6 +110,9 @@ class RpcPeer:
                 task.cancel()
 
     def feed(self, line: bytes) -> None:
+        """Handle one received line: a response to a request of ours, or a request/notification
+        to dispatch (bad JSON is answered with a parse error).
+        """
         try:
             frame = json.loads(line)
         except (ValueError, UnicodeDecodeError):
@@ -195,6 +202,7 @@ class RpcPeer:
         await self.answered(method, params, result)
 
     def spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        """Run a coroutine as a task the peer keeps track of."""
         return self._spawn(coroutine)
 
     def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
@@ -204,6 +212,7 @@ class RpcPeer:
         return task
 
     async def send(self, frame: JsonObject) -> None:
+        """Write one JSON-RPC frame as a line."""
         data = json.dumps(frame, ensure_ascii=False, separators=(",", ":")) + "\n"
         await self._write(data.encode("utf-8"))
 
@@ -229,4 +238,5 @@ class RpcPeer:
             self._pending.pop(request_id, None)
 
     def notify_soon(self, method: str, params: JsonObject) -> None:
+        """Send a notification from a task (without waiting for the write)."""
         self._spawn(self.send({"jsonrpc": "2.0", "method": method, "params": params}))

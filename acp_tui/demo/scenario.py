@@ -97,6 +97,8 @@ class _Output:
 
 
 class ScenarioAgent:
+    """A scripted ACP agent: plays the steps the module's text lists, in order, over stdio."""
+
     def __init__(self, steps: list[dict[str, Any]], *, transcript: Path | None = None) -> None:
         self.steps = steps
         self.out = _Output()
@@ -174,9 +176,12 @@ class ScenarioAgent:
     # ---- output -------------------------------------------------------------------------
 
     async def send(self, frame: dict[str, Any]) -> None:
+        """Write one frame as a line."""
         await self.out.write((_dumps(frame) + "\n").encode())
 
     def substitute(self, value: Any, request: dict[str, Any] | None = None) -> Any:
+        """`value` with its placeholders filled in: `$session_id`, `$request.<path>` (the
+        request being answered) and `$saved.<name>.<path>` (an earlier saved frame)."""
         if isinstance(value, dict):
             return {k: self.substitute(v, request) for k, v in value.items()}
         if isinstance(value, list):
@@ -206,6 +211,7 @@ class ScenarioAgent:
     # ---- steps --------------------------------------------------------------------------
 
     async def run(self) -> int:
+        """Play the steps; the exit code the scenario asks for (0 by default)."""
         await self.out.open()
         reader = asyncio.create_task(self._read_stdin())
         try:
@@ -343,6 +349,7 @@ class ScenarioAgent:
 
 
 def load_scenario(path: str | Path) -> list[dict[str, Any]]:
+    """Read a scenario file: a JSON list of step objects (ScenarioError otherwise)."""
     steps = json.loads(Path(path).read_text())
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise ScenarioError(f"{path}: a scenario is a JSON list of step objects")
@@ -350,6 +357,7 @@ def load_scenario(path: str | Path) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a scenario file as an agent over stdio, optionally logging what it received."""
     parser = argparse.ArgumentParser(description="Run a scripted ACP agent over stdio.")
     parser.add_argument("scenario", help="JSON file: a list of steps")
     parser.add_argument("--transcript", help="append every received line to this JSONL file")

@@ -42,11 +42,16 @@ def _now() -> str:
 
 
 class SessionExtras:
+    """The demo's answers for session history and settings: list, resume, fork, delete, config
+    options.
+    """
+
     def __init__(self, sessions: dict[str, Session]) -> None:
         self.sessions = sessions
         self.settings: dict[str, Settings] = {}
 
     def handlers(self) -> dict[str, Callable[[JsonObject], Awaitable[JsonObject]]]:
+        """The request handlers these extras add, by method name."""
         return {
             methods.SESSION_LIST: self._list,
             methods.SESSION_RESUME: self._resume,
@@ -55,12 +60,15 @@ class SessionExtras:
         }
 
     def of(self, session: Session) -> Settings:
+        """The settings of a session (made on first use)."""
         return self.settings.setdefault(session.id, Settings())
 
     def touch(self, session: Session) -> None:
+        """Mark the session as updated now (for session/list's ordering)."""
         self.of(session).updated_at = _now()
 
     def config_options(self, session: Session) -> list[JsonObject]:
+        """The session's config options (model, thinking effort, ...) with their current values."""
         settings = self.of(session)
         return [
             {"id": "model", "name": "Model", "category": "model", "type": "select",

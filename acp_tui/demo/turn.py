@@ -39,6 +39,7 @@ class RpcError(Exception):
         self.data = data
 
     def to_json(self) -> JsonObject:
+        """The error as a JSON-RPC error object."""
         error: JsonObject = {"code": self.code, "message": self.message}
         if self.data is not None:
             error["data"] = self.data
@@ -67,23 +68,37 @@ class Peer(Protocol):
     client_capabilities: JsonObject
     protocol: int
 
-    def update(self, session: Session, update: JsonObject) -> Awaitable[None]: ...
-    def spawn(self, coroutine: Awaitable[Any]) -> Any: ...
-    def break_point(self, session: Session, turn: Turn) -> Awaitable[None]: ...
-    def request(self, method: str, params: JsonObject) -> Awaitable[Any]: ...
-    def request_soon(self, method: str, params: JsonObject) -> None: ...
-    def crash(self, exit_code: int, stderr_lines: list[str]) -> Awaitable[None]: ...
+    def update(self, session: Session, update: JsonObject) -> Awaitable[None]:
+        """Send a session/update for `session`."""
+
+    def spawn(self, coroutine: Awaitable[Any]) -> Any:
+        """Run a coroutine as a tracked task."""
+
+    def break_point(self, session: Session, turn: Turn) -> Awaitable[None]:
+        """Where the turn handles what arrived meanwhile (v2: prompts queued during it)."""
+
+    def request(self, method: str, params: JsonObject) -> Awaitable[Any]:
+        """Send a request to the client and wait for its answer."""
+
+    def request_soon(self, method: str, params: JsonObject) -> None:
+        """Send a request to the client without waiting."""
+
+    def crash(self, exit_code: int, stderr_lines: list[str]) -> Awaitable[None]:
+        """Write `stderr_lines` and exit with `exit_code` (the crash demo)."""
 
 
 def text_block(text: str) -> JsonObject:
+    """A text content block."""
     return {"type": "text", "text": text}
 
 
 def tool_text(text: str) -> list[JsonObject]:
+    """A tool call's content holding one text block."""
     return [{"type": "content", "content": text_block(text)}]
 
 
 def has_capability(capabilities: Any, *keys: str) -> bool:
+    """Whether the client's capabilities object has the nested key path `keys` set to `true`."""
     for key in keys:
         if not isinstance(capabilities, dict):
             return False
@@ -105,12 +120,15 @@ class Turn:
     # ---- small helpers --------------------------------------------------------------------
 
     async def send(self, update: JsonObject) -> None:
+        """Send one session update of this turn."""
         await self.peer.update(self.session, update)
 
     async def pause(self, seconds: float = STEP_PAUSE) -> None:
+        """Wait a step's pause, scaled by the demo's speed (a cancel gets in even at speed 0)."""
         await asyncio.sleep(seconds * self.peer.speed)  # sleep(0) still lets a cancel in
 
     async def stream(self, kind: str, text: str, *, fast: bool = False) -> None:
+        """Stream `text` as `kind` chunks, pausing between chunks unless `fast`."""
         for index, start in enumerate(range(0, len(text), TEXT_CHUNK_CHARS)):
             piece = text[start : start + TEXT_CHUNK_CHARS]
             await self.send({"sessionUpdate": kind, "content": text_block(piece)})
@@ -122,12 +140,15 @@ class Turn:
                 await self.pause(STREAM_BURST_DELAY)
 
     async def say(self, text: str, *, fast: bool = False) -> None:
+        """Stream an agent message."""
         await self.stream("agent_message_chunk", text, fast=fast)
 
     def path(self, relative: str) -> str:
+        """An absolute path inside the session directory."""
         return posixpath.join(self.session.cwd, relative)
 
     async def tool_start(self, title: str, kind: str, status: str, **fields: Any) -> str:
+        """Announce a tool call; returns its id."""
         tool_call_id = f"call_{next(self.session.tool_ids)}"
         self.open_tool_calls[tool_call_id] = status
         await self.send(
@@ -143,6 +164,7 @@ class Turn:
         return tool_call_id
 
     async def tool_update(self, tool_call_id: str, status: str, **fields: Any) -> None:
+        """Update a tool call's status and fields."""
         if status in ("completed", "failed"):
             self.open_tool_calls.pop(tool_call_id, None)
         else:
@@ -157,6 +179,7 @@ class Turn:
         )
 
     async def tool_failed(self, tool_call_id: str, message: str) -> None:
+        """Mark a tool call failed with a message."""
         await self.tool_update(tool_call_id, "failed", content=tool_text(message))
 
     async def fail_open_tool_calls(self, message: str) -> None:
@@ -165,6 +188,7 @@ class Turn:
             await self.tool_failed(tool_call_id, message)
 
     async def set_plan(self, *statuses: str) -> None:
+        """Send the plan with each step's status."""
         self.plan = list(statuses)
         entries = [
             {"content": text, "priority": priority, "status": status}
@@ -173,6 +197,7 @@ class Turn:
         await self.send({"sessionUpdate": "plan", "entries": entries})
 
     async def usage(self, used: int, cost: float) -> None:
+        """Send a usage update (tokens used and cost)."""
         await self.send(
             {
                 "sessionUpdate": "usage_update",
@@ -211,6 +236,9 @@ class Turn:
         return "end_turn"
 
     async def tour(self) -> None:
+        """The demo's main turn: thought, plan, read, search, fetch, terminal, edit and a
+        summary.
+        """
         await self.stream("agent_thought_chunk", content.THOUGHT)
         await self.set_plan("pending", "pending", "pending", "pending")
         if self.peer.protocol >= 2:
@@ -236,6 +264,7 @@ class Turn:
         await self.usage(5_960, 0.0217)
 
     def attachments_note(self) -> str:
+        """A sentence about what the prompt attached (images, files, ...), or ""."""
         kinds = [b.get("type") for b in self.prompt[1:] if isinstance(b, dict)]
         if not kinds:
             return ""
@@ -243,6 +272,7 @@ class Turn:
         return f"\n*Your prompt also carried: {listed}.*\n"
 
     async def step_read(self) -> None:
+        """Read README.md through fs/read_text_file (v2: its own request)."""
         if self.peer.protocol >= 2:
             await v2.step_read(self)
             return
@@ -279,6 +309,7 @@ class Turn:
         )
 
     async def step_search(self) -> None:
+        """A search tool call with its results."""
         call = await self.tool_start(
             "Search the project for classes and functions",
             "search",
@@ -298,6 +329,7 @@ class Turn:
         )
 
     async def step_fetch(self) -> None:
+        """A fetch tool call that fails, as an offline agent's would (nothing is fetched)."""
         call = await self.tool_start(
             f"Fetch {content.FETCH_URL}",
             "fetch",
@@ -308,6 +340,7 @@ class Turn:
         await self.tool_failed(call, content.FETCH_ERROR)
 
     async def step_terminal(self) -> None:
+        """Run `ls -la` in a client terminal and show its output."""
         if self.peer.protocol >= 2:
             await v2.step_terminal(self)
             return
@@ -360,6 +393,7 @@ class Turn:
         await self.tool_update(call, status, rawOutput=raw)
 
     async def step_edit(self) -> None:
+        """Edit src/app.py: ask permission, then write it through fs/write_text_file."""
         path = self.path("src/app.py")
         current = await self.read_quietly(path)
         new = content.edited_app_py(current)
@@ -458,6 +492,7 @@ class Turn:
         return kind.startswith("allow")
 
     async def plan_demo(self) -> None:
+        """Walk the plan's steps from pending to completed."""
         await self.set_plan("in_progress", "pending", "pending", "pending")
         await self.pause()
         await self.set_plan("completed", "in_progress", "pending", "pending")

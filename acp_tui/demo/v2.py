@@ -57,10 +57,12 @@ class V2State:
     inbox: Inbox = field(default_factory=Inbox)
 
     def new_id(self, prefix: str) -> str:
+        """A new id with `prefix`, unique in this session."""
         return f"{prefix}-{next(self.ids)}"
 
 
 def config_options(session: Session) -> list[JsonObject]:
+    """The session's config options in the v2 draft's shape (the mode among them)."""
     options = [
         {"value": m["id"], "name": m["name"], "description": m["description"]}
         for m in content.MODES
@@ -78,6 +80,7 @@ def config_options(session: Session) -> list[JsonObject]:
 
 
 def initialize_answer(version: str) -> JsonObject:
+    """The demo's v2 `initialize` answer."""
     return {
         "protocolVersion": 2,
         "info": {"name": content.AGENT_NAME, "title": "acp-tui demo agent", "version": version},
@@ -94,6 +97,7 @@ def initialize_answer(version: str) -> JsonObject:
 
 
 def git_patch(path: str, old: str, new: str) -> str:
+    """A unified diff of one file, as the v2 draft's patch content carries it."""
     name = path.lstrip("/")
     lines = difflib.unified_diff(
         old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
@@ -148,6 +152,7 @@ def to_v2(state: V2State, session: Session, update: JsonObject) -> JsonObject | 
 
 
 async def step_read(turn: Turn) -> None:
+    """The read step in the v2 draft."""
     path = turn.path("README.md")
     call = await turn.tool_start(
         "Read README.md", "read", "in_progress", locations=[{"path": path}], rawInput={"path": path}
@@ -177,6 +182,7 @@ async def step_read(turn: Turn) -> None:
 
 
 async def step_terminal(turn: Turn) -> None:
+    """The terminal step in the v2 draft."""
     cwd = turn.session.cwd
     call = await turn.tool_start(
         "ls -la", "execute", "in_progress", rawInput={"command": "ls", "args": ["-la"], "cwd": cwd}
@@ -238,6 +244,7 @@ async def write_edit(turn: Turn, call: str, path: str, new: str) -> None:
 
 
 def read_file(path: str) -> str | None:
+    """The file's text, or None when it cannot be read."""
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -245,6 +252,7 @@ def read_file(path: str) -> str | None:
 
 
 def permission_params(turn: Turn, call: str, path: str, options: list[JsonObject]) -> JsonObject:
+    """The v2 permission request's parameters for editing `path`."""
     title = f"Edit {posixpath.relpath(path, turn.session.cwd)}"
     return {
         "sessionId": turn.session.id,

@@ -64,5 +64,6 @@ class FixedAnswer:
         self.asked: list[Question] = []
 
     async def ask(self, question: Question) -> str:
+        """Record the question and answer with the fixed choice (for tests and headless runs)."""
         self.asked.append(question)
         return self.choice_id

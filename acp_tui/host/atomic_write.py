@@ -26,6 +26,9 @@ _MAX_NAME_IN_TEMP = 120  # keeps the temp name under NAME_MAX (255) for long fil
 
 
 def temp_prefix(name: str) -> str:
+    """The hidden temporary name prefix used while writing `name` (the marker lets leftovers be
+    recognised).
+    """
     return f".{name[:_MAX_NAME_IN_TEMP]}{TEMP_MARKER}"
 
 
@@ -50,6 +53,9 @@ def current_umask() -> int:
 
 
 def fsync_directory(directory: Path) -> None:
+    """Flush a directory's entries to disk (so a rename survives a crash); silently skipped
+    where a directory cannot be opened.
+    """
     try:
         fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:

@@ -42,14 +42,17 @@ class Location:
 
     @property
     def real(self) -> Path:
+        """The location's path as walked (its directory joined with the rest)."""
         return self.dir.joinpath(*self.rest)
 
     @property
     def exists(self) -> bool:
+        """Whether the final name exists (as found by the no-follow walk)."""
         return self.stat is not None
 
     @property
     def name(self) -> str:
+        """The final component's name ("" for the root itself)."""
         return self.rest[-1] if self.rest else ""
 
     @property
@@ -58,6 +61,7 @@ class Location:
         return len(self.rest) <= 1
 
     def close(self) -> None:
+        """Close the directory descriptor the location holds."""
         if self.dir_fd >= 0:
             os.close(self.dir_fd)
             self.dir_fd = -1
@@ -239,6 +243,7 @@ def remove_created(created: list[Created]) -> None:
 
 
 def release_created(created: list[Created]) -> None:
+    """Close the descriptors of directories the walk created and forget them."""
     for made in created:
         os.close(made.dir_fd)
     created.clear()

@@ -79,6 +79,7 @@ def resolve_path(path: Path) -> Path:
 
 
 def is_within(path: Path, root: Path) -> bool:
+    """Whether `path` is `root` or beneath it (both already resolved)."""
     return path == root or path.is_relative_to(root)
 
 
@@ -100,6 +101,9 @@ class PathPolicy:
         return any(is_within(resolved, root) for root in self.roots)
 
     def allowed_for_session(self, resolved: Path, action: Action) -> bool:
+        """Whether the user allowed this path outside the session directory for the rest of the
+        session.
+        """
         return (resolved, action) in self._allowed
 
     def validate(self, path: Path | str) -> Path:

@@ -48,6 +48,9 @@ class Observed:
     turn: int | None = None
 
     def describe(self) -> str:
+        """Who made an observed change, in words ("by <tool call>", "by the agent,
+        unattributed", ...).
+        """
         if self.origin == "tool_call":
             return f"by {self.title or self.tool_call_id or 'a tool call'}"
         if self.origin == "agent":
@@ -160,6 +163,7 @@ class ChangeLog:
                 self.settled.emit(None)
 
     def get(self, record_id: int) -> WriteRecord:
+        """The record with `record_id` (ids start at 1); KeyError if there is none."""
         if not 1 <= record_id <= len(self.records):
             raise KeyError(f"no write record with id {record_id}")
         return self.records[record_id - 1]
@@ -176,6 +180,7 @@ class ChangeLog:
         return list(self._originals)
 
     def records_for(self, path: Path) -> list[WriteRecord]:
+        """Every record of one path, oldest first."""
         return list(self._by_path.get(path, ()))
 
 

@@ -43,14 +43,19 @@ class Fingerprint:
 
 
 def fingerprint(data: bytes, mtime_ns: int, source: Literal["read", "write"]) -> Fingerprint:
+    """What acp-tui saw of a file when it last read or wrote it (hash, size, mtime), to notice
+    later changes.
+    """
     return Fingerprint(hashlib.sha256(data).hexdigest(), len(data), mtime_ns, source, time.time())
 
 
 def error(code: int, message: str, path: str, reason: str) -> RpcError:
+    """An RpcError whose data names the path and a machine-readable reason."""
     return RpcError(code, message, {"path": path, "reason": reason})
 
 
 def os_error(verb: str, path: str, cause: OSError) -> RpcError:
+    """An OSError as an RpcError for the agent ("cannot read x: Permission denied")."""
     message = f"cannot {verb} {path}: {cause.strerror or cause}"
     return error(INTERNAL_ERROR, message, path, "os_error")
 
@@ -67,6 +72,7 @@ def links_of(info: os.stat_result | None) -> int:
 
 
 def is_read_only(info: os.stat_result | None, location: beneath.Location) -> bool:
+    """Whether a regular file is meant read-only (no write bit, or not writable by this user)."""
     if info is None or not stat.S_ISREG(info.st_mode):
         return False
     if not info.st_mode & 0o222:
@@ -128,6 +134,7 @@ def read_all(fd: int, info: os.stat_result, path: str, max_bytes: int) -> bytes:
 
 
 def too_large(path: str, size: int, max_bytes: int) -> RpcError:
+    """The error for a file over the read limit, with its size and the limit."""
     return error(
         INVALID_PARAMS,
         f"{path} is too large to read ({size} bytes; the limit is {max_bytes} bytes)",
@@ -185,6 +192,7 @@ class Target:
 
     @property
     def links(self) -> int:
+        """How many hard links the file has (a file with several is refused for writing)."""
         return links_of(self.info)
 
 
@@ -212,6 +220,9 @@ class Committed:
 
 
 def inspect(requested: Path, path: str, max_bytes: int) -> Target:
+    """What is at `requested` (walked beneath the session without following links): kind, size,
+    content within `max_bytes`.
+    """
     try:
         with beneath.locate(requested) as location:
             return _inspect_at(location, path, max_bytes)

@@ -154,6 +154,10 @@ def select_lines(text: str, line: int | None, limit: int | None) -> str:
 
 
 class FileSystemHost:
+    """Answers the agent's fs/* requests inside the session's boundary: reads bounded, writes
+    reviewed, locked, atomic and recorded.
+    """
+
     def __init__(
         self,
         cwd: Path,
@@ -188,9 +192,13 @@ class FileSystemHost:
         """Each write of the agent's that passed the gate, once it is on disk and in the log."""
 
     async def read_text_file(self, params: ReadTextFileRequest) -> dict[str, Any]:
+        """Answer fs/read_text_file: the file's text (or its `line`/`limit` slice)."""
         return {"content": await self._read(params.path, params.line, params.limit)}
 
     async def write_text_file(self, params: WriteTextFileRequest) -> dict[str, Any]:
+        """Answer fs/write_text_file: write the (reviewed) content, or raise the error the
+        agent gets.
+        """
         await self._write(params.path, params.content)
         return {}
 

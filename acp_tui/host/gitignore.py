@@ -97,4 +97,5 @@ class GitignoreRules:
         return result
 
     def ignores(self, relative: str, is_dir: bool) -> bool:
+        """Whether the rules ignore `relative` (a directory when `is_dir`)."""
         return self.verdict(relative, is_dir) is True

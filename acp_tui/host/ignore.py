@@ -69,6 +69,9 @@ class IgnoreRules:
             self.reload_patterns()
 
     def reload_patterns(self) -> None:
+        """Read the root `.gitignore` again (a regular file only, bounded) and forget cached
+        answers.
+        """
         self._cache.clear()
         # a regular file only, bounded: a FIFO or a link to a device is not read (no hang)
         data = read_regular(self.root.absolute() / ".gitignore", MAX_GITIGNORE_BYTES)
@@ -102,6 +105,7 @@ class IgnoreRules:
         return [p for p in wanted if not self._cache[p]]
 
     def ignored(self, path: Path) -> bool:
+        """Whether `path` is ignored (by git or the root `.gitignore`)."""
         return not self.filter([path])
 
     def ignored_dir(self, relative: str) -> bool:
@@ -111,6 +115,7 @@ class IgnoreRules:
         return self._match_relative(relative, is_dir=True)
 
     def ignored_file(self, relative: str) -> bool:
+        """Whether the file at `relative` is ignored, by the root `.gitignore` rules alone."""
         return self._match_relative(relative, is_dir=False)
 
     def _matches(self, path: Path) -> bool:

@@ -34,6 +34,7 @@ class Snapshots:
         self.ended = 0
 
     def turn_ended(self) -> None:
+        """Count a finished turn and, at the turns asked for, write a memory snapshot."""
         self.ended += 1
         if not tracemalloc.is_tracing():
             tracemalloc.start(FRAMES)

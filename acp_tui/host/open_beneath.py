@@ -66,6 +66,7 @@ class Opened:
 
     @property
     def is_dir(self) -> bool:
+        """Whether what was opened is a directory."""
         return stat.S_ISDIR(self.info.st_mode)
 
     @property
@@ -74,6 +75,7 @@ class Opened:
         return self.info.st_nlink if stat.S_ISREG(self.info.st_mode) else 1
 
     def close(self) -> None:
+        """Close the descriptor."""
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1

@@ -25,6 +25,10 @@ class OwnWriteError(Exception):
 
 
 class OwnWrites:
+    """Writes acp-tui makes for the user (reverts, applies): inside the boundary, under the
+    path's lock, atomic, recorded.
+    """
+
     def __init__(
         self, policy: PathPolicy, locks: PathLocks, own_files: OwnFiles, *, max_bytes: int
     ) -> None:

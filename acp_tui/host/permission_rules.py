@@ -74,9 +74,12 @@ class RuleEffect(StrEnum):
 
 class OptionLike(Protocol):
     @property
-    def option_id(self) -> str: ...
+    def option_id(self) -> str:
+        """The option's id, sent back to the agent."""
+
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """The option's kind (allow_once, allow_always, reject_once, reject_always)."""
 
 
 class DroppedRule(ValueError):
@@ -92,6 +95,9 @@ class PermissionRule:
     created: str  # ISO 8601, UTC
 
     def matches(self, facts: ToolCallFacts) -> bool:
+        """Whether the rule covers this tool call: same kind, and its command, URL or paths
+        within the rule's subject.
+        """
         if facts.kind != self.tool_kind:
             return False
         call = facts.subject()
@@ -114,10 +120,12 @@ class PermissionRule:
         return self.subject.match_on == "paths"
 
     def with_scopes(self, scopes: Sequence[str]) -> PermissionRule:
+        """The same rule covering other path scopes."""
         subject = Subject("paths", tuple(scopes), self.subject.title, self.subject.cwd)
         return PermissionRule(self.id, self.tool_kind, subject, self.effect, self.created)
 
     def to_json(self) -> dict[str, Any]:
+        """The rule as saved in the rules file."""
         data: dict[str, Any] = {
             "id": self.id,
             "tool_kind": self.tool_kind,
@@ -178,6 +186,7 @@ def _subject_from_json(kind: str, match_on: str, data: dict[str, Any]) -> Subjec
 
 
 def new_rule(kind: str, subject: Subject, effect: RuleEffect) -> PermissionRule:
+    """A new rule with a fresh id, created now."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
     return PermissionRule(uuid.uuid4().hex[:12], kind, subject, effect, created)
 
@@ -198,6 +207,7 @@ def pick_option(options: Sequence[OptionLike], kinds: Iterable[str]) -> OptionLi
 
 
 def option_for_rule(rule: PermissionRule, options: Sequence[OptionLike]) -> OptionLike | None:
+    """The option that carries out the rule's effect among those offered, or None."""
     preference = ALLOW_PREFERENCE if rule.effect is RuleEffect.ALLOW else REJECT_PREFERENCE
     return pick_option(options, preference)
 
@@ -222,6 +232,9 @@ def effect_of_option_kind(kind: str) -> RuleEffect | None:
 
 
 def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """acp-tui's data directory: `$XDG_DATA_HOME/acp-tui` (an absolute XDG path only), else
+    `~/.local/share/acp-tui`.
+    """
     env = os.environ if environ is None else environ
     xdg = env.get("XDG_DATA_HOME", "")
     if xdg and os.path.isabs(xdg):
@@ -254,6 +267,7 @@ class RulesStore:
 
     @property
     def rules(self) -> tuple[PermissionRule, ...]:
+        """The rules now in force, in order."""
         return tuple(self._rules)
 
     def subscribe(self, listener: Callable[[], None]) -> Unsubscribe:

@@ -41,15 +41,24 @@ class KnownToolCall(Protocol):
     """What is known of a tool call (`session.entries.ToolCallEntry` fits)."""
 
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """The tool call's kind (edit, execute, fetch, ...)."""
+
     @property
-    def title(self) -> str: ...
+    def title(self) -> str:
+        """The tool call's title (untrusted)."""
+
     @property
-    def raw_input(self) -> Any: ...
+    def raw_input(self) -> Any:
+        """The tool's raw input (untrusted)."""
+
     @property
-    def locations(self) -> Any: ...
+    def locations(self) -> Any:
+        """The paths the tool call names (untrusted)."""
+
     @property
-    def content(self) -> Any: ...
+    def content(self) -> Any:
+        """The tool call's content blocks (untrusted)."""
 
 
 def escape_controls(text: str) -> str:

@@ -70,11 +70,13 @@ class PendingPermission:
 
     @property
     def tool_call_id(self) -> str | None:
+        """The tool call's id, when the agent gave a string one."""
         value = self.tool_call.get("toolCallId")
         return value if isinstance(value, str) else None
 
     @property
     def done(self) -> bool:
+        """Whether the request has its answer."""
         return self.future.done()
 
     @property
@@ -109,11 +111,13 @@ class PendingPermission:
             self.select(option_id)
 
     def select(self, option_id: str) -> None:
+        """Answer with the option `option_id` (once: a second answer is ignored)."""
         if not self.future.done():
             self.future.set_result({"outcome": {"outcome": "selected", "optionId": option_id}})
             self._settled()
 
     def cancel(self) -> None:
+        """Answer "cancelled" (if not answered yet) and settle."""
         if not self.future.done():
             self.future.set_result(dict(CANCELLED))
         self._settled()
@@ -124,6 +128,7 @@ class PendingPermission:
             on_settled(self)
 
     def option_of_kind(self, kind: str) -> PermissionOption | None:
+        """The first offered option of `kind`, or None."""
         return next((o for o in self.options if o.kind == kind), None)
 
     def describe_answer(self) -> str:
@@ -225,6 +230,9 @@ class PermissionBroker:
         return ToolCallFacts.from_wire(pending.tool_call, known, root=self.root)
 
     async def request(self, params: RequestPermissionRequest) -> dict[str, Any]:
+        """Answer session/request_permission: by a saved rule or the policy, else ask the user
+        and wait.
+        """
         loop = asyncio.get_running_loop()
         pending = PendingPermission(
             next(self._ids),
@@ -325,6 +333,7 @@ class PermissionBroker:
         return result
 
     def cancel_all(self) -> int:
+        """Cancel every open request (the turn or session ended); returns how many."""
         count = 0
         for pending in list(self.pending):
             if not pending.done:

@@ -29,6 +29,10 @@ OWNER_MARKER_PREFIX = "ACP_TUI_OWNER_"
 
 
 class ProcessGuard:
+    """Marks every process acp-tui starts and makes sure none outlives it (quit, signals, and a
+    watchdog for kill -9).
+    """
+
     def __init__(self, token: str | None = None) -> None:
         self.token = token or uuid.uuid4().hex[:16]
         self.marker = OWNER_MARKER_PREFIX + self.token
@@ -39,6 +43,7 @@ class ProcessGuard:
         self._ptys = itertools.count(1)
 
     def child_env(self) -> dict[str, str]:
+        """The environment variable each child carries, so the watchdog can find it."""
         return {self.marker: "1"}
 
     def install(self) -> None:

@@ -37,6 +37,7 @@ class ExitStatus:
 
     @classmethod
     def from_returncode(cls, returncode: int) -> ExitStatus:
+        """The status of a subprocess return code (negative: the signal that killed it)."""
         if returncode >= 0:
             return cls(exit_code=returncode)
         try:
@@ -50,12 +51,14 @@ class ExitStatus:
         return {"exitCode": self.exit_code, "signal": self.signal}
 
     def describe(self) -> str:
+        """The status in words: "exit code N" or "killed by SIGNAME"."""
         if self.signal is not None:
             return f"killed by {self.signal}"
         return f"exit code {self.exit_code}"
 
 
 def set_window_size(fd: int, columns: int, rows: int) -> None:
+    """Set a terminal's window size (TIOCSWINSZ)."""
     size = struct.pack("HHHH", max(1, rows), max(1, columns), 0, 0)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
 
@@ -133,6 +136,7 @@ class PtyProcess:
     # -- output -------------------------------------------------------------------------------
 
     def start_reading(self, on_data: Callable[[bytes], None], on_eof: Callable[[], None]) -> None:
+        """Call `on_data` with each output read from the PTY, and `on_eof` at its end."""
         self._on_data = on_data
         self._on_eof = on_eof
         if not self._closed and not self._eof:
@@ -193,9 +197,11 @@ class PtyProcess:
 
     @property
     def exit_status(self) -> ExitStatus | None:
+        """How the process ended, once it has."""
         return self._exit_status
 
     async def wait(self) -> ExitStatus:
+        """Wait for the process to end; its exit status."""
         await self._exited.wait()
         assert self._exit_status is not None
         return self._exit_status
@@ -208,6 +214,7 @@ class PtyProcess:
     # -- input and size -----------------------------------------------------------------------
 
     def write(self, data: bytes) -> None:
+        """Send input to the process (queued while the PTY cannot take more)."""
         if self._closed or not data:
             return
         if self._pending_input:
@@ -235,6 +242,7 @@ class PtyProcess:
             self._loop.remove_writer(self.master_fd)
 
     def resize(self, columns: int, rows: int) -> None:
+        """Set the PTY's window size (ignored once closed)."""
         if not self._closed:
             with contextlib.suppress(OSError):
                 set_window_size(self.master_fd, columns, rows)

@@ -102,6 +102,7 @@ class TerminalEmulator:
         self._stream = pyte.ByteStream(self.screen)
 
     def feed(self, data: bytes, budget: int | None = None) -> None:
+        """Interpret output; with a `budget`, a flood is cut to what can still show on screen."""
         if budget is None or len(data) <= budget or self.screen.margins is not None:
             self._stream.feed(data)
             return
@@ -124,4 +125,5 @@ class TerminalEmulator:
         self._stream.feed(data[cut + 1 :])
 
     def resize(self, columns: int, lines: int) -> None:
+        """Resize the emulated screen."""
         self.screen.resize(lines=lines, columns=columns)

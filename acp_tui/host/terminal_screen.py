@@ -35,6 +35,7 @@ class OutputBuffer:
         self._data = bytearray()
 
     def append(self, data: bytes) -> None:
+        """Keep new output, dropping the oldest beyond the limit (the total still counts it)."""
         self.total += len(data)
         self._data += data
         excess = len(self._data) - self.limit

@@ -88,6 +88,7 @@ class Terminal:
     # -- lifecycle (used by TerminalHost) -----------------------------------------------------
 
     def attach(self, process: PtyProcess) -> None:
+        """Take the started process and remember its process tree (to kill all of it later)."""
         self._process = process
         start = start_time(process.pid)
         if start is not None:
@@ -147,6 +148,7 @@ class Terminal:
 
     @property
     def running(self) -> bool:
+        """Whether the command is still running."""
         return self.exit_status is None
 
     def _on_data(self, data: bytes) -> None:
@@ -182,6 +184,7 @@ class Terminal:
         return text, truncated
 
     async def wait_for_exit(self) -> ExitStatus:
+        """Wait for the command to end; its exit status."""
         await self._exited.wait()
         assert self.exit_status is not None
         return self.exit_status
@@ -192,6 +195,7 @@ class Terminal:
             self._process.write(data)
 
     def resize(self, columns: int, rows: int) -> None:
+        """Resize the PTY of the running command."""
         if self._process is not None and columns > 0 and rows > 0:
             self._process.resize(columns, rows)
 
@@ -225,6 +229,9 @@ class TerminalHost:
     # -- ACP requests -----------------------------------------------------------------------------
 
     async def create(self, params: CreateTerminalRequest) -> dict[str, Any]:
+        """Answer terminal/create: start the command in a real PTY (checked, in the session
+        directory, under the guard).
+        """
         command, args = params.command, list(params.args)
         if not command.strip():
             raise invalid_params("command must not be empty")
@@ -288,6 +295,9 @@ class TerminalHost:
         return {"terminalId": terminal.id}
 
     async def output(self, params: TerminalRequest) -> dict[str, Any]:
+        """Answer terminal/output: the output kept so far, whether it was cut, and the exit
+        status once ended.
+        """
         terminal = self._lookup(params)
         text, truncated = terminal.output_text()
         result: dict[str, Any] = {"output": text, "truncated": truncated}
@@ -296,14 +306,17 @@ class TerminalHost:
         return result
 
     async def wait_for_exit(self, params: TerminalRequest) -> dict[str, Any]:
+        """Answer terminal/wait_for_exit: wait for the command to end."""
         terminal = self._lookup(params)
         return (await terminal.wait_for_exit()).to_wire()
 
     async def kill(self, params: TerminalRequest) -> dict[str, Any]:
+        """Answer terminal/kill: kill the command's whole process tree."""
         await asyncio.to_thread(self._lookup(params).kill)
         return {}
 
     async def release(self, params: TerminalRequest) -> dict[str, Any]:
+        """Answer terminal/release: kill what still runs of the command and close its PTY."""
         terminal = self._lookup(params)
         terminal.released = True
         await terminal.close()
@@ -312,6 +325,7 @@ class TerminalHost:
     # -- for the UI and the app ---------------------------------------------------------------
 
     def get(self, terminal_id: str) -> Terminal | None:
+        """The terminal with this id, if any."""
         return self._terminals.get(terminal_id)
 
     async def close_all(self) -> None:

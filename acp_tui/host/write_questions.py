@@ -33,6 +33,7 @@ async def _ask(asker: Asker, question: Question, refusal: str, reason: str) -> N
 async def confirm_overwrite_changed(
     asker: Asker, path: str, resolved: Path, current: bytes | None, since_when: Since
 ) -> None:
+    """Ask before overwriting a file that changed since the agent read it or acp-tui wrote it."""
     since = {
         "read": "since the agent last read it",
         "write": "since acp-tui last wrote it",
@@ -58,6 +59,7 @@ async def confirm_overwrite_changed(
 async def confirm_read_only(
     asker: Asker, path: str, resolved: Path, info: os.stat_result | None
 ) -> None:
+    """Ask before writing a read-only file."""
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0
     title = f"{Path(path).name} is read-only"
     question = Question(
@@ -77,6 +79,9 @@ async def confirm_read_only(
 async def confirm_large(
     asker: Asker, path: str, resolved: Path, size: int, limit: int, new_size: int
 ) -> None:
+    """Ask before writing a file much larger than the limit; raises the agent's error if the
+    user says no.
+    """
     question = Question(
         kind=LARGE_FILE,
         title=f"{Path(path).name} is too large to show as a diff",

@@ -174,6 +174,7 @@ class FrameList(ScrollView, can_focus=True):
     # ---- cursor -------------------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
+        """Keep the cursor on an existing row and scroll it into view."""
         rows = len(self.index)
         if rows == 0:
             return
@@ -188,20 +189,27 @@ class FrameList(ScrollView, can_focus=True):
         self.post_message(self.Selected(*(selected if selected else (None, 0))))
 
     def action_cursor(self, delta: int) -> None:
+        """Move the cursor `delta` rows."""
         self.cursor = max(0, self.cursor + delta)
 
     def action_page(self, direction: int) -> None:
+        """Move the cursor one page up (-1) or down (1)."""
         self.cursor = max(0, self.cursor + direction * max(1, self.size.height - 1))
 
     def action_jump(self, where: int) -> None:
+        """Move the cursor to the first (0) or last row."""
         self.cursor = 0 if where == 0 else len(self.index) - 1
 
     def on_click(self, event: events.Click) -> None:
+        """Put the cursor on the clicked row."""
         self.cursor = int(self.scroll_offset.y) + event.y
 
     # ---- drawing ------------------------------------------------------------------------
 
     def on_resize(self) -> None:
+        """Keep the virtual size at the row count (rows are cropped to the width, so no second
+        layout).
+        """
         # the virtual width stays 0 (rows are cropped to the width): a new size is no new
         # virtual size, so no second layout
         self.virtual_size = Size(0, len(self.index))

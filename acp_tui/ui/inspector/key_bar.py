@@ -81,6 +81,7 @@ class KeyBar(Widget):
         return text
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A click on a key's label presses that key."""
         for start, end, key in self._spans:
             if start <= event.x < end:
                 self.app.simulate_key(key)

@@ -120,6 +120,7 @@ class InspectorScreen(Screen[None]):
         return self.query_one(FrameList)
 
     def on_mount(self) -> None:
+        """Read the recorded frames, put the cursor on the newest and focus the list."""
         if not self.query(FrameList):
             return  # built in the background as the app quits: taken down before it mounted
         frames = self.frame_list
@@ -132,12 +133,14 @@ class InspectorScreen(Screen[None]):
         self._poll = self.set_interval(POLL_SECONDS, self._tick, pause=not self.polling)
 
     def on_screen_resume(self) -> None:
+        """Show the frames that arrived while hidden and resume polling."""
         if self._poll is not None:  # else: not mounted yet, on_mount polls
             self._tick()  # frames that arrived while hidden
             self._poll.resume()
             self.polling = True
 
     def on_screen_suspend(self) -> None:
+        """Stop polling while hidden."""
         if self._poll is not None:
             self._poll.pause()  # hidden: nothing to poll for
             self.polling = False
@@ -177,6 +180,7 @@ class InspectorScreen(Screen[None]):
         view.load_text("" if event.frame is None else frame_view_text(event.frame, event.count))
 
     def action_pair(self) -> None:
+        """Jump to the selected frame's pair (a request's response or a response's request)."""
         frame = self.frame_list.selected_frame
         if frame is None or frame.pair < 0:
             notify(self, "no paired frame")
@@ -184,12 +188,14 @@ class InspectorScreen(Screen[None]):
         self.frame_list.move_to_frame(frame.pair)
 
     def action_copy(self) -> None:
+        """Copy the selected frame, pretty-printed, to the clipboard."""
         frame = self.frame_list.selected_frame
         if frame is not None:
             self.app.copy_to_clipboard(frame.pretty())
             notify(self, f"frame {frame.index} copied ({len(frame.raw)} bytes)")
 
     def action_close(self) -> None:
+        """Close the query field if open, else the inspector."""
         query = self.query_one("#query", Input)
         if query.has_class("open"):
             query.remove_class("open")
@@ -205,6 +211,7 @@ class InspectorScreen(Screen[None]):
         self._refresh_panels()
 
     def action_direction(self) -> None:
+        """Cycle the direction filter: all, from the agent, to the agent."""
         following = {None: "in", "in": "out", "out": None}[self.row_filter.direction]
         self._apply(self.row_filter.with_(direction=following))
 
@@ -219,11 +226,13 @@ class InspectorScreen(Screen[None]):
         self._apply(row_filter.with_(**{name: not switches[name]}))
 
     def action_summary(self) -> None:
+        """Show or hide the traffic summary."""
         summary = self.query_one("#summary", Static)
         summary.display = not summary.display
         self._refresh_panels()
 
     def action_ask(self, what: str) -> None:
+        """Open the query field to filter by method (`method`) or search the frames' text."""
         query = self.query_one("#query", Input)
         self._asking = what
         query.placeholder = (

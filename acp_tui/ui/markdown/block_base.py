@@ -31,6 +31,7 @@ class Block:
         return False
 
     def close(self) -> None:
+        """Mark the block finished: no later line can extend it."""
         self.closed = True
 
     def mark(self) -> object:
@@ -38,6 +39,9 @@ class Block:
         return self.closed
 
     def rollback(self, mark: object) -> None:
+        """Return to the state `mark` recorded (used to re-feed a line that turned out to
+        belong elsewhere).
+        """
         self.closed = cast(bool, mark)
 
     def outline(self) -> tuple[object, ...]:
@@ -61,6 +65,7 @@ class LinesBlock(Block):
         return (self.closed, len(self.lines))
 
     def rollback(self, mark: object) -> None:
+        """Return to the recorded state: closed flag and line count."""
         self.closed, n = cast(tuple[bool, int], mark)
         del self.lines[n:]
 

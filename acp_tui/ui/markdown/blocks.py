@@ -51,6 +51,7 @@ class Paragraph(LinesBlock):
 
     @property
     def text(self) -> str:
+        """The paragraph's source text, its lines joined, trailing space removed."""
         return "\n".join(self.lines).rstrip()
 
     @property
@@ -102,6 +103,7 @@ class Code(LinesBlock):
 
     @property
     def language(self) -> str:
+        """The fence's language (the first word of its info string), or ""."""
         return self.info.split(maxsplit=1)[0] if self.info else ""
 
     def accept(self, line: str) -> bool:
@@ -161,6 +163,7 @@ class Table(Block):
         return (self.closed, len(self.rows))
 
     def rollback(self, mark: object) -> None:
+        """Return to the recorded state: closed flag and row count."""
         self.closed, n = cast(tuple[bool, int], mark)
         del self.rows[n:]
 
@@ -191,6 +194,7 @@ class Quote(Block):
         return False
 
     def close(self) -> None:
+        """Close the quote and the blocks inside it."""
         super().close()
         self.inner.close()
 
@@ -198,6 +202,7 @@ class Quote(Block):
         return (self.closed, self.inner.mark())
 
     def rollback(self, mark: object) -> None:
+        """Return to the recorded state, the quote's inner blocks included."""
         self.closed, inner = cast(tuple[bool, object], mark)
         self.inner.rollback(inner)
 
@@ -210,6 +215,10 @@ class Quote(Block):
 
 
 class ListItem:
+    """One list item: its marker's indent and number, and the blocks inside it (split one level
+    deeper).
+    """
+
     def __init__(self, start: ItemStart, depth: int = 0) -> None:
         self.indent = start.indent
         self.number = start.number
@@ -257,6 +266,7 @@ class ListBlock(Block):
         return True
 
     def close(self) -> None:
+        """Close the list and the blocks of its last item."""
         super().close()
         self.items[-1].inner.close()
 
@@ -264,6 +274,9 @@ class ListBlock(Block):
         return (self.closed, self._last_blank, len(self.items), self.items[-1].inner.mark())
 
     def rollback(self, mark: object) -> None:
+        """Return to the recorded state: items, blank-line flag and the last item's inner
+        blocks.
+        """
         self.closed, self._last_blank, n, inner = cast(tuple[bool, bool, int, object], mark)
         del self.items[n:]
         self.items[-1].inner.rollback(inner)
@@ -316,6 +329,7 @@ class BlockSplitter:
 
     @property
     def open_block(self) -> Block | None:
+        """The last block if it can still take lines, else None."""
         if self.blocks and not self.blocks[-1].closed:
             return self.blocks[-1]
         return None
@@ -327,6 +341,7 @@ class BlockSplitter:
 
     @property
     def continues_paragraph(self) -> bool:
+        """Whether the next line would continue an open paragraph (lazy continuation)."""
         block = self.open_block
         return block is not None and block.continues_paragraph
 
@@ -404,6 +419,9 @@ class BlockSplitter:
         return (len(self.blocks), last, last.mark())
 
     def rollback(self, mark: object) -> None:
+        """Return to the state `mark` recorded: drop blocks added since and roll the last one
+        back.
+        """
         n, last, last_mark = cast(tuple[int, Block | None, object], mark)
         del self.blocks[n:]
         if last is not None:
@@ -425,6 +443,7 @@ class BlockSplitter:
             self.rollback(saved)
 
     def outline(self) -> tuple[object, ...]:
+        """The block structure as nested tuples (what tests compare, not what is drawn)."""
         return tuple(block.outline() for block in self.blocks)
 
 

@@ -23,6 +23,9 @@ class CodeView(BlockView):
         self._state: LexState = ROOT  # lexer state after the finished lines
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Highlight the fence's finished lines once each (the open last line every time),
+        wrapped to `width`.
+        """
         if width != self._cache_width:
             self._flat, self._done, self._state = [], 0, ROOT
             self._cache_width = width

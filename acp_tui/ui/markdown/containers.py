@@ -81,12 +81,16 @@ class SequenceView:
         self._views: dict[int, BlockView] = {}
 
     def view_for(self, block: Block) -> BlockView:
+        """The view of a block: the one made for it before, or a new one."""
         view = self._views.get(id(block))
         if view is None or view.block is not block:
             view = make_view(block, self.depth)
         return view
 
     def render(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render every block of the splitter with blank lines between them; views of gone
+        blocks are dropped.
+        """
         out: list[Strip] = []
         views: dict[int, BlockView] = {}
         previous: Block | None = None
@@ -113,6 +117,9 @@ class ItemView:
         self._prefix = Prefixer()
 
     def render(self, ctx: RenderContext, width: int, marker: str) -> list[Strip]:
+        """Render the item's blocks beside its marker, cached until the item, width or marker
+        changes.
+        """
         key = (splitter_key(self.item.inner), width, marker)
         if key != self._key:
             inner = self.content.render(ctx, max(width - len(marker), 1)) or [BLANK]
@@ -140,6 +147,7 @@ class ListView(BlockView):
         return f"{BULLETS[self.depth % len(BULLETS)]} "
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render each item with its bullet or number, reusing the views of unchanged items."""
         items = self.list.items
         del self._items[len(items) :]
         for i, item in enumerate(items):
@@ -163,6 +171,7 @@ class QuoteView(BlockView):
         self._prefix = Prefixer()
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render the quote's blocks two columns narrower behind a bar."""
         inner = self.content.render(ctx, max(width - 2, 1)) or [BLANK]
         if self._bar is None or self._bar[0] != ctx.theme.quote_bar:
             self._bar = (ctx.theme.quote_bar, segment_strip("▌ ", ctx.theme.quote_bar))

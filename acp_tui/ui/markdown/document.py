@@ -30,6 +30,10 @@ FAILED_NOTE = "⚠ could not be shown as Markdown (logged); the text as it came:
 
 
 class DocumentView:
+    """The rendered lines of one Markdown document: finished blocks frozen, the open tail re-
+    rendered, or all packed once the stream ends.
+    """
+
     def __init__(self, splitter: BlockSplitter, source: Callable[[], str] | None = None) -> None:
         """``source``: the text fed so far (what is shown plainly if the Markdown fails)."""
         self.splitter = splitter
@@ -51,6 +55,7 @@ class DocumentView:
 
     @property
     def line_count(self) -> int:
+        """How many screen lines the document has at the current width."""
         if self.packed is not None:
             return len(self.packed)
         return len(self.frozen) + len(self.tail)
@@ -62,6 +67,7 @@ class DocumentView:
             self.frozen, self.tail, self._views, self._growing = [], [], {}, None
 
     def line(self, y: int) -> Strip:
+        """Screen line `y` (blank outside the document)."""
         if self.packed is not None:
             return unpack(self.packed[y]) if 0 <= y < len(self.packed) else BLANK
         frozen = len(self.frozen)

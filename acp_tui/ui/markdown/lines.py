@@ -18,10 +18,12 @@ CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
 def is_blank(line: str) -> bool:
+    """Whether the line holds only whitespace."""
     return not line.strip()
 
 
 def indent_of(line: str) -> int:
+    """How many leading spaces the line has."""
     return len(line) - len(line.lstrip(" "))
 
 
@@ -59,6 +61,7 @@ class ItemStart:
 
 
 def match_item(line: str) -> ItemStart | None:
+    """The list item the line starts (marker, number, indent, content), or None."""
     m = ITEM.match(line)
     if m is None or RULE.match(line):
         return None
@@ -86,5 +89,6 @@ def interrupts_paragraph(line: str) -> bool:
 
 
 def fence_info(line: str) -> str:
+    """The info string of a backtick fence line, or ""."""
     m = FENCE.match(line)
     return m.group(3) if m and m.group(2)[0] == "`" else ""

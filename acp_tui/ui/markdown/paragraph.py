@@ -116,6 +116,9 @@ class ParagraphView(BlockView):
         self.growing: GrowingParagraph | None = None
 
     def render(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render the paragraph; a long open one grows line by line instead of being re-wrapped
+        whole per chunk.
+        """
         assert isinstance(self.block, Paragraph)
         if not self.block.closed:
             source = self.block.text
@@ -127,5 +130,6 @@ class ParagraphView(BlockView):
         return super().render(ctx, width)
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Wrap the paragraph's inline text (agent text is never read as markup) to `width`."""
         assert isinstance(self.block, Paragraph)
         return wrap_text(ctx, inline_text(self.block.text, ctx.theme), width)

@@ -93,6 +93,7 @@ class Prefixer:
 
 
 def segment_strip(text: str, style: Style) -> Strip:
+    """A one-segment strip of `text` in `style`."""
     return Strip([Segment(text, style)])
 
 
@@ -114,6 +115,9 @@ def block_key(block: Block) -> Hashable:
 
 
 def splitter_key(splitter: BlockSplitter) -> Hashable:
+    """A cheap key that changes whenever the splitter's blocks change (count, last block and
+    its state).
+    """
     if not splitter.blocks:
         return 0
     last = splitter.blocks[-1]
@@ -131,6 +135,7 @@ class BlockView:
         self._strips: list[Strip] = []
 
     def render(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """The block's strips at `width`, re-rendered only when the block or the width changed."""
         key = block_key(self.block)
         if key != self._key or width != self._width:
             self._strips = self.render_block(ctx, max(width, 1))
@@ -138,11 +143,13 @@ class BlockView:
         return self._strips
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render the block at `width`; each kind of block implements it."""
         raise NotImplementedError
 
 
 class HeadingView(BlockView):
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Wrap the heading's inline text in its level's style."""
         assert isinstance(self.block, Heading)
         style = ctx.theme.heading(self.block.level)
         return wrap_text(ctx, inline_text(self.block.text, ctx.theme, style), width)
@@ -150,11 +157,13 @@ class HeadingView(BlockView):
 
 class RuleView(BlockView):
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """A horizontal rule across the width."""
         return [segment_strip("─" * width, ctx.theme.rule)]
 
 
 class HtmlView(BlockView):
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """HTML shown as plain text in the theme's HTML style (never interpreted)."""
         assert isinstance(self.block, Html)
         return wrap_text(ctx, Text("\n".join(self.block.lines), ctx.theme.html), width)
 
@@ -169,6 +178,7 @@ class DeeperView(BlockView):
         self._lines_width = -1
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Nesting beyond the supported depth, shown as plain lines behind a mark."""
         assert isinstance(self.block, Deeper)
         if width != self._lines_width:
             self._lines, self._lines_width = [], width

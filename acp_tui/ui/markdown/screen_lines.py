@@ -44,6 +44,9 @@ class LookCache:
         self._look: Look | None = None
 
     def look(self, widget: Widget) -> Look | None:
+        """The widget's look (sizes, filters, styles of it and its ancestors), cached until one
+        of them changes.
+        """
         key = (
             widget.outer_size,
             widget.size,

@@ -103,6 +103,7 @@ class StreamingMarkdown(Widget):
 
     @property
     def finished(self) -> bool:
+        """Whether the stream has ended (the document is then packed)."""
         return self._finished
 
     @property
@@ -124,6 +125,7 @@ class StreamingMarkdown(Widget):
 
     @property
     def line_count(self) -> int:
+        """How many lines the document has at the current width."""
         return self._document.line_count
 
     # -- refresh coalescing --------------------------------------------------------------
@@ -145,11 +147,13 @@ class StreamingMarkdown(Widget):
             self._frame = loop.call_later(wait, self._frame_due, context=self._flush_context)
 
     def on_mount(self) -> None:
+        """Keep the context for frame-timed flushes and draw what arrived before mounting."""
         self._flush_context = contextvars.copy_context()
         if self._dirty:
             self._mark_dirty()
 
     def on_unmount(self) -> None:
+        """Cancel the pending frame flush."""
         if self._frame is not None:
             self._frame.cancel()
             self._frame = None
@@ -254,6 +258,7 @@ class StreamingMarkdown(Widget):
         return self.height_now
 
     def on_resize(self) -> None:
+        """Re-render the document when the width changed."""
         width = self.size.width
         if width > 0 and width != self._document.width:
             self._rerender(width)

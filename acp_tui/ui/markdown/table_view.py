@@ -66,6 +66,9 @@ class TableView(BlockView):
             self._natural[i] = max(self._natural[i], cell.cell_len)
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Render the table's finished rows once each (the open last row every time), columns
+        sized to fit.
+        """
         table = self.table
         if not self._header:
             self._header = self._row_text(ctx, table.header, ctx.theme.table_header)

@@ -36,9 +36,11 @@ class MarkdownTheme:
     code_theme: str = "monokai"
 
     def heading(self, level: int) -> Style:
+        """The style of a heading of `level` (clamped to the levels the theme has)."""
         return self.headings[min(max(level, 1), len(self.headings)) - 1]
 
     def syntax_theme(self) -> PygmentsSyntaxTheme:
+        """The Pygments theme for code fences."""
         return PygmentsSyntaxTheme(self.code_theme)
 
 

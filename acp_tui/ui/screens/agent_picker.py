@@ -106,6 +106,9 @@ class AgentPickerApp(App[Preset | None]):
         yield OptionList(*self._options(), id="agent-options")
 
     def on_mount(self) -> None:
+        """Focus the list and refresh the registry's agents in a daemon thread (leaving never waits
+        on the network).
+        """
         self.query_one(OptionList).focus()
         if self._refresh is not None:
             # a daemon thread, not a worker: leaving the picker never waits for the network
@@ -144,12 +147,14 @@ class AgentPickerApp(App[Preset | None]):
             notify(self, notice, severity="warning", timeout=10)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Exit with the chosen preset, if it can be started here."""
         name = event.option.id
         preset = self.table.get(name) if name is not None else None
         if preset is not None and name in self.startable:
             self.exit(preset)
 
     def action_quit_none(self) -> None:
+        """Leave the picker without choosing an agent."""
         self.exit(None)
 
 

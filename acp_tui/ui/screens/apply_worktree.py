@@ -82,9 +82,11 @@ class ApplyQuestionScreen(QuestionScreen):
 
     # (Textual calls `QuestionScreen`'s own handlers too, unless the default is prevented)
     def on_mount(self) -> None:
+        """Arm the key guard: keys typed before the question appeared do not answer it."""
         self._armed_at = KeyGuard.of(self.app).arm()
 
     def on_key(self, event: events.Key) -> None:
+        """While the guard holds, send the key to the composer instead of answering."""
         guard = KeyGuard.of(self.app)
         if guard.holds(self._armed_at):
             guard.to_composer(event, focus=False)  # stopped, default prevented: no answer
@@ -127,14 +129,17 @@ class ApplySummaryScreen(ModalScreen[None]):
             yield Static("enter / esc close", id="apply-summary-keys", markup=False)
 
     def on_mount(self) -> None:
+        """Arm the key guard: a key meant for the last review does not close the summary unseen."""
         self._armed_at = KeyGuard.of(self.app).arm()
 
     def on_key(self, event: events.Key) -> None:
+        """Swallow keys while the guard holds."""
         if KeyGuard.of(self.app).holds(self._armed_at):
             event.stop()  # a key meant for the last review does not close the summary unseen
             event.prevent_default()
 
     def action_close(self) -> None:
+        """Close the summary."""
         self.dismiss(None)
 
 

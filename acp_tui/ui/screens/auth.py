@@ -54,13 +54,16 @@ class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
             yield Static(Text("enter choose · esc give up", style="dim"))
 
     def on_mount(self) -> None:
+        """Focus the list of the agent's authentication methods."""
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Dismiss with the chosen authentication method."""
         event.stop()
         self.dismiss(self.methods[int(event.option.id or 0)])
 
     def action_give_up(self) -> None:
+        """Dismiss without authenticating (the session stays unauthenticated)."""
         self.dismiss(None)
 
 
@@ -91,6 +94,9 @@ class LoginTerminalScreen(ModalScreen[int | None]):
             )
 
     async def on_mount(self) -> None:
+        """Run the agent's login command in a real PTY through a terminal host of this screen's own
+        and show it.
+        """
         from pathlib import Path
 
         from acp_tui.host.terminals import TerminalHost
@@ -126,6 +132,7 @@ class LoginTerminalScreen(ModalScreen[int | None]):
         self.dismiss(code if isinstance(code, int) else 1)
 
     async def action_abandon(self) -> None:
+        """Kill the login command and its terminal, then dismiss without a result."""
         from acp_tui.host.terminals import TerminalHost
 
         if isinstance(self._host, TerminalHost):

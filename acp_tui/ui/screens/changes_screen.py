@@ -148,11 +148,15 @@ class ChangesScreen(ModalScreen[None]):
             yield Static(KEY_HELP, id="changes-keys", markup=False)
 
     def on_mount(self) -> None:
+        """Follow the change log (reloading when a slice of records settles) and list the changed
+        files.
+        """
         self._unsubscribe = self.change_log.settled.subscribe(self._on_settled)
         self.query_one(OptionList).focus()
         self.reload()
 
     def on_unmount(self) -> None:
+        """Stop following the change log."""
         if self._unsubscribe is not None:
             self._unsubscribe()
 
@@ -264,6 +268,7 @@ class ChangesScreen(ModalScreen[None]):
         return change, views[0].current_hunk
 
     def action_revert_hunk(self) -> None:
+        """Revert the highlighted hunk through the host (one revert at a time)."""
         current = self._current()
         if current is not None and not self._busy:
             self._busy = True
@@ -303,6 +308,7 @@ class ChangesScreen(ModalScreen[None]):
             self._busy = False
 
     def action_revert_file(self) -> None:
+        """Revert every change of the highlighted file through the host (one revert at a time)."""
         current = self._current()
         if current is not None and not self._busy:
             self._busy = True
@@ -368,11 +374,13 @@ class ChangesScreen(ModalScreen[None]):
         return False
 
     def action_diff(self, action: str) -> None:
+        """Run a diff-view action (scroll, next/previous hunk, ...) on every diff shown."""
         run = _DIFF_ACTIONS[action]
         for view in self.query(DiffView):
             run(view)
 
     def action_close(self) -> None:
+        """Close the changes list."""
         self.dismiss(None)
 
 

@@ -64,6 +64,7 @@ class ChoicePicker(ModalScreen[str | None]):
             yield OptionList(id="picker-options")
 
     def on_mount(self) -> None:
+        """Fill the list unfiltered and focus the filter field when there is one, else the list."""
         self._fill("")
         self.query_one(OptionList).focus()
         for field in self.query(Input):
@@ -121,6 +122,7 @@ class ChoicePicker(ModalScreen[str | None]):
             self.dismiss(event.option.id)
 
     def on_key(self, event: events.Key) -> None:
+        """Up and down in the filter field move the list's cursor."""
         # Up/down in the filter move through the list.
         key = event.key
         filters = list(self.query(Input))
@@ -132,4 +134,5 @@ class ChoicePicker(ModalScreen[str | None]):
                 options.action_cursor_up()
 
     def action_dismiss_none(self) -> None:
+        """Dismiss without a choice."""
         self.dismiss(None)

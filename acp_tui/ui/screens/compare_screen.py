@@ -73,6 +73,9 @@ def _counts(diff: FileDiff | None) -> Text:
 
 
 def file_label(item: ComparedFile) -> Text:
+    """One line for a compared file: +/- counts of the left and right session, then its (terminal-
+    safe) path.
+    """
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     text.append("L", style="bold")
     text.append_text(_counts(item.left))
@@ -138,6 +141,9 @@ class CompareScreen(ModalScreen[Side | None]):
             yield Static(KEY_HELP, id="compare-keys", markup=False)
 
     def on_mount(self) -> None:
+        """Show the files (or the empty note), lay the two diffs out for the width and select the
+        first file.
+        """
         self.query_one("#compare-empty").display = not self.files
         self.query_one("#compare-body").display = bool(self.files)
         self._arrange()
@@ -147,6 +153,7 @@ class CompareScreen(ModalScreen[Side | None]):
             files.highlighted = 0
 
     def on_resize(self) -> None:
+        """Switch between side-by-side (160 columns and wider) and stacked diffs."""
         self._arrange()
 
     def _arrange(self) -> None:
@@ -183,6 +190,7 @@ class CompareScreen(ModalScreen[Side | None]):
         return Vertical(Static(label, classes="compare-name"), body, classes=classes)
 
     def action_apply(self, side: Side) -> None:
+        """Dismiss with the side to apply; a session that changed no files says so and stays."""
         named = self.left if side == "left" else self.right
         if not named.changes:
             notify(self, f"{named.name} changed no files: nothing to apply.", severity="warning")
@@ -190,4 +198,5 @@ class CompareScreen(ModalScreen[Side | None]):
         self.dismiss(side)
 
     def action_close(self) -> None:
+        """Close without applying anything."""
         self.dismiss(None)

@@ -34,7 +34,9 @@ class DiffScreen(ModalScreen[None]):
             yield Static("n/p next/prev hunk · s unified/split · esc close", id="hint")
 
     def on_mount(self) -> None:
+        """Focus the first diff view so its keys work at once."""
         self.query(DiffView).first().focus()
 
     def action_close(self) -> None:
+        """Close the diff."""
         self.dismiss(None)

@@ -168,6 +168,9 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         yield Static("", classes="error", id=f"error-{widget_id.removeprefix('field-')}")
 
     def on_mount(self) -> None:
+        """Follow the request (closing if it is answered or withdrawn elsewhere), arm the key guard
+        and hold the form until it is released.
+        """
         self.pending.on_complete.append(self._completed)
         self.pending.future.add_done_callback(lambda _: self._answered_elsewhere())
         self._armed_at = KeyGuard.of(self.app).arm()
@@ -218,6 +221,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         return values
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Answer by button: decline, cancel, open the URL (url mode) or submit the form."""
         event.stop()
         if event.button.id == "decline":
             self._answer(DECLINE)
@@ -269,4 +273,5 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
             self.dismiss(self.pending.future.result())
 
     def action_cancel(self) -> None:
+        """Answer the agent's request with "cancel"."""
         self._answer(CANCEL)

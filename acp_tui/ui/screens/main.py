@@ -114,6 +114,9 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         return in_stable_order(super().active_bindings, self, self.BINDINGS)
 
     def on_mount(self) -> None:
+        """Subscribe the screen to its session's signals (state, queue, notices, stalls, thread,
+        writes, ...).
+        """
         session = self.session
         self._unsubscribe += [
             session.state_changed.subscribe(self._on_state),
@@ -132,6 +135,7 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         self._on_state(session.state)
 
     def on_unmount(self) -> None:
+        """Drop every subscription taken in `on_mount`."""
         for unsubscribe in self._unsubscribe:
             unsubscribe()
 
@@ -346,6 +350,7 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             notify(self, f"Could not change the model: {error}", severity="error")
 
     def action_pick_model(self) -> None:
+        """Open the picker of the agent's models."""
         self.pick_setting(MODEL)
 
     def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
@@ -366,11 +371,13 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         return [*entries, *fork_entries(self), *logout_entries(self)]
 
     def action_show_providers(self) -> None:
+        """Open the agent's provider settings (providers/list)."""
         from acp_tui.ui.screens.providers_screen import ProvidersScreen
 
         self.app.push_screen(ProvidersScreen(self.session))
 
     def action_show_sessions(self) -> None:
+        """Ask the app for the session picker of this screen's session."""
         self.post_message(ShowSessions(self.session))
 
     def fork_current(self) -> None:
@@ -394,16 +401,19 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             notify(self, f"{self.session.agent_name} offers no choice of {what}.")
 
     async def action_cancel_turn(self) -> None:
+        """Send session/cancel when a turn is running."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
 
     def action_cycle_mode(self) -> None:
+        """Switch to the agent's next session mode."""
         mode_id = self.query_one(ModeList).next_mode_id()
         if mode_id is not None:
             self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
 
     def action_restart_agent(self) -> None:
+        """Restart a crashed, failed or stalled agent (hides the crash banner)."""
         stopped = self.session.state in (SessionState.CRASHED, SessionState.FAILED)
         if stopped or self.session.stall is not None:
             self.query_one(CrashBanner).hide()
@@ -411,15 +421,18 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             self.run_worker(self.session.restart(), group="restart", exclusive=True)
 
     def action_toggle_sidebar(self) -> None:
+        """Show or hide the sidebar."""
         sidebar = self.query_one(Sidebar)
         sidebar.display = not sidebar.display
 
     def action_show_changes(self) -> None:
+        """Open the list of the session's file changes (F2)."""
         from acp_tui.ui.screens.changes_screen import ChangesScreen
 
         self.app.push_screen(ChangesScreen(self.session.reverts, root=self.session.cwd))
 
     def action_show_rules(self) -> None:
+        """Open the saved permission rules, when this session saves them."""
         from acp_tui.ui.screens.rules_screen import RulesScreen
 
         store = self.session.rules
@@ -429,6 +442,7 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         self.app.push_screen(RulesScreen(store, self.session.settings.permission_policy))
 
     def action_focus_prompt(self) -> None:
+        """Move the focus to the prompt."""
         self.query_one(PromptInput).focus()
 
     def action_focus_permission(self, fallback: bool = False) -> None:

@@ -175,6 +175,9 @@ class OverviewScreen(ModalScreen[int | None]):
             yield Static(KEY_HELP, id="overview-keys", markup=False)
 
     def on_mount(self) -> None:
+        """Build the table, put the cursor on the current session and refresh the rows every
+        `REFRESH_SECONDS`.
+        """
         self._add_columns()
         self.refresh_rows()
         table = self.query_one(DataTable)
@@ -184,6 +187,7 @@ class OverviewScreen(ModalScreen[int | None]):
         self.set_interval(REFRESH_SECONDS, self.refresh_rows)
 
     def on_resize(self) -> None:
+        """Rebuild the columns when the width changes their sizes, keeping the cursor's row."""
         if self._table_widths() != self.widths:
             table = self.query_one(DataTable)
             cursor = table.cursor_row
@@ -235,4 +239,5 @@ class OverviewScreen(ModalScreen[int | None]):
         self.dismiss(event.cursor_row)
 
     def action_close(self) -> None:
+        """Close the overview."""
         self.dismiss(None)

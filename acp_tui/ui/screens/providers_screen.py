@@ -77,6 +77,7 @@ class ProvidersScreen(ModalScreen[None]):
                     yield Button("Disable", id="disable", variant="error")
 
     def on_mount(self) -> None:
+        """Hide the edit form and load the agent's providers in a worker."""
         self.query_one("#provider-form").display = False
         self.query_one("#headers", TextArea).border_title = "headers (Name: value lines)"
         self.run_worker(self.reload(), exclusive=True)
@@ -85,6 +86,7 @@ class ProvidersScreen(ModalScreen[None]):
         self.query_one("#providers-status", Static).update(Text(safe_text(text), style=style))
 
     async def reload(self) -> None:
+        """Ask the agent for its providers again and list them (a failure is shown, not raised)."""
         providers, error = await self.session.list_providers()
         if error is not None:
             self._status(f"providers/list failed: {error}", "red")
@@ -154,4 +156,5 @@ class ProvidersScreen(ModalScreen[None]):
         self.run_worker(self.reload(), exclusive=True)
 
     def action_close(self) -> None:
+        """Close the providers screen."""
         self.dismiss(None)

@@ -46,18 +46,22 @@ class QuestionScreen(ModalScreen[str | None]):
                     )
 
     def on_mount(self) -> None:
+        """Focus the first choice."""
         self.query(Button).first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Dismiss with the id of the pressed choice."""
         event.stop()
         index = int((event.button.id or "choice-0").removeprefix("choice-"))
         self.dismiss(self.question.choices[index].id)
 
     def on_key(self, event: events.Key) -> None:
+        """A choice's own key answers with that choice."""
         for choice in self.question.choices:
             if choice.key and event.key == choice.key:
                 self.dismiss(choice.id)
                 return
 
     def action_dismiss_none(self) -> None:
+        """Dismiss without an answer."""
         self.dismiss(None)

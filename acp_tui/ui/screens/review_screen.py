@@ -128,6 +128,9 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         return f"The agent wants to {what} {safe_line(str(self.path))}"
 
     def on_mount(self) -> None:
+        """Arm the key guard, focus the diff and, when asked, watch the file for changes during the
+        review.
+        """
         self._armed_at = KeyGuard.of(self.app).arm()
         self.diff_view.focus()
         if self._watch:
@@ -186,19 +189,24 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         view.action_next_hunk()
 
     def action_accept_hunk(self) -> None:
+        """Accept the hunk under the cursor."""
         self._decide_current("accepted")
 
     def action_reject_hunk(self) -> None:
+        """Reject the hunk under the cursor."""
         self._decide_current("rejected")
 
     def action_undo_hunk(self) -> None:
+        """Clear the decision of the hunk under the cursor."""
         self._decide_current(None)
 
     def action_accept_all(self) -> None:
+        """Accept every hunk."""
         for hunk in self.diff.hunks:
             self._set(hunk.index, "accepted")
 
     def action_reject_all(self) -> None:
+        """Reject every hunk."""
         for hunk in self.diff.hunks:
             self._set(hunk.index, "rejected")
 
@@ -206,6 +214,9 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         return sorted(i for i in self.must_decide if i not in self.decisions)
 
     def action_write(self) -> None:
+        """Write the accepted hunks, unless a hunk the disk changed during review still needs a
+        decision.
+        """
         pending = self._pending_required()
         if pending:
             self.diff_view.go_to_hunk(pending[0])
@@ -218,12 +229,16 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         self.dismiss(decide(self.diff, self.decisions))
 
     def action_reject(self) -> None:
+        """Reject the whole write."""
         self.dismiss(None)
 
     # ---- the file changing on disk ------------------------------------------------------------
 
     @work(exclusive=True, group="review-watch-disk")
     async def watch_disk(self) -> None:
+        """Re-check the file against the reviewed text each time it changes on disk (through the
+        host's watcher).
+        """
         async for changed in watch_file(self.path):
             if not changed:
                 self.watch_ready.set()

@@ -68,6 +68,7 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
             yield Static(Text(KEYS), id="rewind-keys")
 
     def on_mount(self) -> None:
+        """Arm the key guard, fill the list of file steps and focus it."""
         self._armed_at = KeyGuard.of(self.app).arm()
         self._fill()
         self.query_one(OptionList).focus()
@@ -84,6 +85,9 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
             options.highlighted = min(highlighted or 0, options.option_count - 1)
 
     def file_line(self, step: FileStep) -> Text:
+        """One line for a file step: +/- counts, the path and what rewinding does to it (and its
+        conflict, if any).
+        """
         added, removed = step.counts
         text = Text()
         text.append(f"+{added}", "green")
@@ -99,6 +103,9 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         return text
 
     def undone_text(self) -> Text:
+        """What rewinding cannot undo: unknown files, commands that ran, other side effects (all
+        terminal-safe).
+        """
         plan = self.plan
         text = Text()
         for path, why in plan.unknown:
@@ -125,6 +132,7 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         return self.plan.files[options.highlighted]
 
     def action_overwrite(self, on: bool) -> None:
+        """Mark (or unmark) the selected conflicting file to be overwritten anyway."""
         step = self._selected()
         if step is None or not step.conflict:
             return
@@ -135,9 +143,11 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         self._fill()
 
     def action_confirm(self) -> None:
+        """Dismiss with the files to overwrite, unless the key guard still holds."""
         if KeyGuard.of(self.app).holds(self._armed_at):
             return  # (a priority binding runs before `on_key`: held here too)
         self.dismiss(frozenset(self.overwrite))
 
     def action_cancel(self) -> None:
+        """Dismiss without rewinding."""
         self.dismiss(None)

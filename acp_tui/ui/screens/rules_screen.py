@@ -143,11 +143,13 @@ class RulesScreen(ModalScreen[None]):
         return text
 
     def on_mount(self) -> None:
+        """Follow the rule store and list its rules."""
         self._unsubscribe = self.store.subscribe(self.refresh_rules)
         self.refresh_rules()
         self.query_one(DataTable).focus()
 
     def on_unmount(self) -> None:
+        """Stop following the rule store."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -187,6 +189,7 @@ class RulesScreen(ModalScreen[None]):
         return next((r for r in self.store.rules if r.id == row_key.value), None)
 
     def action_revoke(self) -> None:
+        """Revoke the highlighted rule (saved at once; a failure to save is shown)."""
         rule = self.highlighted_rule()
         if rule is None:
             return
@@ -198,6 +201,9 @@ class RulesScreen(ModalScreen[None]):
             notify(self, f"Revoked: {rule.effect.value} {rule.describe()}", timeout=3)
 
     def action_edit_scopes(self) -> None:
+        """Open the scope editor on the highlighted rule (rules for one exact command or URL have
+        none).
+        """
         rule = self.highlighted_rule()
         if rule is None:
             return
@@ -211,6 +217,9 @@ class RulesScreen(ModalScreen[None]):
         editor.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Save the edited scopes (shell-split) of the rule being edited; a bad value is shown, not
+        raised.
+        """
         event.stop()
         rule_id, self._editing = self._editing, None
         if rule_id is None:
@@ -231,6 +240,7 @@ class RulesScreen(ModalScreen[None]):
         self.query_one(DataTable).focus()
 
     def action_close(self) -> None:
+        """Leave the scope editor if open, else close the screen."""
         if self._editing is not None:
             self._stop_editing()
             return

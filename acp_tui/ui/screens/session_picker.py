@@ -117,6 +117,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         return Text(safe_text(hint))
 
     def on_mount(self) -> None:
+        """Focus the search field and load the first page of sessions."""
         self.query_one(Input).focus()
         self.load_page(None)
 
@@ -188,6 +189,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             self.dismiss(PickedSession("open", session_id))
 
     def on_key(self, event: events.Key) -> None:
+        """Up and down in the search field move the list's cursor."""
         key = event.key
         search = self.query_one(Input)
         if key in ("down", "up") and search.has_focus:
@@ -198,6 +200,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
                 options.action_cursor_up()
 
     def action_fork(self) -> None:
+        """Dismiss with a fork of the selected session, if the agent can fork."""
         session_id = self._selected()
         if not self.caps.fork:
             notify(self, f"{self.session.agent_name} cannot fork sessions.")
@@ -217,6 +220,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         self.dismiss(None)
 
     def action_delete(self) -> None:
+        """Delete the selected session after asking, if the agent can delete."""
         session_id = self._selected()
         if session_id in (None, MORE):
             return
@@ -250,4 +254,5 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         notify(self, "Session deleted.")
 
     def action_dismiss_none(self) -> None:
+        """Dismiss without a session."""
         self.dismiss(None)

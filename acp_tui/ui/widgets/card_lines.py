@@ -138,6 +138,9 @@ def section_defaults(entry: ToolCallEntry) -> dict[str, bool]:
 
 
 def section_open(entry: ToolCallEntry, state: EntryViewState, name: str) -> bool:
+    """Whether a card's section is open: the user's choice if they toggled it, else the kind's
+    default.
+    """
     return state.sections.get(name, section_defaults(entry).get(name, False))
 
 
@@ -365,6 +368,7 @@ def subagent_rows(
 
 
 def extra_lines(extra: Extra, look: Look, width: int) -> list[Strip]:
+    """The lines of a card's extra part (boxed or plain), with its top margin."""
     lines: list[Strip] = [Strip([])] * extra.margin_top
     style = look.style(extra.style)
     if extra.boxed:

@@ -37,6 +37,7 @@ ENDED = {
 
 
 def compaction_render(entry: CompactionEntry, state: EntryViewState) -> Render:
+    """The renderer of a compaction entry, reading its view state when drawn."""
     return lambda look, width: compaction_lines(entry, look, width, state)
 
 
@@ -51,6 +52,7 @@ def compaction_title(entry: CompactionEntry) -> str:
 
 
 def summary_lines(entry: CompactionEntry, look: Look, width: int) -> list[Strip]:
+    """The compaction's summary blocks: text as Markdown (inert), other blocks by their kind."""
     lines: list[Strip] = []
     for block in list(entry.summary):
         if isinstance(block, m.TextContent):
@@ -63,6 +65,7 @@ def summary_lines(entry: CompactionEntry, look: Look, width: int) -> list[Strip]
 def compaction_lines(
     entry: CompactionEntry, look: Look, width: int, state: EntryViewState | None = None
 ) -> list[Strip]:
+    """A compaction entry's lines: its title and, when opened, the summary it produced."""
     title = compaction_title(entry)
     if entry.status == "completed" and entry.summary:
         open_ = state.sections.get(SUMMARY, False) if state is not None else False

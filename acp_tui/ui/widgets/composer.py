@@ -113,6 +113,9 @@ class Composer(Vertical):
         yield MentionChips(id="chips")
 
     def on_mount(self) -> None:
+        """Wire the prompt to its completion list, hints and paste handling, and follow the
+        thread.
+        """
         prompt = self.query_one(PromptInput)
         prompt.completion = self.query_one(CompletionList)
         prompt.hint_source = lambda text: hint_for(text, self.commands())
@@ -127,6 +130,9 @@ class Composer(Vertical):
         KeyGuard.of(self.app).composer_sink = self.take_held_key
 
     def on_unmount(self) -> None:
+        """Stop following the thread and give up the key guard's composer sink if it is this
+        one's.
+        """
         for unsubscribe in self._unsubscribe:
             unsubscribe()  # type: ignore[operator]
         guard = KeyGuard.of(self.app)

@@ -107,6 +107,7 @@ class ConversationView(ConversationBursts):
         self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
+        """Draw the thread's entries so far and follow its changes."""
         self.anchor()
         for entry in list(self.thread.entries):
             self._add_entry(entry)
@@ -115,6 +116,7 @@ class ConversationView(ConversationBursts):
             self.session.notices.subscribe(self._on_notice)
 
     def on_unmount(self) -> None:
+        """Stop following the thread."""
         if self._unsubscribe is not None:
             self._unsubscribe()
 

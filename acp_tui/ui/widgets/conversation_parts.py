@@ -35,6 +35,7 @@ class ConversationNote(EntryLines):
 
 
 def is_user_message(entry: Entry) -> bool:
+    """Whether the entry is a message the user sent."""
     return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
 
 

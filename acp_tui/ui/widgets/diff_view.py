@@ -203,26 +203,33 @@ class DiffView(ScrollView, can_focus=True):
         return self._hunk_rows[index]
 
     def action_next_hunk(self) -> None:
+        """Move to the next hunk."""
         self.go_to_hunk(self.current_hunk + 1)
 
     def action_previous_hunk(self) -> None:
+        """Move to the previous hunk."""
         self.go_to_hunk(self.current_hunk - 1)
 
     def action_toggle_layout(self) -> None:
+        """Switch between the split and the unified layout."""
         self.layout_mode = "unified" if self._split else "split"
 
     # ---- layout -----------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        """Lay the rows out for the first size."""
         self._relayout()
 
     def on_resize(self, event: events.Resize) -> None:
+        """Lay the rows out again for the new size, keeping the current hunk in view."""
         self._relayout(keep_hunk=True)
 
     def watch_layout_mode(self) -> None:
+        """Lay the rows out again in the new layout, keeping the current hunk in view."""
         self._relayout(keep_hunk=True)
 
     def watch_current_hunk(self, index: int) -> None:
+        """Redraw and tell the screen which hunk is current."""
         self.refresh()
         self.post_message(self.CurrentHunkChanged(self, index))
 
@@ -266,6 +273,7 @@ class DiffView(ScrollView, can_focus=True):
         self._highlighter.set_dark(self.app.current_theme.dark if self.is_attached else True)
 
     def on_click(self, event: events.Click) -> None:
+        """A click on a hunk's header makes it the current hunk."""
         row = self._row_at(event.y)
         if row is not None and row.kind == "hunk" and row.hunk != self.current_hunk:
             self.current_hunk = row.hunk

@@ -81,6 +81,7 @@ class EntryItem:
         self._lines: list[PackedLine | Strip] = []
 
     def drawn(self, width: int) -> bool:
+        """Whether the item's lines are cached for `width`."""
         return self._width == width
 
     def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
@@ -91,14 +92,17 @@ class EntryItem:
         return self._lines
 
     def strips(self, look: Look, width: int) -> list[Strip]:
+        """The item's lines at `width`, unpacked into strips."""
         return [unpack(line) for line in self.lines(look, width)]
 
     def invalidate(self) -> None:
+        """Forget the cached lines: the next draw renders the item again."""
         self._width = -1
         self._lines = []
 
     @property
     def entry_id(self) -> int | None:
+        """The id of the thread entry drawn, if the item draws one."""
         return self.entry.id if self.entry is not None else None
 
 
@@ -168,10 +172,12 @@ class EntryLines(Widget):
     # ------------------------------------------------------------ items
 
     def set_items(self, items: Iterable[EntryItem]) -> None:
+        """Replace every item and lay them out again."""
         self.items = list(items)
         self.changed()
 
     def index_of(self, item: EntryItem) -> int:
+        """The position of `item` (by identity)."""
         return next(i for i, candidate in enumerate(self.items) if candidate is item)
 
     def item_changed(self, item: EntryItem) -> None:
@@ -226,6 +232,7 @@ class EntryLines(Widget):
             self._cache.clear()
 
     def layout_for(self, width: int) -> ItemLayout:
+        """Where each item's lines start at `width`, computed once per width and change."""
         if not self._styles_checked:
             self._check_styles()
         layout = self._layout
@@ -292,9 +299,11 @@ class EntryLines(Widget):
         self.refresh()
 
     def on_focus(self) -> None:
+        """Repaint to show the focused look."""
         self.repaint()
 
     def on_blur(self) -> None:
+        """Repaint to show the unfocused look."""
         self.repaint()
 
     @property

@@ -58,10 +58,12 @@ def fill(strip: Strip, width: int, style: Style) -> Strip:
 
 
 def blank(width: int, style: Style) -> Strip:
+    """A strip of `width` spaces in `style`."""
     return Strip([Segment(" " * width, style)], width)
 
 
 def cells(text: str, style: Style) -> Strip:
+    """A one-segment strip of `text` in `style`."""
     return Strip([Segment(text, style)])
 
 
@@ -71,6 +73,7 @@ def wrap_content(content: Content, width: int) -> list[Strip]:
 
 
 def wrap_text(text: Text, look: Look, width: int) -> list[Strip]:
+    """`text` (already inert: never parsed as markup) wrapped into strips of `width`."""
     return wrap_content(Content.from_rich_text(text, console=look.console), width)
 
 
@@ -84,6 +87,7 @@ def rich_lines(renderable: RenderableType, look: Look, width: int) -> list[Strip
 def padded(
     lines: Sequence[Strip], width: int, style: Style, left: int = 1, right: int = 1
 ) -> list[Strip]:
+    """`lines` filled to the inner width with `left`/`right` columns of padding."""
     inner = max(width - left - right, 0)
     before, after = blank(left, style), blank(right, style)
     return [Strip.join([before, fill(line, inner, style), after]) for line in lines]
@@ -159,6 +163,9 @@ def block_lines(
 def resource_lines(
     block: m.EmbeddedResource, look: Look, width: int, *, section: str | None, open_: bool
 ) -> list[Strip]:
+    """An embedded resource: its URI, and its text (when the section is opened) or a note for
+    binary data.
+    """
     resource = block.resource
     uri = resource.uri
     if isinstance(resource, m.TextResourceContents):
@@ -185,6 +192,7 @@ def resource_lines(
 
 
 def plan_title(entry: PlanSnapshotEntry) -> str:
+    """A plan entry's title: "Plan", its id, and whether the agent removed it."""
     plan_id = entry.plan_id
     title = f"Plan {plan_id}" if plan_id else "Plan"
     if entry.removed:
@@ -193,26 +201,31 @@ def plan_title(entry: PlanSnapshotEntry) -> str:
 
 
 def plan_render(entry: PlanSnapshotEntry) -> Callable[[Look, int], list[Strip]]:
+    """The renderer of a plan snapshot."""
     return lambda look, width: plan_lines(entry, look, width)
 
 
 def unknown_render(entry: UnknownEntry) -> Callable[[Look, int], list[Strip]]:
+    """The renderer of an update kind acp-tui does not know."""
     return lambda look, width: unknown_lines(entry, look, width)
 
 
 def plan_lines(entry: PlanSnapshotEntry, look: Look, width: int) -> list[Strip]:
+    """A plan snapshot's lines behind a bar: each step with its status and priority."""
     lines = rich_lines(render_plan_state(entry.plan, plan_title(entry)), look, width - 3)
     bar = look.style("plan-bar")
     return with_margin(left_bar(lines, width, "█", bar, look.style("base")), width, look)
 
 
 def unknown_text(entry: UnknownEntry) -> Text:
+    """An unknown update shown as its kind and raw JSON (cut at 4,000 characters, inert)."""
     raw = entry.raw
     kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
     return Text(f"{format_raw(kind or 'unknown update')}\n{format_raw(raw)[:4000]}")
 
 
 def unknown_lines(entry: UnknownEntry, look: Look, width: int) -> list[Strip]:
+    """An unknown update's lines, boxed."""
     style = look.style("unknown")
     lines = [line.apply_style(style) for line in wrap_text(unknown_text(entry), look, width - 4)]
     return with_margin(boxed(lines, width, look.style("unknown-border"), style), width, look)

@@ -36,6 +36,7 @@ class EntryViewState:
 
     @property
     def user_toggled(self) -> bool:
+        """Whether the user folded or unfolded the entry (then their choice wins over defaults)."""
         return self.folded is not None
 
     def sections_as_default(self, defaults: dict[str, bool]) -> bool:

@@ -48,6 +48,7 @@ class FrozenHistory(EntryLines, can_focus=True):
         # self.cursor (see EntryLines): the item Enter thaws while the history has focus
 
     def set_items(self, items: Iterable[EntryItem]) -> None:
+        """Replace the items and drop the cursor."""
         self.cursor = None
         super().set_items(items)
 
@@ -93,6 +94,7 @@ class FrozenHistory(EntryLines, can_focus=True):
             self.post_message(self.ThawRequested(self, item, keyboard=True))
 
     def on_click(self, event: events.Click) -> None:
+        """A click on an entry asks the conversation to thaw it into a live widget."""
         found = self.item_at(event.y)
         if found is not None and found[0].entry is not None:
             event.stop()

@@ -35,6 +35,7 @@ class LiveEntry(EntryLines, can_focus=True):
 
     @property
     def entry(self) -> Entry | None:
+        """The thread entry this widget draws, if any."""
         return self.item.entry
 
     def redraw(self) -> None:

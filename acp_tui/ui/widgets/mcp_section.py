@@ -50,10 +50,12 @@ class McpSection(Static):
         self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
+        """Follow the session's state and list its MCP servers."""
         self._unsubscribe = self.session.state_changed.subscribe(self._on_state)
         self.refresh_servers()
 
     def on_unmount(self) -> None:
+        """Stop following the session's state."""
         if self._unsubscribe is not None:
             self._unsubscribe()
 
@@ -62,6 +64,9 @@ class McpSection(Static):
             self.refresh_servers()
 
     def refresh_servers(self) -> None:
+        """List the configured MCP servers and which were sent to the agent (hidden when none
+        are configured).
+        """
         configured = self.session.mcp_servers
         self.display = bool(configured)
         title = Text("MCP servers", style="bold")

@@ -27,6 +27,9 @@ class MediaBlockView(Static, can_focus=True):
         self.opened: list[str] = []
 
     def action_open_media(self) -> None:
+        """Open the image or audio with the desktop's program (through a temporary file of the
+        host's).
+        """
         opened = open_media(self, self.block)
         if opened is not None:
             self.opened.append(opened)

@@ -166,6 +166,7 @@ class ThoughtView(Vertical):
 
     @property
     def finished(self) -> bool:
+        """Whether the thought's stream has ended."""
         return self.message.finished
 
     def compose(self) -> ComposeResult:
@@ -185,4 +186,5 @@ class ThoughtView(Vertical):
         self.message.finish()
 
     def streamed(self) -> StreamedText:
+        """The thought's text so far."""
         return self.message.streamed()

@@ -80,6 +80,7 @@ class ModeList(OptionList):
         return text
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Ask for the chosen mode, unless it is the current one or the "no modes" line."""
         event.stop()
         if event.option.id not in (None, NO_MODES, self.current):
             self.post_message(self.ModeChosen(event.option.id))

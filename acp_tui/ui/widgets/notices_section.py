@@ -55,4 +55,5 @@ class NoticesSection(Static):
     DEFAULT_CSS = "NoticesSection { height: auto; }"
 
     def show_notices(self, notices: Sequence[Notice]) -> None:
+        """Show the session's notices."""
         self.update(notices_text(notices))

@@ -162,6 +162,9 @@ class PermissionPrompt(Vertical, can_focus=True):
     # ---- focus ---------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        """Take the focus when it is safe: not while the user answers another question or is
+        still typing.
+        """
         # The buttons exist now: taking the focus here cannot hit an unmounted widget.
         if not self.ask.open or self._user_is_answering_another():
             return
@@ -217,6 +220,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.scroll_visible()
 
     def on_focus(self) -> None:
+        """Pass the focus on to the default button."""
         button = self.default_button()
         if button is not None:
             button.focus()
@@ -234,21 +238,27 @@ class PermissionPrompt(Vertical, can_focus=True):
     # ---- answering -----------------------------------------------------------------------------
 
     def action_choose_kind(self, kind: str) -> None:
+        """Answer with the option of that kind (allow once, allow always, reject ...), if
+        offered.
+        """
         option = next((o for o in self.options if o.kind == kind), None)
         if option is not None:
             self.choose(option.option_id)
 
     def action_choose_number(self, number: int) -> None:
+        """Answer with the option of that number (1-based), if there is one."""
         if 1 <= number <= len(self.options):
             self.choose(self.options[number - 1].option_id)
 
     def action_move(self, step: int) -> None:
+        """Move the focus `step` buttons along, wrapping round."""
         buttons = list(self.query(Button))
         focused = self.screen.focused
         if focused in buttons:
             buttons[(buttons.index(focused) + step) % len(buttons)].focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Answer with the pressed button's option."""
         event.stop()
         index = int((event.button.id or "option-0").removeprefix("option-"))
         self.choose(self.options[index].option_id)

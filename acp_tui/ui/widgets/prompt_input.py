@@ -154,6 +154,7 @@ class PromptInput(KeysFirstTextArea):
         super().action_cursor_right(select)
 
     def action_open_editor(self) -> None:
+        """Ask for the prompt to be edited in $EDITOR."""
         self.post_message(self.EditorRequested())
 
     # ------------------------------------------------------------------ sending, history

@@ -52,6 +52,7 @@ class QueuedItem(Horizontal, can_focus=True):
         yield Button("✕", id="remove", variant="error", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Edit or remove the queued prompt, as the button says."""
         event.stop()
         if event.button.id == "edit":
             self.action_edit()
@@ -59,9 +60,11 @@ class QueuedItem(Horizontal, can_focus=True):
             self.action_remove()
 
     def action_edit(self) -> None:
+        """Ask to take the queued prompt back into the composer."""
         self.post_message(self.EditRequested(self.item))
 
     def action_remove(self) -> None:
+        """Ask to remove the queued prompt."""
         self.post_message(self.RemoveRequested(self.item))
 
 

@@ -37,6 +37,7 @@ class ScreenFooter(Footer):
     """A `Footer` that does not rebuild its keys while its screen is covered."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
+        """Follow the screen's bindings unless another screen covers it."""
         if not covered(screen):
             super().bindings_changed(screen)
 

@@ -68,9 +68,11 @@ class SettingRow(Static, can_focus=True):
         self.row_id = row_id
 
     def action_activate(self) -> None:
+        """Ask the section to change this setting."""
         self.post_message(self.Activated(self))
 
     def on_click(self) -> None:
+        """A click activates the row."""
         self.action_activate()
 
 
@@ -117,9 +119,11 @@ class SettingsSection(Vertical):
         yield from self._rows()
 
     def on_mount(self) -> None:
+        """Follow the thread, where the agent's settings live."""
         self._unsubscribe = self.thread.subscribe(self._on_change)
 
     def on_unmount(self) -> None:
+        """Stop following the thread."""
         if callable(self._unsubscribe):
             self._unsubscribe()
 
@@ -167,6 +171,7 @@ class SettingsSection(Vertical):
         return next((o for o in self.thread.config_options if o.id == row_id), None)
 
     def on_setting_row_activated(self, event: SettingRow.Activated) -> None:
+        """Open the picker of the activated setting."""
         event.stop()
         self.activate(event.row.row_id)
 

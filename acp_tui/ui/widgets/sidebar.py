@@ -39,9 +39,11 @@ class ProvidersRow(Static, can_focus=True):
         self.session = session
 
     def on_click(self) -> None:
+        """A click opens the providers screen."""
         self.action_open()
 
     def action_open(self) -> None:
+        """Open the agent's providers screen."""
         from acp_tui.ui.screens.providers_screen import ProvidersScreen
 
         self.app.push_screen(ProvidersScreen(self.session))
@@ -87,6 +89,7 @@ class Sidebar(VerticalScroll):
         yield Static("", id="commands")
 
     def on_mount(self) -> None:
+        """Follow the thread and fill every section."""
         self._unsubscribe = self.thread.subscribe(self._on_change)
         self.refresh_plans()
         self.refresh_providers()
@@ -94,6 +97,7 @@ class Sidebar(VerticalScroll):
         self.refresh_commands()
 
     def on_unmount(self) -> None:
+        """Stop following the thread."""
         if self._unsubscribe is not None:
             self._unsubscribe()
 

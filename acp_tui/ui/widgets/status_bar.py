@@ -55,6 +55,7 @@ class StatusBar(Widget):
     """v2: what `state_update` said, e.g. "idle · end_turn" or "requires action: Edit a.py"."""
 
     def on_mount(self) -> None:
+        """Tick four times a second (the turn's clock); `show_clock` pauses it while hidden."""
         self._ticker = self.set_interval(0.25, self._tick)
 
     def show_clock(self, shown: bool) -> None:

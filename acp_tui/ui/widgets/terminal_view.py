@@ -162,6 +162,7 @@ class TerminalView(ScrollView, can_focus=True):
         self.border_title = Text(safe_line(command))
 
     def on_mount(self) -> None:
+        """Start the paused frame timer, show the output so far and follow new output."""
         # Output arrives from the host's reader callbacks, outside the app's context: a paused
         # frame timer (created here) is resumed by them, and interprets it at most once a frame.
         self._frame_timer = self.set_interval(FRAME_SECONDS, self._flush, pause=True)
@@ -175,6 +176,7 @@ class TerminalView(ScrollView, can_focus=True):
         self._show_status()
 
     def on_unmount(self) -> None:
+        """Stop following the terminal's output."""
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self._unsubscribe.clear()
@@ -232,6 +234,7 @@ class TerminalView(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Follow new output exactly while the view sits at the bottom."""
         super().watch_scroll_y(old_value, new_value)
         # Follow exactly while the view sits at the bottom. A move up that lands at the bottom is
         # Textual clamping to a smaller maximum (the region grew), not the user scrolling away.
@@ -269,6 +272,9 @@ class TerminalView(ScrollView, can_focus=True):
     # -- input ----------------------------------------------------------------------------------
 
     def on_key(self, event: Key) -> None:
+        """Send the key to the running command, except focus keys, ctrl+k and keys of an agent-
+        owned or ended terminal.
+        """
         if (
             event.key in _FOCUS_KEYS
             or event.key == "ctrl+k"
@@ -284,6 +290,7 @@ class TerminalView(ScrollView, can_focus=True):
         self.terminal.write_input(data)
 
     def on_paste(self, event: Paste) -> None:
+        """Send pasted text to the running command (newlines as carriage returns)."""
         if self.terminal.exit_status is None:
             event.stop()
             self.terminal.write_input(event.text.replace("\r\n", "\r").replace("\n", "\r").encode())
@@ -292,9 +299,11 @@ class TerminalView(ScrollView, can_focus=True):
         self.terminal.write_input(data.encode())
 
     def action_kill(self) -> None:
+        """Kill the command."""
         self.terminal.kill()
 
     def on_resize(self, _event: Resize) -> None:
+        """Resize the emulated screen (and the PTY) to the view."""
         region = self.scrollable_content_region
         screen = self._emulator.screen
         columns = max(2, region.width)

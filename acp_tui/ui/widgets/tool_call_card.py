@@ -72,9 +72,11 @@ class CardLines(EntryLines):
         return part.strips
 
     def redraw(self) -> None:
+        """Draw the card's lines again."""
         self.item_changed(self.items[0])
 
     def on_click(self, event: events.Click) -> None:
+        """Run the action of the clicked line (open a diff, fold a section ...), if it has one."""
         found = self.item_at(event.y)
         action = self.actions.get(found[1]) if found is not None else None
         if action is not None:
@@ -82,9 +84,11 @@ class CardLines(EntryLines):
             self.card.line_action(action)
 
     def action_fold(self) -> None:
+        """Fold or unfold the card."""
         self.card.toggle()
 
     def action_expand_output(self) -> None:
+        """Show the card's whole output."""
         self.card.expand_output()
 
 
@@ -98,6 +102,7 @@ class SlotFrame(Vertical):
         self.widget = widget
 
     def paint(self, color: Color) -> None:
+        """Colour the frame's side borders (the card's status colour)."""
         self.styles.border_left = ("round", color)
         self.styles.border_right = ("round", color)
 
@@ -136,6 +141,7 @@ class ToolCallCard(Vertical):
         yield self.head
 
     def on_mount(self) -> None:
+        """Draw the card from its entry and tick its elapsed time every second."""
         self._composed = True
         self.update_from_entry()
         self.set_interval(1.0, self._tick)
@@ -296,6 +302,7 @@ class ToolCallCard(Vertical):
         ]
 
     def action_show_diff(self) -> None:
+        """Open the card's diffs in the diff screen."""
         from acp_tui.ui.screens.diff_screen import DiffScreen
 
         diffs = self.diffs()

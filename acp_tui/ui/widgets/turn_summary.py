@@ -76,6 +76,7 @@ class TurnSummaryView(Static, can_focus=True):
         self._spans: list[tuple[int, int]] = []
 
     def on_mount(self) -> None:
+        """Show the summary."""
         self.show(self.summary)
 
     def show(self, summary: TurnSummary) -> None:
@@ -120,20 +121,24 @@ class TurnSummaryView(Static, can_focus=True):
                 return
 
     def on_focus(self) -> None:
+        """Redraw with the selected file marked."""
         self.update(self.line())
 
     def on_blur(self) -> None:
+        """Redraw without the selection mark."""
         self.update(self.line())
 
     def _shown_count(self) -> int:
         return min(len(self.summary.files), MAX_SHOWN)
 
     def action_move(self, step: int) -> None:
+        """Select the next or previous file, wrapping round."""
         if self.summary.files:
             self.selected = (self.selected + step) % self._shown_count()
             self.update(self.line())
 
     def action_open(self, index: int | None = None) -> None:
+        """Open the selected file's diff (or file `index`)."""
         from acp_tui.ui.screens.diff_screen import DiffScreen
 
         if index is not None:
@@ -143,6 +148,7 @@ class TurnSummaryView(Static, can_focus=True):
 
     @work(exclusive=True, group="turn-revert")
     async def action_revert_turn(self) -> None:
+        """Ask, then revert every file the turn changed through the host."""
         files = self.summary.files
         if not files:
             return
