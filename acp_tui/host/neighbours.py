@@ -1,0 +1,87 @@
+"""The sessions watching one directory, so that a change on disk is attributed once between them.
+
+Every session's change monitor sees every change under its directory, including the writes of
+the other sessions there. Each monitor joins the `Neighbours` of its shared watcher
+(`acp_tui.host.dir_watch`) as a `Neighbour`: its name and whether its agent is working (a turn
+runs, or just ended, or background work) at a given moment. Before recording a change, a monitor
+asks `whose`:
+
+- a write acp-tui made for another session (its file host's write or revert, told here by
+  `wrote`) whose content is on disk now is that session's: `THEIRS`, never recorded here;
+- else, while exactly one session's agent works, the change is that session's: `MINE` for it,
+  `THEIRS` for the others;
+- while several work, nobody can tell which agent made it: each of them records it as made
+  while they all worked (`Verdict.working` names them), none claims it;
+- while none works it is a change from outside acp-tui: `MINE` for everyone (each records it
+  as "outside acp-tui", as a single session does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(eq=False)
+class Neighbour:
+    name: Callable[[], str]
+    """What the session is called where the user sees it (its agent's name)."""
+    busy: Callable[[float | None], bool]
+    """Whether its agent was working at a moment (`time.monotonic()`; None: now)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str
+    """"mine", "theirs" or "shared"."""
+    working: tuple[str, ...] = ()
+    """With "shared": the names of the sessions whose agents were all working."""
+
+
+MINE = Verdict("mine")
+THEIRS = Verdict("theirs")
+
+
+class Neighbours:
+    def __init__(self) -> None:
+        self._members: list[Neighbour] = []
+        self._written: dict[Path, tuple[Neighbour, bytes | None]] = {}
+        """The last content acp-tui wrote for a session, per path (None: it deleted the file)."""
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def join(self, member: Neighbour) -> Callable[[], None]:
+        """Add `member`; the answer removes it (and forgets its writes)."""
+        self._members.append(member)
+
+        def leave() -> None:
+            if member in self._members:
+                self._members.remove(member)
+            for path, (writer, _) in list(self._written.items()):
+                if writer is member:
+                    del self._written[path]
+
+        return leave
+
+    def wrote(self, member: Neighbour, path: Path, data: bytes | None) -> None:
+        """acp-tui wrote `data` to `path` for `member` (through its file host)."""
+        if len(self._members) > 1:  # alone, nobody needs to know
+            self._written[path] = (member, data)
+        else:
+            self._written.pop(path, None)
+
+    def whose(self, member: Neighbour, path: Path, data: bytes | None, at: float | None) -> Verdict:
+        """Whether `member` should record the change of `path` to `data` seen at `at`."""
+        written = self._written.get(path)
+        if written is not None and written[1] == data:
+            return MINE if written[0] is member else THEIRS
+        if len(self._members) < 2:
+            return MINE
+        busy = [m for m in self._members if m.busy(at)]
+        if not busy or busy == [member]:
+            return MINE
+        if member not in busy:
+            return THEIRS
+        return Verdict("shared", tuple(m.name() for m in busy))
