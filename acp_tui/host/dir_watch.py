@@ -69,6 +69,11 @@ class DirectoryWatch:
         self._timer: asyncio.TimerHandle | None = None
         self.closed = False
 
+    @property
+    def idle(self) -> bool:
+        """No events waiting to be handed out (and so no timer set)."""
+        return self._timer is None and not self._pending
+
     async def start(self) -> None:
         """Arm the watcher (once; later callers wait for the first)."""
         if self._started is None:
