@@ -155,10 +155,8 @@ class DirectoryWatchers:
     """The process's watchers, by directory (see the module)."""
 
     def __init__(self, *, use_inotify: bool | None = None) -> None:
-        inotify = available() if use_inotify is None else use_inotify
-        self._backend: Callable[[Path, Callable[[list[Event]], None]], Backend] = (
-            InotifyTree if inotify else PolledTree
-        )
+        self.use_inotify = use_inotify
+        """inotify or watchfiles (None: inotify where it works, decided at the first watch)."""
         self._watches: dict[Path, DirectoryWatch] = {}
 
     @property
@@ -169,9 +167,11 @@ class DirectoryWatchers:
     async def watch(self, root: Path, listener: Listener) -> Watching:
         """Listen to changes under `root` (resolved) until the answer is closed."""
         root = await asyncio.to_thread(root.resolve)
+        if self.use_inotify is None:
+            self.use_inotify = await asyncio.to_thread(available)
         watch = self._shared(root)
         if watch is None:
-            watch = DirectoryWatch(root, self._backend)
+            watch = DirectoryWatch(root, InotifyTree if self.use_inotify else PolledTree)
             self._watches[root] = watch
         watch.users += 1
         watching = Watching(watch, root, lambda: self._release(watch))

@@ -15,8 +15,6 @@ falls back to watchfiles (`acp_tui.host.dir_watch`).
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import errno
 import logging
 import os
@@ -24,6 +22,7 @@ import struct
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -56,24 +55,40 @@ HEADER = struct.Struct("iIII")
 READ_SIZE = 1 << 16
 
 
-def _libc() -> ctypes.CDLL | None:
+_LIBC: Any = None
+_LOADED = False
+
+
+def _libc() -> Any:
+    """libc's inotify functions (ctypes), loaded at the first call; None where there are none."""
+    global _LIBC, _LOADED
+    if _LOADED:
+        return _LIBC
+    _LOADED = True
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # (not on the way to the first frame)
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.inotify_init1.argtypes = [ctypes.c_int]
         libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
         libc.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
     except (OSError, AttributeError):
         return None
+    _LIBC = libc
     return libc
 
 
-_LIBC = _libc()
-
-
 def available() -> bool:
-    return _LIBC is not None
+    """Whether inotify works here (loads libc's functions: may take a few milliseconds)."""
+    return _libc() is not None
+
+
+def _errno() -> int:
+    import ctypes
+
+    return ctypes.get_errno()
 
 
 class InotifyTree:
@@ -97,10 +112,11 @@ class InotifyTree:
 
     def arm(self) -> None:
         """(blocking) Open the descriptor and watch every directory of the tree."""
-        assert _LIBC is not None
-        fd = _LIBC.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        libc = _libc()
+        assert libc is not None
+        fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if fd < 0:
-            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+            raise OSError(_errno(), "inotify_init1 failed")
         self.fd = fd
         self._add_tree(str(self.root), report=False)
 
@@ -145,13 +161,13 @@ class InotifyTree:
         return found
 
     def _add(self, directory: str) -> bool:
-        assert _LIBC is not None
+        libc = _libc()
         fd = self.fd
-        if fd < 0 or self._full:
+        if fd < 0 or self._full or libc is None:
             return False
-        wd = _LIBC.inotify_add_watch(fd, os.fsencode(directory), MASK)
+        wd = libc.inotify_add_watch(fd, os.fsencode(directory), MASK)
         if wd < 0:
-            error = ctypes.get_errno()
+            error = _errno()
             if error == errno.ENOSPC:
                 self._full = True
                 log.warning(
@@ -165,12 +181,13 @@ class InotifyTree:
 
     def _forget_tree(self, top: str) -> None:
         """Stop watching `top` and what is below it (it moved away)."""
-        assert _LIBC is not None
+        libc = _libc()
         prefix = top + os.sep
         for wd, directory in list(self._paths.items()):
             if directory == top or directory.startswith(prefix):
                 self._paths.pop(wd, None)
-                _LIBC.inotify_rm_watch(self.fd, wd)
+                if libc is not None:
+                    libc.inotify_rm_watch(self.fd, wd)
 
     def _watch_new(self, directory: str) -> None:
         """A directory appeared: watch it in a worker thread, then report what it holds."""
