@@ -7,7 +7,8 @@ runs, or just ended, or background work) at a given moment. Before recording a c
 asks `whose`:
 
 - a write acp-tui made for another session (its file host's write or revert, told here by
-  `wrote`) whose content is on disk now is that session's: `THEIRS`, never recorded here;
+  `wrote`) whose content is on disk when this monitor first looks at the path after it is that
+  session's: `THEIRS`, never recorded here (the same content again later is a new change);
 - else, while exactly one session's agent works, the change is that session's: `MINE` for it,
   `THEIRS` for the others;
 - while several work, nobody can tell which agent made it: each of them records it as made
@@ -43,11 +44,20 @@ MINE = Verdict("mine")
 THEIRS = Verdict("theirs")
 
 
+@dataclass(eq=False)
+class _Write:
+    writer: Neighbour
+    data: bytes | None
+    unseen: set[Neighbour]
+    """The other sessions whose monitors have not looked at the path since."""
+
+
 class Neighbours:
     def __init__(self) -> None:
         self._members: list[Neighbour] = []
-        self._written: dict[Path, tuple[Neighbour, bytes | None]] = {}
-        """The last content acp-tui wrote for a session, per path (None: it deleted the file)."""
+        self._written: dict[Path, _Write] = {}
+        """The last write acp-tui made for a session, per path, until every other session's
+        monitor looked at the path once (the same content later is no longer that write)."""
 
     def __len__(self) -> int:
         return len(self._members)
@@ -59,24 +69,30 @@ class Neighbours:
         def leave() -> None:
             if member in self._members:
                 self._members.remove(member)
-            for path, (writer, _) in list(self._written.items()):
-                if writer is member:
+            for path, write in list(self._written.items()):
+                write.unseen.discard(member)
+                if write.writer is member or not write.unseen:
                     del self._written[path]
 
         return leave
 
     def wrote(self, member: Neighbour, path: Path, data: bytes | None) -> None:
         """acp-tui wrote `data` to `path` for `member` (through its file host)."""
-        if len(self._members) > 1:  # alone, nobody needs to know
-            self._written[path] = (member, data)
+        others = {m for m in self._members if m is not member}
+        if others:
+            self._written[path] = _Write(member, data, others)
         else:
             self._written.pop(path, None)
 
     def whose(self, member: Neighbour, path: Path, data: bytes | None, at: float | None) -> Verdict:
         """Whether `member` should record the change of `path` to `data` seen at `at`."""
-        written = self._written.get(path)
-        if written is not None and written[1] == data:
-            return MINE if written[0] is member else THEIRS
+        write = self._written.get(path)
+        if write is not None and member in write.unseen:
+            write.unseen.discard(member)
+            if not write.unseen:
+                del self._written[path]
+            if write.data == data:
+                return THEIRS
         if len(self._members) < 2:
             return MINE
         busy = [m for m in self._members if m.busy(at)]

@@ -109,13 +109,17 @@ async def test_a_write_made_for_one_session_never_appears_as_the_others(
     await p.fence()
     assert p.names(p.a) == ["notes.txt"] and p.a.log.records[0].observed is None
     assert p.names(p.b) == []  # never B's: not a change of its agent, nor from outside
-    # B knows the file's content now: B's agent editing it next is recorded from there
-    p.b.thread.begin_turn()
-    (p.root / "notes.txt").write_text("B's agent\n")
-    await until(lambda: p.b.records("notes.txt"), "B's edit")
+    # B knows the file's content now: a change is recorded from there
+    (p.root / "notes.txt").write_text("the user's\n")
+    await p.fence()
     [record] = p.b.records("notes.txt")
     assert record.before == "gemini's edit, by A's file host\n"
-    assert whose(record).origin == "agent"
+    assert whose(record).origin == "outside"
+    # the same content as A's write, later, made by B's agent, is B's (not A's write again)
+    p.b.thread.begin_turn()
+    (p.root / "notes.txt").write_text("gemini's edit, by A's file host\n")
+    await until(lambda: len(p.b.records("notes.txt")) == 2, "B's edit")
+    assert whose(p.b.records("notes.txt")[1]).origin == "agent"
 
 
 async def test_an_agents_own_change_while_only_its_session_works_is_that_sessions(
