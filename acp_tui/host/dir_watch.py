@@ -12,7 +12,8 @@ to the same watcher, and the monitors meet there (`Watching.neighbours`) to attr
 once between sessions (`acp_tui.host.neighbours`).
 
 The watcher is inotify read on the loop (`acp_tui.host.inotify`: nothing wakes up while nothing
-changes); where inotify is missing, watchfiles' watcher in a thread of its own. Events are batched
+changes); where inotify is missing or cannot start (its limit of instances reached), watchfiles'
+watcher in a thread of its own. Events are batched
 on the loop: a batch is handed out `QUIET` seconds after its last event, or `LONGEST` seconds
 after its first while events keep coming; `at` is when its first event was read
 (`time.monotonic()`).
@@ -61,7 +62,7 @@ class DirectoryWatch:
         self.batches: Signal[Batch] = Signal(f"changes under {root}")
         self.neighbours = Neighbours()
         self.users = 0
-        self._backend = backend(root, self._events)
+        self._backend: Backend = backend(root, self._events)
         self._started: asyncio.Future[None] | None = None
         self._pending: set[Event] = set()
         self._first_at = 0.0
@@ -80,7 +81,17 @@ class DirectoryWatch:
             loop = asyncio.get_running_loop()
             self._started = loop.create_future()
             try:
-                await asyncio.to_thread(self._backend.arm)
+                try:
+                    await asyncio.to_thread(self._backend.arm)
+                except OSError as error:  # e.g. inotify's limit of instances reached
+                    if not isinstance(self._backend, InotifyTree):
+                        raise
+                    log.warning(
+                        "inotify failed under %s (%s): watchfiles instead", self.root, error
+                    )
+                    self._backend.close()
+                    self._backend = PolledTree(self.root, self._events)
+                    await asyncio.to_thread(self._backend.arm)
                 if not self.closed:
                     self._backend.attach(loop)
             except BaseException as error:

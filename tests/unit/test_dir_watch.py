@@ -6,6 +6,7 @@ timer). Nothing sleeps to synchronise: tests wait until a listener heard what th
 from __future__ import annotations
 
 import asyncio
+import errno
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.host.dir_watch import DirectoryWatchers, Watching
-from acp_tui.host.inotify import ADDED, DELETED, Event, available
+from acp_tui.host.inotify import ADDED, DELETED, Event, InotifyTree, available
 
 pytestmark = [
     pytest.mark.timeout(60),
@@ -96,3 +97,20 @@ async def test_two_registries_stay_apart_and_an_idle_watcher_runs_nothing(root: 
     for w in watching:
         w.close()
     assert first.roots == second.roots == []
+
+
+async def test_when_inotify_cannot_start_watchfiles_watches_instead(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(self: InotifyTree) -> None:
+        raise OSError(errno.EMFILE, "inotify_init1 failed")
+
+    monkeypatch.setattr(InotifyTree, "arm", refused)
+    watchers = DirectoryWatchers()
+    heard = Heard()
+    watching = await watchers.watch(root, heard)
+    (root / "seen.txt").write_text("x")
+    await until(lambda: str(root / "seen.txt") in heard.paths(), "the file, through watchfiles")
+    assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == ["acp-tui-watch"]
+    watching.close()
+    assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == []
