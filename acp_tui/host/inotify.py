@@ -20,6 +20,7 @@ import logging
 import os
 import struct
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,8 @@ class InotifyTree:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._full = False
         self.closed = False
+        self._lock = threading.Lock()
+        """Between `arm` (a worker thread) and `close`: the descriptor is closed exactly once."""
 
     @property
     def watched(self) -> int:
@@ -117,7 +120,11 @@ class InotifyTree:
         fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if fd < 0:
             raise OSError(_errno(), "inotify_init1 failed")
-        self.fd = fd
+        with self._lock:
+            if self.closed:  # given up while this thread started
+                os.close(fd)
+                return
+            self.fd = fd
         self._add_tree(str(self.root), report=False)
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -125,14 +132,15 @@ class InotifyTree:
         loop.add_reader(self.fd, self._read)
 
     def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if self._loop is not None and self.fd >= 0:
-            self._loop.remove_reader(self.fd)
-        if self.fd >= 0:
-            os.close(self.fd)
-        self.fd = -1
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            fd, self.fd = self.fd, -1
+        if self._loop is not None and fd >= 0:
+            self._loop.remove_reader(fd)
+        if fd >= 0:
+            os.close(fd)
         self._paths.clear()
 
     # ---- watches ------------------------------------------------------------------------------
