@@ -43,11 +43,6 @@ class SessionFacade(Protocol):
     def cwd(self) -> Path: ...
 
     @property
-    def watchers(self) -> DirectoryWatchers:
-        """The directory watchers (shared by the app's sessions) its file index listens to."""
-        ...
-
-    @property
     def settings(self) -> Settings: ...
 
     @property
@@ -64,6 +59,11 @@ class SessionFacade(Protocol):
     @property
     def speaks_v2(self) -> bool:
         """The agent answered `initialize` with ACP v2."""
+        ...
+
+    @property
+    def watchers(self) -> DirectoryWatchers:
+        """The directory watchers (shared by the app's sessions) its file index listens to."""
         ...
 
     @property
