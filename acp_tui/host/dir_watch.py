@@ -47,9 +47,20 @@ Listener = Callable[[float, set[Event]], None]
 
 
 class Backend(Protocol):
-    def arm(self) -> None: ...
-    def attach(self, loop: asyncio.AbstractEventLoop) -> None: ...
-    def close(self) -> None: ...
+    """A watcher of one tree (`InotifyTree`, `PolledTree`), handing lists of events to the
+    callback it was made with."""
+
+    def arm(self) -> None:
+        """(blocking, in a worker thread) Start watching the tree."""
+        ...
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start handing events to the callback, on `loop`."""
+        ...
+
+    def close(self) -> None:
+        """Stop watching (idempotent); nothing is handed out afterwards."""
+        ...
 
 
 class DirectoryWatch:
@@ -102,6 +113,7 @@ class DirectoryWatch:
         await asyncio.shield(self._started)
 
     def close(self) -> None:
+        """Stop the watcher; events not handed out yet are dropped."""
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
@@ -156,6 +168,7 @@ class Watching:
         self._unsubscribe = self.watch.batches.subscribe(mine)
 
     def close(self) -> None:
+        """Stop listening (idempotent); the watcher stops with its last listener."""
         unsubscribe, self._unsubscribe = self._unsubscribe, None
         if unsubscribe is not None:
             unsubscribe()
@@ -220,16 +233,19 @@ class PolledTree:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def arm(self) -> None:
+        """(blocking) watchfiles' watcher on the tree (imported here, in the worker thread)."""
         from watchfiles._rust_notify import RustNotify
 
         self._notify = RustNotify([str(self.root)], False, False, 300, True, True)
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the thread that waits for events and hands them to `loop`."""
         self._loop = loop
         self._thread = threading.Thread(target=self._run, name="acp-tui-watch", daemon=True)
         self._thread.start()
 
     def close(self) -> None:
+        """Stop the thread (it sees the flag within `POLL_STEP_MS`) and the watcher."""
         self._stop.set()
         thread, self._thread = self._thread, None
         if thread is not None:

@@ -128,10 +128,12 @@ class InotifyTree:
         self._add_tree(str(self.root), report=False)
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the descriptor on `loop` (one more reader: nothing runs while nothing changes)."""
         self._loop = loop
         loop.add_reader(self.fd, self._read)
 
     def close(self) -> None:
+        """Stop reading and close the descriptor (its watches go with it); idempotent."""
         with self._lock:
             if self.closed:
                 return

@@ -26,6 +26,8 @@ from pathlib import Path
 
 @dataclass(eq=False)
 class Neighbour:
+    """One session among those watching a directory."""
+
     name: Callable[[], str]
     """What the session is called where the user sees it (its agent's name)."""
     busy: Callable[[float | None], bool]
@@ -34,6 +36,8 @@ class Neighbour:
 
 @dataclass(frozen=True)
 class Verdict:
+    """Whose a change is, for the monitor that asked (`Neighbours.whose`)."""
+
     kind: str
     """"mine", "theirs" or "shared"."""
     working: tuple[str, ...] = ()
@@ -53,6 +57,9 @@ class _Write:
 
 
 class Neighbours:
+    """The sessions whose monitors listen to one watcher, and acp-tui's recent writes for them
+    (see the module)."""
+
     def __init__(self) -> None:
         self._members: list[Neighbour] = []
         self._written: dict[Path, _Write] = {}
