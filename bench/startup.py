@@ -57,8 +57,8 @@ FRAME_TEXT = b"palette"
 READY_TEXT = "● ready".encode()
 IMPORT_LINE = re.compile(rb"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)\r?\n")
 # Modules acp-tui loads when first used; seeing one before the first frame is a regression.
-# (Not watchfiles: the file index and the change monitor load it as they start, right after
-# the main screen is mounted, which may be just before or just after the first frame.)
+# (Not watchfiles: loaded only where inotify is missing, by the directory watcher as it starts,
+# right after the main screen is mounted, which may be just before or just after the first frame.)
 LAZY = (
     "pydantic_settings",
     "pyte",

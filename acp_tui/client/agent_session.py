@@ -37,6 +37,7 @@ from acp_tui.client.write_review import WriteReport
 from acp_tui.composer.elicitation import PendingElicitation
 from acp_tui.config import Settings
 from acp_tui.host.change_log import ChangeLog
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
@@ -82,6 +83,7 @@ class AgentSession:
         rules: the project's remembered permission rules (None: nothing is remembered).
         guard: the process guard the agent and its terminals run under.
         prestarted: an agent started before the session (adopted when it matches).
+        watchers: the directory watchers every session of the app shares (default: its own).
     """
 
     def __init__(
@@ -97,6 +99,7 @@ class AgentSession:
         rules: RulesStore | None = None,
         guard: ProcessGuard | None = None,
         prestarted: Prestarted | None = None,
+        watchers: DirectoryWatchers | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
         self.tasks = Supervisor("session")
@@ -111,9 +114,11 @@ class AgentSession:
         self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
+        self.watchers = watchers if watchers is not None else DirectoryWatchers()
         services = host_services(
-            self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks
-        )
+            self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
+            watchers=self.watchers, name=lambda: self.agent_name,
+        )  # fmt: skip
         self.permissions = services.permissions
         self.write_gate = services.write_gate
         self.fs = services.fs
@@ -389,13 +394,8 @@ class AgentSession:
             self._log(event)
 
     def _on_oversized_frame(self, length: int, cap: int) -> None:
-        self.notices.emit(
-            Notice(
-                f"Discarded a message of {length:,} bytes from the agent "
-                f"(over the {cap:,}-byte limit, setting max_frame_bytes).",
-                "warning",
-            )
-        )
+        text = f"Discarded a message of {length:,} bytes from the agent (over the {cap:,}-byte "
+        self.notices.emit(Notice(text + "limit, setting max_frame_bytes).", "warning"))
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`: the ask becomes state of its tool call; the broker

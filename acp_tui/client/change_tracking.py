@@ -14,6 +14,7 @@ from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.change_monitor import ChangeMonitor
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.host.reverts import Reverts
 from acp_tui.session.thread import Thread
@@ -40,7 +41,12 @@ class ChangeTracking:
         tasks: Supervisor | None = None,
         own_files: OwnFiles | None = None,
         on_observed: Callable[[WriteRecord], None] | None = None,
+        watchers: DirectoryWatchers | None = None,
+        name: Callable[[], str] = lambda: "the agent",
     ) -> None:
+        """`watchers`: the process's directory watchers (shared with the file index and the
+        other sessions; default: the monitor's own); `name`: the session's, for the other
+        sessions in the directory."""
         self._tasks = tasks if tasks is not None else Supervisor("change tracking")
         self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
         self.attribution.attach(changes)
@@ -53,6 +59,9 @@ class ChangeTracking:
                 tasks=self._tasks,
                 own_files=own_files,
                 on_observed=on_observed,
+                watchers=watchers,
+                name=name,
+                busy=lambda at: self.attribution.active_turn(at) is not None,
             )
             if watch
             else None

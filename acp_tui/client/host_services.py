@@ -4,7 +4,7 @@ system host, terminals, change tracking, elicitations."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReviewGate
 from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.config import Settings
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permission_subject import named_paths
@@ -43,8 +44,12 @@ def host_services(
     rules: RulesStore | None,
     guard: ProcessGuard,
     tasks: Supervisor,
+    watchers: DirectoryWatchers,
+    name: Callable[[], str],
 ) -> HostServices:
-    """The services of a session in `cwd` (resolved), reporting to `thread`."""
+    """The services of a session in `cwd` (resolved), reporting to `thread`; `watchers`: the
+    process's directory watchers (one per directory, shared by every session there); `name`:
+    the session's, for the other sessions in its directory."""
     permissions = PermissionBroker(
         rules,
         policy=settings.permission_policy,
@@ -81,5 +86,7 @@ def host_services(
         tasks=tasks,
         own_files=fs.own_files,
         on_observed=fs.agent_changed,
+        watchers=watchers,
+        name=name,
     )
     return HostServices(permissions, write_gate, fs, terminals, changes, ElicitationBroker())

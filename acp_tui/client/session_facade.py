@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from acp_tui.composer.elicitation import PendingElicitation
     from acp_tui.config import Settings
     from acp_tui.host.change_log import ChangeLog
+    from acp_tui.host.dir_watch import DirectoryWatchers
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.host.permissions import PendingPermission
     from acp_tui.host.reverts import Reverts
@@ -62,6 +63,11 @@ class SessionFacade(Protocol):
     @property
     def speaks_v2(self) -> bool:
         """The agent answered `initialize` with ACP v2."""
+        ...
+
+    @property
+    def watchers(self) -> DirectoryWatchers:
+        """The directory watchers (shared by the app's sessions) its file index listens to."""
         ...
 
     @property

@@ -3,9 +3,10 @@
 Built once in a worker thread: `git ls-files` (tracked and untracked, minus what git ignores)
 when the directory is in a git work tree, else a walk with `os.scandir` that honours .gitignore
 files (`acp_tui.host.gitignore`; read only when regular files, through the host's walk
-`acp_tui.host.open_beneath`, so a FIFO cannot block the walk). `watch()` keeps it fresh with
-watchfiles, so files the agent creates show up at once. Directories are entries too (their
-paths end with `/`).
+`acp_tui.host.open_beneath`, so a FIFO cannot block the walk). `watch(watchers)` keeps it fresh
+through the directory's watcher (`acp_tui.host.dir_watch`: one per directory, shared with the
+change monitor and the other sessions there), so files the agent creates show up at once.
+Directories are entries too (their paths end with `/`).
 
 Queries are answered by a `PathSearch` snapshot (`path_search.py`), made in the thread that
 built or changed the index, so the UI thread only reads: `search()` for a query that may be
@@ -21,7 +22,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from acp_tui.composer.path_search import PathSearch, Search
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.gitignore import GitignoreRules
+from acp_tui.host.inotify import DELETED, Event
 from acp_tui.host.open_beneath import read_regular
 from acp_tui.signal import Signal
 
@@ -44,6 +47,8 @@ class FileIndex:
         self._rules: dict[str, GitignoreRules] = {}
         self._search = PathSearch(())
         self.built = False
+        self.watching = False
+        """Whether `watch` listens to the directory's watcher now."""
         self.changed: Signal[None] = Signal("file index changed")
         """After files appeared or disappeared (not after `build`)."""
 
@@ -210,17 +215,25 @@ class FileIndex:
             return None
         return relative
 
-    async def watch(self) -> None:
-        """Follow the tree until cancelled (watchfiles batches the file system's events)."""
-        import watchfiles
-
-        async for batch in watchfiles.awatch(self.root, recursive=True, debounce=50, step=20):
-            added: list[str] = []
-            removed: list[str] = []
-            for change, path in batch:
-                (removed if change == watchfiles.Change.deleted else added).append(path)
-            if await asyncio.to_thread(self._apply, added, removed):
-                self._changed()
+    async def watch(self, watchers: DirectoryWatchers) -> None:
+        """Follow the tree until cancelled (batches that came meanwhile are applied at once)."""
+        queue: asyncio.Queue[set[Event]] = asyncio.Queue()
+        watching = await watchers.watch(self.root, lambda _at, events: queue.put_nowait(events))
+        self.watching = True
+        try:
+            while True:
+                events = await queue.get()
+                while not queue.empty():
+                    events |= queue.get_nowait()
+                added: list[str] = []
+                removed: list[str] = []
+                for change, path in events:
+                    (removed if change == DELETED else added).append(path)
+                if await asyncio.to_thread(self._apply, added, removed):
+                    self._changed()
+        finally:
+            self.watching = False
+            watching.close()
 
     def _changed(self) -> None:
         self.changed.emit(None)

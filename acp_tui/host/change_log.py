@@ -39,13 +39,16 @@ class WriteReview:
 class Observed:
     """A change acp-tui did not write but saw land on disk (the change monitor), and whose it is:
     ``"tool_call"`` (the agent's tool call `tool_call_id`, titled `title` then), ``"agent"`` (the
-    agent, during a turn, no tool call matched) or ``"outside"`` (while no turn ran: the user or
-    another program). `turn` is the turn it landed in (None: outside any turn)."""
+    agent, during a turn, no tool call matched), ``"shared"`` (while the agents of several
+    sessions in the directory worked, named in `working`: which one made it cannot be told) or
+    ``"outside"`` (while no turn ran: the user or another program). `turn` is the turn it landed
+    in (None: outside any turn)."""
 
     origin: str
     tool_call_id: str | None = None
     title: str | None = None
     turn: int | None = None
+    working: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """Who made an observed change, in words ("by <tool call>", "by the agent,
@@ -55,6 +58,12 @@ class Observed:
             return f"by {self.title or self.tool_call_id or 'a tool call'}"
         if self.origin == "agent":
             return "by the agent, unattributed"
+        if self.origin == "shared":
+            names = list(self.working)
+            together = (
+                ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+            )
+            return f"changed while {together} were {'both' if len(names) == 2 else 'all'} working"
         return "outside acp-tui"
 
 

@@ -1,15 +1,19 @@
 """The change monitor: files that change in the session directory without acp-tui writing them.
 
-Agents that edit files themselves (claude-agent-acp, codex, ...) never call `fs/write_text_file`,
-so their edits would bypass review. The monitor watches the session directory (watchfiles' Rust
-watcher, in a thread of its own), skips what git or the root ``.gitignore`` ignores (`ignore`),
-and for each file that now differs from what acp-tui last knew of it appends a `WriteRecord` to
-the session's `ChangeLog` with `observed` set by the `attribute` callback (which tool call, the
-agent, or outside acp-tui). What acp-tui last knew is the `after` of the file's latest record,
-else its `Baseline` (the content before the agent first touched it). acp-tui's own writes (the
-file host's writes and reverts) are in the log before their events arrive, so they
-match and are not counted twice; acp-tui's temporary files are ignored, and so are its own
-files (`OwnFiles`: the traffic log, exports), which are never changes of the session.
+Agents that edit files themselves (claude-agent-acp, codex, ...) never call `fs/write_text_file`, so
+their edits would bypass review. The monitor listens to the session directory's watcher (one per
+directory, shared with the file index and the other sessions there: `dir_watch`), skips what git or
+the root ``.gitignore`` ignores (`ignore`), and for each file that now differs from what acp-tui
+last knew of it appends a `WriteRecord` to the session's `ChangeLog` with `observed` set by the
+`attribute` callback (which tool call, the agent, or outside acp-tui). What acp-tui last knew is the
+`after` of the file's latest record, else its `Baseline` (the content before the agent first touched
+it). acp-tui's own writes (the file host's writes and reverts) are in the log before their events
+arrive, so they match and are not counted twice; acp-tui's temporary files are ignored, and so are
+its own files (`OwnFiles`: the traffic log, exports), which are never changes of the session.
+
+Several sessions in one directory see each other's changes: the monitors meet in the watcher's
+`Neighbours`, which tell them whose a change is (another session's write or agent: not recorded
+here; several agents working at once: recorded by each as made while they all worked).
 
 `settle(paths)` reads paths at once instead of waiting for their events (the end of a turn).
 
@@ -28,10 +32,8 @@ import contextlib
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from acp_tui.host.baseline import (
     BUDGET_BYTES,
@@ -41,12 +43,12 @@ from acp_tui.host.baseline import (
     read_small,
 )
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for_record
+from acp_tui.host.dir_watch import DirectoryWatchers, Watching
 from acp_tui.host.ignore import IgnoreRules, git_root
+from acp_tui.host.inotify import Event
+from acp_tui.host.neighbours import THEIRS, Neighbour
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.tasks import Supervisor
-
-if TYPE_CHECKING:
-    from watchfiles._rust_notify import RustNotify
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +56,6 @@ Attribute = Callable[[Path, bytes | None, str | None, float | None], Observed]
 """Whose a change is: the changed file, its content now (None: deleted) and before (text), and
 when its event arrived (`time.monotonic()`; None: now)."""
 
-DEBOUNCE_MS = 400
-STEP_MS = 30
-WAIT_MS = 250  # how long one watch call waits for events before checking the stop flag
 SLICE = 200
 """Paths read in one go and recorded between two returns to the event loop."""
 MAX_NEW_DIRECTORY_FILES = 200_000
@@ -76,7 +75,13 @@ class ChangeMonitor:
         tasks: Supervisor | None = None,
         own_files: OwnFiles | None = None,
         on_observed: Callable[[WriteRecord], None] | None = None,
+        watchers: DirectoryWatchers | None = None,
+        name: Callable[[], str] = lambda: "the agent",
+        busy: Callable[[float | None], bool] = lambda at: False,
     ) -> None:
+        self.watchers = watchers if watchers is not None else DirectoryWatchers()
+        self.neighbour = Neighbour(name, busy)
+        """This session among the others watching the directory (its name, its agent working)."""
         self.own_files = own_files if own_files is not None else OwnFiles()
         self.on_observed = on_observed
         """Told each record the monitor adds (the file host: what the agent changed itself)."""
@@ -98,20 +103,21 @@ class ChangeMonitor:
         """Directories whose files were looked at when their event arrived."""
         self._unsubscribe = changes.subscribe(self._on_record)
         self._stop = threading.Event()
-        self._notify: RustNotify | None = None
-        self._thread: threading.Thread | None = None
+        self._watching: Watching | None = None
+        self._leave: Callable[[], None] | None = None
         self._consumer: asyncio.Task[None] | None = None
-        self._queue: asyncio.Queue[tuple[float, set[tuple[int, str]]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[float, set[Event]]] = asyncio.Queue()
         self._ready = asyncio.Event()
         self._process_lock = asyncio.Lock()
 
     @property
     def running(self) -> bool:
-        return self._thread is not None
+        return self._watching is not None
 
     async def start(self) -> None:
-        """Arm the watcher, then take the baseline (the one scan); returns when both are done."""
-        if self._thread is not None:
+        """Listen to the directory's watcher, then take the baseline (the one scan); returns when
+        both are done."""
+        if self._watching is not None:
             return
         git_top = await asyncio.to_thread(git_root, self.root) if self.use_git else None
         self.ignore = IgnoreRules(self.root, git=git_top is not None)
@@ -122,12 +128,11 @@ class ChangeMonitor:
             max_file_bytes=self.max_file_bytes,
             budget_bytes=self.budget_bytes,
         )
-        self._notify = await asyncio.to_thread(_new_notify, self.root)
-        loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(
-            target=self._watch, args=(loop, self._notify), name="acp-tui-monitor", daemon=True
-        )
-        self._thread.start()
+        self._watching = await self.watchers.watch(self.root, self._on_batch)
+        if self._stop.is_set():  # stopped while the watcher was armed
+            self._watching.close()
+            return
+        self._leave = self._watching.neighbours.join(self.neighbour)
         self._consumer = self._tasks.spawn("change monitor events", self._consume())
         await asyncio.to_thread(self.baseline.scan, self._stop)
         self._ready.set()
@@ -135,12 +140,12 @@ class ChangeMonitor:
     async def stop(self) -> None:
         self._unsubscribe()
         self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            await asyncio.to_thread(thread.join)
-        if self._notify is not None:
-            self._notify.close()
-            self._notify = None
+        leave, self._leave = self._leave, None
+        if leave is not None:
+            leave()
+        watching, self._watching = self._watching, None
+        if watching is not None:
+            watching.close()
         consumer, self._consumer = self._consumer, None
         if consumer is not None:
             consumer.cancel()
@@ -160,21 +165,12 @@ class ChangeMonitor:
 
     async def settle(self, paths: Iterable[Path]) -> None:
         """Look at `paths` now (their events may not have arrived yet)."""
-        if self._thread is not None:
+        if self._watching is not None:
             await self._process({path for path in paths})
 
-    # ---- the watcher thread -------------------------------------------------------------------
-
-    def _watch(self, loop: asyncio.AbstractEventLoop, notify: RustNotify) -> None:
-        while not self._stop.is_set():
-            try:
-                result = notify.watch(DEBOUNCE_MS, STEP_MS, WAIT_MS, self._stop)
-            except Exception:  # the watcher broke (e.g. the directory went away)
-                log.exception("change monitor stopped")
-                return
-            if isinstance(result, set) and result:
-                with contextlib.suppress(RuntimeError):  # the loop closed
-                    loop.call_soon_threadsafe(self._queue.put_nowait, (time.monotonic(), result))
+    def _on_batch(self, at: float, events: set[Event]) -> None:
+        """(on the loop) A batch of the watcher's events, `at`: when its first was read."""
+        self._queue.put_nowait((at, events))
 
     # ---- processing ---------------------------------------------------------------------------
 
@@ -254,8 +250,18 @@ class ChangeMonitor:
             if not before.known:
                 self._last[path] = None
             return
+        verdict = (
+            self._watching.neighbours.whose(self.neighbour, path, current.data, at)
+            if self._watching is not None
+            else None
+        )
+        if verdict is THEIRS:  # another session's: what is on disk now is known, not recorded
+            self._last[path] = current.data
+            return
         before_text, before_exact = decode_for_record(before.data)
         observed = self.attribute(path, current.data, before_text, at)
+        if verdict is not None and verdict.kind == "shared":
+            observed = Observed("shared", turn=observed.turn, working=verdict.working)
         after_text, after_exact = decode_for_record(current.data)
         self.observed += 1
         record = self.changes.add(
@@ -272,12 +278,7 @@ class ChangeMonitor:
             self.on_observed(record)
 
     def _on_record(self, record: WriteRecord) -> None:
-        self._last[record.path] = None if record.deleted else record.after_data()
-
-
-def _new_notify(root: Path) -> RustNotify:
-    """watchfiles' watcher on `root` (imported here, in a worker thread: watchfiles and anyio are
-    not on the way to the first frame)."""
-    from watchfiles._rust_notify import RustNotify
-
-    return RustNotify([str(root)], False, False, 300, True, True)
+        data = None if record.deleted else record.after_data()
+        self._last[record.path] = data
+        if record.observed is None and self._watching is not None:  # acp-tui wrote it
+            self._watching.neighbours.wrote(self.neighbour, record.path, data)

@@ -342,14 +342,19 @@ class FileSystemHost:
     def agent_changed(self, record: WriteRecord) -> None:
         """The change monitor saw the agent change a file itself (`record.observed`, origin
         "tool_call" or "agent"): the agent knows that content, so its next write over it is not
-        asked about. A change from outside (the user, another program) and a revert are not
-        the agent's: its next write asks before overwriting them.
+        asked about. A change from outside (the user, another program), one made while the
+        agents of other sessions worked too ("shared") and a revert are not known to be the
+        agent's: its next write asks before overwriting them.
 
         Args:
             record: the change log's record of the change seen on disk.
         """
         observed = record.observed
-        if observed is None or observed.origin == "outside" or record.reverts is not None:
+        if (
+            observed is None
+            or observed.origin in ("outside", "shared")
+            or record.reverts is not None
+        ):
             return
         data = record.after_data()
         self._known[record.path] = fingerprint(data, _mtime_ns(record.path), "write")

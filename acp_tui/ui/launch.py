@@ -97,6 +97,7 @@ def _run(
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.session_history import OpenRequest
     from acp_tui.config import load_settings
+    from acp_tui.host.dir_watch import DirectoryWatchers
     from acp_tui.host.local_files import real_path
     from acp_tui.host.permission_rules import RulesStore
     from acp_tui.ui.app import AcpApp
@@ -107,6 +108,7 @@ def _run(
     if options.protocol is not None:
         loaded.settings = loaded.settings.model_copy(update={"protocol_version": options.protocol})
     rules = RulesStore(cwd)
+    watchers = DirectoryWatchers()  # one watcher per directory, for every session of the app
 
     preset = options.preset
     mcp_servers, mcp_problems = preset_mcp_servers(loaded.settings.mcp_servers, preset)
@@ -123,6 +125,7 @@ def _run(
             rules=rules,
             guard=guard,
             prestarted=early,
+            watchers=watchers,
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
         return session
@@ -144,6 +147,7 @@ def _run(
             settings=loaded.settings,
             rules=store,
             guard=guard,
+            watchers=watchers,
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
         return session

@@ -10,6 +10,7 @@ from typing import Any
 
 from acp_tui.client.agent_session import AgentSession
 from acp_tui.config import Settings
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.presets import Preset
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.workspace.spec import SessionSpec
@@ -18,12 +19,16 @@ from acp_tui.ui.workspace.tab_bar import TabBar
 from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, run_app
 
 
-def spawner(settings: Settings | None = None) -> Any:
-    """A `SpawnSession` as the launcher's: its own agent process per tab (demo speed 0)."""
+def spawner(settings: Settings | None = None, watchers: DirectoryWatchers | None = None) -> Any:
+    """A `SpawnSession` as the launcher's: its own agent process per tab (demo speed 0); the
+    directory watchers shared, when given, as the launcher shares them."""
 
     def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
         kwargs: dict[str, Any] = {"settings": settings} if settings is not None else {}
-        return AgentSession(list(spec.argv), spec.cwd, bridge, env_extra=demo_env(), **kwargs)
+        env = demo_env()
+        return AgentSession(
+            list(spec.argv), spec.cwd, bridge, env_extra=env, watchers=watchers, **kwargs
+        )
 
     return spawn
 
@@ -34,11 +39,16 @@ async def workspace_app(
     *presets: Preset,
     settings: Settings | None = None,
     cwd: Path | None = None,
+    watchers: DirectoryWatchers | None = None,
     **kwargs: Any,
 ) -> AsyncIterator[AppHarness]:
     """The demo agent in the first tab (in `cwd`, default a fresh directory); ctrl+t can open
-    more (the presets offered too)."""
-    app_kwargs = {"spawn": spawner(settings), "presets": presets, **kwargs.pop("app_kwargs", {})}
+    more (the presets offered too). `watchers`: one `DirectoryWatchers` for every session, as
+    the launcher makes (default: each session its own)."""
+    spawn = spawner(settings, watchers)
+    app_kwargs = {"spawn": spawn, "presets": presets, **kwargs.pop("app_kwargs", {})}
+    if watchers is not None:
+        kwargs["session_kwargs"] = {**kwargs.get("session_kwargs", {}), "watchers": watchers}
     async with run_app(
         demo_argv(), cwd or fixed_cwd(tmp_path), env=demo_env(), app_kwargs=app_kwargs, **kwargs
     ) as h:

@@ -20,6 +20,7 @@ from acp_tui.client.change_attribution import shows
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.change_log import Observed, WriteRecord
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.models import ToolCall, WriteTextFileRequest
 from acp_tui.session.thread import Thread
@@ -65,13 +66,27 @@ def diff(path: str, old: str, new: str) -> dict[str, str]:
 class Session:
     """A thread, a change log and the tracking the agent session wires up, without an agent."""
 
-    def __init__(self, root: Path, fs: FileSystemHost | None = None, **monitor: Any) -> None:
+    def __init__(
+        self,
+        root: Path,
+        fs: FileSystemHost | None = None,
+        *,
+        watchers: DirectoryWatchers | None = None,
+        name: str = "the agent",
+        **monitor: Any,
+    ) -> None:
         self.root = root.resolve()
         self.thread = Thread()
         self.fs = fs if fs is not None else FileSystemHost(self.root, FixedAnswer("deny"))
         self.log = self.fs.changes
         self.tracking = ChangeTracking(
-            self.thread, self.root, self.log, watch=True, reverts=self.fs.reverts
+            self.thread,
+            self.root,
+            self.log,
+            watch=True,
+            reverts=self.fs.reverts,
+            watchers=watchers,
+            name=lambda: name,
         )
         assert self.tracking.monitor is not None
         self.monitor = self.tracking.monitor

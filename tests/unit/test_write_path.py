@@ -11,6 +11,7 @@ from acp_tui.config import Settings
 from acp_tui.host.asker import FixedAnswer, Question
 from acp_tui.host.boundary import DENY
 from acp_tui.host.change_log import Observed, WriteRecord
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.filesystem import CANCEL, OVERWRITE_CHANGED, FileSystemHost
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.write_report import WriteReport
@@ -136,6 +137,8 @@ async def test_the_session_wires_the_monitor_to_the_file_host_and_nothing_back(
         rules=None,
         guard=ProcessGuard(),
         tasks=tasks,
+        watchers=DirectoryWatchers(),
+        name=lambda: "the agent",
     )
     try:
         monitor = services.changes.monitor

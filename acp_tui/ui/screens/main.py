@@ -103,7 +103,13 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
                 yield CrashBanner(id="banner")
                 yield ConversationView(self.session.thread, self.session, id="conversation")
                 yield QueueView(id="queue")
-                yield Composer(self.session.thread, self.session.cwd, LOCAL_COMMANDS, id="composer")
+                yield Composer(
+                    self.session.thread,
+                    self.session.cwd,
+                    LOCAL_COMMANDS,
+                    watchers=self.session.watchers,
+                    id="composer",
+                )
             yield Sidebar(self.session.thread, id="sidebar", session=self.session)
         yield StatusBar(id="status")
         yield ScreenFooter()

@@ -35,6 +35,7 @@ from acp_tui.composer.slash import (
     local_command,
     merged,
 )
+from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.local_files import path_kind
 from acp_tui.session import thread_changes
 from acp_tui.session.thread import Thread
@@ -97,13 +98,17 @@ class Composer(Vertical):
         local_commands: Sequence[SlashCommand] = (),
         *,
         index: FileIndex | None = None,
+        watchers: DirectoryWatchers | None = None,
         id: str | None = None,
     ) -> None:
+        """`watchers`: the session's directory watchers, which keep the file index fresh
+        (shared with its change monitor and the other sessions in the directory)."""
         super().__init__(id=id)
         self.thread = thread
         self.cwd = cwd
         self.local_commands = list(local_commands)
         self.index = index if index is not None else FileIndex(cwd)
+        self.watchers = watchers if watchers is not None else DirectoryWatchers()
         self._unsubscribe: list[object] = []
         self._search: Search | None = None
 
@@ -162,7 +167,7 @@ class Composer(Vertical):
     @work(group="file-index-watch", exclusive=True)
     async def _watch_index(self) -> None:
         with contextlib.suppress(OSError, RuntimeError):
-            await self.index.watch()
+            await self.index.watch(self.watchers)
 
     def _index_changed(self, _: None) -> None:
         self._refresh_completion()  # an open file list shows new files at once

@@ -1,0 +1,267 @@
+"""One file-system watcher per directory, shared by every session of the process rooted there.
+
+`DirectoryWatchers` is built once by the app (`acp_tui.ui.launch`) and handed to the host
+services of every session it opens (each `AgentSession` makes its own when given none, so two
+apps in one process, or two tests, stay apart). `await watchers.watch(root, listener)` returns a
+`Watching`: the listener is called on the event loop with `(at, events)` batches, only events
+under its `root`; a directory already watched, or below one that is, shares that watcher. Closing
+the last `Watching` of a watcher stops it.
+
+The file index (the @-completion) and the change monitor of every session in a directory listen
+to the same watcher, and the monitors meet there (`Watching.neighbours`) to attribute a change
+once between sessions (`acp_tui.host.neighbours`).
+
+The watcher is inotify read on the loop (`acp_tui.host.inotify`: nothing wakes up while nothing
+changes); where inotify is missing or cannot start (its limit of instances reached), watchfiles'
+watcher in a thread of its own. Events are batched
+on the loop: a batch is handed out `QUIET` seconds after its last event, or `LONGEST` seconds
+after its first while events keep coming; `at` is when its first event was read
+(`time.monotonic()`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from acp_tui.host.inotify import Event, InotifyTree, available
+from acp_tui.host.neighbours import Neighbours
+from acp_tui.signal import Signal
+
+log = logging.getLogger(__name__)
+
+QUIET = 0.05
+LONGEST = 0.4
+POLL_STEP_MS = 50
+POLL_WAIT_MS = 1000
+"""The watchfiles fallback: how often its thread looks, and checks the stop flag."""
+
+Batch = tuple[float, set[Event]]
+Listener = Callable[[float, set[Event]], None]
+
+
+class Backend(Protocol):
+    """A watcher of one tree (`InotifyTree`, `PolledTree`), handing lists of events to the
+    callback it was made with."""
+
+    def arm(self) -> None:
+        """(blocking, in a worker thread) Start watching the tree."""
+        ...
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start handing events to the callback, on `loop`."""
+        ...
+
+    def close(self) -> None:
+        """Stop watching (idempotent); nothing is handed out afterwards."""
+        ...
+
+
+class DirectoryWatch:
+    """The watcher of one directory and its listeners."""
+
+    def __init__(
+        self, root: Path, backend: Callable[[Path, Callable[[list[Event]], None]], Backend]
+    ):
+        self.root = root
+        self.batches: Signal[Batch] = Signal(f"changes under {root}")
+        self.neighbours = Neighbours()
+        self.users = 0
+        self._backend: Backend = backend(root, self._events)
+        self._started: asyncio.Future[None] | None = None
+        self._pending: set[Event] = set()
+        self._first_at = 0.0
+        self._first_seen = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self.closed = False
+
+    @property
+    def idle(self) -> bool:
+        """No events waiting to be handed out (and so no timer set)."""
+        return self._timer is None and not self._pending
+
+    async def start(self) -> None:
+        """Arm the watcher (once; later callers wait for the first)."""
+        if self._started is None:
+            loop = asyncio.get_running_loop()
+            self._started = loop.create_future()
+            try:
+                try:
+                    await asyncio.to_thread(self._backend.arm)
+                except OSError as error:  # e.g. inotify's limit of instances reached
+                    if not isinstance(self._backend, InotifyTree):
+                        raise
+                    log.warning(
+                        "inotify failed under %s (%s): watchfiles instead", self.root, error
+                    )
+                    self._backend.close()
+                    self._backend = PolledTree(self.root, self._events)
+                    await asyncio.to_thread(self._backend.arm)
+                if not self.closed:
+                    self._backend.attach(loop)
+            except BaseException as error:
+                self._started.set_exception(error)
+                self._started.exception()  # retrieved: the callers below re-raise it
+                raise
+            self._started.set_result(None)
+        await asyncio.shield(self._started)
+
+    def close(self) -> None:
+        """Stop the watcher; events not handed out yet are dropped."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pending.clear()
+        self._backend.close()
+
+    def _events(self, events: list[Event]) -> None:
+        """(on the loop) Events read: batch them."""
+        if self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if not self._pending:
+            self._first_at = now
+            self._first_seen = time.monotonic()
+        self._pending.update(events)
+        if self._timer is not None:
+            self._timer.cancel()
+        wait = QUIET if now - self._first_at < LONGEST else 0.0
+        self._timer = loop.call_later(wait, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        batch, self._pending = self._pending, set()
+        if batch and not self.closed:
+            self.batches.emit((self._first_seen, batch))
+
+
+class Watching:
+    """One listener of a shared watcher; `close()` (idempotent) ends it."""
+
+    def __init__(self, watch: DirectoryWatch, root: Path, on_close: Callable[[], None]) -> None:
+        self.watch = watch
+        self.root = root
+        self.neighbours = watch.neighbours
+        self._unsubscribe: Callable[[], None] | None = None
+        self._on_close = on_close
+
+    def _listen(self, listener: Listener) -> None:
+        root = str(self.root)
+        prefix = root.rstrip("/") + "/"
+        whole = self.root == self.watch.root
+
+        def mine(batch: Batch) -> None:
+            at, events = batch
+            if not whole:
+                events = {e for e in events if e[1] == root or e[1].startswith(prefix)}
+            if events:
+                listener(at, events)
+
+        self._unsubscribe = self.watch.batches.subscribe(mine)
+
+    def close(self) -> None:
+        """Stop listening (idempotent); the watcher stops with its last listener."""
+        unsubscribe, self._unsubscribe = self._unsubscribe, None
+        if unsubscribe is not None:
+            unsubscribe()
+            self._on_close()
+
+
+class DirectoryWatchers:
+    """The process's watchers, by directory (see the module)."""
+
+    def __init__(self, *, use_inotify: bool | None = None) -> None:
+        self.use_inotify = use_inotify
+        """inotify or watchfiles (None: inotify where it works, decided at the first watch)."""
+        self._watches: dict[Path, DirectoryWatch] = {}
+
+    @property
+    def roots(self) -> list[Path]:
+        """The directories watched now."""
+        return list(self._watches)
+
+    async def watch(self, root: Path, listener: Listener) -> Watching:
+        """Listen to changes under `root` (resolved) until the answer is closed."""
+        root = await asyncio.to_thread(root.resolve)
+        if self.use_inotify is None:
+            self.use_inotify = await asyncio.to_thread(available)
+        watch = self._shared(root)
+        if watch is None:
+            watch = DirectoryWatch(root, InotifyTree if self.use_inotify else PolledTree)
+            self._watches[root] = watch
+        watch.users += 1
+        watching = Watching(watch, root, lambda: self._release(watch))
+        try:
+            await watch.start()
+        except BaseException:
+            self._release(watch)
+            raise
+        watching._listen(listener)
+        return watching
+
+    def _shared(self, root: Path) -> DirectoryWatch | None:
+        for watched, watch in self._watches.items():
+            if root == watched or root.is_relative_to(watched):
+                return watch
+        return None
+
+    def _release(self, watch: DirectoryWatch) -> None:
+        watch.users -= 1
+        if watch.users <= 0:
+            if self._watches.get(watch.root) is watch:
+                del self._watches[watch.root]
+            watch.close()
+
+
+class PolledTree:
+    """watchfiles' watcher in a thread (where inotify is missing): it looks every
+    `POLL_STEP_MS` while events come and checks the stop flag every `POLL_WAIT_MS`."""
+
+    def __init__(self, root: Path, on_events: Callable[[list[Event]], None]) -> None:
+        self.root = root
+        self.on_events = on_events
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def arm(self) -> None:
+        """(blocking) watchfiles' watcher on the tree (imported here, in the worker thread)."""
+        from watchfiles._rust_notify import RustNotify
+
+        self._notify = RustNotify([str(self.root)], False, False, 300, True, True)
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the thread that waits for events and hands them to `loop`."""
+        self._loop = loop
+        self._thread = threading.Thread(target=self._run, name="acp-tui-watch", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread (it sees the flag within `POLL_STEP_MS`) and the watcher."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join()
+        if getattr(self, "_notify", None) is not None:
+            self._notify.close()
+
+    def _run(self) -> None:
+        loop = self._loop
+        assert loop is not None
+        while not self._stop.is_set():
+            try:
+                result = self._notify.watch(POLL_STEP_MS, POLL_STEP_MS, POLL_WAIT_MS, self._stop)
+            except Exception:  # the watcher broke (e.g. the directory went away)
+                log.exception("the watcher of %s stopped", self.root)
+                return
+            if isinstance(result, set) and result:
+                with contextlib.suppress(RuntimeError):  # the loop closed
+                    loop.call_soon_threadsafe(self.on_events, list(result))

@@ -1,0 +1,116 @@
+"""`DirectoryWatchers` on real directories: one watcher per directory (a directory below a watched
+one shares it, and hears only its own events), new directories followed with what they already
+hold, two registries apart, and nothing running while nothing changes (inotify: no thread, no
+timer). Nothing sleeps to synchronise: tests wait until a listener heard what they expect."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from acp_tui.host.dir_watch import DirectoryWatchers, Watching
+from acp_tui.host.inotify import ADDED, DELETED, Event, InotifyTree, available
+
+pytestmark = [
+    pytest.mark.timeout(60),
+    pytest.mark.skipif(not available(), reason="inotify (Linux) only"),
+]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return tmp_path.resolve()
+
+
+async def until(condition: Callable[[], object], what: str, within: float = 20.0) -> None:
+    deadline = asyncio.get_running_loop().time() + within
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.events: set[Event] = set()
+
+    def __call__(self, _at: float, events: set[Event]) -> None:
+        self.events |= events
+
+    def paths(self, change: int = ADDED) -> set[str]:
+        return {path for kind, path in self.events if kind == change}
+
+
+async def test_a_directory_below_a_watched_one_shares_its_watcher_and_hears_only_its_own(
+    root: Path,
+) -> None:
+    (root / "sub").mkdir()
+    watchers = DirectoryWatchers()
+    top, below = Heard(), Heard()
+    watching: list[Watching] = [
+        await watchers.watch(root, top),
+        await watchers.watch(root / "sub", below),
+    ]
+    assert watchers.roots == [root]
+    (root / "sub" / "inner.txt").write_text("x")
+    (root / "outer.txt").write_text("y")
+    await until(lambda: str(root / "outer.txt") in top.paths(), "the outer file")
+    await until(lambda: str(root / "sub" / "inner.txt") in top.paths(), "the inner file")
+    await until(lambda: below.paths(), "the inner file below")
+    assert below.paths() == {str(root / "sub" / "inner.txt")}
+    (root / "outer.txt").unlink()
+    await until(lambda: str(root / "outer.txt") in top.paths(DELETED), "the deletion")
+    for w in watching:
+        w.close()
+    assert watchers.roots == []
+
+
+async def test_files_made_in_a_new_directory_at_once_are_reported(root: Path) -> None:
+    watchers = DirectoryWatchers()
+    heard = Heard()
+    watching = await watchers.watch(root, heard)
+    deep = root / "a" / "b" / "c"
+    deep.mkdir(parents=True)  # before any watch of them exists
+    (deep / "made.py").write_text("x")
+    await until(lambda: str(deep / "made.py") in heard.paths(), "the file in the new directory")
+    (deep / "later.py").write_text("y")  # the new directory is watched now
+    await until(lambda: str(deep / "later.py") in heard.paths(), "a later file there")
+    watching.close()
+
+
+async def test_two_registries_stay_apart_and_an_idle_watcher_runs_nothing(root: Path) -> None:
+    first, second = DirectoryWatchers(), DirectoryWatchers()
+    one, two = Heard(), Heard()
+    watching = [await first.watch(root, one), await second.watch(root, two)]
+    assert first.roots == second.roots == [root]  # each app its own watcher
+    (root / "f.txt").write_text("x")
+    await until(lambda: one.paths() and two.paths(), "both heard")
+    watch = watching[0].watch
+    await until(lambda: watch.idle, "the batch handed out")
+    # idle: no thread of its own, no timer set; only the descriptor the loop selects on
+    assert [t for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+    for w in watching:
+        w.close()
+    assert first.roots == second.roots == []
+
+
+async def test_when_inotify_cannot_start_watchfiles_watches_instead(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(self: InotifyTree) -> None:
+        raise OSError(errno.EMFILE, "inotify_init1 failed")
+
+    monkeypatch.setattr(InotifyTree, "arm", refused)
+    watchers = DirectoryWatchers()
+    heard = Heard()
+    watching = await watchers.watch(root, heard)
+    (root / "seen.txt").write_text("x")
+    await until(lambda: str(root / "seen.txt") in heard.paths(), "the file, through watchfiles")
+    assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == ["acp-tui-watch"]
+    watching.close()
+    assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == []
