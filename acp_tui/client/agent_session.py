@@ -415,6 +415,14 @@ class AgentSession:
             return None
         return self.turns.submit(text)
 
+    def send_queued(self) -> None:
+        """The prompts the user sent while the session was opening go out now that it is open
+        (the app calls it once the preset's model and mode are set, so they apply to them)."""
+        if self.v2 is not None:
+            self.v2.send_waiting()
+        else:
+            self.turns.send_next()
+
     def remove_queued(self, item_id: int) -> bool:
         """Drop a queued prompt; False if it cannot be taken back (v2: the agent accepted it)."""
         if self.v2 is not None and not self.v2.withdraw(item_id):

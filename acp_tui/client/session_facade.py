@@ -179,6 +179,10 @@ class SessionFacade(Protocol):
         """
         ...
 
+    def send_queued(self) -> None:
+        """Send the prompts queued while the session was opening (once it is open)."""
+        ...
+
     async def write_export(self, path: Path, text: str) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic); the
         real path written. Raises `OwnWriteError` saying why it was not written.

@@ -14,6 +14,8 @@ Steps (one key names the kind):
   {"wait_cancel": true} / {"wait_notify": "session/cancel"}
   {"write_file": {"path": "notes.txt", "text": "..."}}   the agent edits a file itself (no fs/*;
       relative paths from the agent's cwd; "text": null deletes the file)
+  {"wait_file": "go"}   wait until that file exists (a test lets the agent go on: a condition,
+      not a delay; relative to the agent's cwd; "timeout" as for expect)
   {"sleep": 0.1}   {"raw": "not json\\n"}   {"stderr": "text", "repeat": N}   {"exit": 3}
   {"close_stdout": true}   close stdout and keep running (an agent whose output is gone)
 
@@ -41,6 +43,7 @@ from acp_tui.protocol import methods
 
 TIMEOUT_EXIT_CODE = 97
 DEFAULT_TIMEOUT = 30.0
+FILE_POLL = 0.02  # how often `wait_file` looks for its file
 
 
 class ScenarioError(Exception):
@@ -260,6 +263,8 @@ class ScenarioAgent:
                 self.saved[step["save_as"]] = frame
         elif "write_file" in step:
             self._write_file(step["write_file"])
+        elif "wait_file" in step:
+            await self._wait_file(Path(str(step["wait_file"])), timeout)
         elif "sleep" in step:
             await asyncio.sleep(float(step["sleep"]))
         elif "raw" in step:
@@ -293,6 +298,17 @@ class ScenarioAgent:
             if frame.get("method") == method:
                 return self.notifications.pop(index)
         return None
+
+    async def _wait_file(self, path: Path, seconds: float) -> None:
+        async def wait() -> None:
+            # another process makes the file: there is no event here to wait on, so look for it
+            while not path.exists():  # noqa: ASYNC110, ASYNC240 (one stat: never blocks long)
+                await asyncio.sleep(FILE_POLL)
+
+        try:
+            await asyncio.wait_for(wait(), seconds)
+        except TimeoutError:
+            raise ScenarioError(f"timed out after {seconds}s waiting for {path}") from None
 
     def _write_file(self, spec: dict[str, Any]) -> None:
         path = Path(str(spec["path"]))

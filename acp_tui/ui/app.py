@@ -185,6 +185,7 @@ class AcpApp(WorkspaceApp):
         if ok:
             session_history.remember(tab.session)
             await self.apply_preset(tab)
+            tab.session.send_queued()
             if self.open_request.pick:
                 self.show_sessions(tab)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
@@ -201,6 +202,7 @@ class AcpApp(WorkspaceApp):
         if ok:
             session_history.remember(tab.session)
             await self.apply_preset(tab)
+            tab.session.send_queued()
         self.refresh_tabs()
 
     async def apply_preset(self, tab: SessionTab | None = None) -> None:

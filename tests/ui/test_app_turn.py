@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.widgets import Static
 
+from acp_tui.client.events import SessionState
 from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
 from acp_tui.ui.widgets.message_view import MessageLines
@@ -235,3 +236,20 @@ async def test_a_failed_prompt_request_is_a_notice_not_a_crash(tmp_path: Path) -
         assert any("model overloaded" in n for n in h.notified)
         await h.prompt("two")
         assert prompt_texts(h) == ["one", "two"]
+
+
+async def test_a_prompt_sent_while_the_agent_starts_goes_out_once_it_is_ready(
+    tmp_path: Path,
+) -> None:
+    go = tmp_path / "go"  # the agent answers initialize only once the test has queued a prompt
+    steps = [{"wait_file": str(go)}, *turns(1)]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        await h.type_prompt("typed before the agent was ready")
+        await h.until(lambda: h.session.queue, "the prompt to be queued")
+        assert h.session.state is not SessionState.READY and not prompt_texts(h)
+        go.touch()
+        await h.until(lambda: prompt_texts(h), "the queued prompt to be sent")
+        await h.settle()
+        assert prompt_texts(h) == ["typed before the agent was ready"]
+        assert not h.session.queue
