@@ -124,6 +124,47 @@ def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
     assert json.loads(out.read_text()) == []
 
 
+# The collector while the app starts: off until the main screen is mounted, then on again with
+# what was built frozen.
+LAUNCH_GC = """
+import gc, json, sys
+from acp_tui.cli import main
+from acp_tui.ui.app import AcpApp
+
+out, cwd = sys.argv[1], sys.argv[2]
+mount = AcpApp.on_mount
+seen = {}
+
+async def on_mount(self):
+    seen["before mount"] = gc.isenabled()
+    await mount(self)
+    seen["mounted"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 10000
+    self.exit(0)
+
+AcpApp.on_mount = on_mount
+code = main(["--cwd", cwd, "--demo"])
+seen["after"] = gc.isenabled()
+with open(out, "w") as stream:
+    json.dump(seen, stream)
+sys.exit(code)
+"""
+
+
+def test_no_automatic_collection_until_the_main_screen_is_mounted(tmp_path: Path) -> None:
+    out = tmp_path / "gc.json"
+    env = {
+        **os.environ,
+        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
+        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
+    }
+    project = tmp_path / "project"
+    project.mkdir()
+    run_python(LAUNCH_GC, str(out), str(project), env=env)
+    seen = json.loads(out.read_text())
+    assert seen == {"before mount": False, "mounted": True, "frozen": True, "after": True}
+
+
 def test_protocol_models_build_their_validators_at_first_use() -> None:
     code = (
         "import sys\n"
