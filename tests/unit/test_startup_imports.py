@@ -165,6 +165,31 @@ def test_no_automatic_collection_until_the_main_screen_is_mounted(tmp_path: Path
     assert seen == {"before mount": False, "mounted": True, "frozen": True, "after": True}
 
 
+# The skeleton frame (`ui/first_frame.py`) is drawn as soon as the command line is read:
+# before the launch module, asyncio or the agent's prestart are imported.
+BEFORE_FRAME = """
+import json, sys
+from acp_tui.ui import first_frame
+
+heavy, cwd = json.loads(sys.argv[1]), sys.argv[2]
+
+def show(self, agent):
+    print(json.dumps([agent, [name for name in heavy if name in sys.modules]]))
+    raise SystemExit(0)
+
+first_frame.FirstFrame.show = show
+from acp_tui.cli import main
+main(["--cwd", cwd, "--", sys.executable])
+"""
+
+
+def test_the_first_frame_is_drawn_before_the_launch_imports_asyncio(tmp_path: Path) -> None:
+    heavy = ["asyncio", "acp_tui.ui.launch", "acp_tui.client.prestart", "textual", "pydantic"]
+    env = {**os.environ, "ACP_TUI_CONFIG": str(tmp_path / "config.toml")}
+    shown = run_python(BEFORE_FRAME, json.dumps(heavy), str(tmp_path), env=env)
+    assert json.loads(shown) == [Path(sys.executable).name, []]
+
+
 def test_protocol_models_build_their_validators_at_first_use() -> None:
     code = (
         "import sys\n"
