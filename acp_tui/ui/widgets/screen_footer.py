@@ -55,6 +55,8 @@ class ScreenFooter(Footer):
         yield from super().compose()
 
     async def recompose(self) -> None:
+        if not self.is_attached:  # (removed meanwhile: Textual's recompose does nothing)
+            return
         if self._composed is not None and self.shown_keys() == self._composed:
             return  # the same keys: nothing to rebuild
         await super().recompose()
