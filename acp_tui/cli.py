@@ -390,6 +390,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
-    from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI
+    early = None
+    if not options.pick_agent and options.replay_path is None:
+        from acp_tui.ui.early_start import EarlyStart, demo_argv  # standard library only
 
-    return run_app(options)
+        # the skeleton on screen before the launch module (asyncio, the prestart) is imported
+        early = EarlyStart.begin(demo_argv() if options.demo else options.agent_argv)
+    try:
+        from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI
+
+        return run_app(options, early)
+    finally:
+        if early is not None:
+            early.end()

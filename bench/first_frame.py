@@ -1,18 +1,24 @@
 """The first frame, in a real terminal: acp-tui against the floor client and a minimal Textual app.
 
-    uv run python bench/first_frame.py [--runs 5] [--timeout 20]
+    uv run python bench/first_frame.py [--runs 5] [--timeout 20] [--demo] [--baseline DIR]
 
 Each run starts, in a 160x50 pseudo-terminal (`bench/pty_harness.py`), with the agent a
 separate process (`bench/pipe_agent.py`, which answers `initialize` and `session/new`):
 
   floor    `bench/floor_client.py --ready`: spawns the agent, opens the session, prints a line;
   minimal  `bench/minimal_textual.py`: imports Textual and shows one `Static` (no agent);
-  acp-tui  `acp-tui -- AGENT`.
+  acp-tui  `acp-tui -- AGENT` (with `--demo`: `acp-tui --demo`, its built-in agent).
 
 Measured from just before the fork: `first` when the first printable character reaches the
 terminal, `ready` when the prompt is usable (the floor's line; the minimal app's text;
-acp-tui's status bar saying "● ready", the session open and the prompt focused). The runs are
+acp-tui's status bar saying "● ready", the session open and the prompt focused; checked by
+typing "hi" and Enter then, which must start a turn: "working" or the agent's answer shows).
+The runs are
 interleaved, the order alternating; medians (min-max) are printed with the load average.
+
+Beside them, the CPU seconds each client's process had used when it was ready (steadier than
+wall time on a loaded machine). `--baseline DIR` adds acp-tui run from another checkout (a
+worktree of main, say) to the rotation, and prints acp-tui's ratios to it.
 
 Targets: acp-tui's first bytes on screen within 2x the floor's ready time; its ready prompt
 within 1.5x the minimal Textual app's. The last line is the worse of the two ratios over its
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,6 +39,7 @@ from bench.pty_harness import (
     ACP_TUI,
     READY_TEXT,
     PtyRun,
+    env_for_terminal,
     interleaved,
     load,
     median,
@@ -42,9 +50,20 @@ from bench.pty_harness import (
 FIRST_TARGET = 2.0
 READY_TARGET = 1.5
 CLIENTS = ("floor", "minimal", "acp-tui")
+BASELINE = "baseline"
+"""With `--baseline DIR`: acp-tui from another checkout (its modules first on PYTHONPATH)."""
 
 
-def command(name: str, workdir: Path) -> tuple[list[str], str, bytes]:
+@dataclass
+class Launch:
+    """One client's launches: seconds to the first text, to ready, and CPU seconds at ready."""
+
+    firsts: list[float] = field(default_factory=list)
+    readies: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
+
+
+def command(name: str, workdir: Path, demo: bool) -> tuple[list[str], str, bytes]:
     """The command line, its ready text and the keys that end it."""
     agent = python_script("pipe_agent.py", str(workdir / "text"), "--stamp", str(workdir / "s"))
     if name == "floor":
@@ -55,46 +74,83 @@ def command(name: str, workdir: Path) -> tuple[list[str], str, bytes]:
         )
     if name == "minimal":
         return python_script("minimal_textual.py"), "minimal ready", b"\x11"
+    if demo:
+        return [str(ACP_TUI), "--cwd", str(workdir), "--demo"], READY_TEXT, b"\x11"
     return [str(ACP_TUI), "--cwd", str(workdir), "--", *agent], READY_TEXT, b"\x11"
 
 
-def launch(name: str, workdir: Path, timeout: float) -> tuple[float | None, float | None]:
-    """Seconds to the first printable text and to the ready text (None: not within timeout)."""
-    argv, ready_text, quit_keys = command(name, workdir)
-    with PtyRun(argv, cwd=workdir) as run:
+def launch(
+    name: str,
+    workdir: Path,
+    timeout: float,
+    baseline: Path | None,
+    into: Launch | None,
+    demo: bool = False,
+) -> None:
+    """Launch `name` once; its seconds to the first printable text, to the ready text and its
+    CPU seconds then go `into` (None: a warm-up run).
+
+    acp-tui's ready counts only if the prompt then really is usable: "hi" and Enter typed
+    right after it must start a turn ("working" or the agent's answer shows; not timed)."""
+    argv, ready_text, quit_keys = command(name, workdir, demo)
+    env = env_for_terminal()
+    if name == BASELINE and baseline is not None:
+        env["PYTHONPATH"] = str(baseline)
+    with PtyRun(argv, cwd=workdir, env=env) as run:
         ready = run.wait_for(ready_text, timeout)
+        cpu = run.cpu()
+        if ready is not None and name in ("acp-tui", BASELINE):
+            since = len(run.text)
+            run.send(b"hi\r")
+            if run.wait_for(lambda r: turn_started(r.text[since:]), timeout) is None:
+                print(f"  {name}: ready, but a prompt typed then got no answer: not counted")
+                ready = None
         run.close(quit_keys)
-    first = None if run.first_text is None else run.first_text - run.start
+    if into is None:
+        return
+    if run.first_text is not None:
+        into.firsts.append(run.first_text - run.start)
     if ready is None:
         print(f"  {name}: not ready within {timeout} s; screen text: {run.text[-300:]!r}")
-        return first, None
-    return first, ready - run.start
+        return
+    into.readies.append(ready - run.start)
+    into.cpus.append(cpu)
 
 
-def main(runs: int, timeout: float) -> float:
-    firsts: dict[str, list[float]] = {name: [] for name in CLIENTS}
-    readies: dict[str, list[float]] = {name: [] for name in CLIENTS}
+def turn_started(text: str) -> bool:
+    return "working" in text or "END-MARKER" in text
+
+
+def main(runs: int, timeout: float, baseline: Path | None = None, demo: bool = False) -> float:
+    clients = (*CLIENTS, BASELINE) if baseline is not None else CLIENTS
+    launches = {name: Launch() for name in clients}
     before = load()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         (workdir / "text").write_text("hello END-MARKER\n")
-        for name in CLIENTS:  # not counted: compiled modules written, caches warm
-            launch(name, workdir, timeout)
-        for _n, name in interleaved(CLIENTS, runs):
-            first, ready = launch(name, workdir, timeout)
-            if first is not None:
-                firsts[name].append(first)
-            if ready is not None:
-                readies[name].append(ready)
-    print(f"{runs} interleaved runs in a 160x50 pty, medians (min-max) in seconds")
-    print(f"  load average {before} before, {load()} after ({len(CLIENTS)} clients, 2 cores)")
-    print(f"  {'':10} {'first bytes on screen':>24} {'usable prompt':>24}")
-    for name in CLIENTS:
-        print(f"  {name:10} {spread(firsts[name]):>24} {spread(readies[name]):>24}")
-    floor_ready = median(readies["floor"])
-    minimal_ready = median(readies["minimal"])
-    first_ratio = median(firsts["acp-tui"]) / floor_ready
-    ready_ratio = median(readies["acp-tui"]) / minimal_ready
+        for name in clients:  # not counted: compiled modules written, caches warm
+            launch(name, workdir, timeout, baseline, None, demo)
+        for _n, name in interleaved(clients, runs):
+            launch(name, workdir, timeout, baseline, launches[name], demo)
+    agent = "acp-tui --demo" if demo else "the pipe agent"
+    print(f"{runs} interleaved runs in a 160x50 pty ({agent}), medians (min-max) in seconds")
+    print(f"  load average {before} before, {load()} after ({len(clients)} clients, 2 cores)")
+    print(f"  {'':10} {'first bytes on screen':>24} {'usable prompt':>24} {'CPU at usable':>24}")
+    for name in clients:
+        done = launches[name]
+        row = f"{spread(done.firsts):>24} {spread(done.readies):>24} {spread(done.cpus):>24}"
+        print(f"  {name:10} {row}")
+    ours, minimal = launches["acp-tui"], launches["minimal"]
+    if baseline is not None:
+        old = launches[BASELINE]
+        print(
+            f"acp-tui / baseline: usable {median(ours.readies) / median(old.readies):.2f}, "
+            f"CPU at usable {median(ours.cpus) / median(old.cpus):.2f}"
+        )
+    cpu_ratio = median(ours.cpus) / median(minimal.cpus)
+    print(f"acp-tui CPU at usable / minimal Textual's {cpu_ratio:.2f} (beside, not instead)")
+    first_ratio = median(ours.firsts) / median(launches["floor"].readies)
+    ready_ratio = median(ours.readies) / median(minimal.readies)
     print(f"acp-tui first bytes / floor ready {first_ratio:.2f} (target <= {FIRST_TARGET})")
     print(f"acp-tui ready / minimal Textual ready {ready_ratio:.2f} (target <= {READY_TARGET})")
     worst = max(first_ratio / FIRST_TARGET, ready_ratio / READY_TARGET)
@@ -106,5 +162,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="also run acp-tui from the checkout DIR (e.g. a worktree of main), interleaved",
+    )
+    parser.add_argument("--demo", action="store_true", help="acp-tui with its demo agent")
     args = parser.parse_args()
-    main(args.runs, args.timeout)
+    main(args.runs, args.timeout, args.baseline.resolve() if args.baseline else None, args.demo)

@@ -273,12 +273,16 @@ class AgentSession:
     # ----------------------------------------------------------------- lifecycle (continued)
 
     async def start(self) -> bool:
-        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure."""
-        self.changes.start_soon()
+        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
+
+        The change monitor starts once the session is open, not while the app starts (its
+        baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
         self._opening = asyncio.current_task()
         if not await self.connect():
             return False
-        return await open_session(self, load=False)
+        opened = await open_session(self, load=False)
+        self.changes.start_soon()
+        return opened
 
     async def restart(self) -> bool:
         """Start the agent again and continue: `session/load` when it can, else a new session."""

@@ -143,6 +143,10 @@ class AcpApp(WorkspaceApp):
             self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
         if self.startup_messages:
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
+        # `launch.py` turned automatic collections off while the app started: what was built
+        # lives as long as the app, frozen (no collection walks it), and collections resume
+        gc.freeze()
+        gc.enable()
         if self.start_agent:
             # Once the main screen is mounted (a failure cannot race its mounting), and not
             # "after a refresh": a callback that waits for a refresh that does not come would

@@ -13,26 +13,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.cli import LaunchOptions
-from acp_tui.client.command_name import command_name
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.ui.early_input import EarlyInput
+from acp_tui.ui.early_start import EarlyStart, demo_argv
 from acp_tui.ui.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
 
-
-def demo_argv() -> list[str]:
-    """The command line of the demo agent (this Python, `-m acp_tui.demo.agent`)."""
-    return [sys.executable, "-m", "acp_tui.demo.agent"]
+__all__ = ["demo_argv", "run_app"]
 
 
-def run_app(options: LaunchOptions) -> int:
+def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     """Run the app for parsed command-line options (the demo agent and its sample project with
-    `--demo`); returns the exit code."""
+    `--demo`); returns the exit code. `early`: the skeleton already drawn (`cli.main`), else
+    it is drawn here."""
     if options.pick_agent:
         from acp_tui.cli import install_agent, with_preset
         from acp_tui.registry.catalog import Catalog
@@ -55,19 +53,19 @@ def run_app(options: LaunchOptions) -> int:
 
             cwd = new_sample_project()
     if options.replay_path is not None:
+        if early is not None:
+            early.end()
         return run_replay(options)  # no agent: the recorded frames play instead
-    early_input = EarlyInput()
-    early_input.start()  # what the user types before the UI shows goes to the prompt
+    # (the collector is off from here until `AcpApp.on_mount`: ~8% of the CPU to the first frame)
+    start = early if early is not None else EarlyStart.begin(argv)
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
-    first_frame = FirstFrame()
-    first_frame.show(command_name(argv))  # the layout on screen before Textual even loads
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        early = loop.run_until_complete(
+        prestarted = loop.run_until_complete(
             prestart(
                 argv,
                 str(cwd),
@@ -76,10 +74,11 @@ def run_app(options: LaunchOptions) -> int:
                 protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
             )
         )
-        return _run(loop, options, argv, cwd, early, guard, early_input, first_frame)
+        return _run(
+            loop, options, argv, cwd, prestarted, guard, start.early_input, start.first_frame
+        )
     finally:
-        first_frame.restore()  # Textual never took the terminal: nothing of the frame is left
-        early_input.restore()
+        start.end()  # the collector on, nothing of the frame left if Textual never took over
         _close_loop(loop)
         guard.close()
 

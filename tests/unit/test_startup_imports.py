@@ -1,4 +1,5 @@
-"""What launching imports before the first frame: modules the first frame does not need stay out.
+"""What launching imports before the first frame: modules the first frame does not need stay out
+(and what starts once the session is open is not loaded before it is).
 
 Each check runs in a fresh interpreter (this process has imported everything already). Timings
 are `bench/startup.py`'s business; these tests only check which modules are loaded.
@@ -47,6 +48,40 @@ sys.exit(main(["--cwd", cwd, "--demo"]))
 """
 
 
+# Started once the session is open (the change monitor, the composer's file index): not loaded
+# when the status bar first says "ready".
+AFTER_READY = ("watchfiles", "anyio")
+
+# The same launch, but the modules are looked at when the session turns ready (the state
+# listener added after the main screen's own).
+LAUNCH_TO_READY = """
+import json, sys
+from acp_tui.cli import main
+from acp_tui.client.events import SessionState
+from acp_tui.ui.app import AcpApp
+
+lazy, out, cwd = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+mount = AcpApp.on_mount
+
+async def on_mount(self):
+    await mount(self)
+
+    def on_state(state):
+        if state is SessionState.READY:
+            with open(out, "w") as stream:
+                json.dump([name for name in lazy if name in sys.modules], stream)
+            self.exit(0)
+        elif state in (SessionState.CRASHED, SessionState.FAILED):
+            print("the session", state, self.session.error, file=sys.stderr)
+            self.exit(3)
+
+    self.session.state_changed.subscribe(on_state)
+
+AcpApp.on_mount = on_mount
+sys.exit(main(["--cwd", cwd, "--demo"]))
+"""
+
+
 def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
         [sys.executable, "-c", code, *args],
@@ -71,6 +106,88 @@ def test_the_main_screen_mounts_without_the_lazy_modules(tmp_path: Path) -> None
     project.mkdir()
     run_python(LAUNCH, json.dumps(LAZY), str(out), str(project), env=env)
     assert json.loads(out.read_text()) == []
+
+
+def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "loaded.json"
+    env = {
+        **os.environ,
+        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
+        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
+    }
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("a\n")
+    run_python(LAUNCH_TO_READY, json.dumps([*LAZY, *AFTER_READY]), str(out), str(project), env=env)
+    assert json.loads(out.read_text()) == []
+
+
+# The collector while the app starts: off until the main screen is mounted, then on again with
+# what was built frozen.
+LAUNCH_GC = """
+import gc, json, sys
+from acp_tui.cli import main
+from acp_tui.ui.app import AcpApp
+
+out, cwd = sys.argv[1], sys.argv[2]
+mount = AcpApp.on_mount
+seen = {}
+
+async def on_mount(self):
+    seen["before mount"] = gc.isenabled()
+    await mount(self)
+    seen["mounted"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 10000
+    self.exit(0)
+
+AcpApp.on_mount = on_mount
+code = main(["--cwd", cwd, "--demo"])
+seen["after"] = gc.isenabled()
+with open(out, "w") as stream:
+    json.dump(seen, stream)
+sys.exit(code)
+"""
+
+
+def test_no_automatic_collection_until_the_main_screen_is_mounted(tmp_path: Path) -> None:
+    out = tmp_path / "gc.json"
+    env = {
+        **os.environ,
+        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
+        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
+    }
+    project = tmp_path / "project"
+    project.mkdir()
+    run_python(LAUNCH_GC, str(out), str(project), env=env)
+    seen = json.loads(out.read_text())
+    assert seen == {"before mount": False, "mounted": True, "frozen": True, "after": True}
+
+
+# The skeleton frame (`ui/first_frame.py`) is drawn as soon as the command line is read:
+# before the launch module, asyncio or the agent's prestart are imported.
+BEFORE_FRAME = """
+import json, sys
+from acp_tui.ui import first_frame
+
+heavy, cwd = json.loads(sys.argv[1]), sys.argv[2]
+
+def show(self, agent):
+    print(json.dumps([agent, [name for name in heavy if name in sys.modules]]))
+    raise SystemExit(0)
+
+first_frame.FirstFrame.show = show
+from acp_tui.cli import main
+main(["--cwd", cwd, "--", sys.executable])
+"""
+
+
+def test_the_first_frame_is_drawn_before_the_launch_imports_asyncio(tmp_path: Path) -> None:
+    heavy = ["asyncio", "acp_tui.ui.launch", "acp_tui.client.prestart", "textual", "pydantic"]
+    env = {**os.environ, "ACP_TUI_CONFIG": str(tmp_path / "config.toml")}
+    shown = run_python(BEFORE_FRAME, json.dumps(heavy), str(tmp_path), env=env)
+    assert json.loads(shown) == [Path(sys.executable).name, []]
 
 
 def test_protocol_models_build_their_validators_at_first_use() -> None:

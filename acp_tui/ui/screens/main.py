@@ -200,6 +200,9 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             banner.show_error(session.error)
         elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
             banner.hide()
+        if state is not SessionState.STARTING:
+            for composer in self.query(Composer).results(Composer):
+                composer.start_index()  # after the first frame and the handshake
         if state is SessionState.READY:
             self.query_one(Sidebar).refresh_providers()
             self._refresh_modes()

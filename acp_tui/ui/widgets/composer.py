@@ -111,6 +111,7 @@ class Composer(Vertical):
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
         self._unsubscribe: list[object] = []
         self._search: Search | None = None
+        self._index_started = False
 
     def compose(self) -> ComposeResult:
         yield CompletionList(id="completion")
@@ -128,7 +129,15 @@ class Composer(Vertical):
         self._unsubscribe.append(self.thread.subscribe(self._on_thread_change))
         self._unsubscribe.append(self.index.changed.subscribe(self._index_changed))
         self.claim_held_keys()
-        self._build_index()
+        # the file index is built once the session is open (`start_index`), not on the way to
+        # the first frame: walking the tree in a thread slowed the main thread while it started
+
+    def start_index(self) -> None:
+        """Build the file index (in a thread), then follow the tree (once): when the session
+        has opened (the screen calls it), or at the first @-mention typed before that."""
+        if not self._index_started:
+            self._index_started = True
+            self._build_index()
 
     def claim_held_keys(self) -> None:
         """Keys a question holds go here (the composer of the session shown, with several)."""
@@ -212,7 +221,9 @@ class Composer(Vertical):
             completion.show_commands(filter_commands(self.commands(), name), 0)
             return
         mention = mention_at(text, cursor)
-        if mention is not None and self.index.built:
+        if mention is not None and not self.index.built:
+            self.start_index()  # typed before the session opened: the list shows once built
+        elif mention is not None:
             start, query = mention
             self._search = search = self.index.search(query)
             done = search.run(SLICE)

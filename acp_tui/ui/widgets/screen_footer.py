@@ -12,12 +12,18 @@ where that widget lists it. So the keys moved when the focus did (a permission q
 the focus as a turn starts sent `f6 model` from first to eighth). `in_stable_order` gives a
 screen one order whatever has the focus: the focused widget's own keys first, then the
 screen's in the order it declares them, then the app's.
+
+Textual also rebuilds the keys every time a screen's bindings are refreshed, even when the keys
+shown stay the same: while the app starts the focus lands on the prompt and the session opens,
+and the footer was built three times over (a few dozen widgets, their styles and a layout each
+time) before the prompt was ready. `ScreenFooter` rebuilds only when what it shows changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -34,12 +40,48 @@ def covered(screen: Screen[object]) -> bool:
 
 
 class ScreenFooter(Footer):
-    """A `Footer` that does not rebuild its keys while its screen is covered."""
+    """A `Footer` that does not rebuild its keys while its screen is covered, nor when the keys
+    it would show are the ones it shows."""
+
+    _composed: tuple[object, ...] | None = None
+    """What the keys shown were built from (None: none built yet)."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Follow the screen's bindings unless another screen covers it."""
         if not covered(screen):
             super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        self._composed = self.shown_keys() if self._bindings_ready else None
+        yield from super().compose()
+
+    async def recompose(self) -> None:
+        if not self.is_attached:  # (removed meanwhile: Textual's recompose does nothing)
+            return
+        if self._composed is not None and self.shown_keys() == self._composed:
+            return  # the same keys: nothing to rebuild
+        await super().recompose()
+
+    def shown_keys(self) -> tuple[object, ...]:
+        """Everything `Footer.compose` builds the keys from, as one comparable value."""
+        active = self.screen.active_bindings
+        keys: Iterable[tuple[object, ...]] = (
+            (
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                enabled,
+                tooltip,
+                binding.group,
+            )
+            for (_, binding, enabled, tooltip) in active.values()
+            if binding.show
+        )
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        shows_palette = self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE
+        palette_key = palette[1:] if palette is not None and shows_palette else None
+        return (*keys, palette_key, self.combine_groups)
 
 
 def in_stable_order(

@@ -1,0 +1,61 @@
+"""What the first frame does not need starts once the session is open: the composer's file
+index (a walk of the tree in a thread, then watchfiles) and the change monitor (its baseline
+walks the directory too). Both slowed the main thread while the app started. An @-mention typed
+before the session opened still gets its completions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acp_tui.client.events import SessionState
+from acp_tui.composer.file_index import FileIndex
+from acp_tui.host.change_monitor import ChangeMonitor
+from acp_tui.ui.widgets.completion_list import CompletionList
+from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
+from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+
+
+def completions(h: AppHarness) -> list[str]:
+    completion = h.one(CompletionList)
+    return [item.value for item in completion.items] if completion.is_open else []
+
+
+async def test_the_file_index_and_the_change_monitor_start_once_the_session_is_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    states: dict[str, list[SessionState]] = {"index": [], "monitor": []}
+    holder: list[AppHarness] = []
+
+    def state() -> SessionState:
+        return holder[0].session.state if holder else SessionState.STARTING
+
+    build, start = FileIndex.build, ChangeMonitor.start
+
+    def recording_build(index: FileIndex) -> None:
+        states["index"].append(state())
+        build(index)
+
+    async def recording_start(monitor: ChangeMonitor) -> None:
+        states["monitor"].append(state())
+        await start(monitor)
+
+    monkeypatch.setattr(FileIndex, "build", recording_build)
+    monkeypatch.setattr(ChangeMonitor, "start", recording_start)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        holder.append(h)
+        await h.ready()
+        await h.until(lambda: states["index"] and states["monitor"], "the index and the monitor")
+        assert states == {"index": [SessionState.READY], "monitor": [SessionState.READY]}
+
+
+async def test_a_mention_typed_before_the_session_opens_is_completed(tmp_path: Path) -> None:
+    cwd = fixed_cwd(tmp_path)
+    (cwd / "notes.txt").write_text("kept\n")
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, cwd, start=False) as h:  # the session never opens
+        assert h.session.state is SessionState.STARTING
+        await h.type_prompt("read @not", send=False)
+        await h.until(lambda: completions(h) == ["notes.txt"], "the file offered")
