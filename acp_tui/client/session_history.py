@@ -171,6 +171,12 @@ async def start(session: AgentSession, request: OpenRequest) -> bool:
         return await session.start()
     if not await session.connect():
         return False
+    opened = await _open_requested(session, request)
+    session.changes.start_soon()  # as `AgentSession.start` does: an opened session is watched
+    return opened
+
+
+async def _open_requested(session: AgentSession, request: OpenRequest) -> bool:
     caps = HistoryCapabilities.of(session.agent_capabilities)
     session_id = request.resume_id
     if session_id is None:

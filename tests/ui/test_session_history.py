@@ -234,3 +234,28 @@ async def test_continue_with_a_session_the_agent_refuses_starts_a_new_one(tmp_pa
         await h.until(lambda: h.sent_methods("session/prompt"), "the prompt sent")
         assert h.sent_methods("session/prompt")[0]["params"]["sessionId"] == "fresh"
         assert not [n for n in h.notified if "Internal error" in n]
+
+
+async def test_a_continued_session_watches_the_files_its_agent_changes(tmp_path: Path) -> None:
+    """The change monitor started only for a new session: after --continue (or --resume, or a
+    workspace restored) a file the agent wrote itself went unseen: no summary, no review."""
+    from acp_tui.ui.widgets.turn_summary import TurnSummaryView
+    from tests.agents.scenarios import end_turn, expect_prompt, write_file
+
+    steps = [
+        initialize_ok(sessionCapabilities={"list": {}, "resume": {}}),
+        {"expect": "session/list", "respond": {"sessions": [listed("b", "Newer")]}},
+        {"expect": "session/resume", "match": {"sessionId": "b"}, "respond": {}},
+        expect_prompt(),
+        write_file("hello.txt", "Hello\n"),
+        end_turn(),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    request = OpenRequest(continue_last=True)
+    project = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, project, app_kwargs={"open_request": request}) as h:
+        assert h.session.session_id == "b"
+        await h.prompt("write hello")
+        await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
+        paths = [record.path.name for record in h.session.change_log.records]
+        assert paths == ["hello.txt"]
