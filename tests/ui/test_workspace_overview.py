@@ -12,6 +12,7 @@ from acp_tui.ui.screens.apply_worktree import ApplyReviewScreen, ApplySummaryScr
 from acp_tui.ui.screens.compare_screen import CompareScreen
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.widgets.diff_preview import diff_title
 from acp_tui.ui.workspace.overview import WorkspaceOverview
 from acp_tui.ui.workspace.tab import SessionTab
 from tests.git_repo import make_repo
@@ -74,6 +75,10 @@ async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) ->
         compare = h.app.screen
         assert isinstance(compare, CompareScreen)
         assert [item.shown for item in compare.files] == ["README.md"]
+        # the worktree's side names its file where it is, not as a suspicious relative path
+        (item,) = compare.files
+        assert item.left is not None and item.left.path == str(wt.path / "README.md")
+        assert "relative path" not in str(diff_title(item.left))
         assert compare.left.name.endswith(f"({wt.branch})") and compare.right.name
         await h.pilot.press("1")  # the worktree's side: applied through apply_worktree
         await h.until(lambda: isinstance(h.app.screen, ApplyReviewScreen), "its review")
