@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable
+from textual.containers import Vertical
+from textual.widgets import Button, DataTable
 
 from acp_tui.ui.screens.apply_worktree import ApplyReviewScreen, ApplySummaryScreen
 from acp_tui.ui.screens.compare_screen import CompareScreen
@@ -129,3 +130,21 @@ async def test_a_worktree_that_cannot_be_made_is_said_in_the_picker(tmp_path: Pa
         error = h.app.screen.query_one("#new-error")
         await h.until(lambda: "Could not create a worktree" in str(error.render()), "the error")
         assert len(h.app.tabs) == 1
+
+
+async def test_every_answer_of_the_close_worktree_question_is_on_screen(tmp_path: Path) -> None:
+    """ctrl+w on a worktree tab: the three answers all lie inside the dialog (they ran off its
+    right edge: "Do not close" could not be seen)."""
+    repo = make_repo(tmp_path, {"README.md": "hello\n"})
+    async with workspace_app(tmp_path, cwd=repo) as h:
+        tab = await worktree_tab(h)
+        await h.pilot.press("ctrl+w")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
+        dialog = h.app.screen.query_one(Vertical).content_region
+        buttons = list(h.app.screen.query(Button))
+        assert len(buttons) == 3
+        for button in buttons:
+            assert dialog.contains_region(button.region), str(button.label)
+        await h.pilot.press("n")  # not closed
+        await h.until(lambda: isinstance(h.app.screen, MainScreen), "back")
+        assert tab in h.app.tabs
