@@ -233,6 +233,21 @@ def reap_orphans(procs: Mapping[int, Proc], keep: Collection[int] = ()) -> list[
     return reaped
 
 
+def reap_group_orphans(pgid: int, keep: Collection[int] = ()) -> list[int]:
+    """waitpid() the zombies in process group `pgid` that are our children, except `keep`: a
+    process of an agent's group that died with it (of the group's SIGTERM) after its parent did
+    is re-parented to us already dead, where no kill finds it (a zombie carries no marker).
+    Returns the pids reaped."""
+    me = os.getpid()
+    procs = snapshot()
+    dead = {
+        pid: proc
+        for pid, proc in procs.items()
+        if proc.pgid == pgid and proc.ppid == me and proc.state == "Z"
+    }
+    return reap_orphans(dead, keep)
+
+
 def set_child_subreaper() -> bool:
     """Make orphaned descendants re-parent to this process (Linux prctl). False if refused."""
     try:

@@ -3,6 +3,7 @@ terminal/kill, release and close_all; the agent's tree dies on shutdown and when
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
@@ -124,3 +125,35 @@ async def test_agent_tree_kill_after_the_agent_exited_by_itself(tag: str, tmp_pa
 
 
 _SPAWN_AND_EXIT = "import subprocess, sys; subprocess.run(['sh', '-c', sys.argv[1]])"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# acp-tui (a child subreaper) shuts an agent down whose child dies of the group's SIGTERM with
+# it, like codex-acp's native child: the child, re-parented to acp-tui as a zombie, is reaped
+_SUBREAPER_SHUTDOWN = """
+import asyncio, os, sys
+from acp_tui.protocol.process import AgentProcess
+from acp_tui.protocol.process_tree import set_child_subreaper, snapshot
+from tests.process_trees import execed_sleep, poll
+
+async def main(tag):
+    assert set_child_subreaper()
+    agent = await AgentProcess.spawn(["sh", "-c", f"sleep {tag} & wait"])
+    await poll(lambda: execed_sleep(tag), "the agent's child")
+    await agent.shutdown(grace=0.2)
+    me = os.getpid()
+    print(sorted(p.pid for p in snapshot().values() if p.ppid == me and p.state == "Z"))
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_child_dead_with_its_agent_is_reaped_not_left_a_zombie(tag: str) -> None:
+    """A zombie per closed tab (or agent restart) piled up in acp-tui until it exited."""
+    checker = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _SUBREAPER_SHUTDOWN, tag, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await asyncio.wait_for(checker.communicate(), 30)
+    assert checker.returncode == 0
+    assert out.decode().strip() == "[]", "zombies left as children of acp-tui"
