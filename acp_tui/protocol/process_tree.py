@@ -233,19 +233,19 @@ def reap_orphans(procs: Mapping[int, Proc], keep: Collection[int] = ()) -> list[
     return reaped
 
 
-def reap_group_orphans(pgid: int, keep: Collection[int] = ()) -> list[int]:
-    """waitpid() the zombies in process group `pgid` that are our children, except `keep`: a
-    process of an agent's group that died with it (of the group's SIGTERM) after its parent did
-    is re-parented to us already dead, where no kill finds it (a zombie carries no marker).
-    Returns the pids reaped."""
-    me = os.getpid()
-    procs = snapshot()
-    dead = {
-        pid: proc
-        for pid, proc in procs.items()
-        if proc.pgid == pgid and proc.ppid == me and proc.state == "Z"
-    }
-    return reap_orphans(dead, keep)
+def end_group(pgid: int, keep: Collection[int] = ()) -> list[int]:
+    """SIGKILL what is left of process group `pgid` (an agent's, which it leads) and reap those
+    of its members that are our children, except `keep` (an asyncio watcher waits for those).
+
+    A kill that looks for the agent's marker or its descendants misses two kinds of its group:
+    a child that died with it (of the group's SIGTERM) after it did, re-parented to us already
+    a zombie (no marker can be read from a zombie); and one that outlived it (SIGTERM ignored)
+    with no marker (a cleared environment), re-parented to us. Returns the pids reaped."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)  # the group's id is not reused while it has members
+    members = {pid: proc for pid, proc in snapshot().items() if proc.pgid == pgid}
+    _settle(members)
+    return reap_orphans(members, keep)
 
 
 def set_child_subreaper() -> bool:
