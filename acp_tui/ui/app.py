@@ -417,6 +417,7 @@ class AcpApp(WorkspaceApp):
         set_failure_reporter(self._previous_reporter)
         if collector.policy.busy == self._turn_running:
             collector.policy.busy = collector.never_busy
+        self.stop_saving()  # (quit saved the tabs as they were)
         await self.close_every_session()
 
     async def action_quit(self) -> None:
