@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from acp_tui.protocol.process_tree import kill_tree, start_time
+from acp_tui.protocol.process_tree import end_group, kill_tree, start_time
 from acp_tui.safe_text import safe_line
 
 logger = logging.getLogger(__name__)
@@ -275,6 +275,8 @@ class AgentProcess:
         killed = await asyncio.to_thread(
             kill_tree, known=known, marker=self.marker or None, watched=(self.pid,)
         )
+        # its group (it leads it) may hold children the kill could not find: end and reap them
+        await asyncio.to_thread(end_group, self.pid, keep=(self.pid,))
         if killed:
             logger.info("agent pid %s: killed %d processes of its tree", self.pid, len(killed))
         return len(killed)

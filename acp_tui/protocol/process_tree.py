@@ -233,6 +233,21 @@ def reap_orphans(procs: Mapping[int, Proc], keep: Collection[int] = ()) -> list[
     return reaped
 
 
+def end_group(pgid: int, keep: Collection[int] = ()) -> list[int]:
+    """SIGKILL what is left of process group `pgid` (an agent's, which it leads) and reap those
+    of its members that are our children, except `keep` (an asyncio watcher waits for those).
+
+    A kill that looks for the agent's marker or its descendants misses two kinds of its group:
+    a child that died with it (of the group's SIGTERM) after it did, re-parented to us already
+    a zombie (no marker can be read from a zombie); and one that outlived it (SIGTERM ignored)
+    with no marker (a cleared environment), re-parented to us. Returns the pids reaped."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)  # the group's id is not reused while it has members
+    members = {pid: proc for pid, proc in snapshot().items() if proc.pgid == pgid}
+    _settle(members)
+    return reap_orphans(members, keep)
+
+
 def set_child_subreaper() -> bool:
     """Make orphaned descendants re-parent to this process (Linux prctl). False if refused."""
     try:

@@ -17,6 +17,13 @@ def _size(count: int) -> str:
     return f"{count / (1024 * 1024):.1f} MiB"
 
 
+def amount(done: int, total: int | None) -> str:
+    """How much of a download arrived: `1.2 MiB / 5.0 MiB (24%)`, or `1.2 MiB` (no total)."""
+    if total:
+        return f"{_size(done)} / {_size(total)} ({100 * done // total}%)"
+    return _size(done)
+
+
 class StderrProgress:
     def __init__(self, what: str, stream: TextIO | None = None) -> None:
         self.what = what
@@ -41,10 +48,7 @@ class StderrProgress:
             self.stream.flush()
 
     def _amount(self) -> str:
-        if self.total:
-            percent = 100 * self.done // self.total
-            return f"{_size(self.done)} / {_size(self.total)} ({percent}%)"
-        return _size(self.done)
+        return amount(self.done, self.total)
 
     def finish(self) -> None:
         """End the progress line (nothing when nothing was downloaded)."""

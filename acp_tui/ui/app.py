@@ -46,6 +46,7 @@ from acp_tui.ui.workspace.tabs_app import (
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.session_picker import PickedSession
+    from acp_tui.ui.workspace.registry_agents import RegistryAgents
     from acp_tui.ui.workspace.restore import Restore
 
 SessionFactory = Callable[[ScreenUi], AgentSession]
@@ -84,6 +85,7 @@ class AcpApp(WorkspaceApp):
         key_guard: KeyGuard | None = None,
         spawn: SpawnSession | None = None,
         presets: tuple[Preset, ...] = (),
+        registry: RegistryAgents | None = None,
         more: tuple[SessionSpec, ...] = (),
         workspace_dir: Path | None = None,
         restore: Restore | None = None,
@@ -104,6 +106,7 @@ class AcpApp(WorkspaceApp):
             lambda session: spec_for(session, preset),
             spawn=spawn,
             presets=presets,
+            registry=registry,
             more=more,
         )
         self.start_agent = start_agent
@@ -420,6 +423,7 @@ class AcpApp(WorkspaceApp):
         set_failure_reporter(self._previous_reporter)
         if collector.policy.busy == self._turn_running:
             collector.policy.busy = collector.never_busy
+        self.stop_saving()  # (quit saved the tabs as they were)
         await self.close_every_session()
 
     async def action_quit(self) -> None:

@@ -23,6 +23,7 @@ from acp_tui.ui.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
+    from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
 __all__ = ["demo_argv", "run_app"]
 
@@ -173,6 +174,7 @@ def _run(
         open_request=open_request,
         spawn=spawn,
         presets=workspace_presets(),
+        registry=registry_agents(),
         more=tuple(SessionSpec(p.command, cwd, p, env=dict(p.env)) for p in options.more_presets),
         workspace_dir=cwd,
         restore=restore,
@@ -193,6 +195,14 @@ def workspace_presets() -> tuple[Preset, ...]:
 
     table = load_presets()
     return tuple(p for p in table.presets.values() if p.registry is None and p.installed())
+
+
+def registry_agents() -> RegistryAgents:
+    """The ACP registry's agents for the new-session picker (read when it opens)."""
+    from acp_tui.registry.catalog import Catalog
+    from acp_tui.ui.workspace.registry_agents import RegistryAgents
+
+    return RegistryAgents(Catalog.open())
 
 
 def preset_env(options: LaunchOptions) -> dict[str, str]:

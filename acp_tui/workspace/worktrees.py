@@ -9,7 +9,10 @@ so that `list_worktrees` can give it back after a restart. `remove_worktree` rem
 and its branch, and refuses anything that is not under acp-tui's directory.
 
 Given a subdirectory of a repository, the repository's top level is used and the session's cwd
-is the same subdirectory in the worktree (`Worktree.cwd`). Failures are `WorktreeError`s with a
+is the same subdirectory in the worktree (`Worktree.cwd`). Given a linked worktree (a worktree
+tab asking for another worktree), the repository is its main checkout: the new worktree is filed
+and listed beside the others, and applied into and removed from the main checkout; it starts
+from the HEAD of the checkout it was asked from. Failures are `WorktreeError`s with a
 one-line message. Everything runs git through `workspace.git` (asyncio, bounded time).
 """
 
@@ -114,6 +117,16 @@ async def _branch_exists(top: Path, branch: str) -> bool:
     return result.returncode == 0
 
 
+async def main_checkout(top: Path) -> Path:
+    """The main checkout of the repository whose checkout (main or linked worktree) is `top`:
+    the first entry `git worktree list` gives; `top` itself for a bare repository's worktree."""
+    listing = await git(top, "worktree", "list", "--porcelain", "-z")
+    records = _porcelain(listing.stdout)
+    if not records or "bare" in records[0] or not records[0].get("worktree"):
+        return top
+    return await asyncio.to_thread(_real, Path(records[0]["worktree"]))
+
+
 async def create_worktree(repo: Path, name: str, *, unique: bool = True) -> Worktree:
     """Make a worktree of the repository `repo` is in, on a new branch named after `name`.
 
@@ -121,8 +134,9 @@ async def create_worktree(repo: Path, name: str, *, unique: bool = True) -> Work
     name must be free as given (``acp-tui/<slug>``), else a `WorktreeError` says it is taken.
     """
     try:
-        top, prefix = await repository(repo)
-        base = await _head(top)
+        here, prefix = await repository(repo)
+        base = await _head(here)
+        top = await main_checkout(here)
         slug = slugify(name) or "session"
         branch, path = await _free_name(top, slug, unique)
         path = await asyncio.to_thread(_prepare, path)
@@ -180,7 +194,8 @@ def owned(path: Path) -> bool:
 async def list_worktrees(repo: Path) -> list[Worktree]:
     """acp-tui's own worktrees of the repository `repo` is in (for restoring a workspace)."""
     try:
-        top, _ = await repository(repo)
+        here, _ = await repository(repo)
+        top = await main_checkout(here)
         listing = await git(top, "worktree", "list", "--porcelain", "-z")
     except GitError as error:
         raise WorktreeError(str(error)) from None

@@ -5,6 +5,7 @@ agent crash and `kill -9` of acp-tui itself, no process of the tree survives."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -23,43 +24,69 @@ SID = "sess-1"
 Launch = Callable[..., Any]
 
 
+def terminal_agent(tmp_path: Path, tag: str, name: str, *, cleared_env: bool) -> list[str]:
+    """The argv of a scripted agent that opens a session and asks for a terminal running the
+    hard-to-kill tree of `tag`."""
+    create = {"sessionId": SID, "command": tree_command(tag, cleared_env=cleared_env)}
+    steps: list[dict[str, Any]] = [
+        initialize_ok(),
+        new_session_ok(SID),
+        client_request("terminal/create", create, "created"),
+    ]
+    return write_scenario(tmp_path, steps, name).argv
+
+
+def presets_config(tmp_path: Path, agents: dict[str, list[str]]) -> dict[str, str]:
+    """A config file with one `[agents.NAME]` preset per agent; the environment naming it."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        "".join(f"[agents.{name}]\ncommand = {json.dumps(argv)}\n" for name, argv in agents.items())
+    )
+    return {"ACP_TUI_CONFIG": str(config)}
+
+
 @pytest.fixture
 async def launch(tmp_path: Path) -> AsyncIterator[Launch]:
-    """`await launch(tag, cleared_env=True)`: acp-tui with a terminal tree up."""
-    started: list[tuple[PtyProcess, str]] = []
+    """`await launch(tag, cleared_env=True)`: acp-tui with a terminal tree up; with several tags,
+    one tab per tag (`-a` presets of a config), each its own agent with its own tree."""
+    started: list[tuple[PtyProcess, tuple[str, ...]]] = []
 
-    async def start(tag: str, *, cleared_env: bool = True) -> PtyProcess:
-        create = {"sessionId": SID, "command": tree_command(tag, cleared_env=cleared_env)}
-        steps: list[dict[str, Any]] = [
-            initialize_ok(),
-            new_session_ok(SID),
-            client_request("terminal/create", create, "created"),
-        ]
-        agent = write_scenario(tmp_path, steps)
+    async def start(*tags: str, cleared_env: bool = True) -> PtyProcess:
         project = tmp_path / "project"
         project.mkdir(exist_ok=True)
-        argv = [sys.executable, "-m", "acp_tui", "--cwd", str(project), "--", *agent.argv]
+        agents = {
+            f"tab{n}": terminal_agent(tmp_path, tag, f"tab{n}", cleared_env=cleared_env)
+            for n, tag in enumerate(tags, 1)
+        }
         env = {**os.environ, "TERM": "xterm-256color"}
+        argv = [sys.executable, "-m", "acp_tui", "--cwd", str(project)]
+        if len(tags) == 1:
+            argv += ["--", *agents["tab1"]]
+        else:
+            env.update(presets_config(tmp_path, agents))
+            argv += [arg for name in agents for arg in ("-a", name)]
         app = await PtyProcess.spawn(argv, env=env, cwd=tmp_path, columns=120, rows=40)
         app.start_reading(lambda data: None, lambda: None)
-        started.append((app, tag))
+        started.append((app, tags))
         await poll(
-            lambda: tree_started(tag, cleared_env=cleared_env), "the terminal's tree to start"
+            lambda: all(tree_started(tag, cleared_env=cleared_env) for tag in tags),
+            "every terminal's tree to start",
         )
         return app
 
     yield start
-    for app, tag in started:
+    for app, tags in started:
         if app.exit_status is None:
             app.signal_group(signal.SIGKILL)
             await app.wait()
         app.close()
-        cleanup(tag)
+        for tag in tags:
+            cleanup(tag)
 
 
-async def gone(app: PtyProcess, tag: str) -> None:
+async def gone(app: PtyProcess, *tags: str) -> None:
     await poll(lambda: app.exit_status is not None, "acp-tui to exit")
-    await poll(lambda: not survivors(tag), "no process of the terminal's tree")
+    await poll(lambda: not any(survivors(tag) for tag in tags), "no process of any terminal's tree")
 
 
 async def test_quit(launch: Launch) -> None:
@@ -112,3 +139,41 @@ async def test_kill_9_of_acp_tui(launch: Launch) -> None:
     app = await launch(tag, cleared_env=True)
     os.kill(app.pid, signal.SIGKILL)
     await gone(app, tag)
+
+
+def tab_agents(tmp_path: Path) -> list[int]:
+    """The scripted agents of the tabs (by their scenario files), wherever they are now."""
+    return survivors(f"{tmp_path}{os.sep}tab")
+
+
+async def several_tabs(launch: Launch, tmp_path: Path) -> tuple[PtyProcess, list[str]]:
+    """acp-tui with three tabs, each its agent and a terminal's tree running."""
+    tags = [new_tag() for _ in range(3)]
+    app = await launch(*tags)
+    assert len(tab_agents(tmp_path)) == 3
+    return app, tags
+
+
+async def test_quit_with_several_tabs(launch: Launch, tmp_path: Path) -> None:
+    app, tags = await several_tabs(launch, tmp_path)
+    app.write(b"\x11")  # ctrl+q
+    await gone(app, *tags)
+    assert app.exit_status is not None and app.exit_status.exit_code == 0
+    await poll(lambda: not tab_agents(tmp_path), "no agent of any tab")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+async def test_sigterm_and_sighup_with_several_tabs(
+    launch: Launch, tmp_path: Path, sig: signal.Signals
+) -> None:
+    app, tags = await several_tabs(launch, tmp_path)
+    os.kill(app.pid, sig)
+    await gone(app, *tags)
+    await poll(lambda: not tab_agents(tmp_path), "no agent of any tab")
+
+
+async def test_kill_9_with_several_tabs(launch: Launch, tmp_path: Path) -> None:
+    app, tags = await several_tabs(launch, tmp_path)
+    os.kill(app.pid, signal.SIGKILL)  # the watchdog (one for the whole app) covers every tab
+    await gone(app, *tags)
+    await poll(lambda: not tab_agents(tmp_path), "no agent of any tab")

@@ -3,6 +3,7 @@ terminal/kill, release and close_all; the agent's tree dies on shutdown and when
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
@@ -124,3 +125,44 @@ async def test_agent_tree_kill_after_the_agent_exited_by_itself(tag: str, tmp_pa
 
 
 _SPAWN_AND_EXIT = "import subprocess, sys; subprocess.run(['sh', '-c', sys.argv[1]])"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# acp-tui (a child subreaper) shuts an agent down whose children share its process group, as
+# codex-acp's native child does: one dies of the group's SIGTERM after the agent (re-parented to
+# acp-tui already a zombie: no marker can be read from it), one ignores SIGTERM and carries no
+# marker (a cleared environment) and is orphaned when the agent dies. Neither is left: no
+# zombie of acp-tui's, no process of the tree.
+_SUBREAPER_SHUTDOWN = """
+import asyncio, os, sys
+from acp_tui.protocol.process import AgentProcess
+from acp_tui.protocol.process_tree import set_child_subreaper, snapshot
+from tests.process_trees import execed_sleep, poll, survivors
+
+async def main(tag):
+    assert set_child_subreaper()
+    ignores = f"env -i /bin/sh -c 'trap \\"\\" TERM; exec sleep {tag}2'"
+    agent = await AgentProcess.spawn(["sh", "-c", f"sleep {tag}1 & {ignores} & wait"])
+    await poll(lambda: execed_sleep(f"{tag}1") and execed_sleep(f"{tag}2"), "the children")
+    await agent.shutdown(grace=0.2)
+    me = os.getpid()
+    zombies = sorted(p.pid for p in snapshot().values() if p.ppid == me and p.state == "Z")
+    print(zombies, [pid for pid in survivors(tag) if pid != me])  # this script carries the tag
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_the_agents_group_is_ended_and_reaped(tag: str) -> None:
+    """A zombie per closed tab (or agent restart) piled up in acp-tui until it exited, and a
+    child of the agent's group without its marker outlived it."""
+    checker = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _SUBREAPER_SHUTDOWN, tag, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        out, _ = await asyncio.wait_for(checker.communicate(), 30)
+    finally:
+        cleanup(tag)
+    assert checker.returncode == 0
+    assert out.decode().strip() == "[] []", "zombies of acp-tui's, processes of the agent's group"

@@ -59,3 +59,21 @@ async def test_one_saved_session_continues_as_before(tmp_path: Path) -> None:
     cwd = fixed_cwd(tmp_path)
     store.save(cwd, [store.SessionRecord(cwd, tuple(demo_argv()), session_id="s-1")])
     assert plan_restore(cwd, demo_argv(), {}) is None
+
+
+async def test_nothing_is_saved_once_the_app_closes(tmp_path: Path) -> None:
+    """The sessions change state as they close with the app: a save scheduled then was written
+    after the app had ended (over a workspace saved since: seen as a flaky --continue test)."""
+    cwd = fixed_cwd(tmp_path)
+    scheduled: list[object] = []
+    async with workspace_app(tmp_path, app_kwargs={"workspace_dir": cwd}) as h:
+        app = h.app
+        close_every_session = app.close_every_session
+
+        async def closing() -> None:
+            app.schedule_save()  # what a session's state change does as it closes
+            scheduled.append(app._save_timer)
+            await close_every_session()
+
+        app.close_every_session = closing  # type: ignore[method-assign]
+    assert scheduled == [None], "no save once the app closes"

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable
+from textual.containers import Vertical
+from textual.widgets import Button, DataTable
 
 from acp_tui.ui.screens.apply_worktree import ApplyReviewScreen, ApplySummaryScreen
 from acp_tui.ui.screens.compare_screen import CompareScreen
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.widgets.diff_preview import diff_title
 from acp_tui.ui.workspace.overview import WorkspaceOverview
 from acp_tui.ui.workspace.tab import SessionTab
 from tests.git_repo import make_repo
@@ -74,6 +76,10 @@ async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) ->
         compare = h.app.screen
         assert isinstance(compare, CompareScreen)
         assert [item.shown for item in compare.files] == ["README.md"]
+        # the worktree's side names its file where it is, not as a suspicious relative path
+        (item,) = compare.files
+        assert item.left is not None and item.left.path == str(wt.path / "README.md")
+        assert "relative path" not in str(diff_title(item.left))
         assert compare.left.name.endswith(f"({wt.branch})") and compare.right.name
         await h.pilot.press("1")  # the worktree's side: applied through apply_worktree
         await h.until(lambda: isinstance(h.app.screen, ApplyReviewScreen), "its review")
@@ -124,3 +130,21 @@ async def test_a_worktree_that_cannot_be_made_is_said_in_the_picker(tmp_path: Pa
         error = h.app.screen.query_one("#new-error")
         await h.until(lambda: "Could not create a worktree" in str(error.render()), "the error")
         assert len(h.app.tabs) == 1
+
+
+async def test_every_answer_of_the_close_worktree_question_is_on_screen(tmp_path: Path) -> None:
+    """ctrl+w on a worktree tab: the three answers all lie inside the dialog (they ran off its
+    right edge: "Do not close" could not be seen)."""
+    repo = make_repo(tmp_path, {"README.md": "hello\n"})
+    async with workspace_app(tmp_path, cwd=repo) as h:
+        tab = await worktree_tab(h)
+        await h.pilot.press("ctrl+w")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
+        dialog = h.app.screen.query_one(Vertical).content_region
+        buttons = list(h.app.screen.query(Button))
+        assert len(buttons) == 3
+        for button in buttons:
+            assert dialog.contains_region(button.region), str(button.label)
+        await h.pilot.press("n")  # not closed
+        await h.until(lambda: isinstance(h.app.screen, MainScreen), "back")
+        assert tab in h.app.tabs

@@ -186,3 +186,23 @@ async def test_a_repository_git_refuses_to_use_says_why(repo: Path) -> None:
     os.chown(repo, 65534, 65534)  # "dubious ownership": git will not use it
     with pytest.raises(WorktreeError, match=r"git cannot use .*dubious ownership"):
         await create_worktree(repo, "x")
+
+
+async def test_a_worktree_made_from_a_worktree_belongs_to_the_main_repository(repo: Path) -> None:
+    first = await create_worktree(repo, "first")
+    (first.path / "src" / "app.py").write_text("print(2)\n")  # the first tab's own work
+    second = await create_worktree(first.path / "src", "second")
+    # filed beside the first, under the repository's directory, not under the worktree's name
+    assert second.path.parent == first.path.parent
+    assert second.path.parent.name.startswith("repo-")
+    assert second.repo == real(repo) and second.subdir == "src"
+    assert second.branch == "acp-tui/second-1"
+    assert run_git(second.path, "rev-parse", "--abbrev-ref", "HEAD").strip() == second.branch
+    assert read(second.cwd / "app.py") == "print(1)\n"  # a fresh checkout of the base
+    listed = await list_worktrees(first.path)  # listed from either, both are the repository's
+    assert sorted(w.branch for w in listed) == ["acp-tui/first-1", "acp-tui/second-1"]
+    assert all(w.repo == real(repo) for w in listed)
+    await remove_worktree(first)  # the first goes; the second is still the repository's
+    await remove_worktree(second)
+    assert not second.path.exists()
+    assert branches(repo) == ["main"]

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 Refresh = Callable[[], tuple[PresetTable, list[str]]]
 """Refresh the registry (blocking: run in a thread): the new table and the notices."""
 
-_STATES = {"download": "downloads when started", "npx": "runs with npx", "uvx": "runs with uvx"}
+STATE_WORDS = {"download": "downloads when started", "npx": "runs with npx", "uvx": "runs with uvx"}
 
 
 def _label(preset: Preset, state: str, can_start: bool) -> Text:
@@ -45,7 +45,7 @@ def _label(preset: Preset, state: str, can_start: bool) -> Text:
         text.append(f"  {preset.title}", style=dim)
     if preset.version:
         text.append(f"  {preset.version}", style="dim")
-    text.append(f"  ({_STATES.get(state, state)})", style="dim")
+    text.append(f"  ({STATE_WORDS.get(state, state)})", style="dim")
     if preset.description:
         text.append(f"\n  {preset.description}", style=dim)
     text.append(f"\n  {' '.join(preset.command)}", style="dim")

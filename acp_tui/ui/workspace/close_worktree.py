@@ -36,10 +36,11 @@ class WorktreeClosing(App[int]):
         question = Question(
             "close-worktree",
             f"Close the session of {tab.agent} in worktree {wt.branch}?",
-            f"The worktree is {wt.path}.{running}",
-            (
-                Choice(KEEP, "Close, keep the worktree and its branch", "k"),
-                Choice(REMOVE, "Close, remove the worktree and its branch", "r"),
+            f"The worktree is {wt.path}. k closes the session and keeps the worktree and its"
+            f" branch; r closes it and removes both (uncommitted changes are lost).{running}",
+            (  # short labels: the three buttons fit in the dialog side by side
+                Choice(KEEP, "Keep the worktree", "k"),
+                Choice(REMOVE, "Remove worktree and branch", "r"),
                 Choice("cancel", "Do not close", "n"),
             ),
         )

@@ -1,9 +1,12 @@
 """ctrl+t: what the new session runs. Enter takes the first entry (the same agent in the same
-directory); the others: every agent preset (same directory), the same agent in another
-directory (typed, checked to be a directory), the same agent in a new git worktree."""
+directory); the others: every agent preset (same directory), the ACP registry's agents (same
+directory; those that can start here: installed, or a binary downloaded when picked, with its
+progress; the others greyed with why), the same agent in another directory (typed, checked to
+be a directory), the same agent in a new git worktree."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 from pathlib import Path
@@ -19,7 +22,11 @@ from textual.widgets.option_list import Option
 
 from acp_tui.host.local_files import directory_at
 from acp_tui.presets import Preset
+from acp_tui.registry.agents import not_startable, startable, status
+from acp_tui.ui.plain import notify
+from acp_tui.ui.screens.agent_picker import STATE_WORDS
 from acp_tui.ui.widgets.settings_text import safe_text
+from acp_tui.ui.workspace.registry_agents import RegistryAgents, install
 from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.worktree_link import worktree_name
 from acp_tui.workspace.worktrees import WorktreeError, create_worktree
@@ -28,6 +35,7 @@ SAME = "same"
 DIRECTORY = "directory"
 WORKTREE = "worktree"
 PRESET = "preset:"
+REGISTRY = "registry:"
 
 
 class NewSessionScreen(ModalScreen[SessionSpec | None]):
@@ -46,28 +54,43 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     """
     BINDINGS = [Binding("escape", "dismiss_none", "cancel", id="workspace.new-cancel")]
 
-    def __init__(self, current: SessionSpec, presets: tuple[Preset, ...]) -> None:
+    def __init__(
+        self,
+        current: SessionSpec,
+        presets: tuple[Preset, ...],
+        registry: RegistryAgents | None = None,
+    ) -> None:
         super().__init__()
         self.current = current
         self.presets = presets
+        self.registry = registry
+        self.registry_presets: tuple[Preset, ...] = ()
+        """The registry's agents offered (those not among `presets` by name)."""
+        self.installing: Preset | None = None
+        """The registry agent being downloaded (picked; its tab opens once it is there)."""
 
-    def compose(self) -> ComposeResult:
+    def _options(self) -> list[Option]:
         current = self.current
         here = safe_text(str(current.cwd), limit=60)
         options = [Option(Text(f"{safe_text(current.name, limit=30)} in {here}"), id=SAME)]
         for index, preset in enumerate(self.presets):
             if preset == current.preset:
                 continue  # Enter's choice (the first line) already is this one
-            title = f" · {preset.title}" if preset.title and preset.title != preset.name else ""
-            label = safe_text(f"{preset.name}{title}", limit=60)
-            options.append(Option(Text(f"{label} in {here}"), id=f"{PRESET}{index}"))
+            options.append(Option(Text(f"{_name(preset)} in {here}"), id=f"{PRESET}{index}"))
+        for index, preset in enumerate(self.registry_presets):
+            if preset == current.preset:
+                continue
+            options.append(_registry_option(preset, here, f"{REGISTRY}{index}"))
         options.append(Option(Text(f"{safe_text(current.name, limit=30)} in another directory…"),
                               id=DIRECTORY))  # fmt: skip
         options.append(Option(Text(f"{safe_text(current.name, limit=30)} in a new git worktree"),
                               id=WORKTREE))  # fmt: skip
+        return options
+
+    def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("New session (Enter: the same agent here)"), id="new-title")
-            yield OptionList(*options, id="new-options")
+            yield OptionList(*self._options(), id="new-options")
             yield Input(placeholder="directory (Enter opens the session there)", id="new-dir")
             yield Static(Text(""), id="new-error")
 
@@ -75,9 +98,38 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
+        if self.registry is not None:
+            self.registry.load(asyncio.get_running_loop(), self._registry_agents)
+
+    def _registry_agents(self, agents: tuple[Preset, ...], notices: list[str]) -> None:
+        """The registry's agents read (cached, then refreshed): offered, the highlight kept."""
+        if not self.is_attached:
+            return  # the picker was closed meanwhile
+        for notice in notices:
+            notify(self.app, notice, severity="warning", timeout=10)
+        names = {p.name for p in self.presets}
+        offered = tuple(p for p in agents if p.name not in names)
+        if offered == self.registry_presets:
+            return
+        options = self.query_one(OptionList)
+        keep = self._key(options.highlighted)
+        self.registry_presets = offered
+        options.clear_options()
+        options.add_options(self._options())
+        found = (i for i in range(options.option_count) if self._key(i) == keep)
+        options.highlighted = next(found, 0)
+
+    def _key(self, index: int | None) -> str | None:
+        """What the option at `index` offers, the same before and after the list changes."""
+        if index is None:
+            return None
+        option_id = self.query_one(OptionList).get_option_at_index(index).id or ""
+        if option_id.startswith(REGISTRY):
+            return REGISTRY + self.registry_presets[int(option_id.removeprefix(REGISTRY))].name
+        return option_id
 
     def show_error(self, message: str) -> None:
-        """Say what went wrong; the picker stays open."""
+        """Say what went wrong (or what is under way); the picker stays open."""
         self.query_one("#new-error", Static).update(Text(message))
 
     @on(OptionList.OptionSelected)
@@ -87,10 +139,9 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         if choice == SAME:
             self.dismiss(self.current)
         elif choice.startswith(PRESET):
-            preset = self.presets[int(choice.removeprefix(PRESET))]
-            self.dismiss(
-                SessionSpec(preset.command, self.current.cwd, preset, env=dict(preset.env))
-            )
+            self._open(self.presets[int(choice.removeprefix(PRESET))])
+        elif choice.startswith(REGISTRY):
+            self._pick_registry(self.registry_presets[int(choice.removeprefix(REGISTRY))])
         elif choice == DIRECTORY:
             directory = self.query_one("#new-dir", Input)
             directory.display = True
@@ -98,6 +149,37 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         elif choice == WORKTREE:
             self.show_error("Creating the worktree…")
             self.run_worker(self._in_worktree(), group="worktree", exclusive=True)
+
+    def _open(self, preset: Preset) -> None:
+        self.dismiss(SessionSpec(preset.command, self.current.cwd, preset, env=dict(preset.env)))
+
+    def _pick_registry(self, preset: Preset) -> None:
+        """A registry agent: opened if it can start as it is, else downloaded first (the
+        picker shows the progress, and stays open with the error if that fails)."""
+        if self.installing is not None:
+            return  # one download at a time; Esc leaves
+        if preset.installed():
+            self._open(preset)
+            return
+        why = not_startable(preset)
+        if why is not None:
+            self.show_error(safe_text(why, limit=200))
+            return
+        self.installing = preset
+        install(asyncio.get_running_loop(), preset, self._progress, self._installed)
+
+    def _progress(self, line: str) -> None:
+        if self.is_attached and self.installing is not None:
+            self.show_error(line)
+
+    def _installed(self, failed: str | None) -> None:
+        preset, self.installing = self.installing, None
+        if not self.is_attached or preset is None:
+            return  # Esc while it downloaded: installed for next time, nothing opened
+        if failed is not None:
+            self.show_error(safe_text(failed, limit=300))
+            return
+        self._open(preset)
 
     @on(Input.Submitted, "#new-dir")
     def _directory(self, event: Input.Submitted) -> None:
@@ -126,3 +208,25 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
+
+
+def _name(preset: Preset) -> str:
+    title = f" · {preset.title}" if preset.title and preset.title != preset.name else ""
+    return safe_text(f"{preset.name}{title}", limit=60)
+
+
+def _registry_option(preset: Preset, here: str, option_id: str) -> Option:
+    """A registry agent: its name, version and state (installed, runs with npx, downloads when
+    picked), greyed with why when it cannot start here."""
+    can_start = startable(preset)
+    state = status(preset)
+    version = f" {preset.version}" if preset.version else ""
+    words = "downloads when picked" if state == "download" else STATE_WORDS.get(state, state)
+    text = Text(f"{_name(preset)}{safe_text(version, limit=20)} in {here}")
+    text.append(f"  (registry, {words})", style="dim")
+    if not can_start:
+        text.stylize("dim")
+        why = not_startable(preset)
+        if why is not None:
+            text.append(f"\n  {safe_text(why, limit=120)}", style="dim")
+    return Option(text, id=option_id, disabled=not can_start)

@@ -4,6 +4,7 @@ the main checkout, `c` compares its changes with the current tab's (`CompareScre
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -69,10 +70,16 @@ class TabWatch:
             self.computing = False
 
     async def worktree_diffs(self) -> list[FileDiff]:
-        """The worktree's text changes against its base, now (raises `WorktreeError`)."""
+        """The worktree's text changes against its base, now (raises `WorktreeError`); each
+        names its file by its absolute path in the worktree, as a session's own changes do (a
+        relative path is flagged as suspicious wherever a diff is shown)."""
         wt = self.tab.spec.worktree
         assert wt is not None
-        return [change.diff for change in await worktree_diff(wt) if change.diff is not None]
+        return [
+            dataclasses.replace(change.diff, path=str(wt.path / change.path))
+            for change in await worktree_diff(wt)
+            if change.diff is not None
+        ]
 
     async def named(self) -> NamedChanges:
         """This tab's side of a comparison: its worktree's diffs, else its own changes."""

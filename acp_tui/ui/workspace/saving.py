@@ -48,10 +48,19 @@ class WorkspaceSaving(App[int]):
     workspace_dir: Path | None = None
     _save_timer: Timer | None = None
     _save_failed = False
+    _saving_stopped = False
+
+    def stop_saving(self) -> None:
+        """No more saves: the app is closing (its sessions, closing, change state; a save then
+        would be written after the app ended, over whatever was saved since)."""
+        self._saving_stopped = True
+        if self._save_timer is not None:
+            self._save_timer.stop()
+            self._save_timer = None
 
     def schedule_save(self) -> None:
         """Save soon (a burst of changes makes one write)."""
-        if self.workspace_dir is None or not self.is_running:
+        if self.workspace_dir is None or not self.is_running or self._saving_stopped:
             return
         if self._save_timer is not None:
             self._save_timer.stop()

@@ -39,6 +39,7 @@ from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
 if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
     from acp_tui.presets import Preset
+    from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
 WORKSPACE_BINDINGS = [
     Binding("ctrl+t", "new_tab", "new session", priority=True, id="workspace.new"),
@@ -96,6 +97,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         spawn: SpawnSession | None,
         presets: tuple[Preset, ...],
         more: tuple[SessionSpec, ...],
+        registry: RegistryAgents | None = None,
     ) -> None:
         """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
         sessions of the tabs opened later (None: no new sessions in this app)."""
@@ -103,6 +105,8 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
         self.presets = presets
+        self.registry = registry
+        """The ACP registry's agents, offered by ctrl+t too (None: not offered)."""
         self.more_at_start = more
         self._serial = 0
         self.watches: dict[SessionTab, TabWatch] = {}
@@ -211,7 +215,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             notify(self, "This app cannot open more sessions.", severity="warning")
             return
         current = self.current_tab.spec
-        self.push_screen(NewSessionScreen(current, self.presets), self._picked_new)
+        self.push_screen(NewSessionScreen(current, self.presets, self.registry), self._picked_new)
 
     def _picked_new(self, spec: SessionSpec | None) -> None:
         if spec is not None:
