@@ -133,6 +133,32 @@ def test_layout_once_internals() -> None:
     assert _params(_has(Screen, "_compositor_refresh", "Screen._compositor_refresh")) == ["self"]
 
 
+def test_quick_scrollbar_internals() -> None:
+    from textual.scrollbar import ScrollBarRender
+
+    start = _has(App, "_start_widget", "App._start_widget")
+    assert _params(start) == ["self", "parent", "widget"]
+    _has(ScrollBarRender, "render_bar", "ScrollBarRender.render_bar")
+    bar = _params(ScrollBarRender.render_bar)
+    assert bar == [
+        "size",
+        "virtual_size",
+        "window_size",
+        "position",
+        "thickness",
+        "vertical",
+        "back_color",
+        "bar_color",
+    ]
+
+
+async def test_quick_scrollbar_replaces_the_private_scrollbar() -> None:
+    app = Plain()
+    async with app.run_test():
+        static = app.query_one(Static)
+        assert static._vertical_scrollbar is None, "Textual changed: Widget._vertical_scrollbar"
+
+
 async def test_layout_once_repaint_internals() -> None:
     app = Plain()
     async with app.run_test():
