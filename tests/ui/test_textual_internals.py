@@ -130,6 +130,45 @@ def test_layout_once_internals() -> None:
     assert isinstance(virtual_size, Reactive), "Textual changed: Widget.virtual_size"
     assert virtual_size._layout is True, "Textual changed: Reactive._layout of virtual_size"
     assert Size(1, 1)  # the layout's size type is still there
+    assert _params(_has(Screen, "_compositor_refresh", "Screen._compositor_refresh")) == ["self"]
+
+
+def test_quick_scrollbar_internals() -> None:
+    from textual.scrollbar import ScrollBarRender
+
+    start = _has(App, "_start_widget", "App._start_widget")
+    assert _params(start) == ["self", "parent", "widget"]
+    _has(ScrollBarRender, "render_bar", "ScrollBarRender.render_bar")
+    bar = _params(ScrollBarRender.render_bar)
+    assert bar == [
+        "size",
+        "virtual_size",
+        "window_size",
+        "position",
+        "thickness",
+        "vertical",
+        "back_color",
+        "bar_color",
+    ]
+
+
+async def test_quick_scrollbar_replaces_the_private_scrollbar() -> None:
+    app = Plain()
+    async with app.run_test():
+        static = app.query_one(Static)
+        assert static._vertical_scrollbar is None, "Textual changed: Widget._vertical_scrollbar"
+
+
+async def test_layout_once_repaint_internals() -> None:
+    app = Plain()
+    async with app.run_test():
+        static = app.query_one(Static)
+        assert isinstance(static._repaint_required, bool), "Textual changed: _repaint_required"
+        assert isinstance(static._repaint_regions, set), "Textual changed: _repaint_regions"
+        static.refresh()
+        assert static._repaint_required, "Textual changed: refresh() sets _repaint_required"
+        compositor = app.screen._compositor
+        assert isinstance(compositor._dirty_regions, set), "Textual changed: _dirty_regions"
 
 
 async def test_styles_key_changes_with_a_style() -> None:

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 
+_SYNTAX = frozenset("\\`*_~[]!<&\n\r")
+"""The characters that start inline Markdown (escapes, code, emphasis, strikethrough, links,
+images, autolinks and HTML, entities, line breaks): text with none of them reads as itself."""
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt  # imported at the first message, not at start-up
@@ -25,6 +30,9 @@ def inline_text(source: str, theme: MarkdownTheme, base: Style | None = None) ->
     """Render the inline Markdown of one paragraph (soft breaks become spaces)."""
     text = Text(style=base or Style())
     if not source:
+        return text
+    if _SYNTAX.isdisjoint(source):  # no parser needed (most table cells, plain sentences)
+        text.append(source)
         return text
     tokens = _parser().parseInline(source)
     if not tokens or not tokens[0].children:

@@ -11,7 +11,11 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `App._register`: mount an installed screen in the background (as `push_screen` does).
 - `Screen._compositor`: install `RowCompositor` (`row_compositor.py`, a subclass of
   `textual._compositor.Compositor`).
-- `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`).
+- `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`);
+  `Screen._compositor_refresh`, `Compositor._dirty_regions`, `Widget._repaint_required` and
+  `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
+- `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's scrollbar paints its
+  own lines (`quick_scrollbar.py`, with `ScrollBarRender.render_bar`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are

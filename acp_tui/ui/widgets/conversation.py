@@ -28,6 +28,7 @@ from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.textual_internals import release_dead_widget_renders
+from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.compaction_lines import compaction_render
@@ -58,7 +59,7 @@ FREEZE_BATCH = 20
 __all__ = ["ConversationNote", "ConversationView"]
 
 
-class ConversationView(ConversationBursts):
+class ConversationView(QuickScrollbars, ConversationBursts):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
     ConversationView .-background { border-left: outer $accent 60%; }
