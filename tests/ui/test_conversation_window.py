@@ -80,7 +80,9 @@ def screen_text(app: AcpApp) -> str:
 
 
 def feed_rich_turn(thread: Any) -> None:
-    """One turn with every kind of entry the frozen history renders."""
+    """One turn with every kind of entry the frozen history renders (at one fixed instant: two
+    runs compared cell by cell must not differ by a card's "0.0s"/"0.1s" under load)."""
+    thread._clock = lambda: 1000.0
     thread.add_user_prompt([text_block("please do the thing with a fairly long prompt " * 5)])
     thread.begin_turn()
     apply = thread.apply_notification
