@@ -154,9 +154,18 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
 
     def _tick_while_shown(self, shown: bool) -> None:
         """Pause the clock and the prompts' blinking (remembering which blinked), or resume
-        them as they were."""
+        them as they were; the conversation and the sidebar draw nothing while hidden and
+        catch up once shown."""
         self._paused = not shown
         self.query_one(StatusBar).show_clock(shown)
+        conversation = self.query_one(ConversationView)
+        sidebar = self.query_one(Sidebar)
+        if shown:
+            conversation.catch_up()
+            sidebar.catch_up()
+        else:
+            conversation.hide()
+            sidebar.hide()
         prompts = self.query(PromptInput).results(PromptInput)
         if not shown:
             self._blinking = [prompt for prompt in prompts if prompt.cursor_blink]
@@ -218,7 +227,12 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
-        """Under the turn: the files it changed (a late change updates the same line)."""
+        """Under the turn: the files it changed (a late change updates the same line); while
+        the tab is hidden, when it is shown, in order with the turn's entries."""
+        conversation = self.query_one(ConversationView)
+        conversation.when_shown(lambda: self._show_turn_summary(summary))
+
+    def _show_turn_summary(self, summary: TurnSummary) -> None:
         view = self.turn_summaries.get(summary.turn)
         if view is not None:
             view.show(summary)

@@ -1,0 +1,158 @@
+"""A background tab costs only its thread: while another tab is shown, its agent streams a turn
+(a thought, a message in chunks, a tool call finishing, a file written, a plan) and nothing is
+mounted for it; shown again it catches up once, and looks as a tab that was never hidden does:
+the turn's change summary under the turn, the card the user folded still folded."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.tool_call_card import CardLines, ToolCallCard
+from acp_tui.ui.widgets.turn_summary import TurnSummaryView
+from acp_tui.ui.workspace.tab import SessionTab
+from tests.agents.scenarios import (
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+    write_file,
+)
+from tests.ui.app_harness import AppHarness, agent_runs, fixed_cwd, run_app
+from tests.ui.workspace_support import open_tab, spawner
+
+
+def say(kind: str, value: str) -> dict[str, Any]:
+    return update("sess-1", {"sessionUpdate": kind, "content": {"type": "text", "text": value}})
+
+
+def tool(variant: str, /, **fields: Any) -> dict[str, Any]:
+    return update("sess-1", {"sessionUpdate": variant, **fields})
+
+
+def output(value: str) -> list[dict[str, Any]]:
+    return [{"type": "content", "content": {"type": "text", "text": value}}]
+
+
+FIRST_TURN = [
+    tool("tool_call", toolCallId="t1", title="Run the tests", kind="execute",
+         status="in_progress", content=output("running")),
+    say("agent_message_chunk", "Started the tests."),
+    end_turn(),
+]  # fmt: skip
+BACKGROUND_TURN = [
+    say("agent_thought_chunk", "Look at the "),
+    say("agent_thought_chunk", "file first."),
+    say("agent_message_chunk", "Editing "),
+    say("agent_message_chunk", "hello.txt now."),
+    tool("tool_call_update", toolCallId="t1", status="completed", content=output("3 passed")),
+    tool("tool_call", toolCallId="t2", title="Write hello.txt", kind="edit", status="completed"),
+    write_file("hello.txt", "Hello\n"),
+    tool("plan", entries=[{"content": "Write hello", "priority": "high", "status": "completed"}]),
+    say("agent_message_chunk", "Done."),
+    end_turn(),
+]
+
+
+def run_dir(tmp_path: Path, name: str) -> Path:
+    """Each app of the test in its own directory (its agent's runs, its project)."""
+    path = tmp_path / name
+    path.mkdir()
+    return path
+
+
+@contextlib.asynccontextmanager
+async def two_tabs(tmp_path: Path) -> AsyncIterator[tuple[AppHarness, SessionTab, list[int]]]:
+    """Tab 1 ran a turn (its card t1 folded by the user with Enter), tab 2 shown; and the
+    turns of tab 1's change summaries as they come."""
+    first = [initialize_ok(), new_session_ok(), expect_prompt(), *FIRST_TURN,
+             expect_prompt(), *BACKGROUND_TURN]  # fmt: skip
+    other = [initialize_ok(), new_session_ok("sess-2"), expect_prompt(), end_turn()]
+    argv = agent_runs(tmp_path, first, other)
+    project = fixed_cwd(tmp_path).resolve()
+    app_kwargs = {"spawn": spawner(), "presets": ()}
+    async with run_app(argv, project, app_kwargs=app_kwargs) as h:
+        try:
+            tab = h.app.current_tab
+            summaries: list[int] = []
+            tab.session.turn_changes.summary_changed.subscribe(
+                lambda summary: summaries.append(summary.turn) if summary.files else None
+            )
+            await h.prompt("first")
+            await h.caught_up()
+            h.one(ToolCallCard).query_one(CardLines).focus()
+            await h.pilot.press("enter")
+            await h.until(lambda: h.one(ToolCallCard).state.folded is True, "t1 folded")
+            await open_tab(h)
+            yield h, tab, summaries
+        finally:
+            for each in list(h.app.tabs):
+                await each.session.close()
+
+
+async def send_to_all(h: AppHarness, tab: SessionTab, summaries: list[int]) -> None:
+    """`//all go` typed in the tab shown; until tab 1's turn ended with its change summary."""
+    await h.type_prompt("//all go")
+    await h.until(
+        lambda: not tab.session.thread.turn_running and len(tab.session.thread.entries) >= 8,
+        "tab 1's second turn",
+    )
+    await h.until(lambda: summaries, "tab 1's change summary")
+    await h.settle()
+
+
+def nodes(screen: MainScreen) -> int:
+    return len(list(screen.walk_children()))
+
+
+async def shown_conversation(h: AppHarness) -> list[tuple[str, str]]:
+    """Tab 1's conversation once drawn: each child's kind and what it shows (how long a tool
+    call took as "Ns": the two runs differ there)."""
+    await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
+    await h.caught_up()
+    await h.pilot.pause()
+    conversation = h.one(ConversationView)
+    lines = h.screen_text().splitlines()
+    shown = []
+    for child in conversation.children:
+        region = child.region
+        rows = lines[region.y : region.bottom]
+        text = "\n".join(row[region.x : region.right].rstrip() for row in rows)
+        shown.append((type(child).__name__, re.sub(r"\d+(\.\d+)?s\b", "Ns", text)))
+    return shown
+
+
+async def test_a_hidden_tab_mounts_nothing_and_catches_up_as_if_shown(tmp_path: Path) -> None:
+    async with two_tabs(run_dir(tmp_path, "hidden")) as (h, tab, summaries):
+        screen = tab.screen
+        assert screen is not None and h.app.screen is not screen
+        conversation = screen.query_one(ConversationView)
+        before, views = nodes(screen), dict(conversation.views)
+        await send_to_all(h, tab, summaries)
+        assert nodes(screen) == before, "widgets were mounted for a hidden tab"
+        assert conversation.views == views
+        assert not screen.query(TurnSummaryView)
+
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        hidden = await shown_conversation(h)
+        card = next(c for c in screen.query(ToolCallCard) if c.entry.tool_call_id == "t1")
+        assert card.state.folded is True, "the card the user folded was unfolded"
+
+    async with two_tabs(run_dir(tmp_path, "shown")) as (h, tab, summaries):
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is tab, "alt+1")
+        await send_to_all(h, tab, summaries)
+        never_hidden = await shown_conversation(h)
+
+    assert [kind for kind, _ in hidden] == [kind for kind, _ in never_hidden]
+    assert hidden == never_hidden
+    kinds = [kind for kind, _ in hidden]
+    assert kinds.index("TurnSummaryView") > kinds.index("ToolCallCard")
+    assert any("hello.txt" in text for kind, text in hidden if kind == "TurnSummaryView")
