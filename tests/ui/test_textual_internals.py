@@ -132,6 +132,15 @@ def test_layout_once_internals() -> None:
     assert Size(1, 1)  # the layout's size type is still there
 
 
+def test_resume_layout_internals() -> None:
+    """`KeepLayoutOnSwitch` overrides `Screen._screen_resized`, which `App.switch_mode` calls."""
+    from textual.app import App
+
+    resized = _has(Screen, "_screen_resized", "Screen._screen_resized")
+    assert _params(resized) == ["self", "size"]
+    assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
+
+
 async def test_styles_key_changes_with_a_style() -> None:
     app = Plain()
     async with app.run_test():

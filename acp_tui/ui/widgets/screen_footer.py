@@ -6,6 +6,11 @@ screen laid out again) on every push, ~20 ms of work nobody sees (a third of wha
 traffic inspector may take). This footer skips that; when its screen comes back Textual
 refreshes the bindings again and the keys are rebuilt then, as they were.
 
+A screen shown again (its tab switched to) refreshes its bindings too, and the footer was
+rebuilt each time with the same keys (new key widgets styled and the screen laid out again, the
+largest part of a switch): it is rebuilt only when the keys it would draw differ from the ones
+it shows.
+
 The footer draws the screen's `active_bindings` in their order, and Textual orders them by the
 focus chain: a key the focused widget also binds (the prompt's TextArea binds f6) is listed
 where that widget lists it. So the keys moved when the focus did (a permission question taking
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -33,12 +39,40 @@ def covered(screen: Screen[object]) -> bool:
     return any(other.styles.background.a == 1 for other in above)
 
 
+Keys = tuple[tuple[object, ...], ...]
+
+
 class ScreenFooter(Footer):
-    """A `Footer` that does not rebuild its keys while its screen is covered."""
+    """A `Footer` that does not rebuild its keys while its screen is covered, nor when they are
+    the keys it shows already (its screen shown again: a tab switched to)."""
+
+    _drawn: Keys | None = None
+    """The keys the footer shows (None: none drawn yet)."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if not covered(screen):
-            super().bindings_changed(screen)
+        if covered(screen) or (self._drawn is not None and self._drawn == self._keys(screen)):
+            return
+        super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        keys = self._keys(self.screen)
+        drawn = False
+        for child in super().compose():
+            drawn = True
+            yield child
+        self._drawn = keys if drawn else None
+
+    def _keys(self, screen: Screen[object]) -> Keys:
+        """What the footer draws of `screen`'s bindings (see `Footer.compose`)."""
+        app = self.app
+        shown = [
+            (binding.key, app.get_key_display(binding), binding.description, binding.action,
+             binding.show, enabled, tooltip, binding.group)
+            for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
+            if binding.show or key == app.COMMAND_PALETTE_BINDING
+        ]  # fmt: skip
+        palette = (self.show_command_palette, app.ENABLE_COMMAND_PALETTE, self.compact)
+        return (palette, *shown)
 
 
 def in_stable_order(
