@@ -13,6 +13,7 @@ from typing import Any
 
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.message_view import AgentMessageView
 from acp_tui.ui.widgets.tool_call_card import CardLines, ToolCallCard
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.tab import SessionTab
@@ -24,7 +25,15 @@ from tests.agents.scenarios import (
     update,
     write_file,
 )
-from tests.ui.app_harness import AppHarness, agent_runs, fixed_cwd, run_app
+from tests.ui.app_harness import (
+    GATE_MODE,
+    AppHarness,
+    agent_runs,
+    fixed_cwd,
+    gate,
+    run_app,
+    session_with_modes,
+)
 from tests.ui.workspace_support import open_tab, spawner
 
 
@@ -156,3 +165,41 @@ async def test_a_hidden_tab_mounts_nothing_and_catches_up_as_if_shown(tmp_path: 
     kinds = [kind for kind, _ in hidden]
     assert kinds.index("TurnSummaryView") > kinds.index("ToolCallCard")
     assert any("hello.txt" in text for kind, text in hidden if kind == "TurnSummaryView")
+
+
+async def test_a_message_streaming_when_its_tab_was_hidden_takes_what_it_missed(
+    tmp_path: Path,
+) -> None:
+    """Hidden in the middle of a message: shown again while the turn still runs, the message
+    goes on streaming from where the agent is, not from where it was hidden; then it ends whole."""
+    first = [initialize_ok(), session_with_modes(), expect_prompt(),
+             say("agent_message_chunk", "Part one. "), gate(),
+             say("agent_message_chunk", "Part two. "), gate(),
+             say("agent_message_chunk", "Part three."), end_turn()]  # fmt: skip
+    other = [initialize_ok(), new_session_ok("sess-2")]
+    argv = agent_runs(tmp_path, first, other)
+    app_kwargs = {"spawn": spawner(), "presets": ()}
+    async with run_app(argv, fixed_cwd(tmp_path), app_kwargs=app_kwargs) as h:
+        try:
+            tab = h.app.current_tab
+            await h.type_prompt("go")
+            await h.until(lambda: "Part one." in h.screen_text(), "the first part")
+            screen = h.app.screen
+            assert isinstance(screen, MainScreen)
+            streaming = screen.query_one(AgentMessageView)
+            await open_tab(h)
+            assert await tab.session.set_mode(GATE_MODE) is None  # "Part two." while hidden
+            entry = tab.session.thread.entries[-1]
+            await h.until(lambda: "Part two" in str(entry.blocks), "the second part, hidden")
+            await h.pilot.press("alt+1")
+            await h.until(lambda: h.app.screen is screen, "alt+1")
+            await h.until(lambda: "Part one. Part two." in h.screen_text(), "what it missed")
+            assert screen.query_one(AgentMessageView) is streaming, "still the streaming view"
+            assert await tab.session.set_mode(GATE_MODE) is None
+            await h.settle()
+            await h.until(
+                lambda: "Part one. Part two. Part three." in h.screen_text(), "the whole message"
+            )
+        finally:
+            for each in list(h.app.tabs):
+                await each.session.close()
