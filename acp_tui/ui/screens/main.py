@@ -250,8 +250,7 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
     def _on_turn_summary(self, summary: TurnSummary) -> None:
         """Under the turn: the files it changed (a late change updates the same line); while
         the tab is hidden, when it is shown, in order with the turn's entries."""
-        conversation = self.query_one(ConversationView)
-        conversation.when_shown(lambda: self._show_turn_summary(summary))
+        self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
 
     def _show_turn_summary(self, summary: TurnSummary) -> None:
         view = self.turn_summaries.get(summary.turn)
