@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from acp_tui.session.entries import MessageEntry
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_view import AgentMessageView
@@ -190,6 +191,7 @@ async def test_a_message_streaming_when_its_tab_was_hidden_takes_what_it_missed(
             await open_tab(h)
             assert await tab.session.set_mode(GATE_MODE) is None  # "Part two." while hidden
             entry = tab.session.thread.entries[-1]
+            assert isinstance(entry, MessageEntry)
             await h.until(lambda: "Part two" in str(entry.blocks), "the second part, hidden")
             await h.pilot.press("alt+1")
             await h.until(lambda: h.app.screen is screen, "alt+1")
