@@ -78,10 +78,12 @@ def run_dir(tmp_path: Path, name: str) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def two_tabs(tmp_path: Path) -> AsyncIterator[tuple[AppHarness, SessionTab, list[int]]]:
+async def two_tabs(
+    tmp_path: Path, first_turn: list[dict[str, Any]] = FIRST_TURN
+) -> AsyncIterator[tuple[AppHarness, SessionTab, list[int]]]:
     """Tab 1 ran a turn (its card t1 folded by the user with Enter), tab 2 shown; and the
     turns of tab 1's change summaries as they come."""
-    first = [initialize_ok(), new_session_ok(), expect_prompt(), *FIRST_TURN,
+    first = [initialize_ok(), new_session_ok(), expect_prompt(), *first_turn,
              expect_prompt(), *BACKGROUND_TURN]  # fmt: skip
     other = [initialize_ok(), new_session_ok("sess-2"), expect_prompt(), end_turn()]
     argv = agent_runs(tmp_path, first, other)
@@ -205,3 +207,29 @@ async def test_a_message_streaming_when_its_tab_was_hidden_takes_what_it_missed(
         finally:
             for each in list(h.app.tabs):
                 await each.session.close()
+
+
+async def test_a_hidden_tab_keeps_its_scroll_position(tmp_path: Path) -> None:
+    """Scrolled up to read, switched away: what came meanwhile is placed below, the lines read
+    stay where they were."""
+    long_answer = "".join(f"Line {n} of a long answer.\n\n" for n in range(60))
+    first_turn = [*FIRST_TURN[:-1], say("agent_message_chunk", long_answer), end_turn()]
+    async with two_tabs(tmp_path, first_turn) as (h, tab, summaries):
+        await h.pilot.press("alt+1")
+        screen = tab.screen
+        assert screen is not None
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        conversation = screen.query_one(ConversationView)
+        conversation.focus()
+        await h.pilot.press("pageup", "pageup")
+        await h.until(lambda: conversation.scroll_y < conversation.max_scroll_y, "scrolled up")
+        await h.pilot.pause()
+        read, bottom = conversation.scroll_y, conversation.max_scroll_y
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not tab, "alt+2")
+        await send_to_all(h, tab, summaries)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1 again")
+        await shown_conversation(h)
+        assert conversation.max_scroll_y > bottom, "the background turn is placed below"
+        assert conversation.scroll_y == read, "the view moved"
