@@ -171,6 +171,15 @@ async def test_layout_once_repaint_internals() -> None:
         assert isinstance(compositor._dirty_regions, set), "Textual changed: _dirty_regions"
 
 
+def test_resume_layout_internals() -> None:
+    """`KeepLayoutOnSwitch` overrides `Screen._screen_resized`, which `App.switch_mode` calls."""
+    from textual.app import App
+
+    resized = _has(Screen, "_screen_resized", "Screen._screen_resized")
+    assert _params(resized) == ["self", "size"]
+    assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
+
+
 async def test_styles_key_changes_with_a_style() -> None:
     app = Plain()
     async with app.run_test():

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from acp_tui.protocol.models import Cost, ImageContent, parse_content_block
 from acp_tui.session.thread import UsageState
-from acp_tui.ui.screens.main import describe_usage
+from acp_tui.ui.screens.status_text import describe_usage
 from acp_tui.ui.widgets.content_block_view import describe_block
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from bench.turns import update

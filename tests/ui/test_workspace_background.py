@@ -1,7 +1,8 @@
 """A session in the background costs no timers: its status bar's clock and its prompt's cursor
 stop while another tab is shown, and go again when it is shown (the workspace's idle CPU); a tab
 shown again is not restyled node by node unless the theme changed (switching to a long
-session)."""
+session); nor laid out again, nor its footer rebuilt, unless the terminal's size or its keys
+changed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from acp_tui.ui.widgets.status_bar import StatusBar
 from tests.ui.workspace_support import open_tab, workspace_app
 
@@ -74,3 +76,45 @@ async def test_a_tab_shown_again_keeps_its_styles(tmp_path: Path) -> None:
         await h.until(lambda: h.app.screen is first_screen, "alt+1 again")
         await h.pilot.pause()
         assert conversation in restyled, "a theme changed meanwhile: the screen is restyled"
+
+
+async def test_a_tab_shown_again_is_not_laid_out_again_nor_its_footer_rebuilt(
+    tmp_path: Path,
+) -> None:
+    """Switching back arranges the screen again only when the terminal's size changed while
+    it was hidden; its footer keeps its key widgets (the same keys)."""
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        footer = screen.query_one(ScreenFooter)
+        await h.until(lambda: footer.children, "the footer's keys")
+        await open_tab(h)
+        await h.pilot.press("alt+1")  # (its tab bar shows now: two tabs)
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not first, "alt+2")
+        keys = list(footer.children)
+        layouts: list[object] = []
+        refresh_layout = screen._refresh_layout
+
+        def counting(size: Any = None, scroll: bool = False) -> None:
+            layouts.append(size)
+            refresh_layout(size, scroll)
+
+        screen._refresh_layout = counting  # type: ignore[method-assign]
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is first and h.app.screen is screen, "alt+1")
+        await h.pilot.pause()
+        await h.pilot.pause()
+        assert layouts == [], "the screen was laid out again on the switch"
+        assert list(footer.children) == keys, "the footer was rebuilt with the same keys"
+
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not first, "alt+2")
+        await h.pilot.resize_terminal(120, 40)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1 again")
+        await h.pilot.pause()
+        assert layouts, "the terminal's size changed meanwhile: the screen is laid out"
+        assert screen.size.width == 120

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -23,13 +24,14 @@ from acp_tui.session.config_options import (
     option_by_category,
     value_name,
 )
-from acp_tui.session.thread import Thread, UsageState
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
+from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
 from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 from acp_tui.ui.widgets.composer import Composer
@@ -44,9 +46,10 @@ from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
 from acp_tui.ui.widgets.settings_section import SettingsSection
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
-from acp_tui.ui.widgets.status_bar import StatusBar, format_tokens
+from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
+from acp_tui.ui.workspace.tab import waiting_permission
 from acp_tui.ui.workspace.tab_bar import TabBar
 
 if TYPE_CHECKING:
@@ -54,7 +57,18 @@ if TYPE_CHECKING:
     from acp_tui.ui.workspace.messages import RewindPoint
 
 
-class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
+@dataclass(frozen=True)
+class ScreenParts:
+    """The main screen's widgets a tab switch touches (held, not searched for each time)."""
+
+    tab_bar: TabBar
+    conversation: ConversationView
+    composer: Composer
+    sidebar: Sidebar
+    status: StatusBar
+
+
+class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerActions):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
 
@@ -97,21 +111,29 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         """A rewind done here: the next prompt sent continues in a new branch."""
 
     def compose(self) -> ComposeResult:
-        yield TabBar(id="tabs")
+        session = self.session
+        parts = self.parts = ScreenParts(
+            TabBar(id="tabs"),
+            ConversationView(session.thread, session, id="conversation"),
+            Composer(
+                session.thread,
+                session.cwd,
+                LOCAL_COMMANDS,
+                watchers=session.watchers,
+                id="composer",
+            ),
+            Sidebar(session.thread, id="sidebar", session=session),
+            StatusBar(id="status"),
+        )
+        yield parts.tab_bar
         with Horizontal(id="body"):
             with Vertical(id="main-column"):
                 yield CrashBanner(id="banner")
-                yield ConversationView(self.session.thread, self.session, id="conversation")
+                yield parts.conversation
                 yield QueueView(id="queue")
-                yield Composer(
-                    self.session.thread,
-                    self.session.cwd,
-                    LOCAL_COMMANDS,
-                    watchers=self.session.watchers,
-                    id="composer",
-                )
-            yield Sidebar(self.session.thread, id="sidebar", session=self.session)
-        yield StatusBar(id="status")
+                yield parts.composer
+            yield parts.sidebar
+        yield parts.status
         yield ScreenFooter()
 
     @property
@@ -152,9 +174,9 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         not answer it, and one asked while the tab was hidden gets the keys once shown."""
         if self._paused:
             self._tick_while_shown(True)
-        for composer in self.query(Composer).results(Composer):
-            composer.claim_held_keys()
-        self._focus_waiting_permission()
+        self.parts.composer.claim_held_keys()
+        if waiting_permission(self.session.thread):
+            self._focus_waiting_permission()
 
     def on_screen_suspend(self) -> None:
         """Its tab switched away from: nothing of it ticks or blinks in the background (a
@@ -164,10 +186,18 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
 
     def _tick_while_shown(self, shown: bool) -> None:
         """Pause the clock and the prompts' blinking (remembering which blinked), or resume
-        them as they were."""
+        them as they were; the conversation and the sidebar draw nothing while hidden and
+        catch up once shown."""
         self._paused = not shown
-        self.query_one(StatusBar).show_clock(shown)
-        prompts = self.query(PromptInput).results(PromptInput)
+        parts = self.parts
+        parts.status.show_clock(shown)
+        if shown:
+            parts.conversation.catch_up()
+            parts.sidebar.catch_up()
+        else:
+            parts.conversation.hide()
+            parts.sidebar.hide()
+        prompts = parts.composer.query(PromptInput).results(PromptInput)
         if not shown:
             self._blinking = [prompt for prompt in prompts if prompt.cursor_blink]
         for prompt in self._blinking:
@@ -231,7 +261,11 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
             notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
-        """Under the turn: the files it changed (a late change updates the same line)."""
+        """Under the turn: the files it changed (a late change updates the same line); while
+        the tab is hidden, when it is shown, in order with the turn's entries."""
+        self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
+
+    def _show_turn_summary(self, summary: TurnSummary) -> None:
         view = self.turn_summaries.get(summary.turn)
         if view is not None:
             view.show(summary)
@@ -464,35 +498,3 @@ class MainScreen(KeepStylesOnResume, LayoutOnce, ComposerActions):
         elif fallback:
             for prompt_input in self.query(PromptInput).results(PromptInput):
                 prompt_input.focus()  # (none while the screen is being torn down)
-
-
-def activity_text(thread: Thread) -> str:
-    """The v2 turn state for the status bar; `requires_action` names what waits (f4 goes)."""
-    state = thread.state
-    if state == "idle":
-        reason = thread.last_stop_reason
-        return f"idle · {reason}" if reason else "idle"
-    if state == "requires_action":
-        waiting = next(
-            (e for e in thread.tool_calls.values() if e.open_permission is not None), None
-        )
-        what = (waiting.title or "a tool call") if waiting is not None else "you"
-        return f"requires action: {what} (f4)"
-    return "" if state == "running" else state
-
-
-def describe_usage(usage: UsageState | None) -> str:
-    """The status bar's usage text, e.g. "12.3k/200.0k tokens (6%)  $0.42"; empty without usage."""
-    if usage is None:
-        return ""
-    used, size = usage.used, usage.size
-    text = f"{format_tokens(used)}"
-    if size:
-        text += f"/{format_tokens(size)} tokens ({used * 100 // size}%)"
-    else:
-        text += " tokens"
-    cost = usage.cost
-    if cost is not None:
-        symbol = "$" if cost.currency == "USD" else f"{cost.currency} "
-        text += f"  {symbol}{cost.amount:.2f}"
-    return text

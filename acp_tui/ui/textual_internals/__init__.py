@@ -16,6 +16,9 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
   `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
 - `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's scrollbar paints its
   own lines (`quick_scrollbar.py`, with `ScrollBarRender.render_bar`).
+- `Screen._screen_resized`: no layout on a switch back to a screen of the same size
+  (`resume_layout.py`); `Screen._on_screen_suspend`/`_on_screen_resume`: no restyle of a
+  resumed screen unless the theme changed (`resume_styles.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are

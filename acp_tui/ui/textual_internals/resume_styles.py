@@ -6,7 +6,8 @@ thousands of nodes, over a second on a loaded machine, for every switch back to 
 styles of a suspended screen's nodes still follow their own class changes meanwhile (Textual
 restyles a node whose classes change wherever it is); what only a resume catches is a change
 of the app's CSS variables (the theme). `KeepStylesOnResume` remembers them when the screen is
-suspended and lets the resume restyle only if they changed.
+suspended and lets the resume restyle only if they changed (`App.theme_variables`: the ones
+Textual computed last, not computed again here).
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ class KeepStylesOnResume(Screen[Any]):
     _styled_with: dict[str, str] | None = None
 
     def _on_screen_suspend(self) -> None:
-        self._styled_with = self.app.get_css_variables()
+        self._styled_with = self.app.theme_variables
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # runs before Screen's own handler (the subclass's comes first in the MRO)
-        if self._styled_with is not None and self._styled_with == self.app.get_css_variables():
+        if self._styled_with is not None and self._styled_with == self.app.theme_variables:
             event.refresh_styles = False
         self._styled_with = None

@@ -32,7 +32,7 @@ from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.compaction_lines import compaction_render
-from acp_tui.ui.widgets.conversation_bursts import ConversationBursts
+from acp_tui.ui.widgets.conversation_catch_up import ConversationCatchUp
 from acp_tui.ui.widgets.conversation_parts import (
     STOP_REASON_TEXT,
     ConversationNote,
@@ -59,7 +59,7 @@ FREEZE_BATCH = 20
 __all__ = ["ConversationNote", "ConversationView"]
 
 
-class ConversationView(QuickScrollbars, ConversationBursts):
+class ConversationView(QuickScrollbars, ConversationCatchUp):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
     ConversationView .-background { border-left: outer $accent 60%; }
@@ -112,9 +112,9 @@ class ConversationView(QuickScrollbars, ConversationBursts):
         self.anchor()
         for entry in list(self.thread.entries):
             self._add_entry(entry)
-        self._unsubscribe = self.thread.subscribe(self._on_change)
+        self._unsubscribe = self.thread.subscribe(self._observe)  # (not while hidden)
         if self.session is not None:
-            self.session.notices.subscribe(self._on_notice)
+            self.session.notices.subscribe(self._observe_notice)
 
     def on_unmount(self) -> None:
         """Stop following the thread."""
@@ -169,14 +169,18 @@ class ConversationView(QuickScrollbars, ConversationBursts):
             ):
                 self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
-                # the last chunk is painted first: redrawing the message from data comes after
-                last = self.thread.entries[-1].id if self.thread.entries else 0
-                self.call_after_refresh(self._finish_streaming, up_to=last)
-                self._show_stop_reason(stop_reason)
-                self._maybe_freeze()
-                if not self._settle_pending:  # turns ending in a burst (a replay) settle once
-                    self._settle_pending = True
-                    self.call_after_refresh(self._turn_settled)
+                entries = self.thread.entries
+                self._turn_ended(stop_reason, entries[-1].id if entries else 0)
+
+    def _turn_ended(self, stop_reason: str | None, last: int) -> None:
+        """The turn ended (its last entry then: `last`)."""
+        # the last chunk is painted first: redrawing the message from data comes after
+        self.call_after_refresh(self._finish_streaming, up_to=last)
+        self._show_stop_reason(stop_reason)
+        self._maybe_freeze()
+        if not self._settle_pending:  # turns ending in a burst (a replay) settle once
+            self._settle_pending = True
+            self.call_after_refresh(self._turn_settled)
 
     def _queue_changed(self, change: thread_changes.Change) -> None:
         """The queue of questions moved: drawn once the frame comes (a cancelled turn answers
@@ -203,7 +207,7 @@ class ConversationView(QuickScrollbars, ConversationBursts):
         collector.policy.turn_ended()
 
     def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
-        view = self._view_for(entry, streaming=streaming)
+        view = self._view_for(entry, streaming=streaming and self._streams(entry))
         if view is None:
             return
         self.views[entry.id] = view

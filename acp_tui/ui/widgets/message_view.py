@@ -112,6 +112,16 @@ class StreamingMessage(Vertical):
             if self._composed:
                 self.mount_all(new_views)
 
+    def catch_up(self) -> None:
+        """Take the text the entry gained while nothing was appended (its tab was hidden): each
+        text block's missing end, then the blocks it gained."""
+        for view, block in zip(self._block_views, self.entry.blocks, strict=False):
+            if isinstance(view, StreamingMarkdown) and isinstance(block, TextContent):
+                shown = view.source
+                if not view.finished and block.text.startswith(shown):
+                    view.append(block.text[len(shown) :])
+        self.sync_blocks()
+
     def finish(self) -> None:
         """The message is complete: streaming views close their documents."""
         if self.finished:
@@ -180,6 +190,10 @@ class ThoughtView(Vertical):
     def sync_blocks(self) -> None:
         """Bring the inner message's block views up to date with the entry."""
         self.message.sync_blocks()
+
+    def catch_up(self) -> None:
+        """Take the text the thought gained while its tab was hidden."""
+        self.message.catch_up()
 
     def finish(self) -> None:
         """The thought is complete (the conversation then shows it folded, drawn from data)."""

@@ -6,22 +6,22 @@ screen laid out again) on every push, ~20 ms of work nobody sees (a third of wha
 traffic inspector may take). This footer skips that; when its screen comes back Textual
 refreshes the bindings again and the keys are rebuilt then, as they were.
 
+A screen shown again (its tab switched to) refreshes its bindings too, and the footer was
+rebuilt each time with the same keys (new key widgets styled and the screen laid out again, the
+largest part of a switch): it is rebuilt only when the keys it would draw differ from the ones
+it shows.
+
 The footer draws the screen's `active_bindings` in their order, and Textual orders them by the
 focus chain: a key the focused widget also binds (the prompt's TextArea binds f6) is listed
 where that widget lists it. So the keys moved when the focus did (a permission question taking
 the focus as a turn starts sent `f6 model` from first to eighth). `in_stable_order` gives a
 screen one order whatever has the focus: the focused widget's own keys first, then the
 screen's in the order it declares them, then the app's.
-
-Textual also rebuilds the keys every time a screen's bindings are refreshed, even when the keys
-shown stay the same: while the app starts the focus lands on the prompt and the session opens,
-and the footer was built three times over (a few dozen widgets, their styles and a layout each
-time) before the prompt was ready. `ScreenFooter` rebuilds only when what it shows changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
@@ -39,49 +39,40 @@ def covered(screen: Screen[object]) -> bool:
     return any(other.styles.background.a == 1 for other in above)
 
 
-class ScreenFooter(Footer):
-    """A `Footer` that does not rebuild its keys while its screen is covered, nor when the keys
-    it would show are the ones it shows."""
+Keys = tuple[tuple[object, ...], ...]
 
-    _composed: tuple[object, ...] | None = None
-    """What the keys shown were built from (None: none built yet)."""
+
+class ScreenFooter(Footer):
+    """A `Footer` that does not rebuild its keys while its screen is covered, nor when they are
+    the keys it shows already (its screen shown again: a tab switched to)."""
+
+    _drawn: Keys | None = None
+    """The keys the footer shows (None: none drawn yet)."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Follow the screen's bindings unless another screen covers it."""
-        if not covered(screen):
-            super().bindings_changed(screen)
+        if covered(screen) or (self._drawn is not None and self._drawn == self._keys(screen)):
+            return
+        super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
-        self._composed = self.shown_keys() if self._bindings_ready else None
-        yield from super().compose()
+        keys = self._keys(self.screen)
+        drawn = False
+        for child in super().compose():
+            drawn = True
+            yield child
+        self._drawn = keys if drawn else None
 
-    async def recompose(self) -> None:
-        if not self.is_attached:  # (removed meanwhile: Textual's recompose does nothing)
-            return
-        if self._composed is not None and self.shown_keys() == self._composed:
-            return  # the same keys: nothing to rebuild
-        await super().recompose()
-
-    def shown_keys(self) -> tuple[object, ...]:
-        """Everything `Footer.compose` builds the keys from, as one comparable value."""
-        active = self.screen.active_bindings
-        keys: Iterable[tuple[object, ...]] = (
-            (
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                enabled,
-                tooltip,
-                binding.group,
-            )
-            for (_, binding, enabled, tooltip) in active.values()
-            if binding.show
-        )
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        shows_palette = self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE
-        palette_key = palette[1:] if palette is not None and shows_palette else None
-        return (*keys, palette_key, self.combine_groups)
+    def _keys(self, screen: Screen[object]) -> Keys:
+        """What the footer draws of `screen`'s bindings (see `Footer.compose`)."""
+        app = self.app
+        shown = [
+            (binding.key, app.get_key_display(binding), binding.description, binding.action,
+             binding.show, enabled, tooltip, binding.group)
+            for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
+            if binding.show or key == app.COMMAND_PALETTE_BINDING
+        ]  # fmt: skip
+        palette = (self.show_command_palette, app.ENABLE_COMMAND_PALETTE, self.compact)
+        return (palette, *shown)
 
 
 def in_stable_order(

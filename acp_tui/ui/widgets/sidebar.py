@@ -72,6 +72,8 @@ class Sidebar(VerticalScroll):
         self.thread = thread
         self.session = session  # for the MCP servers passed (optional)
         self._unsubscribe: Callable[[], None] | None = None
+        self._stale: list[Callable[[], None]] | None = None
+        """While its tab is hidden: the sections to redraw when it is shown again."""
 
     def compose(self) -> ComposeResult:
         yield Static("Modes  (shift+tab)", classes="section-title")
@@ -104,11 +106,29 @@ class Sidebar(VerticalScroll):
     def _on_change(self, change: thread_changes.Change) -> None:
         match change:
             case thread_changes.PlanChanged() | thread_changes.PlanRemoved():
-                self.refresh_plans()
+                self._refresh(self.refresh_plans)
             case thread_changes.CommandsChanged():
-                self.refresh_commands()
+                self._refresh(self.refresh_commands)
             case thread_changes.NoticeReceived():
-                self.refresh_notices()
+                self._refresh(self.refresh_notices)
+
+    def _refresh(self, refresh: Callable[[], None]) -> None:
+        if self._stale is None:
+            refresh()
+        elif refresh not in self._stale:
+            self._stale.append(refresh)
+
+    def hide(self) -> None:
+        """Its tab was switched away from: sections changed meanwhile are redrawn once, when it
+        is shown again (`catch_up`)."""
+        if self._stale is None:
+            self._stale = []
+
+    def catch_up(self) -> None:
+        """Its tab is shown again: redraw each section that changed while it was hidden."""
+        stale, self._stale = self._stale or [], None
+        for refresh in stale:
+            refresh()
 
     def refresh_providers(self) -> None:
         """The providers row shows only when the agent offers `providers/*`."""

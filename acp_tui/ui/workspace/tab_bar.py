@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from acp_tui.ui.widgets.settings_text import safe_text
 
@@ -47,16 +47,23 @@ def bar_text(labels: Sequence[TabLabel]) -> Text:
     return text
 
 
-class TabBar(Static):
-    """One line naming every session of the workspace with its state (alt+N goes to tab N)."""
+class TabBar(Widget):
+    """One line naming every session of the workspace with its state (alt+N goes to tab N).
+
+    Its size never depends on its text (one line, the screen's width): a change of the tabs
+    repaints it and lays nothing out (a switch changes which tab is current)."""
 
     DEFAULT_CSS = """
     TabBar { height: 1; width: 1fr; background: $panel; padding: 0 1; display: none; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(Text(""), id=id, markup=False)
+        super().__init__(id=id)
         self.labels: tuple[TabLabel, ...] = ()
+        self._text = Text("")
+
+    def render(self) -> Text:
+        return self._text
 
     def show_tabs(self, labels: Sequence[TabLabel]) -> None:
         """Show these tabs (hidden with fewer than two); nothing redrawn when nothing changed."""
@@ -64,5 +71,8 @@ class TabBar(Static):
         if labels == self.labels:
             return
         self.labels = labels
-        self.display = len(labels) >= 2
-        self.update(bar_text(labels))
+        shown = len(labels) >= 2
+        if self.display != shown:
+            self.display = shown
+        self._text = bar_text(labels)
+        self.refresh()

@@ -34,7 +34,7 @@ from acp_tui.ui.workspace.overview import OverviewActions, TabWatch
 from acp_tui.ui.workspace.saving import WorkspaceSaving
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
-from acp_tui.ui.workspace.tab_bar import TabBar, TabLabel
+from acp_tui.ui.workspace.tab_bar import TabLabel
 
 if TYPE_CHECKING:
     from acp_tui.client.agent_session import AgentSession
@@ -190,8 +190,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             TabLabel(tab_name(tab), tab.title, tab.state.value, tab is self.current_tab)
             for tab in self.tabs
         ]
-        for bar in screen.query(TabBar).results(TabBar):
-            bar.show_tabs(labels)
+        screen.parts.tab_bar.show_tabs(labels)
 
     async def show_tab(self, tab: SessionTab) -> None:
         """Show the tab: its mode (screens as it left them), then the questions that waited.

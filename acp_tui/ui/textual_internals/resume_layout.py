@@ -1,0 +1,29 @@
+"""A screen shown again is laid out only if it must be.
+
+`App.switch_mode` lays the screen it switches to out again (`Screen._screen_resized`, a full
+arrangement of every widget) even when the terminal kept its size: on a tab holding a long
+conversation that was the largest part of a switch. A screen keeps its arrangement while
+suspended, and whatever changed in it meanwhile asked for a layout that is still pending (done
+by the screen's next update once it is current), so only a new size needs one here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.geometry import Size
+from textual.screen import Screen
+
+
+class KeepLayoutOnSwitch(Screen[Any]):
+    """Lay out on a switch to this screen only when the terminal's size changed."""
+
+    _arranged_for: Size | None = None
+    """The size of the last layout asked through `_screen_resized` (None: none yet)."""
+
+    def _screen_resized(self, size: Size) -> None:
+        if self.is_attached and size == self._arranged_for:
+            return
+        if self.is_attached and self.stack_updates:
+            self._arranged_for = size
+        super()._screen_resized(size)

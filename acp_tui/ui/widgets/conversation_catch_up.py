@@ -1,0 +1,141 @@
+"""What the conversation does while its tab is hidden: nothing but remember what to show.
+
+A session in a background tab keeps streaming into its `Thread` (the reducer keeps the data);
+its conversation mounts and draws nothing for it. It remembers, in order, what it must place
+when the tab is shown again (the entries that came, the ends of turns with their stop reasons,
+the agent's notices, the turn summaries) and, once each, the entries it already shows that
+changed meanwhile. Shown again (`catch_up`), it places each new entry once, drawn from its data
+(a message still streaming gets its streaming view), and brings each changed one up to date
+once; what the user did to an entry (opened, folded: its `EntryViewState`), the scroll position
+and the frozen history are the view's own and stay as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from acp_tui.client.events import Notice
+from acp_tui.session import thread_changes
+from acp_tui.session.entries import Entry
+from acp_tui.ui.widgets.conversation_bursts import ConversationBursts
+from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
+
+Missed = thread_changes.EntryAdded | Notice | Callable[[], None]
+"""What a hidden conversation places when shown again, in the order it came."""
+
+
+class ConversationCatchUp(ConversationBursts):
+    """The hidden side of `ConversationView` (a mixin: it needs the view's state)."""
+
+    _hidden = False
+    _catching_up = False
+
+    if TYPE_CHECKING:
+
+        def _on_change(self, change: thread_changes.Change) -> None: ...
+        def _on_notice(self, notice: Notice) -> None: ...
+        def _turn_ended(self, stop_reason: str | None, last: int) -> None: ...
+
+    @property
+    def hidden(self) -> bool:
+        """Its tab is in the background: changes are remembered, nothing is drawn."""
+        return self._hidden
+
+    def hide(self) -> None:
+        """Its tab was switched away from: from now on changes are only remembered."""
+        if self._hidden:
+            return
+        self._hidden = True
+        self._missed: list[Missed] = []
+        self._touched: dict[int, Entry] = {}
+        """Entries shown before the tab was hidden that changed since (once each)."""
+        self._placing: set[int] = set()
+        """Entries that came while hidden (drawn from their data when placed)."""
+
+    def catch_up(self) -> bool:
+        """Its tab is shown again: what changed meanwhile is drawn, once. True if anything
+        had changed."""
+        if not self._hidden:
+            return False
+        self._hidden = False
+        missed, touched = self._missed, self._touched
+        self._missed, self._touched, self._placing = [], {}, set()
+        self._catching_up = True
+        try:
+            for entry in touched.values():
+                self._bring_up_to_date(entry)
+            for item in missed:
+                if isinstance(item, Notice):
+                    self._on_notice(item)
+                elif isinstance(item, thread_changes.EntryAdded):
+                    self._on_change(item)
+                else:
+                    item()
+        finally:
+            self._catching_up = False
+        return bool(missed or touched)
+
+    def when_shown(self, show: Callable[[], None]) -> None:
+        """Run `show` now, or when the tab is shown again, in order with the entries (what
+        the screen places in the conversation: a turn's summary)."""
+        if self._hidden:
+            self._missed.append(show)
+        else:
+            show()
+
+    def _streams(self, entry: Entry) -> bool:
+        """Whether a message placed now may still be streaming: while catching up only the
+        last entry of a running turn (the others are drawn from their data at once)."""
+        if not self._catching_up:
+            return True
+        entries = self.thread.entries
+        return self.thread.turn_running and bool(entries) and entries[-1] is entry
+
+    def _known(self, entry: Entry) -> bool:
+        return entry.id in self.views or entry.id in self._frozen or entry.id in self._arriving
+
+    def _observe(self, change: thread_changes.Change) -> None:
+        """A change of the thread: handled now, or remembered while hidden."""
+        if not self._hidden:
+            self._on_change(change)
+            return
+        match change:
+            case (
+                thread_changes.EntryAdded(entry=entry)
+                | thread_changes.MessageChunkAppended(entry=entry)
+                | thread_changes.EntryChanged(entry=entry)
+                | thread_changes.PermissionChanged(entry=entry)
+            ):
+                self._remember(entry)
+            case thread_changes.PermissionQueueMoved(entries=entries):
+                for tool_call in entries:
+                    self._remember(tool_call)
+            case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
+                last = self.thread.entries[-1].id if self.thread.entries else 0
+                self._missed.append(partial(self._turn_ended, stop_reason, last))
+
+    def _observe_notice(self, notice: Notice) -> None:
+        if self._hidden:
+            self._missed.append(notice)
+        else:
+            self._on_notice(notice)
+
+    def _remember(self, entry: Entry) -> None:
+        if entry.id in self._placing:
+            return  # (placed drawn from its data as it is then)
+        if self._known(entry):
+            self._touched[entry.id] = entry
+        else:
+            self._placing.add(entry.id)
+            self._missed.append(thread_changes.EntryAdded(entry))
+
+    def _bring_up_to_date(self, entry: Entry) -> None:
+        """An entry shown before the tab was hidden changed: a streaming message gets the text
+        it missed, anything else is drawn again (as one change would)."""
+        view = self.views.get(entry.id)
+        if isinstance(view, AgentMessageView | ThoughtView):
+            view.catch_up()
+        else:
+            self._update_entry(entry)
