@@ -138,11 +138,12 @@ class ToolCallCard(Vertical):
     def on_mount(self) -> None:
         self._composed = True
         self.update_from_entry()
-        self.set_interval(1.0, self._tick)
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
+        """Redraw the elapsed time while the call runs (the conversation ticks: a timer of
+        the card's own would hold it alive past the turn end's collection)."""
         if self.entry.status in RUNNING:
-            self.head.redraw()  # the elapsed time (the header is in the first lines)
+            self.head.redraw()  # (the header is in the first lines)
 
     # ------------------------------------------------------------ drawing
 

@@ -1,0 +1,50 @@
+"""A turn's widgets are collected at its end, not frozen with what lives long.
+
+The turn end's collection (`acp_tui.ui.collector`) freezes what survives it, and no later
+collection walks the frozen objects: a widget still held at that moment (its removal under way,
+Textual's caches, a timer) and dropped later would stay there as garbage for good, with every
+line it drew. Nothing here calls `gc.collect`: what is freed is freed by the app's own
+turn-end collection."""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+from textual.widget import Widget
+
+from acp_tui.ui import collector
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.message_view import AgentMessageView
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from tests.agents.scenarios import write_scenario
+from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app, text, upd
+
+STEPS = [
+    upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="in_progress"),
+    upd("agent_message_chunk", content=text("Reading **a.py** first.")),
+    gate(),  # (the test takes hold of the live widgets here)
+    upd("tool_call_update", toolCallId="c1", status="completed",
+        content=[{"type": "content", "content": {"type": "text", "text": "42 lines"}}]),
+    upd("agent_message_chunk", content=text(" Done: it has `42` lines.")),
+]  # fmt: skip
+
+
+async def test_the_widgets_of_a_finished_turn_are_freed_by_its_collection(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, one_turn(STEPS))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.until(lambda: h.all(AgentMessageView) and h.all(ToolCallCard), "the live turn")
+        await h.caught_up()
+        streamed: list[Widget] = [*h.all(AgentMessageView), *h.all(ToolCallCard)]
+        dead = [weakref.ref(widget) for widget in streamed]
+        del streamed
+        collections = collector.policy.turns
+        await h.through_gates(1)
+        await h.settle()
+        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        alive = [ref() for ref in dead if ref() is not None]
+        assert not alive, f"frozen with the turn's survivors: {alive}"
+        conversation = h.one(ConversationView)
+        assert conversation.frozen_entry_ids == {e.id for e in h.session.thread.entries}
+        assert "Done: it has 42 lines." in h.screen_text()  # (drawn from data, as it was)
