@@ -11,6 +11,7 @@ Standard library only; each bench prints its ratio last.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import fcntl
 import os
@@ -86,8 +87,10 @@ class PtyRun:
     ) -> None:
         self.argv = list(argv)
         self.output = bytearray()
-        self.text = ""
-        """All the printable text written so far (escape sequences and controls removed)."""
+        self._parts: list[str] = []  # (the text in pieces: joined on demand, never per read)
+        self._starts: list[int] = []
+        self._length = 0
+        self._joined = ""
         self.first_text: float | None = None
         """When the first printable, non-blank character arrived."""
         self._pending = b""
@@ -132,7 +135,24 @@ class PtyRun:
         text = _ESCAPE.sub(b"", data).decode("utf-8", errors="replace")
         if self.first_text is None and text.strip():
             self.first_text = time.monotonic()
-        self.text += text
+        if text:
+            self._parts.append(text)
+            self._starts.append(self._length)
+            self._length += len(text)
+
+    @property
+    def text(self) -> str:
+        """All the printable text written so far (escape sequences and controls removed)."""
+        if len(self._joined) != self._length:
+            self._joined = "".join(self._parts)
+        return self._joined
+
+    def _text_from(self, start: int) -> tuple[int, str]:
+        """The text from about `start` on (from the piece holding it) and where it begins: a
+        search costs what arrived since, not the whole session's text."""
+        index = max(bisect.bisect_right(self._starts, start) - 1, 0)
+        begins = self._starts[index] if self._starts else 0
+        return begins, "".join(self._parts[index:])
 
     def wait_for(
         self, marker: str | Callable[[PtyRun], bool], timeout: float, since: int = 0
@@ -143,8 +163,10 @@ class PtyRun:
         seen = since
         while True:
             if isinstance(marker, str):
-                found = self.text.find(marker, max(since, seen - len(marker)))
-                seen = len(self.text)
+                start = max(since, seen - len(marker))
+                begins, tail = self._text_from(start)
+                found = tail.find(marker, start - begins)
+                seen = self._length
                 if found >= 0:
                     return time.monotonic()
             elif marker(self):

@@ -81,8 +81,9 @@ def main(
                 if shown is None:
                     raise RuntimeError(f"turn {turn}: no marker: {run.text[-300:]!r}")
                 lags.append(shown - read_stamp(stamp, turn))
-                after = len(run.text)
-                run.wait_for(READY_TEXT, timeout, since=after - 200)
+                # (from the turn's start: the status may be drawn before the marker's line)
+                if run.wait_for(READY_TEXT, timeout, since=since) is None:
+                    raise RuntimeError(f"turn {turn}: not ready again: {run.text[-300:]!r}")
                 rss.append(run.rss_mb())
                 if turn % STAGE == 0:
                     print(f"  turn {turn}: lag {lags[-1]:.3f} s, RSS {rss[-1]:.1f} MB", flush=True)

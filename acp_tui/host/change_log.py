@@ -1,10 +1,12 @@
 """The session's file writes, as records the UI can list, diff and revert.
 
 Every write acp-tui performs for the agent is appended as a `WriteRecord` (content before and
-after), and so is every change the change monitor (`change_monitor`) sees land on disk that
-acp-tui did not write (`WriteRecord.observed` says whose it is). A revert (`reverts.Reverts`, the
-file host's) is appended as a record with `reverts` set to the reverted id, so the log stays an
-honest history and subscribers see the revert like any other write.
+after: kept as versions of the file's text, `text_versions.py`, so a file changed every turn
+costs its changes, not a whole copy per write), and so is every change the change monitor
+(`change_monitor`) sees land on disk that acp-tui did not write (`WriteRecord.observed` says
+whose it is). A revert (`reverts.Reverts`, the file host's) is appended as a record with
+`reverts` set to the reverted id, so the log stays an honest history and subscribers see the
+revert like any other write.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.host import beneath
+from acp_tui.host.text_versions import TextVersion, TextVersions
 from acp_tui.signal import Signal, Unsubscribe
 
 log = logging.getLogger(__name__)
@@ -71,8 +74,8 @@ class Observed:
 class WriteRecord:
     id: int
     path: Path
-    before: str | None  # None: the file did not exist
-    after: str  # "" when `deleted`
+    before_version: TextVersion | None  # None: the file did not exist
+    after_version: TextVersion  # "" when `deleted`
     time: float
     reverts: int | None = None  # set on the record a revert appends: the id it reverted
     deleted: bool = False  # the write removed the file (a revert of a creation)
@@ -85,6 +88,16 @@ class WriteRecord:
     before_omitted: bool = False
     # set when the change monitor saw this change on disk (acp-tui did not write it)
     observed: Observed | None = None
+
+    @property
+    def before(self) -> str | None:
+        """The text before this write (None: the file did not exist)."""
+        return None if self.before_version is None else self.before_version.text()
+
+    @property
+    def after(self) -> str:
+        """The text this write left ("" when `deleted`)."""
+        return self.after_version.text()
 
     def after_data(self) -> bytes:
         """The exact bytes this write left in the file (b"" when `deleted`)."""
@@ -111,7 +124,8 @@ class ChangeLog:
         self.records: list[WriteRecord] = []
         self.added: Signal[WriteRecord] = Signal("change log record")
         self.settled: Signal[None] = Signal("change log settled")
-        self._originals: dict[Path, str | None] = {}
+        self.versions = TextVersions()
+        self._originals: dict[Path, TextVersion | None] = {}
         self._by_path: dict[Path, list[WriteRecord]] = {}
         self._depth = 0
         self._pending = False
@@ -135,11 +149,12 @@ class ChangeLog:
         observed: Observed | None = None,
     ) -> WriteRecord:
         """Append a record for a write that has already happened and notify subscribers."""
+        before_version = None if before is None else self.versions.keep(path, before)
         record = WriteRecord(
             id=len(self.records) + 1,
             path=path,
-            before=before,
-            after=after,
+            before_version=before_version,
+            after_version=self.versions.keep(path, after),
             time=time.time(),
             reverts=reverts,
             deleted=deleted,
@@ -150,7 +165,7 @@ class ChangeLog:
             observed=observed,
         )
         self.records.append(record)
-        self._originals.setdefault(path, before)
+        self._originals.setdefault(path, before_version)
         self._by_path.setdefault(path, []).append(record)
         self.added.emit(record)
         if self._depth:
@@ -182,7 +197,8 @@ class ChangeLog:
 
         Raises KeyError when the session never wrote `path`.
         """
-        return self._originals[path]
+        version = self._originals[path]
+        return None if version is None else version.text()
 
     def files(self) -> list[Path]:
         """Every file written in the session, in the order first written."""

@@ -1,32 +1,43 @@
-"""Keep long-lived objects out of the garbage collector's way.
+"""Keep long-lived objects out of the garbage collector's way, and no garbage in with them.
 
-A full collection walks every tracked object, so in a long session its pauses grow with the
-history. When a turn ends (the user is reading, nothing streams) the young garbage is
-collected and everything that survived is moved to the permanent generation
-(`gc.freeze`), which collections no longer walk. Objects that die in there later are still
-freed by reference counting; only cycles among them wait, so every `FULL_EVERY` turn ends
-the permanent generation is released and one full collection runs (its cost is then spread
-over that many turns instead of landing mid-stream).
+A full collection walks every tracked object, so in a long session its pauses would grow with
+the history. Objects in the permanent generation (`gc.freeze`) are never walked: when a turn
+ends (the user is reading, nothing streams) the turn's garbage is collected first, cycles
+included (`gc.collect()` walks only what is not frozen: what the turn made), then what
+survived is frozen. The permanent generation then holds what lives long (the history's
+compact data, the live widgets), never the turn's garbage, and each collection walks about
+one turn's objects, never the history.
 
-That full pass (200-400 ms in a long session) waits for a quiet moment: it runs `IDLE_DELAY`
-after the turn end if by then no turn runs (`busy`), else it tries again after the next turn
-end. Only when turns keep following each other without a pause for `MAX_POSTPONED` turn ends
-does it run at a turn end regardless, so the permanent generation is still released.
+There is no full pass over the permanent generation: it would walk the whole history (hundreds
+of milliseconds in a long session) whenever it runs, typing or not. What dies in there later
+is freed by reference counting; our own cycles are broken where their owner dies (the
+conversation's frozen history holds plain data; removed widgets drop their rendered lines,
+`release_dead_widget_renders`), so little waits there for a collection that never comes.
+
+The turn end waits for what the turn removed (`collect_after`): the streaming view a finished
+message replaces, the widgets merged into the frozen history. A widget is full of cycles
+(styles, message queue, parent); frozen while its removal was still under way, it would stay
+in the permanent generation as garbage with every line it drew (about 3,000 objects a turn).
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from textual.await_remove import AwaitRemove
+from textual.widget import Widget
 
 from acp_tui.host import memory_snapshots
+from acp_tui.ui.textual_internals import (
+    drop_rendered_lines,
+    release_dead_widget_renders,
+    release_removed_children,
+)
+from acp_tui.ui.widgets.entry_lines import EntryLines
 
-FULL_EVERY = 25
-IDLE_DELAY = 0.5
-"""Seconds after a turn end before the full pass may run (the next prompt usually comes later)."""
-MAX_POSTPONED = 10
-"""Turn ends a due full pass may wait for a quiet moment before it runs anyway."""
+log = logging.getLogger(__name__)
 
 
 def never_busy() -> bool:
@@ -36,73 +47,50 @@ def never_busy() -> bool:
 class CollectorPolicy:
     """Called at each turn end; ``enabled`` False leaves the collector alone (benchmarks)."""
 
-    def __init__(
-        self,
-        *,
-        enabled: bool = True,
-        full_every: int = FULL_EVERY,
-        idle_delay: float = IDLE_DELAY,
-        max_postponed: int = MAX_POSTPONED,
-    ) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled
-        self.full_every = full_every
-        self.idle_delay = idle_delay
-        self.max_postponed = max_postponed
         self.turns = 0
-        self.full_passes = 0
-        """Full passes run (for tests and benchmarks)."""
+        self.collected = 0
+        """Objects the turn-end collections freed (for tests and benchmarks)."""
         self.busy: Callable[[], bool] = never_busy
-        """True while the app is working (a turn runs): the full pass waits (the app sets it)."""
-        self._full_due = False
-        self._postponed = 0
-        self._waiting: asyncio.TimerHandle | None = None
+        """True while the app is working (a turn runs; the app sets it). Kept for the app's
+        wiring: the turn-end collection is small enough to run regardless."""
 
     def turn_ended(self) -> None:
         memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
         if not self.enabled:
             return
         self.turns += 1
-        if self.turns % self.full_every == 0:
-            self._full_due = True
-        if self._full_due:
-            if self._postponed >= self.max_postponed:
-                self._full_pass()
-                return
-            self._postponed += 1
-            self._wait_for_quiet()
-        gc.collect(1)
+        self.collected += gc.collect()  # (only the unfrozen objects: the turn's)
         gc.freeze()
 
-    def _wait_for_quiet(self) -> None:
+
+def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitRemove]]]) -> None:
+    """The turn end's collection (`policy.turn_ended`), once `settle` has put the turn's widgets
+    away and the widgets it removed are gone, so their cycles are collected as the turn's
+    garbage instead of being frozen. `widget` (their parent) runs the wait."""
+
+    def collect() -> None:
+        release_removed_children(widget)  # (Textual's caches would keep them alive)
+        release_dead_widget_renders()  # (and their lines)
+        if widget.is_attached:
+            drop_rendered_lines(widget.screen)  # (strips are cycles: collected now, not frozen)
+            for lines in widget.screen.query(EntryLines):
+                lines.drop_strips()
+        policy.turn_ended()
+
+    async def settle_then_collect() -> None:
         try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no loop to wait on: now
-            self._full_pass()
-            return
-        if self._waiting is not None:
-            self._waiting.cancel()
-        self._waiting = loop.call_later(self.idle_delay, self._quiet)
+            for removal in await settle():
+                await removal
+        except Exception:  # (a removal that failed: collect anyway, said in the log)
+            log.exception("settling the turn's widgets before the turn end's collection")
+        widget.call_after_refresh(collect)
 
-    def _quiet(self) -> None:
-        self._waiting = None
-        if self._full_due and self.enabled and not self.busy():
-            self._full_pass()
-
-    def _full_pass(self) -> None:
-        if self._waiting is not None:
-            self._waiting.cancel()
-            self._waiting = None
-        self._full_due = False
-        self._postponed = 0
-        self.full_passes += 1
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+    widget.call_later(settle_then_collect)  # (no task or worker of its own to outlive it)
 
 
 policy = CollectorPolicy()
 """The process's policy. Process-wide on purpose: Python has one garbage collector per process
 (`gc.freeze`/`gc.collect` act on all of it), so two policies would undo each other. Nothing of a
-session is kept here: `turn_ended` counts turn ends of every session, and `busy` is the app's
-own check (one app per process; the app sets it on mount and puts `never_busy` back on
-unmount)."""
+session is kept here: `turn_ended` counts turn ends of every session."""

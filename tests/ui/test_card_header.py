@@ -151,22 +151,3 @@ async def test_a_failed_codex_call_shows_its_error_readably_bounded_and_its_head
         await settled(pilot, conversation)
         assert "more lines" not in card.text
         assert '"formatted_output":' in card.text and '"exit_code": 101,' in card.text
-
-
-async def test_a_card_ticks_its_clock_only_while_its_call_runs() -> None:
-    """Every live card had a 1 s timer, finished ones too: a long conversation in every tab
-    woke the app once a second per card for nothing."""
-    async with headless_app((140, 45)) as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
-        thread = app.session.thread
-        thread.add_user_prompt([text_block("go")])
-        thread.begin_turn()
-        thread.apply_notification(
-            update("tool_call", toolCallId="t", title="Run tests", kind="execute", status="pending")
-        )
-        await settled(pilot, conversation)
-        card = app.screen.query_one(ToolCallCard)
-        assert card.clock_running, "a pending call counts its time"
-        thread.apply_notification(update("tool_call_update", toolCallId="t", status="completed"))
-        await settled(pilot, conversation)
-        assert not card.clock_running, "a finished call's clock stopped"

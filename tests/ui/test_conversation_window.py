@@ -35,6 +35,15 @@ def headless_app(
     return shared_headless_app(size, steady_cursor=True)
 
 
+def live_window(app: AcpApp) -> ConversationView:
+    """The conversation keeping finished turns as live widgets (a turn end freezes them
+    otherwise, `test_turn_end_collection.py`): these tests compare live widgets with their
+    frozen drawing and the window of live ones."""
+    conversation = app.screen.query_one(ConversationView)
+    conversation.freeze_finished_turns = False
+    return conversation
+
+
 async def settled(pilot: Pilot[Any], conversation: ConversationView) -> None:
     """Every live view mounted and a few frames painted."""
     await until(
@@ -70,7 +79,7 @@ def screen(app: AcpApp) -> list[Strip]:
 
 def conversation_area(app: AcpApp) -> list[Strip]:
     """The conversation's rows of the screen, without its scrollbar."""
-    conversation = app.screen.query_one(ConversationView)
+    conversation = live_window(app)
     region = conversation.scrollable_content_region
     return [strip.crop(region.x, region.right) for strip in screen(app)[region.y : region.bottom]]
 
@@ -215,7 +224,7 @@ def assert_same_cells(before: list[Strip], after: list[Strip]) -> None:
 @pytest.mark.parametrize("scroll", [0, 20])
 async def test_frozen_entries_look_exactly_like_the_live_widgets(scroll: int) -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         conversation.release_anchor()
@@ -237,14 +246,14 @@ async def test_frozen_entries_look_exactly_like_the_live_widgets(scroll: int) ->
 
 async def test_frozen_history_rerenders_for_a_new_width() -> None:
     async with headless_app((90, 45)) as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         conversation.scroll_home(animate=False, immediate=True)
         await pilot.pause()
         live_at_90 = screen(app)
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         conversation.freeze_all()
@@ -258,7 +267,7 @@ async def test_frozen_history_rerenders_for_a_new_width() -> None:
 
 async def test_a_long_thread_keeps_a_bounded_number_of_live_widgets() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         for turn in range(1, 151):
             feed_turn(session, turn)
@@ -289,7 +298,7 @@ async def test_a_long_thread_keeps_a_bounded_number_of_live_widgets() -> None:
 
 async def test_freezing_while_scrolled_up_does_not_move_the_text() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         for turn in range(1, 20):
             feed_turn(session, turn)
@@ -309,7 +318,7 @@ async def test_freezing_while_scrolled_up_does_not_move_the_text() -> None:
 
 async def test_a_running_tool_call_is_never_frozen_and_freezes_once_finished() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         thread = session.thread
         thread.add_user_prompt([text_block("start a long job")])
@@ -342,7 +351,7 @@ async def test_a_running_tool_call_is_never_frozen_and_freezes_once_finished() -
 
 async def test_a_card_waiting_for_permission_is_never_frozen() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         thread = session.thread
         thread.add_user_prompt([text_block("write the file")])
@@ -390,7 +399,7 @@ async def test_a_card_waiting_for_permission_is_never_frozen() -> None:
 
 async def test_clicking_a_frozen_card_thaws_it_into_a_live_card() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         conversation.scroll_home(animate=False, immediate=True)
@@ -421,7 +430,7 @@ async def test_clicking_a_frozen_card_thaws_it_into_a_live_card() -> None:
 
 async def test_an_update_to_a_frozen_entry_is_shown_once() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         for turn in range(1, 30):
             feed_turn(session, turn)
@@ -440,7 +449,7 @@ async def test_an_update_to_a_frozen_entry_is_shown_once() -> None:
 
 async def test_enter_on_the_frozen_history_thaws_the_entry_under_its_cursor() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         conversation.freeze_all()
@@ -463,7 +472,7 @@ async def test_enter_on_the_frozen_history_thaws_the_entry_under_its_cursor() ->
 
 async def test_a_card_folded_by_hand_freezes_and_thaws_as_the_user_left_it() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         feed_rich_turn(app.session.thread)
         await settled(pilot, conversation)
         entry = app.session.thread.tool_calls["c1"]  # completed: folded by default
@@ -488,7 +497,7 @@ async def test_a_card_folded_by_hand_freezes_and_thaws_as_the_user_left_it() -> 
 
 async def test_a_card_with_an_answered_question_freezes_exactly_as_shown() -> None:
     async with headless_app() as (app, pilot):
-        conversation = app.screen.query_one(ConversationView)
+        conversation = live_window(app)
         session = app.session
         thread = session.thread
         thread.add_user_prompt([text_block("write the file")])

@@ -52,3 +52,15 @@ def test_switching_theme_recolours() -> None:
 def test_emphasis_only_for_partly_changed_lines() -> None:
     assert emphasis_spans("x = compute(a)", "x = compute(b)") == ([(12, 13)], [(12, 13)])
     assert emphasis_spans("completely different", "nothing alike here") == ([], [])
+
+
+def test_the_highlighted_lines_kept_are_bounded_oldest_first() -> None:
+    from acp_tui.ui.widgets.diff_highlight import LINES_KEPT
+
+    highlighter = LineHighlighter("/p/notes.txt")
+    first = highlighter.highlight("line 0")
+    for number in range(1, LINES_KEPT + 10):
+        highlighter.highlight(f"line {number}")
+    last = f"line {LINES_KEPT + 9}"
+    assert highlighter.highlight(last) is highlighter.highlight(last)  # (the newest kept)
+    assert highlighter.highlight("line 0") is not first  # (the oldest went: drawn again)

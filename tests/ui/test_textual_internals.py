@@ -306,3 +306,50 @@ async def test_a_removed_widgets_rendered_lines_are_freed_once_released() -> Non
         gc.collect()
         assert kept, "Textual no longer keeps removed widgets' caches: the release can go"
         assert cache() is None
+
+
+async def test_a_removed_child_is_let_go_by_its_parents_caches_once_released() -> None:
+    """A parent's arrangement cache and its list of displayed children keep a removed child
+    alive until the next layout; `release_removed_children` lets it go at once."""
+    import gc
+    import weakref
+
+    from textual.containers import Vertical
+
+    from acp_tui.ui.textual_internals import release_removed_children
+
+    app = Plain()
+    async with app.run_test() as pilot:
+        parent = Vertical()
+        await app.screen.mount(parent)
+        doomed = Static("drawn once")
+        await parent.mount(doomed, Static("stays"))
+        await pilot.pause()
+        gone = weakref.ref(doomed)
+        await doomed.remove()
+        await pilot.pause()  # (a frame without it)
+        del doomed
+        gc.collect()
+        kept = gone() is not None
+        release_removed_children(parent)
+        gc.collect()
+        assert kept, "Textual no longer keeps removed children in its caches: the release can go"
+        assert gone() is None
+
+
+async def test_dropped_lines_are_drawn_again_alike() -> None:
+    from textual.strip import Strip
+
+    from acp_tui.ui.textual_internals import drop_rendered_lines
+
+    app = Plain()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        static = app.screen.query_one(Static)
+        before: list[Strip] = list(static._styles_cache._cache.values())
+        assert before, "Textual changed: StylesCache._cache holds no rendered lines"
+        drop_rendered_lines(app.screen)
+        assert not static._styles_cache._cache
+        static.refresh()
+        await pilot.pause()
+        assert [s.text for s in static._styles_cache._cache.values()] == [s.text for s in before]

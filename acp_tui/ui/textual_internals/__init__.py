@@ -23,6 +23,10 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are
   gone; a long session kept up to 1,024 dead widgets' lines. Cleared when a turn settles.
+- `Widget._clear_arrangement_cache`: a parent's last four arrangements hold the children it
+  removed (`release_removed_children`, before the turn end's collection).
+- `Widget._styles_cache`, `Widget._vertical_scrollbar` (and the horizontal one, the corner):
+  the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
 - `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
   text area or field acts on it (`keys_first.py`).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.css.styles import RenderStyles
     from textual.screen import Screen
+    from textual.widget import Widget
 
     from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 
@@ -85,6 +90,38 @@ def release_dead_widget_renders() -> None:
     from textual._styles_cache import StylesCache
 
     StylesCache.get_inner_outer.cache_clear()
+
+
+def release_removed_children(parent: Widget) -> None:
+    """Let the children removed from `parent` be freed before its next layout.
+
+    Until then Textual still holds them: the parent's arrangement cache (its last four
+    layouts) and its list of displayed children (recomputed when next read). A turn end's
+    collection would find them alive and freeze them, to die later as garbage no collection
+    walks (a removed widget is full of cycles). Costs the parent one arrangement."""
+    parent._clear_arrangement_cache()
+    _ = parent.displayed_children  # (read again: the list of the removed ones is dropped)
+
+
+def drop_rendered_lines(screen: Widget) -> None:
+    """Drop the lines the widgets of `screen` (and their scrollbars) rendered: drawn again when
+    next painted.
+
+    A Textual `Strip` refers to itself through its caches (divided at its own length it caches
+    ``[self]``), so only a collection frees it. Kept over the turn end's collection, the
+    strips on the screen would be frozen with it and, replaced on the next turn, stay there as
+    garbage no collection walks (about 80 strips a turn, each with its caches)."""
+    from textual.widget import Widget
+
+    for widget in screen.walk_children(Widget, with_self=True):
+        widget._styles_cache.clear()
+        for bar in (
+            widget._vertical_scrollbar,
+            widget._horizontal_scrollbar,
+            widget._scrollbar_corner,
+        ):
+            if bar is not None:
+                bar._styles_cache.clear()
 
 
 class _AltDigit(Enum):

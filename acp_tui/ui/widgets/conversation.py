@@ -18,16 +18,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import on
+from textual.await_remove import AwaitRemove
 from textual.strip import Strip
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 
 from acp_tui.client.events import Notice
 from acp_tui.session import entries as thread_entries
 from acp_tui.session import thread_changes
 from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.session.thread import Thread
-from acp_tui.ui import collector
-from acp_tui.ui.textual_internals import release_dead_widget_renders
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
@@ -40,6 +39,7 @@ from acp_tui.ui.widgets.conversation_parts import (
     focus_within,
     is_user_message,
 )
+from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
 from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -59,7 +59,7 @@ FREEZE_BATCH = 20
 __all__ = ["ConversationNote", "ConversationView"]
 
 
-class ConversationView(QuickScrollbars, ConversationCatchUp):
+class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
     ConversationView .-background { border-left: outer $accent 60%; }
@@ -98,6 +98,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
         self._force_freeze = False
         self._queue_moves: dict[int, ToolCallEntry] = {}
         self._settle_pending = False
+        self._mounting: list[AwaitMount] = []  # (what the turn end waits for: `_settle`)
+        self._removing: list[AwaitRemove] = []
         self._arriving: dict[int, Entry | ConversationNote] = {}
         """What a burst added, waiting for the next frame, in order (see `_add_entry`): entries
         by id, notes by negative numbers."""
@@ -110,6 +112,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
     def on_mount(self) -> None:
         """Draw the thread's entries so far and follow its changes."""
         self.anchor()
+        self._start_ticking()
         for entry in list(self.thread.entries):
             self._add_entry(entry)
         self._unsubscribe = self.thread.subscribe(self._observe)  # (not while hidden)
@@ -201,11 +204,6 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
             self._update_entry(entry)  # (the question asked now: a live prompt)
         self._queue_moved([entry for entry in moved.values() if entry not in asked])
 
-    def _turn_settled(self) -> None:
-        self._settle_pending = False
-        release_dead_widget_renders()  # before the collector moves them to the permanent gen
-        collector.policy.turn_ended()
-
     def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
         view = self._view_for(entry, streaming=streaming and self._streams(entry))
         if view is None:
@@ -293,8 +291,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
             self._entry_of.pop(view, None)
             if view.has_class("-marked"):
                 settled.add_class("-marked")
-            self.mount(settled, after=view)
-            view.remove()
+            self._mounting.append(self.mount(settled, after=view))
+            self._removing.append(view.remove())
 
     def _show_stop_reason(self, stop_reason: str | None) -> None:
         if stop_reason in (None, "end_turn"):
@@ -357,7 +355,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
         return self._freeze_children(children[:boundary])
 
     def freeze_all(self) -> int:
-        """Freeze everything that can be frozen (tests and comparisons)."""
+        """Freeze everything that can be frozen (at each turn end)."""
         protected = self._streaming | self._pinned
         children = [
             child
@@ -401,7 +399,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
                     continue
                 if item is not None:
                     self._forget_view(child)
-                child.remove()
+                self._removing.append(child.remove())
         return frozen
 
     def _forget_view(self, child: Widget) -> None:
@@ -497,5 +495,5 @@ class ConversationView(QuickScrollbars, ConversationCatchUp):
         if before:
             history.set_items(before)
         else:
-            history.remove()
+            self._removing.append(history.remove())
         return view

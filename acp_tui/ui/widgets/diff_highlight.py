@@ -57,6 +57,10 @@ def emphasis_spans(
     return old_spans, new_spans
 
 
+LINES_KEPT = 4096
+"""Highlighted lines a `LineHighlighter` keeps (a diff of a large file is not kept whole)."""
+
+
 class LineHighlighter:
     """Colours single lines of one file type; results are cached per line text."""
 
@@ -116,5 +120,7 @@ class LineHighlighter:
                 if style.color is not None or style.bold or style.italic:
                     text.stylize(style, offset, end)
                 offset = end
+        if len(self._cache) >= LINES_KEPT:  # (bounded: the oldest line goes first)
+            del self._cache[next(iter(self._cache))]
         self._cache[line] = text
         return text

@@ -298,6 +298,11 @@ class EntryLines(Widget):
         self._cache.clear()
         self.refresh()
 
+    def drop_strips(self) -> None:
+        """Forget the strips built for the screen (built again when next painted; the turn
+        end's collection frees them: see `acp_tui.ui.collector`)."""
+        self._cache.clear()
+
     def on_focus(self) -> None:
         """Repaint to show the focused look."""
         self.repaint()

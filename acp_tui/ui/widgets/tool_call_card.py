@@ -23,7 +23,6 @@ from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Vertical
 from textual.strip import Strip
-from textual.timer import Timer
 from textual.widget import Widget
 
 from acp_tui.host.terminals import Terminal
@@ -137,36 +136,20 @@ class ToolCallCard(Vertical):
         self._asks_seen: set[int] = set()
         self._content_key: object = None
         self._composed = False
-        self._clock: Timer | None = None
-        self._clock_on = False
 
     def compose(self) -> ComposeResult:
         yield self.head
 
     def on_mount(self) -> None:
-        """Draw the card from its entry; its elapsed time ticks every second while it runs."""
+        """Draw the card from its entry (its elapsed time ticks from the conversation's timer)."""
         self._composed = True
-        self._clock = self.set_interval(1.0, self._tick, pause=True)
         self.update_from_entry()
 
-    @property
-    def clock_running(self) -> bool:
-        """Whether the elapsed-time clock ticks (only while the call runs: a finished card,
-        however many there are, wakes nothing)."""
-        return self._clock_on
-
-    def _run_clock(self, running: bool) -> None:
-        if self._clock is None or running == self._clock_on:
-            return
-        self._clock_on = running
-        if running:
-            self._clock.resume()
-        else:
-            self._clock.pause()
-
-    def _tick(self) -> None:
+    def tick(self) -> None:
+        """Redraw the elapsed time while the call runs (the conversation ticks: a timer of
+        the card's own would hold it alive past the turn end's collection)."""
         if self.entry.status in RUNNING:
-            self.head.redraw()  # the elapsed time (the header is in the first lines)
+            self.head.redraw()  # (the header is in the first lines)
 
     # ------------------------------------------------------------ drawing
 
@@ -214,7 +197,6 @@ class ToolCallCard(Vertical):
         status = str(self.entry.status)
         self.set_class(status == "failed", "-failed")
         self.set_class(status in RUNNING, "-running")
-        self._run_clock(status in RUNNING)
         self.set_class(status == "cancelled", "-cancelled")
         self.set_class(cl.is_folded(self.entry, self.state), "-folded")
         for part in self._parts:

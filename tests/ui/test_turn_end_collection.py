@@ -1,0 +1,82 @@
+"""A turn's widgets are collected at its end, not frozen with what lives long.
+
+The turn end's collection (`acp_tui.ui.collector`) freezes what survives it, and no later
+collection walks the frozen objects: a widget still held at that moment (its removal under way,
+Textual's caches, a timer) and dropped later would stay there as garbage for good, with every
+line it drew. Nothing here calls `gc.collect`: what is freed is freed by the app's own
+turn-end collection."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widget import Widget
+
+from acp_tui.ui import collector
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
+from acp_tui.ui.widgets.frozen_history import FrozenHistory
+from acp_tui.ui.widgets.message_view import AgentMessageView
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from tests.agents.scenarios import write_scenario
+from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app, text, upd
+
+
+@pytest.fixture(autouse=True)
+def finished_turns_freeze(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """What the app does (`tests/ui/conftest.py` keeps finished turns live for other tests)."""
+    monkeypatch.setattr(ConversationTurnEnd, "freeze_finished_turns", True)
+    yield
+
+
+STEPS = [
+    upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="in_progress"),
+    upd("agent_message_chunk", content=text("Reading **a.py** first.")),
+    gate(),  # (the test takes hold of the live widgets here)
+    upd("tool_call_update", toolCallId="c1", status="completed",
+        content=[{"type": "content", "content": {"type": "text", "text": "42 lines"}}]),
+    upd("agent_message_chunk", content=text(" Done: it has `42` lines.")),
+]  # fmt: skip
+
+
+async def test_the_widgets_of_a_finished_turn_are_freed_by_its_collection(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, one_turn(STEPS))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.until(lambda: h.all(AgentMessageView) and h.all(ToolCallCard), "the live turn")
+        await h.caught_up()
+        streamed: list[Widget] = [*h.all(AgentMessageView), *h.all(ToolCallCard)]
+        dead = [weakref.ref(widget) for widget in streamed]
+        del streamed
+        collections = collector.policy.turns
+        await h.through_gates(1)
+        await h.settle()
+        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        alive = [ref() for ref in dead if ref() is not None]
+        assert not alive, f"frozen with the turn's survivors: {alive}"
+        conversation = h.one(ConversationView)
+        assert conversation.frozen_entry_ids == {e.id for e in h.session.thread.entries}
+        assert "Done: it has 42 lines." in h.screen_text()  # (drawn from data, as it was)
+
+
+async def test_a_click_on_the_finished_turns_card_thaws_it(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, one_turn([s for s in STEPS if s.get("expect") is None]))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        collections = collector.policy.turns
+        await h.prompt("go")
+        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        conversation = h.one(ConversationView)
+        assert not h.all(ToolCallCard) and h.all(FrozenHistory)
+        card = next(e for e in h.session.thread.entries if e.id in conversation.frozen_entry_ids
+                    and type(e).__name__ == "ToolCallEntry")  # fmt: skip
+        history = h.one(FrozenHistory)
+        history.focus()
+        await h.pilot.pause()
+        while history.cursor is not None and history.items[history.cursor].entry is not card:
+            await h.pilot.press("up")
+        await h.pilot.press("enter")
+        await h.until(lambda: h.all(ToolCallCard), "the card thawed")
+        assert card.id not in conversation.frozen_entry_ids
