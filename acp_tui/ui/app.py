@@ -24,7 +24,6 @@ from acp_tui.client.session_history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
-from acp_tui.ui import collector
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
@@ -120,7 +119,6 @@ class AcpApp(WorkspaceApp):
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
         self._previous_reporter = set_failure_reporter(self._report_listener_failure)
-        collector.policy.busy = self._turn_running  # the full pass waits for every session
         if self.guard is not None:
             # a plain handler, not the loop's: after a hangup the loop may be blocked on the
             # dead terminal, while a Python handler still runs between two bytecodes
@@ -406,9 +404,6 @@ class AcpApp(WorkspaceApp):
     def _show_listener_failure(self, failure: ListenerFailure) -> None:
         notify(self, failure.describe(), title="Internal error (logged)", severity="error")
 
-    def _turn_running(self) -> bool:
-        return self.any_turn_running()  # v1 and v2 (and a replay) alike, every session
-
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session (agent, terminals, change monitor)."""
         session_history.remember(tab.session)
@@ -421,8 +416,6 @@ class AcpApp(WorkspaceApp):
         """However the app ends (quit, a signal, `exit()` from anywhere), every session closes:
         the agents, their terminals and change monitors stop with the app."""
         set_failure_reporter(self._previous_reporter)
-        if collector.policy.busy == self._turn_running:
-            collector.policy.busy = collector.never_busy
         self.stop_saving()  # (quit saved the tabs as they were)
         await self.close_every_session()
 

@@ -40,10 +40,6 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 log = logging.getLogger(__name__)
 
 
-def never_busy() -> bool:
-    return False
-
-
 class CollectorPolicy:
     """Called at each turn end; ``enabled`` False leaves the collector alone (benchmarks)."""
 
@@ -52,9 +48,6 @@ class CollectorPolicy:
         self.turns = 0
         self.collected = 0
         """Objects the turn-end collections freed (for tests and benchmarks)."""
-        self.busy: Callable[[], bool] = never_busy
-        """True while the app is working (a turn runs; the app sets it). Kept for the app's
-        wiring: the turn-end collection is small enough to run regardless."""
 
     def turn_ended(self) -> None:
         memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
