@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.diff_view import DiffView
 
 LINES = 5_000

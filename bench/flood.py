@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual._compositor import CompositorUpdate
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
 from bench.headless import HeadlessUi
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from textual.widget import Widget
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.ui.app import AcpApp

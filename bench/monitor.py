@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import Settings
 from bench.headless import HeadlessUi
 

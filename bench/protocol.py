@@ -3,7 +3,7 @@
 Readers of the same stream, each on a fresh child process:
   json.loads only     read blocks, split lines, json.loads each (the floor)
   Connection          AgentProcess + Connection, a notification handler that counts
-  Connection+Thread   the same, feeding the session reducer (if acp_tui/session/thread.py exists)
+  Connection+Thread   the same, feeding the session reducer (if acp_tui/thread/thread.py exists)
 
 The child pre-loads the whole stream, waits for "go" on stdin and writes it flat out, so the
 clock (started at "go", stopped when the reader has handled the last notification) measures
@@ -117,7 +117,7 @@ def no_reducer() -> Callable[[Any], None]:
 
 
 def thread_reducer() -> Callable[[Any], None]:
-    from acp_tui.session.thread import Thread
+    from acp_tui.thread.thread import Thread
 
     thread = Thread()
     return thread.apply_notification
@@ -133,7 +133,7 @@ async def main(count: int) -> None:
             ("json.loads only", lambda: read_json_only(stream, count)),
             ("Connection", lambda: read_connection(stream, count, no_reducer)),
         ]
-        if importlib.util.find_spec("acp_tui.session.thread") is not None:
+        if importlib.util.find_spec("acp_tui.thread.thread") is not None:
             readers.append(
                 ("Connection+Thread", lambda: read_connection(stream, count, thread_reducer))
             )

@@ -42,7 +42,7 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.markdown import StreamingMarkdown

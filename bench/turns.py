@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.models import text_block
 
 SESSION = "bench"

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import ToolCallEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.thread import Thread
 
 GRACE_SECONDS = 2.0
 MAX_RAW_INPUT = 20_000

@@ -17,8 +17,8 @@ from acp_tui.host.change_monitor import ChangeMonitor
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.host.reverts import Reverts
-from acp_tui.session.thread import Thread
 from acp_tui.tasks import Supervisor
+from acp_tui.thread.thread import Thread
 
 log = logging.getLogger(__name__)
 

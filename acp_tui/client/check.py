@@ -16,15 +16,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.protocol.methods import INITIALIZE
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
 from acp_tui.protocol.traffic_store import TrafficStore
-from acp_tui.session.diff import FileDiff
+from acp_tui.thread.diff import FileDiff
 
 Policy = Literal["allow", "reject", "cancel"]
 

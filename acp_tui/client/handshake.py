@@ -26,7 +26,7 @@ def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> Agen
     Having offered v2, an answer of 2 is read as v2 and an answer of 1 as v1 (the fallback).
     """
     if offered >= 2 and isinstance(result, dict) and result.get("protocolVersion") == 2:
-        from acp_tui.client.v2_handshake import read_v2_initialize_result  # (v2's models: lazy)
+        from acp_tui.client.v2.handshake import read_v2_initialize_result  # (v2's models: lazy)
 
         return read_v2_initialize_result(result)
     try:

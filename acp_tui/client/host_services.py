@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.client.change_tracking import ChangeTracking
+from acp_tui.client.elicitation import ElicitationBroker
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReviewGate
-from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.config import Settings
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.filesystem import FileSystemHost
@@ -21,8 +21,8 @@ from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
-from acp_tui.session.thread import Thread
 from acp_tui.tasks import Supervisor
+from acp_tui.thread.thread import Thread
 
 
 @dataclass(frozen=True)

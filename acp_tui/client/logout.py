@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from acp_tui.client.session_config import error_text
-from acp_tui.client.session_core import AgentTraits, Caller
+from acp_tui.client.session.config import error_text
+from acp_tui.client.session.core import AgentTraits, Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from acp_tui.client.events import Notice
-from acp_tui.client.session_core import AgentTraits
+from acp_tui.client.session.core import AgentTraits
 from acp_tui.mcp_servers import offer_for
 from acp_tui.signal import Signal
 

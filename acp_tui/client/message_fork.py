@@ -21,16 +21,16 @@ from urllib.parse import quote
 
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.presets import apply_settings, current_settings
-from acp_tui.client.session_config import error_text
-from acp_tui.client.session_history import HistoryCapabilities
-from acp_tui.composer.export import conversation_markdown
+from acp_tui.client.session.config import error_text
+from acp_tui.client.session.history import HistoryCapabilities
 from acp_tui.composer.prompt_content import PromptCapabilities
+from acp_tui.output.export import conversation_markdown
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.session.entries import Entry, MessageEntry, ToolCallEntry
+from acp_tui.thread.entries import Entry, MessageEntry, ToolCallEntry
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
 
 CONTEXT_URI = "acp-tui://conversation/{session}?until={entry}"
 CONTEXT_INTRO = (

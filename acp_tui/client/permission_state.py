@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
-from acp_tui.session.permission import PermissionAsk
-from acp_tui.session.thread import Thread
+from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.thread import Thread
 
 
 def show_permissions_in(thread: Thread, broker: PermissionBroker) -> Callable[[], None]:

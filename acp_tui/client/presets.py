@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from acp_tui.client.session_config import choose_mode, set_config_option, set_model
+from acp_tui.client.session.config import choose_mode, set_config_option, set_model
 from acp_tui.presets import Preset
-from acp_tui.session.config_options import MODE, MODEL, option_by_category, option_by_id
+from acp_tui.thread.config_options import MODE, MODEL, option_by_category, option_by_id
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from acp_tui.client.change_tracking import ChangeTracking
+from acp_tui.client.elicitation import ElicitationBroker
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.session_core import TurnDriving
-from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.client.session.core import TurnDriving
 from acp_tui.composer.prompt_content import PromptCapabilities, build_prompt
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.connection import ConnectionClosed

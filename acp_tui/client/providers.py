@@ -6,15 +6,14 @@ the agent's errors). Headers are sent, never kept or logged here.
 
 from __future__ import annotations
 
+from acp_tui.client.session.config import error_text
+from acp_tui.client.session.core import Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import (
     ProviderInfo,
     SetProviderRequest,
 )
-
-from .session_config import error_text
-from .session_core import Caller
 
 
 def parse_headers(text: str) -> tuple[dict[str, str], str | None]:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
-from acp_tui.client.session_open import apply_session_setup
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.open import apply_session_setup
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import DEFAULT_MAX_FRAME_BYTES
@@ -39,8 +39,8 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.traffic import Direction, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
-from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
+from acp_tui.thread.thread import Thread
 
 LOG_ENTRY_BYTES = 4096
 """Room a log line takes around its frame (`{"dir": ..., "t": ..., "frame": ...}`)."""

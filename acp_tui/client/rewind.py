@@ -32,8 +32,8 @@ from typing import Literal
 from acp_tui.client.change_attribution import READ_ONLY_KINDS, named_paths
 from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
 from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
-from acp_tui.session.diff import compute_diff
-from acp_tui.session.entries import Entry, MessageEntry, ToolCallEntry
+from acp_tui.thread.diff import compute_diff
+from acp_tui.thread.entries import Entry, MessageEntry, ToolCallEntry
 
 Action = Literal["revert", "delete", "recreate"]
 EDIT_KINDS = frozenset({"edit", "delete", "move"})

@@ -21,11 +21,11 @@ from pathlib import Path
 from acp_tui.client.change_attribution import ChangeAttribution
 from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.diff import FileDiff, compute_diff
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.thread import Thread
 
 
 @dataclass(frozen=True)

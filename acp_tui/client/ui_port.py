@@ -11,8 +11,8 @@ from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import Asker
 
 if TYPE_CHECKING:
-    from acp_tui.session.diff import FileDiff
-    from acp_tui.session.hunks import ReviewedWrite
+    from acp_tui.thread.diff import FileDiff
+    from acp_tui.thread.hunks import ReviewedWrite
 
 
 class ClientUi(Protocol):

@@ -35,8 +35,8 @@ from acp_tui.host.filesystem import ProposedWrite, ReviewOutcome
 from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.host.write_report import WriteReport, display_path
-from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.thread.diff import FileDiff, compute_diff
+from acp_tui.thread.hunks import ReviewedWrite
 
 HOLD_WRITES_CHOICES: tuple[str, ...] = tuple(choice.value for choice in HoldWrites)
 DEFAULT_HOLD_WRITES = HoldWrites.OUTSIDE_PERMISSION

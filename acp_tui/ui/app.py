@@ -17,10 +17,10 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from acp_tui.client import session_history
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client.session import history as session_history
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter

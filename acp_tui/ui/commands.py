@@ -11,7 +11,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from acp_tui.session.config_options import MODEL, THOUGHT_LEVEL, option_by_category
+from acp_tui.thread.config_options import MODEL, THOUGHT_LEVEL, option_by_category
 
 Entry = tuple[str, str, Callable[[], object]]
 

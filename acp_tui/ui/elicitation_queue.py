@@ -14,7 +14,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from acp_tui.composer.elicitation import PendingElicitation
+from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
 
 

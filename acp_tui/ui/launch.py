@@ -94,8 +94,8 @@ def _run(
     early_input: EarlyInput,
     first_frame: FirstFrame,
 ) -> int:
-    from acp_tui.client.agent_session import AgentSession
-    from acp_tui.client.session_history import OpenRequest
+    from acp_tui.client.session.agent_session import AgentSession
+    from acp_tui.client.session.history import OpenRequest
     from acp_tui.config import load_settings
     from acp_tui.host.dir_watch import DirectoryWatchers
     from acp_tui.host.local_files import real_path
@@ -224,8 +224,8 @@ def preset_mcp_servers(
 def run_replay(options: LaunchOptions) -> int:
     """Run `--replay FILE`: the app fed from a `--log` recording, with no agent started; returns the
     exit code."""
-    from acp_tui.client.agent_session import AgentSession
     from acp_tui.client.replay import ReplayError, ReplaySession, load_log
+    from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.config import load_settings
     from acp_tui.ui.replay_app import ReplayApp
     from acp_tui.ui.screen_ui import ScreenUi

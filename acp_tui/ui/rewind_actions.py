@@ -22,7 +22,7 @@ from textual.widget import Widget
 
 from acp_tui.client import message_fork, rewind, rewind_branches
 from acp_tui.host.own_writes import OwnWriteError
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker
 from acp_tui.ui.screens.rewind_screen import RewindScreen

@@ -18,9 +18,9 @@ from textual.screen import Screen
 
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.host.asker import Asker, Question
-from acp_tui.session.diff import FileDiff
-from acp_tui.session.hunks import ReviewedWrite
 from acp_tui.signal import Signal
+from acp_tui.thread.diff import FileDiff
+from acp_tui.thread.hunks import ReviewedWrite
 
 T = TypeVar("T")
 

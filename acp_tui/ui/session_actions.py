@@ -13,10 +13,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from acp_tui.client import message_fork, session_history
-from acp_tui.client.session_facade import SessionFacade
+from acp_tui.client import message_fork
+from acp_tui.client.session import history as session_history
+from acp_tui.client.session.facade import SessionFacade
 from acp_tui.host.asker import Choice, Question
-from acp_tui.session.config_options import MODEL
+from acp_tui.thread.config_options import MODEL
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.choice_picker import Choice as PickerChoice
 from acp_tui.ui.screens.choice_picker import ChoicePicker
@@ -24,7 +25,7 @@ from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.messages import ContinueFrom, NewSessionHere, ShowSessions
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
 
 Entry = tuple[str, str, Callable[[], object]]
 T = TypeVar("T")

@@ -33,7 +33,7 @@ from acp_tui.host.boundary import is_within, resolve_path
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.reverts import PathLocks
 from acp_tui.protocol.errors import RpcError
-from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.workspace.merge import merge_texts
 from acp_tui.workspace.worktree_diff import (
     MAX_DIFF_BYTES,

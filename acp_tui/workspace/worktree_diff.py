@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.host.local_files import LocalFileError, read_regular
-from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.workspace.git import GitError, git
 from acp_tui.workspace.worktrees import Worktree, WorktreeError, git_dir_args
 

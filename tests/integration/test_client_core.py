@@ -12,14 +12,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import APP_PY, create_sample_project
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.protocol.models import SessionConfigSelect
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import MessageEntry, ToolCallEntry
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from bench.headless import HeadlessUi
 
 DEMO = [sys.executable, "-m", "acp_tui.demo.agent"]

@@ -6,11 +6,11 @@ import asyncio
 import contextvars
 import json
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
 from acp_tui.client.prestart import prestart, quick_agent_env
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
-from acp_tui.session.thread_changes import TurnStateChanged
+from acp_tui.thread.thread_changes import TurnStateChanged
 from bench.headless import HeadlessUi
 from tests.agents.scenarios import (
     end_turn,

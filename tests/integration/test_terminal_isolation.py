@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.process_tree import snapshot
-from acp_tui.session.thread_changes import TurnStateChanged
+from acp_tui.thread.thread_changes import TurnStateChanged
 from bench.headless import HeadlessUi
 from tests.agents.scenarios import (
     ScriptedAgent,

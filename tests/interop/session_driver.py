@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.handshake import AuthMethodInfo
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.protocol.traffic import TrafficEvent
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.hunks import ReviewedWrite
 
 SHELL_OK = re.compile(r"(?m)^(?:Output: )?shell-ok\s*$")  # a line of `echo shell-ok`'s output
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import Notice, SessionState
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from tests.interop.agents import AGENTS
 from tests.interop.conftest import NOTES, FakeLlm, agent_for

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.client import message_fork, session_history
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.session_config import set_config_option
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client import message_fork
+from acp_tui.client.session import history as session_history
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.config import set_config_option
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.protocol.models import SessionConfigSelect
-from acp_tui.session.config_options import option_by_id
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.config_options import option_by_id
+from acp_tui.thread.entries import MessageEntry
 from tests.interop.conftest import FakeLlm, agent_for
 from tests.interop.session_driver import InteropUi, Wire, permission_answerer, wait_turn_end
 

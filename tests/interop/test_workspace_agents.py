@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.protocol.process_tree import descendants, snapshot
 from acp_tui.ui.screen_ui import ScreenUi

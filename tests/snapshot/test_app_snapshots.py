@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.key_guard import KeyGuard

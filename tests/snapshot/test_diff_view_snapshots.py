@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from acp_tui.session.diff import compute_diff
+from acp_tui.thread.diff import compute_diff
 from acp_tui.ui.widgets.diff_view import DiffLayout, DiffView
 
 OLD = '''import os

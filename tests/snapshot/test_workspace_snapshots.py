@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from acp_tui.client.session_overview import named_changes
+from acp_tui.client.session.overview import named_changes
 from acp_tui.ui.screens.compare_screen import CompareScreen
 from acp_tui.ui.screens.overview_screen import OverviewScreen
 from tests.agents.hostile import hostile

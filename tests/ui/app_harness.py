@@ -26,8 +26,8 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.widgets.prompt_input import PromptInput

@@ -7,8 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.screen_ui import ScreenUi
 from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, new_session_ok

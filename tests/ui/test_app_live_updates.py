@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_tui.session.entries import CompactionEntry
+from acp_tui.thread.entries import CompactionEntry
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.notices_section import NoticesSection

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.protocol.models import TextContent
-from acp_tui.session.entries import PlanSnapshotEntry, UnknownEntry
+from acp_tui.thread.entries import PlanSnapshotEntry, UnknownEntry
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.entry_state import THOUGHT

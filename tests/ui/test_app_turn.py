@@ -8,7 +8,7 @@ from typing import Any
 from textual.widgets import Static
 
 from acp_tui.client.events import SessionState
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
 from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt

@@ -9,8 +9,8 @@ from typing import Any
 
 from acp_tui.client.events import SessionState
 from acp_tui.config import Settings
-from acp_tui.session.entries import MessageEntry, ToolCallEntry
-from acp_tui.session.v2_updates import encode_bytes
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
+from acp_tui.thread.v2.updates import encode_bytes
 from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
 from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt

@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from acp_tui.protocol.models import text_block
-from acp_tui.session.entries import ToolCallEntry
-from acp_tui.session.permission import PermissionAsk
-from acp_tui.session.thread import Thread
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.raw_output import readable_raw, readable_text
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard

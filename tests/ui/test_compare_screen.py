@@ -9,10 +9,10 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.session_overview import NamedChanges, named_changes
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.overview import NamedChanges, named_changes
 from acp_tui.safe_text import is_safe
-from acp_tui.session.diff import compute_diff
+from acp_tui.thread.diff import compute_diff
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.screens.compare_screen import KEY_HELP, CompareScreen, Side
 from acp_tui.ui.widgets.diff_view import DiffView

@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 from textual.app import App, ComposeResult
 
-from acp_tui.session.diff import FileDiff, compute_diff
+from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.diff_view import DiffLayout, DiffPreview, DiffView
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.models import text_block
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.widgets.conversation import ConversationView

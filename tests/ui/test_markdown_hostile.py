@@ -82,7 +82,7 @@ async def test_a_message_the_markdown_cannot_render_is_shown_plainly(
 def test_a_markdown_plan_nested_deep_loses_no_text() -> None:
     from rich.console import Console
 
-    from acp_tui.session.entries import PlanState
+    from acp_tui.thread.entries import PlanState
     from acp_tui.ui.widgets.plan_view import render_plan_state
 
     items = "".join(f"{'  ' * i}- step {i}\n" for i in range(30))

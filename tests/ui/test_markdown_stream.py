@@ -346,7 +346,7 @@ async def test_padding_is_drawn_in_the_streaming_lines_and_unchanged_lines_are_n
 
 
 async def test_messages_without_a_border_paint_their_own_lines_as_blank() -> None:
-    from acp_tui.session.entries import MessageEntry
+    from acp_tui.thread.entries import MessageEntry
     from acp_tui.ui.widgets.message_view import AgentMessageView
 
     class Messages(App[None]):

@@ -8,7 +8,7 @@ from typing import Any
 
 from acp_tui.client.message_fork import CONTEXT_INTRO
 from acp_tui.protocol.models import EmbeddedResource
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard

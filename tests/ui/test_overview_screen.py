@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.safe_text import is_safe
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen

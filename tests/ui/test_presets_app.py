@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from acp_tui.client.events import SessionState
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.presets import Preset, PresetTable
 from acp_tui.ui.screens.agent_picker import AgentPickerApp
 from acp_tui.ui.screens.session_picker import SessionPicker

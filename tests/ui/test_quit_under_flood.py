@@ -16,7 +16,7 @@ import pytest
 from textual import events
 from textual.geometry import Size
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.ui.widgets.entry_lines import EntryLines
 from tests.ui.app_harness import fixed_cwd, run_app
 from tests.ui.test_floods import flood, wait_gone

@@ -8,7 +8,7 @@ from typing import Any
 
 from acp_tui.client.events import SessionState
 from acp_tui.client.replay import ReplaySession, load_log
-from acp_tui.session.entries import MessageEntry, ToolCallEntry
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.replay_app import ReplayApp
 from acp_tui.ui.screens.main import MainScreen

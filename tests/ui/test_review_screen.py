@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.widgets import Static
 
-from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.thread.hunks import ReviewedWrite
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.widgets.diff_view import DiffView

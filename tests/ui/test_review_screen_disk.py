@@ -16,8 +16,8 @@ from acp_tui.host.asker import Question
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import WriteTextFileRequest
-from acp_tui.session.diff import FileDiff
-from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.thread.diff import FileDiff
+from acp_tui.thread.hunks import ReviewedWrite
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 

@@ -15,7 +15,7 @@ from acp_tui.client import rewind_branches
 from acp_tui.client.message_fork import CONTEXT_INTRO
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import create_sample_project
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.screens.session_picker import SessionPicker

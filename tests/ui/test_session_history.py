@@ -8,8 +8,8 @@ from typing import Any
 
 from textual.widgets import Input, OptionList
 
-from acp_tui.client.session_history import OpenRequest, RememberedSessions, SessionSummary
-from acp_tui.session.entries import MessageEntry, ToolCallEntry
+from acp_tui.client.session.history import OpenRequest, RememberedSessions, SessionSummary
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.session_picker import SessionPicker

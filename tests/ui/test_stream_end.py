@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_tui.session import thread_changes
+from acp_tui.thread import thread_changes
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
 from tests.agents.scenarios import stream_text, write_scenario

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from acp_tui.protocol.models import Cost, ImageContent, parse_content_block
-from acp_tui.session.thread import UsageState
+from acp_tui.thread.thread import UsageState
 from acp_tui.ui.screens.status_text import describe_usage
 from acp_tui.ui.widgets.content_block_view import describe_block
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard

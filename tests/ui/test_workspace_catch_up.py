@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_view import AgentMessageView

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.ui.workspace.restore import plan_restore
 from acp_tui.workspace import store
 from tests.ui.app_harness import demo_argv, fixed_cwd

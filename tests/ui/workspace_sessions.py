@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import SessionState
-from acp_tui.client.session_overview import SessionRow, SessionWatch, Worktree
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.overview import SessionRow, SessionWatch, Worktree
 from acp_tui.protocol.models import Implementation
-from acp_tui.session.permission import PermissionAsk
+from acp_tui.thread.permission import PermissionAsk
 from bench.headless import HeadlessUi
 from tests.agents.hostile import hostile
 from tests.unit.thread_support import Clock, chunk, notify

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.agent_session import AgentSession
+from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import Settings
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.presets import Preset

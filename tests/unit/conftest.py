@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.thread import Thread
 from tests.unit.thread_support import Clock
 
 

@@ -23,7 +23,7 @@ from acp_tui.host.change_log import Observed, WriteRecord
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.protocol.models import ToolCall, WriteTextFileRequest
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 
 pytestmark = pytest.mark.timeout(60)
 

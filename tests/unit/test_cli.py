@@ -83,7 +83,7 @@ def test_log_path_is_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_agent_names_from_commands() -> None:
-    from acp_tui.client.agent_session import command_name
+    from acp_tui.client.session.agent_session import command_name
 
     assert command_name(["gemini", "--acp"]) == "gemini"
     assert command_name(["/usr/bin/python3", "-u", "examples/echo_agent.py"]) == "echo_agent"

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.composer.clipboard import OSC52, PYPERCLIP, copy_text, osc52
-from acp_tui.composer.export import fence
 from acp_tui.composer.file_index import FileIndex
 from acp_tui.composer.mentions import find_mentions, mention_at, mention_text
 from acp_tui.composer.prompt_content import PromptCapabilities, ReadConsent, build_prompt
@@ -23,10 +21,12 @@ from acp_tui.composer.slash import (
     merged,
     parse_slash,
 )
-from acp_tui.composer.terminal_sequences import desktop_notification, wrap_for_tmux
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.boundary import ALLOW_ONCE, DENY, OUTSIDE_CWD, PathPolicy
 from acp_tui.host.gitignore import GitignoreRules
+from acp_tui.output.clipboard import OSC52, PYPERCLIP, copy_text, osc52
+from acp_tui.output.export import fence
+from acp_tui.output.terminal_sequences import desktop_notification, wrap_for_tmux
 
 
 def test_slash_parsing_filtering_merging_and_hints() -> None:
@@ -216,7 +216,7 @@ def test_notification_text_cannot_escape_its_sequence() -> None:
 
 
 def test_elicitation_schema_fields_and_validation() -> None:
-    from acp_tui.composer.elicitation import parse_fields, validate_form
+    from acp_tui.client.elicitation import parse_fields, validate_form
 
     fields = parse_fields({
         "type": "object",

@@ -5,7 +5,7 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from acp_tui.session.diff import (
+from acp_tui.thread.diff import (
     DiffLine,
     FileDiff,
     apply_hunks,

@@ -25,7 +25,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.process import StderrRing
 from acp_tui.safe_text import is_safe
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 
 EVIL = "a\x1b]0;t\x07\x1b[2J\x9b\u202eb"
 SHOWN = "a\u241b]0;t\u2407\u241b[2J\ufffd\ufffdb"

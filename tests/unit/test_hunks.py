@@ -1,7 +1,7 @@
 """The hunk algebra of a review: decide, carry_decisions, changed_hunks."""
 
-from acp_tui.session.diff import compute_diff
-from acp_tui.session.hunks import ReviewedWrite, carry_decisions, changed_hunks, decide
+from acp_tui.thread.diff import compute_diff
+from acp_tui.thread.hunks import ReviewedWrite, carry_decisions, changed_hunks, decide
 
 OLD = "".join(f"{i}\n" for i in range(1, 31))
 NEW = OLD.replace("2\n", "two\n", 1).replace("15\n", "fifteen\n").replace("28\n", "28\n28b\n")

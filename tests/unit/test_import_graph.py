@@ -26,7 +26,7 @@ ACYCLIC_PACKAGES = [
     "acp_tui.client",
     "acp_tui.protocol",
     "acp_tui.host",
-    "acp_tui.session",
+    "acp_tui.thread",
     "acp_tui.composer",
     "acp_tui.registry",
     "acp_tui.ui",

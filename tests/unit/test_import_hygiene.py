@@ -8,9 +8,9 @@ import sys
 def test_core_layers_do_not_import_textual() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
-        "import acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client, acp_tui.config\n"
+        "import acp_tui.protocol, acp_tui.thread, acp_tui.host, acp_tui.client, acp_tui.config\n"
         "import acp_tui.composer, acp_tui.registry\n"
-        "pkgs = (acp_tui.protocol, acp_tui.session, acp_tui.host, acp_tui.client,\n"
+        "pkgs = (acp_tui.protocol, acp_tui.thread, acp_tui.host, acp_tui.client,\n"
         "        acp_tui.composer, acp_tui.registry)\n"
         "for pkg in pkgs:\n"
         "    for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"

@@ -26,7 +26,7 @@ from acp_tui.protocol.models import AgentCapabilities
 from acp_tui.signal import Signal
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
 
 ATTEMPTS = 1000  # the old code leaked in about 1 of 8 attempts
 MARK = "0utside-marker"  # in the outside file's text and an outside file's name

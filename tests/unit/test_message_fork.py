@@ -12,7 +12,7 @@ from acp_tui.client.message_fork import (
 )
 from acp_tui.composer.prompt_content import PromptCapabilities
 from acp_tui.protocol.models import TextContent
-from acp_tui.session.entries import Entry, MessageEntry, PlanSnapshotEntry, PlanState, ToolCallEntry
+from acp_tui.thread.entries import Entry, MessageEntry, PlanSnapshotEntry, PlanState, ToolCallEntry
 
 
 def msg(role: str, text: str, id: int) -> MessageEntry:

@@ -17,7 +17,7 @@ from acp_tui.host.permission_rules import (
 )
 from acp_tui.host.permissions import AutoAnswered, PendingPermission, PermissionBroker
 from acp_tui.protocol.models import RequestPermissionRequest
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 
 OPTIONS = [
     {"optionId": "allow-once", "name": "Allow once", "kind": "allow_once"},

@@ -19,8 +19,8 @@ from acp_tui.host.change_log import Observed
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.write_questions import OVERWRITE
 from acp_tui.protocol.models import TextContent, WriteTextFileRequest
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.thread import Thread
 from tests.unit.thread_support import notify
 
 

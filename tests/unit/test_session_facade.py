@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import acp_tui
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.session_facade import SessionFacade
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.facade import SessionFacade
 from bench.headless import HeadlessUi
 
 UI = Path(acp_tui.__file__).parent / "ui"

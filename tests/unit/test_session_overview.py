@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.client.agent_session import AgentSession
 from acp_tui.client.events import AgentCrash, SessionState
-from acp_tui.client.session_overview import (
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.overview import (
     LAST_LINE_MAX,
     OverviewSource,
     RowState,
@@ -22,7 +22,7 @@ from acp_tui.client.session_overview import (
     session_changes,
 )
 from acp_tui.host.change_log import Observed
-from acp_tui.session.permission import PermissionAsk
+from acp_tui.thread.permission import PermissionAsk
 from bench.headless import HeadlessUi
 from tests.unit.thread_support import Clock, chunk, notify
 

@@ -11,20 +11,21 @@ from typing import Any, cast
 
 import pytest
 
-from acp_tui.client import logout, providers, session_config
+from acp_tui.client import logout, providers
 from acp_tui.client.command_name import command_name
 from acp_tui.client.events import Notice
 from acp_tui.client.handshake import HandshakeError, read_initialize_result
 from acp_tui.client.hello import AuthMethodInfo
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.prompt_queue import PromptQueue
+from acp_tui.client.session import config as session_config
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
-from acp_tui.session.config_options import ModelInfo, ModelState
-from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
+from acp_tui.thread.config_options import ModelInfo, ModelState
+from acp_tui.thread.thread import Thread
 
 
 @dataclass

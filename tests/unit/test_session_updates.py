@@ -14,8 +14,8 @@ from acp_tui.protocol.session_updates import (
     parse_update_notification,
     parse_v2_update_notification,
 )
-from acp_tui.session.entries import MessageEntry, UnknownEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread.entries import MessageEntry, UnknownEntry
+from acp_tui.thread.thread import Thread
 
 
 def note(update: Any) -> dict[str, Any]:

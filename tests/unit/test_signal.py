@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from acp_tui.host.change_log import ChangeLog
-from acp_tui.session.thread import Thread
 from acp_tui.signal import ListenerFailure, Signal, set_failure_reporter
+from acp_tui.thread.thread import Thread
 
 
 @pytest.fixture

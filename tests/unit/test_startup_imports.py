@@ -193,7 +193,7 @@ def test_the_first_frame_is_drawn_before_the_launch_imports_asyncio(tmp_path: Pa
 def test_protocol_models_build_their_validators_at_first_use() -> None:
     code = (
         "import sys\n"
-        "import acp_tui.ui.launch, acp_tui.client.agent_session, acp_tui.ui.app\n"
+        "import acp_tui.ui.launch, acp_tui.client.session.agent_session, acp_tui.ui.app\n"
         "from acp_tui.protocol.models import InitializeResponse\n"
         "from acp_tui.protocol.models._base import AcpModel\n"
         "todo, models = [AcpModel], []\n"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.protocol import models as m
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import (
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import (
     MessageEntry,
     PlanSnapshotEntry,
     UnknownEntry,
 )
-from acp_tui.session.thread import Thread, UsageState
+from acp_tui.thread.thread import Thread, UsageState
 from tests.unit.thread_support import chunk, notify
 
 # ---- messages ---------------------------------------------------------------------------------

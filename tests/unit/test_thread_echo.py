@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from acp_tui.protocol import models as m
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.thread import Thread
 from tests.unit.thread_support import chunk, notify
 
 

@@ -8,9 +8,9 @@ from typing import Any
 from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.protocol.models import RequestPermissionRequest
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.permission import PermissionAsk
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.thread import Thread
 
 OPTIONS = [
     {"optionId": "always", "name": "Always allow", "kind": "allow_always"},

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import ToolCallEntry
-from acp_tui.session.permission import PermissionAsk
-from acp_tui.session.subagents import parent_tool_call_id
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.subagents import parent_tool_call_id
+from acp_tui.thread.thread import Thread
 from tests.unit.thread_support import notify
 
 
@@ -72,7 +72,7 @@ def test_a_child_asking_permission_stands_alone(thread: Thread) -> None:
 
 
 def test_the_export_keeps_the_nested_calls(thread: Thread) -> None:
-    from acp_tui.composer.export import conversation_markdown
+    from acp_tui.output.export import conversation_markdown
 
     notify(thread, call("task", title="Task one"))
     notify(thread, call("c1", "task", title="Read nested.py"))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from acp_tui.protocol import models as m
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import (
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import (
     ToolCallEntry,
 )
-from acp_tui.session.permission import PermissionAsk
-from acp_tui.session.thread import Thread
+from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.thread import Thread
 from tests.unit.thread_support import Clock, notify
 
 # ---- tool calls -------------------------------------------------------------------------------

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.models import Content, PatchDiff, TextContent
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import MessageEntry, ToolCallEntry
-from acp_tui.session.thread import Thread
-from acp_tui.session.v2_updates import V2Reducer, encode_bytes
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
+from acp_tui.thread.thread import Thread
+from acp_tui.thread.v2.updates import V2Reducer, encode_bytes
 from tests.schema_check import check_v2_update
 
 

@@ -17,10 +17,10 @@ from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.write_report import WriteReport
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import WriteTextFileRequest
-from acp_tui.session.diff import FileDiff
-from acp_tui.session.hunks import ReviewedWrite
-from acp_tui.session.thread import Thread
 from acp_tui.tasks import Supervisor
+from acp_tui.thread.diff import FileDiff
+from acp_tui.thread.hunks import ReviewedWrite
+from acp_tui.thread.thread import Thread
 from bench.headless import HeadlessUi
 
 

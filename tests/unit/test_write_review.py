@@ -20,8 +20,8 @@ from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import RequestPermissionRequest, WriteTextFileRequest
-from acp_tui.session.diff import FileDiff
-from acp_tui.session.hunks import HunkDecision, ReviewedWrite, decide
+from acp_tui.thread.diff import FileDiff
+from acp_tui.thread.hunks import HunkDecision, ReviewedWrite, decide
 from tests.routed import routed
 
 

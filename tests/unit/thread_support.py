@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 
 
 class Clock:

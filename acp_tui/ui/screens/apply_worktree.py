@@ -38,7 +38,7 @@ from textual.widgets import Static
 from acp_tui.host.asker import Choice, Question
 from acp_tui.host.reverts import PathLocks
 from acp_tui.safe_text import safe_line
-from acp_tui.session.hunks import ReviewedWrite
+from acp_tui.thread.hunks import ReviewedWrite
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen

@@ -41,7 +41,7 @@ from acp_tui.host.asker import Choice, Question
 from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.reverts import Expect, RevertError, Reverts
-from acp_tui.session.diff import FileDiff, compute_diff, revert_hunks
+from acp_tui.thread.diff import FileDiff, compute_diff, revert_hunks
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView

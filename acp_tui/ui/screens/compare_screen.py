@@ -26,10 +26,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.client.session_overview import NamedChanges
+from acp_tui.client.session.overview import NamedChanges
 from acp_tui.client.write_review import display_path
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff
+from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
 

@@ -21,20 +21,20 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.client.events import SessionState
-from acp_tui.composer.clipboard import copy_text
-from acp_tui.composer.copy_targets import last_agent_text, last_code_block
-from acp_tui.composer.elicitation import PendingElicitation
-from acp_tui.composer.export import (
+from acp_tui.host.local_files import LocalFileError, private_draft, read_regular_text
+from acp_tui.host.own_writes import OwnWriteError
+from acp_tui.host.permissions import PendingPermission
+from acp_tui.output.clipboard import copy_text
+from acp_tui.output.copy_targets import last_agent_text, last_code_block
+from acp_tui.output.export import (
     conversation_markdown,
     export_path,
     tool_call_markdown,
     unified_diff,
 )
-from acp_tui.composer.terminal_sequences import desktop_notification
-from acp_tui.host.local_files import LocalFileError, private_draft, read_regular_text
-from acp_tui.host.own_writes import OwnWriteError
-from acp_tui.host.permissions import PendingPermission
+from acp_tui.output.terminal_sequences import desktop_notification
 from acp_tui.ui.plain import notify
 from acp_tui.ui.textual_internals import write_to_terminal
 from acp_tui.ui.widgets.composer import Composer
@@ -43,7 +43,7 @@ from acp_tui.ui.widgets.prompt_input import PromptInput
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.client.session.facade import SessionFacade
     from acp_tui.ui.elicitation_queue import ElicitationQueue
     from acp_tui.ui.screen_ui import ScreenUi
 

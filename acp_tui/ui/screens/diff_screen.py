@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from acp_tui.session.diff import FileDiff
+from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.widgets.diff_view import DiffView
 
 

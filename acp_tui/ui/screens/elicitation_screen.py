@@ -1,7 +1,7 @@
 """The agent asks the user for input (`elicitation/create`): a form built from the restricted
 JSON Schema, or a URL to visit. Accept checks the form first (errors show under each field);
 Decline and Cancel (Esc) answer without content. Everything the agent wrote is shown as plain
-text, never as markup (and made safe where it entered, `composer/elicitation.py`).
+text, never as markup (and made safe where it entered, `client/elicitation.py`).
 
 Enter in a text field goes to the next text field and, from the last one, accepts (Tab reaches
 every field and button). The form takes no key for a moment after it appears, nor while the user
@@ -23,7 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from acp_tui.composer.elicitation import (
+from acp_tui.client.elicitation import (
     CANCEL,
     DECLINE,
     FormField,

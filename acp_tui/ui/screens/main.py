@@ -13,11 +13,11 @@ from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
-from acp_tui.client.session_facade import SessionFacade
+from acp_tui.client.session.facade import SessionFacade
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
-from acp_tui.session import thread_changes
-from acp_tui.session.config_options import (
+from acp_tui.thread import thread_changes
+from acp_tui.thread.config_options import (
     MODEL,
     THOUGHT_LEVEL,
     mode_choices,
@@ -398,7 +398,7 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
 
     def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """More palette entries for this session (sessions, fork, logout): name, help, action."""
-        from acp_tui.client.session_history import HistoryCapabilities
+        from acp_tui.client.session.history import HistoryCapabilities
 
         caps = HistoryCapabilities.of(self.session.agent_capabilities)
         entries: list[tuple[str, str, Callable[[], object]]] = [

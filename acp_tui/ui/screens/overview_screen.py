@@ -26,7 +26,7 @@ from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from acp_tui.client.session_overview import RowState, SessionRow
+from acp_tui.client.session.overview import RowState, SessionRow
 from acp_tui.ui.widgets.status_bar import format_elapsed, format_tokens
 
 REFRESH_SECONDS = 0.5

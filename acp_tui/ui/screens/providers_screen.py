@@ -25,7 +25,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.ui.plain import notify
 
 if TYPE_CHECKING:
-    from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.client.session.facade import SessionFacade
 
 
 def provider_text(provider: ProviderInfo) -> Text:

@@ -37,8 +37,8 @@ from textual.widgets import Static
 
 from acp_tui.host.local_files import LocalFileError, read_regular_text, watch_file
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.session.hunks import (
+from acp_tui.thread.diff import FileDiff, compute_diff
+from acp_tui.thread.hunks import (
     HunkDecision,
     ReviewedWrite,
     carry_decisions,

@@ -22,8 +22,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.client.agent_session import AgentSession
-from acp_tui.client.session_history import (
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.history import (
     HistoryCapabilities,
     SessionSummary,
     delete_session,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_tui.session.thread import Thread, UsageState
+from acp_tui.thread.thread import Thread, UsageState
 from acp_tui.ui.widgets.status_bar import format_tokens
 
 

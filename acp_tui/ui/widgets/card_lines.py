@@ -25,9 +25,9 @@ from textual.strip import Strip
 
 from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import compute_diff
-from acp_tui.session.entries import ToolCallEntry
-from acp_tui.session.permission import PermissionAsk
+from acp_tui.thread.diff import compute_diff
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.permission import PermissionAsk
 from acp_tui.ui.widgets.diff_preview import DiffPreview
 from acp_tui.ui.widgets.entry_renderables import (
     Look,

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from acp_tui.protocol import models as m
-from acp_tui.session.entries import CompactionEntry
+from acp_tui.thread.entries import CompactionEntry
 from acp_tui.ui.widgets.entry_lines import Render
 from acp_tui.ui.widgets.entry_renderables import (
     Look,

@@ -37,8 +37,8 @@ from acp_tui.composer.slash import (
 )
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.local_files import path_kind
-from acp_tui.session import thread_changes
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.widgets.completion_list import MAX_SHOWN, CompletionList
 from acp_tui.ui.widgets.prompt_input import PromptInput

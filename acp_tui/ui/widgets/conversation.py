@@ -23,10 +23,10 @@ from textual.strip import Strip
 from textual.widget import AwaitMount, Widget
 
 from acp_tui.client.events import Notice
-from acp_tui.session import entries as thread_entries
-from acp_tui.session import thread_changes
-from acp_tui.session.entries import Entry, PlanSnapshotEntry, ToolCallEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread import entries as thread_entries
+from acp_tui.thread import thread_changes
+from acp_tui.thread.entries import Entry, PlanSnapshotEntry, ToolCallEntry
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
@@ -49,7 +49,7 @@ from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, Thou
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 if TYPE_CHECKING:
-    from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.client.session.facade import SessionFacade
 
 LIVE_ENTRIES = 40
 """How many of the most recent entries stay live widgets."""

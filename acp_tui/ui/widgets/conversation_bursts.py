@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
-from acp_tui.session import entries as thread_entries
-from acp_tui.session.entries import Entry, ToolCallEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread import entries as thread_entries
+from acp_tui.thread.entries import Entry, ToolCallEntry
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.widgets.conversation_parts import ConversationNote, card_freezes
 from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.frozen_history import FrozenHistory

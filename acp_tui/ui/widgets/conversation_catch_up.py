@@ -17,8 +17,8 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from acp_tui.client.events import Notice
-from acp_tui.session import thread_changes
-from acp_tui.session.entries import Entry
+from acp_tui.thread import thread_changes
+from acp_tui.thread.entries import Entry
 from acp_tui.ui.widgets.conversation_bursts import ConversationBursts
 from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
 

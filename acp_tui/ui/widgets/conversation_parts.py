@@ -6,8 +6,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from acp_tui.protocol import models as m
-from acp_tui.session import entries as thread_entries
-from acp_tui.session.entries import Entry, ToolCallEntry
+from acp_tui.thread import entries as thread_entries
+from acp_tui.thread.entries import Entry, ToolCallEntry
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines, Render

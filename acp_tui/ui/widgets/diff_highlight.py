@@ -18,7 +18,7 @@ from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import word_spans
+from acp_tui.thread.diff import word_spans
 
 DARK_THEME = "monokai"
 LIGHT_THEME = "default"

@@ -7,7 +7,7 @@ from rich.style import Style
 from rich.text import Text
 
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff, path_warning
+from acp_tui.thread.diff import FileDiff, path_warning
 from acp_tui.ui.widgets.diff_highlight import display_text
 
 SIGNS = {"context": " ", "add": "+", "remove": "-"}

@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from acp_tui.session.diff import DiffLine, FileDiff, split_rows
+from acp_tui.thread.diff import DiffLine, FileDiff, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
 from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, diff_title
 

@@ -26,7 +26,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from acp_tui.session.entries import Entry
+from acp_tui.thread.entries import Entry
 from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.entry_renderables import Look

@@ -22,7 +22,7 @@ from textual.content import Content
 from textual.strip import Strip
 
 from acp_tui.protocol import models as m
-from acp_tui.session.entries import (
+from acp_tui.thread.entries import (
     PlanSnapshotEntry,
     UnknownEntry,
 )

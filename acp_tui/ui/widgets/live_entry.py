@@ -9,7 +9,7 @@ focus (Tab) and is then drawn with the cursor style.
 
 from __future__ import annotations
 
-from acp_tui.session.entries import Entry
+from acp_tui.thread.entries import Entry
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 from acp_tui.ui.widgets.entry_state import EntryViewState
 

@@ -16,7 +16,7 @@ from acp_tui.mcp_servers import server_kind
 from acp_tui.safe_text import safe_text
 
 if TYPE_CHECKING:
-    from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.client.session.facade import SessionFacade
 
 
 def describe_servers(

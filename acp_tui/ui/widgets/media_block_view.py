@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from acp_tui.composer.system_open import media_file, open_with_system
+from acp_tui.output.system_open import media_file, open_with_system
 from acp_tui.protocol.models import AudioContent, ImageContent
 from acp_tui.ui.plain import notify
 

@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.strip import Strip
 
 from acp_tui.protocol import models as m
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.widgets.entry_lines import Render

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Collapsible
 
 from acp_tui.protocol.models import AudioContent, ContentBlock, ImageContent, TextContent
-from acp_tui.session.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.content_block_view import block_widget
 from acp_tui.ui.widgets.entry_lines import EntryItem

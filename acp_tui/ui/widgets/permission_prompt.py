@@ -29,8 +29,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from acp_tui.protocol.models import Diff
-from acp_tui.session.entries import ToolCallEntry
-from acp_tui.session.permission import OptionLike, PermissionAsk
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.permission import OptionLike, PermissionAsk
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.textual_internals import bound_keys
 from acp_tui.ui.widgets.prompt_input import PromptInput

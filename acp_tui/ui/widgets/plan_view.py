@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from acp_tui.protocol.models import PlanEntry
 from acp_tui.safe_text import safe_text
-from acp_tui.session.entries import PlanState
+from acp_tui.thread.entries import PlanState
 
 STATUS_MARKS = {
     "pending": ("☐", "dim"),

@@ -19,9 +19,9 @@ from textual.message import Message
 from textual.widgets import Static
 
 from acp_tui.protocol.models import SessionConfigBoolean, SessionConfigOption, SessionConfigSelect
-from acp_tui.session import thread_changes
-from acp_tui.session.config_options import MODEL, ModelState, option_by_category, value_name
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes
+from acp_tui.thread.config_options import MODEL, ModelState, option_by_category, value_name
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker
 from acp_tui.ui.widgets.settings_text import safe_text
 
@@ -30,7 +30,7 @@ MODELS_ROW = "models"
 
 def select_choices(option: SessionConfigSelect) -> list[Choice]:
     """A select option's values as picker choices, in the agent's groups."""
-    from acp_tui.session.config_options import choice_groups
+    from acp_tui.thread.config_options import choice_groups
 
     return [
         Choice(c.value, c.name, c.description, group.name)

@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from acp_tui.session import thread_changes
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.notices_section import NoticesSection
@@ -21,7 +21,7 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
 if TYPE_CHECKING:
-    from acp_tui.client.session_facade import SessionFacade
+    from acp_tui.client.session.facade import SessionFacade
 
 
 class ProvidersRow(Static, can_focus=True):

@@ -28,7 +28,7 @@ from textual.strip import Strip
 
 from acp_tui.host.terminals import Terminal
 from acp_tui.safe_text import safe_line
-from acp_tui.session.agent_terminals import AgentTerminal
+from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.host.terminal_emulator import HistoryLine

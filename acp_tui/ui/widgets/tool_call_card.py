@@ -27,9 +27,9 @@ from textual.widget import Widget
 
 from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
-from acp_tui.session.agent_terminals import AgentTerminal
-from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.session.entries import ToolCallEntry
+from acp_tui.thread.diff import FileDiff, compute_diff
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.v2.agent_terminals import AgentTerminal
 from acp_tui.ui.widgets import card_lines as cl
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 from acp_tui.ui.widgets.entry_renderables import Look

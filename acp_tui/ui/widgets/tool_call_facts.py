@@ -14,8 +14,8 @@ from rich.text import Text
 from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line, safe_text
-from acp_tui.session.agent_terminals import AgentTerminal
-from acp_tui.session.entries import ToolCallEntry
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.v2.agent_terminals import AgentTerminal
 from acp_tui.ui.widgets.status_bar import format_elapsed
 
 KIND_ICONS = {

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import App
 
-from acp_tui.client import message_fork, rewind, rewind_branches, session_history
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client import message_fork, rewind, rewind_branches
+from acp_tui.client.session import history as session_history
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.safe_text import safe_line
 from acp_tui.ui import rewind_actions
 from acp_tui.ui.plain import notify

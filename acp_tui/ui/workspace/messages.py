@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from acp_tui.client.session_facade import SessionFacade
+from acp_tui.client.session.facade import SessionFacade
 
 
 class SessionRequest(Message):

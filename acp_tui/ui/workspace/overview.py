@@ -13,10 +13,10 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from acp_tui.client.session_overview import NamedChanges, SessionRow, SessionWatch, named_changes
-from acp_tui.client.session_overview import Worktree as RowWorktree
+from acp_tui.client.session.overview import NamedChanges, SessionRow, SessionWatch, named_changes
+from acp_tui.client.session.overview import Worktree as RowWorktree
 from acp_tui.safe_text import safe_line
-from acp_tui.session.diff import FileDiff
+from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
 from acp_tui.ui.workspace.worktree_link import checkout_locks

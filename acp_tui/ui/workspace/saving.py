@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.timer import Timer
 
-from acp_tui.client.session_history import HistoryCapabilities
+from acp_tui.client.session.history import HistoryCapabilities
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
 from acp_tui.workspace import store

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.presets import Preset
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.workspace.worktrees import Worktree

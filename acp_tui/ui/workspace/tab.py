@@ -8,13 +8,13 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from acp_tui.client.events import SessionState
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 from acp_tui.ui.workspace.spec import SessionSpec
 
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.ui.screens.main import MainScreen
 

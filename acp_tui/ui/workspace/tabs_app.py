@@ -18,9 +18,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from acp_tui.client.events import SessionState
-from acp_tui.client.session_history import OpenRequest
+from acp_tui.client.session.history import OpenRequest
 from acp_tui.host.asker import Choice, Question
-from acp_tui.session import thread_changes
+from acp_tui.thread import thread_changes
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
@@ -37,7 +37,7 @@ from acp_tui.ui.workspace.tab import SessionTab, TabState
 from acp_tui.ui.workspace.tab_bar import TabLabel
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.presets import Preset
     from acp_tui.ui.workspace.registry_agents import RegistryAgents
 

@@ -11,10 +11,10 @@ from typing import Protocol
 
 from acp_tui.client import agent_quirks
 from acp_tui.client.connector import Connector
+from acp_tui.client.elicitation import ElicitationBroker
 from acp_tui.client.events import AgentCrash, SessionState
 from acp_tui.client.hello import AuthMethodInfo, HandshakeError
-from acp_tui.client.session_core import StateMachine
-from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.client.session.core import StateMachine
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.terminals import TerminalHost
@@ -23,8 +23,8 @@ from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic_store import TrafficStore
-from acp_tui.session.thread import Thread
 from acp_tui.tasks import Supervisor
+from acp_tui.thread.thread import Thread
 
 
 class ConnectingSession(StateMachine, Protocol):

@@ -10,8 +10,7 @@ from acp_tui.protocol.models import (
     UnknownPlanContent,
 )
 from acp_tui.safe_text import safe_text
-
-from .entries import PlanState
+from acp_tui.thread.entries import PlanState
 
 
 def plan_state(update: PlanUpdate) -> PlanState | None:

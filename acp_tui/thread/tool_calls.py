@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from acp_tui.protocol.models import FINISHED_STATUSES, ToolCall, ToolCallUpdate
-
-from .entries import ToolCallEntry
+from acp_tui.thread.entries import ToolCallEntry
 
 TOOL_FIELDS = (
     "title", "kind", "status", "content", "locations", "raw_input", "raw_output", "meta",

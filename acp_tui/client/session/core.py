@@ -18,9 +18,9 @@ from acp_tui.host.permissions import PermissionBroker
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.models import AgentCapabilities
-from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor
+from acp_tui.thread.thread import Thread
 
 
 class Caller(Protocol):

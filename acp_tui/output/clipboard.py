@@ -11,7 +11,7 @@ import base64
 import os
 from collections.abc import Callable, Mapping
 
-from acp_tui.composer.terminal_sequences import wrap_for_tmux
+from acp_tui.output.terminal_sequences import wrap_for_tmux
 
 PYPERCLIP = "system clipboard"
 OSC52 = "OSC 52 (terminal clipboard)"

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from acp_tui.protocol.models import CompactionUpdate, ContentBlock, TextContent
 from acp_tui.safe_text import safe_text
-
-from .entries import CompactionEntry
+from acp_tui.thread.entries import CompactionEntry
 
 
 def new_compaction(update: CompactionUpdate, entry_id: int) -> CompactionEntry:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from acp_tui.protocol.models import Notice
-
-from .entries import Entry, MessageEntry, ToolCallEntry
-from .permission import PermissionAsk
+from acp_tui.thread.entries import Entry, MessageEntry, ToolCallEntry
+from acp_tui.thread.permission import PermissionAsk
 
 
 @dataclass(slots=True)

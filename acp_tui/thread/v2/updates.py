@@ -36,12 +36,11 @@ from acp_tui.protocol.models.v2 import (
     ToolCallContentChunk,
 )
 from acp_tui.protocol.session_updates import parse_v2_update_notification
-
-from . import thread_changes as ch
-from .agent_terminals import AgentExitStatus, AgentTerminal
-from .entries import MessageEntry, MessageRole, ToolCallEntry
-from .thread import Thread
-from .tool_calls import TOOL_FIELDS, stamp_times
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry, MessageRole, ToolCallEntry
+from acp_tui.thread.thread import Thread
+from acp_tui.thread.tool_calls import TOOL_FIELDS, stamp_times
+from acp_tui.thread.v2.agent_terminals import AgentExitStatus, AgentTerminal
 
 _ROLES: dict[str, MessageRole] = {
     "user_message": "user",

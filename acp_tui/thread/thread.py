@@ -43,11 +43,10 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.session_updates import ParsedUpdate, TextChunk, parse_update_notification
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
-
-from . import thread_changes as ch
-from .compaction import append_summary, new_compaction, patch_compaction
-from .echo import PromptEcho
-from .entries import (
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
+from acp_tui.thread.echo import PromptEcho
+from acp_tui.thread.entries import (
     CompactionEntry,
     Entry,
     MessageEntry,
@@ -56,11 +55,11 @@ from .entries import (
     ToolCallEntry,
     UnknownEntry,
 )
-from .permission import PermissionAsk, PermissionQueue
-from .subagents import SubagentNesting, parent_tool_call_id, root_of
-from .thread_plans import ThreadPlans
-from .thread_settings import ThreadSettings
-from .tool_calls import copy_tool_fields, stamp_times
+from acp_tui.thread.permission import PermissionAsk, PermissionQueue
+from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id, root_of
+from acp_tui.thread.thread_plans import ThreadPlans
+from acp_tui.thread.thread_settings import ThreadSettings
+from acp_tui.thread.tool_calls import copy_tool_fields, stamp_times
 
 log = logging.getLogger(__name__)
 

@@ -16,14 +16,14 @@ from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import SessionState
 from acp_tui.client.hello import AuthMethodInfo
 from acp_tui.client.mcp_offer import McpSession, servers_for
-from acp_tui.client.session_core import Caller, StateMachine
+from acp_tui.client.session.core import Caller, StateMachine
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.models import SessionSetup
-from acp_tui.session.config_options import parse_models
-from acp_tui.session.thread import Thread
+from acp_tui.thread.config_options import parse_models
+from acp_tui.thread.thread import Thread
 
 
 class OpeningSession(McpSession, StateMachine, Caller, Protocol):

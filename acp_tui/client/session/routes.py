@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from acp_tui.client.v2_session import V2Driver
-from acp_tui.composer.elicitation import ElicitationBroker
+from acp_tui.client.elicitation import ElicitationBroker
+from acp_tui.client.v2.session import V2Driver
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol import methods
@@ -23,7 +23,7 @@ from acp_tui.protocol.models import (
     WriteTextFileRequest,
 )
 from acp_tui.protocol.router import Router
-from acp_tui.session.thread import Thread
+from acp_tui.thread.thread import Thread
 
 
 class RoutedSession(Protocol):
@@ -62,7 +62,7 @@ def install_handlers(session: RoutedSession, connection: Connection) -> None:
     apply = v2.reducer.apply_notification if v2 is not None else session.thread.apply_notification
     connection.on_notification(methods.SESSION_UPDATE, apply)
     (v2.routes() if v2 is not None else v1_routes(session)).install(connection)
-    # elicitation params are checked by the broker (acp_tui/composer/elicitation.py)
+    # elicitation params are checked by the broker (acp_tui/client/elicitation.py)
     connection.on_request(methods.ELICITATION_CREATE, session.elicitations.request)
     connection.on_notification(methods.ELICITATION_COMPLETE, session.elicitations.complete)
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .diff import FileDiff, Hunk, apply_hunks
+from acp_tui.thread.diff import FileDiff, Hunk, apply_hunks
 
 
 @dataclass(frozen=True)

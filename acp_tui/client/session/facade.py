@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from acp_tui.client.elicitation import PendingElicitation
     from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
     from acp_tui.client.turn_changes import TurnChanges
     from acp_tui.client.write_review import WriteReport
-    from acp_tui.composer.elicitation import PendingElicitation
     from acp_tui.config import Settings
     from acp_tui.host.change_log import ChangeLog
     from acp_tui.host.dir_watch import DirectoryWatchers
@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from acp_tui.host.reverts import Reverts
     from acp_tui.host.terminals import Terminal
     from acp_tui.protocol.models import AgentCapabilities, ProviderInfo
-    from acp_tui.session.agent_terminals import AgentTerminal
-    from acp_tui.session.thread import Thread
     from acp_tui.signal import Signal
+    from acp_tui.thread.thread import Thread
+    from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 
 class SessionFacade(Protocol):

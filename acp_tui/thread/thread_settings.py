@@ -19,9 +19,8 @@ from acp_tui.protocol.models import (
     SessionModeState,
 )
 from acp_tui.signal import Signal
-
-from . import thread_changes as ch
-from .config_options import (
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.config_options import (
     MODE,
     ModelState,
     mode_option_at,

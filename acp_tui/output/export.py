@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acp_tui.session.entries import (
+from acp_tui.thread.entries import (
     Entry,
     MessageEntry,
     PlanSnapshotEntry,

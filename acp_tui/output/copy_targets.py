@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from acp_tui.session.entries import Entry, MessageEntry
+from acp_tui.thread.entries import Entry, MessageEntry
 
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$",
                     re.MULTILINE | re.DOTALL)  # fmt: skip

@@ -18,8 +18,7 @@ from acp_tui.protocol.models import (
     ToolCallContent,
     ToolCallLocation,
 )
-
-from .permission import PermissionAsk
+from acp_tui.thread.permission import PermissionAsk
 
 MessageRole = Literal["user", "agent", "thought"]
 

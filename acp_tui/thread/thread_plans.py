@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from acp_tui.protocol.models import Plan, PlanEntry, PlanRemoved, PlanUpdate, UnknownUpdate, to_wire
 from acp_tui.signal import Signal
-
-from . import thread_changes as ch
-from .entries import Entry, PlanSnapshotEntry, PlanState
-from .plans import plan_state
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import Entry, PlanSnapshotEntry, PlanState
+from acp_tui.thread.plans import plan_state
 
 
 class ThreadPlans:

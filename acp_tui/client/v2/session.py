@@ -16,7 +16,7 @@ import logging
 from typing import Any, Protocol
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.session_core import TurnDriving
+from acp_tui.client.session.core import TurnDriving
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
@@ -29,10 +29,10 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.v2_updates import PendingPrompt, V2Reducer
 from acp_tui.signal import Signal
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.v2.updates import PendingPrompt, V2Reducer
 
 
 class V2Session(TurnDriving, Protocol):

@@ -26,14 +26,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
+from acp_tui.client.elicitation import ElicitationBroker
 from acp_tui.client.events import AgentCrash, SessionState
-from acp_tui.composer.elicitation import ElicitationBroker
 from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.safe_text import safe_line
-from acp_tui.session import thread_changes as ch
-from acp_tui.session.diff import FileDiff, compute_diff
-from acp_tui.session.entries import MessageEntry
-from acp_tui.session.thread import Thread
+from acp_tui.thread import thread_changes as ch
+from acp_tui.thread.diff import FileDiff, compute_diff
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.thread import Thread
 
 LAST_LINE_MAX = 200
 """The last line of the agent's message is cut to this many characters (an ellipsis marks it)."""

@@ -15,26 +15,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client import logout, providers, session_config, session_connect
+from acp_tui.client import logout, providers
 from acp_tui.client.command_name import command_name
 from acp_tui.client.connector import Connector
+from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.host_services import host_services
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.prompt_turn import PromptTurns
-from acp_tui.client.session_open import (
+from acp_tui.client.session import config as session_config
+from acp_tui.client.session import connect as session_connect
+from acp_tui.client.session.open import (
     apply_session_setup,
     close_current_session,
     open_session,
 )
-from acp_tui.client.session_routes import install_handlers, v1_routes
+from acp_tui.client.session.routes import install_handlers, v1_routes
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
-from acp_tui.client.v2_session import V2Driver
+from acp_tui.client.v2.session import V2Driver
 from acp_tui.client.write_review import WriteReport
-from acp_tui.composer.elicitation import PendingElicitation
 from acp_tui.config import Settings
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
@@ -58,10 +60,10 @@ from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
-from acp_tui.session.agent_terminals import AgentTerminal
-from acp_tui.session.thread import Thread
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
+from acp_tui.thread.thread import Thread
+from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .entries import ToolCallEntry
+from acp_tui.thread.entries import ToolCallEntry
 
 ParentReader = Callable[[dict[str, Any]], Any]
 

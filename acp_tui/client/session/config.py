@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from typing import Protocol
 
-from acp_tui.client.session_core import Caller
+from acp_tui.client.session.core import Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.session.config_options import MODE, option_by_category, option_by_id, with_value
-from acp_tui.session.thread import Thread
+from acp_tui.thread.config_options import MODE, option_by_category, option_by_id, with_value
+from acp_tui.thread.thread import Thread
 
 
 class ConfigSession(Caller, Protocol):

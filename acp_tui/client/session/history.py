@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.mcp_offer import servers_for
-from acp_tui.client.session_config import error_text
+from acp_tui.client.session.config import error_text
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
 
 if TYPE_CHECKING:
-    from acp_tui.client.agent_session import AgentSession
+    from acp_tui.client.session.agent_session import AgentSession
 
 MAX_REMEMBERED = 50
 RESUMED = (
@@ -220,7 +220,7 @@ def remember(session: AgentSession) -> None:
 
 def agent_key(session: AgentSession) -> str:
     """Which agent remembered sessions belong to: its own name, else its command's."""
-    from acp_tui.client.agent_session import command_name
+    from acp_tui.client.session.agent_session import command_name
 
     info = session.agent_info
     return info.name if info is not None and info.name else command_name(session.argv)
