@@ -1,6 +1,6 @@
 """What an agent's `initialize` answer says, v1 or v2 alike (`AgentHello`, `AuthMethodInfo`) and
 the error for an answer that cannot be worked with. Read by `handshake.py` (v1) and
-`v2_handshake.py` (v2); neither imports the other back."""
+`v2/handshake.py` (v2); neither imports the other back."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Applying an agent preset's defaults once its session is open (model, mode, config options),
 and carrying one session's settings into another.
 
-Each default goes through `session_config` (`set_config_option`, `set_model`, `choose_mode`);
+Each default goes through `session/config.py` (`set_config_option`, `set_model`, `choose_mode`);
 a value the session already has is not sent again. A failure is a message for the user (the
 session goes on). Nothing here imports Textual.
 """

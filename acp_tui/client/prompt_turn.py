@@ -1,6 +1,6 @@
 """The v1 prompt turn of an `AgentSession`: a prompt sent now or queued while a turn runs, the
 `session/prompt` request the turn is, its end (stop reason, the change monitor's last look) and
-cancelling it. (v2 sends prompts at once: `v2_session.V2Driver`.)"""
+cancelling it. (v2 sends prompts at once: `v2/session.py`, `V2Driver`.)"""
 
 from __future__ import annotations
 

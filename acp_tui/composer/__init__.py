@@ -1,3 +1,3 @@
 """The prompt composer's logic, without Textual: slash commands, @-mentions and the file index,
-turning a prompt into content blocks, exporting a conversation, the clipboard and terminal
-notifications. The widgets in `acp_tui.ui` drive these."""
+turning a prompt into content blocks. The widgets in `acp_tui.ui` drive these; getting things
+out (export, clipboard, notifications) is `acp_tui.output`."""

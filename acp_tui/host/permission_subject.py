@@ -38,7 +38,7 @@ MATCH_KINDS = ("paths", "argv", "shell", "url")
 
 
 class KnownToolCall(Protocol):
-    """What is known of a tool call (`session.entries.ToolCallEntry` fits)."""
+    """What is known of a tool call (`thread.entries.ToolCallEntry` fits)."""
 
     @property
     def kind(self) -> str:

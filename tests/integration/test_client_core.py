@@ -1,8 +1,8 @@
 """The client core without the UI: one `AgentSession` against the demo agent (v1 and v2), driven
 through its public methods only, with a fake `ClientUi` that nobody sits at. Covers the session's
-wiring of its parts: connecting (`session_connect`), opening and loading (`session_open`), the
-v1 turn (`prompt_turn`), the routes the agent's requests take (`session_routes`), modes and
-config (`session_config`), v2's driver (`v2_session`), a crash and a restart, closing."""
+wiring of its parts: connecting (`session/connect.py`), opening and loading (`session/open.py`),
+the v1 turn (`prompt_turn`), the routes the agent's requests take (`session/routes.py`), modes
+and config (`session/config.py`), v2's driver (`v2/session.py`), a crash and a restart, closing."""
 
 from __future__ import annotations
 

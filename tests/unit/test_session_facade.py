@@ -10,7 +10,7 @@ from acp_tui.client.session.facade import SessionFacade
 from bench.headless import HeadlessUi
 
 UI = Path(acp_tui.__file__).parent / "ui"
-# The session picker lists, deletes and forks through `session_history`, which needs the session
+# The session picker lists, deletes and forks through `session/history.py`, which needs the session
 # itself; the app is the composition root that owns the concrete session.
 ALLOWED = {UI / "screens" / "session_picker.py"}
 

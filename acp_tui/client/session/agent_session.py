@@ -2,7 +2,7 @@
 
 This is the client core the UI drives. It owns the agent process (through its `Connector`), the
 session `Thread` and the host services that answer the agent's requests, and wires them; opening
-a session is `session_open.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2_session.py`. It
+a session is `session/open.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
 never imports Textual: the UI sees it as a `SessionFacade` (signals, the thread, a few actions)
 and answers questions through `ClientUi`.
 """

@@ -2,7 +2,7 @@
 `agent_session.py`: it imports them, and wires them).
 
 `AgentSession` implements each of these structurally; a part's own Protocol (`TurnSession` in
-`prompt_turn.py`, `OpeningSession` in `session_open.py`, …) says which of the session's
+`prompt_turn.py`, `OpeningSession` in `session/open.py`, …) says which of the session's
 attributes it reads or writes, so a test can hand it a small fake instead of a whole session.
 """
 
