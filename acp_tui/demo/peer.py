@@ -13,7 +13,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_tui.demo.turn import JsonObject, RpcError
+from acp_tui.demo.turn import RpcError
+from acp_tui.demo.turn_api import JsonObject
 from acp_tui.protocol import methods
 
 PARSE_ERROR = -32700

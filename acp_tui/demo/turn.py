@@ -7,18 +7,15 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import posixpath
 from collections.abc import Awaitable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from acp_tui.demo import content, v2
 from acp_tui.demo.sample_project import APP_PY
+from acp_tui.demo.turn_api import JsonObject, Session
 from acp_tui.protocol import methods
 from acp_tui.protocol.permission_outcome import selected_option_id
-
-JsonObject = dict[str, Any]
 
 TEXT_CHUNK_CHARS = 8
 TEXT_CHUNK_DELAY = 1 / 50  # ~50 chunks per second: lively, and a human can still watch
@@ -48,17 +45,6 @@ class RpcError(Exception):
 
 class TurnCancelled(Exception):
     """The client answered a permission request with "cancelled": the turn is over."""
-
-
-@dataclass
-class Session:
-    id: str
-    cwd: str
-    mode: str = content.DEFAULT_MODE
-    history: list[tuple[str, str]] = field(default_factory=list)  # ("user" | "agent", text)
-    turn: asyncio.Task[str] | None = None
-    edits_allowed: bool | None = None  # remembered "allow always" (True) / "reject always"
-    tool_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
 
 class Peer(Protocol):

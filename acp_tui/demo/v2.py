@@ -11,6 +11,9 @@ arrives during a turn waits in the session's inbox until the turn reaches a brea
 the agent announces it with `user_message` and works on it. The turn is reported with
 `state_update`. Before the first prompt the agent says hello; after the tour a background task
 keeps reporting progress after the turn went idle.
+
+The steps here see the running turn as `turn_api.TurnApi`: `turn.py` imports this module, never
+the other way round.
 """
 
 from __future__ import annotations
@@ -23,12 +26,10 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from acp_tui.demo import content
-
-if TYPE_CHECKING:
-    from acp_tui.demo.turn import JsonObject, Session, Turn
+from acp_tui.demo.turn_api import JsonObject, Session, TurnApi
 
 MODE_CONFIG_ID = "mode"
 PLAN_ID = "demo-plan"
@@ -151,7 +152,7 @@ def to_v2(state: V2State, session: Session, update: JsonObject) -> JsonObject | 
 # ---- the v2 steps (the agent does its own file and terminal work) ------------------------------
 
 
-async def step_read(turn: Turn) -> None:
+async def step_read(turn: TurnApi) -> None:
     """The read step in the v2 draft."""
     path = turn.path("README.md")
     call = await turn.tool_start(
@@ -181,7 +182,7 @@ async def step_read(turn: Turn) -> None:
     )
 
 
-async def step_terminal(turn: Turn) -> None:
+async def step_terminal(turn: TurnApi) -> None:
     """The terminal step in the v2 draft."""
     cwd = turn.session.cwd
     call = await turn.tool_start(
@@ -232,7 +233,7 @@ async def step_terminal(turn: Turn) -> None:
     )
 
 
-async def write_edit(turn: Turn, call: str, path: str, new: str) -> None:
+async def write_edit(turn: TurnApi, call: str, path: str, new: str) -> None:
     """After the permission: the agent writes the file itself (v2 has no fs/write_text_file)."""
     await turn.tool_update(call, "in_progress")
     try:
@@ -251,7 +252,7 @@ def read_file(path: str) -> str | None:
         return None
 
 
-def permission_params(turn: Turn, call: str, path: str, options: list[JsonObject]) -> JsonObject:
+def permission_params(turn: TurnApi, call: str, path: str, options: list[JsonObject]) -> JsonObject:
     """The v2 permission request's parameters for editing `path`."""
     title = f"Edit {posixpath.relpath(path, turn.session.cwd)}"
     return {
@@ -271,7 +272,7 @@ def permission_params(turn: Turn, call: str, path: str, options: list[JsonObject
     }
 
 
-async def background_task(turn: Turn) -> None:
+async def background_task(turn: TurnApi) -> None:
     """Started in the tour; keeps reporting after the turn went idle, then says it's done."""
     call = await turn.tool_start("Index the project (in the background)", "search", "in_progress")
     turn.open_tool_calls.pop(call, None)  # not the turn's: it outlives it
