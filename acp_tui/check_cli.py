@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
 def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]] | str:
     """The argv and environment of the preset or registry agent `name` (installed first when it
     is a registry binary), or the one-line reason it cannot run."""
-    from acp_tui.cli import (
+    from acp_tui.agent_choice import (
         UsageError,
         check_registry_agent,
         install_agent,

@@ -3,51 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui import __version__
+from acp_tui.agent_choice import (
+    UsageError,
+    check_agent_command,
+    check_registry_agent,
+    install_agent,
+    list_agents,
+    more_preset,
+    open_catalog,
+    resolve_preset,
+)
+from acp_tui.launch_options import LaunchOptions
 
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
 if TYPE_CHECKING:  # the presets are imported where used
-    from acp_tui.presets import Preset, PresetTable
+    from acp_tui.presets import PresetTable
     from acp_tui.registry.catalog import Catalog
 
 USAGE = "acp-tui [--cwd DIR] [--log FILE] [--demo] [NAME | -a NAME | -- AGENT_CMD [ARGS...]]"
-
-
-@dataclass(frozen=True)
-class LaunchOptions:
-    agent_argv: list[str]
-    cwd: Path
-    log_path: Path | None
-    demo: bool
-    cwd_defaulted: bool = False
-    inspect: bool = False
-    replay_path: Path | None = None
-    replay_speed: float = 1.0
-    replay_paused: bool = False
-    resume: str | None = None
-    """`--resume ID` (an id) or `--resume` alone ("": pick from the list)."""
-    continue_last: bool = False
-    protocol: int | None = None
-    """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
-    preset: Preset | None = None
-    """The agent preset started (its defaults are applied once the session is open)."""
-    pick_agent: bool = False
-    """No agent given: choose one of the installed presets first."""
-    list_agents: bool = False
-    messages: tuple[str, ...] = ()
-    """Problems with the presets in the config file, for the UI to show."""
-    more_presets: tuple[Preset, ...] = ()
-    """`-a A -a B …`: the presets after the first, one more session each (no prestart)."""
-
-
-class UsageError(Exception):
-    """A one-line problem with the command line, with a hint."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -208,24 +186,6 @@ def parse_args(
     )
 
 
-def more_preset(name: str, table: PresetTable, cwd: Path) -> Preset:
-    """A preset named by a second (third, …) `-a`: known, and startable here."""
-    preset = table.presets.get(name)
-    if preset is None:
-        known = ", ".join(sorted(table.presets))
-        raise UsageError(f"no agent preset {name!r} (known: {known})")
-    if preset.registry is not None:
-        check_registry_agent(preset)
-    else:
-        try:
-            check_agent_command(preset.command[0], cwd)
-        except UsageError as error:
-            if preset.install is None:
-                raise
-            raise UsageError(f"{error}; install it with: {preset.install}") from None
-    return preset
-
-
 def _wants_registry(name: str, table: PresetTable) -> bool:
     """Refresh the registry before starting `name`: it comes from the registry (the newest
     version is wanted), or it is neither a known agent nor a program."""
@@ -241,117 +201,6 @@ def _any_startable(table: PresetTable) -> bool:
     from acp_tui.registry.agents import startable
 
     return any(startable(preset) for preset in table.presets.values())
-
-
-def check_registry_agent(preset: Preset) -> None:
-    """A registry agent that cannot start here (its tool missing, no build) in one line."""
-    from acp_tui.registry.agents import not_startable
-
-    why = not_startable(preset)
-    if why is not None:
-        raise UsageError(why)
-
-
-def resolve_preset(
-    name: str | None, extra: list[str], agent_argv: list[str], table: PresetTable
-) -> tuple[Preset | None, list[str]]:
-    """The preset asked for and the agent's argv.
-
-    `-a NAME` or a bare first word that names a preset starts that preset (a preset wins over
-    a program of the same name: `acp-tui gemini` is the preset; `acp-tui -- gemini` runs the
-    program as is). Arguments after `--` are added to the preset's command. Words after a
-    preset's name without `--` are accepted only when the preset's command has them already
-    (`acp-tui gemini --acp` still works). Otherwise the words are the agent command itself.
-    """
-    if name is None and extra and not extra[0].startswith("-") and extra[0] in table.presets:
-        name, extra = extra[0], extra[1:]
-        preset = table.presets[name]
-        unknown = [arg for arg in extra if arg not in preset.command[1:]]
-        if unknown:
-            raise UsageError(
-                f"{name!r} is an agent preset: give its extra arguments after `--` "
-                f"(`acp-tui {name} -- {' '.join(unknown)}`), or run a program of that name "
-                f"with `acp-tui -- {name} ...`"
-            )
-        return preset, [*preset.command, *agent_argv]
-    if name is not None:
-        named = table.get(name)
-        if named is None:
-            known = ", ".join(sorted(table.presets))
-            raise UsageError(f"no agent preset {name!r} (known: {known})")
-        if extra:
-            raise UsageError(f"unexpected {extra[0]!r} (agent arguments go after `--`)")
-        return named, [*named.command, *agent_argv]
-    if extra:
-        # `acp-tui my-agent --acp` without `--`: accept it when the first word is not an option.
-        if extra[0].startswith("-"):
-            raise UsageError(f"unknown option {extra[0]!r} (agent arguments go after `--`)")
-        return None, extra + agent_argv
-    return None, agent_argv
-
-
-def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
-    """The options once a preset was picked (the agent picker)."""
-    return dataclasses.replace(
-        options, agent_argv=list(preset.command), preset=preset, pick_agent=False
-    )
-
-
-def open_catalog() -> Catalog:
-    """The registry catalog (cached index, installed agents), opened lazily."""
-    from acp_tui.registry.catalog import Catalog
-
-    return Catalog.open()
-
-
-def list_agents(table: PresetTable) -> str:
-    """The lines of `acp-tui --list-agents`: every preset and registry agent, and whether it is
-    installed.
-    """
-    from acp_tui.registry.catalog import list_agents as lines
-
-    return lines(table)
-
-
-def install_agent(preset: Preset | None) -> str | None:
-    """Download a registry binary agent not installed yet (progress on stderr); the one-line
-    error when that failed, else None."""
-    if preset is None or preset.registry is None or preset.registry.kind != "binary":
-        return None
-    from acp_tui.registry.agents import ensure_installed
-    from acp_tui.registry.install import InstallError
-    from acp_tui.registry.progress import StderrProgress
-
-    progress = StderrProgress(f"{preset.name} {preset.registry.version}")
-    try:
-        ensure_installed(preset, progress)
-    except InstallError as error:
-        progress.finish()
-        return f"cannot install {preset.name} {preset.registry.version}: {error}"
-    except KeyboardInterrupt:
-        progress.finish()
-        return f"the download of {preset.name} {preset.registry.version} was interrupted"
-    progress.finish()
-    return None
-
-
-def check_agent_command(command: str, cwd: Path) -> None:
-    """Fail early, in one line, for a command that cannot possibly start."""
-    if os.sep in command:
-        path = Path(command) if Path(command).is_absolute() else cwd / command
-        if not path.exists():
-            raise UsageError(f"agent command not found: {command!r}")
-        if path.is_dir():
-            raise UsageError(f"agent command is a directory: {command!r}")
-        if not os.access(path, os.X_OK):
-            raise UsageError(f"agent command is not executable: {command!r} (try chmod +x)")
-        return
-    import shutil
-
-    if shutil.which(command) is None:
-        raise UsageError(
-            f"agent command not found: {command!r} (is it installed and on your PATH?)"
-        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.cli import LaunchOptions
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
+from acp_tui.launch_options import LaunchOptions, with_preset
 from acp_tui.ui.early_input import EarlyInput
 from acp_tui.ui.early_start import EarlyStart, demo_argv
 from acp_tui.ui.first_frame import FirstFrame
@@ -33,7 +33,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     `--demo`); returns the exit code. `early`: the skeleton already drawn (`cli.main`), else
     it is drawn here."""
     if options.pick_agent:
-        from acp_tui.cli import install_agent, with_preset
+        from acp_tui.agent_choice import install_agent
         from acp_tui.registry.catalog import Catalog
         from acp_tui.ui.screens.agent_picker import pick_agent
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.cli import LaunchOptions
 from acp_tui.host.terminal_emulator import TerminalEmulator
+from acp_tui.launch_options import LaunchOptions
 from acp_tui.ui import launch
 from acp_tui.ui.first_frame import ENTER, LEAVE, FirstFrame
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.cli import UsageError, parse_args
+from acp_tui.agent_choice import UsageError
+from acp_tui.cli import parse_args
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

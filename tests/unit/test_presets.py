@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.cli import UsageError, list_agents, parse_args, with_preset
+from acp_tui.agent_choice import UsageError, list_agents
+from acp_tui.cli import parse_args
+from acp_tui.launch_options import with_preset
 from acp_tui.presets import BUILTIN_PRESETS, Preset, PresetTable, load_presets, parse_preset
 
 

@@ -1,0 +1,48 @@
+"""`LaunchOptions`: what the command line asked for, as `cli.parse_args` reads it and
+`ui.launch.run_app` runs it. Stdlib only (imported by `--help` and `--version`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
+if TYPE_CHECKING:
+    from acp_tui.presets import Preset
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    """The parsed command line (`cli.parse_args`)."""
+
+    agent_argv: list[str]
+    cwd: Path
+    log_path: Path | None
+    demo: bool
+    cwd_defaulted: bool = False
+    inspect: bool = False
+    replay_path: Path | None = None
+    replay_speed: float = 1.0
+    replay_paused: bool = False
+    resume: str | None = None
+    """`--resume ID` (an id) or `--resume` alone ("": pick from the list)."""
+    continue_last: bool = False
+    protocol: int | None = None
+    """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
+    preset: Preset | None = None
+    """The agent preset started (its defaults are applied once the session is open)."""
+    pick_agent: bool = False
+    """No agent given: choose one of the installed presets first."""
+    list_agents: bool = False
+    messages: tuple[str, ...] = ()
+    """Problems with the presets in the config file, for the UI to show."""
+    more_presets: tuple[Preset, ...] = ()
+    """`-a A -a B …`: the presets after the first, one more session each (no prestart)."""
+
+
+def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
+    """The options once a preset was picked (the agent picker)."""
+    return dataclasses.replace(
+        options, agent_argv=list(preset.command), preset=preset, pick_agent=False
+    )
