@@ -375,6 +375,10 @@ class Thread(ThreadPlans, ThreadSettings):
             self.background.add(entry.id)
             self.changed.emit(ch.EntryChanged(entry))
 
+    def waiting_permission(self) -> bool:
+        """A tool call of the thread has a permission request waiting for an answer."""
+        return any(call.open_permission is not None for call in self.tool_calls.values())
+
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
         now = self._clock()

@@ -21,7 +21,7 @@ from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.spec import SessionSpec
-from acp_tui.ui.workspace.tab import SessionTab, waiting_permission
+from acp_tui.ui.workspace.tab import SessionTab
 from tests.agents.scenarios import ScriptedAgent, expect_prompt, write_scenario
 from tests.ui.app_harness import GATE_MODE, SID, AppHarness, gate, one_turn
 from tests.ui.test_permission_focus import RISKY_FIRST
@@ -74,7 +74,7 @@ async def ask_in_background(h: AppHarness, agent: ScriptedAgent) -> SessionTab:
 def b_questions_open(second: SessionTab) -> bool:
     """B's form and held write wait in its `ScreenUi`, its permission request in its thread
     (a hidden tab draws nothing: its prompt is mounted when B is shown)."""
-    return second.ui.pending == 2 and waiting_permission(second.session.thread)
+    return second.ui.pending == 2 and second.session.thread.waiting_permission()
 
 
 async def test_keys_in_one_tab_never_answer_another_tabs_questions(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ class AgentExitStatus:
     signal: str | None = None
 
     def describe(self) -> str:
+        """The status in words: "killed by SIGNAME", "exit code N" or "exited"."""
         if self.signal is not None:
             return f"killed by {self.signal}"
         if self.exit_code is None:
@@ -56,6 +57,9 @@ class AgentTerminal:
     # ---- what the agent says -------------------------------------------------------------
 
     def append(self, data: bytes) -> None:
+        """Keep output the agent reported (the oldest dropped beyond the limit) and tell the
+        listeners.
+        """
         self._output += data
         if len(self._output) > self._limit:
             del self._output[: len(self._output) - self._limit]
@@ -69,6 +73,7 @@ class AgentTerminal:
         self.reset.emit(bytes(self._output))
 
     def set_exit(self, status: AgentExitStatus | None) -> None:
+        """Record how the command ended (listeners are told once, when it stops running)."""
         was_running = self.exit_status is None
         self.exit_status = status
         if status is not None and was_running:
@@ -77,6 +82,7 @@ class AgentTerminal:
     # ---- what a view uses -----------------------------------------------------------------
 
     def output_bytes(self) -> bytes:
+        """The output kept so far."""
         return bytes(self._output)
 
     def output_text(self) -> tuple[str, bool]:
@@ -86,12 +92,15 @@ class AgentTerminal:
         return text, self._dropped
 
     def add_output_listener(self, callback: Callable[[bytes], None]) -> Unsubscribe:
+        """Call `callback` with each new piece of output; returns the call that stops it."""
         return self.output_arrived.subscribe(callback)
 
     def add_reset_listener(self, callback: Callable[[bytes], None]) -> Unsubscribe:
+        """Call `callback` when the output is replaced whole; returns the call that stops it."""
         return self.reset.subscribe(callback)
 
     def add_exit_listener(self, callback: Callable[[AgentExitStatus], None]) -> Unsubscribe:
+        """Call `callback` when the command ends; returns the call that stops it."""
         return self.exited.subscribe(callback)
 
     def write_input(self, data: bytes) -> None:

@@ -91,9 +91,11 @@ class V2Reducer:
         self.pending.append(PendingPrompt(key, text, entry))
 
     def forget_prompt(self, key: int) -> None:
+        """Drop a prompt waiting to be placed (it was withdrawn)."""
         self.pending = [p for p in self.pending if p.key != key]
 
     def terminal(self, terminal_id: str) -> AgentTerminal | None:
+        """The agent-run terminal with this id, if the agent reported one."""
         return self.terminals.get(terminal_id)
 
     # ---- agent side ---------------------------------------------------------------------
@@ -103,6 +105,9 @@ class V2Reducer:
         self.apply(parse_v2_update_notification(params))
 
     def apply(self, update: Any) -> None:
+        """Apply one typed v2 update (message chunks and upserts, state, terminals, ...) to the
+        thread.
+        """
         if isinstance(update, MessageChunkV2):
             self._on_chunk(update)
         elif isinstance(update, MessageUpsert):

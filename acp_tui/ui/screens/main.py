@@ -49,7 +49,6 @@ from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
-from acp_tui.ui.workspace.tab import waiting_permission
 from acp_tui.ui.workspace.tab_bar import TabBar
 
 if TYPE_CHECKING:
@@ -175,7 +174,7 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
         if self._paused:
             self._tick_while_shown(True)
         self.parts.composer.claim_held_keys()
-        if waiting_permission(self.session.thread):
+        if self.session.thread.waiting_permission():
             self._focus_waiting_permission()
 
     def on_screen_suspend(self) -> None:

@@ -8,7 +8,6 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from acp_tui.client.events import SessionState
-from acp_tui.thread.thread import Thread
 from acp_tui.ui.workspace.spec import SessionSpec
 
 if TYPE_CHECKING:
@@ -27,11 +26,6 @@ class TabState(Enum):
     NEEDS_YOU = "needs you"
     UNREAD = "finished unread"
     CRASHED = "crashed"
-
-
-def waiting_permission(thread: Thread) -> bool:
-    """A tool call of the thread has a permission request waiting for an answer."""
-    return any(call.open_permission is not None for call in thread.tool_calls.values())
 
 
 @dataclass(eq=False)
@@ -61,7 +55,7 @@ class SessionTab:
         session = self.session
         if session.state in (SessionState.CRASHED, SessionState.FAILED):
             return TabState.CRASHED
-        if self.ui.pending or waiting_permission(session.thread):
+        if self.ui.pending or session.thread.waiting_permission():
             return TabState.NEEDS_YOU
         if session.thread.turn_running:
             return TabState.WORKING
