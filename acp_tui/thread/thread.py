@@ -376,8 +376,9 @@ class Thread(ThreadPlans, ThreadSettings):
             self.changed.emit(ch.EntryChanged(entry))
 
     def waiting_permission(self) -> bool:
-        """A tool call of the thread has a permission request waiting for an answer."""
-        return any(call.open_permission is not None for call in self.tool_calls.values())
+        """A tool call of the thread has a permission request waiting for an answer (every
+        question asked and not answered is in `permission_queue`: no walk over the calls)."""
+        return len(self.permission_queue) > 0
 
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""

@@ -42,7 +42,7 @@ from tests.agents.scenarios import (
 )
 from tests.schema_check import FrameValidator, validating_tap
 
-TIMEOUT = 15.0
+TIMEOUT = 30.0  # a deadline, not a wait: `until` returns as soon as its condition holds
 SIZE = (140, 45)
 W = TypeVar("W", bound=Widget)
 

@@ -25,11 +25,13 @@ def test_a_permission_for_an_unknown_call_becomes_a_tool_call_entry(thread, even
     entry = thread.ask_permission("never-seen", ask)
     assert thread.tool_calls["never-seen"] is entry and thread.entries == [entry]
     assert entry.title == "never-seen" and entry.open_permission is ask
+    assert thread.waiting_permission()
     assert [type(e) for e in events] == [ch.EntryAdded, ch.PermissionChanged]
     ask.choose("once")
     assert answers == ["once"] and ask.open, "open until the host says it was answered"
     thread.settle_permission("never-seen", 7, "✓ answered: Allow")
     assert not ask.open and ask.respond is None and entry.open_permission is None
+    assert not thread.waiting_permission()
     assert isinstance(events[-1], ch.PermissionChanged) and events[-1].ask is ask
     ask.choose("no")
     thread.settle_permission("never-seen", 7, "twice")
