@@ -29,6 +29,11 @@ EDITED = LINES.replace("line 2\n", "line 2 (agent)\n").replace("line 28\n", "lin
 HOSTILE = "f\x1b]0;pwn\x07.txt"
 
 
+def summary_shown(app: Any) -> bool:
+    """The summary screen is up and composed (pushed is not enough: its widgets mount after)."""
+    return isinstance(app.screen, ApplySummaryScreen) and bool(app.screen.query("#apply-summary"))
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return make_repo(
@@ -89,7 +94,7 @@ async def test_apply_by_keys_through_questions_and_review(repo: Path) -> None:
         await review(pilot, app, "d_new.md", "enter")
         await answer(pilot, app, "apply_copy", "e.png", "c")
         await review(pilot, app, HOSTILE, "escape")
-        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        await until(pilot, lambda: summary_shown(app), "the summary")
         shown = str(app.screen.query_one("#apply-summary", Static).render())
         title = str(app.screen.query_one("#apply-summary-title", Static).render())
         await pilot.press("enter")
@@ -131,7 +136,7 @@ async def test_review_a_conflict_and_stop(repo: Path) -> None:
         await pilot.press("enter")
         await review(pilot, app, "b_edit.py", "escape")
         await answer(pilot, app, "apply_delete", "c_old.txt", "q")
-        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        await until(pilot, lambda: summary_shown(app), "the summary")
         await pilot.press("escape")
         await until(pilot, lambda: worker.is_finished, "the apply to end")
     summary = worker.result
@@ -163,7 +168,7 @@ async def test_a_key_too_soon_after_the_question_answers_nothing(repo: Path) -> 
         await pilot.press("d")  # too soon again: c_old.txt stays
         now[0] += 1.0
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        await until(pilot, lambda: summary_shown(app), "the summary")
         now[0] += 1.0
         await pilot.press("enter")
         await until(pilot, lambda: worker.is_finished, "the apply to end")
@@ -177,7 +182,7 @@ async def test_a_worktree_that_is_gone_is_a_failure_in_the_summary(repo: Path) -
     await remove_worktree(wt)
     async with headless_app((120, 40)) as (app, pilot):
         worker = app.run_worker(apply_worktree(app, wt, watch=False))
-        await until(pilot, lambda: isinstance(app.screen, ApplySummaryScreen), "the summary")
+        await until(pilot, lambda: summary_shown(app), "the summary")
         shown = str(app.screen.query_one("#apply-summary", Static).render())
         await pilot.press("enter")
         await until(pilot, lambda: worker.is_finished, "the apply to end")

@@ -99,7 +99,8 @@ async def test_a_tab_shown_again_is_not_laid_out_again_nor_its_footer_rebuilt(
         refresh_layout = screen._refresh_layout
 
         def counting(size: Any = None, scroll: bool = False) -> None:
-            layouts.append(size)
+            if size is not None:  # the switch's own full arrangement (`_screen_resized`); a
+                layouts.append(size)  # widget's own layout request (size None) may come any time
             refresh_layout(size, scroll)
 
         screen._refresh_layout = counting  # type: ignore[method-assign]
