@@ -80,3 +80,28 @@ async def test_a_click_on_the_finished_turns_card_thaws_it(tmp_path: Path) -> No
         await h.pilot.press("enter")
         await h.until(lambda: h.all(ToolCallCard), "the card thawed")
         assert card.id not in conversation.frozen_entry_ids
+
+
+async def test_one_click_on_a_finished_turns_card_does_what_it_does_on_a_live_card(
+    tmp_path: Path,
+) -> None:
+    """The click that thaws a frozen card is the card's click too: a finished turn's card opens
+    (or folds) at the first click, as it did while the turn ran, not at a second one."""
+    steps = [
+        upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="in_progress"),
+        upd("tool_call_update", toolCallId="c1", status="completed",
+            content=[{"type": "content", "content": {"type": "text", "text": "the card's body"}}]),
+        upd("agent_message_chunk", content=text("Done.")),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, one_turn(steps))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        collections = collector.policy.turns
+        await h.prompt("go")
+        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        assert not h.all(ToolCallCard) and "the card's body" not in h.screen_text(), "folded"
+        rows = h.screen_text().splitlines()
+        row = next(y for y, line in enumerate(rows) if "Read a.py" in line)
+        assert await h.pilot.click(offset=(rows[row].index("Read a.py") + 1, row))
+        await h.until(lambda: h.all(ToolCallCard), "the card thawed")
+        await h.until(lambda: "the card's body" in h.screen_text(), "opened by the same click")
+        assert not h.one(ToolCallCard).has_class("-folded")

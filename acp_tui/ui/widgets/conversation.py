@@ -37,6 +37,7 @@ from acp_tui.ui.widgets.conversation_parts import (
     ConversationNote,
     card_freezes,
     focus_within,
+    forward_click,
     is_user_message,
 )
 from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
@@ -467,6 +468,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
         view = self._thaw(entry_id, pin=True)
         if event.keyboard and view is not None:
             self.call_after_refresh(focus_within, view)
+        elif event.click is not None and view is not None:
+            self.call_after_refresh(forward_click, self.screen, event.click)
 
     def thaw(self, entry_id: int) -> Widget | None:
         """Turn a frozen entry back into a live widget that stays live; returns it."""

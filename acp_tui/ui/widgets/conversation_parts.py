@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.errors import NoWidget
+from textual.screen import Screen
 from textual.widget import Widget
 
 from acp_tui.protocol import models as m
@@ -46,6 +49,30 @@ def focus_within(view: Widget) -> None:
         targets[0].focus()
     elif view.focusable:
         view.focus()
+
+
+def forward_click(screen: Screen[object], click: events.Click) -> None:
+    """Give `click` again to whatever is now at its place on `screen` (a frozen entry thawed
+    by it: the live view under the pointer gets the click the history took)."""
+    try:
+        widget, region = screen.get_widget_at(click.screen_x, click.screen_y)
+    except NoWidget:
+        return
+    widget.post_message(
+        events.Click(
+            widget,
+            click.screen_x - region.x,
+            click.screen_y - region.y,
+            0,
+            0,
+            click.button,
+            click.shift,
+            click.meta,
+            click.ctrl,
+            screen_x=click.screen_x,
+            screen_y=click.screen_y,
+        )
+    )
 
 
 def card_freezes(entry: ToolCallEntry, *, crowded: bool = False) -> bool:

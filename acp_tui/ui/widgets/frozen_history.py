@@ -35,13 +35,21 @@ class FrozenHistory(EntryLines, can_focus=True):
         """The user clicked a frozen item."""
 
         def __init__(
-            self, history: FrozenHistory, item: EntryItem, *, keyboard: bool = False
+            self,
+            history: FrozenHistory,
+            item: EntryItem,
+            *,
+            keyboard: bool = False,
+            click: events.Click | None = None,
         ) -> None:
             super().__init__()
             self.history = history
             self.item = item
             self.keyboard = keyboard
             """Enter asked (not a click): the thawed view takes the focus."""
+            self.click = click
+            """The click that asked: the thawed view gets it too (one click opens a section of
+            a finished turn's card, as it does on a live one)."""
 
     def __init__(self, items: Iterable[EntryItem] = ()) -> None:
         super().__init__(items)
@@ -99,4 +107,4 @@ class FrozenHistory(EntryLines, can_focus=True):
         if found is not None and found[0].entry is not None:
             event.stop()
             self.cursor = self.index_of(found[0])
-            self.post_message(self.ThawRequested(self, found[0]))
+            self.post_message(self.ThawRequested(self, found[0], click=event))
