@@ -17,6 +17,7 @@ from textual.strip import Strip
 
 from acp_tui.protocol.models import RequestPermissionRequest, text_block
 from acp_tui.ui.app import AcpApp
+from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -407,6 +408,8 @@ async def test_clicking_a_frozen_card_thaws_it_into_a_live_card() -> None:
         await settled(pilot, conversation)
         before = screen(app)
         area = conversation_area(app)
+        edit = app.session.thread.tool_calls["c2"]
+        was_folded = card_lines.is_folded(edit, conversation.view_state(edit.id))
         row = next(y for y, strip in enumerate(before) if "✎ Edit" in strip.text)
         column = before[row].text.index("✎ Edit")
         assert await pilot.click(offset=(column, row))
@@ -417,11 +420,21 @@ async def test_clicking_a_frozen_card_thaws_it_into_a_live_card() -> None:
         assert isinstance(card, ToolCallCard) and card.is_mounted
         kinds = [type(child) for child in conversation.children]
         assert kinds == [FrozenHistory, ToolCallCard, FrozenHistory]
-        assert_same_cells(area, conversation_area(app))
+        # the click that thawed it is the card's click too: on the header it folds or opens
+        # the card, as on a live card; the lines above it are as they were
+        top = conversation.scrollable_content_region.y
+        assert_same_cells(area[: row - top], conversation_area(app)[: row - top])
+        assert card.has_class("-folded") is not was_folded
+        assert await pilot.click(offset=(column, row))  # live now: the next click folds it back
+        await until(pilot, lambda: card.has_class("-folded") is was_folded, "folded back")
+        await settled(pilot, conversation)
+        shown = [strip.text for strip in conversation_area(app)]
+        assert shown == [strip.text for strip in area]  # as the frozen card was (now focused)
         # it is live: its raw input unfolds, and it does not freeze again
         assert "raw input" in screen_text(app) and '"path": "a.py"' not in screen_text(app)
-        column = screen(app)[row + 8].text.index("▶ raw input")
-        assert await pilot.click(offset=(column, row + 8))
+        rows = screen(app)
+        at = next(y for y, strip in enumerate(rows) if "▶ raw input" in strip.text)
+        assert await pilot.click(offset=(rows[at].text.index("▶ raw input"), at))
         await until(pilot, lambda: '"path": "a.py"' in screen_text(app), "the raw input")
         conversation.freeze_all()
         await settled(pilot, conversation)

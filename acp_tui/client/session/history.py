@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session.config import error_text
+from acp_tui.host.permission_rules import user_data_dir
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
@@ -230,22 +229,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """acp-tui's data directory: `$XDG_DATA_HOME/acp-tui` (an absolute XDG path only), else
-    `~/.local/share/acp-tui`.
-    """
-    env = os.environ if environ is None else environ
-    xdg = env.get("XDG_DATA_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "acp-tui"
-    return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "acp-tui"
-
-
 class RememberedSessions:
     """`{cwd: {agent: [summary, ...newest first]}}` in one JSON file; unreadable means empty."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path if path is not None else data_dir() / "sessions.json"
+        self.path = path if path is not None else user_data_dir() / "sessions.json"
 
     def _read(self) -> dict[str, Any]:
         try:
