@@ -95,8 +95,9 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
     return result.stdout
 
 
-def test_the_main_screen_mounts_without_the_lazy_modules(tmp_path: Path) -> None:
-    out = tmp_path / "loaded.json"
+def headless_launch(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """The environment of a real launch on Textual's headless driver (no user settings), and
+    an empty project directory for it."""
     env = {
         **os.environ,
         "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
@@ -104,6 +105,12 @@ def test_the_main_screen_mounts_without_the_lazy_modules(tmp_path: Path) -> None
     }
     project = tmp_path / "project"
     project.mkdir()
+    return env, project
+
+
+def test_the_main_screen_mounts_without_the_lazy_modules(tmp_path: Path) -> None:
+    out = tmp_path / "loaded.json"
+    env, project = headless_launch(tmp_path)
     run_python(LAUNCH, json.dumps(LAZY), str(out), str(project), env=env)
     assert json.loads(out.read_text()) == []
 
@@ -112,13 +119,7 @@ def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "loaded.json"
-    env = {
-        **os.environ,
-        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
-        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
-    }
-    project = tmp_path / "project"
-    project.mkdir()
+    env, project = headless_launch(tmp_path)
     (project / "a.txt").write_text("a\n")
     run_python(LAUNCH_TO_READY, json.dumps([*LAZY, *AFTER_READY]), str(out), str(project), env=env)
     assert json.loads(out.read_text()) == []
@@ -153,13 +154,7 @@ sys.exit(code)
 
 def test_no_automatic_collection_until_the_main_screen_is_mounted(tmp_path: Path) -> None:
     out = tmp_path / "gc.json"
-    env = {
-        **os.environ,
-        "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
-        "ACP_TUI_CONFIG": str(tmp_path / "config.toml"),  # no user settings
-    }
-    project = tmp_path / "project"
-    project.mkdir()
+    env, project = headless_launch(tmp_path)
     run_python(LAUNCH_GC, str(out), str(project), env=env)
     seen = json.loads(out.read_text())
     assert seen == {"before mount": False, "mounted": True, "frozen": True, "after": True}
