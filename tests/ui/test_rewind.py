@@ -6,6 +6,7 @@ with its files rewound forward; keys typed just before the confirmation do not c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,18 @@ async def rewind_forward_from_picker(h: AppHarness, session_id: str | None) -> R
         await h.pilot.press("down")
     await h.pilot.press("ctrl+r")
     return await confirmation(h)
+
+
+async def demo_edit_allowed(h: AppHarness, edited: Callable[[], bool]) -> None:
+    """The demo agent's `/edit`, allowed with `a` once its prompt has the focus; returns once
+    `edited()` says the file changed and the turn has ended."""
+    await h.type_prompt("/edit")
+    await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
+    (asking,) = h.all(PermissionPrompt)
+    await h.until(lambda: asking.has_focus_within, "the prompt to take focus")
+    await h.pilot.press("a")
+    await h.until(edited, "the edit")
+    await h.until(lambda: not h.session.turn_running, "the turn's end")
 
 
 def listed(screen: RewindScreen) -> str:
@@ -213,13 +226,7 @@ async def test_demo_agent_rewind_by_command_then_forward_from_the_session_picker
     app_py = cwd / "src" / "app.py"
     before = app_py.read_bytes()
     async with run_app(demo_argv(), cwd, env=demo_env()) as h:
-        await h.type_prompt("/edit")
-        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
-        (asking,) = h.all(PermissionPrompt)
-        await h.until(lambda: asking.has_focus_within, "the prompt to take focus")
-        await h.pilot.press("a")
-        await h.until(lambda: app_py.read_bytes() != before, "the edit")
-        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        await demo_edit_allowed(h, lambda: app_py.read_bytes() != before)
         edited = app_py.read_bytes()
         await h.prompt("/terminal")
         old_session = h.session.session_id

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.ui.screens.choice_picker import ChoicePicker
-from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from tests.ui.app_harness import fixed_cwd
 from tests.ui.test_rewind import (
     confirmation,
+    demo_edit_allowed,
     listed,
     restore_then_send_instead,
     rewind_forward_from_picker,
@@ -25,13 +25,7 @@ async def test_the_old_branch_opens_in_a_new_tab(tmp_path: Path) -> None:
     before = app_py.read_bytes()
     async with workspace_app(tmp_path) as h:
         first = h.app.tabs[0]
-        await h.type_prompt("/edit")
-        await h.until(lambda: h.all(PermissionPrompt), "the permission prompt")
-        (asking,) = h.all(PermissionPrompt)
-        await h.until(lambda: asking.has_focus_within, "the prompt to take focus")
-        await h.pilot.press("a")
-        await h.until(lambda: app_py.read_bytes() != before, "the edit")
-        await h.until(lambda: not first.session.turn_running, "the turn's end")
+        await demo_edit_allowed(h, lambda: app_py.read_bytes() != before)
         edited = app_py.read_bytes()
         old_session = first.session.session_id
 
