@@ -26,8 +26,8 @@ from acp_tui import __version__
 from acp_tui.demo import content, v2
 from acp_tui.demo.peer import INVALID_PARAMS, INVALID_REQUEST, RpcPeer, StdioLines
 from acp_tui.demo.session_extras import SESSION_CAPABILITIES, SessionExtras
-from acp_tui.demo.turn import RpcError, Turn, TurnCancelled, text_block
-from acp_tui.demo.turn_api import JsonObject, Session
+from acp_tui.demo.turn import Turn
+from acp_tui.demo.turn_api import JsonObject, RpcError, Session, TurnCancelled, text_block
 from acp_tui.protocol import methods
 
 AUTH_REQUIRED = -32000

@@ -13,8 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_tui.demo.turn import RpcError
-from acp_tui.demo.turn_api import JsonObject
+from acp_tui.demo.turn_api import JsonObject, RpcError
 from acp_tui.protocol import methods
 
 PARSE_ERROR = -32700

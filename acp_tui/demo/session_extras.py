@@ -11,8 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from acp_tui.demo.turn import RpcError
-from acp_tui.demo.turn_api import JsonObject, Session
+from acp_tui.demo.turn_api import JsonObject, RpcError, Session
 from acp_tui.protocol import methods
 
 INVALID_PARAMS = -32602

@@ -13,7 +13,15 @@ from typing import Any, Protocol
 
 from acp_tui.demo import content, v2
 from acp_tui.demo.sample_project import APP_PY
-from acp_tui.demo.turn_api import JsonObject, Session
+from acp_tui.demo.turn_api import (
+    JsonObject,
+    RpcError,
+    Session,
+    TurnCancelled,
+    has_capability,
+    text_block,
+    tool_text,
+)
 from acp_tui.protocol import methods
 from acp_tui.protocol.permission_outcome import selected_option_id
 
@@ -24,27 +32,6 @@ STREAM_BURST_DELAY = 0.005  # ...this long: about 2,000 chunks per second
 STEP_PAUSE = 0.5
 TOOL_PAUSE = 0.8
 CONTEXT_WINDOW = 200_000
-
-
-class RpcError(Exception):
-    """A JSON-RPC error: raised by handlers, and by the client's error answers to our requests."""
-
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-    def to_json(self) -> JsonObject:
-        """The error as a JSON-RPC error object."""
-        error: JsonObject = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            error["data"] = self.data
-        return error
-
-
-class TurnCancelled(Exception):
-    """The client answered a permission request with "cancelled": the turn is over."""
 
 
 class Peer(Protocol):
@@ -71,25 +58,6 @@ class Peer(Protocol):
 
     def crash(self, exit_code: int, stderr_lines: list[str]) -> Awaitable[None]:
         """Write `stderr_lines` and exit with `exit_code` (the crash demo)."""
-
-
-def text_block(text: str) -> JsonObject:
-    """A text content block."""
-    return {"type": "text", "text": text}
-
-
-def tool_text(text: str) -> list[JsonObject]:
-    """A tool call's content holding one text block."""
-    return [{"type": "content", "content": text_block(text)}]
-
-
-def has_capability(capabilities: Any, *keys: str) -> bool:
-    """Whether the client's capabilities object has the nested key path `keys` set to `true`."""
-    for key in keys:
-        if not isinstance(capabilities, dict):
-            return False
-        capabilities = capabilities.get(key)
-    return capabilities is True
 
 
 class Turn:
