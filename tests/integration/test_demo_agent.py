@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import itertools
 from pathlib import Path
@@ -11,7 +10,15 @@ from typing import Any
 import pytest
 
 from acp_tui.demo.sample_project import APP_PY, README_MD, create_sample_project
-from tests.integration.test_demo_agent_harness import ClientError, DemoClient
+from tests.integration.test_demo_agent_harness import (
+    ClientError,
+    DemoClient,
+    frame_index,
+    is_update,
+    request_frame,
+    tool_call_update,
+    tool_statuses,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -20,39 +27,6 @@ pytestmark = pytest.mark.timeout(60)
 def project(tmp_path: Path) -> Path:
     create_sample_project(tmp_path)
     return tmp_path
-
-
-def _is_update(update_kind: str, **fields: Any):
-    def match(frame: dict[str, Any]) -> bool:
-        if frame.get("method") != "session/update":
-            return False
-        update = frame["params"]["update"]
-        return update["sessionUpdate"] == update_kind and all(
-            update.get(k) == v for k, v in fields.items()
-        )
-
-    return match
-
-
-def _tool_statuses(client: DemoClient) -> dict[str, list[str]]:
-    """toolCallId -> the statuses it went through, in order."""
-    statuses: dict[str, list[str]] = {}
-    for update in client.updates():
-        if update["sessionUpdate"] in ("tool_call", "tool_call_update") and "status" in update:
-            statuses.setdefault(update["toolCallId"], []).append(update["status"])
-    return statuses
-
-
-def _index(client: DemoClient, predicate) -> int:
-    return next(i for i, frame in enumerate(client.frames) if predicate(frame))
-
-
-def _request(method: str):
-    return lambda frame: frame.get("method") == method and "id" in frame
-
-
-def _tool_call(kind: str):
-    return _is_update("tool_call", kind=kind)
 
 
 async def test_initialize_and_new_session_announce_modes_commands_and_title(project: Path):
@@ -69,10 +43,10 @@ async def test_initialize_and_new_session_announce_modes_commands_and_title(proj
         modes = answer["result"]["modes"]
         assert modes["currentModeId"] == "ask"
         assert [m["id"] for m in modes["availableModes"]] == ["ask", "code", "architect"]
-        commands = await client.wait_for(_is_update("available_commands_update"))
+        commands = await client.wait_for(is_update("available_commands_update"))
         names = [c["name"] for c in commands["params"]["update"]["availableCommands"]]
         assert names == ["tour", "stream", "edit", "terminal", "plan", "crash", "refuse", "help"]
-        info_update = await client.wait_for(_is_update("session_info_update"))
+        info_update = await client.wait_for(is_update("session_info_update"))
         assert info_update["params"]["update"]["title"]
         assert client.validator.checked >= 4
 
@@ -86,24 +60,24 @@ async def test_tour_runs_every_step_in_order(project: Path):
 
         # the milestones of the tour arrive in this order
         milestones = [
-            _is_update("agent_thought_chunk"),
-            _is_update("plan"),
-            _is_update("usage_update"),
-            _tool_call("read"),
-            _request("fs/read_text_file"),
-            _tool_call("search"),
-            _tool_call("fetch"),
-            _tool_call("execute"),
-            _request("terminal/create"),
-            _request("terminal/wait_for_exit"),
-            _request("terminal/output"),
-            _request("terminal/release"),
-            _tool_call("edit"),
-            _request("session/request_permission"),
-            _request("fs/write_text_file"),
-            _is_update("agent_message_chunk"),
+            is_update("agent_thought_chunk"),
+            is_update("plan"),
+            is_update("usage_update"),
+            tool_call_update("read"),
+            request_frame("fs/read_text_file"),
+            tool_call_update("search"),
+            tool_call_update("fetch"),
+            tool_call_update("execute"),
+            request_frame("terminal/create"),
+            request_frame("terminal/wait_for_exit"),
+            request_frame("terminal/output"),
+            request_frame("terminal/release"),
+            tool_call_update("edit"),
+            request_frame("session/request_permission"),
+            request_frame("fs/write_text_file"),
+            is_update("agent_message_chunk"),
         ]
-        positions = [_index(client, m) for m in milestones]
+        positions = [frame_index(client, m) for m in milestones]
         assert positions == sorted(positions), positions
         assert client.frames[-1]["id"] == answer["id"]  # the answer comes last
 
@@ -116,7 +90,7 @@ async def test_tour_runs_every_step_in_order(project: Path):
             assert all(order[a] >= order[b] for b, a in zip(before, after, strict=True))
         assert any("in_progress" in p for p in plans)
 
-        statuses = _tool_statuses(client)
+        statuses = tool_statuses(client)
         by_kind = {u["kind"]: u["toolCallId"] for u in client.updates("tool_call")}
         assert statuses[by_kind["read"]] == ["in_progress", "completed"]
         assert statuses[by_kind["search"]][-1] == "completed"
@@ -139,7 +113,7 @@ async def test_tour_runs_every_step_in_order(project: Path):
         # the terminal is embedded before it is released, and ran `ls -la` in the cwd
         create = client.requests("terminal/create")[0]["params"]
         assert (create["command"], create["args"], create["cwd"]) == ("ls", ["-la"], str(project))
-        embedded = _index(
+        embedded = frame_index(
             client,
             lambda f: (
                 f.get("method") == "session/update"
@@ -147,7 +121,7 @@ async def test_tour_runs_every_step_in_order(project: Path):
                 == [{"type": "terminal", "terminalId": "term-1"}]
             ),
         )
-        assert embedded < _index(client, _request("terminal/release"))
+        assert embedded < frame_index(client, request_frame("terminal/release"))
 
         # the edit: a three-hunk diff, permission with the four kinds, then the write
         edit = client.updates("tool_call")[-1]
@@ -232,153 +206,6 @@ async def test_write_error_from_client_marks_the_edit_failed(project: Path):
         assert last["content"][0]["content"]["text"] == "disk is read-only"
 
 
-async def test_cancel_while_permission_pending_ends_turn_cancelled(project: Path):
-    async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-        release = asyncio.Event()
-
-        async def hold(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await release.wait()
-            return {"outcome": {"outcome": "cancelled"}}
-
-        client.handlers["session/request_permission"] = hold
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
-        await client.notify("session/cancel", {"sessionId": session_id})
-        release.set()  # like a real client: answer the pending permission "cancelled"
-        answer = await asyncio.wait_for(turn, 10)
-        assert answer["result"] == {"stopReason": "cancelled"}
-        edit_id = client.updates("tool_call")[-1]["toolCallId"]
-        assert _tool_statuses(client)[edit_id][-1] == "failed"
-        assert client.writes == []
-        # the session still works afterwards
-        again = await client.prompt(session_id, "/help")
-        assert again["result"]["stopReason"] == "end_turn"
-
-
-async def test_cancel_during_a_client_request_cancels_it_too(project: Path):
-    async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def never_answer(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["fs/read_text_file"] = never_answer
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "tour"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
-        await client.notify("session/cancel", {"sessionId": session_id})
-        answer = await asyncio.wait_for(turn, 10)
-        assert answer["result"] == {"stopReason": "cancelled"}
-        read_request = client.requests("fs/read_text_file")[0]
-        cancel = await client.wait_for(lambda f: f.get("method") == "$/cancel_request")
-        assert cancel["params"]["requestId"] == read_request["id"]
-        read_id = client.updates("tool_call")[-1]["toolCallId"]
-        assert _tool_statuses(client)[read_id] == ["in_progress", "failed"]
-        assert client.requests("terminal/create") == []  # it stopped there
-
-
-async def test_cancel_while_terminal_runs_releases_the_terminal(project: Path):
-    async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def never_exit(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["terminal/wait_for_exit"] = never_exit
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/terminal"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
-        await client.notify("session/cancel", {"sessionId": session_id})
-        answer = await asyncio.wait_for(turn, 10)
-        assert answer["result"] == {"stopReason": "cancelled"}
-        release = await client.wait_for(_request("terminal/release"))
-        assert release["params"] == {"sessionId": session_id, "terminalId": "term-1"}
-        execute_id = client.updates("tool_call")[-1]["toolCallId"]
-        assert _tool_statuses(client)[execute_id] == ["pending", "in_progress", "failed"]
-
-
-async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
-    async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def hold(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["session/request_permission"] = hold
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
-        busy = await client.prompt(session_id, "/help")  # one turn at a time
-        assert busy["error"]["code"] == -32600
-        await client.notify("$/cancel_request", {"requestId": client._next_id - 1})
-        answer = await asyncio.wait_for(turn, 10)
-        assert answer["result"] == {"stopReason": "cancelled"}
-
-
-async def test_end_of_input_mid_turn_exits_cleanly(project: Path):
-    async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def hold(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["session/request_permission"] = hold
-        await client.initialize()
-        session_id = await client.new_session(project)
-        await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
-        assert client.process.stdin is not None
-        client.process.stdin.close()
-        assert await asyncio.wait_for(client.process.wait(), 10) == 0
-        await asyncio.wait_for(client._stderr_reader, 10)
-        assert b"Traceback" not in client.stderr, client.stderr.decode()
-
-
-async def test_crash_exits_with_code_3_mid_stream(project: Path):
-    async with DemoClient.spawn() as client:
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/crash"}]},
-        )
-        assert await asyncio.wait_for(client.process.wait(), 10) == 3
-        await asyncio.wait_for(client._stderr_reader, 10)
-        assert b"crashed on purpose" in client.stderr
-        assert client.updates("agent_message_chunk")  # it was mid-answer
-        assert not turn.done()  # the prompt is never answered
-
-
 async def test_auth_required_until_authenticate(project: Path):
     async with DemoClient.spawn(ACP_TUI_DEMO_AUTH="1") as client:
         await client.initialize()
@@ -399,7 +226,7 @@ async def test_set_mode_known_and_unknown(project: Path):
             "session/set_mode", {"sessionId": session_id, "modeId": "architect"}
         )
         assert ok["result"] == {}
-        await client.wait_for(_is_update("current_mode_update", currentModeId="architect"))
+        await client.wait_for(is_update("current_mode_update", currentModeId="architect"))
         bad = await client.request("session/set_mode", {"sessionId": session_id, "modeId": "yolo"})
         assert bad["error"]["code"] == -32602
         # architect mode plans only: the edit is reported but never asked for nor written
@@ -454,8 +281,8 @@ async def test_plan_command_sends_unstable_plan_update_and_removal(project: Path
         assert plan_updates[0]["plan"]["type"] == "items"
         removed = client.updates("plan_removed")
         assert [r["planId"] for r in removed] == ["demo-plan-2"]
-        assert _index(client, _is_update("plan_removed")) > _index(
-            client, _is_update("plan_update")
+        assert frame_index(client, is_update("plan_removed")) > frame_index(
+            client, is_update("plan_update")
         )
         assert [e["status"] for e in client.updates("plan")[-1]["entries"]] == ["completed"] * 4
 
@@ -486,7 +313,7 @@ async def test_tour_without_terminal_capability_sends_no_terminal_requests(proje
         assert answer["result"]["stopReason"] == "end_turn"
         assert not [f for f in client.frames if str(f.get("method", "")).startswith("terminal/")]
         assert client.writes == [] and client.requests("fs/write_text_file") == []
-        statuses = _tool_statuses(client)
+        statuses = tool_statuses(client)
         execute = next(u for u in client.updates("tool_call") if u["kind"] == "execute")
         assert statuses[execute["toolCallId"]][-1] == "failed"
 

@@ -316,3 +316,41 @@ class DemoClient:
             return result
 
         return handle
+
+
+def is_update(update_kind: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
+    """A frame predicate: a session/update of `update_kind` whose fields equal `fields`."""
+
+    def match(frame: dict[str, Any]) -> bool:
+        if frame.get("method") != "session/update":
+            return False
+        update = frame["params"]["update"]
+        return update["sessionUpdate"] == update_kind and all(
+            update.get(k) == v for k, v in fields.items()
+        )
+
+    return match
+
+
+def tool_statuses(client: DemoClient) -> dict[str, list[str]]:
+    """toolCallId -> the statuses it went through, in order."""
+    statuses: dict[str, list[str]] = {}
+    for update in client.updates():
+        if update["sessionUpdate"] in ("tool_call", "tool_call_update") and "status" in update:
+            statuses.setdefault(update["toolCallId"], []).append(update["status"])
+    return statuses
+
+
+def frame_index(client: DemoClient, predicate: Callable[[dict[str, Any]], bool]) -> int:
+    """The index of the first frame `client` saw that matches `predicate`."""
+    return next(i for i, frame in enumerate(client.frames) if predicate(frame))
+
+
+def request_frame(method: str) -> Callable[[dict[str, Any]], bool]:
+    """A frame predicate: a request (not a notification) for `method`."""
+    return lambda frame: frame.get("method") == method and "id" in frame
+
+
+def tool_call_update(kind: str) -> Callable[[dict[str, Any]], bool]:
+    """A frame predicate: a tool_call update of `kind`."""
+    return is_update("tool_call", kind=kind)
