@@ -80,13 +80,14 @@ class ChangeMonitor:
         busy: Callable[[float | None], bool] = lambda at: False,
     ) -> None:
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
-        self.neighbour = Neighbour(name, busy)
-        """This session among the others watching the directory (its name, its agent working)."""
+        self.root = root.resolve()
+        self.neighbour = Neighbour(name, busy, self.root)
+        """This session among the others watching the directory (its name, its agent working,
+        its directory)."""
         self.own_files = own_files if own_files is not None else OwnFiles()
         self.on_observed = on_observed
         """Told each record the monitor adds (the file host: what the agent changed itself)."""
         self._tasks = tasks if tasks is not None else Supervisor("change monitor")
-        self.root = root.resolve()
         self.changes = changes
         self.attribute = attribute
         self.max_file_bytes = max_file_bytes

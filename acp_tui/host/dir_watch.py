@@ -4,12 +4,15 @@
 services of every session it opens (each `AgentSession` makes its own when given none, so two
 apps in one process, or two tests, stay apart). `await watchers.watch(root, listener)` returns a
 `Watching`: the listener is called on the event loop with `(at, events)` batches, only events
-under its `root`; a directory already watched, or below one that is, shares that watcher. Closing
-the last `Watching` of a watcher stops it.
+under its `root`; a directory already watched, or below one that is, shares that watcher. A
+directory above watched ones gets a watcher that takes over their listeners once it is armed
+(theirs stop): directories never have two watchers, so no change is read twice. Closing the
+last `Watching` of a watcher stops it.
 
 The file index (the @-completion) and the change monitor of every session in a directory listen
-to the same watcher, and the monitors meet there (`Watching.neighbours`) to attribute a change
-once between sessions (`acp_tui.host.neighbours`).
+to the same watcher, and the monitors meet in the watchers' one `Neighbours`
+(`Watching.neighbours`) to attribute a change once between the sessions whose directories hold
+it (`acp_tui.host.neighbours`).
 
 The watcher is inotify read on the loop (`acp_tui.host.inotify`: nothing wakes up while nothing
 changes); where inotify is missing or cannot start (its limit of instances reached), watchfiles'
@@ -58,6 +61,10 @@ class Backend(Protocol):
         """Start handing events to the callback, on `loop`."""
         ...
 
+    def drain(self) -> None:
+        """(on the loop) Hand the events already read, or waiting to be, to the callback now."""
+        ...
+
     def close(self) -> None:
         """Stop watching (idempotent); nothing is handed out afterwards."""
         ...
@@ -71,8 +78,9 @@ class DirectoryWatch:
     ):
         self.root = root
         self.batches: Signal[Batch] = Signal(f"changes under {root}")
-        self.neighbours = Neighbours()
         self.users = 0
+        self.listening: list[Watching] = []
+        """Its listeners (moved to a watcher of a directory above when one comes)."""
         self._backend: Backend = backend(root, self._events)
         self._started: asyncio.Future[None] | None = None
         self._pending: set[Event] = set()
@@ -112,6 +120,19 @@ class DirectoryWatch:
             self._started.set_result(None)
         await asyncio.shield(self._started)
 
+    @property
+    def started(self) -> bool:
+        """Armed (and handing out events)."""
+        return self._started is not None and self._started.done() and not self.closed
+
+    def hand_out(self) -> None:
+        """Hand out the events read, and those waiting for their batch, now (before the
+        listeners move)."""
+        self._backend.drain()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._flush()
+
     def close(self) -> None:
         """Stop the watcher; events not handed out yet are dropped."""
         self.closed = True
@@ -146,14 +167,29 @@ class DirectoryWatch:
 class Watching:
     """One listener of a shared watcher; `close()` (idempotent) ends it."""
 
-    def __init__(self, watch: DirectoryWatch, root: Path, on_close: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        watch: DirectoryWatch,
+        root: Path,
+        neighbours: Neighbours,
+        on_close: Callable[[DirectoryWatch], None],
+    ) -> None:
         self.watch = watch
+        """The watcher it listens to (one of a directory above, once one took it over)."""
         self.root = root
-        self.neighbours = watch.neighbours
+        self.neighbours = neighbours
+        self._listener: Listener | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._on_close = on_close
+        self.closed = False
 
     def _listen(self, listener: Listener) -> None:
+        self._listener = listener
+        self._subscribe()
+
+    def _subscribe(self) -> None:
+        listener = self._listener
+        assert listener is not None
         root = str(self.root)
         prefix = root.rstrip("/") + "/"
         whole = self.root == self.watch.root
@@ -167,12 +203,26 @@ class Watching:
 
         self._unsubscribe = self.watch.batches.subscribe(mine)
 
-    def close(self) -> None:
-        """Stop listening (idempotent); the watcher stops with its last listener."""
+    def _move(self, watch: DirectoryWatch) -> None:
+        """Listen to `watch` (of a directory above) instead."""
         unsubscribe, self._unsubscribe = self._unsubscribe, None
         if unsubscribe is not None:
             unsubscribe()
-            self._on_close()
+        self.watch = watch
+        if self._listener is not None:
+            self._subscribe()
+
+    def close(self) -> None:
+        """Stop listening (idempotent); the watcher stops with its last listener."""
+        if self.closed:
+            return
+        self.closed = True
+        unsubscribe, self._unsubscribe = self._unsubscribe, None
+        if unsubscribe is not None:
+            unsubscribe()
+        if self in self.watch.listening:
+            self.watch.listening.remove(self)
+        self._on_close(self.watch)
 
 
 class DirectoryWatchers:
@@ -181,6 +231,8 @@ class DirectoryWatchers:
     def __init__(self, *, use_inotify: bool | None = None) -> None:
         self.use_inotify = use_inotify
         """inotify or watchfiles (None: inotify where it works, decided at the first watch)."""
+        self.neighbours = Neighbours()
+        """Where the change monitors of every session meet (see `acp_tui.host.neighbours`)."""
         self._watches: dict[Path, DirectoryWatch] = {}
 
     @property
@@ -198,14 +250,43 @@ class DirectoryWatchers:
             watch = DirectoryWatch(root, InotifyTree if self.use_inotify else PolledTree)
             self._watches[root] = watch
         watch.users += 1
-        watching = Watching(watch, root, lambda: self._release(watch))
+        watching = Watching(watch, root, self.neighbours, self._release)
+        watch.listening.append(watching)
         try:
             await watch.start()
         except BaseException:
-            self._release(watch)
+            watching.close()
             raise
         watching._listen(listener)
+        self._merge()
         return watching
+
+    def _merge(self) -> None:
+        """Of two armed watchers, one of a directory below the other's: the lower one's
+        listeners listen to the upper one from now on, and the lower one stops (after handing
+        out what it read). Watchers still being armed are left until they are."""
+        for below in list(self._watches.values()):
+            above = next(
+                (
+                    watch
+                    for watch in self._watches.values()
+                    if watch is not below
+                    and watch.started
+                    and below.root.is_relative_to(watch.root)
+                ),
+                None,
+            )
+            if above is None or not below.started:
+                continue
+            below.hand_out()
+            del self._watches[below.root]
+            for watching in below.listening:
+                watching._move(above)
+                above.listening.append(watching)
+            above.users += below.users
+            below.listening.clear()
+            below.users = 0
+            below.close()
 
     def _shared(self, root: Path) -> DirectoryWatch | None:
         for watched, watch in self._watches.items():
@@ -243,6 +324,9 @@ class PolledTree:
         self._loop = loop
         self._thread = threading.Thread(target=self._run, name="acp-tui-watch", daemon=True)
         self._thread.start()
+
+    def drain(self) -> None:
+        """Nothing to do: the thread hands out what it found as soon as it has it."""
 
     def close(self) -> None:
         """Stop the thread (it sees the flag within `POLL_STEP_MS`) and the watcher."""

@@ -132,6 +132,11 @@ class InotifyTree:
         self._loop = loop
         loop.add_reader(self.fd, self._read)
 
+    def drain(self) -> None:
+        """(on the loop) Read what the descriptor holds now and hand it out."""
+        if self._loop is not None and not self.closed:
+            self._read()
+
     def close(self) -> None:
         """Stop reading and close the descriptor (its watches go with it); idempotent."""
         with self._lock:

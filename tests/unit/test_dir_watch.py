@@ -114,3 +114,31 @@ async def test_when_inotify_cannot_start_watchfiles_watches_instead(
     assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == ["acp-tui-watch"]
     watching.close()
     assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == []
+
+
+@pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "watchfiles"])
+async def test_a_directory_above_a_watched_one_takes_its_watcher_over(
+    root: Path, inotify: bool
+) -> None:
+    (root / "sub").mkdir()
+    watchers = DirectoryWatchers(use_inotify=inotify)
+    below, top = Heard(), Heard()
+    inner = await watchers.watch(root / "sub", below)
+    old = inner.watch
+    outer = await watchers.watch(root, top)
+    assert watchers.roots == [root], "one watcher: the one below stopped"
+    assert old.closed and inner.watch is outer.watch
+    assert inner.neighbours is outer.neighbours
+    (root / "sub" / "inner.txt").write_text("x")
+    (root / "outer.txt").write_text("y")
+    await until(lambda: str(root / "outer.txt") in top.paths(), "the outer file")
+    await until(lambda: str(root / "sub" / "inner.txt") in top.paths(), "the inner file")
+    await until(lambda: below.paths(), "the inner file below")
+    assert below.paths() == {str(root / "sub" / "inner.txt")}, "below hears only its own"
+    outer.close()
+    assert watchers.roots == [root], "kept for the listener below"
+    (root / "sub" / "later.txt").write_text("z")
+    await until(lambda: str(root / "sub" / "later.txt") in below.paths(), "still heard below")
+    inner.close()
+    assert watchers.roots == []
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
