@@ -15,6 +15,7 @@ import pytest
 
 from acp_tui.host.dir_watch import DirectoryWatchers, Watching
 from acp_tui.host.inotify import ADDED, DELETED, Event, InotifyTree, available
+from tests.unit.inotify_limit import limit_watches
 
 pytestmark = [
     pytest.mark.timeout(60),
@@ -141,4 +142,50 @@ async def test_a_directory_above_a_watched_one_takes_its_watcher_over(
     await until(lambda: str(root / "sub" / "later.txt") in below.paths(), "still heard below")
     inner.close()
     assert watchers.roots == []
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_the_watch_limit_reached_while_arming_polls_the_tree_and_says_so_once(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a", "b", "c"):
+        (root / name / "deep").mkdir(parents=True)
+    limited = limit_watches(monkeypatch, allowed=2)
+    watchers = DirectoryWatchers()
+    heard, notices, later = Heard(), list[str](), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert limited.refused > 0
+    assert len(notices) == 1 and notices[0].startswith("file watching incomplete: ")
+    assert "fs.inotify.max_user_watches" in notices[0] and str(root) in notices[0]
+    assert "checked for changes every 2 s" in notices[0]
+    # polled now: a change deep in a directory inotify could not watch is heard
+    (root / "c" / "deep" / "late.txt").write_text("x")
+    await until(lambda: str(root / "c" / "deep" / "late.txt") in heard.paths(), "the change")
+    # a listener coming later is told too, once
+    other = await watchers.watch(root / "b", Heard(), on_notice=later.append)
+    assert later == notices and len(notices) == 1
+    other.close()
+    watching.close()
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_the_watch_limit_reached_by_a_new_directory_polls_from_then_on(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limit_watches(monkeypatch, allowed=1)  # the root only
+    watchers = DirectoryWatchers()
+    heard, notices = Heard(), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert notices == []
+    (root / "new" / "inner").mkdir(parents=True)  # cannot be watched: the limit
+    (root / "new" / "inner" / "made.txt").write_text("x")
+    await until(lambda: notices, "the notice")
+    assert "fs.inotify.max_user_watches" in notices[0]
+    # changes in the directory inotify could not watch are heard from then on
+    (root / "new" / "inner" / "later.txt").write_text("y")
+    await until(lambda: str(root / "new" / "inner" / "later.txt") in heard.paths(), "polled")
+    (root / "another").mkdir()
+    await until(lambda: str(root / "another") in heard.paths(), "another directory")
+    assert len(notices) == 1, "said once"
+    watching.close()
     assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
