@@ -27,6 +27,8 @@ STATE_GLYPHS = {
 
 # Below this many cells a title is dropped rather than shown as a stub beside the name.
 _MIN_TITLE = 4
+# What a name every tab shares keeps beside a title that tells the tabs apart.
+_MIN_NAME = 8
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ def fit_tabs(tabs: Sequence[TabSource], width: int) -> list[TabParts]:
     title_keeps = distinguishing_positions([tab.title for tab in tabs])
     names_alone = _distinct([tab.name for tab in tabs])
     titles_alone = _distinct([tab.title for tab in tabs])
+    common = (len({tab.name for tab in tabs}) == 1, len({tab.title for tab in tabs}) == 1)
     fitted = []
     for index, tab in enumerate(tabs):
         name, title = _fit_name_title(
@@ -95,6 +98,7 @@ def fit_tabs(tabs: Sequence[TabSource], width: int) -> list[TabParts]:
             shares[index],
             (name_keeps[index], title_keeps[index]),
             (names_alone[index], titles_alone[index]),
+            common,
         )
         fitted.append(TabParts(keys[index], name, title, glyphs[index]))
     return fitted
@@ -172,10 +176,14 @@ def _fit_name_title(
     cells: int,
     keeps: tuple[int | None, int | None],
     alone: tuple[bool, bool],
+    common: tuple[bool, bool],
 ) -> tuple[str, str]:
-    """The name and title of one tab in `cells` cells (": " between them included)."""
+    """The name and title of one tab in `cells` cells (": " between them included). `alone`:
+    whether its name, its title, is its own (no other tab's is the same); `common`: whether
+    every tab has the same name, the same title (that part gives way to the other)."""
     name_keep, title_keep = keeps
     name_alone, title_alone = alone
+    name_common, title_common = common
     if not tab.title:
         return middle_ellipsis(tab.name, cells, name_keep), ""
     if cell_len(tab.name) + 2 + cell_len(tab.title) <= cells:
@@ -186,11 +194,19 @@ def _fit_name_title(
         if title_alone and not name_alone:
             return "", middle_ellipsis(tab.title, cells, title_keep)
         return middle_ellipsis(tab.name, cells, name_keep), ""
-    name_weight = 2 if name_alone and not title_alone else 1
-    title_weight = 2 if title_alone and not name_alone else 1
-    name_cells, title_cells = _weighted_split(
-        (cell_len(tab.name), cell_len(tab.title)), (name_weight, title_weight), room
-    )
+    name_need, title_need = cell_len(tab.name), cell_len(tab.title)
+    if title_common and not name_common:  # the name first, the title in what is left
+        name_cells = min(name_need, room)
+        title_cells = room - name_cells
+    elif name_common and not title_common:  # the title first, the name a short head
+        title_cells = min(title_need, room - min(name_need, _MIN_NAME))
+        name_cells = room - title_cells
+    else:
+        name_weight = 2 if name_alone and not title_alone else 1
+        title_weight = 2 if title_alone and not name_alone else 1
+        name_cells, title_cells = _weighted_split(
+            (name_need, title_need), (name_weight, title_weight), room
+        )
     if title_cells < _MIN_TITLE:
         return middle_ellipsis(tab.name, cells, name_keep), ""
     return (
