@@ -17,7 +17,7 @@ from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 from tests.ui.test_session_history import listed, picker_rows
 from tests.ui.test_typing_through_questions import ManualClock, main_prompt, type_keys
 
-CAPS = {"list": {}, "resume": {}, "close": {}}
+CAPS: dict[str, Any] = {"list": {}, "resume": {}, "close": {}}
 LISTED = {
     "expect": "session/list",
     "respond": {
@@ -104,8 +104,9 @@ async def test_keys_typed_as_the_picker_appears_answer_nothing_there(tmp_path: P
     async with run_app(agent.argv, cwd, wait_ready=False, app_kwargs=kwargs) as h:
         await h.type_prompt("update the", send=False)
         await picker_shown(h, cwd)
-        picker = h.app.screen
-        assert isinstance(picker, SessionPicker)
+        screen = h.app.screen
+        assert isinstance(screen, SessionPicker)
+        picker: SessionPicker = screen
         # the user goes on typing their prompt: the picker appeared mid-word
         await type_keys(h, " docs")
         await h.pilot.press("enter", "down", "enter", "ctrl+f", "escape")

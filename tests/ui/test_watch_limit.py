@@ -23,7 +23,10 @@ async def test_the_watch_limit_is_told_once_in_the_session(
         (cwd / name / "more").mkdir(parents=True)
     limited = limit_watches(monkeypatch, allowed=2)
     async with run_app(demo_argv(), cwd, env=demo_env()) as h:
-        told = lambda: [n for n in h.notified if "file watching incomplete" in n]  # noqa: E731
+
+        def told() -> list[str]:
+            return [n for n in h.notified if "file watching incomplete" in n]
+
         await h.until(told, "the notice")
         assert limited.refused > 0
         (notice,) = told()

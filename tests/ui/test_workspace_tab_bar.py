@@ -44,4 +44,5 @@ async def test_two_worktree_tabs_of_one_agent_stay_distinguishable(tmp_path: Pat
         await h.until(lambda: isinstance(bar(h).tooltip, Text), "the tooltip")
         tooltip = bar(h).tooltip
         assert isinstance(tooltip, Text)
-        assert branches[0] in tooltip.plain and tooltip.plain.startswith("2 ")
+        assert first.spec.branch is not None and first.spec.branch in tooltip.plain
+        assert tooltip.plain.startswith("2 ")

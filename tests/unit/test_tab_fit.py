@@ -84,7 +84,10 @@ def test_middle_ellipsis_keeps_the_character_that_differs() -> None:
 
 def test_wide_characters_are_measured_in_cells() -> None:
     title = "修复解析器中的错误并添加测试用例"  # two cells each
-    tabs = [TabSource("agent", title + "一", "idle", False), TabSource("agent", title, "idle", False)]
+    tabs = [
+        TabSource("agent", title + "一", "idle", False),
+        TabSource("agent", title, "idle", False),
+    ]
     for width in range(20, 60):
         parts = fit_tabs(tabs, width)
         assert sum(part.width for part in parts) + 3 <= width, (width, parts)
