@@ -177,8 +177,8 @@ class DirectoryWatch:
         self._backend = polled
         polled.attach(loop)
         old.close()
-        # what the directories inotify could not watch got meanwhile: looked at now
-        self._events([(ADDED, directory) for directory in old.unwatched])
+        if old.unwatched:  # what the directories inotify could not watch got meanwhile
+            self._events([(ADDED, directory) for directory in old.unwatched])
         self._polling()
 
     def _polling(self) -> None:

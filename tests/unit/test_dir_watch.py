@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.host.dir_watch import DirectoryWatchers, Watching
+from acp_tui.host.dir_watch import DirectoryWatchers, PolledTree, Watching
 from acp_tui.host.inotify import ADDED, DELETED, Event, InotifyTree, available
 from tests.unit.inotify_limit import limit_watches
 
@@ -189,3 +189,23 @@ async def test_the_watch_limit_reached_by_a_new_directory_polls_from_then_on(
     assert len(notices) == 1, "said once"
     watching.close()
     assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_when_polling_cannot_start_either_the_notice_says_what_may_be_missed(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (root / "a").mkdir()
+    limit_watches(monkeypatch, allowed=1)
+
+    def refused(self: PolledTree) -> None:
+        raise OSError(errno.EMFILE, "too many open files")
+
+    monkeypatch.setattr(PolledTree, "arm", refused)
+    watchers = DirectoryWatchers()
+    heard, notices = Heard(), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert len(notices) == 1 and "fs.inotify.max_user_watches" in notices[0]
+    assert "changes the agent makes itself" in notices[0] and "may be missed" in notices[0]
+    (root / "top.txt").write_text("x")  # what inotify does watch is still heard
+    await until(lambda: str(root / "top.txt") in heard.paths(), "the change at the top")
+    watching.close()
