@@ -1,6 +1,7 @@
 """The tab bar when its labels do not fit: two worktree tabs of one agent, whose names differ
 only in their branch's tail, stay distinguishable (index, state and the branch's end kept, the
-common parts cut in the middle), and the tab under the pointer shows its whole label."""
+common parts cut in the middle), and the tab under the pointer shows its whole label. Tabs of
+one agent in two directories are named by their directory."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from rich.text import Text
 
 from tests.git_repo import make_repo
-from tests.ui.app_harness import AppHarness
+from tests.ui.app_harness import AppHarness, _key_for
 from tests.ui.workspace_support import bar, open_tab, workspace_app
 
 
@@ -46,3 +47,21 @@ async def test_two_worktree_tabs_of_one_agent_stay_distinguishable(tmp_path: Pat
         assert isinstance(tooltip, Text)
         assert first.spec.branch is not None and first.spec.branch in tooltip.plain
         assert tooltip.plain.startswith("2 ")
+
+
+async def test_tabs_of_one_agent_in_two_directories_are_named_by_their_directory(
+    tmp_path: Path,
+) -> None:
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        # ctrl+t, "in another directory…", its path typed
+        second = await open_tab(h, "down", "enter", *[_key_for(c) for c in str(other)], "enter")
+        assert second.spec.cwd == other.resolve() != first.spec.cwd
+        await h.until(lambda: len(bar(h).labels) == 2, "two tabs in the bar")
+        names = [label.agent for label in bar(h).labels]
+        assert names[0] != names[1], names
+        assert names[0].endswith(f"[{first.spec.cwd.name}]") and names[1].endswith("[elsewhere]")
+        line = drawn(h).strip()
+        assert "[elsewhere]" in line and f"[{first.spec.cwd.name}]" in line, line
