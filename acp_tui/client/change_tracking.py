@@ -43,10 +43,12 @@ class ChangeTracking:
         on_observed: Callable[[WriteRecord], None] | None = None,
         watchers: DirectoryWatchers | None = None,
         name: Callable[[], str] = lambda: "the agent",
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         """`watchers`: the process's directory watchers (shared with the file index and the
         other sessions; default: the monitor's own); `name`: the session's, for the other
-        sessions in the directory."""
+        sessions in the directory; `on_notice`: told when watching the directory is incomplete
+        (the inotify limit: what the user should know)."""
         self._tasks = tasks if tasks is not None else Supervisor("change tracking")
         self.attribution = ChangeAttribution(thread, cwd, on_paths=self._touch)
         self.attribution.attach(changes)
@@ -62,6 +64,7 @@ class ChangeTracking:
                 watchers=watchers,
                 name=name,
                 busy=lambda at: self.attribution.active_turn(at) is not None,
+                on_notice=on_notice,
             )
             if watch
             else None

@@ -46,10 +46,12 @@ def host_services(
     tasks: Supervisor,
     watchers: DirectoryWatchers,
     name: Callable[[], str],
+    notice: Callable[[str], None] | None = None,
 ) -> HostServices:
     """The services of a session in `cwd` (resolved), reporting to `thread`; `watchers`: the
     process's directory watchers (one per directory, shared by every session there); `name`:
-    the session's, for the other sessions in its directory."""
+    the session's, for the other sessions in its directory; `notice`: a warning for the user
+    (watching the directory is incomplete)."""
     permissions = PermissionBroker(
         rules,
         policy=settings.permission_policy,
@@ -88,5 +90,6 @@ def host_services(
         on_observed=fs.agent_changed,
         watchers=watchers,
         name=name,
+        on_notice=notice,
     )
     return HostServices(permissions, write_gate, fs, terminals, changes, ElicitationBroker())

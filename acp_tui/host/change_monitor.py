@@ -78,15 +78,19 @@ class ChangeMonitor:
         watchers: DirectoryWatchers | None = None,
         name: Callable[[], str] = lambda: "the agent",
         busy: Callable[[float | None], bool] = lambda at: False,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
-        self.neighbour = Neighbour(name, busy)
-        """This session among the others watching the directory (its name, its agent working)."""
+        self.root = root.resolve()
+        self.neighbour = Neighbour(name, busy, self.root)
+        """This session among the others watching the directory (its name, its agent working,
+        its directory)."""
         self.own_files = own_files if own_files is not None else OwnFiles()
         self.on_observed = on_observed
         """Told each record the monitor adds (the file host: what the agent changed itself)."""
+        self.on_notice = on_notice
+        """Told (once) when the directory's watching is incomplete (the inotify limit)."""
         self._tasks = tasks if tasks is not None else Supervisor("change monitor")
-        self.root = root.resolve()
         self.changes = changes
         self.attribute = attribute
         self.max_file_bytes = max_file_bytes
@@ -128,7 +132,9 @@ class ChangeMonitor:
             max_file_bytes=self.max_file_bytes,
             budget_bytes=self.budget_bytes,
         )
-        self._watching = await self.watchers.watch(self.root, self._on_batch)
+        self._watching = await self.watchers.watch(
+            self.root, self._on_batch, on_notice=self.on_notice
+        )
         if self._stop.is_set():  # stopped while the watcher was armed
             self._watching.close()
             return

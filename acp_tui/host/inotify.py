@@ -6,7 +6,9 @@ the descriptor and adds a watch to every directory of the tree; a directory crea
 in) later is watched when its event is read, in a worker thread, and the entries already in it
 are reported as added (they may have been made before its watch was). Events are reported as
 watchfiles numbers them (`ADDED`, `MODIFIED`, `DELETED`) with absolute paths; a queue overflow
-(the kernel dropped events) is reported as the root modified.
+(the kernel dropped events) is reported as the root modified. When the user's limit of watches
+(`fs.inotify.max_user_watches`) is reached, the directories left are not watched: `full` says so,
+and `on_full` is called (on the loop) when it happens after `arm`.
 
 `available()` says whether this works here (Linux with inotify); elsewhere the shared watcher
 falls back to watchfiles (`acp_tui.host.dir_watch`).
@@ -104,6 +106,12 @@ class InotifyTree:
         """Watch descriptor → the directory it watches."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._full = False
+        self.on_full: Callable[[], None] | None = None
+        """Called once, on the loop, when the limit of watches is reached after `arm`."""
+        self._told_full = False
+        self.unwatched: list[str] = []
+        """The directories left unwatched (not their subdirectories) once the limit was
+        reached (so that what they hold can be looked at once they are watched otherwise)."""
         self.closed = False
         self._lock = threading.Lock()
         """Between `arm` (a worker thread) and `close`: the descriptor is closed exactly once."""
@@ -112,6 +120,11 @@ class InotifyTree:
     def watched(self) -> int:
         """Directories watched now."""
         return len(self._paths)
+
+    @property
+    def full(self) -> bool:
+        """The limit of inotify watches was reached: some directories are not watched."""
+        return self._full
 
     def arm(self) -> None:
         """(blocking) Open the descriptor and watch every directory of the tree."""
@@ -131,6 +144,11 @@ class InotifyTree:
         """Read the descriptor on `loop` (one more reader: nothing runs while nothing changes)."""
         self._loop = loop
         loop.add_reader(self.fd, self._read)
+
+    def drain(self) -> None:
+        """(on the loop) Read what the descriptor holds now and hand it out."""
+        if self._loop is not None and not self.closed:
+            self._read()
 
     def close(self) -> None:
         """Stop reading and close the descriptor (its watches go with it); idempotent."""
@@ -155,6 +173,8 @@ class InotifyTree:
         while stack and not self.closed:
             directory = stack.pop()
             if not self._add(directory):
+                if self._full:
+                    self.unwatched.append(directory)
                 continue
             try:
                 entries = list(os.scandir(directory))
@@ -213,10 +233,12 @@ class InotifyTree:
         error = future.exception()
         if error is not None:
             log.warning("could not watch a new directory under %s: %s", self.root, error)
-            return
-        found = future.result()
-        if found:
+        elif found := future.result():
             self.on_events(found)
+        if self._full and not self._told_full and not self.closed:
+            self._told_full = True
+            if self.on_full is not None:
+                self.on_full()
 
     # ---- reading ------------------------------------------------------------------------------
 

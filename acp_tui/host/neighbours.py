@@ -1,10 +1,12 @@
-"""The sessions watching one directory, so that a change on disk is attributed once between them.
+"""The sessions watching a directory, so that a change on disk is attributed once between them.
 
 Every session's change monitor sees every change under its directory, including the writes of
-the other sessions there. Each monitor joins the `Neighbours` of its shared watcher
-(`acp_tui.host.dir_watch`) as a `Neighbour`: its name and whether its agent is working (a turn
-runs, or just ended, or background work) at a given moment. Before recording a change, a monitor
-asks `whose`:
+the other sessions there (in the same directory, or in one above or below it). Each monitor
+joins the one `Neighbours` of the process's watchers (`acp_tui.host.dir_watch`) as a
+`Neighbour`: its name, its directory and whether its agent is working (a turn runs, or just
+ended, or background work) at a given moment. For a changed path only the sessions whose
+directory holds it count (a session in `repo/sub` has no say about `repo/README.md`, a session
+in `repo` has one about `repo/sub/a.py`). Before recording a change, a monitor asks `whose`:
 
 - a write acp-tui made for another session (its file host's write or revert, told here by
   `wrote`) whose content is on disk when this monitor first looks at the path after it is that
@@ -32,6 +34,12 @@ class Neighbour:
     """What the session is called where the user sees it (its agent's name)."""
     busy: Callable[[float | None], bool]
     """Whether its agent was working at a moment (`time.monotonic()`; None: now)."""
+    root: Path | None = None
+    """The directory its monitor watches (resolved; None: every path is its concern)."""
+
+    def covers(self, path: Path) -> bool:
+        """Whether `path` is in this session's directory."""
+        return self.root is None or path == self.root or path.is_relative_to(self.root)
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class Neighbours:
 
     def wrote(self, member: Neighbour, path: Path, data: bytes | None) -> None:
         """acp-tui wrote `data` to `path` for `member` (through its file host)."""
-        others = {m for m in self._members if m is not member}
+        others = {m for m in self._members if m is not member and m.covers(path)}
         if others:
             self._written[path] = _Write(member, data, others)
         else:
@@ -100,9 +108,10 @@ class Neighbours:
                 del self._written[path]
             if write.data == data:
                 return THEIRS
-        if len(self._members) < 2:
+        concerned = [m for m in self._members if m is member or m.covers(path)]
+        if len(concerned) < 2:
             return MINE
-        busy = [m for m in self._members if m.busy(at)]
+        busy = [m for m in concerned if m.busy(at)]
         if not busy or busy == [member]:
             return MINE
         if member not in busy:

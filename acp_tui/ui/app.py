@@ -186,18 +186,40 @@ class AcpApp(WorkspaceApp):
         gc.freeze()
         tab = self.current_tab
         ok = await session_history.start(tab.session, self.open_request)
+        if ok and self.open_request.pick:
+            ok = await self._open_picked_at_start(tab)
         self.show_current_thread(tab)
         if ok:
             session_history.remember(tab.session)
             await self.apply_preset(tab)
-            tab.session.send_queued()
-            if self.open_request.pick:
-                self.show_sessions(tab)
+            tab.session.send_queued()  # (at the session picked: none was open before)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
             # Nothing to continue: say why and leave cleanly.
             self.exit_message = tab.session.error
             await tab.session.close()
             self.exit(1)
+
+    async def _open_picked_at_start(self, tab: SessionTab) -> bool:
+        """`--resume` alone, the agent connected: the session picker, then the session picked
+        is opened (a new one when it is closed). What the user sent meanwhile waits for it."""
+        from acp_tui.ui.screens.session_picker import SessionPicker
+
+        session = tab.session
+        choice: PickedSession | None = None
+        if session_history.offers_picker(session):
+            loop = asyncio.get_running_loop()
+            picked: asyncio.Future[PickedSession | None] = loop.create_future()
+
+            def done(result: PickedSession | None) -> None:
+                if not picked.done():
+                    picked.set_result(result)
+
+            tab.ui.show(SessionPicker(session, at_start=True), done)
+            choice = await picked
+        if choice is None:
+            return await session_history.open_picked(session, None)
+        fork = choice.action == "fork"
+        return await session_history.open_picked(session, choice.session_id, fork=fork)
 
     async def start_tab(self, tab: SessionTab, request: OpenRequest) -> None:
         """Start a new tab's agent and open the session `request` asks for (a failure shows in

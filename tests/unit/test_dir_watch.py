@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.host.dir_watch import DirectoryWatchers, Watching
+from acp_tui.host.dir_watch import DirectoryWatchers, PolledTree, Watching
 from acp_tui.host.inotify import ADDED, DELETED, Event, InotifyTree, available
+from tests.unit.inotify_limit import limit_watches
 
 pytestmark = [
     pytest.mark.timeout(60),
@@ -114,3 +115,97 @@ async def test_when_inotify_cannot_start_watchfiles_watches_instead(
     assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == ["acp-tui-watch"]
     watching.close()
     assert [t.name for t in threading.enumerate() if t.name == "acp-tui-watch"] == []
+
+
+@pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "watchfiles"])
+async def test_a_directory_above_a_watched_one_takes_its_watcher_over(
+    root: Path, inotify: bool
+) -> None:
+    (root / "sub").mkdir()
+    watchers = DirectoryWatchers(use_inotify=inotify)
+    below, top = Heard(), Heard()
+    inner = await watchers.watch(root / "sub", below)
+    old = inner.watch
+    outer = await watchers.watch(root, top)
+    assert watchers.roots == [root], "one watcher: the one below stopped"
+    assert old.closed and inner.watch is outer.watch
+    assert inner.neighbours is outer.neighbours
+    (root / "sub" / "inner.txt").write_text("x")
+    (root / "outer.txt").write_text("y")
+    await until(lambda: str(root / "outer.txt") in top.paths(), "the outer file")
+    await until(lambda: str(root / "sub" / "inner.txt") in top.paths(), "the inner file")
+    await until(lambda: below.paths(), "the inner file below")
+    assert below.paths() == {str(root / "sub" / "inner.txt")}, "below hears only its own"
+    outer.close()
+    assert watchers.roots == [root], "kept for the listener below"
+    (root / "sub" / "later.txt").write_text("z")
+    await until(lambda: str(root / "sub" / "later.txt") in below.paths(), "still heard below")
+    inner.close()
+    assert watchers.roots == []
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_the_watch_limit_reached_while_arming_polls_the_tree_and_says_so_once(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a", "b", "c"):
+        (root / name / "deep").mkdir(parents=True)
+    limited = limit_watches(monkeypatch, allowed=2)
+    watchers = DirectoryWatchers()
+    heard, notices, later = Heard(), list[str](), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert limited.refused > 0
+    assert len(notices) == 1 and notices[0].startswith("file watching incomplete: ")
+    assert "fs.inotify.max_user_watches" in notices[0] and str(root) in notices[0]
+    assert "checked for changes every 2 s" in notices[0]
+    # polled now: a change deep in a directory inotify could not watch is heard
+    (root / "c" / "deep" / "late.txt").write_text("x")
+    await until(lambda: str(root / "c" / "deep" / "late.txt") in heard.paths(), "the change")
+    # a listener coming later is told too, once
+    other = await watchers.watch(root / "b", Heard(), on_notice=later.append)
+    assert later == notices and len(notices) == 1
+    other.close()
+    watching.close()
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_the_watch_limit_reached_by_a_new_directory_polls_from_then_on(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limit_watches(monkeypatch, allowed=1)  # the root only
+    watchers = DirectoryWatchers()
+    heard, notices = Heard(), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert notices == []
+    (root / "new" / "inner").mkdir(parents=True)  # cannot be watched: the limit
+    (root / "new" / "inner" / "made.txt").write_text("x")
+    await until(lambda: notices, "the notice")
+    assert "fs.inotify.max_user_watches" in notices[0]
+    # changes in the directory inotify could not watch are heard from then on
+    (root / "new" / "inner" / "later.txt").write_text("y")
+    await until(lambda: str(root / "new" / "inner" / "later.txt") in heard.paths(), "polled")
+    (root / "another").mkdir()
+    await until(lambda: str(root / "another") in heard.paths(), "another directory")
+    assert len(notices) == 1, "said once"
+    watching.close()
+    assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_when_polling_cannot_start_either_the_notice_says_what_may_be_missed(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (root / "a").mkdir()
+    limit_watches(monkeypatch, allowed=1)
+
+    def refused(self: PolledTree) -> None:
+        raise OSError(errno.EMFILE, "too many open files")
+
+    monkeypatch.setattr(PolledTree, "arm", refused)
+    watchers = DirectoryWatchers()
+    heard, notices = Heard(), list[str]()
+    watching = await watchers.watch(root, heard, on_notice=notices.append)
+    assert len(notices) == 1 and "fs.inotify.max_user_watches" in notices[0]
+    assert "changes the agent makes itself" in notices[0] and "may be missed" in notices[0]
+    (root / "top.txt").write_text("x")  # what inotify does watch is still heard
+    await until(lambda: str(root / "top.txt") in heard.paths(), "the change at the top")
+    watching.close()

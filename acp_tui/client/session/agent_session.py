@@ -120,6 +120,7 @@ class AgentSession:
         services = host_services(
             self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
             watchers=self.watchers, name=lambda: self.agent_name,
+            notice=lambda text: self.notices.emit(Notice(text, "warning")),
         )  # fmt: skip
         self.permissions = services.permissions
         self.write_gate = services.write_gate

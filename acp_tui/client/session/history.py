@@ -157,7 +157,8 @@ async def fork_session(session: AgentSession, session_id: str) -> tuple[str | No
 @dataclass(frozen=True)
 class OpenRequest:
     """Which session to start with: a given id (`--resume ID`), the last one (`--continue`),
-    or a choice from the picker (`--resume` alone, after a new session started)."""
+    or a choice from the picker (`--resume` alone: no session is opened before the user picks,
+    so nothing sent before goes to another one)."""
 
     resume_id: str | None = None
     continue_last: bool = False
@@ -165,13 +166,45 @@ class OpenRequest:
 
 
 async def start(session: AgentSession, request: OpenRequest) -> bool:
-    """Connect and open the session `request` asks for; a new one when there is none to open."""
+    """Connect and open the session `request` asks for; a new one when there is none to open.
+    `pick`: connect only; the app shows the picker and opens the choice (`open_picked`)."""
+    if request.pick:
+        return await session.connect()
     if request.resume_id is None and not request.continue_last:
         return await session.start()
     if not await session.connect():
         return False
     opened = await _open_requested(session, request)
     session.changes.start_soon()  # as `AgentSession.start` does: an opened session is watched
+    return opened
+
+
+def offers_picker(session: AgentSession) -> bool:
+    """Whether `--resume` alone shows the picker on the connected agent: only if the agent can
+    open earlier sessions (a notice says it cannot, and a new session is opened instead)."""
+    if HistoryCapabilities.of(session.agent_capabilities).can_open:
+        return True
+    session.notices.emit(
+        Notice(f"{session.agent_name} cannot open earlier sessions: a new one.", "warning")
+    )
+    return False
+
+
+async def open_picked(session: AgentSession, session_id: str | None, *, fork: bool = False) -> bool:
+    """`--resume` alone, once the user chose: open the session picked (a fork of it with
+    `fork`), or a new one (`session_id` None: the picker was closed). One the agent refuses is
+    said, and a new session opened instead, as for `--resume ID`."""
+    if session_id is not None and fork:
+        session_id, error = await fork_session(session, session_id)
+        if session_id is None:
+            session.notices.emit(
+                Notice(f"Could not fork: {error}. A new session instead.", "warning")
+            )
+    if session_id is None:
+        opened = await session.open_new()
+    else:
+        opened = await _open_requested(session, OpenRequest(resume_id=session_id))
+    session.changes.start_soon()
     return opened
 
 

@@ -5,6 +5,10 @@ end loads the next page with its cursor), or the sessions acp-tui remembers for 
 cannot list. Typing filters by title and id. Enter opens, `f` forks (unstable `session/fork`),
 `d` deletes after a confirmation, ctrl+r opens an old branch a rewind left and rewinds its files
 forward (the app's `OpenBranch`: in a new tab). Dismisses with a `PickedSession`, or None.
+
+Shown `at_start` (`--resume` alone, before any session is open: Esc opens a new one), it came
+unasked while the user may be typing a prompt: it takes no key until the `KeyGuard` lets go
+(0.6 s, and as long as the user goes on typing); the keys before go to the composer.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -30,11 +35,13 @@ from acp_tui.client.session.history import (
     list_sessions,
 )
 from acp_tui.host.asker import Choice, Question
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.settings_text import safe_text
 
 MORE = "\x00more"
+RELEASE_POLL = 0.1  # seconds between looks at whether the picker shown at start may take keys
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
     SessionPicker OptionList { height: auto; max-height: 26; border: none; }
     SessionPicker #sessions-hint { color: $text-muted; margin-bottom: 1; }
     """
+    AUTO_FOCUS = ""  # the search field is focused on mount, or when the guard lets go
     BINDINGS = [
         Binding("escape", "dismiss_none", "close", id="sessions.close"),
         Binding("ctrl+f", "fork", "fork", priority=True, id="sessions.fork"),
@@ -85,9 +93,14 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         ),
     ]
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: AgentSession, *, at_start: bool = False) -> None:
         super().__init__()
         self.session = session
+        self.at_start = at_start
+        """Shown unasked at start (`--resume` alone): guarded, and Esc means a new session."""
+        self.taking_keys = not at_start
+        self._armed_at: float | None = None
+        self._releasing: Timer | None = None
         self.caps = HistoryCapabilities.of(session.agent_capabilities)
         self.sessions: list[SessionSummary] = []
         self.next_cursor: str | None = None
@@ -109,7 +122,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             parts.append("ctrl+f fork")
         parts.append("ctrl+d delete" if self.caps.delete or not self.caps.list else "")
         parts.append("ctrl+r old branch: files forward")
-        parts.append("esc close")
+        parts.append("esc a new session" if self.at_start else "esc close")
         hint = " · ".join(p for p in parts if p)
         if not self.caps.list:
             hint = f"{self.session.agent_name} cannot list sessions; these are the ones acp-tui "
@@ -117,9 +130,26 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         return Text(safe_text(hint))
 
     def on_mount(self) -> None:
-        """Focus the search field and load the first page of sessions."""
-        self.query_one(Input).focus()
+        """Focus the search field (at start: once the key guard lets go) and load the first
+        page of sessions."""
+        if self.at_start:
+            self._armed_at = KeyGuard.of(self.app).arm()
+            if not self._release():
+                self._releasing = self.set_interval(RELEASE_POLL, self._release)
+        else:
+            self.query_one(Input).focus()
         self.load_page(None)
+
+    def _release(self) -> bool:
+        """Once the guard lets go: take keys, focus the search field. True when done."""
+        if self.taking_keys or KeyGuard.of(self.app).holds(self._armed_at):
+            return self.taking_keys
+        self.taking_keys = True
+        if self._releasing is not None:
+            self._releasing.stop()
+        if self.focused is None:
+            self.query_one(Input).focus()
+        return True
 
     @work(exclusive=True, group="sessions-page")
     async def load_page(self, cursor: str | None) -> None:
@@ -189,7 +219,11 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             self.dismiss(PickedSession("open", session_id))
 
     def on_key(self, event: events.Key) -> None:
-        """Up and down in the search field move the list's cursor."""
+        """Up and down in the search field move the list's cursor. Before the picker takes
+        keys, a key answers nothing: it goes to the composer."""
+        if not self.taking_keys:
+            KeyGuard.of(self.app).to_composer(event, focus=False)
+            return
         key = event.key
         search = self.query_one(Input)
         if key in ("down", "up") and search.has_focus:
@@ -201,6 +235,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def action_fork(self) -> None:
         """Dismiss with a fork of the selected session, if the agent can fork."""
+        if not self.taking_keys:
+            return  # (a priority binding runs before `on_key`: held here too)
         session_id = self._selected()
         if not self.caps.fork:
             notify(self, f"{self.session.agent_name} cannot fork sessions.")
@@ -212,6 +248,9 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """Open the highlighted session, an old branch a rewind left, with its files forward."""
         from acp_tui.ui.workspace.messages import OpenBranch
 
+        if not self.taking_keys:
+            return
+
         session_id = self._selected()
         if session_id in (None, MORE):
             return
@@ -221,6 +260,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def action_delete(self) -> None:
         """Delete the selected session after asking, if the agent can delete."""
+        if not self.taking_keys:
+            return
         session_id = self._selected()
         if session_id in (None, MORE):
             return
@@ -254,5 +295,6 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         notify(self, "Session deleted.")
 
     def action_dismiss_none(self) -> None:
-        """Dismiss without a session."""
-        self.dismiss(None)
+        """Dismiss without a session (at start: a new session is opened)."""
+        if self.taking_keys:
+            self.dismiss(None)

@@ -9,7 +9,7 @@ goes out). A tab never shown has no screen at all: its agent streams into its `T
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -187,7 +187,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(tab_name(tab), tab.title, tab.state.value, tab is self.current_tab)
+            TabLabel(tab_name(tab, self.tabs), tab.title, tab.state.value, tab is self.current_tab)
             for tab in self.tabs
         ]
         screen.parts.tab_bar.show_tabs(labels)
@@ -348,10 +348,17 @@ def inspector_name(tab: SessionTab) -> str:
     return "inspector" if tab.key == "tab-1" else f"inspector-{tab.key}"
 
 
-def tab_name(tab: SessionTab) -> str:
-    """The tab's name in the bar: its agent, and the branch of its worktree if it has one."""
+def tab_name(tab: SessionTab, tabs: Sequence[SessionTab] = ()) -> str:
+    """The tab's name in the bar: its agent, and the branch of its worktree if it has one, or
+    its directory's name when a tab of the same agent works in another directory."""
     branch = tab.spec.branch
-    return tab.agent if branch is None else f"{tab.agent} [{branch}]"
+    if branch is not None:
+        return f"{tab.agent} [{branch}]"
+    cwd = tab.spec.cwd
+    elsewhere = (t for t in tabs if t.spec.branch is None and t.spec.cwd != cwd)
+    if any(t.agent == tab.agent for t in elsewhere):
+        return f"{tab.agent} [{cwd.name or cwd}]"
+    return tab.agent
 
 
 def spec_for(session: AgentSession, preset: Preset | None) -> SessionSpec:
