@@ -207,6 +207,21 @@ def test_protocol_models_build_their_validators_at_first_use() -> None:
     assert validated == "1 True"  # validating builds it
 
 
+def test_the_settings_are_read_without_pydantic(tmp_path: Path) -> None:
+    """The settings are read on the way to the first usable prompt: plain checks, no pydantic
+    (its import and a validator build for one model)."""
+    config = tmp_path / "config.toml"
+    config.write_text('theme = "nord"\nmax_read_bytes = 0\n')
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from acp_tui.config import load_settings\n"
+        f"loaded = load_settings(Path({str(config)!r}), environ={{}})\n"
+        "print(loaded.settings.theme, len(loaded.messages), 'pydantic' in sys.modules)\n"
+    )
+    assert run_python(code).split() == ["nord", "1", "False"]
+
+
 def test_help_and_version_load_no_presets() -> None:
     code = (
         "import sys\n"
