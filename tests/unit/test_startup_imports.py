@@ -222,6 +222,28 @@ def test_the_settings_are_read_without_pydantic(tmp_path: Path) -> None:
     assert run_python(code).split() == ["nord", "1", "False"]
 
 
+def test_checking_a_session_update_builds_no_validator_for_every_update_kind() -> None:
+    """The conformance check of the updates an agent sends as the session opens (before the
+    prompt is ready) builds the validators of their kinds only, not `SessionNotification`'s
+    (every kind's at once)."""
+    code = (
+        "import json\n"
+        "from acp_tui.protocol.models import SessionNotification\n"
+        "from acp_tui.protocol.traffic import TrafficEvent\n"
+        "from acp_tui.protocol.traffic_store import TrafficStore\n"
+        "store = TrafficStore()\n"
+        "update = {'sessionUpdate': 'available_commands_update', 'availableCommands': 3}\n"
+        "frame = {'jsonrpc': '2.0', 'method': 'session/update',\n"
+        "         'params': {'sessionId': 's', 'update': update}}\n"
+        "store.record(TrafficEvent('in', 0.0, json.dumps(frame)))\n"
+        "print([mark.kind.name for mark in store.frames[0].marks])\n"
+        "print(SessionNotification.__pydantic_complete__)\n"
+    )
+    marks, built = run_python(code).splitlines()
+    assert marks == "['DEFAULTED']"  # still checked: a list of commands that is not one
+    assert built == "False"
+
+
 def test_help_and_version_load_no_presets() -> None:
     code = (
         "import sys\n"
