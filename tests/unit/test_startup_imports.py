@@ -25,6 +25,8 @@ LAZY = (
     "acp_tui.client.replay",
     "acp_tui.client.check",  # `acp-tui check`
     "markdown_it",
+    "pygments",  # at the first code fence, diff or attached file shown
+    "rich.syntax",
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
