@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -222,7 +223,12 @@ def test_bad_env_value_is_reported_and_ignored(tmp_path):
 
 
 def test_settings_built_directly_are_checked_and_converted_as_the_file_is() -> None:
-    s = Settings(watch_changes="no", max_read_bytes="10", extra_allowed_roots=["notes"])  # type: ignore[arg-type]
+    values: dict[str, Any] = {
+        "watch_changes": "no",
+        "max_read_bytes": "10",
+        "extra_allowed_roots": ["notes"],
+    }
+    s = Settings(**values)
     assert (s.watch_changes, s.max_read_bytes) == (False, 10)
     assert s.extra_allowed_roots == [Path.home() / "notes"]
     with pytest.raises(ValueError, match="max_read_bytes"):
