@@ -28,11 +28,11 @@ from acp_tui.protocol.models import (
     LoadSessionResponse,
     NewSessionResponse,
     PromptResponse,
-    SessionNotification,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
+    parse_session_update,
 )
-from acp_tui.protocol.models._base import Repair, recording_repairs
+from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
 from acp_tui.protocol.router import CLIENT_REQUESTS
 
 
@@ -73,7 +73,7 @@ AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
     methods.ELICITATION_CREATE: None,
 }
 AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
-    methods.SESSION_UPDATE: SessionNotification,
+    methods.SESSION_UPDATE: None,  # checked by hand: `_session_notification`
     methods.ELICITATION_COMPLETE: None,
     methods.CANCEL_REQUEST: None,
 }
@@ -184,6 +184,11 @@ class ConformanceChecker:
             if not method.startswith("_"):
                 marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"method {method!r}"))
             return
+        if method == methods.SESSION_UPDATE:
+            _session_notification(params, marks)
+            if type(params) is dict:
+                _check_values(method, params, marks)
+            return
         model = known[method]
         if model is not None:
             _validate(model, params, method, marks)
@@ -236,6 +241,34 @@ def _plain_text_chunk(params: Any) -> bool:
     return size == 2
 
 
+def _session_notification(params: Any, marks: list[Mark]) -> None:
+    """`session/update`'s params checked as `SessionNotification` checks them (its first error
+    and what its update's model repairs), without building its validator: that one holds every
+    update kind's, the session reads each update with its kind's model alone
+    (`parse_session_update`), and agents send updates as the session opens, before the
+    prompt is ready."""
+    what = methods.SESSION_UPDATE
+    with recording_repairs() as repairs:
+        if type(params) is not dict:
+            error = "params: Input should be a valid dictionary or instance of SessionNotification"
+        else:
+            meta = params.get("_meta")
+            if meta is not None and type(meta) is not dict:
+                note_repair("defaulted", "meta", "Input should be a valid dictionary")
+            error = ""
+            if "sessionId" not in params:
+                error = "sessionId: Field required"
+            elif type(params["sessionId"]) is not str:
+                error = "sessionId: Input should be a valid string"
+            if "update" in params:
+                parse_session_update(params["update"])
+            elif not error:
+                error = "update: Field required"
+        if error:
+            marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: {error}"))
+    _mark_repairs(repairs, what, marks)
+
+
 def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) -> None:
     with recording_repairs() as repairs:
         try:
@@ -244,6 +277,10 @@ def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) 
             first = error.errors(include_url=False)[0]
             where = ".".join(str(part) for part in first["loc"]) or "params"
             marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: {where}: {first['msg']}"))
+    _mark_repairs(repairs, what, marks)
+
+
+def _mark_repairs(repairs: list[Repair], what: str, marks: list[Mark]) -> None:
     seen: set[Repair] = set()
     for repair in repairs:
         if repair in seen:  # a list retried item by item reports the same field twice

@@ -69,10 +69,11 @@ class ThreadSettings:
     def set_modes(self, state: SessionModeState | None) -> None:
         """The modes from a session/new or session/load response (None: no modes)."""
         self.modes = list(state.available_modes) if state is not None else []
-        self.changed.emit(ch.ModesChanged())
         current = state.current_mode_id if state is not None else None
-        if current != self.current_mode_id:
-            self.current_mode_id = current
+        moved = current != self.current_mode_id
+        self.current_mode_id = current  # in place before either is told: one refresh shows both
+        self.changed.emit(ch.ModesChanged())
+        if moved:
             self.changed.emit(ch.CurrentModeChanged(current))
 
     def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:

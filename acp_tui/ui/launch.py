@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,7 +107,7 @@ def _run(
 
     loaded = load_settings()
     if options.protocol is not None:
-        loaded.settings = loaded.settings.model_copy(update={"protocol_version": options.protocol})
+        loaded.settings = replace(loaded.settings, protocol_version=options.protocol)
     rules = RulesStore(cwd)
     watchers = DirectoryWatchers()  # one watcher per directory, for every session of the app
 

@@ -159,3 +159,18 @@ async def test_an_agent_without_modes_has_the_modes_section_say_none(tmp_path: P
         await h.pilot.press("enter", "shift+tab")
         await h.pilot.pause()
         assert h.sent_methods("session/set_mode") == []
+
+
+async def test_the_mode_list_is_not_built_again_for_the_same_modes(tmp_path: Path) -> None:
+    """While the session opens, its state, modes and config options each refresh the list: the
+    same modes and current mode leave the options as they are (built once, not once per ask)."""
+    agent = write_scenario(tmp_path, [initialize_ok(), session_with_modes()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(lambda: marks(h) == ["● Ask", "○ Code", "○ Plan"], "the modes listed")
+        mode_list = h.one(ModeList)
+        options = [mode_list.get_option_at_index(i) for i in range(mode_list.option_count)]
+        mode_list.set_modes(list(mode_list.modes), mode_list.current)
+        assert [mode_list.get_option_at_index(i) for i in range(3)] == options
+        assert all(mode_list.get_option_at_index(i) is option for i, option in enumerate(options))
+        mode_list.set_modes(mode_list.modes[:2], mode_list.current)  # a change: built again
+        assert marks(h) == ["● Ask", "○ Code"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,7 @@ from acp_tui.config import (
     Settings,
     config_path,
     load_settings,
+    setting_docs,
     user_config_dir,
 )
 from acp_tui.host.permission_rules import PermissionPolicy
@@ -36,8 +39,9 @@ def test_config_path_resolution():
 
 
 def test_every_field_is_documented():
-    for name, info in Settings.model_fields.items():
-        assert info.description and len(info.description) > 10, name
+    docs = setting_docs()
+    for name in fields(Settings):
+        assert len(docs.get(name.name, "")) > 10, name.name
 
 
 def test_missing_file_gives_defaults_and_no_messages(tmp_path):
@@ -216,3 +220,18 @@ def test_bad_env_value_is_reported_and_ignored(tmp_path):
     assert loaded.settings.max_read_bytes == 10
     text = "\n".join(loaded.messages)
     assert "ACP_TUI_KEYMAP" in text and "ACP_TUI_MAX_READ_BYTES" in text
+
+
+def test_settings_built_directly_are_checked_and_converted_as_the_file_is() -> None:
+    values: dict[str, Any] = {
+        "watch_changes": "no",
+        "max_read_bytes": "10",
+        "extra_allowed_roots": ["notes"],
+    }
+    s = Settings(**values)
+    assert (s.watch_changes, s.max_read_bytes) == (False, 10)
+    assert s.extra_allowed_roots == [Path.home() / "notes"]
+    with pytest.raises(ValueError, match="max_read_bytes"):
+        Settings(max_read_bytes=0)
+    with pytest.raises(ValueError, match="hold_writes"):
+        Settings(hold_writes="sometimes")  # type: ignore[arg-type]

@@ -107,6 +107,25 @@ VIOLATIONS = [
     ),
     (update({**TOOL_CALL, "title": 42}), MarkKind.WRONG_TYPE, "title"),
     (
+        {"jsonrpc": "2.0", "method": "session/update", "params": {"update": TOOL_CALL}},
+        MarkKind.WRONG_TYPE,
+        "sessionId: Field required",
+    ),
+    (
+        {
+            "jsonrpc": "2.0",
+            "method": "session/update",
+            "params": {"sessionId": 7, "update": TOOL_CALL},
+        },
+        MarkKind.WRONG_TYPE,
+        "sessionId",
+    ),
+    (
+        {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s"}},
+        MarkKind.WRONG_TYPE,
+        "update: Field required",
+    ),
+    (
         update({**TOOL_CALL, "locations": [{"path": "src/a.py"}]}),
         MarkKind.RELATIVE_PATH,
         "src/a.py",

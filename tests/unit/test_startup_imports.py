@@ -25,6 +25,8 @@ LAZY = (
     "acp_tui.client.replay",
     "acp_tui.client.check",  # `acp-tui check`
     "markdown_it",
+    "pygments",  # at the first code fence, diff or attached file shown
+    "rich.syntax",
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
@@ -190,8 +192,12 @@ def test_protocol_models_build_their_validators_at_first_use() -> None:
         "import sys\n"
         "import acp_tui.ui.launch, acp_tui.client.session.agent_session, acp_tui.ui.app\n"
         "from acp_tui.protocol.models import InitializeResponse\n"
+        "from acp_tui.protocol.models import UnknownContent, UnknownPlanContent\n"
+        "from acp_tui.protocol.models import UnknownToolCallContent, UnknownUpdate\n"
         "from acp_tui.protocol.models._base import AcpModel\n"
-        "todo, models = [AcpModel], []\n"
+        "todo = [AcpModel, UnknownContent, UnknownPlanContent, UnknownToolCallContent,"
+        " UnknownUpdate]\n"
+        "models = []\n"
         "while todo:\n"
         "    cls = todo.pop()\n"
         "    models.append(cls)\n"
@@ -205,6 +211,43 @@ def test_protocol_models_build_their_validators_at_first_use() -> None:
     assert models > 50  # the models were all imported...
     assert built == 0  # ...and none has built its schema yet
     assert validated == "1 True"  # validating builds it
+
+
+def test_the_settings_are_read_without_pydantic(tmp_path: Path) -> None:
+    """The settings are read on the way to the first usable prompt: plain checks, no pydantic
+    (its import and a validator build for one model)."""
+    config = tmp_path / "config.toml"
+    config.write_text('theme = "nord"\nmax_read_bytes = 0\n')
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from acp_tui.config import load_settings\n"
+        f"loaded = load_settings(Path({str(config)!r}), environ={{}})\n"
+        "print(loaded.settings.theme, len(loaded.messages), 'pydantic' in sys.modules)\n"
+    )
+    assert run_python(code).split() == ["nord", "1", "False"]
+
+
+def test_checking_a_session_update_builds_no_validator_for_every_update_kind() -> None:
+    """The conformance check of the updates an agent sends as the session opens (before the
+    prompt is ready) builds the validators of their kinds only, not `SessionNotification`'s
+    (every kind's at once)."""
+    code = (
+        "import json\n"
+        "from acp_tui.protocol.models import SessionNotification\n"
+        "from acp_tui.protocol.traffic import TrafficEvent\n"
+        "from acp_tui.protocol.traffic_store import TrafficStore\n"
+        "store = TrafficStore()\n"
+        "update = {'sessionUpdate': 'available_commands_update', 'availableCommands': 3}\n"
+        "frame = {'jsonrpc': '2.0', 'method': 'session/update',\n"
+        "         'params': {'sessionId': 's', 'update': update}}\n"
+        "store.record(TrafficEvent('in', 0.0, json.dumps(frame)))\n"
+        "print([mark.kind.name for mark in store.frames[0].marks])\n"
+        "print(SessionNotification.__pydantic_complete__)\n"
+    )
+    marks, built = run_python(code).splitlines()
+    assert marks == "['DEFAULTED']"  # still checked: a list of commands that is not one
+    assert built == "False"
 
 
 def test_help_and_version_load_no_presets() -> None:

@@ -265,6 +265,26 @@ def test_modes_from_session_response_and_updates(thread: Thread, events: list[ch
     assert events[-2:] == [ch.ModesChanged(), ch.CurrentModeChanged(None)]
 
 
+def test_the_modes_and_their_current_one_are_both_in_place_when_either_is_told(
+    thread: Thread,
+) -> None:
+    """A session response's modes and current mode: whoever hears of the modes sees the current
+    one too (the mode list is built once from both, not first without a current mode)."""
+    seen: list[tuple[list[str], str | None]] = []
+    thread.changed.subscribe(
+        lambda change: (
+            seen.append(([mode.id for mode in thread.modes], thread.current_mode_id))
+            if isinstance(change, ch.ModesChanged | ch.CurrentModeChanged)
+            else None
+        )
+    )
+    state = m.SessionModeState(
+        current_mode_id="ask", available_modes=[m.SessionMode(id="ask", name="Ask")]
+    )
+    thread.set_modes(state)
+    assert seen == [(["ask"], "ask"), (["ask"], "ask")]
+
+
 def test_modes_and_the_mode_option_follow_each_other(
     thread: Thread, events: list[ch.Change]
 ) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ValidationError, model_serializer
+from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 
 from ._base import (
     AcpModel,
@@ -102,6 +102,8 @@ class EmbeddedResource(AcpModel):
 
 class UnknownContent(BaseModel):
     """A content block acp-tui does not understand, kept exactly as received."""
+
+    model_config = ConfigDict(defer_build=True)  # built at first use, as AcpModel's
 
     raw: Any
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from ._base import (
     AcpModel,
@@ -65,6 +65,8 @@ class Terminal(AcpModel):
 
 class UnknownToolCallContent(BaseModel):
     """Tool call content of a type this schema does not know, kept as received."""
+
+    model_config = ConfigDict(defer_build=True)  # built at first use, as AcpModel's
 
     raw: dict[str, Any]
 

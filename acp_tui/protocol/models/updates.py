@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     ValidationError,
     model_serializer,
@@ -145,6 +146,8 @@ class PlanMarkdown(_PlanIdModel):
 class UnknownPlanContent(BaseModel):
     """Plan content of a type this schema does not know, kept as received."""
 
+    model_config = ConfigDict(defer_build=True)  # built at first use, as AcpModel's
+
     raw: dict[str, Any]
 
     @property
@@ -196,6 +199,8 @@ class PlanRemoved(_PlanIdModel):
 
 class UnknownUpdate(BaseModel):
     """A session update acp-tui does not understand (or that did not validate), kept raw."""
+
+    model_config = ConfigDict(defer_build=True)  # built at first use, as AcpModel's
 
     raw: Any
     error: str | None = None

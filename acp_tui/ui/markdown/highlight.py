@@ -10,14 +10,14 @@ lexers fall back to highlighting each line on its own.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from pygments.lexer import ExtendedRegexLexer, Lexer, RegexLexer
-from pygments.lexers import get_lexer_by_name
-from pygments.token import Error, Text, Whitespace, _TokenType
-from pygments.util import ClassNotFound
+if TYPE_CHECKING:  # pygments loads at the first code fence, not with the app
+    from pygments.lexer import Lexer
+    from pygments.token import _TokenType
 
 LexState = tuple[str, ...]
-Token = tuple[_TokenType, str]
+Token = tuple["_TokenType", str]
 ROOT: LexState = ("root",)
 
 
@@ -26,6 +26,9 @@ def lexer_for(language: str) -> Lexer | None:
     """A shared lexer for ``language`` (lexers keep no state between calls), or None."""
     if not language:
         return None
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
@@ -55,6 +58,9 @@ def lex_line(
     lexer: Lexer | None, line: str, state: LexState = ROOT
 ) -> tuple[list[Token], LexState]:
     """Tokens of ``line`` (without its newline) and the lexer state after it."""
+    from pygments.lexer import ExtendedRegexLexer, RegexLexer
+    from pygments.token import Error, Text, Whitespace, _TokenType
+
     if lexer is None:
         return [(Text, line)], state
     text = line + "\n"

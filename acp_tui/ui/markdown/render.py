@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 from textual.strip import Strip
 
@@ -31,6 +31,9 @@ from acp_tui.ui.markdown.blocks import (
 from acp_tui.ui.markdown.deeper import DEEPER_MARK, Deeper
 from acp_tui.ui.markdown.inline import inline_text
 from acp_tui.ui.markdown.theme import DEFAULT_THEME, MarkdownTheme
+
+if TYPE_CHECKING:
+    from rich.syntax import PygmentsSyntaxTheme
 
 BLANK = Strip([])
 

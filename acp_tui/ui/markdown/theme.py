@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
+
+if TYPE_CHECKING:
+    from rich.syntax import PygmentsSyntaxTheme
 
 
 def _default_headings() -> tuple[Style, ...]:
@@ -40,7 +44,9 @@ class MarkdownTheme:
         return self.headings[min(max(level, 1), len(self.headings)) - 1]
 
     def syntax_theme(self) -> PygmentsSyntaxTheme:
-        """The Pygments theme for code fences."""
+        """The Pygments theme for code fences (pygments loads at the first one)."""
+        from rich.syntax import PygmentsSyntaxTheme
+
         return PygmentsSyntaxTheme(self.code_theme)
 
 

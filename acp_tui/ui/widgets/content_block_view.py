@@ -7,7 +7,6 @@ import json
 
 from rich.console import RenderableType
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widget import Widget
@@ -95,6 +94,8 @@ class EmbeddedResourceView(Widget):
         uri = resource.uri
         if isinstance(resource, TextResourceContents):
             text = resource.text
+            from rich.syntax import Syntax  # (pygments: loaded when first shown)
+
             lexer = Syntax.guess_lexer(uri, text[:2000])
             body: RenderableType = Syntax(text, lexer, word_wrap=True, line_numbers=False)
             title = f"📎 {uri} ({len(text.splitlines())} lines)"

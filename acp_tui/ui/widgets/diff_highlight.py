@@ -8,17 +8,18 @@ if each line stood alone.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_for_filename
-from pygments.token import Token, _TokenType
-from pygments.util import ClassNotFound
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 
 from acp_tui.safe_text import safe_line
 from acp_tui.thread.diff import word_spans
+
+if TYPE_CHECKING:  # pygments loads at the first diff shown, not with the app
+    from pygments.lexer import Lexer
+    from pygments.token import _TokenType
+    from rich.syntax import PygmentsSyntaxTheme
 
 DARK_THEME = "monokai"
 LIGHT_THEME = "default"
@@ -37,6 +38,9 @@ def lexer_for_path(path: str) -> Lexer | None:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if not name:
         return None
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
     try:
         lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
@@ -57,6 +61,12 @@ def emphasis_spans(
     return old_spans, new_spans
 
 
+def _syntax_theme(name: str) -> PygmentsSyntaxTheme:
+    from rich.syntax import PygmentsSyntaxTheme
+
+    return PygmentsSyntaxTheme(name)
+
+
 LINES_KEPT = 4096
 """Highlighted lines a `LineHighlighter` keeps (a diff of a large file is not kept whole)."""
 
@@ -67,7 +77,7 @@ class LineHighlighter:
     def __init__(self, path: str, dark: bool = True) -> None:
         self._lexer = lexer_for_path(path)
         self._dark = dark
-        self._theme = PygmentsSyntaxTheme(DARK_THEME if dark else LIGHT_THEME)
+        self._theme = _syntax_theme(DARK_THEME if dark else LIGHT_THEME)
         self._token_styles: dict[_TokenType, Style] = {}
         self._cache: dict[str, Text] = {}
 
@@ -86,7 +96,7 @@ class LineHighlighter:
         if dark == self._dark:
             return
         self._dark = dark
-        self._theme = PygmentsSyntaxTheme(DARK_THEME if dark else LIGHT_THEME)
+        self._theme = _syntax_theme(DARK_THEME if dark else LIGHT_THEME)
         self._token_styles.clear()
         self._cache.clear()
 
@@ -96,6 +106,8 @@ class LineHighlighter:
             full = self._theme.get_style_for_token(token_type)
             # foreground only (the diff row supplies the background), and the theme's plain
             # text colour left out so that the widget's own text colour shows
+            from pygments.token import Token
+
             plain = self._theme.get_style_for_token(Token.Text).color
             style = Style(
                 color=None if full.color == plain else full.color,

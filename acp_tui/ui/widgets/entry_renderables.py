@@ -16,7 +16,6 @@ from functools import lru_cache
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.content import Content
 from textual.strip import Strip
@@ -180,6 +179,8 @@ def resource_lines(
         return lines
     body: RenderableType
     if isinstance(resource, m.TextResourceContents):
+        from rich.syntax import Syntax  # (pygments: loaded when first shown)
+
         lexer = Syntax.guess_lexer(uri, resource.text[:2000])
         body = Syntax(resource.text, lexer, word_wrap=True, line_numbers=False)
     else:

@@ -47,12 +47,19 @@ class ModeList(OptionList):
         self._rebuild()
 
     def set_modes(self, modes: list[ModeInfo], current: str | None) -> None:
-        """Show `modes`, `current` marked."""
+        """Show `modes`, `current` marked (the list is built again only if either changed: the
+        session's state, modes and config options each ask while it opens)."""
+        if modes == self.modes and current == self.current:
+            return
         self.modes = modes
-        self.set_current(current)
+        self._set_current(current)
 
     def set_current(self, current: str | None) -> None:
         """Mark `current` as the mode in force (cycling then goes on from it)."""
+        if current != self.current:
+            self._set_current(current)
+
+    def _set_current(self, current: str | None) -> None:
         if current != self.current:
             self._last_tried = None  # a switch happened: cycle on from the new current mode
         self.current = current
