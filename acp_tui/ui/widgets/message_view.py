@@ -8,6 +8,7 @@ the conversation swaps in a `MessageLines` when it finishes, handing over the pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -131,6 +132,23 @@ class StreamingMessage(Vertical):
             if isinstance(view, StreamingMarkdown):
                 view.finish()
 
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once every text block's appended text is on the screen (see
+        `StreamingMarkdown.when_drawn`)."""
+        views = [view for view in self._block_views if isinstance(view, StreamingMarkdown)]
+        waiting = len(views)
+
+        def drawn() -> None:
+            nonlocal waiting
+            waiting -= 1
+            if waiting == 0:
+                callback()
+
+        if not views:
+            callback()
+        for view in views:
+            view.when_drawn(drawn)
+
     def streamed(self) -> StreamedText:
         """The documents the finished views parsed, for the `MessageLines` that replaces this."""
         documents = {
@@ -198,6 +216,10 @@ class ThoughtView(Vertical):
     def finish(self) -> None:
         """The thought is complete (the conversation then shows it folded, drawn from data)."""
         self.message.finish()
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the thought's appended text is on the screen."""
+        self.message.when_drawn(callback)
 
     def streamed(self) -> StreamedText:
         """The thought's text so far."""
