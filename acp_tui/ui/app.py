@@ -27,6 +27,7 @@ from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporte
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
+from acp_tui.ui.markdown import warm_up
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.session_actions import continue_in, fork_whole
@@ -191,6 +192,7 @@ class AcpApp(WorkspaceApp):
             session_history.remember(tab.session)
             await self.apply_preset(tab)
             tab.session.send_queued()
+            warm_up.start()  # (the first message's one-time costs, now the prompt is usable)
             if self.open_request.pick:
                 self.show_sessions(tab)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:

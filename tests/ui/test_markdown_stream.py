@@ -392,3 +392,22 @@ async def test_finishing_a_message_paints_again_only_its_last_lines(
         await pilot.pause()
         assert on_screen(app, "the end")
         assert "para 0" not in painted
+
+
+async def test_a_message_replaced_at_its_end_draws_its_end_without_a_layout() -> None:
+    """A message the conversation replaces once its end is drawn keeps the height it streamed
+    at: its end is drawn in place (a layout moves and repaints everything on the screen)."""
+    app = StreamApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        md = app.md
+        md.append("".join(f"para {i}\n\n" for i in range(6)) + "the e")
+        await wait_until(pilot, lambda: on_screen(app, "the e"))
+        height, layouts = md.size.height, md.layouts
+        assert height > md.line_count  # (a step taller while it streams)
+        md.append("nd")
+        md.finish(replaced=True)
+        drawn: list[bool] = []
+        md.when_drawn(lambda: drawn.append(True))
+        await wait_until(pilot, lambda: bool(drawn))
+        assert on_screen(app, "the end")
+        assert md.layouts == layouts and md.size.height == height

@@ -63,6 +63,7 @@ class StreamingMarkdown(Widget):
         self._parts: list[str] = []
         self._splitter = BlockSplitter()
         self._finished = False
+        self._keep_step = False  # see `finish`
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter, lambda: self.source)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
@@ -100,11 +101,16 @@ class StreamingMarkdown(Widget):
         self._document.feed(text)
         self._mark_dirty()
 
-    def finish(self) -> None:
-        """The message is complete: close the open block; everything becomes static."""
+    def finish(self, *, replaced: bool = False) -> None:
+        """The message is complete: close the open block; everything becomes static.
+
+        ``replaced``: the view is replaced once its end is drawn (the conversation's swap at
+        the turn end): it keeps the height it streamed at (its last step's blank end), so the
+        end is drawn without a layout of the screen, and the replacement takes the exact one."""
         if self._finished:
             return
         self._finished = True
+        self._keep_step = replaced
         self._document.close()
         self._mark_dirty(at_once=True)  # the end shows now, not a frame later
 
@@ -293,7 +299,7 @@ class StreamingMarkdown(Widget):
     @property
     def height_now(self) -> int:
         """The height the widget takes for its lines now (see `GROW_STEP`)."""
-        return self._height(self.line_count, not self._finished)
+        return self._height(self.line_count, not self._finished or self._keep_step)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if width > 0 and width != self._document.width:

@@ -55,7 +55,7 @@ class ConversationTurnEnd(VerticalScroll):
 
     def _end_streams(self, last: int) -> None:
         """The turn ended: the messages streaming up to entry `last` close their documents now
-        (their last lines show at the next frame, laid out at once); once that frame is drawn
+        (their last lines drawn at once, in the height they have); once that frame is drawn
         they are redrawn from data (a full render of a long message, see `_finish_streaming`)
         and the turn settles (after the next refresh if none was streaming)."""
         settle = not self._settle_pending  # turns ending in a burst (a replay) settle once
@@ -81,7 +81,7 @@ class ConversationTurnEnd(VerticalScroll):
             waiting = 1
             self.call_after_refresh(drawn)
         for view in views:
-            view.finish()
+            view.finish(replaced=True)  # (its end drawn without a layout)
             view.when_drawn(drawn)
 
     def _turn_settled(self) -> None:

@@ -123,14 +123,15 @@ class StreamingMessage(Vertical):
                     view.append(block.text[len(shown) :])
         self.sync_blocks()
 
-    def finish(self) -> None:
-        """The message is complete: streaming views close their documents."""
+    def finish(self, *, replaced: bool = False) -> None:
+        """The message is complete: streaming views close their documents (``replaced``: see
+        `StreamingMarkdown.finish`)."""
         if self.finished:
             return
         self.finished = True
         for view in self._block_views:
             if isinstance(view, StreamingMarkdown):
-                view.finish()
+                view.finish(replaced=replaced)
 
     def when_drawn(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` once every text block's appended text is on the screen (see
@@ -213,9 +214,9 @@ class ThoughtView(Vertical):
         """Take the text the thought gained while its tab was hidden."""
         self.message.catch_up()
 
-    def finish(self) -> None:
+    def finish(self, *, replaced: bool = False) -> None:
         """The thought is complete (the conversation then shows it folded, drawn from data)."""
-        self.message.finish()
+        self.message.finish(replaced=replaced)
 
     def when_drawn(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` once the thought's appended text is on the screen."""

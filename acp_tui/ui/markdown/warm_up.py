@@ -1,0 +1,48 @@
+"""The Markdown renderer's one-time costs, paid once the session is open instead of inside the
+agent's first message.
+
+The first message paid for markdown-it (its import and parser: ~0.15 s under a profiler) and
+the first code fence for its language's pygments lexer (building its regexes: ~0.35 s for
+Python), on the event loop, while the text streamed (the first frames of the reply late, the
+end of a fast one too). `start` builds them in a background thread once the session is open
+(the prompt usable, its first frame long drawn): the thread holds the interpreter for at most
+its switch interval at a time, so keys are read and answered meanwhile. A message that needs
+one of them before the thread is done waits for it (markdown-it's import, the lexer's lock in
+`highlight.lexer_for`) instead of building it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from acp_tui.ui.markdown.highlight import lexer_for
+from acp_tui.ui.markdown.inline import parser
+
+logger = logging.getLogger(__name__)
+
+LANGUAGES = ("python", "bash", "json", "javascript", "typescript", "diff")
+"""The fence languages whose lexers are built ahead (the commonest in agents' replies)."""
+
+_started = threading.Event()
+
+
+def start() -> threading.Thread | None:
+    """Warm the renderer in a daemon thread (once per process; None if already started)."""
+    if _started.is_set():
+        return None
+    _started.set()
+    thread = threading.Thread(target=warm, name="markdown-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def warm() -> None:
+    """Build markdown-it's parser and the lexers of `LANGUAGES` (a failure is only logged: the
+    first message builds what it needs as before)."""
+    try:
+        parser()
+        for language in LANGUAGES:
+            lexer_for(language)
+    except Exception:
+        logger.exception("warming the Markdown renderer failed")
