@@ -192,7 +192,8 @@ class AcpApp(WorkspaceApp):
             session_history.remember(tab.session)
             await self.apply_preset(tab)
             tab.session.send_queued()
-            warm_up.start()  # (the first message's one-time costs, now the prompt is usable)
+            # the Markdown renderer's one-time costs, paid while the user types
+            self.set_timer(warm_up.AFTER, lambda: warm_up.start_if_idle(tab.session.turn_running))
             if self.open_request.pick:
                 self.show_sessions(tab)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:

@@ -17,7 +17,7 @@ from tests.agents.scenarios import initialize_ok, write_scenario
 from tests.ui.app_harness import fixed_cwd, run_app, session_with_modes
 
 
-async def test_the_warm_up_starts_once_the_prompt_is_usable_and_never_holds_keys(
+async def test_the_warm_up_starts_once_the_prompt_is_usable_and_idle_and_never_holds_keys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     running, release = threading.Event(), threading.Event()
@@ -29,6 +29,7 @@ async def test_the_warm_up_starts_once_the_prompt_is_usable_and_never_holds_keys
 
     monkeypatch.setattr(warm_up, "_started", threading.Event())
     monkeypatch.setattr(warm_up, "warm", held_warm)
+    monkeypatch.setattr(warm_up, "AFTER", 0.2)
     apps: list[AcpApp] = []
     mount = AcpApp.on_mount
 
@@ -36,14 +37,14 @@ async def test_the_warm_up_starts_once_the_prompt_is_usable_and_never_holds_keys
         apps.append(app)
         await mount(app)
 
-    start = warm_up.start
+    start = warm_up.start_if_idle
 
-    def recording_start() -> threading.Thread | None:
+    def recording_start(turn_running: bool) -> threading.Thread | None:
         states.append(apps[0].session.state)
-        return start()
+        return start(turn_running)
 
     monkeypatch.setattr(AcpApp, "on_mount", recording_mount)
-    monkeypatch.setattr(warm_up, "start", recording_start)
+    monkeypatch.setattr(warm_up, "start_if_idle", recording_start)
     agent = write_scenario(tmp_path, [initialize_ok(), session_with_modes()])
     try:
         async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
@@ -55,6 +56,14 @@ async def test_the_warm_up_starts_once_the_prompt_is_usable_and_never_holds_keys
             assert not release.is_set()  # (the warm-up was still running)
     finally:
         release.set()
+
+
+def test_no_warm_up_while_a_turn_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn already running when the warm-up is due builds what it uses itself: the warm-up
+    never adds to the work of a reply."""
+    monkeypatch.setattr(warm_up, "_started", threading.Event())
+    assert warm_up.start_if_idle(turn_running=True) is None
+    assert not warm_up._started.is_set()
 
 
 def test_warming_builds_the_parser_and_the_lexers_a_message_then_reuses() -> None:
