@@ -27,6 +27,7 @@ from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporte
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
+from acp_tui.ui.markdown import warm_up
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.session_actions import continue_in, fork_whole
@@ -193,6 +194,8 @@ class AcpApp(WorkspaceApp):
             session_history.remember(tab.session)
             await self.apply_preset(tab)
             tab.session.send_queued()  # (at the session picked: none was open before)
+            # the Markdown renderer's one-time costs, paid while the user types
+            self.set_timer(warm_up.AFTER, lambda: warm_up.start_if_idle(tab.session.turn_running))
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
             # Nothing to continue: say why and leave cleanly.
             self.exit_message = tab.session.error

@@ -63,7 +63,9 @@ async def test_a_finished_message_is_drawn_from_data_exactly_as_it_streamed(
         streaming = conversation.query_one(AgentMessageView)
         streaming.finish()  # the streaming view takes its exact height
         markdown = streaming.query_one(StreamingMarkdown)
-        await until(pilot, lambda: markdown.document.packed is not None, "the last flush")
+        drawn: list[bool] = []
+        markdown.when_drawn(lambda: drawn.append(True))
+        await until(pilot, lambda: drawn, "the last flush")
         await settled(pilot, conversation)
         streamed = conversation_area(app)
         assert "Findings" in "\n".join(strip.text for strip in streamed)

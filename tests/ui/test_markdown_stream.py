@@ -361,3 +361,53 @@ async def test_messages_without_a_border_paint_their_own_lines_as_blank() -> Non
     async with Messages().run_test() as pilot:
         plain, framed = pilot.app.query(AgentMessageView)
         assert plain.BLANK and not framed.BLANK
+
+
+async def test_finishing_a_message_paints_again_only_its_last_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The end of a message takes its exact height (a layout, the whole message repainted)
+    without painting its lines again: they are not packed away at the end (that cost 17-26 ms
+    for a long message, and the repaint of every line shown, before its end reached the
+    screen)."""
+    from acp_tui.ui.markdown import screen_lines, stream_view
+
+    painted: list[str] = []
+    original = screen_lines.paint
+
+    def counting_paint(source: Strip, look: screen_lines.Look) -> Strip:
+        painted.append(source.text.strip())
+        return original(source, look)
+
+    monkeypatch.setattr(stream_view, "paint", counting_paint)
+    app = StreamApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        md = app.md
+        md.append("".join(f"para {i}\n\n" for i in range(6)) + "the end")
+        await wait_until(pilot, lambda: on_screen(app, "the end"))
+        assert md.size.height > md.line_count  # (a step taller while it streams)
+        painted.clear()
+        md.finish()
+        await wait_until(pilot, lambda: md.size.height == md.line_count)
+        await pilot.pause()
+        assert on_screen(app, "the end")
+        assert "para 0" not in painted
+
+
+async def test_a_message_replaced_at_its_end_draws_its_end_without_a_layout() -> None:
+    """A message the conversation replaces once its end is drawn keeps the height it streamed
+    at: its end is drawn in place (a layout moves and repaints everything on the screen)."""
+    app = StreamApp()
+    async with app.run_test(size=(60, 30)) as pilot:
+        md = app.md
+        md.append("".join(f"para {i}\n\n" for i in range(6)) + "the e")
+        await wait_until(pilot, lambda: on_screen(app, "the e"))
+        height, layouts = md.size.height, md.layouts
+        assert height > md.line_count  # (a step taller while it streams)
+        md.append("nd")
+        md.finish(replaced=True)
+        drawn: list[bool] = []
+        md.when_drawn(lambda: drawn.append(True))
+        await wait_until(pilot, lambda: bool(drawn))
+        assert on_screen(app, "the end")
+        assert md.layouts == layouts and md.size.height == height

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from acp_tui.thread import thread_changes
+from acp_tui.ui.markdown import stream_view
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
 from tests.agents.scenarios import stream_text, write_scenario
-from tests.ui.app_harness import fixed_cwd, one_turn, run_app
+from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app
 
 FENCE = "```python\n" + "".join(f"value_{i} = {i}\n" for i in range(200)) + "# the end\n```\n"
 
@@ -40,4 +43,40 @@ async def test_the_streamed_view_stays_until_the_frame_after_the_turn_end(tmp_pa
         answers = [view for view in h.all(MessageLines) if view.message.role == "agent"]
         assert len(answers) == 1
         assert "# the end" in h.screen_text()
+        assert h.logged_errors == []
+
+
+async def test_the_end_of_the_text_is_on_screen_before_the_message_is_redrawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last chunk comes with the turn end while the message's next frame is still to come
+    (the frame interval is set long here): the turn end draws it at once, and the end of the
+    text is on the screen before the message is drawn again from its data (that full render of
+    the whole message used to come first, and the end of the text only with it)."""
+    monkeypatch.setattr(stream_view, "FRAME_SECONDS", 600.0)
+    first = "```text\n" + "".join(f"row {i}\n" for i in range(12))
+    last = "".join(f"row {i}\n" for i in range(12, 40)) + "the very end\n```\n"
+    steps = [stream_text("$session_id", first, chunk=len(first)), gate()]
+    steps.append(stream_text("$session_id", last, chunk=len(last)))
+    agent = write_scenario(tmp_path, one_turn(steps))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.ready()
+        conversation = h.one(ConversationView)
+        shown_at_redraw: list[str] = []
+        finish_streaming = conversation._finish_streaming
+
+        def recording(except_id: int | None = None, up_to: int | None = None) -> None:
+            if up_to is not None and h.all(AgentMessageView):
+                shown_at_redraw.append(h.screen_text())
+            finish_streaming(except_id=except_id, up_to=up_to)
+
+        monkeypatch.setattr(conversation, "_finish_streaming", recording)
+        await h.type_prompt("stream")
+        await h.until(lambda: "row 11" in h.screen_text(), "the first rows on the screen")
+        await h.through_gates(1)
+        await h.settle()
+        await h.until(lambda: not h.all(AgentMessageView), "the message drawn from its data")
+        assert len(shown_at_redraw) == 1
+        assert "the very end" in shown_at_redraw[0]
+        assert "the very end" in h.screen_text()
         assert h.logged_errors == []

@@ -171,6 +171,25 @@ async def test_layout_once_repaint_internals() -> None:
         assert isinstance(compositor._dirty_regions, set), "Textual changed: _dirty_regions"
 
 
+async def test_repaint_pending_until_the_screen_draws_it() -> None:
+    app = Plain()
+    async with app.run_test() as pilot:
+        static = app.query_one(Static)
+        await pilot.pause()
+        assert not textual_internals.repaint_pending(static), "Textual changed: idle flags"
+        static.refresh()
+        assert textual_internals.repaint_pending(static), "Textual changed: _repaint_required"
+        await pilot.pause()
+        assert not textual_internals.repaint_pending(static), "Textual changed: the drawn flags"
+        static.refresh(layout=True)
+        assert textual_internals.repaint_pending(static), "Textual changed: _layout_required"
+        await pilot.pause()
+        assert not textual_internals.repaint_pending(static)
+        screen = app.screen
+        assert isinstance(screen._dirty_widgets, set), "Textual changed: _dirty_widgets"
+        assert isinstance(screen._layout_required, bool), "Textual changed: _layout_required"
+
+
 def test_resume_layout_internals() -> None:
     """`KeepLayoutOnSwitch` overrides `Screen._screen_resized`, which `App.switch_mode` calls."""
     from textual.app import App

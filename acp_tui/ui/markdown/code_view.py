@@ -1,7 +1,9 @@
-"""Fenced code: each finished line is highlighted and wrapped once, on a panel background."""
+"""Fenced code: each finished line is highlighted and wrapped once, on a panel background (a line
+that fits is not wrapped: its highlighted segments are its strip, as wrapping would draw it)."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual.strip import Strip
@@ -59,11 +61,21 @@ class CodeView(BlockView):
     ) -> tuple[list[Strip], LexState]:
         tokens, state = lex_line(self._lexer, line, state)
         background = ctx.code_background
-        text = Text(style=background, end="")
         theme = ctx.syntax_theme
+        inner = max(width - 2, 1)
+        cells = cell_len(line)
+        if cells <= inner and "\t" not in line:  # fits: its segments as they are, no wrap
+            segments = [Segment(" ", background)]
+            segments += [
+                Segment(value, background + theme.get_style_for_token(token))
+                for token, value in tokens
+                if value
+            ]
+            segments.append(Segment(" " * (inner - cells + 1), background))
+            return [Strip(segments, inner + 2)], state
+        text = Text(style=background, end="")
         for token, value in tokens:
             text.append(value, theme.get_style_for_token(token))
-        inner = max(width - 2, 1)
         console = ctx.console
         strips: list[Strip] = []
         for part in text.wrap(console, inner, overflow="fold"):

@@ -9,6 +9,7 @@ lexers fall back to highlighting each line on its own.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,11 @@ Token = tuple["_TokenType", str]
 ROOT: LexState = ("root",)
 
 
+_BUILDING = threading.Lock()
+"""One lexer built at a time: a lexer class builds its shared token tables at its first use,
+and the warm-up thread (`warm_up`) may be building the one a message asks for."""
+
+
 @lru_cache(maxsize=64)
 def lexer_for(language: str) -> Lexer | None:
     """A shared lexer for ``language`` (lexers keep no state between calls), or None."""
@@ -30,7 +36,8 @@ def lexer_for(language: str) -> Lexer | None:
     from pygments.util import ClassNotFound
 
     try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+        with _BUILDING:
+            return get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
 

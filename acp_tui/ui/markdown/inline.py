@@ -26,6 +26,11 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("strikethrough")
 
 
+def parser() -> MarkdownIt:
+    """markdown-it's parser, built once: at the first message, or ahead by `warm_up`."""
+    return _parser()
+
+
 def inline_text(source: str, theme: MarkdownTheme, base: Style | None = None) -> Text:
     """Render the inline Markdown of one paragraph (soft breaks become spaces)."""
     text = Text(style=base or Style())

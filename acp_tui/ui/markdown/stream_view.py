@@ -2,9 +2,11 @@
 
 ``append`` only feeds the block splitter (O(chunk)) and schedules one update per frame.
 An update (see ``DocumentView``) renders newly closed blocks once into frozen strips and
-re-renders only the open block, incrementally.  ``finish`` closes the document; afterwards
-its lines are kept as plain data (`DocumentView.pack`), strips are built only for the lines
-shown, and a finished message costs nothing until the width changes.
+re-renders only the open block, incrementally.  ``finish`` closes the document and draws its
+end at once; its lines stay as they are (not packed: the conversation swaps the finished view
+for the message drawn from its data, which keeps its own lines as plain data, so packing here
+cost 17-26 ms at the end of a long message, and the repaint of every line shown after it), and
+a finished message costs nothing until the width changes.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
+from collections.abc import Callable
 
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -23,12 +26,14 @@ from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
-from acp_tui.ui.textual_internals import report_error
+from acp_tui.ui.textual_internals import repaint_pending, report_error
 
 FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
 """A message that grows asks for a layout (the costly part of a frame) at most this often;
 lines that change in place still repaint every frame."""
+DRAWN_CHECKS = 20
+"""How many refreshes `when_drawn` waits at most for the screen to draw what was asked."""
 GROW_STEP = 8
 """While it streams, a message taller than this many lines takes its height in steps of this
 many (the last lines of the step blank until text reaches them): a layout re-renders every
@@ -58,6 +63,7 @@ class StreamingMarkdown(Widget):
         self._parts: list[str] = []
         self._splitter = BlockSplitter()
         self._finished = False
+        self._keep_step = False  # see `finish`
         self._render_ctx: RenderContext | None = None
         self._document = DocumentView(self._splitter, lambda: self.source)
         self._painted: tuple[int, list[Strip], int] = (0, [], 0)  # frozen count, tail, lines
@@ -75,6 +81,8 @@ class StreamingMarkdown(Widget):
         self._last_layout = 0.0
         self._painted_height = 0
         self._layout_timer: Timer | None = None
+        self._on_drawn: list[Callable[[], object]] = []  # see `when_drawn`
+        self._drawn_checks = 0
         self.render_passes = 0
         """How many times the document was brought up to date (for tests and benchmarks)."""
         self.layouts = 0
@@ -93,18 +101,49 @@ class StreamingMarkdown(Widget):
         self._document.feed(text)
         self._mark_dirty()
 
-    def finish(self) -> None:
-        """The message is complete: close the open block; everything becomes static."""
+    def finish(self, *, replaced: bool = False) -> None:
+        """The message is complete: close the open block; everything becomes static.
+
+        ``replaced``: the view is replaced once its end is drawn (the conversation's swap at
+        the turn end): it keeps the height it streamed at (its last step's blank end), so the
+        end is drawn without a layout of the screen, and the replacement takes the exact one."""
         if self._finished:
             return
         self._finished = True
+        self._keep_step = replaced
         self._document.close()
-        self._mark_dirty()
+        self._mark_dirty(at_once=True)  # the end shows now, not a frame later
 
     @property
     def finished(self) -> bool:
-        """Whether the stream has ended (the document is then packed)."""
+        """Whether the stream has ended (the document is then closed)."""
         return self._finished
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once what was appended is on the screen: after the frame that
+        paints the pending flush and its layout (after the next refresh if none is pending)."""
+        self._on_drawn.append(callback)
+        self._check_drawn()
+
+    @property
+    def _drawing(self) -> bool:
+        """A flush or a layout for the lines appended so far is still to come."""
+        return self._flush_pending or self._layout_timer is not None
+
+    def _check_drawn(self) -> None:
+        """Release the `when_drawn` callbacks once the screen has drawn what this asked for
+        (checked again after each refresh until then; a few times at most)."""
+        if not self._on_drawn or (self.is_mounted and self._drawing):
+            return  # (the flush or the layout checks again)
+        if self.is_mounted and repaint_pending(self) and self._drawn_checks < DRAWN_CHECKS:
+            self._drawn_checks += 1
+            if self.call_after_refresh(self._check_drawn):
+                return
+        self._drawn_checks = 0
+        callbacks, self._on_drawn = self._on_drawn, []
+        for callback in callbacks:
+            if not (self.is_mounted and self.call_after_refresh(callback)):
+                callback()  # (unmounted: nothing will be drawn)
 
     @property
     def document(self) -> DocumentView:
@@ -129,19 +168,24 @@ class StreamingMarkdown(Widget):
         return self._document.line_count
 
     # -- refresh coalescing --------------------------------------------------------------
-    def _mark_dirty(self) -> None:
+    def _mark_dirty(self, *, at_once: bool = False) -> None:
         """Schedule one flush: at once (after the current batch of appends) when the last one
-        was a frame ago or more, else at the start of the next frame. At most one per frame.
+        was a frame ago or more (or `at_once`), else at the start of the next frame. At most
+        one per frame while the text streams.
 
         The flush is a plain call on the event loop, not a Textual timer or callback: those
         cost a task, a message and an idle pass of this widget each, every frame."""
         self._dirty = True
-        if self._flush_pending or self._flush_context is None:
+        if self._flush_context is None:
             return
+        if self._flush_pending:
+            if not at_once or self._frame is None:
+                return
+            self._frame.cancel()
         self._flush_pending = True
         wait = FRAME_SECONDS - (time.monotonic() - self._last_flush)
         loop = asyncio.get_running_loop()
-        if wait <= 0:
+        if wait <= 0 or at_once:
             self._frame = loop.call_soon(self._frame_due, context=self._flush_context)
         else:
             self._frame = loop.call_later(wait, self._frame_due, context=self._flush_context)
@@ -153,12 +197,15 @@ class StreamingMarkdown(Widget):
             self._mark_dirty()
 
     def on_unmount(self) -> None:
-        """Cancel the pending frame flush."""
+        """Cancel the pending frame flush (whoever waits for it to be drawn is told now)."""
         if self._frame is not None:
             self._frame.cancel()
             self._frame = None
         self._flush_pending = False
         self._flush_context = None
+        callbacks, self._on_drawn = self._on_drawn, []
+        for callback in callbacks:  # nothing of this will be drawn
+            callback()
 
     def _frame_due(self) -> None:
         self._frame = None
@@ -166,6 +213,7 @@ class StreamingMarkdown(Widget):
             self._flush()
         except Exception as error:  # as if Textual had called it: the app reports it
             report_error(self.app, error)
+        self._check_drawn()
 
     def _flush(self) -> None:
         """Once per frame: bring the strips up to date and repaint the lines that changed."""
@@ -195,10 +243,14 @@ class StreamingMarkdown(Widget):
         changed = max(before, after) - y  # lines whose text changed
         before, after = self._painted_height, self.height_now
         self._painted_height = after
-        if changed <= 0 and before == after:
+        # a finished message lays out what it grew by at once, not when the timer says
+        ending = self._finished and self._layout_timer is not None
+        if changed <= 0 and before == after and not ending:
             return
         width = max(self.size.width, 1)
-        if after == before or (self._layout_timer is not None and not self._finished):
+        if not ending and (
+            after == before or (self._layout_timer is not None and not self._finished)
+        ):
             self.refresh(Region(0, y, width, changed))
             return
         if self._layout_timer is not None:  # the end of the message shows at once
@@ -223,6 +275,7 @@ class StreamingMarkdown(Widget):
         if self.is_mounted:
             self.layouts += 1
             self.refresh(layout=True)
+        self._check_drawn()
 
     # -- rendering -----------------------------------------------------------------------
     def _update(self, width: int) -> None:
@@ -234,10 +287,6 @@ class StreamingMarkdown(Widget):
         if self._render_ctx is None:
             self._render_ctx = RenderContext(self.app.console)
         self._document.update(self._render_ctx, width)
-        if self._finished:
-            self._document.pack()
-            self._styled = {}
-            self._shown.clear()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
@@ -250,7 +299,7 @@ class StreamingMarkdown(Widget):
     @property
     def height_now(self) -> int:
         """The height the widget takes for its lines now (see `GROW_STEP`)."""
-        return self._height(self.line_count, not self._finished)
+        return self._height(self.line_count, not self._finished or self._keep_step)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if width > 0 and width != self._document.width:

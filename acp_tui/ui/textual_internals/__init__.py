@@ -14,6 +14,9 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`);
   `Screen._compositor_refresh`, `Compositor._dirty_regions`, `Widget._repaint_required` and
   `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
+- `Widget._repaint_required`, `Widget._layout_required`, `Screen._dirty_widgets`,
+  `Screen._layout_required`: whether what a widget asked for is drawn yet (`repaint_pending`:
+  a streamed message is redrawn from its data only once its last lines are on the screen).
 - `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's scrollbar paints its
   own lines (`quick_scrollbar.py`, with `ScrollBarRender.render_bar`).
 - `Screen._screen_resized`: no layout on a switch back to a screen of the same size
@@ -69,6 +72,14 @@ def report_error(app: App[Any], error: Exception) -> None:
 def register_screen(app: App[Any], screen: Screen[Any]) -> None:
     """Compose and mount an installed `screen` off the stack, as `push_screen` does first."""
     app._register(app, screen)
+
+
+def repaint_pending(widget: Widget) -> bool:
+    """Whether a repaint or layout `widget` asked for is still to be drawn by its screen."""
+    if widget._repaint_required or widget._layout_required:
+        return True
+    screen = widget.screen
+    return widget in screen._dirty_widgets or screen._layout_required
 
 
 def use_compositor(screen: Screen[Any], compositor: RowCompositor) -> None:

@@ -178,13 +178,9 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
 
     def _turn_ended(self, stop_reason: str | None, last: int) -> None:
         """The turn ended (its last entry then: `last`)."""
-        # the last chunk is painted first: redrawing the message from data comes after
-        self.call_after_refresh(self._finish_streaming, up_to=last)
+        self._end_streams(last)  # (then the turn settles)
         self._show_stop_reason(stop_reason)
         self._maybe_freeze()
-        if not self._settle_pending:  # turns ending in a burst (a replay) settle once
-            self._settle_pending = True
-            self.call_after_refresh(self._turn_settled)
 
     def _queue_changed(self, change: thread_changes.Change) -> None:
         """The queue of questions moved: drawn once the frame comes (a cancelled turn answers

@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.widget import AwaitMount, Widget
 
 from acp_tui.ui import collector
+from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 TICK = 1.0
@@ -34,10 +35,15 @@ class ConversationTurnEnd(VerticalScroll):
     _mounting: list[AwaitMount]
     _removing: list[AwaitRemove]
     _settle_pending: bool
+    _streaming: set[int]
 
     if TYPE_CHECKING:
 
         def freeze_all(self) -> int: ...
+
+        def _finish_streaming(
+            self, except_id: int | None = None, up_to: int | None = None
+        ) -> None: ...
 
     def _start_ticking(self) -> None:
         self.set_interval(TICK, self._tick_running_cards)
@@ -46,6 +52,37 @@ class ConversationTurnEnd(VerticalScroll):
         for view in self.views.values():
             if isinstance(view, ToolCallCard):
                 view.tick()
+
+    def _end_streams(self, last: int) -> None:
+        """The turn ended: the messages streaming up to entry `last` close their documents now
+        (their last lines drawn at once, in the height they have); once that frame is drawn
+        they are redrawn from data (a full render of a long message, see `_finish_streaming`)
+        and the turn settles (after the next refresh if none was streaming)."""
+        settle = not self._settle_pending  # turns ending in a burst (a replay) settle once
+        self._settle_pending = True
+        views = [
+            view
+            for entry_id, view in self.views.items()
+            if entry_id in self._streaming and entry_id <= last and view.is_mounted
+            if isinstance(view, AgentMessageView | ThoughtView)
+        ]
+        waiting = len(views)
+
+        def drawn() -> None:
+            nonlocal waiting
+            waiting -= 1
+            if waiting > 0 or not self.is_attached:  # (the app quit meanwhile)
+                return
+            self._finish_streaming(up_to=last)
+            if settle:
+                self._turn_settled()
+
+        if not views:
+            waiting = 1
+            self.call_after_refresh(drawn)
+        for view in views:
+            view.finish(replaced=True)  # (its end drawn without a layout)
+            view.when_drawn(drawn)
 
     def _turn_settled(self) -> None:
         self._settle_pending = False

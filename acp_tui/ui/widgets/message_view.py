@@ -8,6 +8,7 @@ the conversation swaps in a `MessageLines` when it finishes, handing over the pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -122,14 +123,32 @@ class StreamingMessage(Vertical):
                     view.append(block.text[len(shown) :])
         self.sync_blocks()
 
-    def finish(self) -> None:
-        """The message is complete: streaming views close their documents."""
+    def finish(self, *, replaced: bool = False) -> None:
+        """The message is complete: streaming views close their documents (``replaced``: see
+        `StreamingMarkdown.finish`)."""
         if self.finished:
             return
         self.finished = True
         for view in self._block_views:
             if isinstance(view, StreamingMarkdown):
-                view.finish()
+                view.finish(replaced=replaced)
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once every text block's appended text is on the screen (see
+        `StreamingMarkdown.when_drawn`)."""
+        views = [view for view in self._block_views if isinstance(view, StreamingMarkdown)]
+        waiting = len(views)
+
+        def drawn() -> None:
+            nonlocal waiting
+            waiting -= 1
+            if waiting == 0:
+                callback()
+
+        if not views:
+            callback()
+        for view in views:
+            view.when_drawn(drawn)
 
     def streamed(self) -> StreamedText:
         """The documents the finished views parsed, for the `MessageLines` that replaces this."""
@@ -195,9 +214,13 @@ class ThoughtView(Vertical):
         """Take the text the thought gained while its tab was hidden."""
         self.message.catch_up()
 
-    def finish(self) -> None:
+    def finish(self, *, replaced: bool = False) -> None:
         """The thought is complete (the conversation then shows it folded, drawn from data)."""
-        self.message.finish()
+        self.message.finish(replaced=replaced)
+
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the thought's appended text is on the screen."""
+        self.message.when_drawn(callback)
 
     def streamed(self) -> StreamedText:
         """The thought's text so far."""
