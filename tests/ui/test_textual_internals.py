@@ -3,6 +3,7 @@ installed Textual: a Textual release that renames or reshapes one fails here, na
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import inspect
@@ -32,6 +33,7 @@ from acp_tui.ui.textual_internals import (
     write_to_terminal,
 )
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
+from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
 
 DOOR = Path(textual_internals.__file__).parent
 UI = Path(acp_tui.ui.__file__).parent
@@ -178,6 +180,33 @@ def test_resume_layout_internals() -> None:
     resized = _has(Screen, "_screen_resized", "Screen._screen_resized")
     assert _params(resized) == ["self", "size"]
     assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
+
+
+class TwoModes(SwitchAtOnce):
+    MODES = {"a": Screen, "b": Screen}
+
+
+async def frames_held_until_none(app: App[Any], pilot: Any) -> None:
+    """Wait until no `delay_update` holds the frames."""
+    while app._batch_count:
+        await pilot.pause()
+
+
+async def test_switch_at_once_skips_the_delay_of_switch_mode() -> None:
+    """`SwitchAtOnce` overrides `App.delay_update`, which `App.switch_mode` calls first (it
+    holds the frames: `App._batch_count`)."""
+    assert "self.delay_update()" in inspect.getsource(App.switch_mode), "Textual changed"
+    app = TwoModes()
+    async with app.run_test() as pilot:
+        await app.switch_mode("a")
+        await app.switch_mode("b")
+        await asyncio.wait_for(frames_held_until_none(app, pilot), 30)
+        app.switch_mode("a")
+        assert app._batch_count == 1, "Textual changed: switch_mode holds no frames"
+        await asyncio.wait_for(frames_held_until_none(app, pilot), 30)
+        app.switch_to_built("b")
+        assert app._batch_count == 0, "a switch to a built screen held the frames"
+        assert app.current_mode == "b"
 
 
 async def test_styles_key_changes_with_a_style() -> None:

@@ -2,12 +2,15 @@
 stop while another tab is shown, and go again when it is shown (the workspace's idle CPU); a tab
 shown again is not restyled node by node unless the theme changed (switching to a long
 session); nor laid out again, nor its footer rebuilt, unless the terminal's size or its keys
-changed."""
+changed; and it is painted at the next frame, not after Textual's 50 ms of no frames."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+import pytest
+from textual.app import App
 
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -119,3 +122,32 @@ async def test_a_tab_shown_again_is_not_laid_out_again_nor_its_footer_rebuilt(
         await h.pilot.pause()
         assert layouts, "the terminal's size changed meanwhile: the screen is laid out"
         assert screen.size.width == 120
+
+
+async def test_a_tab_switched_back_to_is_painted_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`App.switch_mode` holds every frame for 50 ms (`delay_update`) to hide a screen being
+    built: a tab whose screen is built is not held (it was most of a switch); a tab shown for
+    the first time still is."""
+    delays: list[float] = []
+    delay_update = App.delay_update
+
+    def recording(app: App[Any], delay: float = 0.05) -> None:
+        delays.append(delay)
+        delay_update(app, delay)
+
+    monkeypatch.setattr(App, "delay_update", recording)
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        await open_tab(h)
+        assert delays, "a new tab's screen is built behind Textual's delay"
+        delays.clear()
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is first and h.app.screen is screen, "alt+1")
+        assert delays == [], "frames were held on a switch to a built screen"
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not first, "alt+2")
+        assert delays == []
