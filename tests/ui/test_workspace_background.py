@@ -2,7 +2,8 @@
 stop while another tab is shown, and go again when it is shown (the workspace's idle CPU); a tab
 shown again is not restyled node by node unless the theme changed (switching to a long
 session); nor laid out again, nor its footer rebuilt, unless the terminal's size or its keys
-changed; and it is painted at the next frame, not after Textual's 50 ms of no frames."""
+changed; and it is painted at the next frame, not after Textual's 50 ms of no frames. The
+conversation's clock (the running cards' elapsed time) runs only while a card's call runs."""
 
 from __future__ import annotations
 
@@ -13,10 +14,14 @@ import pytest
 from textual.app import App
 
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets import conversation_turn_end
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from bench.turns import complete_tool_call, start_turn
+from tests.ui.headless_app import headless_app, until
 from tests.ui.workspace_support import open_tab, workspace_app
 
 
@@ -151,3 +156,37 @@ async def test_a_tab_switched_back_to_is_painted_at_once(
         await h.pilot.press("alt+2")
         await h.until(lambda: h.app.current_tab is not first, "alt+2")
         assert delays == []
+
+
+def card_clock(conversation: ConversationView) -> bool:
+    """Whether the conversation's clock of running cards runs (Textual's `Timer` says so only
+    in private state)."""
+    clocks = [
+        timer
+        for timer in conversation._timers
+        if timer._callback == conversation._tick_running_cards
+    ]
+    assert len(clocks) == 1, "one clock per conversation"
+    return clocks[0]._active.is_set()
+
+
+async def test_the_cards_clock_runs_only_while_a_call_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(conversation_turn_end, "TICK", 0.05)
+    async with headless_app((120, 40)) as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        await pilot.pause()
+        assert not card_clock(conversation), "the clock ticks with no card running"
+        start_turn(app.session, 1)  # a tool call in progress
+        await until(pilot, lambda: conversation.query(ToolCallCard), "the running card")
+        assert card_clock(conversation), "a card runs: its elapsed time ticks"
+        card = conversation.query_one(ToolCallCard)
+        await until(pilot, lambda: card.head.is_mounted, "the card's lines")
+        await pilot.pause()
+        drawn = card.header
+        await until(pilot, lambda: card.header != drawn, "the elapsed time to tick")
+        complete_tool_call(app.session, 1)
+        await until(pilot, lambda: not card_clock(conversation), "the clock to stop")
+        start_turn(app.session, 2)
+        await until(pilot, lambda: card_clock(conversation), "the clock to go again")

@@ -37,6 +37,7 @@ class ConversationCatchUp(ConversationBursts):
         def _on_change(self, change: thread_changes.Change) -> None: ...
         def _on_notice(self, notice: Notice) -> None: ...
         def _turn_ended(self, stop_reason: str | None, last: int) -> None: ...
+        def _wake_clock(self) -> None: ...
 
     @property
     def hidden(self) -> bool:
@@ -75,6 +76,7 @@ class ConversationCatchUp(ConversationBursts):
                     item()
         finally:
             self._catching_up = False
+        self._wake_clock()
         return bool(missed or touched)
 
     def when_shown(self, show: Callable[[], None]) -> None:
