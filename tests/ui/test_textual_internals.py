@@ -182,6 +182,21 @@ def test_resume_layout_internals() -> None:
     assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
 
 
+def test_kept_frame_internals() -> None:
+    """`FrameCompositor` and `KeepFrameOnSwitch` use these, as Textual names and calls them."""
+    from textual import _compositor, _context
+
+    _has(_context, "visible_screen_stack", "textual._context.visible_screen_stack")
+    chops = _has(_compositor.Compositor, "_render_chops", "Compositor._render_chops")
+    assert _params(chops) == ["self", "crop", "is_rendered_line"]
+    full = _has(_compositor.Compositor, "render_full_update", "Compositor.render_full_update")
+    assert _params(full) == ["self", "simplify"]
+    assert _params(_compositor.LayoutUpdate) == ["strips", "region"]
+    assert _params(_has(Screen, "_on_update", "Screen._on_update")) == ["self", "message"]
+    refresh = _has(Screen, "_compositor_refresh", "Screen._compositor_refresh")
+    assert "render_update" in inspect.getsource(refresh), "Textual changed: _compositor_refresh"
+
+
 class TwoModes(SwitchAtOnce):
     MODES = {"a": Screen, "b": Screen}
 
