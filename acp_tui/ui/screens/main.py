@@ -180,6 +180,11 @@ class MainScreen(
         if self.session.thread.waiting_permission():
             self._focus_waiting_permission()
 
+    @property
+    def caught_up_on_show(self) -> bool:
+        """Shown again, its conversation has changes to draw (Textual's delay hides them)."""
+        return self._paused and self.parts.conversation.missed_anything
+
     def on_screen_suspend(self) -> None:
         """Its tab switched away from: nothing of it ticks or blinks in the background (a
         screen pushed over it keeps it going: it may still show beneath)."""

@@ -5,10 +5,11 @@ and each line cut into the screen's chops (about 10 ms on a loaded machine, most
 once Textual's 50 ms delay was gone), although nothing on it had changed. A screen hidden by a
 tab switch composes its frame once in the background, a moment after it was hidden
 (`KeepFrameOnSwitch.keep_frame`, with `FrameCompositor.keep`), and from then on remembers each
-widget that asks to be repainted (`Screen._on_update`). Its first full frame once shown again
-is the kept one with the rows of those widgets composed anew, if its arrangement is the one the
-frame was composed with (the same compositor map: no layout, no scroll, the same size);
-otherwise, and always after that frame, it is composed as ever. A widget that asks to be
+widget that asks to be repainted (`Screen._on_update`). If none did while it was hidden, and no
+layout was asked (`Screen._on_layout`), its first full frame once shown again is the kept one
+with the rows of the widgets the resume repainted composed anew, if its arrangement is the one
+the frame was composed with (the same compositor map: no scroll, the same size); otherwise, and
+always after that frame, it is composed as ever. A widget that asks to be
 repainted after that frame is painted by the next one, as on any screen.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from textual import messages
+from textual import events, messages
 from textual._compositor import LayoutUpdate
 from textual._context import visible_screen_stack
 from textual.geometry import Region, Size
@@ -118,6 +119,23 @@ class KeepFrameOnSwitch(Screen[Any]):
             return
         compositor.keep(self.app.console)
         self._repainted = set()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # runs before Screen's own handler: a widget repainted while hidden (its tab's session
+        # changed it) means the screen is composed as ever; those the resume repaints are drawn
+        if self._repainted:
+            self._repainted = None
+            self.drop_frame()
+
+    def drop_frame(self) -> None:
+        """Compose the next frame as ever (what the kept frame shows has changed)."""
+        self._repainted = None
+        compositor = self._compositor
+        if isinstance(compositor, FrameCompositor):
+            compositor.kept = None
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        self.drop_frame()  # (Screen's own handler runs after this one)
 
     async def _on_update(self, message: messages.Update) -> None:
         # runs before Screen's own handler (the subclass's comes first in the MRO)

@@ -44,6 +44,11 @@ class ConversationCatchUp(ConversationBursts):
         """Its tab is in the background: changes are remembered, nothing is drawn."""
         return self._hidden
 
+    @property
+    def missed_anything(self) -> bool:
+        """Hidden, and something changed that `catch_up` will draw."""
+        return self._hidden and bool(self._missed or self._touched)
+
     def hide(self) -> None:
         """Its tab was switched away from: from now on changes are only remembered."""
         if self._hidden:

@@ -201,7 +201,8 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             self.key_guard.typed()
             self.current_tab = tab
             tab.unread = False
-            if tab.screen is not None and tab.screen.is_mounted:
+            screen = tab.screen
+            if screen is not None and screen.is_mounted and not screen.caught_up_on_show:
                 await self.switch_to_built(tab.mode)  # (shown at the next frame)
             else:
                 await self.switch_mode(tab.mode)
