@@ -1,6 +1,7 @@
 """A tab switched back to paints the frame it kept while hidden: its conversation renders no line
 for that frame, and the frame is the one a full composition gives; a widget that changed while
-the tab was hidden is drawn anew in it."""
+the tab was hidden is drawn anew in it; a tab whose conversation catches up on turns that came
+while it was hidden ends up on the terminal as a full composition shows it."""
 
 from __future__ import annotations
 
@@ -14,10 +15,35 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.ui.screens.main import MainScreen
+from bench.turns import chunks, complete_tool_call, feed_turn, start_turn
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
 from tests.ui.app_harness import AppHarness
 from tests.ui.workspace_support import open_tab, workspace_app
+
+
+class Terminal:
+    """What a terminal shows after the app's updates (full frames and rows' spans), as text."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.rows = [[" "] * width for _ in range(height)]
+
+    def apply(self, update: Any) -> None:
+        if hasattr(update, "strips"):  # a full frame
+            for y, line in enumerate(update.strips):
+                self.rows[y] = list(Strip.join(list(line)).text)
+            return
+        for y, x1, x2 in update.spans:  # the spans of rows a partial update paints
+            for (x, strip), end in zip(update.chops[y].items(), update.chop_ends[y], strict=False):
+                if strip is None or x >= x2 or end <= x1:
+                    continue
+                for offset, char in enumerate(strip.text):
+                    if x1 <= x + offset < x2:
+                        self.rows[y][x + offset] = char
+
+    @property
+    def text(self) -> list[str]:
+        return ["".join(row) for row in self.rows]
 
 
 def frame_text(update: Any) -> list[str]:
@@ -102,3 +128,85 @@ async def test_a_widget_changed_while_hidden_is_drawn_anew_in_the_kept_frame(
         frame = await switch_back(h, screen)
         assert any("RENAMED-WHILE-HIDDEN" in row for row in frame_text(frame))
         assert frame_text(frame) == composed_text(screen)
+
+
+async def test_a_tab_catching_up_ends_as_composed(tmp_path: Path) -> None:
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        session = h.app.tabs[0].session
+        await open_tab(h)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        await h.pilot.pause()
+        await hide_until_kept(h, screen)
+        for turn in range(1, 4):  # turns come while the tab is hidden
+            feed_turn(session, turn)
+        await h.pilot.pause()
+        width, height = h.app.size
+        terminal = Terminal(width, height)
+        display = h.app._display
+
+        def recording(shown: Screen[Any], renderable: Any) -> None:
+            if shown is screen and renderable is not None:
+                terminal.apply(renderable)
+            display(shown, renderable)
+
+        h.app._display = recording  # type: ignore[method-assign,assignment]
+        await h.pilot.press("alt+1")
+        conversation = screen.query_one(ConversationView)
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        await h.until(
+            lambda: all(view.is_mounted for view in conversation.views.values()), "the catch-up"
+        )
+        for _ in range(5):
+            await h.pilot.pause()
+        assert "Turn " in "\n".join(composed_text(screen)), "the turns are shown"
+        assert terminal.text == composed_text(screen), "the terminal shows stale rows"
+
+
+async def test_a_tab_streaming_while_hidden_ends_as_composed(tmp_path: Path) -> None:
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        session = h.app.tabs[0].session
+        thread = session.thread
+        await open_tab(h)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        for turn in range(1, 3):
+            feed_turn(session, turn)
+        start_turn(session, 3)
+        complete_tool_call(session, 3)
+        parts = chunks(3, 40) * 4
+        third = len(parts) // 3
+        for notification in parts[:third]:  # streaming while shown
+            thread.apply_notification(notification)
+        await h.pilot.pause()
+        await hide_until_kept(h, screen)
+        for notification in parts[third : 2 * third]:  # and while hidden
+            thread.apply_notification(notification)
+        await h.pilot.pause()
+        width, height = h.app.size
+        terminal = Terminal(width, height)
+        display = h.app._display
+
+        def recording(shown: Screen[Any], renderable: Any) -> None:
+            if shown is screen and renderable is not None:
+                terminal.apply(renderable)
+            display(shown, renderable)
+
+        h.app._display = recording  # type: ignore[method-assign,assignment]
+        await h.pilot.press("alt+1")
+        for index, notification in enumerate(parts[2 * third :]):  # and once shown again
+            thread.apply_notification(notification)
+            if index % 10 == 0:
+                await h.pilot.pause()
+        thread.end_turn("end_turn")
+        conversation = screen.query_one(ConversationView)
+        await h.until(
+            lambda: all(view.is_mounted for view in conversation.views.values()), "the turn end"
+        )
+        for _ in range(5):
+            await h.pilot.pause()
+        assert terminal.text == composed_text(screen), "the terminal shows stale rows"

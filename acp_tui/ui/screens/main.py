@@ -200,8 +200,9 @@ class MainScreen(
         parts = self.parts
         parts.status.show_clock(shown)
         if shown:
-            parts.conversation.catch_up()
-            parts.sidebar.catch_up()
+            changed = parts.conversation.catch_up()
+            if parts.sidebar.catch_up() or changed:
+                self.drop_frame()  # (what changed while hidden is composed anew)
         else:
             parts.conversation.hide()
             parts.sidebar.hide()

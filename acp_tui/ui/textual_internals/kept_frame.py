@@ -122,9 +122,9 @@ class KeepFrameOnSwitch(Screen[Any]):
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # runs before Screen's own handler: a widget repainted while hidden (its tab's session
-        # changed it) means the screen is composed as ever; those the resume repaints are drawn
-        if self._repainted:
-            self._repainted = None
+        # changed it) or a restyle (the theme changed) means the screen is composed as ever;
+        # the widgets the resume repaints are drawn anew in the kept frame
+        if self._repainted or event.refresh_styles:
             self.drop_frame()
 
     def drop_frame(self) -> None:
