@@ -15,9 +15,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.ui.screens.main import MainScreen
-from bench.turns import chunks, complete_tool_call, feed_turn, start_turn
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
+from bench.turns import chunks, complete_tool_call, feed_turn, start_turn
 from tests.ui.app_harness import AppHarness
 from tests.ui.workspace_support import open_tab, workspace_app
 

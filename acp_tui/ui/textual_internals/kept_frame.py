@@ -37,6 +37,8 @@ paints first)."""
 
 @dataclass
 class KeptFrame:
+    """A frame composed while its screen was hidden, for its first full update once shown."""
+
     arrangement: object
     """The compositor's map of visible widgets it was composed with (the object itself)."""
     size: Size
