@@ -3,6 +3,7 @@ installed Textual: a Textual release that renames or reshapes one fails here, na
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import inspect
@@ -32,6 +33,7 @@ from acp_tui.ui.textual_internals import (
     write_to_terminal,
 )
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
+from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
 
 DOOR = Path(textual_internals.__file__).parent
 UI = Path(acp_tui.ui.__file__).parent
@@ -197,6 +199,48 @@ def test_resume_layout_internals() -> None:
     resized = _has(Screen, "_screen_resized", "Screen._screen_resized")
     assert _params(resized) == ["self", "size"]
     assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
+
+
+def test_kept_frame_internals() -> None:
+    """`FrameCompositor` and `KeepFrameOnSwitch` use these, as Textual names and calls them."""
+    from textual import _compositor, _context
+
+    _has(_context, "visible_screen_stack", "textual._context.visible_screen_stack")
+    chops = _has(_compositor.Compositor, "_render_chops", "Compositor._render_chops")
+    assert _params(chops) == ["self", "crop", "is_rendered_line"]
+    full = _has(_compositor.Compositor, "render_full_update", "Compositor.render_full_update")
+    assert _params(full) == ["self", "simplify"]
+    assert _params(_compositor.LayoutUpdate) == ["strips", "region"]
+    assert _params(_has(Screen, "_on_update", "Screen._on_update")) == ["self", "message"]
+    refresh = _has(Screen, "_compositor_refresh", "Screen._compositor_refresh")
+    assert "render_update" in inspect.getsource(refresh), "Textual changed: _compositor_refresh"
+
+
+class TwoModes(SwitchAtOnce):
+    MODES = {"a": Screen, "b": Screen}
+
+
+async def frames_held_until_none(app: App[Any], pilot: Any) -> None:
+    """Wait until no `delay_update` holds the frames."""
+    while app._batch_count:
+        await pilot.pause()
+
+
+async def test_switch_at_once_skips_the_delay_of_switch_mode() -> None:
+    """`SwitchAtOnce` overrides `App.delay_update`, which `App.switch_mode` calls first (it
+    holds the frames: `App._batch_count`)."""
+    assert "self.delay_update()" in inspect.getsource(App.switch_mode), "Textual changed"
+    app = TwoModes()
+    async with app.run_test() as pilot:
+        await app.switch_mode("a")
+        await app.switch_mode("b")
+        await asyncio.wait_for(frames_held_until_none(app, pilot), 30)
+        app.switch_mode("a")
+        assert app._batch_count == 1, "Textual changed: switch_mode holds no frames"
+        await asyncio.wait_for(frames_held_until_none(app, pilot), 30)
+        app.switch_to_built("b")
+        assert app._batch_count == 0, "a switch to a built screen held the frames"
+        assert app.current_mode == "b"
 
 
 async def test_styles_key_changes_with_a_style() -> None:

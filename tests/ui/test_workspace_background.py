@@ -2,18 +2,26 @@
 stop while another tab is shown, and go again when it is shown (the workspace's idle CPU); a tab
 shown again is not restyled node by node unless the theme changed (switching to a long
 session); nor laid out again, nor its footer rebuilt, unless the terminal's size or its keys
-changed."""
+changed; and it is painted at the next frame, not after Textual's 50 ms of no frames. The
+conversation's clock (the running cards' elapsed time) runs only while a card's call runs."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pytest
+from textual.app import App
+
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets import conversation_turn_end
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from bench.turns import complete_tool_call, start_turn
+from tests.ui.headless_app import headless_app, until
 from tests.ui.workspace_support import open_tab, workspace_app
 
 
@@ -119,3 +127,66 @@ async def test_a_tab_shown_again_is_not_laid_out_again_nor_its_footer_rebuilt(
         await h.pilot.pause()
         assert layouts, "the terminal's size changed meanwhile: the screen is laid out"
         assert screen.size.width == 120
+
+
+async def test_a_tab_switched_back_to_is_painted_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`App.switch_mode` holds every frame for 50 ms (`delay_update`) to hide a screen being
+    built: a tab whose screen is built is not held (it was most of a switch); a tab shown for
+    the first time still is."""
+    delays: list[float] = []
+    delay_update = App.delay_update
+
+    def recording(app: App[Any], delay: float = 0.05) -> None:
+        delays.append(delay)
+        delay_update(app, delay)
+
+    monkeypatch.setattr(App, "delay_update", recording)
+    async with workspace_app(tmp_path) as h:
+        first = h.app.tabs[0]
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        await open_tab(h)
+        assert delays, "a new tab's screen is built behind Textual's delay"
+        delays.clear()
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.current_tab is first and h.app.screen is screen, "alt+1")
+        assert delays == [], "frames were held on a switch to a built screen"
+        await h.pilot.press("alt+2")
+        await h.until(lambda: h.app.current_tab is not first, "alt+2")
+        assert delays == []
+
+
+def card_clock(conversation: ConversationView) -> bool:
+    """Whether the conversation's clock of running cards runs (Textual's `Timer` says so only
+    in private state)."""
+    clocks = [
+        timer
+        for timer in conversation._timers
+        if timer._callback == conversation._tick_running_cards
+    ]
+    assert len(clocks) == 1, "one clock per conversation"
+    return clocks[0]._active.is_set()
+
+
+async def test_the_cards_clock_runs_only_while_a_call_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(conversation_turn_end, "TICK", 0.05)
+    async with headless_app((120, 40)) as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        await pilot.pause()
+        assert not card_clock(conversation), "the clock ticks with no card running"
+        start_turn(app.session, 1)  # a tool call in progress
+        await until(pilot, lambda: conversation.query(ToolCallCard), "the running card")
+        assert card_clock(conversation), "a card runs: its elapsed time ticks"
+        card = conversation.query_one(ToolCallCard)
+        await until(pilot, lambda: card.head.is_mounted, "the card's lines")
+        await pilot.pause()
+        drawn = card.header
+        await until(pilot, lambda: card.header != drawn, "the elapsed time to tick")
+        complete_tool_call(app.session, 1)
+        await until(pilot, lambda: not card_clock(conversation), "the clock to stop")
+        start_turn(app.session, 2)
+        await until(pilot, lambda: card_clock(conversation), "the clock to go again")

@@ -30,10 +30,10 @@ from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
+from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
 from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
 from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
-from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -67,7 +67,9 @@ class ScreenParts:
     status: StatusBar
 
 
-class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerActions):
+class MainScreen(
+    KeepStylesOnResume, KeepLayoutOnSwitch, KeepFrameOnSwitch, LayoutOnce, ComposerActions
+):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
 
@@ -97,7 +99,8 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
         super().__init__()
-        use_compositor(self, RowCompositor())  # a streamed line repaints only its own rows
+        # a streamed line repaints only its own rows; a tab shown again paints the frame it kept
+        use_compositor(self, FrameCompositor())
         self.session = session
         self.ui = ui  # its tab's: the session's questions wait while the tab is hidden
         self.generation = session.thread.generation  # another session opens on a new screen
@@ -177,11 +180,17 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
         if self.session.thread.waiting_permission():
             self._focus_waiting_permission()
 
+    @property
+    def caught_up_on_show(self) -> bool:
+        """Shown again, its conversation has changes to draw (Textual's delay hides them)."""
+        return self._paused and self.parts.conversation.missed_anything
+
     def on_screen_suspend(self) -> None:
         """Its tab switched away from: nothing of it ticks or blinks in the background (a
         screen pushed over it keeps it going: it may still show beneath)."""
         if self.ui is not None and not self.ui.shown and not self._paused:
             self._tick_while_shown(False)
+            self.keep_frame_soon()
 
     def _tick_while_shown(self, shown: bool) -> None:
         """Pause the clock and the prompts' blinking (remembering which blinked), or resume
@@ -191,8 +200,9 @@ class MainScreen(KeepStylesOnResume, KeepLayoutOnSwitch, LayoutOnce, ComposerAct
         parts = self.parts
         parts.status.show_clock(shown)
         if shown:
-            parts.conversation.catch_up()
-            parts.sidebar.catch_up()
+            changed = parts.conversation.catch_up()
+            if parts.sidebar.catch_up() or changed:
+                self.drop_frame()  # (what changed while hidden is composed anew)
         else:
             parts.conversation.hide()
             parts.sidebar.hide()

@@ -22,6 +22,11 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `Screen._screen_resized`: no layout on a switch back to a screen of the same size
   (`resume_layout.py`); `Screen._on_screen_suspend`/`_on_screen_resume`: no restyle of a
   resumed screen unless the theme changed (`resume_styles.py`).
+- `Compositor._render_chops`, `LayoutUpdate`, `textual._context.visible_screen_stack`,
+  `Screen._on_update` and `Screen._compositor_refresh`: a tab shown again paints the frame it
+  composed while hidden, with the widgets repainted since drawn anew (`kept_frame.py`).
+- `App.delay_update` as `App.switch_mode` calls it (50 ms of no frames): not on a switch to a
+  screen that is built (`switch_at_once.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are

@@ -232,6 +232,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             return MessageLines(item, entry, state)
         if isinstance(entry, thread_entries.ToolCallEntry):
             lookup = self.session.terminal_lookup if self.session is not None else None
+            self._card_changed(entry)  # (its clock)
             return ToolCallCard(entry, lookup, state)
         return LiveEntry(item or EntryItem(self._renderer(entry), entry), state)
 
@@ -249,6 +250,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             self._add_entry(entry)
         elif isinstance(view, ToolCallCard):
             view.update_from_entry()
+            self._card_changed(entry)
         elif isinstance(view, AgentMessageView | ThoughtView):
             view.sync_blocks()
         elif isinstance(view, LiveEntry):

@@ -37,11 +37,17 @@ class ConversationCatchUp(ConversationBursts):
         def _on_change(self, change: thread_changes.Change) -> None: ...
         def _on_notice(self, notice: Notice) -> None: ...
         def _turn_ended(self, stop_reason: str | None, last: int) -> None: ...
+        def _wake_clock(self) -> None: ...
 
     @property
     def hidden(self) -> bool:
         """Its tab is in the background: changes are remembered, nothing is drawn."""
         return self._hidden
+
+    @property
+    def missed_anything(self) -> bool:
+        """Hidden, and something changed that `catch_up` will draw."""
+        return self._hidden and bool(self._missed or self._touched)
 
     def hide(self) -> None:
         """Its tab was switched away from: from now on changes are only remembered."""
@@ -75,6 +81,7 @@ class ConversationCatchUp(ConversationBursts):
                     item()
         finally:
             self._catching_up = False
+        self._wake_clock()
         return bool(missed or touched)
 
     def when_shown(self, show: Callable[[], None]) -> None:

@@ -7,7 +7,9 @@ widget removed meanwhile is gone. A widget that outlived the collection would be
 what lives long and, dropped later, stay there as garbage no collection walks (a widget is full
 of cycles, and holds every line it drew). What the user thawed, a card with a terminal or the
 question asked now stay live. The elapsed time of running cards ticks from one timer of the
-conversation: a card's own timer (its task, its sleep's handle) would hold the card alive."""
+conversation: a card's own timer (its task, its sleep's handle) would hold the card alive. The
+timer runs only while a live card's call runs (and its tab is shown): an idle session, in the
+background or not, wakes the app for nothing."""
 
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ from typing import TYPE_CHECKING
 
 from textual.await_remove import AwaitRemove
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widget import AwaitMount, Widget
 
+from acp_tui.thread.entries import Entry, ToolCallEntry
 from acp_tui.ui import collector
 from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from acp_tui.ui.widgets.tool_call_facts import RUNNING
 
 TICK = 1.0
 """Seconds between two redraws of the running cards' elapsed time."""
@@ -40,18 +45,50 @@ class ConversationTurnEnd(VerticalScroll):
     if TYPE_CHECKING:
 
         def freeze_all(self) -> int: ...
+        @property
+        def hidden(self) -> bool: ...
+
+    _clock: Timer | None = None
+    clock_running = False
+    """The running cards' clock ticks (paused while no live card's call runs, or hidden)."""
 
         def _finish_streaming(
             self, except_id: int | None = None, up_to: int | None = None
         ) -> None: ...
 
     def _start_ticking(self) -> None:
-        self.set_interval(TICK, self._tick_running_cards)
+        self._clock = self.set_interval(TICK, self._tick_running_cards, pause=True)
+        self.clock_running = False
+
+    def _card_changed(self, entry: Entry) -> None:
+        """A card was placed or changed: the clock runs if its call runs (and it is shown)."""
+        if isinstance(entry, ToolCallEntry) and entry.status in RUNNING and not self.hidden:
+            self._run_clock(True)
+
+    def _wake_clock(self) -> None:
+        """Shown again: the clock runs if a live card's call runs."""
+        cards = (view for view in self.views.values() if isinstance(view, ToolCallCard))
+        if any(card.entry.status in RUNNING for card in cards):
+            self._run_clock(True)
+
+    def _run_clock(self, running: bool) -> None:
+        if self._clock is None or running == self.clock_running:
+            return
+        self.clock_running = running
+        if running:
+            self._clock.resume()
+        else:
+            self._clock.pause()
 
     def _tick_running_cards(self) -> None:
-        for view in self.views.values():
-            if isinstance(view, ToolCallCard):
-                view.tick()
+        ticked = False
+        if not self.hidden:
+            for view in self.views.values():
+                if isinstance(view, ToolCallCard) and view.entry.status in RUNNING:
+                    view.tick()
+                    ticked = True
+        if not ticked:
+            self._run_clock(False)  # (a card that starts running starts it again)
 
     def _end_streams(self, last: int) -> None:
         """The turn ended: the messages streaming up to entry `last` close their documents now

@@ -124,11 +124,13 @@ class Sidebar(VerticalScroll):
         if self._stale is None:
             self._stale = []
 
-    def catch_up(self) -> None:
-        """Its tab is shown again: redraw each section that changed while it was hidden."""
+    def catch_up(self) -> bool:
+        """Its tab is shown again: redraw each section that changed while it was hidden. True
+        if any had changed."""
         stale, self._stale = self._stale or [], None
         for refresh in stale:
             refresh()
+        return bool(stale)
 
     def refresh_providers(self) -> None:
         """The providers row shows only when the agent offers `providers/*`."""

@@ -27,6 +27,7 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.textual_internals import read_alt_digits
+from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import PromptAll
@@ -84,7 +85,7 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving):
+class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving, SwitchAtOnce):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
 
     key_guard: KeyGuard
@@ -200,7 +201,11 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             self.key_guard.typed()
             self.current_tab = tab
             tab.unread = False
-            await self.switch_mode(tab.mode)
+            screen = tab.screen
+            if screen is not None and screen.is_mounted and not screen.caught_up_on_show:
+                await self.switch_to_built(tab.mode)  # (shown at the next frame)
+            else:
+                await self.switch_mode(tab.mode)
         tab.ui.release()
         self.refresh_tabs()
 

@@ -1,0 +1,161 @@
+"""A tab switched back to shows the frame it kept, with only what changed composed anew.
+
+A switch back to a tab painted its whole screen again: every widget asked for its visible lines
+and each line cut into the screen's chops (about 10 ms on a loaded machine, most of a switch
+once Textual's 50 ms delay was gone), although nothing on it had changed. A screen hidden by a
+tab switch composes its frame once in the background, a moment after it was hidden
+(`KeepFrameOnSwitch.keep_frame`, with `FrameCompositor.keep`), and from then on remembers each
+widget that asks to be repainted (`Screen._on_update`). If none did while it was hidden, and no
+layout was asked (`Screen._on_layout`), its first full frame once shown again is the kept one
+with the rows of the widgets the resume repainted composed anew, if its arrangement is the one
+the frame was composed with (the same compositor map: no scroll, the same size); otherwise, and
+always after that frame, it is composed as ever. A widget that asks to be
+repainted after that frame is painted by the next one, as on any screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from textual import events, messages
+from textual._compositor import LayoutUpdate
+from textual._context import visible_screen_stack
+from textual.geometry import Region, Size
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+from acp_tui.ui.textual_internals.row_compositor import RowCompositor
+
+KEEP_AFTER = 0.3
+"""Seconds after a tab switch before the hidden screen composes its frame (the screen shown
+paints first)."""
+
+
+@dataclass
+class KeptFrame:
+    """A frame composed while its screen was hidden, for its first full update once shown."""
+
+    arrangement: object
+    """The compositor's map of visible widgets it was composed with (the object itself)."""
+    size: Size
+    chops: list[Mapping[int, Strip]]
+    """Per row, the strips between the row's cuts (what a full update paints)."""
+
+
+class FrameCompositor(RowCompositor):
+    """A `RowCompositor` that can keep a composed frame for the next full update."""
+
+    kept: KeptFrame | None = None
+    _armed: set[Widget] | None = None
+    """While the first full update after a show runs: the widgets repainted since the frame."""
+    reused = 0
+    """Full updates painted from a kept frame (for tests)."""
+
+    def keep(self, console: Console) -> None:
+        """Compose the whole frame as the screen alone would show it, its strips rendered for
+        `console` (the terminal's), and keep it."""
+        visible_screen_stack.set([])  # (the screen is the base of its stack: nothing behind)
+        chops = self._render_chops(self.size.region, lambda _y: True)
+        for line in chops:
+            for strip in line.values():
+                strip.render(console)  # (kept with the strip: writing the frame is a join)
+        self.kept = KeptFrame(self.visible_widgets, self.size, list(chops))
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        kept, self.kept = self.kept, None  # (used once at most)
+        armed = self._armed
+        if (
+            kept is None
+            or armed is None
+            or simplify
+            or kept.size != self.size
+            or kept.arrangement is not self.visible_widgets
+        ):
+            return super().render_full_update(simplify)
+        self._dirty_regions.clear()
+        chops = kept.chops
+        rows: set[int] = set()
+        visible = self.visible_widgets
+        for widget in armed:
+            placed = visible.get(widget)
+            if placed is not None:
+                rows.update(placed[0].intersection(placed[1]).line_range)
+        rows &= set(range(self.size.height))
+        if rows:
+            top, bottom = min(rows), max(rows) + 1
+            crop = Region(0, top, self.size.width, bottom - top)
+            fresh = self._render_chops(crop, rows.__contains__)
+            for row in rows:
+                chops[row] = fresh[row]
+        self.reused += 1
+        return LayoutUpdate([line.values() for line in chops], self.size.region)
+
+    def arm(self, repainted: set[Widget] | None) -> None:
+        """The next full update may paint the kept frame, the rows of `repainted` composed
+        anew (None: it may not)."""
+        self._armed = repainted
+
+
+class KeepFrameOnSwitch(Screen[Any]):
+    """A screen that keeps its frame while a tab switch hides it (see the module docstring);
+    its compositor must be a `FrameCompositor`."""
+
+    _repainted: set[Widget] | None = None
+    """Since the kept frame was composed: the widgets that asked to be repainted (None: no
+    frame kept)."""
+
+    def keep_frame_soon(self) -> None:
+        """Hidden by a tab switch: compose the frame in a moment (`KEEP_AFTER`)."""
+        self.set_timer(KEEP_AFTER, self.keep_frame)
+
+    def keep_frame(self) -> None:
+        """Compose and keep the frame now, unless the screen is shown or must be laid out."""
+        compositor = self._compositor
+        if self.is_current or self._layout_required or not isinstance(compositor, FrameCompositor):
+            return
+        if not self.is_attached or not compositor.visible_widgets:
+            return
+        compositor.keep(self.app.console)
+        self._repainted = set()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # runs before Screen's own handler: a widget repainted while hidden (its tab's session
+        # changed it) or a restyle (the theme changed) means the screen is composed as ever;
+        # the widgets the resume repaints are drawn anew in the kept frame
+        if self._repainted or event.refresh_styles:
+            self.drop_frame()
+
+    def drop_frame(self) -> None:
+        """Compose the next frame as ever (what the kept frame shows has changed)."""
+        self._repainted = None
+        compositor = self._compositor
+        if isinstance(compositor, FrameCompositor):
+            compositor.kept = None
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        self.drop_frame()  # (Screen's own handler runs after this one)
+
+    async def _on_update(self, message: messages.Update) -> None:
+        # runs before Screen's own handler (the subclass's comes first in the MRO)
+        widget = message.widget
+        if self._repainted is not None and isinstance(widget, Widget):
+            self._repainted.add(widget)
+
+    def _compositor_refresh(self) -> None:
+        repainted, self._repainted = self._repainted, None
+        compositor = self._compositor
+        if repainted is None or self is not self.app.screen:
+            if isinstance(compositor, FrameCompositor):
+                compositor.kept = None  # (not shown alone: composed as ever)
+            super()._compositor_refresh()
+            return
+        assert isinstance(compositor, FrameCompositor)
+        compositor.arm(repainted)
+        try:
+            super()._compositor_refresh()
+        finally:
+            compositor.arm(None)

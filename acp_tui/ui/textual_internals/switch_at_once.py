@@ -1,0 +1,31 @@
+"""A switch to a screen that is already built shows it at the next frame, not 50 ms later.
+
+`App.switch_mode` begins with `App.delay_update()`: no frame for 50 ms, to hide a screen being
+composed and mounted. A tab switched back to has its screen mounted and arranged: nothing to
+hide, and those 50 ms were most of a switch (a 200-turn tab: 61 ms, of which the frame itself
+took about 10). `SwitchAtOnce.switch_to_built` switches without the delay; a mode whose screen
+is not built yet still waits, as Textual does.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.widget import AwaitMount
+
+
+class SwitchAtOnce(App[int]):
+    """`switch_to_built`: `switch_mode` without the 50 ms of no frames (a mixin of the app)."""
+
+    _switching_to_built = False
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        if not self._switching_to_built:
+            super().delay_update(delay)
+
+    def switch_to_built(self, mode: str) -> AwaitMount:
+        """`switch_mode` to `mode`, whose screens are mounted: painted at the next frame."""
+        self._switching_to_built = True
+        try:
+            return self.switch_mode(mode)
+        finally:
+            self._switching_to_built = False
