@@ -48,13 +48,13 @@ class ConversationTurnEnd(VerticalScroll):
         @property
         def hidden(self) -> bool: ...
 
-    _clock: Timer | None = None
-    clock_running = False
-    """The running cards' clock ticks (paused while no live card's call runs, or hidden)."""
-
         def _finish_streaming(
             self, except_id: int | None = None, up_to: int | None = None
         ) -> None: ...
+
+    _clock: Timer | None = None
+    clock_running = False
+    """The running cards' clock ticks (paused while no live card's call runs, or hidden)."""
 
     def _start_ticking(self) -> None:
         self._clock = self.set_interval(TICK, self._tick_running_cards, pause=True)
