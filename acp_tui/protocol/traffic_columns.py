@@ -12,6 +12,7 @@ pairs and latencies: a few frames a turn, against a hundred streamed chunks).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -39,9 +40,8 @@ class CodedColumn(Generic[T]):
             return self._aside[index if index >= 0 else index + len(self._codes)]
         return self._values[code]
 
-    def append(self, value: T) -> T:
-        """Add the next frame's value; returns the one stored (an equal value stored before is
-        returned instead, so repeated names are one object)."""
+    def append(self, value: T) -> None:
+        """Add the next frame's value."""
         code = self._code_of.get(value)
         if code is None:
             if len(self._values) < self._limit:
@@ -51,7 +51,6 @@ class CodedColumn(Generic[T]):
                 code = self._limit
                 self._aside[len(self._codes)] = value
         self._codes.append(code)
-        return value if code == self._limit else self._values[code]
 
     def values(self) -> list[T]:
         """Every frame's value, in order (for tests and checks, not for hot paths)."""
@@ -59,38 +58,35 @@ class CodedColumn(Generic[T]):
 
 
 class SparseColumn(Generic[T]):
-    """Values by frame index, `default` for the frames that have none."""
+    """Values by frame index, `default` for the frames that have none; as long as its store
+    (`length`), so a frame with the default costs nothing, not even an append."""
 
     __slots__ = ("_default", "_length", "_values")
 
-    def __init__(self, default: T) -> None:
+    def __init__(self, default: T, length: Callable[[], int]) -> None:
         self._default = default
         self._values: dict[int, T] = {}
-        self._length = 0
+        self._length = length
 
     def __len__(self) -> int:
-        return self._length
+        return self._length()
 
     def __getitem__(self, index: int) -> T:
+        length = self._length()
         if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
+            index += length
+        if not 0 <= index < length:
             raise IndexError("frame index out of range")
         return self._values.get(index, self._default)
 
     def __setitem__(self, index: int, value: T) -> None:
-        if not 0 <= index < self._length:
+        if not 0 <= index < self._length():
             raise IndexError("frame index out of range")
         if value is self._default or value == self._default:
             self._values.pop(index, None)
         else:
             self._values[index] = value
 
-    def append(self, value: T) -> None:
-        """Add the next frame's value."""
-        self._length += 1
-        self[self._length - 1] = value
-
     def values(self) -> list[T]:
         """Every frame's value, in order (for tests and checks, not for hot paths)."""
-        return [self[index] for index in range(self._length)]
+        return [self[index] for index in range(self._length())]

@@ -140,7 +140,7 @@ class Frames(Sequence[FrameRecord]):
         self._store = store
 
     def __len__(self) -> int:
-        return len(self._store.raws)
+        return len(self._store.times)
 
     @overload
     def __getitem__(self, index: int) -> FrameRecord: ...
@@ -179,11 +179,11 @@ class TrafficStore:
         """The frames' text, compressed; the oldest dropped past its budget."""
         self.kinds: CodedColumn[FrameKind] = CodedColumn("B", FRAME_KINDS, 255)
         self.methods: CodedColumn[str | None] = CodedColumn("H", (None,), NAMES)
-        self.ids: SparseColumn[Any] = SparseColumn(None)
+        self.ids: SparseColumn[Any] = SparseColumn(None, self.times.__len__)
         self.updates: CodedColumn[str | None] = CodedColumn("H", (None,), NAMES)
-        self.error_codes: SparseColumn[int | None] = SparseColumn(None)
-        self.pairs: SparseColumn[int] = SparseColumn(-1)
-        self.latencies: SparseColumn[float] = SparseColumn(_NO_LATENCY)
+        self.error_codes: SparseColumn[int | None] = SparseColumn(None, self.times.__len__)
+        self.pairs: SparseColumn[int] = SparseColumn(-1, self.times.__len__)
+        self.latencies: SparseColumn[float] = SparseColumn(_NO_LATENCY, self.times.__len__)
         """Seconds from request to response on both frames of a pair; NaN when there is none."""
         self.marks: dict[int, tuple[Mark, ...]] = {}
         """Conformance marks by frame index (only frames that have some)."""
@@ -199,7 +199,7 @@ class TrafficStore:
         """The default rows (all frames, runs of one update kind grouped), kept up to date."""
 
     def __len__(self) -> int:
-        return len(self.raws)
+        return len(self.times)
 
     @property
     def dropped_texts(self) -> int:
@@ -208,13 +208,11 @@ class TrafficStore:
 
     def record(self, event: TrafficEvent) -> None:
         """The tap: summarise, pair and check one frame."""
-        index = len(self.raws)
+        index = len(self.times)
         direction = event.direction
         self.directions.append(direction)
         self.times.append(event.time)
         self.raws.append(event.raw)
-        self.pairs.append(-1)
-        self.latencies.append(_NO_LATENCY)
         recent = self._recent
         recent.append(event.time)
         while recent[0] < event.time - FPS_WINDOW:  # amortised O(1): each time leaves once
@@ -313,6 +311,8 @@ class TrafficStore:
                     self.latencies[index] = self.latencies[request] = latency
         self.kinds.append(kind)
         self.methods.append(method)
-        self.ids.append(frame_id)
         self.updates.append(update)
-        self.error_codes.append(error_code)
+        if frame_id is not None:
+            self.ids[index] = frame_id
+        if error_code is not None:
+            self.error_codes[index] = error_code
