@@ -2,17 +2,20 @@
 
 A row is a frame, or a run of consecutive incoming `session/update` notifications of one
 `sessionUpdate` kind (a streamed message is one row, not thousands). Rows are kept as two flat
-lists (first frame, frame count) and extended as frames arrive; nothing is rebuilt per frame.
+arrays (first frame, frame count) and extended as frames arrive; nothing is rebuilt per frame.
 """
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from acp_tui.protocol.traffic import Direction
+
+T_co = TypeVar("T_co", covariant=True)
 
 
 class FrameView(Protocol):
@@ -28,18 +31,25 @@ class FrameView(Protocol):
     def label(self) -> str: ...
 
 
+class Column(Protocol[T_co]):
+    """One column of a store: a value by frame index (`traffic_columns`)."""
+
+    def __getitem__(self, index: int, /) -> T_co: ...
+    def __len__(self) -> int: ...
+
+
 class FrameColumns(Protocol):
     """What the rows read of a store's columns (a `traffic_store.TrafficStore`, which builds its
     default `RowIndex` itself: this module does not import it)."""
 
     @property
-    def directions(self) -> Sequence[Direction]: ...
+    def directions(self) -> Column[Direction]: ...
     @property
-    def kinds(self) -> Sequence[str]: ...
+    def kinds(self) -> Column[str]: ...
     @property
-    def updates(self) -> Sequence[str | None]: ...
+    def updates(self) -> Column[str | None]: ...
     @property
-    def error_codes(self) -> Sequence[int | None]: ...
+    def error_codes(self) -> Column[int | None]: ...
     @property
     def marks(self) -> Mapping[int, Sequence[object]]: ...
 
@@ -103,8 +113,8 @@ class RowIndex:
     def __init__(self, store: FrameColumns, row_filter: RowFilter | None = None) -> None:
         self.store = store
         self.filter = row_filter or RowFilter()
-        self.starts: list[int] = []
-        self.counts: list[int] = []
+        self.starts = array("q")
+        self.counts = array("q")
         self.scanned = 0
         self._last_key: str | None = None
 

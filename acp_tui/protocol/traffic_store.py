@@ -9,6 +9,8 @@ name is one string), none of which the collector tracks; times, pairs and latenc
 fields read once on arrival: direction, time, kind, method, id, `sessionUpdate` kind, error
 code, the index of its pair (request ↔ response) with the latency, and its conformance marks
 (sparse: a dict by index). `FrameRecord` is a view of one frame, made when one is asked for.
+The raw texts are kept compressed by blocks (`traffic_raw.RawFrames`): past its budget the
+oldest frames' text is dropped (`dropped_texts`; their summaries stay), which the inspector says.
 """
 
 from __future__ import annotations
@@ -23,9 +25,15 @@ from typing import Any, Literal, overload
 from acp_tui.protocol import methods
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
+from acp_tui.protocol.traffic_columns import CodedColumn, SparseColumn
+from acp_tui.protocol.traffic_raw import RawFrames
 from acp_tui.protocol.traffic_rows import RowIndex
 
 FrameKind = Literal["request", "response", "notification", "invalid"]
+FRAME_KINDS: tuple[FrameKind, ...] = ("request", "response", "notification", "invalid")
+NAMES = 4096
+"""Distinct method names (and update kinds) coded; more (names come from the agent) are kept
+aside by frame."""
 
 _NO_LATENCY = math.nan
 
@@ -63,7 +71,13 @@ class FrameRecord:
 
     @property
     def raw(self) -> str:
-        return self.store.raws[self.index]
+        """The frame as it crossed the wire; "" when its text was not kept (see `kept`)."""
+        return self.store.raws.get(self.index) or ""
+
+    @property
+    def kept(self) -> bool:
+        """Whether the frame's text is still kept (the oldest are dropped past a budget)."""
+        return self.index >= self.store.raws.dropped
 
     @property
     def kind(self) -> FrameKind:
@@ -126,7 +140,7 @@ class Frames(Sequence[FrameRecord]):
         self._store = store
 
     def __len__(self) -> int:
-        return len(self._store.raws)
+        return len(self._store.times)
 
     @overload
     def __getitem__(self, index: int) -> FrameRecord: ...
@@ -158,17 +172,18 @@ FPS_WINDOW = 1.0
 class TrafficStore:
     """Frames in arrival order, paired and checked as they come. Use `record` as a tap."""
 
-    def __init__(self) -> None:
-        self.directions: list[Direction] = []
+    def __init__(self, raws: RawFrames | None = None) -> None:
+        self.directions: CodedColumn[Direction] = CodedColumn("B", ("in", "out"), 255)
         self.times = array("d")
-        self.raws: list[str] = []
-        self.kinds: list[FrameKind] = []
-        self.methods: list[str | None] = []
-        self.ids: list[Any] = []
-        self.updates: list[str | None] = []
-        self.error_codes: list[int | None] = []
-        self.pairs = array("q")
-        self.latencies = array("d")
+        self.raws = raws if raws is not None else RawFrames()
+        """The frames' text, compressed; the oldest dropped past its budget."""
+        self.kinds: CodedColumn[FrameKind] = CodedColumn("B", FRAME_KINDS, 255)
+        self.methods: CodedColumn[str | None] = CodedColumn("H", (None,), NAMES)
+        self.ids: SparseColumn[Any] = SparseColumn(None, self.times.__len__)
+        self.updates: CodedColumn[str | None] = CodedColumn("H", (None,), NAMES)
+        self.error_codes: SparseColumn[int | None] = SparseColumn(None, self.times.__len__)
+        self.pairs: SparseColumn[int] = SparseColumn(-1, self.times.__len__)
+        self.latencies: SparseColumn[float] = SparseColumn(_NO_LATENCY, self.times.__len__)
         """Seconds from request to response on both frames of a pair; NaN when there is none."""
         self.marks: dict[int, tuple[Mark, ...]] = {}
         """Conformance marks by frame index (only frames that have some)."""
@@ -179,23 +194,25 @@ class TrafficStore:
         self._checker = ConformanceChecker()
         self._waiting: dict[tuple[Direction, tuple[str, Any]], int] = {}
         self._recent: deque[float] = deque()
-        self._names: dict[str, str] = {}
         self._labels: dict[tuple[str | None, str | None], str] = {}
         self.rows = RowIndex(self)
         """The default rows (all frames, runs of one update kind grouped), kept up to date."""
 
     def __len__(self) -> int:
-        return len(self.raws)
+        return len(self.times)
+
+    @property
+    def dropped_texts(self) -> int:
+        """How many of the oldest frames' text was dropped to keep memory bounded."""
+        return self.raws.dropped
 
     def record(self, event: TrafficEvent) -> None:
         """The tap: summarise, pair and check one frame."""
-        index = len(self.raws)
+        index = len(self.times)
         direction = event.direction
         self.directions.append(direction)
         self.times.append(event.time)
         self.raws.append(event.raw)
-        self.pairs.append(-1)
-        self.latencies.append(_NO_LATENCY)
         recent = self._recent
         recent.append(event.time)
         while recent[0] < event.time - FPS_WINDOW:  # amortised O(1): each time leaves once
@@ -250,15 +267,6 @@ class TrafficStore:
                 self._labels[key] = label
         return label
 
-    def _intern(self, name: str) -> str:
-        """One string per distinct method or update kind (bounded: names come from the agent)."""
-        known = self._names.get(name)
-        if known is not None:
-            return known
-        if len(self._names) < 4096:
-            self._names[name] = name
-        return name
-
     def _mark(self, index: int, marks: list[Mark]) -> None:
         if marks:
             self.marks[index] = (*self.marks.get(index, ()), *marks)
@@ -274,7 +282,7 @@ class TrafficStore:
             name = parsed.get("method")
             frame_id = parsed.get("id")
             if isinstance(name, str):
-                method = self._intern(name)
+                method = name
                 self.method_counts[method] += 1
                 if "id" in parsed:
                     kind = "request"
@@ -286,7 +294,7 @@ class TrafficStore:
                         body = params.get("update") if type(params) is dict else None
                         found = body.get("sessionUpdate") if type(body) is dict else None
                         if isinstance(found, str):
-                            update = self._intern(found)
+                            update = found
                             self.update_counts[update] += 1
             elif "result" in parsed or "error" in parsed:
                 kind = "response"
@@ -303,6 +311,8 @@ class TrafficStore:
                     self.latencies[index] = self.latencies[request] = latency
         self.kinds.append(kind)
         self.methods.append(method)
-        self.ids.append(frame_id)
         self.updates.append(update)
-        self.error_codes.append(error_code)
+        if frame_id is not None:
+            self.ids[index] = frame_id
+        if error_code is not None:
+            self.error_codes[index] = error_code

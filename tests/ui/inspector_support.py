@@ -8,6 +8,7 @@ from typing import Any
 from textual.app import App
 
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.protocol.traffic_raw import RawFrames
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.ui.inspector.screen import InspectorScreen
 
@@ -21,10 +22,11 @@ def chunk(text: str) -> dict[str, Any]:
     return {"method": "session/update", "params": {"sessionId": "s", "update": update}}
 
 
-def sample_store() -> TrafficStore:
+def sample_store(raws: RawFrames | None = None) -> TrafficStore:
     """A turn: initialize, session/new, a prompt streaming 5 chunks, a read with a relative path
-    answered with an error, a tool call with an unknown kind, the prompt's answer."""
-    store = TrafficStore()
+    answered with an error, a tool call with an unknown kind, the prompt's answer. `raws`: where
+    the frames' text is kept (a small budget drops the oldest)."""
+    store = TrafficStore(raws)
     events = [
         frame("out", 100.0, {"id": 0, "method": "initialize", "params": {"protocolVersion": 1}}),
         frame("in", 100.2, {"id": 0, "result": {"protocolVersion": 1}}),

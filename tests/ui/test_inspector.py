@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Static, TextArea
 
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.protocol.traffic_raw import RawFrames
 from acp_tui.ui.inspector.frame_list import FrameList
 from acp_tui.ui.inspector.screen import InspectorScreen
 from tests.ui.inspector_support import InspectorApp, chunk, frame, sample_store
@@ -131,3 +134,38 @@ async def test_agent_bytes_are_drawn_inert() -> None:
         for bad in ("\x1b", "\x9b", "\u202e"):
             assert bad not in last and bad not in view_text(screen)
         assert "␛[2J" in view_text(screen)
+
+
+async def test_frames_whose_text_was_dropped_say_so_where_they_show() -> None:
+    """Past the budget of kept text the oldest frames keep their row but lose their text: the
+    header counts them, their row, the frame view, the copy key and a search that finds
+    nothing say it."""
+    store = sample_store(RawFrames(budget=1, block_frames=4))  # 4 blocks: 12 frames dropped
+    assert store.dropped_texts == 12
+    app = InspectorApp(store)
+    notified: list[str] = []
+    original = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        notified.append(message)
+        original(message, *args, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        header = str(screen.query_one("#inspector-header", Static).render())
+        assert "17 frames" in header and "12 older frames' text not kept" in header
+        frames = screen.frame_list
+        assert '"stopReason"' in view_text(screen)  # the newest frame: kept
+        await pilot.press("home")
+        assert frames.selected_frame is not None and frames.selected_frame.index == 0
+        assert "(not kept)" in line_text(frames, 0) and "initialize" in line_text(frames, 0)
+        assert "text not kept" in view_text(screen) and "was not kept" in view_text(screen)
+        await pilot.press("y")
+        assert notified[-1] == "frame 0's text was not kept"
+        await pilot.press("slash", *"part 1", "enter")  # in a dropped frame
+        assert notified[-1] == "not found (the text of the 12 oldest frames was not kept)"
+        await pilot.press("slash", *"more 2", "enter")  # in a kept one
+        assert frames.index.row(frames.cursor) == (13, 3)

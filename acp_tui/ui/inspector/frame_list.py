@@ -72,7 +72,8 @@ def row_segments(
         segments.append(Segment(" " * 8))
     segments.append(Segment(f"⚠{len(frame.marks):<2} " if frame.marks else "    ", _MARK))
     if preview > 0:
-        segments.append(Segment(safe_text(frame.raw[:preview]), _DIM))
+        text = safe_text(frame.raw[:preview]) if frame.kept else "(not kept)"
+        segments.append(Segment(text, _DIM))
     return segments
 
 
@@ -108,7 +109,7 @@ class FrameList(ScrollView, can_focus=True):
         self.index: RowIndex = store.rows
         self.follow = True
         self.origin = store.frames[0].time if store.frames else time.time()
-        self._lines: dict[tuple[int, int, int, int, bool, int], Strip] = {}
+        self._lines: dict[tuple[int, int, int, int, bool, int, bool], Strip] = {}
         """Drawn lines by what they show (a frame's row can only change in these fields)."""
 
     # ---- data ---------------------------------------------------------------------------
@@ -221,7 +222,7 @@ class FrameList(ScrollView, can_focus=True):
             return Strip.blank(width)
         first, count = self.index.row(row)
         frame = self.store.frames[first]
-        key = (first, count, len(frame.marks), frame.pair, row == self.cursor, width)
+        key = (first, count, len(frame.marks), frame.pair, row == self.cursor, width, frame.kept)
         cached = self._lines.get(key)
         if cached is not None:
             return cached

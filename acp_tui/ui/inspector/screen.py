@@ -23,11 +23,16 @@ from acp_tui.ui.plain import notify
 MAX_VIEW_CHARS = 200_000
 """A frame larger than this is shown cut (the copy key still copies all of it)."""
 POLL_SECONDS = 0.1
+NOT_KEPT = (
+    "The text of this frame was not kept: the oldest frames' text is dropped past a budget, "
+    "to bound memory in long sessions (use --log FILE to keep every frame)."
+)
 
 
 def frame_view_text(frame: FrameRecord, count: int) -> str:
     """What the frame view shows: a header (pair, latency, marks) and the indented frame."""
-    lines = [f"frame {frame.index} · {frame.direction} · {frame.kind} · {len(frame.raw)} bytes"]
+    size = f"{len(frame.raw)} bytes" if frame.kept else "text not kept"
+    lines = [f"frame {frame.index} · {frame.direction} · {frame.kind} · {size}"]
     if count > 1:
         lines.append(f"first of {count} frames of this kind in a row (g ungroups)")
     if frame.pair >= 0:
@@ -39,6 +44,9 @@ def frame_view_text(frame: FrameRecord, count: int) -> str:
     for mark in frame.marks:
         lines.append(f"⚠ {mark}")
     lines.append("")
+    if not frame.kept:
+        lines.append(NOT_KEPT)
+        return "\n".join(safe_text(line) for line in lines)
     pretty = frame.pretty()
     if len(pretty) > MAX_VIEW_CHARS:
         pretty = pretty[:MAX_VIEW_CHARS] + f"\n… cut at {MAX_VIEW_CHARS} characters (y copies all)"
@@ -168,6 +176,8 @@ class InspectorScreen(Screen[None]):
             f"{store.frames_per_second(time.time())} frames/s · {marks} marks · "
             f"{self.row_filter.describe()}"
         )
+        if store.dropped_texts:
+            header += f" · {store.dropped_texts:,} older frames' text not kept"
         if self.search:
             header += f" · search: {safe_text(self.search)}"
         self.query_one("#inspector-header", Static).update(Text(header), layout=False)
@@ -190,7 +200,9 @@ class InspectorScreen(Screen[None]):
     def action_copy(self) -> None:
         """Copy the selected frame, pretty-printed, to the clipboard."""
         frame = self.frame_list.selected_frame
-        if frame is not None:
+        if frame is not None and not frame.kept:
+            notify(self, f"frame {frame.index}'s text was not kept", severity="warning")
+        elif frame is not None:
             self.app.copy_to_clipboard(frame.pretty())
             notify(self, f"frame {frame.index} copied ({len(frame.raw)} bytes)")
 
@@ -271,4 +283,6 @@ class InspectorScreen(Screen[None]):
                     frames.cursor = row
                     self._refresh_header()
                     return
-        notify(self, "not found", severity="warning")
+        dropped = store.dropped_texts
+        unsearched = f" (the text of the {dropped:,} oldest frames was not kept)" if dropped else ""
+        notify(self, f"not found{unsearched}", severity="warning")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.strip import Strip
 
-from acp_tui.ui.compact_lines import PackedLine, pack_all, packed_text, unpack
+from acp_tui.ui.compact_lines import PackedLines, pack_all
 from acp_tui.ui.markdown.blocks import Block, BlockSplitter
 from acp_tui.ui.markdown.containers import make_view, separated
 from acp_tui.ui.markdown.paragraph import GrowingParagraph, ParagraphView
@@ -50,7 +50,7 @@ class DocumentView:
         # The open paragraph's incremental state: a preview makes a new Paragraph object for a
         # pending line every frame, and its new view takes this over (it checks the text).
         self._growing: GrowingParagraph | None = None
-        self.packed: list[PackedLine | Strip] | None = None
+        self.packed: PackedLines | None = None
         """Every line as data once ``pack`` ran (``frozen`` and ``tail`` are then empty)."""
 
     @property
@@ -69,7 +69,7 @@ class DocumentView:
     def line(self, y: int) -> Strip:
         """Screen line `y` (blank outside the document)."""
         if self.packed is not None:
-            return unpack(self.packed[y]) if 0 <= y < len(self.packed) else BLANK
+            return self.packed[y] if 0 <= y < len(self.packed) else BLANK
         frozen = len(self.frozen)
         if y < frozen:
             return self.frozen[y]
@@ -81,7 +81,7 @@ class DocumentView:
     def text(self) -> str:
         """Plain text of the rendered lines (trailing spaces removed)."""
         if self.packed is not None:
-            return "\n".join(packed_text(line).rstrip() for line in self.packed)
+            return "\n".join(line.rstrip() for line in self.packed.texts())
         return "\n".join(strip.text.rstrip() for strip in [*self.frozen, *self.tail])
 
     def feed(self, text: str) -> None:

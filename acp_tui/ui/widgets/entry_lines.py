@@ -27,7 +27,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.thread.entries import Entry
-from acp_tui.ui.compact_lines import PackedLine, StripCache, pack_all, packed_text, unpack
+from acp_tui.ui.compact_lines import EMPTY, PackedLines, StripCache, pack_all
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.widgets.entry_renderables import Look
 
@@ -78,14 +78,14 @@ class EntryItem:
         """Drawn only when on the screen: until then its height is estimated (an item of a
         flood: ten thousand tool calls are not drawn to know how tall they are)."""
         self._width = -1
-        self._lines: list[PackedLine | Strip] = []
+        self._lines: PackedLines = EMPTY
 
     def drawn(self, width: int) -> bool:
         """Whether the item's lines are cached for `width`."""
         return self._width == width
 
-    def lines(self, look: Look, width: int) -> list[PackedLine | Strip]:
-        """The item's lines at ``width``, packed (see `compact_lines.unpack`)."""
+    def lines(self, look: Look, width: int) -> PackedLines:
+        """The item's lines at ``width``, packed (indexing one builds its strip)."""
         if width != self._width:
             self._lines = pack_all(self.render(look, width))
             self._width = width
@@ -93,12 +93,12 @@ class EntryItem:
 
     def strips(self, look: Look, width: int) -> list[Strip]:
         """The item's lines at `width`, unpacked into strips."""
-        return [unpack(line) for line in self.lines(look, width)]
+        return list(self.lines(look, width))
 
     def invalidate(self) -> None:
         """Forget the cached lines: the next draw renders the item again."""
         self._width = -1
-        self._lines = []
+        self._lines = EMPTY
 
     @property
     def entry_id(self) -> int | None:
@@ -291,7 +291,7 @@ class EntryLines(Widget):
                 self.changed()  # the estimate was wrong: lay out again with the real height
         if line >= len(lines):
             return Strip.blank(width, self.rich_style)
-        return self._cache.put(y, self.decorate(unpack(lines[line]), item))
+        return self._cache.put(y, self.decorate(lines[line], item))
 
     def repaint(self) -> None:
         """Paint again without drawing the items again (a cursor moved)."""
@@ -317,5 +317,5 @@ class EntryLines(Widget):
         width = self.size.width or 80
         look = self.look
         return "\n".join(
-            packed_text(line).rstrip() for item in self.items for line in item.lines(look, width)
+            line.rstrip() for item in self.items for line in item.lines(look, width).texts()
         )
