@@ -17,16 +17,10 @@ from acp_tui.client.session.facade import SessionFacade
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.thread import thread_changes
-from acp_tui.thread.config_options import (
-    MODEL,
-    THOUGHT_LEVEL,
-    mode_choices,
-    option_by_category,
-    value_name,
-)
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
+from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
@@ -37,14 +31,11 @@ from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
-from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
-from acp_tui.ui.widgets.settings_section import SettingsSection
-from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
@@ -68,7 +59,12 @@ class ScreenParts:
 
 
 class MainScreen(
-    KeepStylesOnResume, KeepLayoutOnSwitch, KeepFrameOnSwitch, LayoutOnce, ComposerActions
+    KeepStylesOnResume,
+    KeepLayoutOnSwitch,
+    KeepFrameOnSwitch,
+    LayoutOnce,
+    ComposerActions,
+    SettingsActions,
 ):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
@@ -327,26 +323,6 @@ class MainScreen(
                 message, title, severity = notice_toast(change.notice)
                 notify(self, message, title=title, severity=severity)
 
-    def _refresh_modes(self) -> None:
-        thread = self.session.thread
-        modes = self.query_one(ModeList)
-        available, current_id = mode_choices(
-            thread.modes, thread.current_mode_id, thread.config_options
-        )
-        modes.set_modes(mode_infos(available), current_id)
-        current = next((m for m in modes.modes if m.id == current_id), None)
-        self.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
-
-    def _refresh_model(self) -> None:
-        thread = self.session.thread
-        status = self.query_one(StatusBar)
-        model = option_by_category(thread.config_options, MODEL)
-        name = value_name(model) if model else thread.models.current_name() if thread.models else ""
-        status.model = safe_text(name, limit=40)
-        thought = option_by_category(thread.config_options, THOUGHT_LEVEL)
-        status.thought = safe_text(value_name(thought), limit=20) if thought else ""
-        status.thought_name = (safe_text(thought.name, limit=24) if thought else "") or "thinking"
-
     # ------------------------------------------------------------ UI → session
 
     @on(PromptInput.Submitted)
@@ -372,38 +348,6 @@ class MainScreen(
     def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
         self.session.remove_queued(event.item.id)
         self.query_one(PromptInput).focus()
-
-    @on(ModeList.ModeChosen)
-    def _mode_chosen(self, event: ModeList.ModeChosen) -> None:
-        self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
-
-    async def _set_mode(self, mode_id: str) -> None:
-        error = await self.session.choose_mode(mode_id)
-        if error is not None:
-            notify(self, f"Could not switch mode: {error}", severity="error")
-        self._refresh_modes()
-
-    @on(SettingsSection.ChangeRequested)
-    def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
-        self.run_worker(self._set_config(event.config_id, event.value), group="config")
-
-    async def _set_config(self, config_id: str, value: str | bool) -> None:
-        error = await self.session.set_config_option(config_id, value)
-        if error is not None:
-            notify(self, f"Could not change the setting: {error}", severity="error")
-
-    @on(SettingsSection.ModelRequested)
-    def _model_change(self, event: SettingsSection.ModelRequested) -> None:
-        self.run_worker(self._set_model(event.model_id), group="config")
-
-    async def _set_model(self, model_id: str) -> None:
-        error = await self.session.set_model(model_id)
-        if error is not None:
-            notify(self, f"Could not change the model: {error}", severity="error")
-
-    def action_pick_model(self) -> None:
-        """Open the picker of the agent's models."""
-        self.pick_setting(MODEL)
 
     def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """More palette entries for this session (sessions, fork, logout): name, help, action."""
@@ -446,23 +390,11 @@ class MainScreen(
         """Rewind to before the focused prompt of the user's (else a picked one)."""
         self.post_message(RewindHere(self.session))
 
-    def pick_setting(self, category: str) -> None:
-        """Open the quick picker of the model (or thought level) option."""
-        if not self.query_one(SettingsSection).pick_category(category):
-            what = "models" if category == MODEL else "thought levels"
-            notify(self, f"{self.session.agent_name} offers no choice of {what}.")
-
     async def action_cancel_turn(self) -> None:
         """Send session/cancel when a turn is running."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
-
-    def action_cycle_mode(self) -> None:
-        """Switch to the agent's next session mode."""
-        mode_id = self.query_one(ModeList).next_mode_id()
-        if mode_id is not None:
-            self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
 
     def action_restart_agent(self) -> None:
         """Restart a crashed, failed or stalled agent (hides the crash banner)."""
