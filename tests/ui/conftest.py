@@ -1,11 +1,10 @@
-"""UI tests: finished turns stay live widgets unless a test asks for the turn end's freezing.
+"""UI tests run the app as users run it: each finished turn freezes into the frozen history.
 
-The app freezes each finished turn's entries into the frozen history at the turn end (see
-`acp_tui.ui.widgets.conversation_turn_end`), so that the turn end's collection frees their
-widgets. Most UI tests were written around the live widgets of the recent entries (a card to
-click, a message view to read) and test other things; they keep them live.
-`tests/ui/test_turn_end_collection.py` turns the freezing back on and tests it, with the
-thawing a click or Enter does on what froze."""
+The app freezes a finished turn's entries at the turn end (see
+`acp_tui.ui.widgets.conversation_turn_end`); the tests read what the user sees
+(`tests/ui/conversation_text.py`: the conversation's text, frozen or live) or thaw an entry by
+the key or click a user would use. A test about the live widgets of a finished turn themselves
+asks for `live_finished_turns` and says why."""
 
 from __future__ import annotations
 
@@ -16,7 +15,9 @@ import pytest
 from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
 
 
-@pytest.fixture(autouse=True)
-def finished_turns_stay_live(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+@pytest.fixture
+def live_finished_turns(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Finished turns stay live widgets (not what the app does: only for a test comparing a
+    live widget with something the freezing would replace)."""
     monkeypatch.setattr(ConversationTurnEnd, "freeze_finished_turns", False)
     yield

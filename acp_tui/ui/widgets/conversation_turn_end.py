@@ -34,6 +34,7 @@ class ConversationTurnEnd(VerticalScroll):
     _mounting: list[AwaitMount]
     _removing: list[AwaitRemove]
     _settle_pending: bool
+    _settling = False
 
     if TYPE_CHECKING:
 
@@ -47,16 +48,25 @@ class ConversationTurnEnd(VerticalScroll):
             if isinstance(view, ToolCallCard):
                 view.tick()
 
+    @property
+    def turn_end_settled(self) -> bool:
+        """Whether the last turn end is done with: its finished entries frozen (for tests)."""
+        return not (self._settle_pending or self._settling)
+
     def _turn_settled(self) -> None:
         self._settle_pending = False
+        self._settling = True
         collector.collect_after(self, self._settle)
 
     async def _settle(self) -> list[AwaitRemove]:
         """The finished entries join the frozen history; returns the removals to wait for."""
-        mounting, self._mounting = self._mounting, []
-        for mount in mounting:
-            await mount
-        if self.is_attached and self.freeze_finished_turns:
-            self.freeze_all()
+        try:
+            mounting, self._mounting = self._mounting, []
+            for mount in mounting:
+                await mount
+            if self.is_attached and self.freeze_finished_turns:
+                self.freeze_all()
+        finally:
+            self._settling = False
         removing, self._removing = self._removing, []
         return removing
