@@ -57,8 +57,9 @@ def entry_text(conversation: ConversationView, entry_id: int) -> str:
 
 
 def note_texts(conversation: ConversationView) -> list[str]:
-    """The notes between entries (stop reasons ■, notices —, background marks ↻), in order."""
-    return [text for entry, text in shown(conversation) if entry is None]
+    """The notes between entries (stop reasons ■, notices —, background marks ↻), in order,
+    without the blank line that spaces them."""
+    return [text.strip() for entry, text in shown(conversation) if entry is None]
 
 
 def conversation_text(conversation: ConversationView) -> str:
