@@ -103,3 +103,22 @@ async def thaw_all(pilot: Pilot[Any], conversation: ConversationView) -> None:
     """Thaw every frozen entry, one after the other, by keys (see `thaw`)."""
     for entry_id in sorted(conversation.frozen_entry_ids):
         await thaw(pilot, conversation, entry_id)
+
+
+async def live_view(pilot: Pilot[Any], conversation: ConversationView, entry_id: int) -> Widget:
+    """Entry `entry_id`'s live widget once the turn end is done with it: thawed by Enter if
+    it froze (see `thaw`), else the one it has."""
+    await until(pilot, lambda: conversation.turn_end_settled, "the turn end's freezing")
+    if entry_id in conversation.frozen_entry_ids:
+        return await thaw(pilot, conversation, entry_id)
+    await until(pilot, lambda: entry_id in conversation.views, f"entry {entry_id} shown")
+    return conversation.views[entry_id]
+
+
+async def live_card(
+    pilot: Pilot[Any], conversation: ConversationView, entry_id: int
+) -> ToolCallCard:
+    """Tool call `entry_id`'s live card (see `live_view`)."""
+    view = await live_view(pilot, conversation, entry_id)
+    assert isinstance(view, ToolCallCard), view
+    return view
