@@ -67,22 +67,33 @@ def conversation_text(conversation: ConversationView) -> str:
     return "\n".join(text for _, text in shown(conversation))
 
 
-async def thaw(pilot: Pilot[Any], conversation: ConversationView, entry_id: int) -> Widget:
-    """Thaw frozen entry `entry_id` as a user does (its history focused, the cursor walked to
-    it with up/down, Enter); returns its live widget once mounted."""
+async def focus_entry(pilot: Pilot[Any], conversation: ConversationView, entry_id: int) -> None:
+    """Put the focus on entry `entry_id` as a user does: its live widget, or in a frozen
+    history, the history focused and its cursor walked there with up/down."""
+    view = conversation.views.get(entry_id)
+    if view is not None:
+        view.focus()
+        await until(pilot, lambda: view.has_focus_within, "the focus")
+        return
     history = next(
         h for h in conversation.query_children(FrozenHistory) if _holds(h, entry_id) is not None
     )
     history.focus()
     await until(pilot, lambda: history.has_focus and history.cursor is not None, "the focus")
     target = _holds(history, entry_id)
-    assert target is not None
     for _ in range(len(history.items)):
         if history.cursor == target:
             break
         assert history.cursor is not None
         await pilot.press("up" if history.cursor > target else "down")
     assert history.cursor == target, "the cursor never reached the entry"
+
+
+async def thaw(pilot: Pilot[Any], conversation: ConversationView, entry_id: int) -> Widget:
+    """Thaw frozen entry `entry_id` as a user does (its history focused, the cursor walked to
+    it with up/down, Enter); returns its live widget once mounted."""
+    assert entry_id in conversation.frozen_entry_ids, f"entry {entry_id} is not frozen"
+    await focus_entry(pilot, conversation, entry_id)
     await pilot.press("enter")
     await until(
         pilot,
