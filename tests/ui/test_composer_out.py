@@ -95,8 +95,10 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     import base64
 
     from acp_tui.ui.widgets import media_block_view
+    from acp_tui.ui.widgets.conversation import ConversationView
     from acp_tui.ui.widgets.message_view import MessageLines
     from tests.ui.app_harness import PNG_8_BYTES
+    from tests.ui.conversation_text import entry_text, thaw
 
     started: list[Path] = []
 
@@ -108,15 +110,13 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     agent = write_scenario(tmp_path, one_turn([upd("agent_message_chunk", content=image)]))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("draw")
-        await h.settle()  # the turn ended: the message is drawn from its data
-
-        def agent_messages() -> list[MessageLines]:
-            return [m for m in h.all(MessageLines) if m.message.role == "agent"]
-
-        await h.until(agent_messages, "the finished message")
-        (view,) = agent_messages()
-        assert "🖼 [image: image/png" in view.text
-        view.focus()
+        await h.settle()  # the turn ended: the message is frozen, drawn from its data
+        (message,) = [e for e in h.session.thread.entries if getattr(e, "role", "") == "agent"]
+        conversation = h.one(ConversationView)
+        assert "🖼 [image: image/png" in entry_text(conversation, message.id)
+        view = await thaw(h.pilot, conversation, message.id)  # Enter on it: live and focused
+        assert isinstance(view, MessageLines)
+        await h.until(lambda: view.has_focus, "the thawed message focused")
         await h.pilot.press("o")
         await h.until(lambda: started, "the viewer to start")
         assert started[0].suffix == ".png"
