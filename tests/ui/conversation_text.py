@@ -81,6 +81,7 @@ async def focus_entry(pilot: Pilot[Any], conversation: ConversationView, entry_i
     history.focus()
     await until(pilot, lambda: history.has_focus and history.cursor is not None, "the focus")
     target = _holds(history, entry_id)
+    assert target is not None
     for _ in range(len(history.items)):
         if history.cursor == target:
             break

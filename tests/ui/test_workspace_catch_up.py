@@ -168,8 +168,8 @@ async def test_a_hidden_tab_mounts_nothing_and_catches_up_as_if_shown(tmp_path: 
     assert [kind for kind, _ in hidden] == [kind for kind, _ in never_hidden]
     assert hidden == never_hidden
     kinds = [kind for kind, _ in hidden]
-    card = next(i for i, (_, text) in enumerate(hidden) if "Run the tests" in text)
-    assert kinds.index("TurnSummaryView") > card, "the summary comes after the turn's card"
+    at = next(i for i, (_, text) in enumerate(hidden) if "Run the tests" in text)
+    assert kinds.index("TurnSummaryView") > at, "the summary comes after the turn's card"
     assert any("hello.txt" in text for kind, text in hidden if kind == "TurnSummaryView")
 
 
