@@ -44,21 +44,15 @@ def _running(screen: MainScreen) -> bool:
 
 def rewind_here(screen: MainScreen) -> None:
     """From the focused prompt of the user's, else ask which."""
-    from acp_tui.ui.widgets.live_entry import LiveEntry
+    from acp_tui.ui.widgets.conversation_parts import focused_entry
 
     if _running(screen):
         return
 
-    widget = screen.focused
-    while widget is not None and widget is not screen:
-        if isinstance(widget, LiveEntry):
-            entry = widget.entry
-            if isinstance(entry, MessageEntry) and entry.role == "user":
-                start(screen, entry.id)
-                return
-            break
-        parent = widget.parent
-        widget = parent if isinstance(parent, Widget) else None
+    entry = focused_entry(screen.focused)
+    if isinstance(entry, MessageEntry) and entry.role == "user":
+        start(screen, entry.id)
+        return
     ask_prompt(screen)
 
 

@@ -131,17 +131,12 @@ def fork_entries(screen: SessionScreen) -> list[Entry]:
 
 def fork_here(screen: SessionScreen) -> None:
     """From the focused message or tool call (see `client/message_fork.py`), else ask which."""
-    from acp_tui.ui.widgets.live_entry import LiveEntry
-    from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+    from acp_tui.ui.widgets.conversation_parts import focused_entry
 
-    widget = screen.focused
-    while widget is not None and not isinstance(widget, Screen):
-        entry = widget.entry if isinstance(widget, LiveEntry | ToolCallCard) else None
-        if entry is not None:
-            continue_from(screen, entry.id)
-            return
-        parent = widget.parent
-        widget = parent if isinstance(parent, Widget) else None
+    entry = focused_entry(screen.focused)
+    if entry is not None:
+        continue_from(screen, entry.id)
+        return
     ask_fork_point(screen)
 
 

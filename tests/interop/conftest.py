@@ -16,19 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
 from tests.interop.agents import BY_NAME, InteropAgent, kit_dir
 
 NOTES = "first\nold line\nlast\n"
 STARTUP_SECONDS = 20.0
-
-
-@pytest.fixture(autouse=True)
-def finished_turns_stay_live(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As in the UI tests (`tests/ui/conftest.py`): the app tests here read the live widgets of
-    the turn that just ended (a card's output, the prompt's view), which the app itself freezes
-    into the history at the turn end (`tests/ui/test_turn_end_collection.py` tests that)."""
-    monkeypatch.setattr(ConversationTurnEnd, "freeze_finished_turns", False)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

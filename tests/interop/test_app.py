@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from acp_tui.config import HoldWrites, Settings
-from acp_tui.ui.widgets.message_view import MessageLines
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -22,6 +23,8 @@ from acp_tui.ui.widgets.tool_call_card import ToolCallCard, ran_command
 from tests.interop.agents import InteropAgent
 from tests.interop.conftest import NOTES, FakeLlm, agent_for
 from tests.ui.app_harness import AppHarness, run_app
+from tests.ui.conversation_text import live_card
+from tests.ui.conversation_text import shown as shown_entries  # (`shown`: a local below)
 
 APP_AGENTS = ["claude-agent-acp", "qwen", "vibe", "kimi"]
 PROMPT = "Please do the task."
@@ -34,10 +37,10 @@ def open_prompts(h: AppHarness) -> list[PermissionPrompt]:
     return [p for p in h.all(PermissionPrompt) if p.ask.open]
 
 
-def is_command(card: ToolCallCard) -> bool:
-    """A card of a command: by its kind or input, or by the terminal in it (Kimi)."""
-    terminal = any(getattr(item, "type", None) == "terminal" for item in card.entry.content)
-    return terminal or ran_command(card.entry)
+def is_command(call: ToolCallEntry) -> bool:
+    """A call of a command: by its kind or input, or by the terminal in it (Kimi)."""
+    terminal = any(getattr(item, "type", None) == "terminal" for item in call.content)
+    return terminal or ran_command(call)
 
 
 def shown_output(card: ToolCallCard) -> list[str]:
@@ -112,14 +115,16 @@ async def test_one_turn_in_the_app_by_keys(
         assert h.session.thread.last_stop_reason == "end_turn"
         assert answered > 0
         assert h.one(PromptInput).text == "", "no key went into the prompt box"
-        users = [m for m in h.all(MessageLines) if m.message.role == "user"]
+        conversation = h.one(ConversationView)
+        users = [e for e, _ in shown_entries(conversation) if getattr(e, "role", "") == "user"]
         assert len(users) == 1, "the prompt is shown once"
         assert (workdir / "notes.txt").read_text() == NOTES.replace("old line", "new line")
         assert (workdir / "hello.txt").read_text().startswith("Hello from the fake LLM!")
 
-        commands = [card for card in h.all(ToolCallCard) if is_command(card)]
+        commands = [e for e, _ in shown_entries(conversation) if isinstance(e, ToolCallEntry)
+                    and is_command(e)]  # fmt: skip
         assert commands, "a card for the shell command"
-        card = commands[-1]
+        card = await live_card(h.pilot, conversation, commands[-1].id)  # (Enter if frozen)
         assert not card.has_class("-folded"), "the command's card is open"
         card.scroll_visible(animate=False)
         await h.pilot.pause()

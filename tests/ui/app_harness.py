@@ -87,7 +87,8 @@ class AppHarness:
         await self.until(lambda: self.session.state is SessionState.READY, "the session is ready")
 
     async def settle(self) -> None:
-        """Idle after the turn ended: ready, no turn, queue empty, and the UI caught up."""
+        """Idle after the turn ended: ready, no turn, queue empty, and the UI caught up (the
+        finished turn frozen into the history, as users get it)."""
         await self.until(
             lambda: (
                 self.session.state is SessionState.READY
@@ -96,8 +97,15 @@ class AppHarness:
             ),
             "the turn to end",
         )
+        await self.until(self.turn_end_settled, "the turn end's freezing")
         await self.pilot.pause()
         await self.pilot.pause()
+
+    def turn_end_settled(self) -> bool:
+        """The shown conversation is done with its last turn end (finished entries frozen)."""
+        from acp_tui.ui.widgets.conversation import ConversationView
+
+        return all(view.turn_end_settled for view in self.app.screen.query(ConversationView))
 
     async def type_prompt(self, text: str, *, send: bool = True) -> None:
         """Type into the prompt like a user (newlines with ctrl+j), then Enter if `send`."""

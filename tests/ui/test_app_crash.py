@@ -8,9 +8,9 @@ from typing import Any
 
 from acp_tui.client.events import SessionState
 from acp_tui.demo import content
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
-from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, new_session_ok
 from tests.ui.app_harness import (
     SID,
@@ -24,6 +24,7 @@ from tests.ui.app_harness import (
     session_with_modes,
     upd,
 )
+from tests.ui.conversation_text import live_card
 
 
 async def crashed(h: AppHarness) -> str:
@@ -96,7 +97,8 @@ async def test_crash_while_a_permission_is_pending(tmp_path: Path) -> None:
         assert "no answer to 'session/request_permission'" in text
         await h.until(lambda: not h.session.turn_running, "the turn to end")
         assert h.session.thread.tool_calls["t1"].status == "cancelled"
-        card = h.all(ToolCallCard)[0]
+        conversation = h.one(ConversationView)
+        card = await live_card(h.pilot, conversation, h.session.thread.tool_calls["t1"].id)
         await h.until(lambda: "⊘ cancelled" in card.header, "card")
         assert h.session.permissions.pending == []
         # typed while crashed: queued, sent once the agent is back (a new session: no load)
@@ -117,8 +119,10 @@ async def test_permission_prompt_closes_as_cancelled_when_the_agent_dies(tmp_pat
         await h.type_prompt("write it")
         await crashed(h)
         await h.until(lambda: not h.session.turn_running, "the turn to end")
-        await h.until(lambda: h.all(ToolCallCard), "the card")
-        card = h.all(ToolCallCard)[0]
+        await h.until(lambda: h.session.thread.tool_calls, "the card")
+        card = await live_card(
+            h.pilot, h.one(ConversationView), h.session.thread.tool_calls["t1"].id
+        )
         await h.until(lambda: not h.all(PermissionPrompt), "the prompt to close", seconds=3)
         (ask,) = card.entry.permissions
         assert ask.answer is not None and "⊘ cancelled" in ask.answer

@@ -26,6 +26,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.permission_rules import RulesStore
 from acp_tui.safe_text import is_safe
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.screens.auth import AuthMethodScreen
 from acp_tui.ui.screens.changes_screen import ChangesScreen
 from acp_tui.ui.screens.diff_screen import DiffScreen
@@ -36,6 +37,7 @@ from acp_tui.ui.widgets.card_lines import resource_section
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.entry_state import RAW_INPUT, RAW_OUTPUT, THOUGHT
+from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.message_lines import block_section
 from acp_tui.ui.widgets.message_view import MessageLines
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
@@ -53,6 +55,7 @@ from tests.agents.hostile import (
 )
 from tests.agents.scenarios import write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+from tests.ui.conversation_text import live_card
 
 # Textual's own output: cursor moves, SGR styles, OSC 8 hyperlinks. Anything else with an ESC
 # (or any other control) in the output came from the content.
@@ -121,19 +124,28 @@ async def on_screen(h: AppHarness, kind: type[Screen[Any]]) -> None:
 
 
 def unfold_everything(h: AppHarness) -> None:
-    for card in h.all(ToolCallCard):  # unfolded, every section open, all the output shown
-        card.state.folded = False
-        sections = [RAW_INPUT, RAW_OUTPUT, *map(resource_section, range(len(card.entry.content)))]
-        card.state.sections.update(dict.fromkeys(sections, True))
-        card.state.output_expanded = True
+    """Every card unfolded with every section open and all its output, every thought and
+    embedded resource open: live or frozen (a frozen entry draws its view state too)."""
+    conversation = h.one(ConversationView)
+    for entry in h.session.thread.entries:
+        state = conversation.view_state(entry.id)
+        if isinstance(entry, ToolCallEntry):
+            state.folded = False
+            sections = [RAW_INPUT, RAW_OUTPUT, *map(resource_section, range(len(entry.content)))]
+            state.sections.update(dict.fromkeys(sections, True))
+            state.output_expanded = True
+        elif isinstance(entry, MessageEntry):
+            sections = [block_section(i) for i, _ in enumerate(entry.blocks)]
+            state.sections.update(dict.fromkeys([*sections, THOUGHT], True))
+    for card in h.all(ToolCallCard):
         card.update_from_entry()
     for collapsible in h.all(Collapsible):
         collapsible.collapsed = False
-    for message in h.all(MessageLines):  # thoughts and embedded resources, open
-        sections = [block_section(i) for i, _ in enumerate(message.message.blocks)]
-        for name in [*sections, THOUGHT]:
-            message.state.sections[name] = True
+    for message in h.all(MessageLines):
         message.redraw()
+    for history in h.all(FrozenHistory):
+        for item in history.items:
+            history.item_changed(item)
 
 
 def missing(text: str, *tags: str) -> list[str]:
@@ -214,6 +226,7 @@ async def _hostile_run(tmp_path: Path, cwd: Path, outside: Path) -> None:
         assert any(
             shown_tag("prompterr") in n and shown_tag("prompterr-why") in n for n in h.notified
         ), h.notified
+        await h.until(h.turn_end_settled, "the turn end's freezing")
         unfold_everything(h)
         text = await assert_clean_everywhere(h, "after the failed prompt")
         assert not missing(text, "prompterr")
@@ -232,7 +245,8 @@ async def _hostile_run(tmp_path: Path, cwd: Path, outside: Path) -> None:
         text = await assert_clean_everywhere(h, "rules screen")
         assert shown_tag("diffpath") in text  # an "always" rule covers the paths it touches
         await h.pilot.press("escape")
-        card = next(c for c in h.all(ToolCallCard) if c.entry.tool_call_id == "t-edit")
+        edit = h.session.thread.tool_calls["t-edit"]
+        card = await live_card(h.pilot, h.one(ConversationView), edit.id)  # (Enter thaws it)
         card.action_show_diff()
         await on_screen(h, DiffScreen)
         await assert_clean_everywhere(h, "diff screen")
@@ -240,8 +254,9 @@ async def _hostile_run(tmp_path: Path, cwd: Path, outside: Path) -> None:
 
         # ---- the frozen history draws the same entries from their data
         conversation = h.one(ConversationView)
-        assert conversation.freeze_all() > 0
+        conversation.freeze_all()  # (the turn end froze the others; the card thawed for d)
         await h.pilot.pause()
+        assert conversation.frozen_entry_ids and h.all(FrozenHistory)
         text = await assert_clean_everywhere(h, "frozen history")
         assert not missing(text, "tool", "msg")
 

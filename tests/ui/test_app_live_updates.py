@@ -22,6 +22,7 @@ from tests.ui.app_harness import (
     text,
     upd,
 )
+from tests.ui.conversation_text import conversation_text, shown
 
 
 def compaction_views(h: AppHarness) -> list[LiveEntry]:
@@ -60,7 +61,8 @@ async def test_a_notice_is_a_toast_and_listed_but_not_a_conversation_entry(
             "MessageEntry",
             "MessageEntry",
         ]
-        assert "Rate" not in "".join(v.text for v in h.one(ConversationView).query(LiveEntry))
+        shown_text = conversation_text(h.one(ConversationView))
+        assert "working" in shown_text and "Rate" not in shown_text
 
 
 async def test_a_compaction_runs_then_shows_its_summary_folded(tmp_path: Path) -> None:
@@ -89,5 +91,9 @@ async def test_a_compaction_runs_then_shows_its_summary_folded(tmp_path: Path) -
         assert "Fixed total() in calc.py." in view.text
         await h.through_gates(2)
         await h.settle()
-        failed = compaction_views(h)[1]
-        assert failed.text.split("\n")[:2] == ["✗ Context compaction failed", "context [red]x"]
+        conversation = h.one(ConversationView)
+        compactions = [t for e, t in shown(conversation) if isinstance(e, CompactionEntry)]
+        assert len(compactions) == 2, "each compaction shown once (frozen at the turn end)"
+        assert "▼ Context compacted" in compactions[0], "left open as the user opened it"
+        failed = compactions[1]
+        assert failed.split("\n")[:2] == ["✗ Context compaction failed", "context [red]x"]

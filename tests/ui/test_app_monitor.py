@@ -10,11 +10,11 @@ from typing import Any
 
 from textual.widgets import OptionList
 
+from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.ui.screens.changes_screen import ChangesScreen
 from acp_tui.ui.screens.diff_screen import DiffScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
-from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from tests.agents.scenarios import (
     end_turn,
@@ -52,8 +52,8 @@ def labels(screen: ChangesScreen) -> list[str]:
     return [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]
 
 
-def card(h: AppHarness, call_id: str) -> ToolCallCard:
-    return next(c for c in h.all(ToolCallCard) if c.entry.tool_call_id == call_id)
+def call(h: AppHarness, call_id: str) -> ToolCallEntry:
+    return h.session.thread.tool_calls[call_id]
 
 
 async def test_agent_owned_writes_are_reviewed_like_client_writes(tmp_path: Path) -> None:
@@ -87,8 +87,8 @@ async def test_agent_owned_writes_are_reviewed_like_client_writes(tmp_path: Path
         ]  # fmt: skip
         # the card whose diff is not what landed says so; the others do not
         await h.until(lambda: "differs from this diff" in h.screen_text(), "the card's flag")
-        assert card(h, "t1").entry.disk_notes == ["tidy.txt on disk differs from this diff (F2)"]
-        assert card(h, "e1").entry.disk_notes == [] and card(h, "w1").entry.disk_notes == []
+        assert call(h, "t1").disk_notes == ["tidy.txt on disk differs from this diff (F2)"]
+        assert call(h, "e1").disk_notes == [] and call(h, "w1").disk_notes == []
 
         # the summary opens a file's diff
         summary.focus()

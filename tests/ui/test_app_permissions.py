@@ -6,9 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.demo.sample_project import create_sample_project
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, run_app
+from tests.ui.conversation_text import live_card
 
 
 def project(tmp_path: Path) -> Path:
@@ -22,10 +25,16 @@ def permission_answers(h: AppHarness) -> list[dict[str, Any]]:
 
 
 async def edit_card(h: AppHarness) -> ToolCallCard:
-    await h.until(
-        lambda: any(c.entry.title == "Edit src/app.py" for c in h.all(ToolCallCard)), "the card"
-    )
-    return next(c for c in h.all(ToolCallCard) if c.entry.title == "Edit src/app.py")
+    """The edit's card, live (thawed by Enter if its turn ended and froze it)."""
+
+    def edit() -> ToolCallEntry | None:
+        calls = h.session.thread.tool_calls.values()
+        return next((c for c in calls if c.title == "Edit src/app.py"), None)
+
+    await h.until(edit, "the card")
+    entry = edit()
+    assert entry is not None
+    return await live_card(h.pilot, h.one(ConversationView), entry.id)
 
 
 async def test_allow_once_with_a_writes_the_file(tmp_path: Path) -> None:

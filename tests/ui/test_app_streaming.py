@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.protocol.models import TextContent
-from acp_tui.thread.entries import PlanSnapshotEntry, UnknownEntry
+from acp_tui.thread.entries import (
+    Entry,
+    MessageEntry,
+    PlanSnapshotEntry,
+    ToolCallEntry,
+    UnknownEntry,
+)
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.entry_state import THOUGHT
@@ -33,19 +39,29 @@ from tests.ui.app_harness import (
     text,
     upd,
 )
+from tests.ui.conversation_text import shown, thaw_all
 
 
 def cards_by_title(h: AppHarness) -> dict[str, ToolCallCard]:
     return {str(card.entry.title): card for card in h.all(ToolCallCard)}
 
 
+async def thawed(h: AppHarness) -> None:
+    """The finished turn's entries thawed into live widgets by Enter, as a user opens them."""
+    await thaw_all(h.pilot, h.one(ConversationView))
+
+
 def agent_sources(h: AppHarness) -> list[str]:
-    """The text of every agent message view: streaming ones, and those drawn from data once
-    finished (one view per message)."""
+    """The text of every agent message shown: streaming ones as their views have it, those
+    drawn from data once finished (frozen or live) as their data has it (once each)."""
+    conversation = h.one(ConversationView)
     streaming = [md.source for v in h.all(AgentMessageView) for md in v.query(StreamingMarkdown)]
     return streaming + [
-        "".join(block.text for block in view.message.blocks if isinstance(block, TextContent))
-        for view in messages(h, "agent")
+        "".join(block.text for block in entry.blocks if isinstance(block, TextContent))
+        for entry, _ in shown(conversation)
+        if isinstance(entry, MessageEntry)
+        and entry.role == "agent"
+        and not isinstance(conversation.views.get(entry.id), AgentMessageView)
     ]
 
 
@@ -55,6 +71,13 @@ def messages(h: AppHarness, role: str) -> list[MessageLines]:
 
 def unknown_entries(h: AppHarness) -> list[LiveEntry]:
     return [view for view in h.all(LiveEntry) if isinstance(view.entry, UnknownEntry)]
+
+
+def shown_of(h: AppHarness, kind: type[Entry]) -> list[tuple[Entry, str]]:
+    """The entries of `kind` the conversation shows (frozen or live, each once), with their text."""
+    return [
+        (entry, text) for entry, text in shown(h.one(ConversationView)) if isinstance(entry, kind)
+    ]
 
 
 async def run_rich_turn_paced(h: AppHarness) -> None:
@@ -68,6 +91,7 @@ async def test_every_kind_of_content_is_rendered(tmp_path: Path) -> None:
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await run_rich_turn_paced(h)
         assert h.logged_errors == []
+        await thawed(h)
 
         (user,) = messages(h, "user")
         assert "fix total" in user.text
@@ -100,6 +124,7 @@ async def test_tool_call_cards(tmp_path: Path) -> None:
     agent = write_scenario(tmp_path, one_turn(paced(rich_turn_updates())))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await run_rich_turn_paced(h)
+        await thawed(h)
         cards = cards_by_title(h)
         assert set(cards) == {"Read src/app.py", "Edit src/app.py", "Fetch https://example.invalid"}
 
@@ -151,6 +176,7 @@ async def test_tool_call_status_walks_through_every_state(tmp_path: Path) -> Non
             seen.append((card.header, card.has_class("-running")))
             await h.through_gates(1)
         await h.settle()
+        await thawed(h)
         assert "○ pending" in seen[0][0] and seen[0][0].startswith("▶ Run tests")
         assert "◐ running" in seen[1][0] and seen[1][1]
         assert "✓ completed" in seen[2][0] and not seen[2][1]
@@ -169,6 +195,7 @@ async def test_elapsed_time_is_shown_for_finished_calls(tmp_path: Path) -> None:
         await h.type_prompt("go")
         await h.through_gates(2)
         await h.settle()
+        await thawed(h)
         card = cards_by_title(h)["Build"]
         elapsed = card.elapsed
         assert elapsed is not None and elapsed >= 0
@@ -197,11 +224,7 @@ async def test_plans_inline_and_in_the_sidebar(tmp_path: Path) -> None:
         await h.settle()
         sidebar_plans = [plain(v) for v in h.one(Sidebar).query(PlanView)]
         assert len(sidebar_plans) == 1 and sidebar_plans[0].startswith("Plan 1/2")
-        inline = [
-            view.text.lstrip("█ ")
-            for view in h.one(ConversationView).query(LiveEntry)
-            if isinstance(view.entry, PlanSnapshotEntry)
-        ]
+        inline = [text.lstrip("█ ") for _, text in shown_of(h, PlanSnapshotEntry)]
         # consecutive snapshots of one plan update in place; p2 stays, marked removed
         assert len(inline) == 2
         assert inline[0].startswith("Plan 1/2")
@@ -275,8 +298,8 @@ async def test_a_burst_of_updates_renders_every_entry_once(tmp_path: Path) -> No
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("fix total")
         await h.caught_up()
-        assert len(h.all(ToolCallCard)) == 3
-        assert len(unknown_entries(h)) == 1
+        assert len(shown_of(h, ToolCallEntry)) == 3
+        assert len(shown_of(h, UnknownEntry)) == 1
         assert agent_sources(h) == [ANSWER_MD]
         assert h.logged_errors == []
 

@@ -9,8 +9,8 @@ from textual.widgets import Static
 
 from acp_tui.client.events import SessionState
 from acp_tui.thread.entries import MessageEntry
-from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
-from acp_tui.ui.widgets.message_view import MessageLines
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.conversation_parts import is_user_message
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
@@ -35,6 +35,12 @@ from tests.ui.app_harness import (
     text,
     upd,
 )
+from tests.ui.conversation_text import entry_text, note_texts, thaw
+
+
+def stop_reasons(h: AppHarness) -> list[str]:
+    """The stop reasons the conversation shows (notes drawn with ■), frozen or live."""
+    return [note for note in note_texts(h.one(ConversationView)) if note.startswith("■")]
 
 
 def prompt_texts(h: AppHarness) -> list[str]:
@@ -159,8 +165,9 @@ async def test_escape_cancels_the_turn_at_once_and_keeps_listening(tmp_path: Pat
         answers = [f for f in agent.transcript() if "result" in f and "outcome" in f["result"]]
         assert [a["result"]["outcome"] for a in answers] == [{"outcome": "cancelled"}]
         assert not h.all(PermissionPrompt), "the cancelled question is closed"
-        asked = next(c for c in h.all(ToolCallCard) if c.entry.permissions)
-        assert "⊘ cancelled" in asked.text.split("\n", 2)[2], "the answer, under the header"
+        conversation = h.one(ConversationView)
+        asked = next(c for c in h.session.thread.tool_calls.values() if c.permissions)
+        assert "⊘ cancelled" in entry_text(conversation, asked.id).split("\n", 2)[2], "the answer"
         # updates after the cancel were still applied
         messages = [
             e for e in h.session.thread.entries if isinstance(e, MessageEntry) and e.role == "agent"
@@ -169,13 +176,10 @@ async def test_escape_cancels_the_turn_at_once_and_keeps_listening(tmp_path: Pat
         # a real completion still counts; the agent's "failed" after our cancel is no news
         assert h.session.thread.tool_calls["t1"].status == "completed"
         assert h.session.thread.tool_calls["t2"].status == "cancelled"
-        stops = [
-            s.note
-            for s in h.one(ConversationView).query(ConversationNote)
-            if s.kind == "stop-reason"
-        ]
+        stops = stop_reasons(h)
         assert stops == ["■ cancelled"]
-        card = next(c for c in h.all(ToolCallCard) if c.entry.tool_call_id == "t2")
+        card = await thaw(h.pilot, conversation, h.session.thread.tool_calls["t2"].id)
+        assert isinstance(card, ToolCallCard)
         assert "⊘ cancelled" in card.header
 
 
@@ -184,14 +188,12 @@ async def test_refusal_marks_the_prompt_and_says_why(tmp_path: Path) -> None:
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("do something bad")
         await h.caught_up()
-        (user,) = [m for m in h.all(MessageLines) if m.message.role == "user"]
-        assert user.state.not_kept is not None
-        assert "✖ the agent refused this prompt; it was not kept" in user.text
-        stops = [
-            s.note
-            for s in h.one(ConversationView).query(ConversationNote)
-            if s.kind == "stop-reason"
-        ]
+        conversation = h.one(ConversationView)
+        (user,) = [e for e in h.session.thread.entries if is_user_message(e)]
+        assert conversation.view_state(user.id).not_kept is not None
+        reason = "✖ the agent refused this prompt; it was not kept"
+        assert reason in entry_text(conversation, user.id)
+        stops = stop_reasons(h)
         assert stops == ["■ the agent refused to continue"]
 
 
@@ -211,11 +213,7 @@ async def test_stop_reasons_other_than_end_turn_are_shown(tmp_path: Path) -> Non
         for prompt in ("one", "two", "three"):
             await h.prompt(prompt)
         await h.caught_up()
-        stops = [
-            s.note
-            for s in h.one(ConversationView).query(ConversationNote)
-            if s.kind == "stop-reason"
-        ]
+        stops = stop_reasons(h)
         assert stops == [
             "■ the agent stopped: it reached its token limit",
             "■ the turn stopped: something_new",

@@ -11,8 +11,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.config import Settings
 from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.thread.v2.updates import encode_bytes
-from acp_tui.ui.widgets.conversation import ConversationNote, ConversationView
-from acp_tui.ui.widgets.message_view import MessageLines
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.status_bar import StatusBar
@@ -29,6 +28,7 @@ from tests.ui.app_harness import (
     run_app,
     text,
 )
+from tests.ui.conversation_text import shown
 
 V2 = {"settings": Settings(protocol_version=2)}
 
@@ -97,10 +97,11 @@ async def test_demo_tour_in_v2(tmp_path: Path) -> None:
         conversation = h.one(ConversationView)
         view = conversation.views[last.id]
         assert view.has_class("-marked")
-        children = list(conversation.children)
-        note = children[children.index(view) - 1]
-        assert isinstance(note, ConversationNote) and note.kind == "background-mark"
-        assert "background activity" in note.note
+        drawn = list(shown(conversation))  # (what came before it froze at the turn end)
+        at = next(i for i, (entry, _) in enumerate(drawn) if entry is last)
+        note, text = drawn[at - 1]
+        assert note is None and text.strip().startswith("↻"), "a background-mark note above it"
+        assert "background activity" in text
 
 
 def v2_initialize() -> dict[str, Any]:
@@ -234,8 +235,8 @@ async def test_each_v2_update_kind_and_user_message_patches(tmp_path: Path) -> N
         # the prompt shown at once was adopted by the agent's user_message: not duplicated
         user = next(e for e in thread.entries if isinstance(e, MessageEntry) and e.role == "user")
         assert user.message_id == "u1"
-        view = h.one(ConversationView).views[user.id]
-        assert isinstance(view, MessageLines) and view.message.role == "user"
+        (drawn,) = [t for e, t in shown(h.one(ConversationView)) if e is user]  # (once)
+        assert "do it now, please" in drawn
         assert "do it now, please" in h.screen_text()
         call = thread.tool_calls["c1"]
         assert isinstance(call, ToolCallEntry) and call.status == "completed"

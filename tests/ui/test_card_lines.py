@@ -2,8 +2,9 @@
 whatever the user did to a live card (folded it, opened a section, expanded the output), the
 frozen history shows it cell for cell.
 
-Each case puts one card on the screen, acts on it as a user would (keys and clicks on the
-screen), then freezes everything and compares the screens.
+Each case puts one card on the screen during a turn, acts on it as a user would (keys and
+clicks on the screen), then ends the turn, which freezes it as it does for users, and compares
+the conversation's cells before and after.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 from acp_tui.protocol.models import RequestPermissionRequest, text_block
 from acp_tui.ui.app import AcpApp
@@ -33,7 +35,7 @@ from tests.agents.scenarios import (
     write_file,
     write_scenario,
 )
-from tests.ui.app_harness import PNG_8_BYTES, demo_argv, demo_env, fixed_cwd, run_app
+from tests.ui.app_harness import PNG_8_BYTES, demo_argv, demo_env, fixed_cwd, gate, run_app
 from tests.ui.headless_app import until
 from tests.ui.test_app_monitor import completed, tool_call
 from tests.ui.test_conversation_window import (
@@ -46,6 +48,24 @@ from tests.ui.test_conversation_window import (
 )
 
 Action = Callable[[AcpApp, Pilot[Any], ToolCallCard], Awaitable[None]]
+
+
+def card_rows(area: list[Strip], title: str) -> list[Strip]:
+    """The rows of the card titled `title`, from its top border to its bottom one."""
+    texts = [strip.text for strip in area]
+    top = next(y for y, text in enumerate(texts) if title in text) - 1
+    assert texts[top].lstrip().startswith("╭"), texts[top]
+    bottom = next(y for y in range(top + 1, len(texts)) if texts[y].lstrip().startswith("╰"))
+    return area[top : bottom + 1]
+
+
+async def turn_end(pilot: Pilot[Any], conversation: ConversationView) -> None:
+    """The turn ends: everything on the screen freezes into one history, as for users."""
+    conversation.thread.end_turn("end_turn")
+    await until(pilot, lambda: conversation.turn_end_settled, "the turn end's freezing")
+    await settled(pilot, conversation)
+    assert [type(c) for c in conversation.children] == [FrozenHistory]
+
 
 COMMAND_OUTPUT = "```console\n" + "\n".join(f"line {i}" for i in range(1, 31)) + "\n```"
 
@@ -157,19 +177,16 @@ async def test_a_card_freezes_exactly_as_the_user_left_it(
         thread.apply_notification(
             update("tool_call", toolCallId="t", title=f"{call} call", **CALLS[call])
         )
-        thread.end_turn("end_turn")
         await settled(pilot, conversation)
         card = app.screen.query_one(ToolCallCard)
         await action(app, pilot, card)
         app.screen.set_focus(None)  # a click focuses the card (drawn as the cursor); not frozen
         await settled(pilot, conversation)
-        live = screen(app)
+        live = conversation_area(app)
 
-        assert conversation.freeze_all() == 2
-        await settled(pilot, conversation)
-        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        await turn_end(pilot, conversation)
         assert shown in screen_text(app)
-        assert_same_cells(live, screen(app))
+        assert_same_cells(live, conversation_area(app))
 
 
 async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opened() -> None:
@@ -204,17 +221,14 @@ async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opene
         await pilot.press("a")
         assert await asyncio.wait_for(asking, 5)
         thread.apply_notification(update("tool_call_update", toolCallId="w", status="completed"))
-        thread.end_turn("end_turn")
+        await until(pilot, lambda: not app.screen.query(PermissionPrompt), "the prompt closed")
         await settled(pilot, conversation)
-        assert not app.screen.query(PermissionPrompt)
         assert "✓ answered: Allow" in screen_text(app)
-        live = screen(app)
+        live = conversation_area(app)
 
-        assert conversation.freeze_all() == 2
-        await settled(pilot, conversation)
-        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        await turn_end(pilot, conversation)
         assert '"path": "w.py"' in screen_text(app)
-        assert_same_cells(live, screen(app))
+        assert_same_cells(live, conversation_area(app))
 
 
 async def test_a_disk_note_freezes_as_shown(tmp_path: Path) -> None:
@@ -224,22 +238,26 @@ async def test_a_disk_note_freezes_as_shown(tmp_path: Path) -> None:
         initialize_ok(), new_session_ok(), expect_prompt(),
         tool_call("t1", "Tidy tidy.txt", project / "tidy.txt", "tidy\n", "tidied\n"),
         write_file("tidy.txt", "something else\n"), completed("t1"),
-        end_turn(),
+        gate(), end_turn(),
     ]  # fmt: skip
     agent = write_scenario(tmp_path, steps)
     async with run_app(agent.argv, project) as h:
-        await h.prompt("tidy it")
+        await h.type_prompt("tidy it")
         await h.until(lambda: "differs from this diff" in h.screen_text(), "the card's note")
         conversation = h.one(ConversationView)
         await settled(h.pilot, conversation)
         live = conversation_area(h.app)
 
-        assert conversation.freeze_all() == 2
+        await h.through_gates(1)  # the turn ends: the card freezes
+        await h.settle()
         await settled(h.pilot, conversation)
         assert FrozenHistory in [type(c) for c in conversation.children]
         assert not h.all(ToolCallCard)
         assert "⚠ tidy.txt on disk differs from this diff (F2)" in h.screen_text()
-        assert_same_cells(live, conversation_area(h.app))
+        # (the turn's summary came under it meanwhile: the card's own rows are compared)
+        card = card_rows(live, "Tidy tidy.txt")
+        assert any("differs from this diff" in strip.text for strip in card)
+        assert_same_cells(card, card_rows(conversation_area(h.app), "Tidy tidy.txt"))
 
 
 async def test_a_terminal_stays_one_live_widget_in_its_card_through_folding(

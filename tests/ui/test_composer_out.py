@@ -48,6 +48,31 @@ async def test_copy_key_copies_the_last_agent_message_via_osc52_over_ssh(
         assert any("agent message (6 characters) via OSC 52" in n for n in h.notified)
 
 
+async def test_copy_key_on_a_finished_turns_card_copies_the_tool_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card froze with its turn: focused in the frozen history (its cursor on it), f8
+    copies the tool call as it does on a live card, not the last agent message."""
+    from acp_tui.ui.widgets.conversation import ConversationView
+    from tests.ui.conversation_text import focus_entry
+
+    monkeypatch.setenv("SSH_TTY", "/dev/pts/9")
+    updates = [
+        upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="completed"),
+        upd("agent_message_chunk", content={"type": "text", "text": "answer"}),
+    ]
+    agent = write_scenario(tmp_path, one_turn(updates))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.prompt("q")
+        conversation = h.one(ConversationView)
+        card = h.session.thread.tool_calls["c1"]
+        assert card.id in conversation.frozen_entry_ids
+        await focus_entry(h.pilot, conversation, card.id)
+        await h.pilot.press("f8")
+        await h.until(lambda: any("Copied" in n for n in h.notified), "the copy toast")
+        assert any("Copied the tool call" in n for n in h.notified), h.notified
+
+
 async def test_a_2000_line_paste_arrives_whole_and_editor_round_trips(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,8 +120,10 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     import base64
 
     from acp_tui.ui.widgets import media_block_view
+    from acp_tui.ui.widgets.conversation import ConversationView
     from acp_tui.ui.widgets.message_view import MessageLines
     from tests.ui.app_harness import PNG_8_BYTES
+    from tests.ui.conversation_text import entry_text, thaw
 
     started: list[Path] = []
 
@@ -108,15 +135,13 @@ async def test_an_agent_image_opens_with_the_system_viewer(
     agent = write_scenario(tmp_path, one_turn([upd("agent_message_chunk", content=image)]))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.prompt("draw")
-        await h.settle()  # the turn ended: the message is drawn from its data
-
-        def agent_messages() -> list[MessageLines]:
-            return [m for m in h.all(MessageLines) if m.message.role == "agent"]
-
-        await h.until(agent_messages, "the finished message")
-        (view,) = agent_messages()
-        assert "🖼 [image: image/png" in view.text
-        view.focus()
+        await h.settle()  # the turn ended: the message is frozen, drawn from its data
+        (message,) = [e for e in h.session.thread.entries if getattr(e, "role", "") == "agent"]
+        conversation = h.one(ConversationView)
+        assert "🖼 [image: image/png" in entry_text(conversation, message.id)
+        view = await thaw(h.pilot, conversation, message.id)  # Enter on it: live and focused
+        assert isinstance(view, MessageLines)
+        await h.until(lambda: view.has_focus, "the thawed message focused")
         await h.pilot.press("o")
         await h.until(lambda: started, "the viewer to start")
         assert started[0].suffix == ".png"

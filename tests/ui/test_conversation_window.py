@@ -80,7 +80,7 @@ def screen(app: AcpApp) -> list[Strip]:
 
 def conversation_area(app: AcpApp) -> list[Strip]:
     """The conversation's rows of the screen, without its scrollbar."""
-    conversation = live_window(app)
+    conversation = app.screen.query_one(ConversationView)
     region = conversation.scrollable_content_region
     return [strip.crop(region.x, region.right) for strip in screen(app)[region.y : region.bottom]]
 

@@ -22,6 +22,7 @@ from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.message_lines import block_section
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
 from bench.turns import update
+from tests.ui.conversation_text import entry_text, thaw
 from tests.ui.headless_app import until
 from tests.ui.test_conversation_window import (
     assert_same_cells,
@@ -80,14 +81,21 @@ async def test_a_finished_message_is_drawn_from_data_exactly_as_it_streamed(
         monkeypatch.setattr(BlockSplitter, "feed", counting_feed)
         thread.end_turn("end_turn")
         await until(pilot, lambda: not conversation.query(AgentMessageView), "the swap")
+        await until(pilot, lambda: conversation.turn_end_settled, "the turn end's freezing")
         await settled(pilot, conversation)
-        view = message_view(conversation, "agent")
-        assert conversation.views[view.message.id] is view
+        (answer,) = messages(app, "agent")
+        assert answer.id in conversation.frozen_entry_ids, "drawn from data, then frozen"
         assert_same_cells(streamed, conversation_area(app))
         assert fed == [], "the streamed document was handed over, not parsed again"
 
 
-async def feed_finished_turn(app: Any) -> None:
+def messages(app: Any, role: str) -> list[MessageEntry]:
+    entries = app.session.thread.entries
+    return [e for e in entries if isinstance(e, MessageEntry) and e.role == role]
+
+
+def feed_turn(app: Any) -> None:
+    """A turn (its user's resource, a thought, an answer) that has not ended yet."""
     thread = app.session.thread
     thread.apply_notification(update("user_message_chunk", content=RESOURCE))
     thread.begin_turn()
@@ -95,13 +103,20 @@ async def feed_finished_turn(app: Any) -> None:
     thread.apply_notification(update("agent_thought_chunk", content=thought))
     answer = {"type": "text", "text": "Done."}
     thread.apply_notification(update("agent_message_chunk", content=answer))
-    thread.end_turn("end_turn")
+
+
+async def end_turn(app: Any, pilot: Any, conversation: ConversationView) -> None:
+    """End the turn; its entries freeze into the history, as they do for users."""
+    app.session.thread.end_turn("end_turn")
+    await until(pilot, lambda: conversation.turn_end_settled, "the turn end's freezing")
+    await settled(pilot, conversation)
+    assert [type(c) for c in conversation.children] == [FrozenHistory]
 
 
 async def test_a_click_on_a_thought_opens_it_and_it_freezes_and_thaws_open() -> None:
     async with headless_app() as (app, pilot):
         conversation = app.screen.query_one(ConversationView)
-        await feed_finished_turn(app)
+        feed_turn(app)
         await settled(pilot, conversation)
         thought = message_view(conversation, "thought")
         assert thought.text.strip() == "▶ 💭 thought"
@@ -113,12 +128,10 @@ async def test_a_click_on_a_thought_opens_it_and_it_freezes_and_thaws_open() -> 
         await settled(pilot, conversation)
         live = conversation_area(app)
 
-        conversation.freeze_all()
-        await settled(pilot, conversation)
-        assert [type(c) for c in conversation.children] == [FrozenHistory]
+        await end_turn(app, pilot, conversation)
         assert_same_cells(live, conversation_area(app))
 
-        thawed = conversation.thaw(thought.message.id)
+        thawed = await thaw(pilot, conversation, thought.message.id)  # (Enter on it)
         await settled(pilot, conversation)
         assert isinstance(thawed, MessageLines) and thawed is not thought
         assert "I should look at the file first." in thawed.text
@@ -127,10 +140,25 @@ async def test_a_click_on_a_thought_opens_it_and_it_freezes_and_thaws_open() -> 
         assert conversation.view_state(thought.message.id).sections == {}
 
 
+async def test_a_click_on_a_frozen_thought_opens_it_live() -> None:
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        feed_turn(app)
+        await end_turn(app, pilot, conversation)
+        rows = [strip.text for strip in conversation_area(app)]
+        row = next(y for y, line in enumerate(rows) if "▶ 💭 thought" in line)
+        region = conversation.scrollable_content_region
+        await pilot.click(offset=(region.x + 3, region.y + row))
+        (thought,) = messages(app, "thought")
+        await until(pilot, lambda: "I should look" in entry_text(conversation, thought.id), "open")
+        assert isinstance(conversation.views[thought.id], MessageLines), "thawed by the click"
+        assert conversation.view_state(thought.id).sections == {THOUGHT: True}
+
+
 async def test_a_click_on_an_embedded_resource_shows_its_text_live_and_frozen() -> None:
     async with headless_app() as (app, pilot):
         conversation = app.screen.query_one(ConversationView)
-        await feed_finished_turn(app)
+        feed_turn(app)
         await settled(pilot, conversation)
         user = message_view(conversation, "user")
         assert "▶ 📎 file:///p/a.py (2 lines)" in user.text and "x = 1" not in user.text
@@ -141,19 +169,25 @@ async def test_a_click_on_an_embedded_resource_shows_its_text_live_and_frozen() 
         app.screen.set_focus(None)
         await settled(pilot, conversation)
         live = conversation_area(app)
-        conversation.freeze_all()
-        await settled(pilot, conversation)
+        await end_turn(app, pilot, conversation)
         assert_same_cells(live, conversation_area(app))
 
 
 async def test_a_focused_message_is_marked_and_f7_continues_from_it() -> None:
+    """A finished turn's message is focused in the frozen history (Tab, then up/down)."""
     async with headless_app() as (app, pilot):
         conversation = app.screen.query_one(ConversationView)
-        await feed_finished_turn(app)
-        await settled(pilot, conversation)
-        answer = message_view(conversation, "agent")
+        feed_turn(app)
+        await end_turn(app, pilot, conversation)
+        (answer,) = messages(app, "agent")
         before = conversation_area(app)
-        answer.focus()
+        history = conversation.query_one(FrozenHistory)
+        for _ in range(8):  # Tab goes round the screen to the history
+            if history.has_focus:
+                break
+            await pilot.press("tab")
+        assert history.has_focus and history.cursor is not None
+        assert history.items[history.cursor].entry is answer, "the newest entry first"
         await settled(pilot, conversation)
         after = conversation_area(app)
         changed = [y for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
@@ -172,5 +206,5 @@ async def test_a_focused_message_is_marked_and_f7_continues_from_it() -> None:
             await pilot.press("f7")
         finally:
             session_actions.continue_from = original
-        assert chosen == [answer.message.id]
-        assert isinstance(answer.entry, MessageEntry)
+        assert chosen == [answer.id]
+        assert isinstance(answer, MessageEntry)

@@ -12,7 +12,8 @@ import pytest
 
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.markdown.paragraph import ParagraphView
-from acp_tui.ui.widgets.message_view import MessageLines
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.message_view import AgentMessageView
 from bench.turns import update
 from tests.ui.headless_app import headless_app, until
 
@@ -41,6 +42,12 @@ CASES = {
 }  # fmt: skip
 
 
+def drawn_from_data(app: AcpApp) -> bool:
+    """The streamed message is drawn from its data once finished (frozen at the turn end)."""
+    conversation = app.screen.query_one(ConversationView)
+    return conversation.turn_end_settled and not app.screen.query(AgentMessageView)
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", list(CASES))
 async def test_deep_nesting_is_shown_and_the_app_still_quits(name: str) -> None:
@@ -52,7 +59,7 @@ async def test_deep_nesting_is_shown_and_the_app_still_quits(name: str) -> None:
             thread.apply_notification(chunk(piece))
         await until(pilot, lambda: "hidden by nesting" in screen_text(app), "the deep text")
         thread.end_turn("end_turn")
-        await until(pilot, lambda: app.screen.query(MessageLines), "the finished message")
+        await until(pilot, lambda: drawn_from_data(app), "the finished message")
         await until(pilot, lambda: "hidden by nesting" in screen_text(app), "the deep text")
         assert app.is_running
         await pilot.press("ctrl+q")
@@ -73,7 +80,7 @@ async def test_a_message_the_markdown_cannot_render_is_shown_plainly(
         await until(pilot, lambda: "renderer chokes on" in screen_text(app), "the plain text")
         assert "could not be shown as Markdown" in screen_text(app), screen_text(app)
         thread.end_turn("end_turn")
-        await until(pilot, lambda: app.screen.query(MessageLines), "the finished message")
+        await until(pilot, lambda: drawn_from_data(app), "the finished message")
         await until(pilot, lambda: "renderer chokes on" in screen_text(app), "the plain text")
         assert "could not be shown as Markdown" in screen_text(app), screen_text(app)
         assert app.is_running

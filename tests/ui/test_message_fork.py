@@ -11,7 +11,7 @@ from acp_tui.protocol.models import EmbeddedResource
 from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.screens.main import MainScreen
-from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+from acp_tui.ui.widgets.conversation import ConversationView
 from tests.agents.scenarios import (
     agent_text,
     end_turn,
@@ -22,6 +22,7 @@ from tests.agents.scenarios import (
     write_scenario,
 )
 from tests.ui.app_harness import MODES, SID, AppHarness, fixed_cwd, run_app
+from tests.ui.conversation_text import focus_entry
 from tests.ui.test_settings_section import open_from_palette, options, pick
 
 CODE_MODES = {**MODES, "currentModeId": "code"}
@@ -100,8 +101,9 @@ async def test_from_an_earlier_message_a_new_session_carries_the_conversation_so
         await h.prompt("question two")
         await h.caught_up()
         # focus the tool call of the first turn: continue from there (the answer after it is left)
-        card = h.all(ToolCallCard)[0]
-        next(w for w in card.query("*") if w.focusable).focus()
+        # (frozen with its turn: the history focused, its cursor on the card)
+        (call,) = h.session.thread.tool_calls.values()
+        await focus_entry(h.pilot, h.one(ConversationView), call.id)
         await h.pilot.press("f7")
         await h.until(lambda: h.session.session_id == "sess-2", "the new session")
         await h.until(lambda: isinstance(h.app.screen, MainScreen) and not h.session.thread.entries

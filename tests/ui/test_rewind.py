@@ -20,7 +20,7 @@ from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
 from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.screens.session_picker import SessionPicker
-from acp_tui.ui.widgets.live_entry import LiveEntry
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import (
@@ -35,17 +35,20 @@ from tests.agents.scenarios import (
     write_scenario,
 )
 from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, plain, run_app
+from tests.ui.conversation_text import focus_entry
 from tests.ui.test_typing_through_questions import ManualClock, guarded
 
 OLD_A = b"alpha\nbeta\r\ngamma \xe2\x80\x94 no final newline"
 
 
-def focus_prompt_entry(h: AppHarness, text: str) -> None:
-    view = next(
-        w for w in h.all(LiveEntry)
-        if isinstance(w.entry, MessageEntry) and w.entry.role == "user" and w.entry.text == text
+async def focus_prompt_entry(h: AppHarness, text: str) -> None:
+    """The user's prompt `text` focused as a user does (in the frozen history once its turn
+    ended: the history focused, its cursor walked there)."""
+    entry = next(
+        e for e in h.session.thread.entries
+        if isinstance(e, MessageEntry) and e.role == "user" and e.text == text
     )  # fmt: skip
-    view.focus()
+    await focus_entry(h.pilot, h.one(ConversationView), entry.id)
 
 
 def composer_text(h: AppHarness) -> str:
@@ -146,7 +149,7 @@ async def test_an_agent_writing_itself_is_rewound_by_e_and_the_edit_goes_on_a_ne
         await h.caught_up()
 
         # e on the prompt, then Esc: nothing changes
-        focus_prompt_entry(h, "change the files")
+        await focus_prompt_entry(h, "change the files")
         await h.pilot.press("e")
         screen = await confirmation(h)
         text = listed(screen)
@@ -161,7 +164,7 @@ async def test_an_agent_writing_itself_is_rewound_by_e_and_the_edit_goes_on_a_ne
         assert composer_text(h) == ""
 
         # again, Enter: the files as they were, byte for byte; the prompt in the composer
-        focus_prompt_entry(h, "change the files")
+        await focus_prompt_entry(h, "change the files")
         await h.pilot.press("e")
         await confirmation(h)
         await h.pilot.press("enter")
@@ -311,7 +314,7 @@ async def test_rewinding_again_before_sending_keeps_the_old_branch_end(tmp_path:
         await h.until(lambda: len(h.session.change_log.records) == 2, "the monitor's records")
         for text, left in (("second", b"one\n"), ("first", None)):
             await h.caught_up()
-            focus_prompt_entry(h, text)
+            await focus_prompt_entry(h, text)
             await h.pilot.press("e")
             await confirmation(h)
             await h.pilot.press("enter")

@@ -15,9 +15,10 @@ import pytest
 from acp_tui.thread import thread_changes
 from acp_tui.ui.markdown import stream_view
 from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
+from acp_tui.ui.widgets.message_view import AgentMessageView
 from tests.agents.scenarios import stream_text, write_scenario
 from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app
+from tests.ui.conversation_text import shown
 
 FENCE = "```python\n" + "".join(f"value_{i} = {i}\n" for i in range(200)) + "# the end\n```\n"
 
@@ -40,8 +41,8 @@ async def test_the_streamed_view_stays_until_the_frame_after_the_turn_end(tmp_pa
             unsubscribe()
         assert at_turn_end == [["MessageLines", "AgentMessageView"]]  # the prompt, the answer
         await h.until(lambda: not h.all(AgentMessageView), "the message drawn from its data")
-        answers = [view for view in h.all(MessageLines) if view.message.role == "agent"]
-        assert len(answers) == 1
+        answers = [e for e, _ in shown(conversation) if getattr(e, "role", "") == "agent"]
+        assert len(answers) == 1, "drawn once (frozen at the turn end)"
         assert "# the end" in h.screen_text()
         assert h.logged_errors == []
 

@@ -9,28 +9,17 @@ turn-end collection."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from textual.widget import Widget
 
 from acp_tui.ui import collector
 from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.widgets.conversation_turn_end import ConversationTurnEnd
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.message_view import AgentMessageView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.scenarios import write_scenario
 from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app, text, upd
-
-
-@pytest.fixture(autouse=True)
-def finished_turns_freeze(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """What the app does (`tests/ui/conftest.py` keeps finished turns live for other tests)."""
-    monkeypatch.setattr(ConversationTurnEnd, "freeze_finished_turns", True)
-    yield
-
 
 STEPS = [
     upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="in_progress"),

@@ -127,6 +127,7 @@ async def shown_conversation(h: AppHarness) -> list[tuple[str, str]]:
     """Tab 1's conversation once drawn: each child's kind and what it shows (how long a tool
     call took as "Ns": the two runs differ there)."""
     await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
+    await h.until(h.turn_end_settled, "the turn end's freezing")
     await h.caught_up()
     await h.pilot.pause()
     conversation = h.one(ConversationView)
@@ -154,8 +155,9 @@ async def test_a_hidden_tab_mounts_nothing_and_catches_up_as_if_shown(tmp_path: 
         await h.pilot.press("alt+1")
         await h.until(lambda: h.app.screen is screen, "alt+1")
         hidden = await shown_conversation(h)
-        card = next(c for c in screen.query(ToolCallCard) if c.entry.tool_call_id == "t1")
-        assert card.state.folded is True, "the card the user folded was unfolded"
+        card = tab.session.thread.tool_calls["t1"]
+        folded = conversation.view_state(card.id).folded  # (live or frozen, the card draws it)
+        assert folded is True, "the card the user folded was unfolded"
 
     async with two_tabs(run_dir(tmp_path, "shown")) as (h, tab, summaries):
         await h.pilot.press("alt+1")
@@ -166,7 +168,8 @@ async def test_a_hidden_tab_mounts_nothing_and_catches_up_as_if_shown(tmp_path: 
     assert [kind for kind, _ in hidden] == [kind for kind, _ in never_hidden]
     assert hidden == never_hidden
     kinds = [kind for kind, _ in hidden]
-    assert kinds.index("TurnSummaryView") > kinds.index("ToolCallCard")
+    at = next(i for i, (_, text) in enumerate(hidden) if "Run the tests" in text)
+    assert kinds.index("TurnSummaryView") > at, "the summary comes after the turn's card"
     assert any("hello.txt" in text for kind, text in hidden if kind == "TurnSummaryView")
 
 

@@ -136,7 +136,9 @@ class ComposerActions(Screen[None]):
             self._copy(*found)
 
     def _focused_copy_text(self) -> tuple[str, str] | None:
+        from acp_tui.thread.entries import ToolCallEntry
         from acp_tui.ui.widgets.diff_view import DiffView
+        from acp_tui.ui.widgets.frozen_history import FrozenHistory
         from acp_tui.ui.widgets.terminal_view import TerminalView
         from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
@@ -149,6 +151,11 @@ class ComposerActions(Screen[None]):
                 return unified_diff(diff.path, diff.old_text, diff.new_text), "diff"
             if isinstance(widget, ToolCallCard):
                 return tool_call_markdown(widget.entry, self._terminal_text), "tool call"
+            if isinstance(widget, FrozenHistory):  # a finished turn's card under its cursor
+                entry = widget.cursor_entry
+                if isinstance(entry, ToolCallEntry):
+                    return tool_call_markdown(entry, self._terminal_text), "tool call"
+                return None
             parent = widget.parent
             widget = parent if isinstance(parent, Widget) else None
         return None

@@ -42,6 +42,24 @@ def is_user_message(entry: Entry) -> bool:
     return isinstance(entry, thread_entries.MessageEntry) and entry.role == "user"
 
 
+def focused_entry(focused: Widget | None) -> Entry | None:
+    """The conversation entry `focused` (or a widget around it) shows: a live entry's, a card's,
+    or the one under a focused frozen history's cursor (a finished turn's message)."""
+    from acp_tui.ui.widgets.frozen_history import FrozenHistory
+    from acp_tui.ui.widgets.live_entry import LiveEntry
+    from acp_tui.ui.widgets.tool_call_card import ToolCallCard
+
+    widget = focused
+    while widget is not None and not isinstance(widget, Screen):
+        if isinstance(widget, FrozenHistory):
+            return widget.cursor_entry
+        if isinstance(widget, LiveEntry | ToolCallCard):
+            return widget.entry
+        parent = widget.parent
+        widget = parent if isinstance(parent, Widget) else None
+    return None
+
+
 def focus_within(view: Widget) -> None:
     """Focus the first focusable widget of a thawed view (a card's header), or the view."""
     targets = [widget for widget in view.query("*") if widget.focusable]
@@ -53,7 +71,8 @@ def focus_within(view: Widget) -> None:
 
 def forward_click(screen: Screen[object], click: events.Click) -> None:
     """Give `click` again to whatever is now at its place on `screen` (a frozen entry thawed
-    by it: the live view under the pointer gets the click the history took)."""
+    by it: the live view under the pointer gets the click the history took), with the style
+    drawn there: a click on a message's section title runs the action its line carries."""
     try:
         widget, region = screen.get_widget_at(click.screen_x, click.screen_y)
     except NoWidget:
@@ -71,6 +90,7 @@ def forward_click(screen: Screen[object], click: events.Click) -> None:
             click.ctrl,
             screen_x=click.screen_x,
             screen_y=click.screen_y,
+            style=screen.get_style_at(click.screen_x, click.screen_y),
         )
     )
 

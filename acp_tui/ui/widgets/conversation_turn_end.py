@@ -41,6 +41,7 @@ class ConversationTurnEnd(VerticalScroll):
     _removing: list[AwaitRemove]
     _settle_pending: bool
     _streaming: set[int]
+    _settling = False
 
     if TYPE_CHECKING:
 
@@ -121,16 +122,25 @@ class ConversationTurnEnd(VerticalScroll):
             view.finish(replaced=True)  # (its end drawn without a layout)
             view.when_drawn(drawn)
 
+    @property
+    def turn_end_settled(self) -> bool:
+        """Whether the last turn end is done with: its finished entries frozen (for tests)."""
+        return not (self._settle_pending or self._settling)
+
     def _turn_settled(self) -> None:
         self._settle_pending = False
+        self._settling = True
         collector.collect_after(self, self._settle)
 
     async def _settle(self) -> list[AwaitRemove]:
         """The finished entries join the frozen history; returns the removals to wait for."""
-        mounting, self._mounting = self._mounting, []
-        for mount in mounting:
-            await mount
-        if self.is_attached and self.freeze_finished_turns:
-            self.freeze_all()
+        try:
+            mounting, self._mounting = self._mounting, []
+            for mount in mounting:
+                await mount
+            if self.is_attached and self.freeze_finished_turns:
+                self.freeze_all()
+        finally:
+            self._settling = False
         removing, self._removing = self._removing, []
         return removing

@@ -19,6 +19,7 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
+from acp_tui.thread.entries import Entry
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
 
 
@@ -54,6 +55,14 @@ class FrozenHistory(EntryLines, can_focus=True):
     def __init__(self, items: Iterable[EntryItem] = ()) -> None:
         super().__init__(items)
         # self.cursor (see EntryLines): the item Enter thaws while the history has focus
+
+    @property
+    def cursor_entry(self) -> Entry | None:
+        """The entry under the cursor: what the keys acting on the focused entry act on
+        (continue from it, rewind to it), as on a live entry."""
+        if self.cursor is None or self.cursor >= len(self.items):
+            return None
+        return self.items[self.cursor].entry
 
     def set_items(self, items: Iterable[EntryItem]) -> None:
         """Replace the items and drop the cursor."""
