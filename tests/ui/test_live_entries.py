@@ -208,3 +208,31 @@ async def test_a_focused_message_is_marked_and_f7_continues_from_it() -> None:
             session_actions.continue_from = original
         assert chosen == [answer.id]
         assert isinstance(answer, MessageEntry)
+
+
+async def test_a_theme_change_draws_the_frozen_history_again_in_its_colours() -> None:
+    """Items keep their lines when they move between widgets of the same styles (the live
+    message into the frozen history), but a theme change draws every one again."""
+    async with headless_app() as (app, pilot):
+        conversation = app.screen.query_one(ConversationView)
+        feed_turn(app)
+        await settled(pilot, conversation)
+        await end_turn(app, pilot, conversation)
+        history = conversation.query_one(FrozenHistory)
+
+        def bar_colour() -> object:
+            bars = [
+                segment.style.color if segment.style else None
+                for strip in conversation_area(app)
+                for segment in strip
+                if "▌" in segment.text
+            ]
+            assert bars, "the user's message bar is on the screen"
+            return bars[0]
+
+        before = bar_colour()
+        assert before == history.get_component_rich_style("entry--user-bar").color
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await until(pilot, lambda: bar_colour() != before, "the bar drawn in the new colours")
+        await settled(pilot, conversation)
+        assert bar_colour() == history.get_component_rich_style("entry--user-bar").color

@@ -68,7 +68,7 @@ EntryLines > .entry--cursor { background: $boost; }
 class EntryItem:
     """One entry (or note): how to draw it, and its lines (packed) for one width."""
 
-    __slots__ = ("_lines", "_width", "entry", "lazy", "render")
+    __slots__ = ("_lines", "_width", "entry", "lazy", "render", "styles")
 
     def __init__(self, render: Render, entry: Entry | None = None, *, lazy: bool = False) -> None:
         self.render = render
@@ -79,6 +79,9 @@ class EntryItem:
         flood: ten thousand tool calls are not drawn to know how tall they are)."""
         self._width = -1
         self._lines: PackedLines = EMPTY
+        self.styles: tuple[Style, ...] | None = None
+        """The resolved styles its lines are drawn with (those of the widget showing it: an
+        item moved to a widget with the same styles keeps its lines; see `_check_styles`)."""
 
     def drawn(self, width: int) -> bool:
         """Whether the item's lines are cached for `width`."""
@@ -172,8 +175,10 @@ class EntryLines(Widget):
     # ------------------------------------------------------------ items
 
     def set_items(self, items: Iterable[EntryItem]) -> None:
-        """Replace every item and lay them out again."""
+        """Replace every item and lay them out again (an item drawn with other styles than
+        this widget's is drawn again)."""
         self.items = list(items)
+        self._styles_checked = False
         self.changed()
 
     def index_of(self, item: EntryItem) -> int:
@@ -218,7 +223,8 @@ class EntryLines(Widget):
         self._styles_checked = False
 
     def _check_styles(self) -> None:
-        """Draw every item again if the theme or CSS changed what the items look like."""
+        """Draw again every item drawn with other styles than this widget's (the theme or CSS
+        changed what the items look like, or the item was drawn by another widget)."""
         self._styles_checked = True
         key = (
             self.rich_style,
@@ -226,10 +232,16 @@ class EntryLines(Widget):
         )
         if key != self._styles_key:
             self._styles_key = key
-            for item in self.items:
-                item.invalidate()
             self._layout = None
             self._cache.clear()
+        key = self._styles_key
+        for item in self.items:
+            if item.styles is not key:
+                if item.styles != key:
+                    item.invalidate()
+                    self._layout = None
+                    self._cache.clear()
+                item.styles = key
 
     def layout_for(self, width: int) -> ItemLayout:
         """Where each item's lines start at `width`, computed once per width and change."""
