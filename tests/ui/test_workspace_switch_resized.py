@@ -1,17 +1,17 @@
-"""A tab switched back to after the terminal grew while it was hidden: every frame painted for it
-is the tab as a full composition shows it (seen in tmux: a hidden tab, `tmux resize-window` to a
-larger size, alt+N: the conversation was painted scrolled by the growth, blank rows at the
-bottom, or, for a tab with a running turn and a waiting permission, a blank conversation for
-most of a second, before the right frame came).
+"""A tab switched back to after the terminal was resized while it was hidden: every frame painted
+for it is the tab as a full composition shows it (seen in tmux: a hidden tab, `tmux
+resize-window` to a larger size, alt+N: the conversation was painted scrolled by the growth,
+blank rows at the bottom, before the right frame came).
 
-Known defect, not fixed yet (the first frame after such a switch is composed with the
-conversation's scroll offset of the old height): marked xfail until it is. It came with
-32d2ecd (a switch lays out nothing that did not change): the test passes at its parent. Not
-fixed by laying out twice at a new size (`KeepLayoutOnSwitch`), nor by Textual's own
-`switch_mode` (its 50 ms delay) plus a layout asked after the switch."""
+The cause: the compositor keeps the conversation anchored to its bottom with the container
+height of the previous arrangement, so the first arrangement at a new height was scrolled by
+the change, and it was painted (`KeepLayoutOnSwitch` now arranges twice at a new size, painting
+once). Grown, shrunk, only wider, only taller; a finished tab and a tab whose turn runs with a
+permission request waiting."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +19,19 @@ import pytest
 from textual.screen import Screen
 
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.status_bar import StatusBar
 from bench.turns import feed_turn
 from tests.ui.app_harness import AppHarness
 from tests.ui.test_workspace_switch_frame import composed_text, frame_text, hide_until_kept
 from tests.ui.workspace_support import open_tab, workspace_app
 
+RESIZES = {"grow": (10, 5), "shrink": (-10, -5), "wider": (12, 0), "taller": (0, 6)}
 
-async def frames_of_switch(h: AppHarness, screen: MainScreen, key: str) -> list[list[str]]:
-    """Press `key`; the text of every full frame painted for `screen` until the app settled."""
+
+async def frames_of_switch(
+    h: AppHarness, screen: MainScreen, key: str, settled: Callable[[], Awaitable[None]]
+) -> list[list[str]]:
+    """Press `key`; the text of every full frame painted for `screen` until `settled()`."""
     painted: list[list[str]] = []
     display = h.app._display
 
@@ -39,15 +44,35 @@ async def frames_of_switch(h: AppHarness, screen: MainScreen, key: str) -> list[
     try:
         await h.pilot.press(key)
         await h.until(lambda: painted, "the tab's first frame")
-        await h.settle()
+        await settled()
     finally:
         h.app._display = display  # type: ignore[method-assign]
     return painted
 
 
-@pytest.mark.xfail(reason="known defect: a stale first frame after a resize while hidden")
-async def test_a_tab_hidden_while_the_terminal_grew_is_painted_as_composed(
-    tmp_path: Path,
+async def switch_back_resized(
+    h: AppHarness,
+    screen: MainScreen,
+    grow: tuple[int, int],
+    settled: Callable[[], Awaitable[None]],
+) -> tuple[list[list[str]], list[str]]:
+    """Hide `screen`'s tab (alt+2), resize the terminal by `grow`, alt+1: the frames painted
+    for it, and the tab as composed at the end."""
+    await hide_until_kept(h, screen)
+    width, height = h.app.size
+    await h.pilot.resize_terminal(width + grow[0], height + grow[1])
+    await h.until(lambda: h.app.size == (width + grow[0], height + grow[1]), "the new size")
+    frames = await frames_of_switch(h, screen, "alt+1", settled)
+    return frames, composed_text(screen)
+
+
+def without_row(rows: list[str], y: int) -> list[str]:
+    return rows[:y] + rows[y + 1 :]
+
+
+@pytest.mark.parametrize("resize", RESIZES)
+async def test_a_tab_hidden_while_the_terminal_was_resized_is_painted_as_composed(
+    tmp_path: Path, resize: str
 ) -> None:
     async with workspace_app(tmp_path) as h:
         screen = h.app.screen
@@ -58,15 +83,43 @@ async def test_a_tab_hidden_while_the_terminal_grew_is_painted_as_composed(
         await h.pilot.press("alt+1")
         await h.until(lambda: h.app.screen is screen, "alt+1")
         await h.settle()
-        await hide_until_kept(h, screen)
-        width, height = h.app.size
-        await h.pilot.resize_terminal(width + 10, height + 5)
-        await h.settle()
-        frames = await frames_of_switch(h, screen, "alt+1")
-        final = composed_text(screen)
+        frames, final = await switch_back_resized(h, screen, RESIZES[resize], h.settle)
         assert "Done." in "\n".join(final), "the last turn's end is shown"
         for index, frame in enumerate(frames):
             assert frame == final, f"frame {index} of the switch is not the tab as composed"
+
+
+@pytest.mark.parametrize("resize", ["grow", "shrink"])
+async def test_a_running_tab_with_a_waiting_permission_is_painted_as_composed(
+    tmp_path: Path, resize: str
+) -> None:
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        session = h.app.tabs[0].session
+        for turn in range(1, 4):
+            feed_turn(session, turn)
+        await open_tab(h)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        await h.settle()
+        await h.type_prompt("/edit")
+        await h.until(session.thread.waiting_permission, "the demo agent's permission request")
+
+        async def drawn() -> None:
+            await h.until(lambda: not screen._layout_required, "the layout")
+            for _ in range(5):
+                await h.pilot.pause()
+
+        await drawn()
+        frames, final = await switch_back_resized(h, screen, RESIZES[resize], drawn)
+        assert session.thread.turn_running and session.thread.waiting_permission()
+        assert "Allow" in "\n".join(final), "the permission request is shown"
+        clock = screen.query_one(StatusBar).region.y  # (its spinner and elapsed time move on)
+        for index, frame in enumerate(frames):
+            assert without_row(frame, clock) == without_row(final, clock), (
+                f"frame {index} of the switch is not the tab as composed"
+            )
 
 
 async def test_a_tab_hidden_while_the_size_stayed_is_painted_as_composed(
@@ -82,7 +135,7 @@ async def test_a_tab_hidden_while_the_size_stayed_is_painted_as_composed(
         await h.until(lambda: h.app.screen is screen, "alt+1")
         await h.settle()
         await hide_until_kept(h, screen)
-        frames = await frames_of_switch(h, screen, "alt+1")
+        frames = await frames_of_switch(h, screen, "alt+1", h.settle)
         final = composed_text(screen)
         assert "Done." in "\n".join(final), "the last turn's end is shown"
         for index, frame in enumerate(frames):
