@@ -266,9 +266,14 @@ class MainScreen(
             notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
-        """Under the turn: the files it changed (a late change updates the same line); while
-        the tab is hidden, when it is shown, in order with the turn's entries."""
-        self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
+        """Under the turn: the files it changed. A late change updates the line shown at once,
+        also while the tab is hidden (one line redrawn in place: nothing to catch up on); a new
+        line, while the tab is hidden, when it is shown, in order with the turn's entries."""
+        view = self.turn_summaries.get(summary.turn)
+        if view is not None:
+            view.show(summary)
+        else:
+            self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
 
     def _show_turn_summary(self, summary: TurnSummary) -> None:
         view = self.turn_summaries.get(summary.turn)
