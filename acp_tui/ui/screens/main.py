@@ -181,6 +181,11 @@ class MainScreen(
         """Shown again, its conversation has changes to draw (Textual's delay hides them)."""
         return self._paused and self.parts.conversation.missed_anything
 
+    def keeping_waits(self) -> bool:
+        """Hidden, its frame is kept (and laid out first) only while the tab shown runs no turn."""
+        shown = self.app.screen
+        return shown is not self and isinstance(shown, MainScreen) and shown.session.turn_running
+
     def on_screen_suspend(self) -> None:
         """Its tab switched away from: nothing of it ticks or blinks in the background (a
         screen pushed over it keeps it going: it may still show beneath)."""

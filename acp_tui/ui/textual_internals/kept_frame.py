@@ -16,7 +16,8 @@ A layout asked while the screen is hidden (the end of the turn shown last settli
 switch: its messages drawn from data, its entries frozen) is done in the background before the
 frame is kept, not by the first switch back (a whole arrangement of a 200-turn conversation, the
 slowest part of that switch); a layout asked after the frame was kept drops it and keeps a new
-one a moment later, the same way.
+one a moment later, the same way. The work of a hidden screen waits while the screen shown is
+busy (`keeping_waits`: its session streams), so that a visible stream never waits for it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 KEEP_AFTER = 0.3
 """Seconds after a tab switch (or a layout asked while hidden) before the hidden screen lays
 itself out if it must and composes its frame (the screen shown paints first)."""
+HIDDEN_LAYOUTS = 4
+"""Layouts a hidden screen does in the background at most, from one switch to the next (a
+screen that keeps asking for more is laid out once shown, as Textual does)."""
 
 
 @dataclass
@@ -116,7 +120,7 @@ class KeepFrameOnSwitch(Screen[Any]):
     _keep_pending = False
     """A `keep_frame` is due (one timer at a time)."""
     laid_out_hidden = 0
-    """Layouts done while hidden, before keeping the frame (for tests)."""
+    """Layouts done while hidden since the screen was last shown."""
 
     def keep_frame_soon(self) -> None:
         """Hidden by a tab switch: compose the frame in a moment (`KEEP_AFTER`)."""
@@ -134,12 +138,21 @@ class KeepFrameOnSwitch(Screen[Any]):
             return
         if not self.is_attached or not compositor.visible_widgets:
             return
+        if self.keeping_waits():
+            self.keep_frame_soon()  # (the screen shown first)
+            return
         if self._layout_required or self._scroll_required:
+            if self.laid_out_hidden >= HIDDEN_LAYOUTS:
+                return
             self._lay_out_hidden()
             self.keep_frame_soon()
             return
         compositor.keep(self.app.console)
         self._repainted = set()
+
+    def keeping_waits(self) -> bool:
+        """Whether the frame waits to be kept (the screen shown is busy); a subclass says when."""
+        return False
 
     def _lay_out_hidden(self) -> None:
         """The layout the screen's update would do once shown, done now (nothing is painted:
@@ -154,6 +167,7 @@ class KeepFrameOnSwitch(Screen[Any]):
         # composed as ever; the widgets repainted while hidden (its tab's session changed
         # them) and those the resume repaints are drawn anew in the kept frame
         self._keep_pending = False  # (a timer still due finds the screen shown: it does nothing)
+        self.laid_out_hidden = 0
         if event.refresh_styles:
             self.drop_frame()
 
