@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
 from bench.turns import chunks, complete_tool_call, feed_turn, start_turn
@@ -209,4 +210,120 @@ async def test_a_tab_streaming_while_hidden_ends_as_composed(tmp_path: Path) -> 
         )
         for _ in range(5):
             await h.pilot.pause()
+        assert terminal.text == composed_text(screen), "the terminal shows stale rows"
+
+
+async def first_switch_back(
+    h: AppHarness, screen: MainScreen, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Terminal, list[bool]]:
+    """alt+1 to `screen`'s tab, every update it paints applied to a `Terminal`, until the
+    screen's conversation is all mounted and a few frames passed; with, for each full frame
+    painted, whether it was the kept one, up to the first."""
+    width, height = h.app.size
+    terminal = Terminal(width, height)
+    display = h.app._display
+    compositor = screen._compositor
+    reused_before = getattr(compositor, "reused", 0)
+    full: list[bool] = []
+    laid_out: list[bool] = []
+    relayout = screen._refresh_layout
+
+    def counting(size: Any = None, scroll: bool = False) -> None:
+        if not full:
+            laid_out.append(scroll)
+        relayout(size, scroll)
+
+    def recording(shown: Screen[Any], renderable: Any) -> None:
+        if shown is screen and renderable is not None:
+            if hasattr(renderable, "strips") and not full:
+                full.append(getattr(compositor, "reused", 0) > reused_before)
+            terminal.apply(renderable)
+        display(shown, renderable)
+
+    monkeypatch.setattr(screen, "_refresh_layout", counting)
+    h.app._display = recording  # type: ignore[method-assign,assignment]
+    await h.pilot.press("alt+1")
+    conversation = screen.query_one(ConversationView)
+    await h.until(lambda: full, "the tab's first frame")
+    await h.until(lambda: all(v.is_mounted for v in conversation.views.values()), "the views")
+    for _ in range(5):
+        await h.pilot.pause()
+    h.app._display = display  # type: ignore[method-assign]
+    assert laid_out == [], "the first switch back laid the screen out before its first frame"
+    return terminal, full
+
+
+async def test_a_layout_asked_while_hidden_is_done_before_the_first_switch_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent crashes while its tab is hidden: the banner's layout is done in the background
+    and the frame kept again, so the first switch back paints the kept frame (the banner in it),
+    no layout first, and the terminal ends as a full composition."""
+    import os
+    import signal
+
+    from acp_tui.client.events import SessionState
+    from acp_tui.ui.widgets.crash_banner import CrashBanner
+
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        session = h.app.tabs[0].session
+        await open_tab(h)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        for turn in range(1, 4):
+            feed_turn(session, turn)
+        await h.caught_up()
+        await hide_until_kept(h, screen)
+        process = session.connector.process
+        assert process is not None
+        os.kill(process.pid, signal.SIGKILL)
+        await h.until(lambda: session.state is SessionState.CRASHED, "the crash")
+        banner = screen.query_one(CrashBanner)
+        await h.until(lambda: banner.display, "the banner, while hidden")
+        kept = screen._compositor
+        assert isinstance(kept, FrameCompositor)
+        await h.until(
+            lambda: not screen._layout_required and kept.kept is not None,
+            "the hidden screen laid out and its frame kept again",
+            seconds=10,
+        )
+        terminal, full = await first_switch_back(h, screen, monkeypatch)
+        assert full[:1] == [True], "the first frame was composed anew, not the kept one"
+        assert "crashed" in "\n".join(terminal.text).lower()
+        assert terminal.text == composed_text(screen), "the terminal shows stale rows"
+
+
+async def test_a_turn_summary_changed_while_hidden_keeps_the_switch_fast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A late change of a shown turn's files while its tab is hidden: its summary line is
+    redrawn in place, and the first switch back paints the kept frame with that line anew."""
+    from acp_tui.host.change_log import Observed
+    from acp_tui.ui.widgets.turn_summary import TurnSummaryView
+
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        session = h.app.tabs[0].session
+        await open_tab(h)
+        await h.pilot.press("alt+1")
+        await h.until(lambda: h.app.screen is screen, "alt+1")
+        feed_turn(session, 1)
+        start_turn(session, 2)
+        turn = session.turn_changes.attribution.turn
+        changes = session.turn_changes.changes  # (what the change monitor records into)
+        cwd = Path(session.cwd)
+        changes.add(cwd / "first.py", "a\n", "b\n", observed=Observed("agent", turn=turn))
+        session.thread.end_turn("end_turn")
+        await h.caught_up()
+        await h.until(lambda: screen.query(TurnSummaryView), "the turn's summary line")
+        await hide_until_kept(h, screen)
+        late = cwd / "LATE-CHANGE.py"
+        changes.add(late, None, "c\n", observed=Observed("agent", turn=turn))
+        await h.pilot.pause()
+        terminal, full = await first_switch_back(h, screen, monkeypatch)
+        assert full[:1] == [True], "the first frame was composed anew, not the kept one"
+        assert "LATE-CHANGE.py" in "\n".join(terminal.text)
         assert terminal.text == composed_text(screen), "the terminal shows stale rows"

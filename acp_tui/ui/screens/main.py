@@ -181,6 +181,11 @@ class MainScreen(
         """Shown again, its conversation has changes to draw (Textual's delay hides them)."""
         return self._paused and self.parts.conversation.missed_anything
 
+    def keeping_waits(self) -> bool:
+        """Hidden, its frame is kept (and laid out first) only while the tab shown runs no turn."""
+        shown = self.app.screen
+        return shown is not self and isinstance(shown, MainScreen) and shown.session.turn_running
+
     def on_screen_suspend(self) -> None:
         """Its tab switched away from: nothing of it ticks or blinks in the background (a
         screen pushed over it keeps it going: it may still show beneath)."""
@@ -266,9 +271,14 @@ class MainScreen(
             notify(self, report.summary(self.session.cwd), title="Written")
 
     def _on_turn_summary(self, summary: TurnSummary) -> None:
-        """Under the turn: the files it changed (a late change updates the same line); while
-        the tab is hidden, when it is shown, in order with the turn's entries."""
-        self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
+        """Under the turn: the files it changed. A late change updates the line shown at once,
+        also while the tab is hidden (one line redrawn in place: nothing to catch up on); a new
+        line, while the tab is hidden, when it is shown, in order with the turn's entries."""
+        view = self.turn_summaries.get(summary.turn)
+        if view is not None:
+            view.show(summary)
+        else:
+            self.parts.conversation.when_shown(lambda: self._show_turn_summary(summary))
 
     def _show_turn_summary(self, summary: TurnSummary) -> None:
         view = self.turn_summaries.get(summary.turn)

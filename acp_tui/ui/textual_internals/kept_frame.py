@@ -5,12 +5,19 @@ and each line cut into the screen's chops (about 10 ms on a loaded machine, most
 once Textual's 50 ms delay was gone), although nothing on it had changed. A screen hidden by a
 tab switch composes its frame once in the background, a moment after it was hidden
 (`KeepFrameOnSwitch.keep_frame`, with `FrameCompositor.keep`), and from then on remembers each
-widget that asks to be repainted (`Screen._on_update`). If none did while it was hidden, and no
-layout was asked (`Screen._on_layout`), its first full frame once shown again is the kept one
-with the rows of the widgets the resume repainted composed anew, if its arrangement is the one
-the frame was composed with (the same compositor map: no scroll, the same size); otherwise, and
-always after that frame, it is composed as ever. A widget that asks to be
-repainted after that frame is painted by the next one, as on any screen.
+widget that asks to be repainted (`Screen._on_update`). Its first full frame once shown again is
+the kept one with the rows of the widgets repainted since (while hidden, or by the resume)
+composed anew, if no layout was asked (`Screen._on_layout`) and its arrangement is the one the
+frame was composed with (the same compositor map: no scroll, the same size); otherwise, and
+always after that frame, it is composed as ever. A widget that asks to be repainted after that
+frame is painted by the next one, as on any screen.
+
+A layout asked while the screen is hidden (the end of the turn shown last settling after the
+switch: its messages drawn from data, its entries frozen) is done in the background before the
+frame is kept, not by the first switch back (a whole arrangement of a 200-turn conversation, the
+slowest part of that switch); a layout asked after the frame was kept drops it and keeps a new
+one a moment later, the same way. The work of a hidden screen waits while the screen shown is
+busy (`keeping_waits`: its session streams), so that a visible stream never waits for it.
 """
 
 from __future__ import annotations
@@ -31,8 +38,11 @@ from textual.widget import Widget
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 
 KEEP_AFTER = 0.3
-"""Seconds after a tab switch before the hidden screen composes its frame (the screen shown
-paints first)."""
+"""Seconds after a tab switch (or a layout asked while hidden) before the hidden screen lays
+itself out if it must and composes its frame (the screen shown paints first)."""
+HIDDEN_LAYOUTS = 4
+"""Layouts a hidden screen does in the background at most, from one switch to the next (a
+screen that keeps asking for more is laid out once shown, as Textual does)."""
 
 
 @dataclass
@@ -107,26 +117,58 @@ class KeepFrameOnSwitch(Screen[Any]):
     _repainted: set[Widget] | None = None
     """Since the kept frame was composed: the widgets that asked to be repainted (None: no
     frame kept)."""
+    _keep_pending = False
+    """A `keep_frame` is due (one timer at a time)."""
+    laid_out_hidden = 0
+    """Layouts done while hidden since the screen was last shown."""
 
     def keep_frame_soon(self) -> None:
         """Hidden by a tab switch: compose the frame in a moment (`KEEP_AFTER`)."""
-        self.set_timer(KEEP_AFTER, self.keep_frame)
+        if not self._keep_pending:
+            self._keep_pending = True
+            self.set_timer(KEEP_AFTER, self.keep_frame)
 
     def keep_frame(self) -> None:
-        """Compose and keep the frame now, unless the screen is shown or must be laid out."""
+        """Compose and keep the frame now, unless the screen is shown; a layout it must have
+        first is done now, and the frame kept a moment later (once the widgets it resized
+        have taken their new size)."""
+        self._keep_pending = False
         compositor = self._compositor
-        if self.is_current or self._layout_required or not isinstance(compositor, FrameCompositor):
+        if self.is_current or not isinstance(compositor, FrameCompositor):
             return
         if not self.is_attached or not compositor.visible_widgets:
+            return
+        if self.keeping_waits():
+            self.keep_frame_soon()  # (the screen shown first)
+            return
+        if self._layout_required or self._scroll_required:
+            if self.laid_out_hidden >= HIDDEN_LAYOUTS:
+                return
+            self._lay_out_hidden()
+            self.keep_frame_soon()
             return
         compositor.keep(self.app.console)
         self._repainted = set()
 
+    def keeping_waits(self) -> bool:
+        """Whether the frame waits to be kept (the screen shown is busy); a subclass says when."""
+        return False
+
+    def _lay_out_hidden(self) -> None:
+        """The layout the screen's update would do once shown, done now (nothing is painted:
+        the screen is not current)."""
+        self._refresh_layout(scroll=self._scroll_required)
+        self._layout_required = False
+        self._scroll_required = False
+        self.laid_out_hidden += 1
+
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # runs before Screen's own handler: a widget repainted while hidden (its tab's session
-        # changed it) or a restyle (the theme changed) means the screen is composed as ever;
-        # the widgets the resume repaints are drawn anew in the kept frame
-        if self._repainted or event.refresh_styles:
+        # runs before Screen's own handler: a restyle (the theme changed) means the screen is
+        # composed as ever; the widgets repainted while hidden (its tab's session changed
+        # them) and those the resume repaints are drawn anew in the kept frame
+        self._keep_pending = False  # (a timer still due finds the screen shown: it does nothing)
+        self.laid_out_hidden = 0
+        if event.refresh_styles:
             self.drop_frame()
 
     def drop_frame(self) -> None:
@@ -137,7 +179,11 @@ class KeepFrameOnSwitch(Screen[Any]):
             compositor.kept = None
 
     async def _on_layout(self, message: messages.Layout) -> None:
-        self.drop_frame()  # (Screen's own handler runs after this one)
+        # (Screen's own handler runs after this one)
+        kept = self._repainted is not None
+        self.drop_frame()
+        if kept and not self.is_current:
+            self.keep_frame_soon()  # (laid out and kept again in the background)
 
     async def _on_update(self, message: messages.Update) -> None:
         # runs before Screen's own handler (the subclass's comes first in the MRO)

@@ -16,6 +16,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
+from textual.visual import VisualType, visualize
 from textual.widgets import Static
 
 from acp_tui.client.turn_changes import TurnChanges, TurnFile, TurnSummary
@@ -66,6 +67,9 @@ class TurnSummaryView(Static, can_focus=True):
         Binding("R", "revert_turn", "revert turn", id="turn.revert"),
     ]
 
+    _drawn: VisualType | None = None
+    """The line last drawn (None: none yet)."""
+
     def __init__(self, summary: TurnSummary, turns: TurnChanges, root: Path | None = None) -> None:
         super().__init__(markup=False)
         self.summary = summary
@@ -80,10 +84,26 @@ class TurnSummaryView(Static, can_focus=True):
         self.show(self.summary)
 
     def show(self, summary: TurnSummary) -> None:
-        """Show `summary` (a turn's changes as they now stand)."""
+        """Show `summary` (a turn's changes as they now stand): laid out again only if the line
+        takes another height (else only its rows are repainted)."""
         self.summary = summary
         self.selected = min(self.selected, max(self._shown_count() - 1, 0))
-        self.update(self.line())
+        line = self.line()
+        self.update(line, layout=not self._same_height(line))
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        super().update(content, layout=layout)
+        self._drawn = content
+
+    def _same_height(self, line: Text) -> bool:
+        """Whether `line` takes the rows the line drawn now takes, at the width it has."""
+        drawn = self._drawn
+        width = self.content_size.width
+        if drawn is None or not self.is_mounted or width <= 0:
+            return False
+        rules = self.styles.get_rules()
+        height = visualize(self, line, markup=False).get_height(rules, width)
+        return height == visualize(self, drawn, markup=False).get_height(rules, width)
 
     def line(self) -> Text:
         """The summary line, the selected file highlighted."""
