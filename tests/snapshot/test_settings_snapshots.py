@@ -16,12 +16,18 @@ def steps() -> list[dict[str, object]]:
                            "respond": {"sessionId": SID, "configOptions": options()}}]  # fmt: skip
 
 
+def rows_placed(pilot) -> bool:
+    """The three setting rows are mounted and laid out (on the screen, not only in the DOM)."""
+    rows = pilot.app.screen.query("SettingRow")
+    return len(rows) == 3 and all(row.region.height > 0 for row in rows)
+
+
 def test_settings_section_in_the_sidebar(snap_compare, make_snapshot) -> None:
     snapshot = make_snapshot(steps())
 
     async def run(pilot) -> None:
         await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
-        await until(pilot, lambda: len(pilot.app.screen.query("SettingRow")) == 3)
+        await until(pilot, lambda: rows_placed(pilot))
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=(120, 34), run_before=run)
@@ -32,7 +38,7 @@ def test_model_picker_with_groups(snap_compare, make_snapshot) -> None:
 
     async def run(pilot) -> None:
         await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
-        await until(pilot, lambda: len(pilot.app.screen.query("SettingRow")) == 3)
+        await until(pilot, lambda: rows_placed(pilot))
         await pilot.press("f6")
         await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
         await pilot.pause()

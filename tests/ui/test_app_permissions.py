@@ -52,6 +52,9 @@ async def test_allow_once_with_a_writes_the_file(tmp_path: Path) -> None:
         await h.settle()
         assert permission_answers(h) == [{"outcome": "selected", "optionId": "allow-once"}]
         assert not h.all(PermissionPrompt), "the answered prompt becomes the card's lines"
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        await h.settle()  # (its entries frozen: the card is read thawed, not while it freezes)
+        card = await edit_card(h)
         assert "✓ answered: Allow" in card.text
         assert (cwd / "src" / "app.py").read_text() != before
         assert card.entry.status == "completed"

@@ -197,3 +197,28 @@ async def test_end_to_end_reject_gives_agent_the_rejection_error(project: Path) 
     assert caught.value.data == {"path": str(target), "reason": "rejected"}
     assert target.read_text() == OLD
     assert fs.changes.records == []
+
+
+async def test_a_review_closed_while_its_diff_is_redrawn_for_a_disk_change_raises_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user answers (the screen closes) while the diff is being redrawn for a change on
+    disk: the redraw stops quietly (it raised NoMatches for the banner of a screen gone)."""
+    from acp_tui.ui.widgets.diff_view import DiffView
+
+    target = tmp_path / "app.txt"
+    target.write_text(OLD)
+    screen = WriteReviewScreen(target, OLD, NEW, watch=False)
+    app = ReviewApp(screen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        remove = DiffView.remove
+
+        async def closing_remove(view: DiffView) -> None:
+            await screen.dismiss(None)  # the user's answer comes while the old diff goes
+            await remove(view)
+
+        monkeypatch.setattr(DiffView, "remove", closing_remove)
+        await screen.rebase(OLD.replace("line 16\n", "line 16 (user)\n"))
+        await wait_for(pilot, lambda: app.result is None, "the review closed")
+        assert screen.disk_changes == 0

@@ -269,6 +269,9 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
             view.set_hunk_state(index, state)
         await self.query_one(Vertical).mount(view, after=old_view)
         await old_view.remove()
+        banner = next(iter(self.query("#review-banner").results(Static)), None)
+        if banner is None:
+            return  # the review was answered (its screen closed) while the diff was redrawn
         view.focus()
         if new_diff.hunks:
             first_changed = min(self.must_decide, default=old_view.current_hunk)
@@ -281,7 +284,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         )
         if current is None:
             message = f"⚠ {name} was deleted during review: it would be created again"
-        self.query_one("#review-banner", Static).update(message)
+        banner.update(message)
         self.add_class("-changed-on-disk")
         self.query_one("#review-title", Static).update(self._title())
         self._refresh_status()
