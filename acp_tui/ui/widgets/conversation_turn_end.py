@@ -42,6 +42,7 @@ class ConversationTurnEnd(VerticalScroll):
     _settle_pending: bool
     _streaming: set[int]
     _settling = False
+    _catching_up: bool
 
     if TYPE_CHECKING:
 
@@ -105,6 +106,16 @@ class ConversationTurnEnd(VerticalScroll):
             if isinstance(view, AgentMessageView | ThoughtView)
         ]
         waiting = len(views)
+        if self._catching_up:
+            # a turn that ended while the tab was hidden: its end was never on the screen, so
+            # the messages are drawn from their data at once (no frame of their streamed
+            # height, with its blank step at the end, before the swap)
+            for view in views:
+                view.finish()
+            self._finish_streaming(up_to=last)
+            if settle:
+                self._turn_settled()
+            return
 
         def drawn() -> None:
             nonlocal waiting
