@@ -23,12 +23,6 @@ from tests.integration.test_demo_agent_harness import (
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    create_sample_project(tmp_path)
-    return tmp_path
-
-
 async def test_initialize_and_new_session_announce_modes_commands_and_title(project: Path):
     async with DemoClient.spawn() as client:
         info = await client.initialize()

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from acp_tui.demo.sample_project import create_sample_project
 from tests.integration.test_demo_agent_harness import (
     DemoClient,
     request_frame,
@@ -16,12 +15,6 @@ from tests.integration.test_demo_agent_harness import (
 )
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    create_sample_project(tmp_path)
-    return tmp_path
 
 
 async def test_cancel_while_permission_pending_ends_turn_cancelled(project: Path):
