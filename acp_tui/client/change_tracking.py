@@ -79,6 +79,11 @@ class ChangeTracking:
     async def _run_start(self, monitor: ChangeMonitor) -> None:
         try:
             await monitor.start()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # stopped
+            log.error("the change monitor's start was interrupted; agent-owned writes go unseen")
         except Exception:
             log.exception("the change monitor could not start; agent-owned writes go unseen")
 

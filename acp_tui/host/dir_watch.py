@@ -78,6 +78,12 @@ class Backend(Protocol):
         ...
 
 
+def _retrieve(task: asyncio.Task[None]) -> None:
+    """An arming's failure is read by its callers; read here too, for when all left."""
+    if not task.cancelled():
+        task.exception()
+
+
 class DirectoryWatch:
     """The watcher of one directory and its listeners."""
 
@@ -94,7 +100,7 @@ class DirectoryWatch:
             self._backend.on_full = self._limit_reached
         self.incomplete: str | None = None
         """What its listeners were told about its watching being incomplete, if anything."""
-        self._started: asyncio.Future[None] | None = None
+        self._started: asyncio.Task[None] | None = None
         self._pending: set[Event] = set()
         self._first_at = 0.0
         self._first_seen = 0.0
@@ -107,32 +113,32 @@ class DirectoryWatch:
         return self._timer is None and not self._pending
 
     async def start(self) -> None:
-        """Arm the watcher (once; later callers wait for the first)."""
+        """Arm the watcher (once; later callers wait for the first). The arming is the
+        watcher's own task: a caller cancelled while it runs (a screen rebuilt) leaves it
+        running for the others waiting on it."""
         if self._started is None:
-            loop = asyncio.get_running_loop()
-            self._started = loop.create_future()
-            try:
-                try:
-                    await asyncio.to_thread(self._backend.arm)
-                except OSError as error:  # e.g. inotify's limit of instances reached
-                    if not isinstance(self._backend, InotifyTree):
-                        raise
-                    log.warning(
-                        "inotify failed under %s (%s): watchfiles instead", self.root, error
-                    )
-                    self._backend.close()
-                    self._backend = PolledTree(self.root, self._events)
-                    await asyncio.to_thread(self._backend.arm)
-                if isinstance(self._backend, InotifyTree) and self._backend.full:
-                    await self._poll_instead()
-                if not self.closed:
-                    self._backend.attach(loop)
-            except BaseException as error:
-                self._started.set_exception(error)
-                self._started.exception()  # retrieved: the callers below re-raise it
-                raise
-            self._started.set_result(None)
+            self._started = asyncio.get_running_loop().create_task(
+                self._arm(), name=f"arm watcher of {self.root}"
+            )
+            self._started.add_done_callback(_retrieve)
         await asyncio.shield(self._started)
+
+    async def _arm(self) -> None:
+        try:
+            await asyncio.to_thread(self._backend.arm)
+        except OSError as error:  # e.g. inotify's limit of instances reached
+            if not isinstance(self._backend, InotifyTree):
+                raise
+            log.warning("inotify failed under %s (%s): watchfiles instead", self.root, error)
+            self._backend.close()
+            self._backend = PolledTree(self.root, self._events)
+            await asyncio.to_thread(self._backend.arm)
+        if isinstance(self._backend, InotifyTree) and self._backend.full:
+            await self._poll_instead()
+        if self.closed:  # every caller left while it armed: give back what arming took
+            self._backend.close()
+        else:
+            self._backend.attach(asyncio.get_running_loop())
 
     async def _poll_instead(self) -> None:
         """The limit of inotify watches was reached while arming: poll the tree instead (the

@@ -337,3 +337,20 @@ def test_what_counts_as_the_diff_the_card_showed(
     old: str | None, new: str, before: str | None, after: str | None, expected: bool
 ) -> None:
     assert shows((old, new), before, after) is expected
+
+
+async def test_a_start_interrupted_from_inside_does_not_cancel_the_prompt_waiting_on_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Something the start awaits cancelled under it (a shared watcher whose first caller went
+    away): the start is logged as failed, and the prompt waiting for the baseline goes out
+    (before, the prompt's turn got the CancelledError and ended unsent, without a word)."""
+    session = Session(tmp_path)
+
+    async def interrupted() -> None:
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(session.monitor, "start", interrupted)
+    session.tracking.start_soon()
+    await asyncio.wait_for(session.tracking.wait_ready(), 10)  # returns, does not raise
+    await session.tracking.stop()

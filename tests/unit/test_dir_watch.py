@@ -209,3 +209,36 @@ async def test_when_polling_cannot_start_either_the_notice_says_what_may_be_miss
     (root / "top.txt").write_text("x")  # what inotify does watch is still heard
     await until(lambda: str(root / "top.txt") in heard.paths(), "the change at the top")
     watching.close()
+
+
+async def test_the_first_caller_cancelled_while_arming_does_not_fail_the_others(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen as a prompt never sent: the prompt field's file index armed the shared watcher, its
+    worker was cancelled (the main screen rebuilt for a new session) while arming, and the
+    change monitor waiting on the same arming got CancelledError, so its baseline never came
+    and the first prompt's turn ended unsent."""
+    release = threading.Event()
+    entered = threading.Event()
+    real_arm = InotifyTree.arm
+
+    def slow_arm(self: InotifyTree) -> None:
+        entered.set()
+        release.wait(20)
+        real_arm(self)
+
+    monkeypatch.setattr(InotifyTree, "arm", slow_arm)
+    watchers = DirectoryWatchers()
+    first = asyncio.create_task(watchers.watch(root, Heard()))
+    await until(entered.is_set, "the first caller arming")
+    heard = Heard()
+    second = asyncio.create_task(watchers.watch(root, heard))
+    await until(lambda: watchers._watches[root].users == 2, "the second caller waiting")
+    first.cancel()
+    await asyncio.wait({first})
+    release.set()
+    watching = await asyncio.wait_for(second, 20)
+    (root / "seen.txt").write_text("x")
+    await until(lambda: str(root / "seen.txt") in heard.paths(), "the file, heard by the second")
+    watching.close()
+    assert watchers.roots == []
