@@ -41,6 +41,7 @@ from acp_tui.host.inotify import ADDED, Event, InotifyTree, available
 from acp_tui.host.neighbours import Neighbours
 from acp_tui.safe_text import safe_line
 from acp_tui.signal import Signal
+from acp_tui.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -78,19 +79,18 @@ class Backend(Protocol):
         ...
 
 
-def _retrieve(task: asyncio.Task[None]) -> None:
-    """An arming's failure is read by its callers; read here too, for when all left."""
-    if not task.cancelled():
-        task.exception()
-
-
 class DirectoryWatch:
     """The watcher of one directory and its listeners."""
 
     def __init__(
-        self, root: Path, backend: Callable[[Path, Callable[[list[Event]], None]], Backend]
+        self,
+        root: Path,
+        backend: Callable[[Path, Callable[[list[Event]], None]], Backend],
+        tasks: Supervisor,
     ):
+        """`tasks`: the owner of its arming (the registry's)."""
         self.root = root
+        self._tasks = tasks
         self.batches: Signal[Batch] = Signal(f"changes under {root}")
         self.users = 0
         self.listening: list[Watching] = []
@@ -117,10 +117,7 @@ class DirectoryWatch:
         watcher's own task: a caller cancelled while it runs (a screen rebuilt) leaves it
         running for the others waiting on it."""
         if self._started is None:
-            self._started = asyncio.get_running_loop().create_task(
-                self._arm(), name=f"arm watcher of {self.root}"
-            )
-            self._started.add_done_callback(_retrieve)
+            self._started = self._tasks.spawn(f"arm {self.root}", self._arm(), awaited=True)
         await asyncio.shield(self._started)
 
     async def _arm(self) -> None:
@@ -336,6 +333,7 @@ class DirectoryWatchers:
         self.neighbours = Neighbours()
         """Where the change monitors of every session meet (see `acp_tui.host.neighbours`)."""
         self._watches: dict[Path, DirectoryWatch] = {}
+        self._tasks = Supervisor("directory watchers")
 
     @property
     def roots(self) -> list[Path]:
@@ -352,7 +350,9 @@ class DirectoryWatchers:
             self.use_inotify = await asyncio.to_thread(available)
         watch = self._shared(root)
         if watch is None:
-            watch = DirectoryWatch(root, InotifyTree if self.use_inotify else PolledTree)
+            watch = DirectoryWatch(
+                root, InotifyTree if self.use_inotify else PolledTree, self._tasks
+            )
             self._watches[root] = watch
         watch.users += 1
         watching = Watching(watch, root, self.neighbours, self._release, on_notice)
