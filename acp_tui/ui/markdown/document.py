@@ -92,8 +92,12 @@ class DocumentView:
             except Exception as error:
                 self.fail(error)
 
-    def close(self) -> None:
-        """The end of the document: the splitter closes its blocks."""
+    def close(self, source: str | None = None) -> None:
+        """The end of the document: the splitter closes its blocks. ``source``: the whole text,
+        kept from now on instead of asking the source given at the start (a closure over its
+        widget, which the document would keep alive after handing over)."""
+        if source is not None:
+            self._source = lambda: source
         if self.failure is None:
             try:
                 self.splitter.close()

@@ -111,7 +111,7 @@ class StreamingMarkdown(Widget):
             return
         self._finished = True
         self._keep_step = replaced
-        self._document.close()
+        self._document.close(self.source)
         self._mark_dirty(at_once=True)  # the end shows now, not a frame later
 
     @property
