@@ -18,13 +18,20 @@ The turn end waits for what the turn removed (`collect_after`): the streaming vi
 message replaces, the widgets merged into the frozen history. A widget is full of cycles
 (styles, message queue, parent); frozen while its removal was still under way, it would stay
 in the permanent generation as garbage with every line it drew (about 3,000 objects a turn).
+
+Nothing is frozen while a turn runs anywhere in the process (`watch`): the collection comes a
+few frames after the turn end, and by then a queued prompt (or another tab) may have started a
+turn whose streaming message, frozen alive, would be replaced a moment later and stay in the
+permanent generation as garbage. That turn end leaves its garbage to the next one.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from textual.await_remove import AwaitRemove
 from textual.widget import Widget
@@ -40,6 +47,13 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 log = logging.getLogger(__name__)
 
 
+class Turns(Protocol):
+    """What runs turns (a thread): whether one runs now."""
+
+    @property
+    def turn_running(self) -> bool: ...
+
+
 class CollectorPolicy:
     """Called at each turn end; ``enabled`` False leaves the collector alone (benchmarks)."""
 
@@ -48,12 +62,23 @@ class CollectorPolicy:
         self.turns = 0
         self.collected = 0
         """Objects the turn-end collections freed (for tests and benchmarks)."""
+        self.postponed = 0
+        """Turn ends that froze nothing: a turn ran somewhere by then (for tests)."""
+        self._watched: weakref.WeakSet[Turns] = weakref.WeakSet()
+
+    def watch(self, turns: Turns) -> None:
+        """Freeze nothing while `turns` runs one (held weakly: forgotten with it)."""
+        self._watched.add(turns)
 
     def turn_ended(self) -> None:
+        """Collect the turn's garbage, then freeze what survived (unless a turn runs)."""
         memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
         if not self.enabled:
             return
         self.turns += 1
+        if any(turns.turn_running for turns in list(self._watched)):
+            self.postponed += 1
+            return
         self.collected += gc.collect()  # (only the unfrozen objects: the turn's)
         gc.freeze()
 

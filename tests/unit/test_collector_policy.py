@@ -69,3 +69,28 @@ def test_a_disabled_policy_leaves_the_collector_alone() -> None:
     collector.turn_ended()
     assert dead() is not None and gc.get_freeze_count() == frozen
     assert collector.turns == 0
+
+
+class Session:
+    def __init__(self) -> None:
+        self.turn_running = False
+
+
+def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_are_idle() -> None:
+    """The collection comes a few frames after the turn end: a queued prompt (or another tab)
+    has started a turn by then, and its streaming message, frozen while alive, would die later
+    in the permanent generation with every line it drew (about 0.3 MB a turn)."""
+    collector = CollectorPolicy()
+    first, second = Session(), Session()
+    collector.watch(first)
+    collector.watch(second)
+    second.turn_running = True
+    live = Node()
+    frozen = gc.get_freeze_count()
+    collector.turn_ended()
+    assert gc.get_freeze_count() == frozen  # (nothing frozen: the running turn's objects live)
+    assert id(live) in {id(obj) for obj in gc.get_objects()}
+    second.turn_running = False
+    collector.turn_ended()
+    assert gc.get_freeze_count() > frozen
+    assert collector.turns == 2 and collector.postponed == 1
