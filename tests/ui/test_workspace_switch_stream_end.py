@@ -29,8 +29,9 @@ async def test_a_stream_that_ended_while_hidden_is_painted_as_composed(tmp_path:
         for notification in parts[:half]:
             session.thread.apply_notification(notification)
         await h.until(lambda: screen.query(AgentMessageView), "the message streaming")
-        for _ in range(5):
-            await h.pilot.pause()
+        drawn: list[bool] = []  # (the half streamed on the screen, however loaded the machine)
+        screen.query_one(AgentMessageView).when_drawn(lambda: drawn.append(True))
+        await h.until(lambda: drawn, "the half streamed drawn")
         await open_tab(h)  # (tab 1 hidden, its message half streamed)
         for notification in parts[half:]:
             session.thread.apply_notification(notification)
