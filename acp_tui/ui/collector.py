@@ -22,7 +22,10 @@ in the permanent generation as garbage with every line it drew (about 3,000 obje
 Nothing is frozen while a turn runs anywhere in the process (`watch`): the collection comes a
 few frames after the turn end, and by then a queued prompt (or another tab) may have started a
 turn whose streaming message, frozen alive, would be replaced a moment later and stay in the
-permanent generation as garbage. That turn end leaves its garbage to the next one.
+permanent generation as garbage. That turn end leaves its garbage to the next one, up to
+`MAX_POSTPONED` in a row (prompts sent back to back, never a quiet moment between): then it
+freezes anyway, so the unfrozen objects, walked by every full collection, stay bounded (what
+that freeze catches alive and dies later is one streaming message in so many turns).
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 
 log = logging.getLogger(__name__)
 
+MAX_POSTPONED = 2
+
 
 class Turns(Protocol):
     """What runs turns (a thread): whether one runs now."""
@@ -64,6 +69,7 @@ class CollectorPolicy:
         """Objects the turn-end collections freed (for tests and benchmarks)."""
         self.postponed = 0
         """Turn ends that froze nothing: a turn ran somewhere by then (for tests)."""
+        self._in_a_row = 0
         self._watched: weakref.WeakSet[Turns] = weakref.WeakSet()
 
     def watch(self, turns: Turns) -> None:
@@ -76,9 +82,12 @@ class CollectorPolicy:
         if not self.enabled:
             return
         self.turns += 1
-        if any(turns.turn_running for turns in list(self._watched)):
+        running = any(turns.turn_running for turns in list(self._watched))
+        if running and self._in_a_row < MAX_POSTPONED:
             self.postponed += 1
+            self._in_a_row += 1
             return
+        self._in_a_row = 0
         self.collected += gc.collect()  # (only the unfrozen objects: the turn's)
         gc.freeze()
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from acp_tui.ui.collector import CollectorPolicy
+from acp_tui.ui.collector import MAX_POSTPONED, CollectorPolicy
 
 
 @pytest.fixture(autouse=True)
@@ -94,3 +94,21 @@ def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_ar
     collector.turn_ended()
     assert gc.get_freeze_count() > frozen
     assert collector.turns == 2 and collector.postponed == 1
+
+
+def test_turns_back_to_back_freeze_at_every_few_turn_ends_all_the_same() -> None:
+    """Never a quiet moment (prompts sent back to back): the unfrozen objects, which every full
+    collection walks, would grow with the history; the turn end after `MAX_POSTPONED` in a
+    row freezes anyway."""
+    collector = CollectorPolicy()
+    busy = Session()
+    busy.turn_running = True
+    collector.watch(busy)
+    frozen = gc.get_freeze_count()
+    for _ in range(MAX_POSTPONED):
+        collector.turn_ended()
+    assert gc.get_freeze_count() == frozen
+    Node()
+    collector.turn_ended()
+    assert gc.get_freeze_count() > frozen
+    assert collector.postponed == MAX_POSTPONED
