@@ -5,9 +5,9 @@ blank rows at the bottom, before the right frame came).
 
 The cause: the compositor keeps the conversation anchored to its bottom with the container
 height of the previous arrangement, so the first arrangement at a new height was scrolled by
-the change, and it was painted (`KeepLayoutOnSwitch` now arranges twice at a new size, painting
-once). Grown, shrunk, only wider, only taller; a finished tab and a tab whose turn runs with a
-permission request waiting."""
+the change, and it was painted (`AnchorAtNewHeight` now arranges such a layout again before
+painting). Grown, shrunk, only wider, only taller; a finished tab and a tab whose turn runs with
+a permission request waiting; a tab whose conversation got shorter as its tab bar appeared."""
 
 from __future__ import annotations
 
