@@ -201,6 +201,24 @@ def test_resume_layout_internals() -> None:
     assert "_screen_resized" in inspect.getsource(App.switch_mode), "Textual changed: switch_mode"
 
 
+async def test_anchor_layout_internals() -> None:
+    """`AnchorAtNewHeight` reads these, as the compositor anchors a container with them."""
+    from textual._compositor import Compositor
+
+    arrange = inspect.getsource(_has(Compositor, "_arrange_root", "Compositor._arrange_root"))
+    assert "widget._anchored and not widget._anchor_released" in arrange, (
+        "Textual changed: how the compositor anchors a container"
+    )
+    assert "widget.container_size.height" in arrange, "Textual changed: the anchor's height"
+    app = Plain()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        static = app.query_one(Static)
+        assert static._anchored is False, "Textual changed: Widget._anchored"
+        assert static._anchor_released is False, "Textual changed: Widget._anchor_released"
+        assert static in app.screen._compositor.widgets, "Textual changed: Compositor.widgets"
+
+
 def test_kept_frame_internals() -> None:
     """`FrameCompositor` and `KeepFrameOnSwitch` use these, as Textual names and calls them."""
     from textual import _compositor, _context

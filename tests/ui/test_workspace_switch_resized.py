@@ -5,9 +5,9 @@ blank rows at the bottom, before the right frame came).
 
 The cause: the compositor keeps the conversation anchored to its bottom with the container
 height of the previous arrangement, so the first arrangement at a new height was scrolled by
-the change, and it was painted (`KeepLayoutOnSwitch` now arranges twice at a new size, painting
-once). Grown, shrunk, only wider, only taller; a finished tab and a tab whose turn runs with a
-permission request waiting."""
+the change, and it was painted (`AnchorAtNewHeight` now arranges such a layout again before
+painting). Grown, shrunk, only wider, only taller; a finished tab and a tab whose turn runs with
+a permission request waiting; a tab whose conversation got shorter as its tab bar appeared."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pytest
 from textual.screen import Screen
 
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
 from bench.turns import feed_turn
 from tests.ui.app_harness import AppHarness
@@ -137,6 +138,30 @@ async def test_a_tab_hidden_while_the_size_stayed_is_painted_as_composed(
         await hide_until_kept(h, screen)
         frames = await frames_of_switch(h, screen, "alt+1", h.settle)
         final = composed_text(screen)
+        assert "Done." in "\n".join(final), "the last turn's end is shown"
+        for index, frame in enumerate(frames):
+            assert frame == final, f"frame {index} of the switch is not the tab as composed"
+
+
+async def test_a_tab_shown_first_since_a_second_tab_opened_is_painted_at_its_end(
+    tmp_path: Path,
+) -> None:
+    """The first tab gets its tab bar once a second tab is open: shown again, its conversation
+    is a row shorter, and every frame shows it at its end (it was anchored with its old height:
+    the blank row under its last entry cut off, until a later layout moved it up a row)."""
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        for turn in range(1, 4):
+            feed_turn(h.app.tabs[0].session, turn)
+        await h.settle()
+        conversation = screen.query_one(ConversationView)
+        height = conversation.size.height
+        await open_tab(h)
+        frames = await frames_of_switch(h, screen, "alt+1", h.settle)
+        final = composed_text(screen)
+        assert conversation.size.height == height - 1, "the tab bar took a row"
+        assert conversation.scroll_y == conversation.max_scroll_y, "at the conversation's end"
         assert "Done." in "\n".join(final), "the last turn's end is shown"
         for index, frame in enumerate(frames):
             assert frame == final, f"frame {index} of the switch is not the tab as composed"

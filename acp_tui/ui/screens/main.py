@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 
@@ -24,6 +24,7 @@ from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
+from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
 from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
@@ -61,6 +62,7 @@ class ScreenParts:
 class MainScreen(
     KeepStylesOnResume,
     KeepLayoutOnSwitch,
+    AnchorAtNewHeight,
     KeepFrameOnSwitch,
     LayoutOnce,
     ComposerActions,
@@ -182,8 +184,12 @@ class MainScreen(
         return self._paused and self.parts.conversation.missed_anything
 
     def keeping_waits(self) -> bool:
-        """Hidden, its frame is kept (and laid out first) only while the tab shown runs no turn."""
-        shown = self.app.screen
+        """Hidden, its frame is kept (and laid out first) only while the tab shown runs no turn
+        (and while a screen is shown: none when the app quits, its timer due meanwhile)."""
+        try:
+            shown = self.app.screen
+        except ScreenStackError:
+            return True
         return shown is not self and isinstance(shown, MainScreen) and shown.session.turn_running
 
     def on_screen_suspend(self) -> None:

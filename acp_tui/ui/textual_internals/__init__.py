@@ -19,8 +19,11 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
   a streamed message is redrawn from its data only once its last lines are on the screen).
 - `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's scrollbar paints its
   own lines (`quick_scrollbar.py`, with `ScrollBarRender.render_bar`).
-- `Screen._screen_resized`: no layout on a switch back to a screen of the same size, two
-  arrangements painted once at a new size (`resume_layout.py`);
+- `Screen._refresh_layout`, `Screen._compositor_refresh`, `Widget._anchored`,
+  `Widget._anchor_released`, `Compositor.widgets`: a layout that changed the height of a
+  container anchored to its bottom is arranged again before it is painted (`anchor_layout.py`).
+- `Screen._screen_resized`: no layout on a switch back to a screen of the same size
+  (`resume_layout.py`);
   `Screen._on_screen_suspend`/`_on_screen_resume`: no restyle of a resumed screen unless the
   theme changed (`resume_styles.py`).
 - `Compositor._render_chops`, `LayoutUpdate`, `textual._context.visible_screen_stack`,

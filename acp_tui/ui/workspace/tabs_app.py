@@ -203,6 +203,9 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             tab.unread = False
             screen = tab.screen
             if screen is not None and screen.is_mounted and not screen.caught_up_on_show:
+                # its tab bar first, while hidden: a bar that appears (a second tab opened
+                # since it was shown) is laid out before the first frame, not after it
+                self.refresh_tabs()
                 await self.switch_to_built(tab.mode)  # (shown at the next frame)
             else:
                 await self.switch_mode(tab.mode)
