@@ -288,3 +288,24 @@ async def test_the_status_bar_names_the_thought_level_as_the_agent_does() -> Non
         await until(pilot, lambda: "High" in shown(), "the new option")
         assert "  Reasoning␛[2J Effort [b…: High" in shown(), "24 cells at most, no escape"
         assert "\x1b" not in shown()
+
+
+async def test_a_value_changed_by_the_agent_updates_its_row_in_place(tmp_path: Path) -> None:
+    """The same rows with a new value: each row's text is updated, no row is removed and mounted
+    again (before, the whole section was rebuilt: a frame without its rows, seen as the settings
+    snapshot taken in that frame)."""
+    steps = [
+        initialize_ok(),
+        {"expect": "session/new", "respond": {"sessionId": SID, "configOptions": options()}},
+        expect_prompt(),
+        upd("config_option_update", configOptions=options("tiny", "medium", web=True)),
+        end_turn(),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(lambda: list(rows(h)) == ["model", "effort", "web"], "the settings rows")
+        before = list(h.all(SettingRow))
+        await h.prompt("go")
+        await h.until(lambda: "Tiny" in rows(h).get("model", ""), "the row updated")
+        assert "● on" in rows(h)["web"] and "Medium" in rows(h)["effort"]
+        assert list(h.all(SettingRow)) == before  # the same widgets

@@ -76,6 +76,17 @@ class SettingRow(Static, can_focus=True):
         self.action_activate()
 
 
+def _key(widget: object) -> str | None:
+    """The row id a shown row stands for (None: the "none" line)."""
+    return widget.row_id if isinstance(widget, SettingRow) else None
+
+
+def _row_widget(row_id: str | None, label: Text) -> Static:
+    if row_id is None:
+        return Static(label, classes="settings-none")
+    return SettingRow(row_id, label)
+
+
 def _row_label(name: str, value: str, description: str | None, *, toggle: bool | None) -> Text:
     text = Text(safe_text(name), style="bold")
     text.append("\n")
@@ -139,32 +150,43 @@ class SettingsSection(Vertical):
 
     async def _rebuild(self) -> None:
         self._rebuild_pending = False
+        specs = self._row_specs()
+        shown = list(self.children)
+        if [_key(child) for child in shown] == [row_id for row_id, _label in specs]:
+            # the same rows (a value or a description changed): updated in place, not removed
+            # and mounted again (no frame without them; the focus stays where it is)
+            for child, (_row_id, label) in zip(shown, specs, strict=True):
+                if isinstance(child, Static):
+                    child.update(label)
+            return
         focused = self.screen.focused if self.is_attached else None
         refocus = focused.row_id if isinstance(focused, SettingRow) else None
         await self.remove_children()
-        rows = self._rows()
+        rows = [_row_widget(row_id, label) for row_id, label in specs]
         await self.mount_all(rows)
         for row in rows:
             if isinstance(row, SettingRow) and row.row_id == refocus:
                 row.focus()
 
     def _rows(self) -> list[Static]:
-        rows: list[Static] = []
+        return [_row_widget(row_id, label) for row_id, label in self._row_specs()]
+
+    def _row_specs(self) -> list[tuple[str | None, Text]]:
+        """(row id, label) per row, from the thread; (None, "none") when it has none."""
+        specs: list[tuple[str | None, Text]] = []
         options = self.thread.config_options
         models = self.thread.models
         if models is not None and option_by_category(options, MODEL) is None:
-            rows.append(
-                SettingRow(
-                    MODELS_ROW, _row_label("Model", models.current_name(), None, toggle=None)
-                )
+            specs.append(
+                (MODELS_ROW, _row_label("Model", models.current_name(), None, toggle=None))
             )
         for option in options:
             toggle = option.current_value if isinstance(option, SessionConfigBoolean) else None
             label = _row_label(option.name, value_name(option), option.description, toggle=toggle)
-            rows.append(SettingRow(option.id, label))
-        if not rows:
-            rows.append(Static(Text("none", style="dim"), classes="settings-none"))
-        return rows
+            specs.append((option.id, label))
+        if not specs:
+            specs.append((None, Text("none", style="dim")))
+        return specs
 
     def option(self, row_id: str) -> SessionConfigOption | None:
         """The config option shown in row `row_id`, if it still exists."""
