@@ -184,25 +184,6 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
         self._show_stop_reason(stop_reason)
         self._maybe_freeze()
 
-    def _queue_changed(self, change: thread_changes.Change) -> None:
-        """The queue of questions moved: drawn once the frame comes (a cancelled turn answers
-        hundreds at once, and only where the queue ends matters)."""
-        if not self._queue_moves:
-            self.call_after_refresh(self._queue_drawn)
-        if isinstance(change, thread_changes.PermissionQueueMoved):
-            self._queue_moves.update((entry.id, entry) for entry in change.entries)
-        elif isinstance(change, thread_changes.PermissionChanged):
-            self._queue_moves[change.entry.id] = change.entry
-
-    def _queue_drawn(self) -> None:
-        moved, self._queue_moves = self._queue_moves, {}
-        if not self.is_attached:  # the app quit meanwhile
-            return
-        asked = [entry for entry in moved.values() if card_lines.asked_now(entry)]
-        for entry in asked:
-            self._update_entry(entry)  # (the question asked now: a live prompt)
-        self._queue_moved([entry for entry in moved.values() if entry not in asked])
-
     def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
         view = self._view_for(entry, streaming=streaming and self._streams(entry))
         if view is None:

@@ -1,7 +1,8 @@
 """How the conversation takes a flood: a burst of new entries (more than `live_entries` before
 a frame is drawn) waits for the frame, where only the newest few become live widgets and the
 rest are drawn from data in the frozen history (lazily: an item is drawn when it is shown);
-updates to frozen cards in a burst redraw them in place instead of thawing each one."""
+updates to frozen cards in a burst redraw them in place instead of thawing each one; the queue
+of questions moving (hundreds answered at once) is drawn once per frame."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from acp_tui.thread import entries as thread_entries
+from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry, ToolCallEntry
 from acp_tui.thread.thread import Thread
+from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets.conversation_parts import ConversationNote, card_freezes
 from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -38,6 +41,7 @@ class ConversationBursts(VerticalScroll):
     _added_this_frame: int
     _burst: bool
     _thawed_this_frame: int
+    _queue_moves: dict[int, ToolCallEntry]
 
     if TYPE_CHECKING:
 
@@ -103,6 +107,25 @@ class ConversationBursts(VerticalScroll):
         if entry in self.thread.entries[-1:]:
             return None  # (a message may still be streaming)
         return EntryItem(self._renderer(entry), entry, lazy=lazy)
+
+    def _queue_changed(self, change: thread_changes.Change) -> None:
+        """The queue of questions moved: drawn once the frame comes (a cancelled turn answers
+        hundreds at once, and only where the queue ends matters)."""
+        if not self._queue_moves:
+            self.call_after_refresh(self._queue_drawn)
+        if isinstance(change, thread_changes.PermissionQueueMoved):
+            self._queue_moves.update((entry.id, entry) for entry in change.entries)
+        elif isinstance(change, thread_changes.PermissionChanged):
+            self._queue_moves[change.entry.id] = change.entry
+
+    def _queue_drawn(self) -> None:
+        moved, self._queue_moves = self._queue_moves, {}
+        if not self.is_attached:  # the app quit meanwhile
+            return
+        asked = [entry for entry in moved.values() if card_lines.asked_now(entry)]
+        for entry in asked:
+            self._update_entry(entry)  # (the question asked now: a live prompt)
+        self._queue_moved([entry for entry in moved.values() if entry not in asked])
 
     def _queue_moved(self, waiting: list[ToolCallEntry]) -> None:
         """Cards waiting for their question say how many are before them: draw them again
