@@ -5,6 +5,8 @@ while it was hidden ends up on the terminal as a full composition shows it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,22 +59,34 @@ def composed_text(screen: Screen[Any]) -> list[str]:
     return [strip.text for strip in screen._compositor.render_strips()]
 
 
-async def switch_back(h: AppHarness, screen: MainScreen) -> Any:
-    """alt+1 to `screen`'s tab; the first full update painted for it."""
-    painted: list[Any] = []
+@contextlib.contextmanager
+def painting(h: AppHarness, screen: Screen[Any], seen: Callable[[Any], object]) -> Iterator[None]:
+    """While inside: every update painted for `screen` is handed to `seen`, then painted."""
     display = h.app._display
 
     def recording(shown: Screen[Any], renderable: Any) -> None:
-        if shown is screen and hasattr(renderable, "strips"):
-            painted.append(renderable)
+        if shown is screen and renderable is not None:
+            seen(renderable)
         display(shown, renderable)
 
     h.app._display = recording  # type: ignore[method-assign,assignment]
     try:
-        await h.pilot.press("alt+1")
-        await h.until(lambda: painted, "the tab's first frame")
+        yield
     finally:
         h.app._display = display  # type: ignore[method-assign]
+
+
+def full_frames(painted: list[Any]) -> Callable[[Any], None]:
+    """A `painting` handler that keeps the full frames (not the partial updates) in `painted`."""
+    return lambda update: painted.append(update) if hasattr(update, "strips") else None
+
+
+async def switch_back(h: AppHarness, screen: MainScreen) -> Any:
+    """alt+1 to `screen`'s tab; the first full update painted for it."""
+    painted: list[Any] = []
+    with painting(h, screen, full_frames(painted)):
+        await h.pilot.press("alt+1")
+        await h.until(lambda: painted, "the tab's first frame")
     return painted[0]
 
 
@@ -144,24 +158,17 @@ async def test_a_tab_catching_up_ends_as_composed(tmp_path: Path) -> None:
         for turn in range(1, 4):  # turns come while the tab is hidden
             feed_turn(session, turn)
         await h.pilot.pause()
-        width, height = h.app.size
-        terminal = Terminal(width, height)
-        display = h.app._display
-
-        def recording(shown: Screen[Any], renderable: Any) -> None:
-            if shown is screen and renderable is not None:
-                terminal.apply(renderable)
-            display(shown, renderable)
-
-        h.app._display = recording  # type: ignore[method-assign,assignment]
-        await h.pilot.press("alt+1")
-        conversation = screen.query_one(ConversationView)
-        await h.until(lambda: h.app.screen is screen, "alt+1")
-        await h.until(
-            lambda: all(view.is_mounted for view in conversation.views.values()), "the catch-up"
-        )
-        for _ in range(5):
-            await h.pilot.pause()
+        terminal = Terminal(*h.app.size)
+        with painting(h, screen, terminal.apply):
+            await h.pilot.press("alt+1")
+            conversation = screen.query_one(ConversationView)
+            await h.until(lambda: h.app.screen is screen, "alt+1")
+            await h.until(
+                lambda: all(view.is_mounted for view in conversation.views.values()),
+                "the catch-up",
+            )
+            for _ in range(5):
+                await h.pilot.pause()
         assert "Turn " in "\n".join(composed_text(screen)), "the turns are shown"
         assert terminal.text == composed_text(screen), "the terminal shows stale rows"
 
@@ -188,28 +195,21 @@ async def test_a_tab_streaming_while_hidden_ends_as_composed(tmp_path: Path) -> 
         for notification in parts[third : 2 * third]:  # and while hidden
             thread.apply_notification(notification)
         await h.pilot.pause()
-        width, height = h.app.size
-        terminal = Terminal(width, height)
-        display = h.app._display
-
-        def recording(shown: Screen[Any], renderable: Any) -> None:
-            if shown is screen and renderable is not None:
-                terminal.apply(renderable)
-            display(shown, renderable)
-
-        h.app._display = recording  # type: ignore[method-assign,assignment]
-        await h.pilot.press("alt+1")
-        for index, notification in enumerate(parts[2 * third :]):  # and once shown again
-            thread.apply_notification(notification)
-            if index % 10 == 0:
+        terminal = Terminal(*h.app.size)
+        with painting(h, screen, terminal.apply):
+            await h.pilot.press("alt+1")
+            for index, notification in enumerate(parts[2 * third :]):  # and once shown again
+                thread.apply_notification(notification)
+                if index % 10 == 0:
+                    await h.pilot.pause()
+            thread.end_turn("end_turn")
+            conversation = screen.query_one(ConversationView)
+            await h.until(
+                lambda: all(view.is_mounted for view in conversation.views.values()),
+                "the turn end",
+            )
+            for _ in range(5):
                 await h.pilot.pause()
-        thread.end_turn("end_turn")
-        conversation = screen.query_one(ConversationView)
-        await h.until(
-            lambda: all(view.is_mounted for view in conversation.views.values()), "the turn end"
-        )
-        for _ in range(5):
-            await h.pilot.pause()
         assert terminal.text == composed_text(screen), "the terminal shows stale rows"
 
 
@@ -219,9 +219,7 @@ async def first_switch_back(
     """alt+1 to `screen`'s tab, every update it paints applied to a `Terminal`, until the
     screen's conversation is all mounted and a few frames passed; with, for each full frame
     painted, whether it was the kept one, up to the first."""
-    width, height = h.app.size
-    terminal = Terminal(width, height)
-    display = h.app._display
+    terminal = Terminal(*h.app.size)
     compositor = screen._compositor
     reused_before = getattr(compositor, "reused", 0)
     full: list[bool] = []
@@ -233,22 +231,19 @@ async def first_switch_back(
             laid_out.append(scroll)
         relayout(size, scroll)
 
-    def recording(shown: Screen[Any], renderable: Any) -> None:
-        if shown is screen and renderable is not None:
-            if hasattr(renderable, "strips") and not full:
-                full.append(getattr(compositor, "reused", 0) > reused_before)
-            terminal.apply(renderable)
-        display(shown, renderable)
+    def seen(update: Any) -> None:
+        if hasattr(update, "strips") and not full:
+            full.append(getattr(compositor, "reused", 0) > reused_before)
+        terminal.apply(update)
 
     monkeypatch.setattr(screen, "_refresh_layout", counting)
-    h.app._display = recording  # type: ignore[method-assign,assignment]
-    await h.pilot.press("alt+1")
-    conversation = screen.query_one(ConversationView)
-    await h.until(lambda: full, "the tab's first frame")
-    await h.until(lambda: all(v.is_mounted for v in conversation.views.values()), "the views")
-    for _ in range(5):
-        await h.pilot.pause()
-    h.app._display = display  # type: ignore[method-assign]
+    with painting(h, screen, seen):
+        await h.pilot.press("alt+1")
+        conversation = screen.query_one(ConversationView)
+        await h.until(lambda: full, "the tab's first frame")
+        await h.until(lambda: all(v.is_mounted for v in conversation.views.values()), "the views")
+        for _ in range(5):
+            await h.pilot.pause()
     assert laid_out == [], "the first switch back laid the screen out before its first frame"
     return terminal, full
 

@@ -16,14 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.screen import Screen
 
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
 from bench.turns import feed_turn
 from tests.ui.app_harness import AppHarness
-from tests.ui.test_workspace_switch_frame import composed_text, frame_text, hide_until_kept
+from tests.ui.test_workspace_switch_frame import (
+    composed_text,
+    frame_text,
+    full_frames,
+    hide_until_kept,
+    painting,
+)
 from tests.ui.workspace_support import open_tab, workspace_app
 
 RESIZES = {"grow": (10, 5), "shrink": (-10, -5), "wider": (12, 0), "taller": (0, 6)}
@@ -33,22 +38,12 @@ async def frames_of_switch(
     h: AppHarness, screen: MainScreen, key: str, settled: Callable[[], Awaitable[None]]
 ) -> list[list[str]]:
     """Press `key`; the text of every full frame painted for `screen` until `settled()`."""
-    painted: list[list[str]] = []
-    display = h.app._display
-
-    def recording(shown: Screen[Any], renderable: Any) -> None:
-        if shown is screen and hasattr(renderable, "strips"):
-            painted.append(frame_text(renderable))
-        display(shown, renderable)
-
-    h.app._display = recording  # type: ignore[method-assign,assignment]
-    try:
+    painted: list[Any] = []
+    with painting(h, screen, full_frames(painted)):
         await h.pilot.press(key)
         await h.until(lambda: painted, "the tab's first frame")
         await settled()
-    finally:
-        h.app._display = display  # type: ignore[method-assign]
-    return painted
+    return [frame_text(update) for update in painted]
 
 
 async def switch_back_resized(
