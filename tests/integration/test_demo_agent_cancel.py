@@ -17,6 +17,28 @@ from tests.integration.test_demo_agent_harness import (
 pytestmark = pytest.mark.timeout(60)
 
 
+async def prompt_held_at(
+    client: DemoClient, project: Path, method: str, text: str
+) -> tuple[str, asyncio.Future[dict[str, Any]]]:
+    """Open a session and send the prompt `text`; the agent's `method` request is never
+    answered. Returns once the agent asked: the session id and the prompt's answer to come."""
+    asked = asyncio.Event()
+
+    async def never_answer(params: dict[str, Any]) -> dict[str, Any]:
+        asked.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    client.handlers[method] = never_answer
+    await client.initialize()
+    session_id = await client.new_session(project)
+    turn = await client.start_request(
+        "session/prompt", {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}
+    )
+    await asyncio.wait_for(asked.wait(), 10)
+    return session_id, turn
+
+
 async def test_cancel_while_permission_pending_ends_turn_cancelled(project: Path):
     async with DemoClient.spawn() as client:
         asked = asyncio.Event()
@@ -49,21 +71,7 @@ async def test_cancel_while_permission_pending_ends_turn_cancelled(project: Path
 
 async def test_cancel_during_a_client_request_cancels_it_too(project: Path):
     async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def never_answer(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["fs/read_text_file"] = never_answer
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "tour"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
+        session_id, turn = await prompt_held_at(client, project, "fs/read_text_file", "tour")
         await client.notify("session/cancel", {"sessionId": session_id})
         answer = await asyncio.wait_for(turn, 10)
         assert answer["result"] == {"stopReason": "cancelled"}
@@ -77,21 +85,9 @@ async def test_cancel_during_a_client_request_cancels_it_too(project: Path):
 
 async def test_cancel_while_terminal_runs_releases_the_terminal(project: Path):
     async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def never_exit(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["terminal/wait_for_exit"] = never_exit
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/terminal"}]},
+        session_id, turn = await prompt_held_at(
+            client, project, "terminal/wait_for_exit", "/terminal"
         )
-        await asyncio.wait_for(asked.wait(), 10)
         await client.notify("session/cancel", {"sessionId": session_id})
         answer = await asyncio.wait_for(turn, 10)
         assert answer["result"] == {"stopReason": "cancelled"}
@@ -103,21 +99,9 @@ async def test_cancel_while_terminal_runs_releases_the_terminal(project: Path):
 
 async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
     async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def hold(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["session/request_permission"] = hold
-        await client.initialize()
-        session_id = await client.new_session(project)
-        turn = await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
+        session_id, turn = await prompt_held_at(
+            client, project, "session/request_permission", "/edit"
         )
-        await asyncio.wait_for(asked.wait(), 10)
         busy = await client.prompt(session_id, "/help")  # one turn at a time
         assert busy["error"]["code"] == -32600
         await client.notify("$/cancel_request", {"requestId": client._next_id - 1})
@@ -127,21 +111,7 @@ async def test_cancel_request_for_a_prompt_cancels_the_turn(project: Path):
 
 async def test_end_of_input_mid_turn_exits_cleanly(project: Path):
     async with DemoClient.spawn() as client:
-        asked = asyncio.Event()
-
-        async def hold(params: dict[str, Any]) -> dict[str, Any]:
-            asked.set()
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-
-        client.handlers["session/request_permission"] = hold
-        await client.initialize()
-        session_id = await client.new_session(project)
-        await client.start_request(
-            "session/prompt",
-            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/edit"}]},
-        )
-        await asyncio.wait_for(asked.wait(), 10)
+        await prompt_held_at(client, project, "session/request_permission", "/edit")
         assert client.process.stdin is not None
         client.process.stdin.close()
         assert await asyncio.wait_for(client.process.wait(), 10) == 0
