@@ -62,6 +62,20 @@ async def switch_back_resized(
     return frames, composed_text(screen)
 
 
+async def first_tab_with_turns(h: AppHarness) -> MainScreen:
+    """Three finished turns in the first tab, a second tab opened, the first shown again and
+    settled: its screen."""
+    screen = h.app.screen
+    assert isinstance(screen, MainScreen)
+    for turn in range(1, 4):
+        feed_turn(h.app.tabs[0].session, turn)
+    await open_tab(h)
+    await h.pilot.press("alt+1")
+    await h.until(lambda: h.app.screen is screen, "alt+1")
+    await h.settle()
+    return screen
+
+
 def without_row(rows: list[str], y: int) -> list[str]:
     return rows[:y] + rows[y + 1 :]
 
@@ -71,14 +85,7 @@ async def test_a_tab_hidden_while_the_terminal_was_resized_is_painted_as_compose
     tmp_path: Path, resize: str
 ) -> None:
     async with workspace_app(tmp_path) as h:
-        screen = h.app.screen
-        assert isinstance(screen, MainScreen)
-        for turn in range(1, 4):
-            feed_turn(h.app.tabs[0].session, turn)
-        await open_tab(h)
-        await h.pilot.press("alt+1")
-        await h.until(lambda: h.app.screen is screen, "alt+1")
-        await h.settle()
+        screen = await first_tab_with_turns(h)
         frames, final = await switch_back_resized(h, screen, RESIZES[resize], h.settle)
         assert "Done." in "\n".join(final), "the last turn's end is shown"
         for index, frame in enumerate(frames):
@@ -90,15 +97,8 @@ async def test_a_running_tab_with_a_waiting_permission_is_painted_as_composed(
     tmp_path: Path, resize: str
 ) -> None:
     async with workspace_app(tmp_path) as h:
-        screen = h.app.screen
-        assert isinstance(screen, MainScreen)
+        screen = await first_tab_with_turns(h)
         session = h.app.tabs[0].session
-        for turn in range(1, 4):
-            feed_turn(session, turn)
-        await open_tab(h)
-        await h.pilot.press("alt+1")
-        await h.until(lambda: h.app.screen is screen, "alt+1")
-        await h.settle()
         await h.type_prompt("/edit")
         await h.until(session.thread.waiting_permission, "the demo agent's permission request")
 
@@ -122,14 +122,7 @@ async def test_a_tab_hidden_while_the_size_stayed_is_painted_as_composed(
     tmp_path: Path,
 ) -> None:
     async with workspace_app(tmp_path) as h:
-        screen = h.app.screen
-        assert isinstance(screen, MainScreen)
-        for turn in range(1, 4):
-            feed_turn(h.app.tabs[0].session, turn)
-        await open_tab(h)
-        await h.pilot.press("alt+1")
-        await h.until(lambda: h.app.screen is screen, "alt+1")
-        await h.settle()
+        screen = await first_tab_with_turns(h)
         await hide_until_kept(h, screen)
         frames = await frames_of_switch(h, screen, "alt+1", h.settle)
         final = composed_text(screen)
