@@ -10,15 +10,18 @@ separate process (`bench/pipe_agent.py`, which answers `initialize` and `session
   acp-tui  `acp-tui -- AGENT` (with `--demo`: `acp-tui --demo`, its built-in agent).
 
 Measured from just before the fork: `first` when the first printable character reaches the
-terminal, `ready` when the prompt is usable (the floor's line; the minimal app's text;
-acp-tui's status bar saying "● ready", the session open and the prompt focused; checked by
-typing "hi" and Enter then, which must start a turn: "working" or the agent's answer shows).
-The runs are
-interleaved, the order alternating; medians (min-max) are printed with the load average.
+terminal, `ready` when the prompt is usable (the floor's line; the minimal app's text). For
+acp-tui, as a user tries it: "hi there" is typed the moment the first text shows, and the prompt
+is usable when that text shows in it; Enter is typed then, and the run counts only if that
+prompt really goes out (a turn starts: "working" or the agent's answer shows). Beside it:
+`app`, when Textual's own frame is on screen (its footer's "quit"), and `sent`, when the turn
+started. The runs are interleaved, the order alternating; medians (min-max) are printed with
+the load average.
 
-Beside them, the CPU seconds each client's process had used when it was ready (steadier than
-wall time on a loaded machine). `--baseline DIR` adds acp-tui run from another checkout (a
-worktree of main, say) to the rotation, and prints acp-tui's ratios to it.
+Beside them, the CPU seconds each client's process had used when it was ready (acp-tui: when
+its turn started; steadier than wall time on a loaded machine). `--baseline DIR` adds acp-tui
+run from another checkout (a worktree of main, say) to the rotation, and prints acp-tui's
+ratios to it.
 
 Targets: acp-tui's first bytes on screen within 2x the floor's ready time; its ready prompt
 within 1.5x the minimal Textual app's. The last line is the worse of the two ratios over its
@@ -50,6 +53,10 @@ from bench.pty_harness import (
 FIRST_TARGET = 2.0
 READY_TARGET = 1.5
 CLIENTS = ("floor", "minimal", "acp-tui")
+PROBE = "hi there"
+"""What is typed into acp-tui's prompt the moment its first text shows."""
+APP_TEXT = "quit"
+"""Textual's own frame is on screen: its footer names the quit key (the skeleton's has no text)."""
 BASELINE = "baseline"
 """With `--baseline DIR`: acp-tui from another checkout (its modules first on PYTHONPATH)."""
 
@@ -61,6 +68,10 @@ class Launch:
     firsts: list[float] = field(default_factory=list)
     readies: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
+    apps: list[float] = field(default_factory=list)
+    """acp-tui: seconds to Textual's own frame."""
+    sents: list[float] = field(default_factory=list)
+    """acp-tui: seconds to the turn of the prompt typed at the first text."""
 
 
 def command(name: str, workdir: Path, demo: bool) -> tuple[list[str], str, bytes]:
@@ -90,21 +101,31 @@ def launch(
     """Launch `name` once; its seconds to the first printable text, to the ready text and its
     CPU seconds then go `into` (None: a warm-up run).
 
-    acp-tui's ready counts only if the prompt then really is usable: "hi" and Enter typed
-    right after it must start a turn ("working" or the agent's answer shows; not timed)."""
+    acp-tui is typed to as a user would: "hi there" as soon as the first text shows (ready: when
+    it shows in the prompt), then Enter, which must start a turn ("working" or the agent's
+    answer shows) for the run to count."""
     argv, ready_text, quit_keys = command(name, workdir, demo)
     env = env_for_terminal()
     if name == BASELINE and baseline is not None:
         env["PYTHONPATH"] = str(baseline)
+    ours = name in ("acp-tui", BASELINE)
+    app = sent = None
     with PtyRun(argv, cwd=workdir, env=env) as run:
-        ready = run.wait_for(ready_text, timeout)
-        cpu = run.cpu()
-        if ready is not None and name in ("acp-tui", BASELINE):
+        if ours:
+            run.wait_for(lambda r: r.first_text is not None, timeout)
+            typed = len(run.text)
+            run.send(PROBE.encode())
+            ready = run.wait_for(PROBE, timeout, since=typed)
             since = len(run.text)
-            run.send(b"hi\r")
-            if run.wait_for(lambda r: turn_started(r.text[since:]), timeout) is None:
-                print(f"  {name}: ready, but a prompt typed then got no answer: not counted")
+            run.send(b"\r")
+            sent = run.wait_for(lambda r: turn_started(r.text[since:]), timeout)
+            app = run.wait_for(APP_TEXT, timeout)
+            if sent is None:
+                print(f"  {name}: the prompt typed at the first text got no answer: not counted")
                 ready = None
+        else:
+            ready = run.wait_for(ready_text, timeout)
+        cpu = run.cpu()
         run.close(quit_keys)
     if into is None:
         return
@@ -115,6 +136,9 @@ def launch(
         return
     into.readies.append(ready - run.start)
     into.cpus.append(cpu)
+    if app is not None and sent is not None:
+        into.apps.append(app - run.start)
+        into.sents.append(sent - run.start)
 
 
 def turn_started(text: str) -> bool:
@@ -135,20 +159,32 @@ def main(runs: int, timeout: float, baseline: Path | None = None, demo: bool = F
     agent = "acp-tui --demo" if demo else "the pipe agent"
     print(f"{runs} interleaved runs in a 160x50 pty ({agent}), medians (min-max) in seconds")
     print(f"  load average {before} before, {load()} after ({len(clients)} clients, 2 cores)")
-    print(f"  {'':10} {'first bytes on screen':>24} {'usable prompt':>24} {'CPU at usable':>24}")
+    print(
+        f"  {'':10} {'first bytes on screen':>24} {'usable prompt':>24} {'CPU at ready/sent':>24}"
+    )
     for name in clients:
         done = launches[name]
-        row = f"{spread(done.firsts):>24} {spread(done.readies):>24} {spread(done.cpus):>24}"
+        row = f"{spread(done.firsts):>24} {spread(done.readies):>24} {spread(done.cpus):>30}"
         print(f"  {name:10} {row}")
+    for name in clients:
+        done = launches[name]
+        if done.apps:
+            print(
+                f"  {name}: Textual's frame {spread(done.apps)}, the prompt typed at the first"
+                f" text sent (turn started) {spread(done.sents)}"
+            )
     ours, minimal = launches["acp-tui"], launches["minimal"]
     if baseline is not None:
         old = launches[BASELINE]
         print(
             f"acp-tui / baseline: usable {median(ours.readies) / median(old.readies):.2f}, "
-            f"CPU at usable {median(ours.cpus) / median(old.cpus):.2f}"
+            f"Textual frame {median(ours.apps) / median(old.apps):.2f}, "
+            f"CPU at sent {median(ours.cpus) / median(old.cpus):.2f}"
         )
     cpu_ratio = median(ours.cpus) / median(minimal.cpus)
-    print(f"acp-tui CPU at usable / minimal Textual's {cpu_ratio:.2f} (beside, not instead)")
+    app_ratio = median(ours.apps) / median(minimal.readies)
+    print(f"acp-tui CPU at sent / minimal Textual's at ready {cpu_ratio:.2f} (beside, not instead)")
+    print(f"acp-tui Textual frame / minimal Textual ready {app_ratio:.2f} (beside, not instead)")
     first_ratio = median(ours.firsts) / median(launches["floor"].readies)
     ready_ratio = median(ours.readies) / median(minimal.readies)
     print(f"acp-tui first bytes / floor ready {first_ratio:.2f} (target <= {FIRST_TARGET})")

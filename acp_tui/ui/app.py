@@ -25,6 +25,7 @@ from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui.commands import SessionCommands
+from acp_tui.ui.early_prompt import EarlyPrompt
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
 from acp_tui.ui.markdown import warm_up
@@ -33,7 +34,7 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.session_actions import continue_in, fork_whole
 from acp_tui.ui.textual_internals import register_screen
 from acp_tui.ui.themes import load_themes
-from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.prompt_input import PromptInput, take_early_prompt
 from acp_tui.ui.workspace.messages import ContinueFrom, ForkWhole, NewSessionHere, ShowSessions
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab
@@ -89,6 +90,7 @@ class AcpApp(WorkspaceApp):
         more: tuple[SessionSpec, ...] = (),
         workspace_dir: Path | None = None,
         restore: Restore | None = None,
+        early_prompt: EarlyPrompt | None = None,
     ) -> None:
         super().__init__()
         self.workspace_dir = workspace_dir
@@ -113,9 +115,10 @@ class AcpApp(WorkspaceApp):
         self.exit_message: str | None = None
         self.inspect_at_start = inspect
         self._previous_reporter: FailureReporter | None = None
-        self.typed_early = ""
-        """What the user typed before the UI took the terminal (`early_input.py`): the prompt
-        starts with it."""
+        self.early_prompt = early_prompt or EarlyPrompt()
+        """What the user typed before the UI took the terminal (`early_prompt.py`): the prompts
+        sent then are sent from the prompt once it is mounted, as if typed there (queued until
+        the session is open); the prompt starts with the rest."""
 
     async def on_mount(self) -> None:
         # a listener that raises (any layer) is logged by acp_tui.signal and shown here once
@@ -137,8 +140,7 @@ class AcpApp(WorkspaceApp):
         await self.switch_mode(first.mode)  # mounted before the agent starts
         main = first.screen
         assert main is not None
-        if self.typed_early:
-            main.query_one(PromptInput).insert_text(self.typed_early)
+        take_early_prompt(main.query_one(PromptInput), self.early_prompt)
         if self.inspect_at_start:
             self.action_inspector()
         else:

@@ -1,6 +1,7 @@
-"""What launching does before anything heavy is imported: the terminal set to keep typed keys
-(`early_input.py`), the layout skeleton drawn (`first_frame.py`), automatic garbage collection
-off while the app loads (`AcpApp.on_mount` turns it back on, with what was built frozen).
+"""What launching does before anything heavy is imported: the layout skeleton drawn
+(`first_frame.py`), the keys typed read as they come (`early_input.py`) into the early prompt
+(`early_prompt.py`) that the skeleton shows, automatic garbage collection off while the app loads
+(`AcpApp.on_mount` turns it back on, with what was built frozen).
 
 `cli.main` begins it right after the command line is read, before the launch module (asyncio,
 the agent's prestart, the process guard) is even imported, so the skeleton is on screen a
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from acp_tui.client.command_name import command_name
 from acp_tui.ui.early_input import EarlyInput
+from acp_tui.ui.early_prompt import EarlyPrompt
 from acp_tui.ui.first_frame import FirstFrame
 
 
@@ -27,22 +29,35 @@ def demo_argv() -> list[str]:
 
 @dataclass
 class EarlyStart:
-    """The keys typed so far kept, the skeleton on screen, the collector off."""
+    """The skeleton on screen, its prompt taking what is typed, the collector off."""
 
     early_input: EarlyInput
     first_frame: FirstFrame
+    prompt: EarlyPrompt
 
     @classmethod
     def begin(cls, argv: Sequence[str]) -> EarlyStart:
-        """Start keeping keys, draw the skeleton for the agent `argv` runs, turn collections
-        off (start-up builds objects that live as long as the app: collections would walk them
-        again and again meanwhile)."""
+        """Draw the skeleton for the agent `argv` runs, start reading keys into its prompt, turn
+        collections off (start-up builds objects that live as long as the app: collections would
+        walk them again and again meanwhile)."""
         gc.disable()
-        early_input = EarlyInput()
-        early_input.start()  # what the user types before the UI shows goes to the prompt
         first_frame = FirstFrame()
         first_frame.show(command_name(argv))  # the layout on screen before Textual even loads
-        return cls(early_input, first_frame)
+        start = cls(EarlyInput(), first_frame, EarlyPrompt())
+        start.early_input.start(start._typed)  # what the user types shows in the prompt at once
+        return start
+
+    def _typed(self, data: bytes) -> None:
+        self.prompt.feed(data)
+        self.first_frame.show_prompt(self.prompt.text, self.prompt.cursor, self.prompt.sent)
+
+    def take(self) -> EarlyPrompt:
+        """Right before Textual takes the terminal: the early prompt, with what was still
+        pending; the terminal's attributes back, the skeleton left to Textual to replace."""
+        self.early_input.take()
+        self.prompt.finish()
+        self.first_frame.handed_over()
+        return self.prompt
 
     def end(self) -> None:
         """However launching ended: collections on, the skeleton gone if Textual never took the

@@ -20,6 +20,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 SIDEBAR_WIDTH = 38
 """The sidebar's width (`Sidebar`'s CSS), its left edge included."""
@@ -33,12 +37,102 @@ _BOX = "\x1b[38;5;32;48;5;234m"
 _INPUT = "\x1b[48;5;235m"
 _BAR = "\x1b[38;5;253;48;5;17m"
 _RESET = "\x1b[0m"
+_QUEUED = "\x1b[36m⏳ \x1b[3m"
+QUEUED_MARK_WIDTH = 3
+"""The cells of "⏳ " (the hourglass is wide)."""
+PASTE_ON = "\x1b[?2004h"
+"""Bracketed paste on (Textual's driver turns it on again, and off when it ends): a pasted text's
+line breaks then come marked as a paste, never as Enter."""
+PASTE_OFF = "\x1b[?2004l"
+
+
+@dataclass(frozen=True)
+class PromptBox:
+    """Where the skeleton's prompt is: the input line's `row` and first `column` (1-based), its
+    `width` in cells; the queued prompts go up from `queue_row` (the conversation's last row),
+    `queue_width` cells wide."""
+
+    row: int
+    column: int
+    width: int
+    queue_row: int
+    queue_width: int
+
+
+def prompt_box(columns: int, lines: int) -> PromptBox | None:
+    """The prompt's place in the skeleton of a `columns` x `lines` screen (None: no prompt box)."""
+    main = _main_width(columns)
+    if lines < 5 or main < 12:
+        return None
+    body = lines - 5
+    return PromptBox(body + 2, 3, main - 4, body, main - 2)
+
+
+def _main_width(columns: int) -> int:
+    return columns - SIDEBAR_WIDTH if columns > SIDEBAR_WIDTH + 20 else columns
+
+
+def cell_width(char: str) -> int:
+    """The cells `char` takes on a terminal (East Asian wide: 2; combining marks: 0)."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def fit_tail(text: str, width: int) -> str:
+    """The end of `text` that fits in `width` cells."""
+    used, start = 0, len(text)
+    while start > 0 and used + cell_width(text[start - 1]) <= width:
+        start -= 1
+        used += cell_width(text[start])
+    return text[start:]
+
+
+def fit_head_exact(text: str, width: int) -> str:
+    """The start of `text` that fits in `width` cells."""
+    kept, used = [], 0
+    for char in text:
+        if used + cell_width(char) > width:
+            break
+        kept.append(char)
+        used += cell_width(char)
+    return "".join(kept)
+
+
+def fit_head(text: str, width: int) -> str:
+    """`text` cut to `width` cells, an ellipsis where it was cut."""
+    if sum(cell_width(char) for char in text) <= width:
+        return text
+    return fit_head_exact(text, width - 1) + "…"
+
+
+def prompt_rows(box: PromptBox, text: str, cursor: int, queued: Sequence[str]) -> str:
+    """The escape sequences that draw `text` in the prompt box, on one row (line breaks as ⏎),
+    the cursor before `text[cursor]` and kept in view, and the `queued` prompts above it (the
+    newest lowest)."""
+    shown = text.replace("\n", "⏎")
+    before = fit_tail(shown[:cursor], box.width - 1)
+    under = shown[cursor : cursor + 1] or " "
+    used = sum(cell_width(char) for char in before) + cell_width(under)
+    after = fit_head_exact(shown[cursor + 1 :], box.width - used)
+    pad = box.width - used - sum(cell_width(char) for char in after)
+    out = [
+        f"\x1b[{box.row};{box.column}H{_INPUT}{before}\x1b[7m{under}\x1b[27m{after}"
+        f"{' ' * pad}{_RESET}"
+    ]
+    for offset, prompt in enumerate(reversed(queued[-box.queue_row :])):
+        room = box.queue_width - QUEUED_MARK_WIDTH
+        line = fit_head(prompt.replace("\n", " ⏎ "), room)
+        pad = room - sum(cell_width(char) for char in line)
+        row = box.queue_row - offset
+        out.append(f"\x1b[{row};2H{_SCREEN}{_QUEUED}{line}\x1b[23m{' ' * pad}{_RESET}")
+    return "".join(out)
 
 
 def skeleton(columns: int, lines: int, agent: str) -> str:
     """The escape sequences that draw the layout skeleton on a `columns` x `lines` screen."""
     agent = "".join(char for char in agent if char.isprintable())[: max(columns // 3, 1)]
-    main = columns - SIDEBAR_WIDTH if columns > SIDEBAR_WIDTH + 20 else columns
+    main = _main_width(columns)
     side = columns - main
     edge = (_EDGE + _SCREEN + " " * (side - 1)) if side else ""
 
@@ -72,6 +166,10 @@ class FirstFrame:
     def __init__(self, fd: int | None = None) -> None:
         self.fd = sys.stdout.fileno() if fd is None else fd
         self._shown = False
+        self._agent = ""
+        self._size: os.terminal_size | None = None
+        self._lock = threading.Lock()
+        """Held while writing: the early prompt draws from its reader thread."""
 
     def show(self, agent: str) -> bool:
         """Enter the alternate screen and draw the skeleton (nothing without a terminal); True
@@ -80,23 +178,44 @@ class FirstFrame:
             if not os.isatty(self.fd):
                 return False
             size = os.get_terminal_size(self.fd)
-            self._write(ENTER + skeleton(size.columns, size.lines, agent))
+            self._write(ENTER + PASTE_ON + skeleton(size.columns, size.lines, agent))
         except OSError:
             return False
+        self._agent, self._size = agent, size
         self._shown = True
         return True
 
+    def show_prompt(self, text: str, cursor: int, queued: Sequence[str]) -> None:
+        """Draw the early prompt: `text` typed so far with the cursor before `text[cursor]`,
+        `queued` the prompts sent (the skeleton drawn again first if the terminal was resized);
+        nothing once Textual took over."""
+        with self._lock:
+            if not self._shown:
+                return
+            with contextlib.suppress(OSError):
+                size = os.get_terminal_size(self.fd)
+                out = ""
+                if size != self._size:
+                    self._size = size
+                    out = skeleton(size.columns, size.lines, self._agent)
+                box = prompt_box(size.columns, size.lines)
+                if box is not None:
+                    out += prompt_rows(box, text, cursor, queued)
+                self._write(out)
+
     def handed_over(self) -> None:
         """Textual takes the terminal now (and restores it when it ends)."""
-        self._shown = False
+        with self._lock:
+            self._shown = False
 
     def restore(self) -> None:
         """Leave the alternate screen and show the cursor if Textual never took over
         (idempotent)."""
-        if self._shown:
-            self._shown = False
-            with contextlib.suppress(OSError):
-                self._write(LEAVE)
+        with self._lock:
+            if self._shown:
+                self._shown = False
+                with contextlib.suppress(OSError):
+                    self._write(PASTE_OFF + LEAVE)
 
     def _write(self, text: str) -> None:
         data = text.encode()

@@ -18,9 +18,7 @@ from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.launch_options import LaunchOptions, with_preset
-from acp_tui.ui.early_input import EarlyInput
 from acp_tui.ui.early_start import EarlyStart, demo_argv
-from acp_tui.ui.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
@@ -76,9 +74,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
                 protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
             )
         )
-        return _run(
-            loop, options, argv, cwd, prestarted, guard, start.early_input, start.first_frame
-        )
+        return _run(loop, options, argv, cwd, prestarted, guard, start)
     finally:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
         _close_loop(loop)
@@ -92,8 +88,7 @@ def _run(
     cwd: Path,
     early: Prestarted | None,
     guard: ProcessGuard,
-    early_input: EarlyInput,
-    first_frame: FirstFrame,
+    start: EarlyStart,
 ) -> int:
     from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.client.session.history import OpenRequest
@@ -180,8 +175,7 @@ def _run(
         workspace_dir=cwd,
         restore=restore,
     )
-    app.typed_early = early_input.take()  # last thing before Textual takes the terminal
-    first_frame.handed_over()
+    app.early_prompt = start.take()  # last thing before Textual takes the terminal
     code = app.run(loop=loop)
     if early is not None and not early.initialize.done():
         loop.run_until_complete(early.discard())  # the app ended before the session took it

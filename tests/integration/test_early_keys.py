@@ -1,4 +1,5 @@
-"""Keys typed right after launch, before the UI shows, end up in the prompt.
+"""Keys typed right after launch, before the UI shows, end up in the prompt; Enter typed then
+sends the prompt.
 
 The real `acp-tui --demo` runs on a PTY; the test types at once (the process has only just
 started: Python, Textual and the agent are still loading) and reads the screen through a
@@ -71,3 +72,24 @@ async def test_keys_typed_before_the_ui_shows_land_in_the_prompt(
         screen = "\n".join(emulator.screen.display)
         raise AssertionError(f"the prompt never showed 'hello there':\n{screen}") from None
     assert "Changes" not in "\n".join(emulator.screen.display), "F2 was not run"
+
+
+async def test_a_prompt_sent_before_the_ui_shows_goes_to_the_agent(
+    demo_app: tuple[PtyProcess, TerminalEmulator],
+) -> None:
+    app, emulator = demo_app
+    app.write(b"/xyzzy\rdraft")  # Enter typed while the tty still turns it into a line feed
+
+    def shown() -> bool:
+        screen = "\n".join(emulator.screen.display)
+        answered = "no `/xyzzy` command" in screen or "no /xyzzy command" in screen
+        return prompt_line(emulator) == "draft" and answered
+
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while not shown():  # the demo answered, "draft" waits in the prompt
+                assert app.exit_status is None, "acp-tui exited"
+                await asyncio.sleep(0.05)  # the screen has no event to wait on
+    except TimeoutError:
+        screen = "\n".join(emulator.screen.display)
+        raise AssertionError(f"'/xyzzy' was not sent, or 'draft' not kept:\n{screen}") from None

@@ -9,6 +9,7 @@ import select
 import struct
 import sys
 import termios
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from acp_tui.host.terminal_emulator import TerminalEmulator
 from acp_tui.launch_options import LaunchOptions
 from acp_tui.ui import launch
-from acp_tui.ui.first_frame import ENTER, LEAVE, FirstFrame
+from acp_tui.ui.first_frame import ENTER, LEAVE, PASTE_OFF, PASTE_ON, FirstFrame
 
 COLUMNS, LINES = 100, 30
 
@@ -55,7 +56,7 @@ def test_the_skeleton_shows_the_prompt_box_and_the_starting_agent(
     master, slave = terminal
     assert FirstFrame(slave).show("my\x1b[31magent")  # the program's name is printed inert
     data = written(master)
-    assert data.startswith(ENTER.encode())
+    assert data.startswith((ENTER + PASTE_ON).encode())  # a paste's line breaks are no Enter
     emulator = TerminalEmulator(COLUMNS, LINES)
     emulator.feed(data)
     lines = emulator.screen.display
@@ -63,6 +64,59 @@ def test_the_skeleton_shows_the_prompt_box_and_the_starting_agent(
     assert lines[-4].startswith("│ ") and lines[-4].rstrip().endswith("│▏")
     assert "enter send" in lines[-3]
     assert lines[-2].strip() == "my[31magent   ● starting"
+
+
+def screen_after(master: int, emulator: TerminalEmulator) -> list[str]:
+    emulator.feed(written(master))
+    return emulator.screen.display
+
+
+def test_the_early_prompt_shows_what_is_typed_the_cursor_and_the_queued_prompts(
+    terminal: tuple[int, int],
+) -> None:
+    master, slave = terminal
+    frame = FirstFrame(slave)
+    frame.show("agent")
+    emulator = TerminalEmulator(COLUMNS, LINES)
+    frame.show_prompt("two\nlines", 3, ["first", "second\nprompt"])
+    lines = screen_after(master, emulator)
+    assert lines[-4].startswith("│ two⏎lines ") and lines[-4].rstrip().endswith("│▏")
+    cursor = emulator.screen.buffer[LINES - 4][2 + 3]
+    assert (cursor.data, cursor.reverse) == ("⏎", True), "the cursor on the line break"
+    assert lines[-6].startswith(" ⏳ second ⏎ prompt ")
+    assert lines[-7].startswith(" ⏳ first ")
+    assert lines[-8].strip() == "▏"
+    edge = [emulator.screen.buffer[LINES - row][COLUMNS - 38].data for row in (6, 7, 8)]
+    assert edge == ["▏"] * 3, "the sidebar's edge stays where it is"
+
+    width = COLUMNS - 38 - 4  # the prompt's inner width beside the sidebar
+    frame.show_prompt("界" * width, width, [])  # wider than the box: its end, then the cursor
+    line = screen_after(master, emulator)[-4]
+    assert line.startswith("│ 界") and line.rstrip().endswith("│▏"), "nothing past the box"
+
+
+def test_a_resized_terminal_gets_the_skeleton_again_at_its_size(
+    terminal: tuple[int, int],
+) -> None:
+    master, slave = terminal
+    frame = FirstFrame(slave)
+    frame.show("agent")
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES - 10, COLUMNS - 20, 0, 0))
+    emulator = TerminalEmulator(COLUMNS - 20, LINES - 10)
+    frame.show_prompt("hi", 2, [])
+    lines = screen_after(master, emulator)
+    assert lines[-5].startswith("╭─ Prompt ─") and lines[-4].startswith("│ hi ")
+    assert lines[-2].strip() == "agent   ● starting"
+
+
+def test_nothing_is_drawn_once_textual_took_over(terminal: tuple[int, int]) -> None:
+    master, slave = terminal
+    frame = FirstFrame(slave)
+    frame.show("agent")
+    written(master)
+    frame.handed_over()
+    frame.show_prompt("late", 4, ["late"])
+    assert written(master) == b""
 
 
 def test_restore_leaves_the_alternate_screen_unless_textual_took_over(
@@ -74,7 +128,7 @@ def test_restore_leaves_the_alternate_screen_unless_textual_took_over(
     written(master)
     frame.restore()
     frame.restore()
-    assert written(master) == LEAVE.encode()  # once
+    assert written(master) == (PASTE_OFF + LEAVE).encode()  # once
 
     frame = FirstFrame(slave)
     frame.show("agent")
@@ -90,6 +144,32 @@ def test_nothing_is_drawn_without_a_terminal(tmp_path: Path) -> None:
         assert not frame.show("agent")
         frame.restore()
     assert (tmp_path / "out").read_bytes() == b""
+
+
+def test_keys_typed_on_the_skeleton_show_in_its_prompt_as_they_are_typed(
+    terminal: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`EarlyStart` wires the reader to the prompt and the frame: no Textual, no app, and the
+    text shows before anything takes it."""
+    from acp_tui.ui.early_start import EarlyStart
+
+    master, slave = terminal
+    emulator = TerminalEmulator(COLUMNS, LINES)
+    with os.fdopen(os.dup(slave), "r+b", buffering=0) as tty:
+        monkeypatch.setattr(sys, "stdout", tty)
+        monkeypatch.setattr(sys, "stdin", tty)
+        start = EarlyStart.begin(["agent"])
+        try:
+            os.write(master, b"first\rdraft")
+            deadline = time.monotonic() + 30  # (a deadline on a loaded machine, not a delay)
+            while not screen_after(master, emulator)[-4].startswith("│ draft "):
+                assert time.monotonic() < deadline, "\n".join(emulator.screen.display)
+                select.select([master], [], [], 0.05)
+            assert emulator.screen.display[-6].startswith(" ⏳ first ")
+            typed = start.take()
+            assert (typed.sent, typed.text) == (["first"], "draft")
+        finally:
+            start.end()
 
 
 class Interrupted(Exception):

@@ -28,6 +28,7 @@ MODULES = {"tempfile", "shutil"}
 
 ALLOWED = {
     ("early_input.py", "os.read"): "the terminal's input (a tty descriptor), not a file",
+    ("early_input.py", "os.write"): "the reader thread's wake-up pipe, not a file",
     ("first_frame.py", "os.write"): "the terminal's output (a tty descriptor), not a file",
     ("themes.py", ".resolve"): "where acp-tui itself is installed (its shipped themes)",
 }

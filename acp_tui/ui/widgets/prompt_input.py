@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.binding import Binding
@@ -19,6 +20,9 @@ from textual.message import Message
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.textual_internals.keys_first import KeysFirstTextArea
 from acp_tui.ui.widgets.completion_list import Completion, CompletionList
+
+if TYPE_CHECKING:
+    from acp_tui.ui.early_prompt import EarlyPrompt
 
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"})
 COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
@@ -199,3 +203,16 @@ class PromptInput(KeysFirstTextArea):
         self.load_text(text)
         last = self.document.line_count - 1
         self.move_cursor((last, len(self.document.get_line(last))))
+
+
+def take_early_prompt(prompt: PromptInput, early: EarlyPrompt) -> None:
+    """What was typed before the UI showed (`early_prompt.py`): its sent prompts sent from
+    `prompt` as if typed there (same path: local commands, history, the queue), then the rest of
+    the text in it, the cursor where it was."""
+    for text in early.sent:
+        prompt.load_text(text)
+        prompt.submit()
+    if early.text:
+        prompt.load_text(early.text)
+        before = early.text[: early.cursor]
+        prompt.move_cursor((before.count("\n"), len(before) - before.rfind("\n") - 1))
