@@ -159,9 +159,8 @@ def main(runs: int, timeout: float, baseline: Path | None = None, demo: bool = F
     agent = "acp-tui --demo" if demo else "the pipe agent"
     print(f"{runs} interleaved runs in a 160x50 pty ({agent}), medians (min-max) in seconds")
     print(f"  load average {before} before, {load()} after ({len(clients)} clients, 2 cores)")
-    print(
-        f"  {'':10} {'first bytes on screen':>24} {'usable prompt':>24} {'CPU at ready/sent':>24}"
-    )
+    heads = ("first bytes on screen", "usable prompt", "CPU at ready (acp-tui: sent)")
+    print(f"  {'':10} {heads[0]:>24} {heads[1]:>24} {heads[2]:>30}")
     for name in clients:
         done = launches[name]
         row = f"{spread(done.firsts):>24} {spread(done.readies):>24} {spread(done.cpus):>30}"

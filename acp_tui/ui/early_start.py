@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from acp_tui.client.command_name import command_name
 from acp_tui.ui.early_input import EarlyInput
@@ -34,6 +35,7 @@ class EarlyStart:
     early_input: EarlyInput
     first_frame: FirstFrame
     prompt: EarlyPrompt
+    _typing: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def begin(cls, argv: Sequence[str]) -> EarlyStart:
@@ -41,15 +43,16 @@ class EarlyStart:
         collections off (start-up builds objects that live as long as the app: collections would
         walk them again and again meanwhile)."""
         gc.disable()
-        first_frame = FirstFrame()
-        first_frame.show(command_name(argv))  # the layout on screen before Textual even loads
-        start = cls(EarlyInput(), first_frame, EarlyPrompt())
-        start.early_input.start(start._typed)  # what the user types shows in the prompt at once
+        start = cls(EarlyInput(), FirstFrame(), EarlyPrompt())
+        start.early_input.start(start._typed)  # before the frame: no key echoed by the tty
+        start.first_frame.show(command_name(argv))  # the layout before Textual even loads
+        start._typed(b"")  # what was typed before the frame, in its prompt
         return start
 
     def _typed(self, data: bytes) -> None:
-        self.prompt.feed(data)
-        self.first_frame.show_prompt(self.prompt.text, self.prompt.cursor, self.prompt.sent)
+        with self._typing:  # (the reader thread, and `begin` once the frame is drawn)
+            self.prompt.feed(data)
+            self.first_frame.show_prompt(self.prompt.text, self.prompt.cursor, self.prompt.sent)
 
     def take(self) -> EarlyPrompt:
         """Right before Textual takes the terminal: the early prompt, with what was still

@@ -158,7 +158,16 @@ def test_keys_typed_on_the_skeleton_show_in_its_prompt_as_they_are_typed(
     with os.fdopen(os.dup(slave), "r+b", buffering=0) as tty:
         monkeypatch.setattr(sys, "stdout", tty)
         monkeypatch.setattr(sys, "stdin", tty)
+        echo_when_drawn: list[int] = []
+        show = FirstFrame.show
+
+        def noting_echo(frame: FirstFrame, agent: str) -> bool:
+            echo_when_drawn.append(termios.tcgetattr(slave)[3] & termios.ECHO)
+            return show(frame, agent)
+
+        monkeypatch.setattr(FirstFrame, "show", noting_echo)
         start = EarlyStart.begin(["agent"])
+        assert echo_when_drawn == [0], "the tty echoes nothing over the frame"
         try:
             os.write(master, b"first\rdraft")
             deadline = time.monotonic() + 30  # (a deadline on a loaded machine, not a delay)
