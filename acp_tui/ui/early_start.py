@@ -36,6 +36,7 @@ class EarlyStart:
     first_frame: FirstFrame
     prompt: EarlyPrompt
     _typing: threading.Lock = field(default_factory=threading.Lock)
+    _taken: bool = False
 
     @classmethod
     def begin(cls, argv: Sequence[str]) -> EarlyStart:
@@ -60,11 +61,18 @@ class EarlyStart:
         self.early_input.take()
         self.prompt.finish()
         self.first_frame.handed_over()
+        self._taken = True
         return self.prompt
 
     def end(self) -> None:
         """However launching ended: collections on, the skeleton gone if Textual never took the
-        terminal, the terminal's attributes back (idempotent)."""
+        terminal, the terminal's attributes back (idempotent). If the app never got the early
+        prompt, what was typed in it is printed on standard error: not lost."""
         gc.enable()
-        self.first_frame.restore()
         self.early_input.restore()
+        self.first_frame.restore()
+        if not self._taken:
+            self._taken = True
+            draft = [self.prompt.text] if self.prompt.text.strip() else []
+            for text in [*self.prompt.sent, *draft]:
+                print(f"acp-tui: not sent: {text}", file=sys.stderr)

@@ -216,3 +216,23 @@ def test_a_launch_that_fails_before_textual_leaves_no_frame_behind(
     data = written(master)
     assert "● starting".encode() in data  # the frame was drawn
     assert data.rfind(LEAVE.encode()) > data.rfind(ENTER.encode()) >= 0
+
+
+def test_what_was_typed_is_not_lost_when_the_launch_fails_before_textual(
+    terminal: tuple[int, int], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from acp_tui.ui.early_start import EarlyStart
+
+    master, slave = terminal
+    with os.fdopen(os.dup(slave), "r+b", buffering=0) as tty:
+        monkeypatch.setattr(sys, "stdout", tty)
+        monkeypatch.setattr(sys, "stdin", tty)
+        start = EarlyStart.begin(["agent"])
+        os.write(master, b"sent one\rhalf typed")
+        start.early_input.take()  # (what the thread had not read yet, read now)
+        start.end()
+        start.end()
+    assert capsys.readouterr().err.splitlines() == [
+        "acp-tui: not sent: sent one",
+        "acp-tui: not sent: half typed",
+    ]
