@@ -249,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI
 
         return run_app(options, early)
+    except KeyboardInterrupt:  # ctrl+c before the app took the terminal: quit, no traceback
+        return 130
     finally:
         if early is not None:
             early.end()

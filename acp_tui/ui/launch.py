@@ -8,6 +8,7 @@ same event loop the app then runs on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -64,6 +65,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
+    prestarted: Prestarted | None = None
     try:
         prestarted = loop.run_until_complete(
             prestart(
@@ -75,6 +77,11 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
             )
         )
         return _run(loop, options, argv, cwd, prestarted, guard, start)
+    except KeyboardInterrupt:  # ctrl+c while the app loads: the early agent stopped first
+        if prestarted is not None:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(prestarted.discard())
+        raise
     finally:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
         _close_loop(loop)

@@ -236,3 +236,44 @@ def test_what_was_typed_is_not_lost_when_the_launch_fails_before_textual(
         "acp-tui: not sent: sent one",
         "acp-tui: not sent: half typed",
     ]
+
+
+def test_ctrl_c_while_the_app_loads_stops_the_early_agent_and_quits_quietly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGINT (ctrl+c: the tty still sends it while the app loads) arrives in the middle of the
+    imports: the agent started early is stopped, and `acp-tui` exits 130 without a traceback."""
+    from acp_tui import cli
+
+    discarded: list[bool] = []
+
+    class Early:
+        async def discard(self) -> None:
+            discarded.append(True)
+
+    async def early_agent(*args: object, **kwargs: object) -> Early:
+        return Early()
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    class NoGuard:
+        def install(self) -> None:
+            pass
+
+        def child_env(self) -> dict[str, str]:
+            return {}
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(launch, "prestart", early_agent)
+    monkeypatch.setattr(launch, "ProcessGuard", NoGuard)
+    monkeypatch.setattr(launch, "_run", interrupted)
+    monkeypatch.setenv("ACP_TUI_CONFIG", str(tmp_path / "none.toml"))
+    with open(os.devnull, "r+b", buffering=0) as null:  # (no terminal: no frame drawn)
+        monkeypatch.setattr(sys, "stdin", null)
+        monkeypatch.setattr(sys, "stdout", null)
+        assert cli.main(["--cwd", str(tmp_path), "--", sys.executable]) == 130
+    assert discarded == [True]
+    assert capsys.readouterr().err == ""
