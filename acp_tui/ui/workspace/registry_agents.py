@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from acp_tui.registry.agents import ensure_installed
-from acp_tui.registry.install import InstallError
+from acp_tui.registry.installed import InstallError
 from acp_tui.registry.progress import amount
 
 if TYPE_CHECKING:
