@@ -27,6 +27,8 @@ LAZY = (
     "markdown_it",
     "pygments",  # at the first code fence, diff or attached file shown
     "rich.syntax",
+    "acp_tui.registry.fetch",  # a registry refresh (`acp-tui NAME`, ctrl+t, --list-agents)
+    "acp_tui.registry.install",  # a registry binary downloaded
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and

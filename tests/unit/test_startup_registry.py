@@ -1,7 +1,7 @@
-"""What `acp-tui -- AGENT_CMD` loads before its first frame that the frame does not need: no
-registry download or network machinery when no registry agent is named (the cached index is
-still read: its agents and problems are the table's, as before). Each case runs in a fresh
-interpreter, so `sys.modules` says what was imported."""
+"""`acp-tui -- AGENT_CMD` reads the registry's cached index (its agents and problems are the
+preset table's) but imports no refresh or download machinery: no registry agent is named.
+Each case runs in a fresh interpreter, so `sys.modules` says what was imported (the whole
+launch: `test_startup_imports.py`)."""
 
 from __future__ import annotations
 
