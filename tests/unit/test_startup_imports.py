@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 # Loaded when first used, never on the way to the first frame.
 LAZY = (
     "pydantic_settings",  # not used at all any more
@@ -29,6 +31,7 @@ LAZY = (
     "rich.syntax",
     "acp_tui.registry.fetch",  # a registry refresh (`acp-tui NAME`, ctrl+t, --list-agents)
     "acp_tui.registry.install",  # a registry binary downloaded
+    "importlib.metadata",  # pydantic's plugin scan, skipped (`acp_tui/pydantic_plugins.py`)
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
@@ -267,3 +270,24 @@ def test_help_and_version_load_no_presets() -> None:
         "assert not loaded, loaded\n"
     )
     assert "usage: acp-tui" in run_python(code)
+
+
+PLUGINS = """
+import sys
+from acp_tui.cli import main
+assert main(["--cwd", "/nonexistent/dir", "--", "true"]) == 2  # (a usage error: no app)
+import acp_tui.protocol.models
+from acp_tui.protocol.models.agent_methods import InitializeResponse
+InitializeResponse.model_validate({"protocolVersion": 1})
+print("importlib.metadata" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("opt_in", "scanned"), [(None, "False"), ("1", "True")])
+def test_the_app_does_not_look_for_pydantic_plugins(opt_in: str | None, scanned: str) -> None:
+    """`acp-tui` builds its models without pydantic's plugin scan (importlib.metadata over
+    every installed distribution); `ACP_TUI_PYDANTIC_PLUGINS=1` keeps it."""
+    env = {k: v for k, v in os.environ.items() if k != "ACP_TUI_PYDANTIC_PLUGINS"}
+    if opt_in is not None:
+        env["ACP_TUI_PYDANTIC_PLUGINS"] = opt_in
+    assert run_python(PLUGINS, env=env).split() == [scanned]
