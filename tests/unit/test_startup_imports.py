@@ -192,6 +192,17 @@ def test_the_first_frame_is_drawn_before_the_launch_imports_asyncio(tmp_path: Pa
     assert json.loads(shown) == [Path(sys.executable).name, []]
 
 
+def test_the_agent_is_spawned_before_what_only_later_steps_need() -> None:
+    """The launch module (and the prestart, which spawns the agent) imports no `uuid` (its
+    `platform` probe; pydantic imports it later) and no `tracemalloc` (a bench's snapshots)."""
+    code = (
+        "import sys\n"
+        "import acp_tui.ui.launch\n"
+        "print([m for m in ('uuid', 'platform', 'tracemalloc') if m in sys.modules])\n"
+    )
+    assert run_python(code).strip() == "[]"
+
+
 def test_protocol_models_build_their_validators_at_first_use() -> None:
     code = (
         "import sys\n"
