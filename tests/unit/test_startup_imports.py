@@ -32,6 +32,11 @@ LAZY = (
     "acp_tui.registry.fetch",  # a registry refresh (`acp-tui NAME`, ctrl+t, --list-agents)
     "acp_tui.registry.install",  # a registry binary downloaded
     "importlib.metadata",  # pydantic's plugin scan, skipped (`acp_tui/pydantic_plugins.py`)
+    "acp_tui.client.message_fork",  # continuing from a message, forking
+    "acp_tui.client.rewind",  # e, //rewind, f5 `w`
+    "acp_tui.client.rewind_branches",
+    "acp_tui.ui.rewind_actions",
+    "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and

@@ -20,7 +20,6 @@ from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
 from acp_tui.ui.workspace.worktree_link import checkout_locks
-from acp_tui.workspace.worktree_diff import worktree_diff
 from acp_tui.workspace.worktrees import WorktreeError
 
 if TYPE_CHECKING:
@@ -73,6 +72,8 @@ class TabWatch:
         """The worktree's text changes against its base, now (raises `WorktreeError`); each
         names its file by its absolute path in the worktree, as a session's own changes do (a
         relative path is flagged as suspicious wherever a diff is shown)."""
+        from acp_tui.workspace.worktree_diff import worktree_diff  # (git: not at start)
+
         wt = self.tab.spec.worktree
         assert wt is not None
         return [
