@@ -37,6 +37,8 @@ LAZY = (
     "acp_tui.client.rewind_branches",
     "acp_tui.ui.rewind_actions",
     "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
+    "acp_tui.workspace.worktrees",  # a worktree made (ctrl+t) or removed; git
+    "acp_tui.workspace.store",  # the tabs saved for --continue (once a session is open)
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
