@@ -101,7 +101,7 @@ def install_agent(preset: Preset | None) -> str | None:
     if preset is None or preset.registry is None or preset.registry.kind != "binary":
         return None
     from acp_tui.registry.agents import ensure_installed
-    from acp_tui.registry.install import InstallError
+    from acp_tui.registry.installed import InstallError
     from acp_tui.registry.progress import StderrProgress
 
     progress = StderrProgress(f"{preset.name} {preset.registry.version}")

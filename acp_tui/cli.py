@@ -19,6 +19,7 @@ from acp_tui.agent_choice import (
     resolve_preset,
 )
 from acp_tui.launch_options import LaunchOptions
+from acp_tui.pydantic_plugins import skip_pydantic_plugins
 
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
 if TYPE_CHECKING:  # the presets are imported where used
@@ -207,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     """The `acp-tui` command: parse the arguments, install a missing registry agent, then run the
     app (or `check`, or `--list-agents`); returns the exit code (2: a usage error).
     """
+    skip_pydantic_plugins()  # (the models are built before the first frame: no plugin scan)
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["check"]:
         from acp_tui.check_cli import main as check_main

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import os
-import tracemalloc
 from collections import Counter
 from pathlib import Path
 
@@ -35,6 +34,8 @@ class Snapshots:
 
     def turn_ended(self) -> None:
         """Count a finished turn and, at the turns asked for, write a memory snapshot."""
+        import tracemalloc  # (only when a bench asks: not on every launch)
+
         self.ended += 1
         if not tracemalloc.is_tracing():
             tracemalloc.start(FRAMES)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-import uuid
 from collections.abc import Callable, Mapping
 
 from acp_tui.protocol.process_tree import Proc, descendants, kill_tree, set_child_subreaper
@@ -34,7 +33,7 @@ class ProcessGuard:
     """
 
     def __init__(self, token: str | None = None) -> None:
-        self.token = token or uuid.uuid4().hex[:16]
+        self.token = token or os.urandom(8).hex()  # (not uuid: it imports platform)
         self.marker = OWNER_MARKER_PREFIX + self.token
         """The environment variable every process acp-tui starts carries (value "1")."""
         self.subreaper = False

@@ -16,7 +16,6 @@ import logging
 import os
 import shutil
 import signal
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -182,7 +181,7 @@ class AgentProcess:
         """Start the agent: argv without a shell, the full environment plus `env_extra` and its
         owner marker, its own process group, pipes for the three streams. Raises
         `AgentSpawnError` with a readable reason."""
-        marker = AGENT_MARKER_PREFIX + uuid.uuid4().hex
+        marker = AGENT_MARKER_PREFIX + os.urandom(16).hex()  # (not uuid: it imports platform)
         env = {**os.environ, **(env_extra or {}), marker: "1"}
         _check_command(argv, cwd, env)
         loop = asyncio.get_running_loop()

@@ -17,12 +17,16 @@ from __future__ import annotations
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_tui.presets import BUILTIN_PRESETS, Preset
 from acp_tui.registry.index import RegistryAgent, RegistryIndex
-from acp_tui.registry.install import InstallError, Progress, command_path, install_binary
-from acp_tui.registry.install import install_dir as _install_dir
+from acp_tui.registry.installed import InstallError, command_path
+from acp_tui.registry.installed import install_dir as _install_dir
 from acp_tui.registry.launch import RegistryLaunch
+
+if TYPE_CHECKING:  # (the download is imported when one runs)
+    from acp_tui.registry.install import Progress
 
 TOOL_HELP = {
     "npx": "install Node.js (it comes with npx): https://nodejs.org/",
@@ -124,6 +128,8 @@ def not_startable(preset: Preset) -> str | None:
 def ensure_installed(preset: Preset, progress: Progress | None = None) -> None:
     """Download and unpack a registry binary preset that is not installed yet; raises
     `InstallError` (one line) when that fails."""
+    from acp_tui.registry.install import install_binary
+
     launch = preset.registry
     if launch is None or launch.kind != "binary" or preset.installed():
         return

@@ -3,7 +3,9 @@
 
 The registry's index comes from the cache at once (`table()`), or refreshed first
 (`table(refresh=True)`, once per `Catalog`: later calls reuse it). A refresh that failed is a
-notice in `notices`; it never stops anything.
+notice in `notices`; it never stops anything. What only a registry agent, a refresh or a
+download needs (`index`, `agents`, `fetch`, `install`) is imported when that happens:
+`acp-tui -- AGENT_CMD` opens a catalog too.
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ import tomllib
 import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_tui.host.settings_file import read_settings_file
 from acp_tui.presets import Preset, PresetTable, config_file, load_presets
-from acp_tui.registry.agents import not_startable, registry_bases, status
-from acp_tui.registry.fetch import TIMEOUT, BackgroundRefresh, IndexCache, cache_root, registry_url
-from acp_tui.registry.index import RegistryIndex, current_platform
+from acp_tui.registry.cache import TIMEOUT, IndexCache, cache_root, registry_url
 from acp_tui.safe_text import safe_line
+
+if TYPE_CHECKING:
+    from acp_tui.registry.index import RegistryIndex
 
 SCHEMES = ("http", "https", "file")
 
@@ -63,6 +67,8 @@ class Catalog:
     @property
     def platform(self) -> str:
         if self._platform is None:
+            from acp_tui.registry.index import current_platform
+
             self._platform = current_platform()
         return self._platform
 
@@ -77,6 +83,8 @@ class Catalog:
             return None
         if not self._did_refresh:
             self._did_refresh = True
+            from acp_tui.registry.fetch import BackgroundRefresh
+
             result = BackgroundRefresh(self.cache, timeout).wait(timeout + 1.0)
             if result is None:
                 self._refreshed = self.cache.cached()
@@ -95,7 +103,11 @@ class Catalog:
 
     def table(self, *, refresh: bool = False) -> PresetTable:
         index = self.refresh() if refresh else self.index()
-        bases = registry_bases(index, self.root, self.platform) if index is not None else {}
+        bases: dict[str, Preset] = {}
+        if index is not None:
+            from acp_tui.registry.agents import registry_bases
+
+            bases = registry_bases(index, self.root, self.platform)
         table = load_presets(self.config_path, environ=self.environ, bases=bases)
         if index is not None:
             table.messages.extend(index.problems)
@@ -112,6 +124,8 @@ def _file_setting(path: Path, key: str) -> object:
 def describe(preset: Preset) -> str:
     """`--list-agents` lines for one agent: name, state, command (title); the registry's version
     and description; how to install what is missing."""
+    from acp_tui.registry.agents import not_startable, status
+
     mark = status(preset)
     line = f"{preset.name:<18} {mark:<9} {' '.join(preset.command)}"
     if preset.title:

@@ -19,9 +19,10 @@ import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
-from acp_tui.registry.extract import UnsafeArchive, archive_kind, extract, member_path
+from acp_tui.registry.extract import UnsafeArchive, archive_kind, extract
 from acp_tui.registry.fetch import user_agent
 from acp_tui.registry.index import BinaryTarget
+from acp_tui.registry.installed import InstallError, command_path, install_dir
 from acp_tui.safe_text import safe_line
 
 MAX_DOWNLOAD_BYTES = 2 * 1024 * 1024 * 1024
@@ -30,25 +31,6 @@ STALE_SECONDS = 24 * 3600
 
 Progress = Callable[[int, int | None], None]
 """(bytes so far, total bytes or None when the server did not say)."""
-
-
-class InstallError(Exception):
-    """A download or an archive that failed; the message is one line."""
-
-
-def install_dir(root: Path, agent_id: str, version: str) -> Path:
-    return root / "agents" / agent_id / version
-
-
-def command_path(directory: Path, cmd: str) -> Path:
-    """`cmd` inside `directory`; raises `InstallError` when it would lead out of it."""
-    try:
-        relative = member_path(cmd)
-    except UnsafeArchive:
-        raise InstallError(f"the command {safe_line(cmd)!r} leads out of its directory") from None
-    if not relative:
-        raise InstallError("the registry gives no command to run")
-    return directory / relative
 
 
 def install_binary(

@@ -13,7 +13,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from acp_tui.client import message_fork
 from acp_tui.client.session import history as session_history
 from acp_tui.client.session.facade import SessionFacade
 from acp_tui.host.asker import Choice, Question
@@ -25,6 +24,7 @@ from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.messages import ContinueFrom, NewSessionHere, ShowSessions
 
 if TYPE_CHECKING:
+    from acp_tui.client.message_fork import Forked
     from acp_tui.client.session.agent_session import AgentSession
 
 Entry = tuple[str, str, Callable[[], object]]
@@ -117,6 +117,8 @@ def ask_clear(screen: SessionScreen) -> None:
 
 def fork_entries(screen: SessionScreen) -> list[Entry]:
     """The palette entry for continuing from a message, when there is one."""
+    from acp_tui.client import message_fork  # (at the palette, not on the way to the first frame)
+
     session = screen.session
     if session.session_id is None or not message_fork.messages(session.thread.entries):
         return []
@@ -142,6 +144,8 @@ def fork_here(screen: SessionScreen) -> None:
 
 def ask_fork_point(screen: SessionScreen) -> None:
     """Pick the message to continue from (newest first), then continue from it."""
+    from acp_tui.client import message_fork
+
     session = screen.session
     found = message_fork.messages(session.thread.entries)
     if not found:
@@ -178,18 +182,22 @@ async def continue_in(
     session: AgentSession, entry_id: int, shown: Callable[[], None], toast: Toast
 ) -> None:
     """Continue `session` from a message; `shown` shows its new thread, `toast` tells."""
+    from acp_tui.client import message_fork
+
     outcome = await message_fork.continue_from(session, entry_id)
     await forked(session, outcome, shown, toast)
 
 
 async def fork_whole(session: AgentSession, shown: Callable[[], None], toast: Toast) -> None:
     """`Fork this session`: session/fork, the conversation stays on screen."""
+    from acp_tui.client import message_fork
+
     await forked(session, await message_fork.fork_whole(session), shown, toast)
 
 
 async def forked(
     session: AgentSession,
-    outcome: message_fork.Forked | str,
+    outcome: Forked | str,
     shown: Callable[[], None],
     toast: Toast,
 ) -> None:

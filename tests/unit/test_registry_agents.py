@@ -16,8 +16,8 @@ from acp_tui.agent_choice import UsageError, install_agent
 from acp_tui.check_cli import main as check_main
 from acp_tui.cli import main, parse_args
 from acp_tui.presets import PresetTable
+from acp_tui.registry.cache import cache_root
 from acp_tui.registry.catalog import Catalog
-from acp_tui.registry.fetch import cache_root
 from tests.registry_server import (
     RegistryServer,
     binary_agent,

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from acp_tui.registry.cache import IndexCache, cache_root, registry_url
 from acp_tui.registry.catalog import Catalog
-from acp_tui.registry.fetch import IndexCache, cache_root, registry_url
+from acp_tui.registry.fetch import refresh
 from acp_tui.registry.index import parse_index
 from tests.registry_server import LAST_MODIFIED, index_with, serve, snapshot
 
@@ -18,11 +19,11 @@ def test_fetch_caches_and_revalidates_with_the_etag(tmp_path: Path) -> None:
     with serve() as server:
         url = server.put_index(snapshot())
         cache = IndexCache(url, tmp_path)
-        first = cache.refresh()
+        first = refresh(cache)
         assert first.fetched and first.notice is None and first.index is not None
         assert [a.id for a in first.index.agents][:3] == ["auggie", "claude-code-acp", "codex-acp"]
         assert len(first.index.agents) == 11
-        second = cache.refresh()
+        second = refresh(cache)
         assert not second.fetched and second.notice is None
         assert second.index == first.index  # from the cache, after the 304
         sent = server.requests_for("registry.json")
@@ -31,7 +32,7 @@ def test_fetch_caches_and_revalidates_with_the_etag(tmp_path: Path) -> None:
         assert sent[1].headers["if-modified-since"] == LAST_MODIFIED
         # the registry changed: the new index replaces the cached one
         server.put_index(index_with(snapshot()["agents"][0]))
-        third = cache.refresh()
+        third = refresh(cache)
         assert third.fetched and third.index is not None and len(third.index.agents) == 1
         assert cache.cached() == third.index
 
@@ -39,9 +40,9 @@ def test_fetch_caches_and_revalidates_with_the_etag(tmp_path: Path) -> None:
 def test_offline_the_cached_copy_is_used_with_a_notice(tmp_path: Path) -> None:
     with serve() as server:
         url = server.put_index(snapshot())
-        assert IndexCache(url, tmp_path).refresh().fetched
+        assert refresh(IndexCache(url, tmp_path)).fetched
     # the server is gone: nothing listens on that port any more
-    offline = IndexCache(url, tmp_path).refresh(timeout=5)
+    offline = refresh(IndexCache(url, tmp_path), timeout=5)
     assert offline.index is not None and len(offline.index.agents) == 11
     assert offline.notice is not None
     assert offline.notice.startswith(f"could not refresh the agent registry ({url}): ")
@@ -51,7 +52,7 @@ def test_offline_the_cached_copy_is_used_with_a_notice(tmp_path: Path) -> None:
 def test_a_failed_refresh_without_a_cache_is_a_notice(tmp_path: Path) -> None:
     with serve() as server:
         server.fail_with = 500
-        result = IndexCache(server.url("registry.json"), tmp_path).refresh()
+        result = refresh(IndexCache(server.url("registry.json"), tmp_path))
     assert result.index is None
     assert result.notice is not None and "HTTP 500" in result.notice
     assert "no copy is cached" in result.notice
@@ -61,9 +62,9 @@ def test_a_body_that_is_not_an_index_is_not_cached(tmp_path: Path) -> None:
     with serve() as server:
         url = server.put_index(snapshot())
         cache = IndexCache(url, tmp_path)
-        cache.refresh()
+        refresh(cache)
         server.files["registry.json"] = b"<html>captive portal</html>"
-        result = cache.refresh()
+        result = refresh(cache)
         assert result.notice is not None and "not a registry index" in result.notice
         assert result.index is not None and len(result.index.agents) == 11
         assert cache.cached() == result.index
@@ -124,8 +125,8 @@ def test_the_cache_is_per_url(tmp_path: Path) -> None:
     with serve() as server:
         one = server.put_index(snapshot(), "one.json")
         two = server.put_index(index_with(), "two.json")
-        IndexCache(one, tmp_path).refresh()
-        IndexCache(two, tmp_path).refresh()
+        refresh(IndexCache(one, tmp_path))
+        refresh(IndexCache(two, tmp_path))
         cached = IndexCache(one, tmp_path).cached()
     assert cached is not None and len(cached.agents) == 11
     meta = json.loads((IndexCache(one, tmp_path).dir / "meta.json").read_text())

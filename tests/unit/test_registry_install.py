@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from acp_tui.registry.index import BinaryTarget
-from acp_tui.registry.install import InstallError, install_binary
+from acp_tui.registry.install import install_binary
+from acp_tui.registry.installed import InstallError
 from tests.registry_server import SCRIPT, link, serve, tar_bytes, zip_bytes
 
 

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 # Loaded when first used, never on the way to the first frame.
 LAZY = (
     "pydantic_settings",  # not used at all any more
@@ -27,6 +29,16 @@ LAZY = (
     "markdown_it",
     "pygments",  # at the first code fence, diff or attached file shown
     "rich.syntax",
+    "acp_tui.registry.fetch",  # a registry refresh (`acp-tui NAME`, ctrl+t, --list-agents)
+    "acp_tui.registry.install",  # a registry binary downloaded
+    "importlib.metadata",  # pydantic's plugin scan, skipped (`acp_tui/pydantic_plugins.py`)
+    "acp_tui.client.message_fork",  # continuing from a message, forking
+    "acp_tui.client.rewind",  # e, //rewind, f5 `w`
+    "acp_tui.client.rewind_branches",
+    "acp_tui.ui.rewind_actions",
+    "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
+    "acp_tui.workspace.worktrees",  # a worktree made (ctrl+t) or removed; git
+    "acp_tui.workspace.store",  # the tabs saved for --continue (once a session is open)
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
@@ -187,6 +199,17 @@ def test_the_first_frame_is_drawn_before_the_launch_imports_asyncio(tmp_path: Pa
     assert json.loads(shown) == [Path(sys.executable).name, []]
 
 
+def test_the_agent_is_spawned_before_what_only_later_steps_need() -> None:
+    """The launch module (and the prestart, which spawns the agent) imports no `uuid` (its
+    `platform` probe; pydantic imports it later) and no `tracemalloc` (a bench's snapshots)."""
+    code = (
+        "import sys\n"
+        "import acp_tui.ui.launch\n"
+        "print([m for m in ('uuid', 'platform', 'tracemalloc') if m in sys.modules])\n"
+    )
+    assert run_python(code).strip() == "[]"
+
+
 def test_protocol_models_build_their_validators_at_first_use() -> None:
     code = (
         "import sys\n"
@@ -265,3 +288,24 @@ def test_help_and_version_load_no_presets() -> None:
         "assert not loaded, loaded\n"
     )
     assert "usage: acp-tui" in run_python(code)
+
+
+PLUGINS = """
+import sys
+from acp_tui.cli import main
+assert main(["--cwd", "/nonexistent/dir", "--", "true"]) == 2  # (a usage error: no app)
+import acp_tui.protocol.models
+from acp_tui.protocol.models.agent_methods import InitializeResponse
+InitializeResponse.model_validate({"protocolVersion": 1})
+print("importlib.metadata" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("opt_in", "scanned"), [(None, "False"), ("1", "True")])
+def test_the_app_does_not_look_for_pydantic_plugins(opt_in: str | None, scanned: str) -> None:
+    """`acp-tui` builds its models without pydantic's plugin scan (importlib.metadata over
+    every installed distribution); `ACP_TUI_PYDANTIC_PLUGINS=1` keeps it."""
+    env = {k: v for k, v in os.environ.items() if k != "ACP_TUI_PYDANTIC_PLUGINS"}
+    if opt_in is not None:
+        env["ACP_TUI_PYDANTIC_PLUGINS"] = opt_in
+    assert run_python(PLUGINS, env=env).split() == [scanned]

@@ -11,13 +11,10 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import App
 
-from acp_tui.client import message_fork, rewind, rewind_branches
 from acp_tui.client.session import history as session_history
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.safe_text import safe_line
-from acp_tui.ui import rewind_actions
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.messages import (
     OpenBranch,
@@ -59,12 +56,16 @@ class BranchActions(App[int]):
     def _rewind_here(self, message: RewindHere) -> None:
         tab = self.tab_of(message.session)
         if tab is not None and tab.screen is not None:
+            from acp_tui.ui import rewind_actions  # (at a rewind, not at the start)
+
             rewind_actions.rewind_here(tab.screen)
 
     @on(RewindAsk)
     def _rewind_ask(self, message: RewindAsk) -> None:
         tab = self.tab_of(message.session)
         if tab is not None and tab.screen is not None:
+            from acp_tui.ui import rewind_actions
+
             rewind_actions.ask_prompt(tab.screen)
 
     @on(SendOnBranch)
@@ -89,6 +90,8 @@ class BranchActions(App[int]):
                 await self.new_session(tab)
                 failed = None if session.session_id != point.session_id else "no new session"
             else:
+                from acp_tui.client import message_fork
+
                 outcome = await message_fork.continue_from(session, point.before)
                 self.show_current_thread(tab)
                 failed = outcome if isinstance(outcome, str) else None
@@ -107,6 +110,10 @@ class BranchActions(App[int]):
     async def open_branch(self, tab: SessionTab, session_id: str) -> None:
         """Open the old branch `session_id` in a new tab of `tab`'s agent and directory (in
         `tab` itself when it is that session already), then rewind its files forward."""
+        from acp_tui.client import rewind, rewind_branches
+        from acp_tui.ui import rewind_actions
+        from acp_tui.ui.screens.rewind_screen import RewindScreen
+
         cwd = tab.session.cwd
         try:
             branch = await rewind_branches.load(cwd, session_id)

@@ -11,7 +11,6 @@ from acp_tui.host.asker import Choice, Question
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
-from acp_tui.workspace.worktrees import WorktreeError, remove_worktree
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
@@ -53,6 +52,11 @@ class WorktreeClosing(App[int]):
 
     async def close_worktree_tab(self, tab: SessionTab, remove: bool) -> None:
         """Close the tab; with `remove`, its agent stops first, then its worktree and branch go."""
+        from acp_tui.workspace.worktrees import (  # (git: not at start)
+            WorktreeError,
+            remove_worktree,
+        )
+
         wt = tab.spec.worktree
         if remove and wt is not None:
             await tab.session.close()  # nothing runs in the worktree while it is removed

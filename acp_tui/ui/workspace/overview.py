@@ -20,8 +20,6 @@ from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
 from acp_tui.ui.workspace.worktree_link import checkout_locks
-from acp_tui.workspace.worktree_diff import worktree_diff
-from acp_tui.workspace.worktrees import WorktreeError
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
@@ -61,6 +59,8 @@ class TabWatch:
         return self.diffs
 
     async def _compute(self, moved: int) -> None:
+        from acp_tui.workspace.worktrees import WorktreeError  # (git: not at start)
+
         try:
             self.diffs = await self.worktree_diffs()
             self.seen = moved
@@ -73,6 +73,8 @@ class TabWatch:
         """The worktree's text changes against its base, now (raises `WorktreeError`); each
         names its file by its absolute path in the worktree, as a session's own changes do (a
         relative path is flagged as suspicious wherever a diff is shown)."""
+        from acp_tui.workspace.worktree_diff import worktree_diff  # (git: not at start)
+
         wt = self.tab.spec.worktree
         assert wt is not None
         return [
@@ -178,6 +180,8 @@ class OverviewActions(App[int]):
     async def compare(self, left: SessionTab, right: SessionTab) -> None:
         """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
         to be on disk already (a session that wrote in place)."""
+        from acp_tui.workspace.worktrees import WorktreeError
+
         try:
             sides = (await self.watch_of(left).named(), await self.watch_of(right).named())
         except WorktreeError as error:

@@ -17,10 +17,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from acp_tui.registry.agents import ensure_installed
-from acp_tui.registry.install import InstallError
-from acp_tui.registry.progress import amount
-
 if TYPE_CHECKING:
     from acp_tui.presets import Preset, PresetTable
     from acp_tui.registry.catalog import Catalog
@@ -78,6 +74,10 @@ def install(
 ) -> None:
     """Download the registry binary `preset` (a daemon thread): `progress` gets a line at most
     ten times a second, then `done` gets None, or the one-line error (nothing was installed)."""
+    from acp_tui.registry.agents import ensure_installed  # (at a download, not at the launch)
+    from acp_tui.registry.installed import InstallError
+    from acp_tui.registry.progress import amount
+
     launch = preset.registry
     what = f"{preset.name} {launch.version}" if launch is not None else preset.name
     shown = [0.0]

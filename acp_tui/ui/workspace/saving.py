@@ -14,17 +14,19 @@ from textual.timer import Timer
 from acp_tui.client.session.history import HistoryCapabilities
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
-from acp_tui.workspace import store
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.workspace.store import SessionRecord
 
 SAVE_DELAY = 0.5
 """Seconds a change waits for the next before the workspace is written."""
 
 
-def record_of(tab: SessionTab) -> store.SessionRecord:
+def record_of(tab: SessionTab) -> SessionRecord:
     """What `--continue` needs to reopen the tab's session."""
+    from acp_tui.workspace import store  # (at the first save, after the first frame)
+
     session = tab.session
     spec = tab.spec
     opened = session.session_id is not None
@@ -75,6 +77,8 @@ class WorkspaceSaving(App[int]):
         directory = self.workspace_dir
         if directory is None:
             return
+        from acp_tui.workspace import store
+
         records = [record_of(tab) for tab in self.tabs]
         if not any(r.session_id for r in records):
             return  # nothing worth keeping yet: an earlier saved workspace stays
