@@ -112,6 +112,7 @@ def launch(
     app = sent = None
     with PtyRun(argv, cwd=workdir, env=env) as run:
         if ours:
+            run.watch(APP_TEXT)
             run.wait_for(lambda r: r.first_text is not None, timeout)
             typed = len(run.text)
             run.send(PROBE.encode())
@@ -119,7 +120,8 @@ def launch(
             since = len(run.text)
             run.send(b"\r")
             sent = run.wait_for(lambda r: turn_started(r.text[since:]), timeout)
-            app = run.wait_for(APP_TEXT, timeout)
+            if run.wait_for(APP_TEXT, timeout) is not None:
+                app = run.seen_at(APP_TEXT)
             if sent is None:
                 print(f"  {name}: the prompt typed at the first text got no answer: not counted")
                 ready = None

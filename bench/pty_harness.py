@@ -94,6 +94,7 @@ class PtyRun:
         self.first_text: float | None = None
         """When the first printable, non-blank character arrived."""
         self._pending = b""
+        self._watched: dict[str, float | None] = {}
         self.closed = False
         self.start = time.monotonic()
         pid, fd = pty.fork()
@@ -139,6 +140,23 @@ class PtyRun:
             self._parts.append(text)
             self._starts.append(self._length)
             self._length += len(text)
+            self._note_watched()
+
+    def watch(self, marker: str) -> None:
+        """Note when `marker` first arrives from now on (`seen_at`), whenever it is looked for."""
+        self._watched.setdefault(marker, None)
+
+    def seen_at(self, marker: str) -> float | None:
+        """The `time.monotonic()` of the read that brought `marker` (once `watch`ed)."""
+        return self._watched.get(marker)
+
+    def _note_watched(self) -> None:
+        for marker, seen in self._watched.items():
+            if seen is None:
+                start = max(self._length - len(self._parts[-1]) - len(marker), 0)
+                begins, tail = self._text_from(start)
+                if tail.find(marker, start - begins) >= 0:
+                    self._watched[marker] = time.monotonic()
 
     @property
     def text(self) -> str:
