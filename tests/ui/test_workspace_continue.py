@@ -4,6 +4,8 @@ that cannot come back are named in one notice."""
 
 from __future__ import annotations
 
+import gc
+import warnings
 from pathlib import Path
 
 from acp_tui.client.session.history import OpenRequest
@@ -77,3 +79,17 @@ async def test_nothing_is_saved_once_the_app_closes(tmp_path: Path) -> None:
 
         app.close_every_session = closing  # type: ignore[method-assign]
     assert scheduled == [None], "no save once the app closes"
+
+
+async def test_a_quit_right_when_a_save_was_due_leaves_nothing_unawaited(tmp_path: Path) -> None:
+    """The save timer fired and the quit came before its worker ran: the worker is cancelled
+    unstarted. It was given a coroutine made at once, which was then never awaited (Python
+    printed a RuntimeWarning on the user's terminal as acp-tui exited)."""
+    cwd = fixed_cwd(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with workspace_app(tmp_path, app_kwargs={"workspace_dir": cwd}) as h:
+            h.app._save_soon()  # (what the timer calls)
+            h.app.exit(0)
+        gc.collect()
+    assert not [str(w.message) for w in caught if "never awaited" in str(w.message)]

@@ -70,7 +70,9 @@ class WorkspaceSaving(App[int]):
 
     def _save_soon(self) -> None:
         self._save_timer = None
-        self.run_worker(self.save_workspace(), group="save-workspace")
+        # the method, not a coroutine made now: a worker that the quit cancels before it
+        # started would leave that coroutine never awaited (a warning printed at exit)
+        self.run_worker(self.save_workspace, group="save-workspace")
 
     async def save_workspace(self) -> None:
         """Write the tabs' records now (each tab that has a session id; none: nothing)."""
