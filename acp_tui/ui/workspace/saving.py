@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.timer import Timer
+from textual.worker import Worker
 
 from acp_tui.client.session.history import HistoryCapabilities
 from acp_tui.safe_text import safe_line
@@ -72,7 +73,8 @@ class WorkspaceSaving(App[int]):
         self._save_timer = None
         # the method, not a coroutine made now: a worker that the quit cancels before it
         # started would leave that coroutine never awaited (a warning printed at exit)
-        self.run_worker(self.save_workspace, group="save-workspace")
+        worker: Worker[None] = self.run_worker(self.save_workspace, group="save-workspace")
+        del worker  # (typed: an async method matches two of Textual's work types)
 
     async def save_workspace(self) -> None:
         """Write the tabs' records now (each tab that has a session id; none: nothing)."""
