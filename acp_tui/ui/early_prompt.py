@@ -53,6 +53,9 @@ class EarlyPrompt:
                 self._insert("\n" if char in "\r\n" else char)
             else:
                 self._key(char)
+        if self._escape == "\x1b" and not self._pasting:
+            self._escape = ""  # a read ending in a lone Esc: the Esc key (a terminal writes a
+            # key's whole sequence at once), so a key typed after it is not taken as alt+key
 
     def finish(self) -> None:
         """No more bytes come: an escape sequence left unfinished (a lone Esc) is dropped."""

@@ -46,7 +46,7 @@ def test_the_cursor_moves_and_edits_where_it_is() -> None:
 
 
 def test_a_split_sequence_and_a_split_character() -> None:
-    prompt = typed(b"a\x1b", b"[D", b"\xc3", b"\xa9")
+    prompt = typed(b"a\x1b[", b"D", b"\xc3", b"\xa9")
     assert (prompt.text, prompt.cursor) == ("éa", 1)
     prompt = typed(b"\x1b[20", b"0~x\ry\x1b[2", b"01~\r")
     assert prompt.sent == ["x\ny"]
@@ -56,3 +56,10 @@ def test_the_text_kept_is_bounded() -> None:
     prompt = typed(b"x" * (MAX_CHARACTERS - 2) + b"\r" + b"y" * 10)
     assert prompt.size == MAX_CHARACTERS
     assert prompt.text == "yy"
+
+
+def test_the_esc_key_then_a_key_is_the_key_not_alt_key() -> None:
+    assert typed(b"a\x1b", b"b").text == "ab"
+    assert typed(b"a\x1bb").text == "a", "Esc and a key in one write: alt+key, dropped"
+    prompt = typed(b"\x1b[200~x\x1b", b"[201~\r")  # a paste cut right after an Esc
+    assert (prompt.sent, prompt.text) == (["x"], "")
