@@ -140,3 +140,26 @@ def test_unmatched_delimiter_waits_for_its_closer() -> None:
         document.update(ctx, WIDTH)
     assert same(document.tail, whole(ctx, source.rstrip()))
     assert "**" not in "".join(strip.text for strip in document.tail)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "plain words",
+        "  e\u0301  ",
+        "e\u0301    ",
+        "\u200b ",
+        "wide 日本語 end ",
+        "**bold** and `code`  ",
+        "tab\there",
+    ],
+)
+@pytest.mark.parametrize("width", [1, 4, 5, 12, 20])
+def test_a_line_that_fits_is_drawn_as_rich_wraps_it(source: str, width: int) -> None:
+    """`wrap_text` skips wrapping a line that fits: the same strips as Rich's own wrap (whose
+    fold drops an end space when zero-width characters make a line fit exactly)."""
+    ctx = context()
+    text = inline_text(source, ctx.theme)
+    lines = text.copy().wrap(ctx.console, width, overflow="fold")
+    expected = [Strip(list(line.render(ctx.console))) for line in lines]
+    assert same(wrap_text(ctx, text, width), expected)
