@@ -247,7 +247,7 @@ class StreamingMarkdown(Widget):
         ending = self._finished and self._layout_timer is not None
         if changed <= 0 and before == after and not ending:
             return
-        width = max(self.size.width, 1)
+        width = max(document.width, 1)  # (the width it rendered at: `size` looks up the map)
         if not ending and (
             after == before or (self._layout_timer is not None and not self._finished)
         ):
