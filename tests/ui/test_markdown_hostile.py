@@ -72,7 +72,7 @@ async def test_a_message_the_markdown_cannot_render_is_shown_plainly(
     def broken(self: ParagraphView, *args: object) -> list[object]:
         raise RuntimeError("renderer bug")
 
-    monkeypatch.setattr(ParagraphView, "render_block", broken)
+    monkeypatch.setattr(ParagraphView, "render", broken)  # (whole or growing)
     async with headless_app(SIZE) as (app, pilot):
         thread = app.session.thread
         thread.begin_turn()

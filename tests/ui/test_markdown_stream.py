@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.strip import Strip
+from textual.widget import Widget
 
 from acp_tui.ui.markdown import StreamingMarkdown
 
@@ -205,7 +206,10 @@ async def test_streamed_table_ends_up_on_screen() -> None:
         await wait_until(pilot, lambda: on_screen(app, "LAST-ROW"))
 
 
-async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per_step() -> None:
+async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from acp_tui.ui.markdown import stream_view
     from acp_tui.ui.markdown.stream_view import GROW_STEP
 
     app = StreamApp()
@@ -219,6 +223,13 @@ async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per
             return original(*regions, **kwargs)  # type: ignore[arg-type]
 
         md.refresh = refresh  # type: ignore[method-assign,assignment]
+        repaint = stream_view.repaint_soon
+
+        def repaint_soon(widget: Widget, region: Region) -> None:
+            layouts.append(False)  # (a repaint without `refresh`)
+            repaint(widget, region)
+
+        monkeypatch.setattr(stream_view, "repaint_soon", repaint_soon)
         for i in range(GROW_STEP + 1):
             md.append(f"line {i}\n\n")
         await wait_until(pilot, lambda: f"line {GROW_STEP}" in md.rendered_text)

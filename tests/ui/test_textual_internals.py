@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
@@ -32,6 +34,7 @@ from acp_tui.ui.textual_internals import (
     use_compositor,
     write_to_terminal,
 )
+from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
 
@@ -190,6 +193,44 @@ async def test_repaint_pending_until_the_screen_draws_it() -> None:
         screen = app.screen
         assert isinstance(screen._dirty_widgets, set), "Textual changed: _dirty_widgets"
         assert isinstance(screen._layout_required, bool), "Textual changed: _layout_required"
+
+
+class Counted(Widget):
+    """One line of text; counts the lines the compositor asks it for."""
+
+    DEFAULT_CSS = "Counted { height: 3; }"
+    text = "before"
+    asked = 0
+
+    def render_line(self, y: int) -> Strip:
+        self.asked += 1
+        return Strip([Segment(self.text if y == 0 else "")])
+
+
+class CountedApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Counted()
+
+
+async def test_quick_repaint_paints_the_region_in_the_next_frame() -> None:
+    """`repaint_soon` (Widget._set_dirty, _layout_cache, _rich_style_cache, Screen._dirty_widgets,
+    _update_timer, App._batch_count): the region painted by the next frame, not refreshed."""
+    for name in ("_set_dirty", "_layout_cache", "_rich_style_cache"):
+        assert hasattr(Widget, name) or name in Widget.__init__.__code__.co_names, name
+    assert _params(_has(Widget, "_set_dirty", "Widget._set_dirty")) == ["self", "regions"]
+    _has(Screen, "_update_timer", "Screen._update_timer")
+    app = CountedApp()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        counted = app.query_one(Counted)
+        assert isinstance(app._batch_count, int), "Textual changed: App._batch_count"
+        counted.text, counted.asked = "after", 0
+        repaint_soon(counted, Region(0, 0, counted.size.width, 1))
+        assert not counted._repaint_required, "refreshed (its idle would post an Update)"
+        assert textual_internals.repaint_pending(counted)
+        await pilot.pause()
+        assert counted.asked == 1, "Textual changed: the region is not painted by the next frame"
+        assert not textual_internals.repaint_pending(counted)
 
 
 def test_resume_layout_internals() -> None:
@@ -419,7 +460,6 @@ async def test_a_removed_child_is_let_go_by_its_parents_caches_once_released() -
 
 
 async def test_dropped_lines_are_drawn_again_alike() -> None:
-    from textual.strip import Strip
 
     from acp_tui.ui.textual_internals import drop_rendered_lines
 

@@ -83,7 +83,49 @@ def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.Mon
     growing = document._growing
     assert growing is not None and len(growing.lines) > 1000
     assert len(growing.carry.plain) < 2 * WIDTH  # only the last line stays open
-    assert max(parsed) < paragraph.SEGMENT + 800  # each frame parses only new text
+    longest_word = max(len(word) for word in text.split(" "))
+    # each frame parses only new text (with the word it continues)
+    assert max(parsed) < paragraph.SEGMENT + longest_word + 800
+
+
+def test_a_closed_paragraph_keeps_its_grown_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing a streamed paragraph parses only its end, not the whole paragraph again."""
+    parsed: list[int] = []
+    original = inline_text
+
+    def counting(source: str, *args: object) -> object:
+        parsed.append(len(source))
+        return original(source, *args)  # type: ignore[arg-type]
+
+    ctx = context()
+    source = prose(1500, seed=4, markup=True)
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    for start in range(0, len(source), 64):
+        splitter.feed(source[start : start + 64])
+        document.update(ctx, WIDTH)
+    monkeypatch.setattr(paragraph, "inline_text", counting)
+    splitter.feed("\n\nThe next paragraph.")
+    document.update(ctx, WIDTH)
+    assert same(document.frozen, whole(ctx, source))
+    assert sum(parsed) < 200, parsed
+
+
+def test_a_paragraph_with_a_forced_segment_is_parsed_whole_once_closed() -> None:
+    """A `**` whose closer came after a forced segment is bold once the paragraph closes."""
+    ctx = context()
+    filler = prose(12_000, seed=5, markup=False)  # longer than MAX_SEGMENT
+    assert len(filler) > paragraph.MAX_SEGMENT
+    source = f"start **bold {filler} still bold** end"
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    for start in range(0, len(source), 8192):
+        splitter.feed(source[start : start + 8192])
+        document.update(ctx, WIDTH)
+    splitter.close()
+    document.update(ctx, WIDTH)
+    assert same(document.frozen, whole(ctx, source))
+    assert "**" not in "".join(strip.text for strip in document.frozen)
 
 
 def test_unmatched_delimiter_waits_for_its_closer() -> None:
@@ -98,3 +140,26 @@ def test_unmatched_delimiter_waits_for_its_closer() -> None:
         document.update(ctx, WIDTH)
     assert same(document.tail, whole(ctx, source.rstrip()))
     assert "**" not in "".join(strip.text for strip in document.tail)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "plain words",
+        "  e\u0301  ",
+        "e\u0301    ",
+        "\u200b ",
+        "wide 日本語 end ",
+        "**bold** and `code`  ",
+        "tab\there",
+    ],
+)
+@pytest.mark.parametrize("width", [1, 4, 5, 12, 20])
+def test_a_line_that_fits_is_drawn_as_rich_wraps_it(source: str, width: int) -> None:
+    """`wrap_text` skips wrapping a line that fits: the same strips as Rich's own wrap (whose
+    fold drops an end space when zero-width characters make a line fit exactly)."""
+    ctx = context()
+    text = inline_text(source, ctx.theme)
+    lines = text.copy().wrap(ctx.console, width, overflow="fold")
+    expected = [Strip(list(line.render(ctx.console))) for line in lines]
+    assert same(wrap_text(ctx, text, width), expected)

@@ -148,6 +148,14 @@ class DocumentView:
         for block in splitter.blocks[self.frozen_blocks : closed]:
             view = self._view(self._views, block)
             self._views.pop(id(block), None)
+            growing = self._growing
+            if (
+                isinstance(view, ParagraphView)
+                and view.growing is None
+                and growing is not None
+                and growing.continues(view.source)
+            ):  # (closed in the update its line was completed: the last one grew a preview)
+                view.growing, self._growing = growing, None
             if separated(self._last_frozen, block, compact=False):
                 self.frozen.append(BLANK)
             self.frozen.extend(view.render(ctx, width))

@@ -11,8 +11,10 @@ paragraph is open and longer than `SEGMENT` characters, `GrowingParagraph`:
   so every line but the last one of the parsed segments is final. Those lines are kept as
   strips; only the last line plus the unparsed rest is wrapped again per frame.
 
-When the paragraph closes, `ParagraphView` renders it once in full (exact inline parsing
-across segments); until then a delimiter pair spread over two forced segments shows as text.
+When the paragraph closes, its lines are the growing ones brought up to its end (what a
+render in full gives: every segment taken parses as it does in the whole paragraph). Only after
+a forced segment does `ParagraphView` render it once in full (exact inline parsing across
+segments); until then a delimiter pair spread over two forced segments shows as text.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, Paragraph
 from acp_tui.ui.markdown.inline import inline_text
-from acp_tui.ui.markdown.render import BlockView, RenderContext, wrap_text
+from acp_tui.ui.markdown.render import BlockView, RenderContext, block_key, wrap_text
 
-SEGMENT = 256
-"""Open paragraphs longer than this many source characters are rendered incrementally."""
+SEGMENT = 32
+"""Open paragraphs longer than this many source characters are rendered incrementally: a frame
+parses again only the text after the last segment taken, so at most about this much besides what
+arrived since the last frame (at 256, ~130 characters a frame were parsed again on average: a
+third of the Markdown time of a prose stream)."""
 MAX_SEGMENT = 64 * 1024
 """A segment is cut here even if it has unmatched delimiters (bounds the work per frame)."""
 _DELIMITERS = frozenset("*_`[]~<>\\")
@@ -43,6 +48,7 @@ class GrowingParagraph:
         self.consumed = ""  # source parsed into segments so far (a prefix of the paragraph)
         self.lines: list[Strip] = []  # final lines
         self.carry = Text()  # parsed text after the final lines (the start of the last line)
+        self.forced = False  # a segment was cut at MAX_SEGMENT (its delimiters may pair later)
 
     def render(self, ctx: RenderContext, source: str, width: int) -> list[Strip]:
         """The strips of `source`, a longer version of the source of the last call (if not,
@@ -60,6 +66,10 @@ class GrowingParagraph:
             self._settle(tail.plain, strips)
         return lines
 
+    def continues(self, source: str) -> bool:
+        """Whether `source` is the paragraph this state grew (its parsed segments start it)."""
+        return bool(self.consumed) and source.startswith(self.consumed)
+
     def _advance(self, ctx: RenderContext, source: str) -> bool:
         """Parse one more segment of the source into `carry`."""
         start = len(self.consumed)
@@ -67,8 +77,10 @@ class GrowingParagraph:
         if cut is None:
             return False
         segment = inline_text(source[start:cut], ctx.theme)
-        if cut - start < MAX_SEGMENT and not _DELIMITERS.isdisjoint(segment.plain):
-            return False  # a later closer might still pair with a delimiter in it
+        if not _DELIMITERS.isdisjoint(segment.plain):
+            if cut - start < MAX_SEGMENT:
+                return False  # a later closer might still pair with a delimiter in it
+            self.forced = True
         self.consumed += source[start:cut]
         self.carry.append_text(segment)
         newline = self.carry.plain.rfind("\n")
@@ -115,18 +127,28 @@ class ParagraphView(BlockView):
         super().__init__(block, depth)
         self.growing: GrowingParagraph | None = None
 
+    @property
+    def source(self) -> str:
+        """The paragraph's source text."""
+        assert isinstance(self.block, Paragraph)
+        return self.block.text
+
     def render(self, ctx: RenderContext, width: int) -> list[Strip]:
         """Render the paragraph; a long open one grows line by line instead of being re-wrapped
-        whole per chunk.
+        whole per chunk, and once closed takes the grown lines brought up to its end (rendered
+        whole only if a segment was forced).
         """
         assert isinstance(self.block, Paragraph)
-        if not self.block.closed:
-            source = self.block.text
-            if self.growing is not None or len(source) > SEGMENT:
-                self.growing = self.growing or GrowingParagraph()
-                self._key = None  # the whole-paragraph cache is stale
-                return self.growing.render(ctx, source, width)
-        self.growing = None
+        source = self.block.text
+        if not self.block.closed and (self.growing is not None or len(source) > SEGMENT):
+            self.growing = self.growing or GrowingParagraph()
+            self._key = None  # the whole-paragraph cache is stale
+            return self.growing.render(ctx, source, width)
+        growing, self.growing = self.growing, None
+        if growing is not None and not growing.forced and self._key is None:
+            self._strips = growing.render(ctx, source, width)
+            self._key, self._width = block_key(self.block), width
+            return self._strips
         return super().render(ctx, width)
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -57,6 +58,16 @@ class RenderContext:
 def wrap_text(ctx: RenderContext, text: Text, width: int) -> list[Strip]:
     """Word-wrap ``text`` to ``width`` cells, one strip per line."""
     console = ctx.console
+    plain = text.plain
+    if (
+        plain
+        and text.justify in (None, "default")
+        and "\n" not in plain
+        and "\t" not in plain
+        and len(plain) <= width  # (Rich's wrap drops an end space of a line whose zero-width
+        and cell_len(plain) <= width  # characters make it fit exactly)
+    ):  # one line that fits: what wrapping gives is the text as it is (without its cost)
+        return [Strip(list(text.render(console)))]
     lines = text.wrap(console, max(width, 1), overflow="fold")
     return [Strip(list(line.render(console))) for line in lines] or [BLANK]
 

@@ -27,6 +27,7 @@ from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
 from acp_tui.ui.textual_internals import repaint_pending, report_error
+from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
 
 FRAME_SECONDS = 1 / 60
 LAYOUT_SECONDS = 1 / 20
@@ -247,11 +248,11 @@ class StreamingMarkdown(Widget):
         ending = self._finished and self._layout_timer is not None
         if changed <= 0 and before == after and not ending:
             return
-        width = max(self.size.width, 1)
+        width = max(document.width, 1)  # (the width it rendered at: `size` looks up the map)
         if not ending and (
             after == before or (self._layout_timer is not None and not self._finished)
         ):
-            self.refresh(Region(0, y, width, changed))
+            repaint_soon(self, Region(0, y, width, changed))
             return
         if self._layout_timer is not None:  # the end of the message shows at once
             self._layout_timer.stop()
@@ -262,7 +263,7 @@ class StreamingMarkdown(Widget):
             # Grown: repaint what fits the current height now, lay out (and show the new
             # lines) once the layout interval is over.
             if y < before:
-                self.refresh(Region(0, y, width, before - y))
+                repaint_soon(self, Region(0, y, width, before - y))
             self._layout_timer = self.set_timer(wait, self._layout, name="markdown-layout")
         else:
             self._last_layout = now

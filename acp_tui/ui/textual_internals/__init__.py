@@ -14,6 +14,9 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`);
   `Screen._compositor_refresh`, `Compositor._dirty_regions`, `Widget._repaint_required` and
   `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
+- `Widget._set_dirty`, `Widget._layout_cache`, `Widget._rich_style_cache`,
+  `Screen._dirty_widgets`, `Screen._update_timer`, `App._batch_count`: a streamed line repainted
+  without the three messages `refresh` costs (`quick_repaint.py`).
 - `Widget._repaint_required`, `Widget._layout_required`, `Screen._dirty_widgets`,
   `Screen._layout_required`: whether what a widget asked for is drawn yet (`repaint_pending`:
   a streamed message is redrawn from its data only once its last lines are on the screen).

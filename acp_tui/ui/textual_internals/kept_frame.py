@@ -150,6 +150,11 @@ class KeepFrameOnSwitch(Screen[Any]):
         compositor.keep(self.app.console)
         self._repainted = set()
 
+    @property
+    def keeps_frame(self) -> bool:
+        """Whether a frame is kept (the widgets asking to be repainted are being counted)."""
+        return self._repainted is not None
+
     def keeping_waits(self) -> bool:
         """Whether the frame waits to be kept (the screen shown is busy); a subclass says when."""
         return False

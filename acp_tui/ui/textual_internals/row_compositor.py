@@ -66,6 +66,9 @@ class RowCompositor(Compositor):
         crop_x1, crop_y1, crop_x2, crop_y2 = crop.corners
         painted: list[Spans] = [[] for _ in range(crop_y2 - crop_y1)]  # per row of the crop
         for widget, (region, clip) in self.visible_widgets.items():
+            _, region_y, _, region_height = region
+            if region_y >= crop_y2 or region_y + region_height <= crop_y1:
+                continue  # not on the updated rows (what shows of it lies in its region)
             x, y, width, height = region.intersection(clip)
             top, bottom = max(y, crop_y1), min(y + height, crop_y2)
             x1, x2 = max(x, crop_x1), min(x + width, crop_x2)
