@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from acp_tui.ui.markdown import StreamingMarkdown
+from acp_tui.ui.textual_internals import quick_repaint
 
 
 class StreamApp(App[None]):
@@ -223,7 +224,7 @@ async def test_a_growing_message_takes_its_height_in_steps_and_lays_out_only_per
             return original(*regions, **kwargs)  # type: ignore[arg-type]
 
         md.refresh = refresh  # type: ignore[method-assign,assignment]
-        repaint = stream_view.repaint_soon
+        repaint = quick_repaint.repaint_soon
 
         def repaint_soon(widget: Widget, region: Region) -> None:
             layouts.append(False)  # (a repaint without `refresh`)
