@@ -41,18 +41,23 @@ class EarlyPrompt:
     _escape: str = ""
     """An escape sequence begun and not yet ended (its rest comes with the next read)."""
     _pasting: bool = False
+    _sent_size: int = 0
 
     def feed(self, data: bytes) -> None:
         """Apply bytes typed on the terminal."""
+        pasted: list[str] = []  # (a paste goes in at once: no copy of the text per character)
         for char in self._decoder.decode(data):
             if self._escape:
                 self._escape_char(char)
             elif char == "\x1b":
+                self._insert("".join(pasted))
+                pasted.clear()
                 self._escape = char
             elif self._pasting:
-                self._insert("\n" if char in "\r\n" else char)
+                pasted.append(char)
             else:
                 self._key(char)
+        self._insert("".join(pasted))
         if self._escape == "\x1b" and not self._pasting:
             self._escape = ""  # a read ending in a lone Esc: the Esc key (a terminal writes a
             # key's whole sequence at once), so a key typed after it is not taken as alt+key
@@ -64,7 +69,8 @@ class EarlyPrompt:
 
     @property
     def size(self) -> int:
-        return len(self.text) + sum(len(prompt) for prompt in self.sent)
+        """The characters kept: the text and the prompts sent."""
+        return len(self.text) + self._sent_size
 
     def _key(self, char: str) -> None:
         if char in "\x7f\x08":
@@ -93,12 +99,15 @@ class EarlyPrompt:
         end = self.text.find("\n", self.cursor)
         return len(self.text) if end < 0 else end
 
-    def _insert(self, char: str) -> None:
-        if char != "\n" and not char.isprintable():
-            char = " " if char == "\t" else ""
-        if char and self.size < MAX_CHARACTERS:
-            self.text = self.text[: self.cursor] + char + self.text[self.cursor :]
-            self.cursor += 1
+    def _insert(self, text: str) -> None:
+        """Insert typed or pasted `text` at the cursor: line breaks (CR LF, CR, LF) as new lines,
+        tabs as spaces, other controls dropped; no more than `MAX_CHARACTERS` kept in all."""
+        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+        text = "".join(char for char in text if char == "\n" or char.isprintable())
+        text = text[: max(MAX_CHARACTERS - self.size, 0)]
+        if text:
+            self.text = self.text[: self.cursor] + text + self.text[self.cursor :]
+            self.cursor += len(text)
 
     def _delete(self, start: int, end: int) -> None:
         start = max(start, 0)
@@ -108,6 +117,7 @@ class EarlyPrompt:
     def _send(self) -> None:
         if self.text.strip():
             self.sent.append(self.text)
+            self._sent_size += len(self.text)
         self.text, self.cursor = "", 0
 
     def _csi(self, sequence: str) -> None:

@@ -33,7 +33,7 @@ def test_enter_sends_and_an_empty_enter_sends_nothing() -> None:
 def test_ctrl_j_and_a_pasted_text_keep_their_line_breaks_without_sending() -> None:
     prompt = typed(b"a\nb ", b"\x1b[200~x\ry\r\nz\x1b[201~", b"!")
     assert prompt.sent == []
-    assert prompt.text == "a\nb x\ny\n\nz!"
+    assert prompt.text == "a\nb x\ny\nz!", "CR, LF and CR LF are one line break each"
 
 
 def test_the_cursor_moves_and_edits_where_it_is() -> None:
@@ -56,6 +56,10 @@ def test_the_text_kept_is_bounded() -> None:
     prompt = typed(b"x" * (MAX_CHARACTERS - 2) + b"\r" + b"y" * 10)
     assert prompt.size == MAX_CHARACTERS
     assert prompt.text == "yy"
+    prompt = typed(b"ab\x1b[D", b"\x1b[200~" + b"p\tq\x07" * MAX_CHARACTERS + b"\x1b[201~")
+    assert prompt.size == MAX_CHARACTERS
+    assert prompt.text.startswith("ap q") and prompt.text.endswith("b")
+    assert prompt.cursor == MAX_CHARACTERS - 1
 
 
 def test_the_esc_key_then_a_key_is_the_key_not_alt_key() -> None:
