@@ -17,9 +17,12 @@ def steps() -> list[dict[str, object]]:
 
 
 def rows_placed(pilot) -> bool:
-    """The three setting rows are mounted and laid out (on the screen, not only in the DOM)."""
+    """The three setting rows are mounted and laid out inside their section (on the screen, not
+    only in the DOM)."""
     rows = pilot.app.screen.query("SettingRow")
-    return len(rows) == 3 and all(row.region.height > 0 for row in rows)
+    section = pilot.app.screen.query_one("SettingsSection").region
+    placed = (row.region.height > 0 and section.contains_region(row.region) for row in rows)
+    return len(rows) == 3 and all(placed)
 
 
 def test_settings_section_in_the_sidebar(snap_compare, make_snapshot) -> None:

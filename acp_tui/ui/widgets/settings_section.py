@@ -164,6 +164,12 @@ class SettingsSection(Vertical):
         await self.remove_children()
         rows = [_row_widget(row_id, label) for row_id, label in specs]
         await self.mount_all(rows)
+        # The sidebar can keep an arrangement made while the new rows were not styled yet
+        # (their heights 0) and size this section from it: the rows laid out in a section 0
+        # rows high, never painted, until something else laid the sidebar out again (about 1
+        # launch in 10). A layout asked for by this section once that frame is drawn drops it
+        # (a widget's layout request clears its ancestors' arrangements).
+        self.call_after_refresh(self.refresh, layout=True)
         for row in rows:
             if isinstance(row, SettingRow) and row.row_id == refocus:
                 row.focus()
