@@ -87,10 +87,8 @@ class EarlyPrompt:
             self._delete(self._line_start(), self.cursor)
         elif char == "\x0b":  # ctrl+k: the line after the cursor
             self._delete(self.cursor, self._line_end())
-        elif char == "\t":
-            self._insert(" ")
-        elif char.isprintable():
-            self._insert(char)
+        elif char == "\t" or char.isprintable():
+            self._insert(char)  # (a tab as a space)
 
     def _line_start(self) -> int:
         return self.text.rfind("\n", 0, self.cursor) + 1

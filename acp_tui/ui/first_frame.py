@@ -79,6 +79,11 @@ def cell_width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
+def text_width(text: str) -> int:
+    """The cells `text` takes on a terminal."""
+    return sum(cell_width(char) for char in text)
+
+
 def fit_tail(text: str, width: int) -> str:
     """The end of `text` that fits in `width` cells."""
     used, start = 0, len(text)
@@ -101,7 +106,7 @@ def fit_head_exact(text: str, width: int) -> str:
 
 def fit_head(text: str, width: int) -> str:
     """`text` cut to `width` cells, an ellipsis where it was cut."""
-    if sum(cell_width(char) for char in text) <= width:
+    if text_width(text) <= width:
         return text
     return fit_head_exact(text, width - 1) + "…"
 
@@ -113,17 +118,17 @@ def prompt_rows(box: PromptBox, text: str, cursor: int, queued: Sequence[str]) -
     shown = text.replace("\n", "⏎")
     before = fit_tail(shown[:cursor], box.width - 1)
     under = shown[cursor : cursor + 1] or " "
-    used = sum(cell_width(char) for char in before) + cell_width(under)
+    used = text_width(before) + cell_width(under)
     after = fit_head_exact(shown[cursor + 1 :], box.width - used)
-    pad = box.width - used - sum(cell_width(char) for char in after)
+    pad = box.width - used - text_width(after)
     out = [
         f"\x1b[{box.row};{box.column}H{_INPUT}{before}\x1b[7m{under}\x1b[27m{after}"
         f"{' ' * pad}{_RESET}"
     ]
+    room = box.queue_width - QUEUED_MARK_WIDTH
     for offset, prompt in enumerate(reversed(queued[-box.queue_row :])):
-        room = box.queue_width - QUEUED_MARK_WIDTH
         line = fit_head(prompt.replace("\n", " ⏎ "), room)
-        pad = room - sum(cell_width(char) for char in line)
+        pad = room - text_width(line)
         row = box.queue_row - offset
         out.append(f"\x1b[{row};2H{_SCREEN}{_QUEUED}{line}\x1b[23m{' ' * pad}{_RESET}")
     return "".join(out)
@@ -143,7 +148,7 @@ def skeleton(columns: int, lines: int, agent: str) -> str:
     body = max(lines - 5, 0)
     for y in range(1, body + 1):
         out.append(row(y, _SCREEN + " " * main + edge))
-    if lines >= 5 and main >= 12:
+    if prompt_box(columns, lines) is not None:  # (its input line: `prompt_box`'s place)
         inner = main - 2
         title = "─ Prompt "
         top = "╭" + title + "─" * (inner - len(title)) + "╮"
