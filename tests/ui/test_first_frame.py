@@ -3,6 +3,7 @@ of it left when the process ends before Textual took the terminal."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import select
@@ -48,6 +49,28 @@ def written(master: int) -> bytes:
             break
         data += chunk
     return data
+
+
+class NoGuard:
+    """A process guard that installs nothing (the launch tests start no agent)."""
+
+    def install(self) -> None:
+        pass
+
+    def child_env(self) -> dict[str, str]:
+        return {}
+
+    def close(self) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def stdio_on(fd: int, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """`sys.stdin` and `sys.stdout` on (a duplicate of) `fd` while the block runs."""
+    with os.fdopen(os.dup(fd), "r+b", buffering=0) as stdio:
+        monkeypatch.setattr(sys, "stdout", stdio)
+        monkeypatch.setattr(sys, "stdin", stdio)
+        yield
 
 
 def test_the_skeleton_shows_the_prompt_box_and_the_starting_agent(
@@ -155,9 +178,7 @@ def test_keys_typed_on_the_skeleton_show_in_its_prompt_as_they_are_typed(
 
     master, slave = terminal
     emulator = TerminalEmulator(COLUMNS, LINES)
-    with os.fdopen(os.dup(slave), "r+b", buffering=0) as tty:
-        monkeypatch.setattr(sys, "stdout", tty)
-        monkeypatch.setattr(sys, "stdin", tty)
+    with stdio_on(slave, monkeypatch):
         echo_when_drawn: list[int] = []
         show = FirstFrame.show
 
@@ -195,21 +216,9 @@ def test_a_launch_that_fails_before_textual_leaves_no_frame_behind(
     async def failing_prestart(*args: object, **kwargs: object) -> None:
         raise Interrupted
 
-    class NoGuard:
-        def install(self) -> None:
-            pass
-
-        def child_env(self) -> dict[str, str]:
-            return {}
-
-        def close(self) -> None:
-            pass
-
     monkeypatch.setattr(launch, "prestart", failing_prestart)
     monkeypatch.setattr(launch, "ProcessGuard", NoGuard)
-    with os.fdopen(os.dup(slave), "w") as tty:
-        monkeypatch.setattr(sys, "stdout", tty)
-        monkeypatch.setattr(sys, "stdin", tty)
+    with stdio_on(slave, monkeypatch):
         options = LaunchOptions(["some-agent"], tmp_path, None, demo=False)
         with pytest.raises(Interrupted):
             launch.run_app(options)
@@ -224,9 +233,7 @@ def test_what_was_typed_is_not_lost_when_the_launch_fails_before_textual(
     from acp_tui.ui.early_start import EarlyStart
 
     master, slave = terminal
-    with os.fdopen(os.dup(slave), "r+b", buffering=0) as tty:
-        monkeypatch.setattr(sys, "stdout", tty)
-        monkeypatch.setattr(sys, "stdin", tty)
+    with stdio_on(slave, monkeypatch):
         start = EarlyStart.begin(["agent"])
         os.write(master, b"sent one\rhalf typed")
         start.early_input.take()  # (what the thread had not read yet, read now)
@@ -257,23 +264,11 @@ def test_ctrl_c_while_the_app_loads_stops_the_early_agent_and_quits_quietly(
     def interrupted(*args: object) -> int:
         raise KeyboardInterrupt
 
-    class NoGuard:
-        def install(self) -> None:
-            pass
-
-        def child_env(self) -> dict[str, str]:
-            return {}
-
-        def close(self) -> None:
-            pass
-
     monkeypatch.setattr(launch, "prestart", early_agent)
     monkeypatch.setattr(launch, "ProcessGuard", NoGuard)
     monkeypatch.setattr(launch, "_run", interrupted)
     monkeypatch.setenv("ACP_TUI_CONFIG", str(tmp_path / "none.toml"))
-    with open(os.devnull, "r+b", buffering=0) as null:  # (no terminal: no frame drawn)
-        monkeypatch.setattr(sys, "stdin", null)
-        monkeypatch.setattr(sys, "stdout", null)
+    with open(os.devnull, "rb") as null, stdio_on(null.fileno(), monkeypatch):  # (no tty)
         assert cli.main(["--cwd", str(tmp_path), "--", sys.executable]) == 130
     assert discarded == [True]
     assert capsys.readouterr().err == ""

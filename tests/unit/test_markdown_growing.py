@@ -64,7 +64,8 @@ def test_streamed_paragraph_renders_like_the_whole_paragraph(markup: bool) -> No
     assert same(document.frozen, whole(ctx, source))
 
 
-def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.MonkeyPatch) -> None:
+def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the length of each source the paragraphs parse (appended as they do)."""
     parsed: list[int] = []
     original = inline_text
 
@@ -73,6 +74,11 @@ def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.Mon
         return original(source, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(paragraph, "inline_text", counting)
+    return parsed
+
+
+def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed = count_parses(monkeypatch)
     ctx = context()
     splitter = BlockSplitter()
     document = DocumentView(splitter)
@@ -90,13 +96,6 @@ def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.Mon
 
 def test_a_closed_paragraph_keeps_its_grown_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """Closing a streamed paragraph parses only its end, not the whole paragraph again."""
-    parsed: list[int] = []
-    original = inline_text
-
-    def counting(source: str, *args: object) -> object:
-        parsed.append(len(source))
-        return original(source, *args)  # type: ignore[arg-type]
-
     ctx = context()
     source = prose(1500, seed=4, markup=True)
     splitter = BlockSplitter()
@@ -104,7 +103,7 @@ def test_a_closed_paragraph_keeps_its_grown_lines(monkeypatch: pytest.MonkeyPatc
     for start in range(0, len(source), 64):
         splitter.feed(source[start : start + 64])
         document.update(ctx, WIDTH)
-    monkeypatch.setattr(paragraph, "inline_text", counting)
+    parsed = count_parses(monkeypatch)
     splitter.feed("\n\nThe next paragraph.")
     document.update(ctx, WIDTH)
     assert same(document.frozen, whole(ctx, source))
