@@ -241,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
+    from acp_tui.ui.frame_handoff import hand_frames_over_sooner  # standard library only
+
+    hand_frames_over_sooner()  # (the app's threads: Textual's writer, the early keys' reader)
     early = None
     if not options.pick_agent and options.replay_path is None:
         from acp_tui.ui.early_start import EarlyStart, demo_argv  # standard library only

@@ -130,3 +130,30 @@ def test_check_without_an_agent_command_is_a_usage_error() -> None:
     result = run_cli("check", "--prompt", "hi")
     assert result.returncode == 2
     assert "acp-tui check" in result.stderr
+
+
+def test_the_app_runs_with_a_short_switch_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's writer thread gets the GIL after 1 ms, not 5, while the app is busy (see
+    `acp_tui.ui.frame_handoff`): set before the app runs, by the command."""
+    from acp_tui import cli
+    from acp_tui.ui import launch
+    from acp_tui.ui.frame_handoff import SWITCH_INTERVAL
+
+    seen: list[float] = []
+
+    def run_app(options: object, early: object) -> int:
+        seen.append(sys.getswitchinterval())
+        return 0
+
+    log = tmp_path / "s.jsonl"
+    log.write_text("")
+    monkeypatch.setattr(launch, "run_app", run_app)
+    before = sys.getswitchinterval()
+    assert before != SWITCH_INTERVAL
+    try:
+        assert cli.main(["--replay", str(log)]) == 0
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [SWITCH_INTERVAL]
