@@ -74,3 +74,13 @@ def test_warming_builds_the_parser_and_the_lexers_a_message_then_reuses() -> Non
     hits = highlight.lexer_for.cache_info().hits
     highlight.lexer_for("python")
     assert highlight.lexer_for.cache_info().hits == hits + 1  # built once, by the warm-up
+
+
+def test_warming_combines_the_root_rules_of_the_languages_it_warms() -> None:
+    from acp_tui.ui.markdown.state_rules import matcher_for
+
+    warm_up.warm()
+    python = highlight.lexer_for("python")
+    assert python is not None
+    assert matcher_for(type(python), "root") is not None
+    assert matcher_for(type(python), "strings-single") is None  # (only the root state)

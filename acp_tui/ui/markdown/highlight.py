@@ -9,9 +9,13 @@ lexers fall back to highlighting each line on its own.
 
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.ui.markdown.state_rules import Rule, StateMatcher, matcher_for
 
 if TYPE_CHECKING:  # pygments loads at the first code fence, not with the app
     from pygments.lexer import Lexer
@@ -62,9 +66,12 @@ def _apply_transition(stack: list[str], new_state: object) -> None:
 
 
 def lex_line(
-    lexer: Lexer | None, line: str, state: LexState = ROOT
+    lexer: Lexer | None, line: str, state: LexState = ROOT, *, combined: bool = True
 ) -> tuple[list[Token], LexState]:
-    """Tokens of ``line`` (without its newline) and the lexer state after it."""
+    """Tokens of ``line`` (without its newline) and the lexer state after it.
+
+    ``combined``: find each token's rule with one regex per state (`state_rules`); False tries
+    the rules one by one, as pygments does (the same tokens: the tests compare the two)."""
     from pygments.lexer import ExtendedRegexLexer, RegexLexer
     from pygments.token import Error, Text, Whitespace, _TokenType
 
@@ -75,15 +82,16 @@ def lex_line(
         plain = [(tok, val) for _, tok, val in lexer.get_tokens_unprocessed(text)]
         return _strip_newline(plain), state
     tokendefs = lexer._tokens
+    lexer_class = type(lexer) if combined else None
     stack = list(state)
     rules = tokendefs[stack[-1]]
+    matcher = matcher_for(lexer_class, stack[-1]) if lexer_class else None
     tokens: list[Token] = []
     pos, end = 0, len(text)
     while pos < end:
-        for rexmatch, action, new_state in rules:
-            m = rexmatch(text, pos)
-            if m is None:
-                continue
+        hit = _first_match(matcher, rules, text, pos, _TokenType)
+        if hit is not None:
+            m, action, new_state = hit
             if action is not None:
                 if type(action) is _TokenType:
                     tokens.append((action, m.group()))
@@ -93,16 +101,40 @@ def lex_line(
             if new_state is not None:
                 _apply_transition(stack, new_state)
                 rules = tokendefs[stack[-1]]
-            break
+                matcher = matcher_for(lexer_class, stack[-1]) if lexer_class else None
+            continue
+        if text[pos] == "\n":
+            stack = ["root"]
+            rules = tokendefs["root"]
+            matcher = matcher_for(lexer_class, "root") if lexer_class else None
+            tokens.append((Whitespace, "\n"))
         else:
-            if text[pos] == "\n":
-                stack = ["root"]
-                rules = tokendefs["root"]
-                tokens.append((Whitespace, "\n"))
-            else:
-                tokens.append((Error, text[pos]))
-            pos += 1
+            tokens.append((Error, text[pos]))
+        pos += 1
     return _strip_newline(tokens), tuple(stack)
+
+
+def _first_match(
+    matcher: StateMatcher | None, rules: Sequence[Rule], text: str, pos: int, token_type: type
+) -> tuple[re.Match[str], Any, Any] | None:
+    """The first of `rules` that matches at `pos` (found by `matcher` if the state has one):
+    its match, action and new state; None if none matches."""
+    if matcher is not None:
+        m = matcher.match(text, pos)
+        if m is None:
+            return None
+        index = matcher.rule_of_group.get(m.lastindex or 0)
+        if index is not None:  # (else, never expected: the rules one by one decide)
+            rexmatch, action, new_state = rules[index]
+            if action is not None and type(action) is not token_type:
+                m = rexmatch(text, pos)  # (its callback reads the rule's own groups)
+            if m is not None:
+                return m, action, new_state
+    for rexmatch, action, new_state in rules:
+        m = rexmatch(text, pos)
+        if m is not None:
+            return m, action, new_state
+    return None
 
 
 def _strip_newline(tokens: list[Token]) -> list[Token]:

@@ -10,7 +10,9 @@ already running (it pays for what it uses, as before: the warm-up never adds to 
 work). The thread holds the interpreter for at most its switch interval at a time, so keys are
 read and answered meanwhile; a message that needs one of them before the thread is done waits
 for it (markdown-it's import, the lexer's lock in `highlight.lexer_for`) instead of building it
-again.
+again. It also builds the one-regex-per-state matchers of those lexers (`state_rules`), which
+only ever come from here: a fence in another language, or before the warm-up, lexes with the
+rules one by one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 
 from acp_tui.ui.markdown.highlight import lexer_for
 from acp_tui.ui.markdown.inline import parser
+from acp_tui.ui.markdown.state_rules import prepare
 
 logger = logging.getLogger(__name__)
 
@@ -48,11 +51,14 @@ def start() -> threading.Thread | None:
 
 
 def warm() -> None:
-    """Build markdown-it's parser and the lexers of `LANGUAGES` (a failure is only logged: the
-    first message builds what it needs as before)."""
+    """Build markdown-it's parser, the lexers of `LANGUAGES` and their states' combined regexes
+    (`state_rules.prepare`; a failure is only logged: the first message builds what it needs as
+    before, and lexes with the rules one by one)."""
     try:
         parser()
         for language in LANGUAGES:
-            lexer_for(language)
+            lexer = lexer_for(language)
+            if lexer is not None:
+                prepare(lexer)
     except Exception:
         logger.exception("warming the Markdown renderer failed")
