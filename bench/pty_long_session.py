@@ -99,6 +99,8 @@ def main(
             f"  {start + 1:4}-{start + len(stage):<4} {median(stage):11.3f} {max(stage):10.3f} "
             f"{rss[start + len(stage) - 1]:8.1f}"
         )
+    worst_turns = sorted(range(WARMUP, turns), key=lambda index: lags[index])[-5:]
+    print("  worst turns: " + ", ".join(f"{i + 1} {lags[i]:.3f} s" for i in reversed(worst_turns)))
     early = median(lags[WARMUP:STAGE])
     late = median(lags[-STAGE:])
     settled = lags[WARMUP:]
