@@ -68,8 +68,14 @@ def prompt_box(columns: int, lines: int) -> PromptBox | None:
     return PromptBox(body + 2, 3, main - 4, body, main - 2)
 
 
+def shows_sidebar(columns: int) -> bool:
+    """Whether a screen `columns` wide shows the sidebar (the conversation keeps 20 columns or
+    more beside it); the skeleton and the main screen both follow this."""
+    return columns > SIDEBAR_WIDTH + 20
+
+
 def _main_width(columns: int) -> int:
-    return columns - SIDEBAR_WIDTH if columns > SIDEBAR_WIDTH + 20 else columns
+    return columns - SIDEBAR_WIDTH if shows_sidebar(columns) else columns
 
 
 def cell_width(char: str) -> int:

@@ -17,10 +17,12 @@ from acp_tui.client.session.facade import SessionFacade
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.thread import thread_changes
+from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
 from acp_tui.ui.screens.settings_actions import SettingsActions
+from acp_tui.ui.screens.sidebar_fit import SidebarFit
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
@@ -67,6 +69,7 @@ class MainScreen(
     LayoutOnce,
     ComposerActions,
     SettingsActions,
+    SidebarFit,
 ):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
@@ -125,6 +128,7 @@ class MainScreen(
             Sidebar(session.thread, id="sidebar", session=session),
             StatusBar(id="status"),
         )
+        parts.sidebar.display = shows_sidebar(self.app.size.width)  # (as the skeleton drew it)
         yield parts.tab_bar
         with Horizontal(id="body"):
             with Vertical(id="main-column"):
@@ -419,11 +423,6 @@ class MainScreen(
             self.query_one(CrashBanner).hide()
             notify(self, "Restarting the agent…", timeout=2)
             self.run_worker(self.session.restart(), group="restart", exclusive=True)
-
-    def action_toggle_sidebar(self) -> None:
-        """Show or hide the sidebar."""
-        sidebar = self.query_one(Sidebar)
-        sidebar.display = not sidebar.display
 
     def action_show_changes(self) -> None:
         """Open the list of the session's file changes (F2)."""

@@ -1,0 +1,40 @@
+"""The sidebar shows on a screen wide enough for it (`first_frame.shows_sidebar`, as the
+skeleton drawn before Textual does), unless the user chose with ctrl+b.
+
+A terminal narrower than 59 columns kept the sidebar's 38 and left the conversation a strip of
+a few columns (the skeleton had already dropped the sidebar there, so the first frames did not
+even agree). The sidebar now hides there and comes back when the terminal is widened. Once the
+user shows or hides it with ctrl+b, that choice holds whatever the width, for that tab.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.screen import Screen
+
+from acp_tui.ui.first_frame import shows_sidebar
+from acp_tui.ui.widgets.sidebar import Sidebar
+
+
+class SidebarFit(Screen[None]):
+    """The main screen's sidebar follows the width until the user chooses (a mixin)."""
+
+    sidebar_chosen: bool | None = None
+    """ctrl+b's choice: shown (True) or hidden (False); None: by the width."""
+
+    def fit_sidebar(self, columns: int) -> None:
+        """Show or hide the sidebar for a screen `columns` wide (the user's choice first)."""
+        sidebar = self.query_one(Sidebar)
+        shown = self.sidebar_chosen if self.sidebar_chosen is not None else shows_sidebar(columns)
+        if sidebar.display != shown:
+            sidebar.display = shown
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit the sidebar to the new width."""
+        self.fit_sidebar(event.size.width)
+
+    def action_toggle_sidebar(self) -> None:
+        """Show or hide the sidebar, whatever the width from now on (ctrl+b)."""
+        sidebar = self.query_one(Sidebar)
+        self.sidebar_chosen = not sidebar.display
+        sidebar.display = self.sidebar_chosen
