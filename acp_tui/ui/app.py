@@ -197,12 +197,25 @@ class AcpApp(WorkspaceApp):
             await self.apply_preset(tab)
             tab.session.send_queued()  # (at the session picked: none was open before)
             # the Markdown renderer's one-time costs, paid while the user types
-            self.set_timer(warm_up.AFTER, lambda: warm_up.start_if_idle(tab.session.turn_running))
+            self.set_timer(warm_up.AFTER, self._warm_up_when_quiet)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
             # Nothing to continue: say why and leave cleanly.
             self.exit_message = tab.session.error
             await tab.session.close()
             self.exit(1)
+
+    def _warm_up_when_quiet(self) -> None:
+        """Start the renderer's warm-up unless text streams in a tab; look again `AFTER`
+        seconds later until it is done (see `warm_up`)."""
+        if warm_up.finished():
+            return
+        warm_up.start_if_quiet(self._text_streaming)
+        self.set_timer(warm_up.AFTER, self._warm_up_when_quiet)
+
+    def _text_streaming(self) -> bool:
+        """Whether the agent's text streams into any tab now (read by the warm-up's thread too:
+        attributes only)."""
+        return any(tab.screen is not None and tab.screen.streaming for tab in list(self.tabs))
 
     async def _open_picked_at_start(self, tab: SessionTab) -> bool:
         """`--resume` alone, the agent connected: the session picker, then the session picked

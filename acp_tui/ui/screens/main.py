@@ -183,6 +183,12 @@ class MainScreen(
             self._focus_waiting_permission()
 
     @property
+    def streaming(self) -> bool:
+        """Whether the agent's text is streaming into this screen's conversation now."""
+        parts: ScreenParts | None = getattr(self, "parts", None)  # (None before compose)
+        return parts is not None and parts.conversation.streaming
+
+    @property
     def caught_up_on_show(self) -> bool:
         """Shown again, its conversation has changes to draw (Textual's delay hides them)."""
         return self._paused and self.parts.conversation.missed_anything

@@ -143,6 +143,11 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
         return {entry_id for entry_id, state in self._states.items() if state.pinned}
 
     @property
+    def streaming(self) -> bool:
+        """Whether a message or thought of the agent is streaming into this conversation now."""
+        return bool(self._streaming)
+
+    @property
     def frozen_entry_ids(self) -> set[int]:
         """Ids of the entries shown in the frozen history."""
         return set(self._frozen)
