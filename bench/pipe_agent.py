@@ -8,7 +8,9 @@ pipe takes them), writes ``time.monotonic()`` of its last chunk's write to STAMP
 clock is shared by every process on the machine), then answers the prompt. With ``--numbered``
 the Nth prompt's text has its ``END-MARKER`` replaced by ``END{N:05d}MARK`` and the stamp file
 gets one line ``N TIME`` per prompt (appended), so a many-turn bench can tell the turns apart.
-With ``--opened FILE`` it creates FILE once it has answered ``session/new`` (a bench running
+With ``--think SECONDS`` it waits that long after each prompt before its first chunk (a model's
+time to its first token). With ``--opened FILE`` it creates FILE once it has answered
+``session/new`` (a bench running
 several sessions in one client knows when each is open).
 Standard library only, so its own cost is the same whoever reads it.
 """
@@ -66,6 +68,7 @@ def main() -> None:
     parser.add_argument("--stamp", required=True)
     parser.add_argument("--numbered", action="store_true")
     parser.add_argument("--opened")
+    parser.add_argument("--think", type=float, default=0.0)
     args = parser.parse_args()
     turns = 0
     with open(args.text_file) as source:
@@ -88,6 +91,7 @@ def main() -> None:
                     pass
         elif method == "session/prompt":
             turns += 1
+            time.sleep(args.think)  # (a model's time to its first token)
             if args.numbered:
                 numbered = text.replace("END-MARKER", turn_marker(turns))
                 stream(numbered, args.chunk, args.rate, args.stamp, turns)

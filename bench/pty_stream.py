@@ -1,12 +1,14 @@
 """End-of-stream lag and CPU while streaming, in a real terminal.
 
     uv run python bench/pty_stream.py [--rounds 2] [--case prose|fence|table] [--rate 0|200]
+        [--think SECONDS]
 
 Cases: prose (12 KB of Markdown), a 300-line fence, a 120-row table, each at full speed (rate 0:
 as fast as the pipe takes it) and at 200 chunks of 8 characters a second (~200 tok/s). Each
 text ends with a marker. Clients, each in its own 160x50 pseudo-terminal (`bench/pty_harness.py`)
 with its own agent process (`bench/pipe_agent.py`, which writes the monotonic time of its last
-chunk to a stamp file), interleaved, the order alternating:
+chunk to a stamp file; with ``--think`` it waits that long after the prompt before its first
+chunk, as a model does), interleaved, the order alternating:
 
   floor    `bench/floor_client.py`: json.loads each frame, write its text;
   textual  `bench/textual_floor.py`: one Line-API widget in a real terminal (Textual's floor);
@@ -72,11 +74,13 @@ def read_stamp(stamp: Path, timeout: float = 10.0) -> float:
     raise RuntimeError(f"no stamp in {stamp}")
 
 
-def run_client(name: str, text_file: Path, workdir: Path, rate: float, timeout: float) -> Run:
+def run_client(
+    name: str, text_file: Path, workdir: Path, rate: float, timeout: float, think: float = 0.0
+) -> Run:
     stamp = workdir / f"{name}.stamp"
     stamp.unlink(missing_ok=True)
     agent = python_script("pipe_agent.py", str(text_file), "--chunk", str(CHUNK))
-    agent += ["--rate", str(rate), "--stamp", str(stamp)]
+    agent += ["--rate", str(rate), "--stamp", str(stamp), "--think", str(think)]
     if name == "floor":
         argv = python_script("floor_client.py", "--ready", "floor ready", "--", *agent)
     elif name == "textual":
@@ -105,7 +109,9 @@ def run_client(name: str, text_file: Path, workdir: Path, rate: float, timeout: 
     return Run(lag, cpu)
 
 
-def main(rounds: int, cases: list[str], rates: list[float], timeout: float) -> float:
+def main(
+    rounds: int, cases: list[str], rates: list[float], timeout: float, think: float = 0.0
+) -> float:
     before = load()
     results: dict[tuple[str, float, str], list[Run]] = {}
     all_texts = texts()
@@ -117,7 +123,7 @@ def main(rounds: int, cases: list[str], rates: list[float], timeout: float) -> f
             text_file.write_text(all_texts[case])
             for rate in rates:
                 for _n, name in interleaved(CLIENTS, rounds):
-                    run = run_client(name, text_file, workdir, rate, timeout)
+                    run = run_client(name, text_file, workdir, rate, timeout, think)
                     results.setdefault((case, rate, name), []).append(run)
                     print(
                         f"  {case:6} rate {rate:4.0f} {name:8} lag {run.lag:6.3f} s cpu "
@@ -160,10 +166,12 @@ if __name__ == "__main__":
     parser.add_argument("--case", choices=("prose", "fence", "table"), action="append")
     parser.add_argument("--rate", type=float, action="append")
     parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=0.0, help="seconds to the first chunk")
     args = parser.parse_args()
     main(
         args.rounds,
         args.case or ["prose", "fence", "table"],
         args.rate or [0.0, 200.0],
         args.timeout,
+        args.think,
     )
