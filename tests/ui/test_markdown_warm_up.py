@@ -26,6 +26,19 @@ from tests.agents.scenarios import (
 from tests.ui.app_harness import SID, fixed_cwd, run_app, session_with_modes, text
 
 
+def mounted_apps(monkeypatch: pytest.MonkeyPatch) -> list[AcpApp]:
+    """The apps mounted from now on (the test reads its session from the warm-up's thread)."""
+    apps: list[AcpApp] = []
+    mount = AcpApp.on_mount
+
+    async def recording_mount(app: AcpApp) -> None:
+        apps.append(app)
+        await mount(app)
+
+    monkeypatch.setattr(AcpApp, "on_mount", recording_mount)
+    return apps
+
+
 async def test_the_warm_up_starts_once_the_prompt_is_usable_and_idle_and_never_holds_keys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -40,20 +53,13 @@ async def test_the_warm_up_starts_once_the_prompt_is_usable_and_idle_and_never_h
     monkeypatch.setattr(warm_up, "_finished", threading.Event())
     monkeypatch.setattr(warm_up, "warm", held_warm)
     monkeypatch.setattr(warm_up, "AFTER", 0.2)
-    apps: list[AcpApp] = []
-    mount = AcpApp.on_mount
-
-    async def recording_mount(app: AcpApp) -> None:
-        apps.append(app)
-        await mount(app)
-
+    apps = mounted_apps(monkeypatch)
     start = warm_up.start_if_quiet
 
     def recording_start(streaming: Callable[[], bool]) -> threading.Thread | None:
         states.append(apps[0].session.state)
         return start(streaming)
 
-    monkeypatch.setattr(AcpApp, "on_mount", recording_mount)
     monkeypatch.setattr(warm_up, "start_if_quiet", recording_start)
     agent = write_scenario(tmp_path, [initialize_ok(), session_with_modes()])
     try:
@@ -115,18 +121,12 @@ async def test_the_warm_up_runs_while_the_agent_thinks_over_a_prompt_sent_at_onc
     streams, so it is done while the agent thinks."""
     warmed = threading.Event()
     turn_running: list[bool] = []
-    apps: list[AcpApp] = []
-    mount = AcpApp.on_mount
-
-    async def recording_mount(app: AcpApp) -> None:
-        apps.append(app)
-        await mount(app)
+    apps = mounted_apps(monkeypatch)
 
     def recording_warm(quiet: Callable[[], bool]) -> None:
         turn_running.append(apps[0].session.turn_running)
         warmed.set()
 
-    monkeypatch.setattr(AcpApp, "on_mount", recording_mount)
     monkeypatch.setattr(warm_up, "_started", threading.Event())
     monkeypatch.setattr(warm_up, "_finished", threading.Event())
     monkeypatch.setattr(warm_up, "warm", recording_warm)
