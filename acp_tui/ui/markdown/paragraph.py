@@ -25,7 +25,7 @@ from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, Paragraph
 from acp_tui.ui.markdown.inline import inline_text
-from acp_tui.ui.markdown.render import BlockView, RenderContext, block_key, wrap_text
+from acp_tui.ui.markdown.render import BlockView, RenderContext, wrap_text
 
 SEGMENT = 32
 """Open paragraphs longer than this many source characters are rendered incrementally: a frame
@@ -135,8 +135,7 @@ class ParagraphView(BlockView):
 
     def render(self, ctx: RenderContext, width: int) -> list[Strip]:
         """Render the paragraph; a long open one grows line by line instead of being re-wrapped
-        whole per chunk, and once closed takes the grown lines brought up to its end (rendered
-        whole only if a segment was forced).
+        whole per chunk.
         """
         assert isinstance(self.block, Paragraph)
         source = self.block.text
@@ -144,14 +143,14 @@ class ParagraphView(BlockView):
             self.growing = self.growing or GrowingParagraph()
             self._key = None  # the whole-paragraph cache is stale
             return self.growing.render(ctx, source, width)
-        growing, self.growing = self.growing, None
-        if growing is not None and not growing.forced and self._key is None:
-            self._strips = growing.render(ctx, source, width)
-            self._key, self._width = block_key(self.block), width
-            return self._strips
         return super().render(ctx, width)
 
     def render_block(self, ctx: RenderContext, width: int) -> list[Strip]:
-        """Wrap the paragraph's inline text (agent text is never read as markup) to `width`."""
+        """Wrap the paragraph's inline text (agent text is never read as markup) to `width`;
+        once closed after growing, its grown lines brought up to its end (wrapped whole only if
+        a segment was forced)."""
         assert isinstance(self.block, Paragraph)
+        growing, self.growing = self.growing, None
+        if growing is not None and not growing.forced and self._key is None:  # (none cached)
+            return growing.render(ctx, self.block.text, width)
         return wrap_text(ctx, inline_text(self.block.text, ctx.theme), width)
