@@ -64,6 +64,16 @@ def test_streamed_paragraph_renders_like_the_whole_paragraph(markup: bool) -> No
     assert same(document.frozen, whole(ctx, source))
 
 
+def streamed(ctx: RenderContext, source: str, step: int) -> tuple[BlockSplitter, DocumentView]:
+    """A document fed `source` `step` characters at a time, brought up to date after each."""
+    splitter = BlockSplitter()
+    document = DocumentView(splitter)
+    for start in range(0, len(source), step):
+        splitter.feed(source[start : start + step])
+        document.update(ctx, WIDTH)
+    return splitter, document
+
+
 def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """From now on, the length of each source the paragraphs parse (appended as they do)."""
     parsed: list[int] = []
@@ -80,12 +90,8 @@ def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_work_per_frame_does_not_grow_with_the_paragraph(monkeypatch: pytest.MonkeyPatch) -> None:
     parsed = count_parses(monkeypatch)
     ctx = context()
-    splitter = BlockSplitter()
-    document = DocumentView(splitter)
     text = prose(40_000, seed=1, markup=False)  # ~250 KB, one paragraph
-    for start in range(0, len(text), 800):
-        splitter.feed(text[start : start + 800])
-        document.update(ctx, WIDTH)
+    _, document = streamed(ctx, text, 800)
     growing = document._growing
     assert growing is not None and len(growing.lines) > 1000
     assert len(growing.carry.plain) < 2 * WIDTH  # only the last line stays open
@@ -98,11 +104,7 @@ def test_a_closed_paragraph_keeps_its_grown_lines(monkeypatch: pytest.MonkeyPatc
     """Closing a streamed paragraph parses only its end, not the whole paragraph again."""
     ctx = context()
     source = prose(1500, seed=4, markup=True)
-    splitter = BlockSplitter()
-    document = DocumentView(splitter)
-    for start in range(0, len(source), 64):
-        splitter.feed(source[start : start + 64])
-        document.update(ctx, WIDTH)
+    splitter, document = streamed(ctx, source, 64)
     parsed = count_parses(monkeypatch)
     splitter.feed("\n\nThe next paragraph.")
     document.update(ctx, WIDTH)
@@ -116,11 +118,7 @@ def test_a_paragraph_with_a_forced_segment_is_parsed_whole_once_closed() -> None
     filler = prose(12_000, seed=5, markup=False)  # longer than MAX_SEGMENT
     assert len(filler) > paragraph.MAX_SEGMENT
     source = f"start **bold {filler} still bold** end"
-    splitter = BlockSplitter()
-    document = DocumentView(splitter)
-    for start in range(0, len(source), 8192):
-        splitter.feed(source[start : start + 8192])
-        document.update(ctx, WIDTH)
+    splitter, document = streamed(ctx, source, 8192)
     splitter.close()
     document.update(ctx, WIDTH)
     assert same(document.frozen, whole(ctx, source))
@@ -132,11 +130,7 @@ def test_unmatched_delimiter_waits_for_its_closer() -> None:
     ctx = context()
     filler = prose(800, seed=2, markup=False)
     source = f"start **bold {filler} still bold** end {filler}"
-    splitter = BlockSplitter()
-    document = DocumentView(splitter)
-    for start in range(0, len(source), 64):
-        splitter.feed(source[start : start + 64])
-        document.update(ctx, WIDTH)
+    _, document = streamed(ctx, source, 64)
     assert same(document.tail, whole(ctx, source.rstrip()))
     assert "**" not in "".join(strip.text for strip in document.tail)
 
