@@ -460,7 +460,6 @@ async def test_a_removed_child_is_let_go_by_its_parents_caches_once_released() -
 
 
 async def test_dropped_lines_are_drawn_again_alike() -> None:
-
     from acp_tui.ui.textual_internals import drop_rendered_lines
 
     app = Plain()
