@@ -1,7 +1,13 @@
 """Fenced code: each finished line is highlighted and wrapped once, on a panel background (a line
-that fits is not wrapped: its highlighted segments are its strip, as wrapping would draw it)."""
+that fits is not wrapped: its highlighted segments are its strip, as wrapping would draw it).
+
+While a stream bursts (`RenderContext.defer_lexers`) a fence whose lexer is not built yet is
+drawn plain for its whole life; the streaming view builds the lexer once the burst is over and
+renders the document again, with new views."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -9,8 +15,11 @@ from rich.text import Text
 from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, Code
-from acp_tui.ui.markdown.highlight import ROOT, LexState, lex_line, lexer_for
+from acp_tui.ui.markdown.highlight import ROOT, LexState, lex_line, lexer_for, lexer_ready
 from acp_tui.ui.markdown.render import BlockView, RenderContext
+
+if TYPE_CHECKING:  # pygments loads at the first code fence, not with the app
+    from pygments.lexer import Lexer
 
 
 class CodeView(BlockView):
@@ -18,7 +27,8 @@ class CodeView(BlockView):
         super().__init__(block, depth)
         assert isinstance(block, Code)
         self.code = block
-        self._lexer = lexer_for(block.language)
+        self._lexer: Lexer | None = None
+        self._lexer_chosen = False  # (at the first render: see `_choose_lexer`)
         self._cache_width = -1
         self._flat: list[Strip] = []  # strips of the finished lines
         self._done = 0  # number of finished lines in _flat
@@ -28,6 +38,8 @@ class CodeView(BlockView):
         """Highlight the fence's finished lines once each (the open last line every time),
         wrapped to `width`.
         """
+        if not self._lexer_chosen:
+            self._choose_lexer(ctx)
         if width != self._cache_width:
             self._flat, self._done, self._state = [], 0, ROOT
             self._cache_width = width
@@ -45,6 +57,14 @@ class CodeView(BlockView):
             strips, state = self._render_line(ctx, line, state, width)
             tail.extend(strips)
         return [self._edge(ctx, width, top=True), *self._flat, *tail, self._edge(ctx, width)]
+
+    def _choose_lexer(self, ctx: RenderContext) -> None:
+        self._lexer_chosen = True
+        language = self.code.language
+        if ctx.defer_lexers and not lexer_ready(language):
+            ctx.lexers_wanted.add(language)  # (plain: the lexer stays None)
+        else:
+            self._lexer = lexer_for(language)
 
     def _edge(self, ctx: RenderContext, width: int, top: bool = False) -> Strip:
         background = ctx.code_background

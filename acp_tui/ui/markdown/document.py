@@ -52,6 +52,7 @@ class DocumentView:
         self._growing: GrowingParagraph | None = None
         self.packed: PackedLines | None = None
         """Every line as data once ``pack`` ran (``frozen`` and ``tail`` are then empty)."""
+        self._stale = False  # see `render_again`
 
     @property
     def line_count(self) -> int:
@@ -138,8 +139,14 @@ class DocumentView:
         self.frozen = [*note, *wrap_text(ctx, Text(source), width)]
         self.frozen_blocks, self.tail = 0, []
 
+    def render_again(self) -> None:
+        """Render every block again at the next update, with new views (as for a new width):
+        a code fence drawn plain for want of its lexer gets its colours."""
+        self._stale = True
+
     def _update(self, ctx: RenderContext, width: int) -> None:
-        if width != self.width:
+        if width != self.width or self._stale:
+            self._stale = False
             self.width, self.packed = width, None
             self.frozen, self.frozen_blocks, self._last_frozen = [], 0, None
             self._views = {}

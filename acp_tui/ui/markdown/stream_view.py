@@ -7,6 +7,11 @@ end at once; its lines stay as they are (not packed: the conversation swaps the 
 for the message drawn from its data, which keeps its own lines as plain data, so packing here
 cost 17-26 ms at the end of a long message, and the repaint of every line shown after it), and
 a finished message costs nothing until the width changes.
+
+A burst (more than ``BURST_CHARS`` fed between two updates: an agent writing a long reply at
+once) shows its text before the colours of a code fence whose lexer is not built yet: the fence
+is drawn plain, and the lexer is built at the first update after the burst, which renders the
+document again. At a streaming pace the lexer is built at the fence's first line, as before.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from textual.widget import Widget
 from acp_tui.ui.compact_lines import StripCache
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
+from acp_tui.ui.markdown.highlight import lexer_for
 from acp_tui.ui.markdown.render import RenderContext
 from acp_tui.ui.markdown.screen_lines import Look, LookCache, paint
 from acp_tui.ui.textual_internals import repaint_pending, report_error
@@ -40,6 +46,8 @@ GROW_STEP = 8
 many (the last lines of the step blank until text reaches them): a layout re-renders every
 line on the screen, so new lines mostly land in room already laid out and repaint only
 themselves. A finished message takes its exact height."""
+PAUSE_SECONDS = 0.05
+PLAIN_SECONDS = 0.25
 
 
 class StreamingMarkdown(Widget):
@@ -75,6 +83,9 @@ class StreamingMarkdown(Widget):
         self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._shown = StripCache(128)
         self._dirty = False
+        self._last_fed = 0.0  # when text was last appended
+        self._plain_since = 0.0  # since when a fence is drawn plain
+        self._colour_timer: asyncio.TimerHandle | None = None  # see `_colour_later`
         self._frame: asyncio.Handle | None = None
         self._flush_context: contextvars.Context | None = None  # the widget's own, from on_mount
         self._flush_pending = False
@@ -99,6 +110,7 @@ class StreamingMarkdown(Widget):
         if self._finished:
             raise RuntimeError("append() after finish()")
         self._parts.append(text)
+        self._last_fed = time.monotonic()
         self._document.feed(text)
         self._mark_dirty()
 
@@ -145,6 +157,11 @@ class StreamingMarkdown(Widget):
         for callback in callbacks:
             if not (self.is_mounted and self.call_after_refresh(callback)):
                 callback()  # (unmounted: nothing will be drawn)
+
+    @property
+    def plain_code(self) -> bool:
+        """Whether a code fence is drawn plain, its lexer to be built after a burst."""
+        return self._render_ctx is not None and bool(self._render_ctx.lexers_wanted)
 
     @property
     def document(self) -> DocumentView:
@@ -202,11 +219,28 @@ class StreamingMarkdown(Widget):
         if self._frame is not None:
             self._frame.cancel()
             self._frame = None
+        if self._colour_timer is not None:
+            self._colour_timer.cancel()
+            self._colour_timer = None
         self._flush_pending = False
         self._flush_context = None
         callbacks, self._on_drawn = self._on_drawn, []
         for callback in callbacks:  # nothing of this will be drawn
             callback()
+
+    def _colour_later(self) -> None:
+        """Update again once the stream may have paused, or a fence was plain long enough (the
+        update then builds the lexers of the fences drawn plain, see `_update`)."""
+        if self._colour_timer is not None or self._flush_context is None:
+            return
+        due = min(self._last_fed + PAUSE_SECONDS, self._plain_since + PLAIN_SECONDS)
+        self._colour_timer = asyncio.get_running_loop().call_later(
+            max(due - time.monotonic(), 0), self._colour_due, context=self._flush_context
+        )
+
+    def _colour_due(self) -> None:
+        self._colour_timer = None
+        self._mark_dirty(at_once=True)  # (text that came meanwhile puts it off again)
 
     def _frame_due(self) -> None:
         self._frame = None
@@ -285,9 +319,26 @@ class StreamingMarkdown(Widget):
             return
         self._dirty = False
         self.render_passes += 1
-        if self._render_ctx is None:
-            self._render_ctx = RenderContext(self.app.console)
-        self._document.update(self._render_ctx, width)
+        ctx = self._render_ctx
+        if ctx is None:
+            ctx = self._render_ctx = RenderContext(self.app.console)
+        ctx.defer_lexers = True
+        now = time.monotonic()
+        if not ctx.lexers_wanted:
+            self._plain_since = now
+        coloured = bool(ctx.lexers_wanted) and (
+            now - self._last_fed >= PAUSE_SECONDS or now - self._plain_since >= PLAIN_SECONDS
+        )
+        if coloured:  # the burst is over: build the lexers of the fences drawn plain
+            for language in sorted(ctx.lexers_wanted):
+                lexer_for(language)
+            ctx.lexers_wanted.clear()
+            self._document.render_again()
+        self._document.update(ctx, width)
+        if coloured:
+            self.refresh()  # (every line shown may have changed: the widget is repainted)
+        if ctx.lexers_wanted:
+            self._colour_later()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width

@@ -155,8 +155,8 @@ class StreamingMessage(Vertical):
         documents = {
             index: (view.source, view.document)
             for index, view in enumerate(self._block_views)
-            if isinstance(view, StreamingMarkdown) and view.finished
-        }
+            if isinstance(view, StreamingMarkdown) and view.finished and not view.plain_code
+        }  # (a fence drawn plain after a burst: the message drawn from data colours it)
         return StreamedText(documents)
 
 
