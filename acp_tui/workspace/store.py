@@ -1,6 +1,6 @@
 """The saved workspace of a directory: every session it had, for `acp-tui --continue`.
 
-One JSON file per directory (resolved), beside `sessions.json` and the permission rules:
+One JSON file per directory (resolved), beside the remembered sessions and the permission rules:
 ``$XDG_DATA_HOME/acp-tui/workspaces/<sha256 of the directory>.json``, written with the host's
 atomic write and read with its bounded reader (`read_settings_file`: a regular file of at most
 `MAX_STORE_BYTES`, opened non-blocking). A record holds how to start the agent (a preset name

@@ -8,7 +8,9 @@ from typing import Any
 
 from textual.widgets import Input, OptionList
 
-from acp_tui.client.session.history import OpenRequest, RememberedSessions, SessionSummary
+from acp_tui.client.session.history import OpenRequest
+from acp_tui.client.session.remembered import RememberedSessions
+from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen

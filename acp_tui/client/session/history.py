@@ -5,22 +5,20 @@ unstable `fork`) and `loadSession`. `open_session` opens into a fresh, empty con
 loads where it can (the agent replays the conversation, tool calls included, and the user sees
 it) and resumes otherwise (no replay: a notice says why the screen is empty). For an agent that
 cannot list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and
-agent, in `$XDG_DATA_HOME/acp-tui/sessions.json`. Nothing here imports Textual.
+agent (`remembered`). Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session.config import error_text
-from acp_tui.host.permission_rules import user_data_dir
+from acp_tui.client.session.remembered import RememberedSessions
+from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
@@ -28,19 +26,10 @@ from acp_tui.protocol.models import AgentCapabilities
 if TYPE_CHECKING:
     from acp_tui.client.session.agent_session import AgentSession
 
-MAX_REMEMBERED = 50
 RESUMED = (
     "Session resumed: {agent} has the conversation so far, but resuming does not send it again,"
     " so it is not shown here."
 )
-
-
-@dataclass(frozen=True)
-class SessionSummary:
-    id: str
-    title: str | None = None
-    updated_at: str | None = None
-    cwd: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,17 +68,6 @@ class SessionPage:
     sessions: list[SessionSummary]
     next_cursor: str | None = None
     error: str | None = None
-
-
-def _summary(raw: Any) -> SessionSummary | None:
-    if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
-        return None
-
-    def text(key: str) -> str | None:
-        value = raw.get(key)
-        return value if isinstance(value, str) else None
-
-    return SessionSummary(raw["sessionId"], text("title"), text("updatedAt"), text("cwd"))
 
 
 async def list_sessions(session: AgentSession, cursor: str | None = None) -> SessionPage:
@@ -260,56 +238,3 @@ def agent_key(session: AgentSession) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-class RememberedSessions:
-    """`{cwd: {agent: [summary, ...newest first]}}` in one JSON file; unreadable means empty."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path if path is not None else user_data_dir() / "sessions.json"
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    def _write(self, data: dict[str, Any]) -> None:
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp = self.path.with_suffix(".tmp")
-            temp.write_text(json.dumps(data, indent=1), "utf-8")
-            temp.replace(self.path)
-
-    def recent(self, cwd: Path, agent: str) -> list[SessionSummary]:
-        """The sessions remembered for this directory and agent, newest first (malformed
-        entries skipped).
-        """
-        items = self._read().get(str(cwd), {})
-        items = items.get(agent, []) if isinstance(items, dict) else []
-        found = [_summary({**i, "sessionId": i.get("id")}) for i in items if isinstance(i, dict)]
-        return [s for s in found if s is not None]
-
-    def add(self, cwd: Path, agent: str, summary: SessionSummary) -> None:
-        """Remember a session first, keeping at most `MAX_REMEMBERED`."""
-        old = [s for s in self.recent(cwd, agent) if s.id != summary.id]
-        self._store(cwd, agent, [summary, *old][:MAX_REMEMBERED])
-
-    def forget(self, cwd: Path, agent: str, session_id: str) -> None:
-        """Forget a session (nothing is written if it was not remembered)."""
-        old = self.recent(cwd, agent)
-        kept = [s for s in old if s.id != session_id]
-        if len(kept) != len(old):
-            self._store(cwd, agent, kept)
-
-    def _store(self, cwd: Path, agent: str, summaries: list[SessionSummary]) -> None:
-        data = self._read()
-        per_cwd = data.get(str(cwd))
-        if not isinstance(per_cwd, dict):
-            per_cwd = data[str(cwd)] = {}
-        per_cwd[agent] = [
-            {"id": s.id, "title": s.title, "updatedAt": s.updated_at, "cwd": s.cwd}
-            for s in summaries
-        ]
-        self._write(data)

@@ -30,10 +30,10 @@ from textual.widgets.option_list import Option
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.history import (
     HistoryCapabilities,
-    SessionSummary,
     delete_session,
     list_sessions,
 )
+from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.host.asker import Choice, Question
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify

@@ -1,0 +1,27 @@
+"""One earlier session as a list shows it: its id, title, last update and directory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    title: str | None = None
+    updated_at: str | None = None
+    cwd: str | None = None
+
+
+def summary_from(raw: Any) -> SessionSummary | None:
+    """A summary from its JSON form (`sessionId`, `title`, `updatedAt`, `cwd`); None if it has
+    no string id. Fields that are not strings are left out."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
+        return None
+
+    def text(key: str) -> str | None:
+        value = raw.get(key)
+        return value if isinstance(value, str) else None
+
+    return SessionSummary(raw["sessionId"], text("title"), text("updatedAt"), text("cwd"))
