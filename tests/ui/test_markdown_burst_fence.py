@@ -1,6 +1,6 @@
 """A burst shows its text before a new language's colours (`StreamingMarkdown`): a code fence
 whose lexer is not built yet is drawn plain while text keeps coming, and coloured at the first
-update after a pause, or after `PLAIN_SECONDS` of a steady stream."""
+update after a pause (`PAUSE_SECONDS`), or after `PLAIN_SECONDS` of a steady stream."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Fenced code: each finished line is highlighted and wrapped once, on a panel background (a line
 that fits is not wrapped: its highlighted segments are its strip, as wrapping would draw it).
 
-While a stream bursts (`RenderContext.defer_lexers`) a fence whose lexer is not built yet is
-drawn plain for its whole life; the streaming view builds the lexer once the burst is over and
-renders the document again, with new views."""
+In a streaming view (`RenderContext.defer_lexers`) a fence whose lexer is not built yet is
+drawn plain for its whole life; the view builds the lexer once the stream pauses and renders the
+document again, with new views."""
 
 from __future__ import annotations
 

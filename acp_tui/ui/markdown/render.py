@@ -46,9 +46,9 @@ class RenderContext:
         self.console = console
         self.theme = theme
         self.defer_lexers = False
-        """Set while a stream bursts (see `StreamingMarkdown`): a code fence whose lexer is not
+        """Set by a streaming view (see `StreamingMarkdown`): a code fence whose lexer is not
         built yet is drawn plain and its language noted in `lexers_wanted`, rather than the
-        burst's text waiting for the build (60-85 ms of CPU for Python)."""
+        text waiting for the build (60-85 ms of CPU for Python)."""
         self.lexers_wanted: set[str] = set()
         """Languages of fences drawn plain for want of their lexer (see `defer_lexers`)."""
 

@@ -8,10 +8,11 @@ for the message drawn from its data, which keeps its own lines as plain data, so
 cost 17-26 ms at the end of a long message, and the repaint of every line shown after it), and
 a finished message costs nothing until the width changes.
 
-A burst (more than ``BURST_CHARS`` fed between two updates: an agent writing a long reply at
-once) shows its text before the colours of a code fence whose lexer is not built yet: the fence
-is drawn plain, and the lexer is built at the first update after the burst, which renders the
-document again. At a streaming pace the lexer is built at the fence's first line, as before.
+A code fence whose language's lexer is not built yet (building it is 60-85 ms of CPU for
+Python) is drawn plain while the text streams, and the lexer is built at the first update after
+the stream paused for ``PAUSE_SECONDS`` (or once the fence was plain for ``PLAIN_SECONDS``); the
+document is then rendered again and repainted. So a reply written at full speed shows its text
+first and the colours of a new language after it, and the build never holds up the text.
 """
 
 from __future__ import annotations
@@ -47,7 +48,11 @@ many (the last lines of the step blank until text reaches them): a layout re-ren
 line on the screen, so new lines mostly land in room already laid out and repaint only
 themselves. A finished message takes its exact height."""
 PAUSE_SECONDS = 0.05
+"""No text for this long is a pause: the lexers of the fences drawn plain are built then (the
+gaps between reads of a burst, a layout in between, mostly stay under it; a build within a
+burst costs what it always did)."""
 PLAIN_SECONDS = 0.25
+"""A fence is drawn plain at most this long while text keeps coming (a steady stream)."""
 
 
 class StreamingMarkdown(Widget):
@@ -160,7 +165,7 @@ class StreamingMarkdown(Widget):
 
     @property
     def plain_code(self) -> bool:
-        """Whether a code fence is drawn plain, its lexer to be built after a burst."""
+        """Whether a code fence is drawn plain, its lexer to be built at the next pause."""
         return self._render_ctx is not None and bool(self._render_ctx.lexers_wanted)
 
     @property
@@ -322,14 +327,14 @@ class StreamingMarkdown(Widget):
         ctx = self._render_ctx
         if ctx is None:
             ctx = self._render_ctx = RenderContext(self.app.console)
-        ctx.defer_lexers = True
+            ctx.defer_lexers = True
         now = time.monotonic()
         if not ctx.lexers_wanted:
             self._plain_since = now
         coloured = bool(ctx.lexers_wanted) and (
             now - self._last_fed >= PAUSE_SECONDS or now - self._plain_since >= PLAIN_SECONDS
         )
-        if coloured:  # the burst is over: build the lexers of the fences drawn plain
+        if coloured:  # build the lexers of the fences drawn plain, and draw them again
             for language in sorted(ctx.lexers_wanted):
                 lexer_for(language)
             ctx.lexers_wanted.clear()
