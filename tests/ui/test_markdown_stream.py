@@ -99,7 +99,7 @@ async def test_code_fence_is_highlighted_on_a_panel() -> None:
         source = "```python\ndef answer():\n    return 42\n```\n"
         for i in range(0, len(source), 5):
             md.append(source[i : i + 5])
-        await wait_until(pilot, lambda: "return 42" in md.rendered_text)
+        await wait_until(pilot, lambda: "return 42" in md.rendered_text and not md.plain_code)
         lines = md.rendered_text.splitlines()
         assert lines[0].strip() == "python"  # the panel's label line
         assert lines[1:3] == [" def answer():", "     return 42"]
