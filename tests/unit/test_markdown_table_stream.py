@@ -8,10 +8,10 @@ import io
 import random
 
 import pytest
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.text import Text
 
-from acp_tui.ui.markdown import inline
+from acp_tui.ui.markdown import inline, table_view
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.markdown.inline import inline_text
@@ -49,17 +49,19 @@ def drawn_at_once(ctx: RenderContext, source: str, close: bool) -> list[list[obj
 
 
 class Wraps:
-    """Counts `Text.wrap` calls, with the text of each wrapped cell."""
+    """Counts the cells drawn at a width (`table_view.cell_lines`), with the text of each."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.texts: list[str] = []
-        wrap = Text.wrap
+        draw = table_view.cell_lines
 
-        def counting(text: Text, *args: object, **kwargs: object) -> object:
-            self.texts.append(text.plain)
-            return wrap(text, *args, **kwargs)  # type: ignore[arg-type]
+        def counting(
+            console: Console, cell: Text, width: int, justify: JustifyMethod
+        ) -> table_view.Wrapped:
+            self.texts.append(cell.plain)
+            return draw(console, cell, width, justify)
 
-        monkeypatch.setattr(Text, "wrap", counting)
+        monkeypatch.setattr(table_view, "cell_lines", counting)
 
 
 @pytest.mark.parametrize(("step", "count"), [(3, 16), (8, 40), (41, 40)])

@@ -9,7 +9,7 @@ row still being written re-wraps only the cells whose text changed.
 
 from __future__ import annotations
 
-from rich.console import JustifyMethod
+from rich.console import Console, JustifyMethod
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -45,8 +45,34 @@ def fit_widths(natural: list[int], available: int) -> list[int]:
     return [max(w, 1) for w in widths]
 
 
+def fits_as_is(text: Text, width: int) -> bool:
+    """Whether Rich would leave ``text`` on one line as it is when wrapping it to ``width``
+    (one line that fits, no tab; counted in characters too: Rich drops an end space of a line
+    that zero-width characters make fit exactly)."""
+    plain = text.plain
+    return (
+        bool(plain)
+        and "\n" not in plain
+        and "\t" not in plain
+        and len(plain) <= width
+        and text.cell_len <= width
+    )
+
+
 Wrapped = list[tuple[list[Segment], int]]
 """A cell's lines at one width: each line's segments and its width in cells."""
+
+
+def cell_lines(console: Console, cell: Text, width: int, justify: JustifyMethod) -> Wrapped:
+    """``cell`` wrapped at ``width``: a left-aligned cell that fits is its text padded to the
+    width, as Rich's wrap would give it (without the wrap's cost: 21% of a 120-row table)."""
+    if justify == "left" and fits_as_is(cell, width):
+        line = cell.copy()
+        line.truncate(width, overflow="fold", pad=True)
+        lines = [line]
+    else:
+        lines = list(cell.wrap(console, width, justify=justify, overflow="fold"))
+    return [(list(line.render(console)), line.cell_len) for line in lines]
 
 
 class _Row:
@@ -155,10 +181,8 @@ class TableView(BlockView):
         known = row.wrapped[index]
         if known is not None and known[0] == width:
             return known[1]
-        console = ctx.console
         justify = _JUSTIFY.get(self.table.aligns[index], "left")
-        lines = row.cells[index].wrap(console, width, justify=justify, overflow="fold")
-        wrapped = [(list(line.render(console)), line.cell_len) for line in lines]
+        wrapped = cell_lines(ctx.console, row.cells[index], width, justify)
         row.wrapped[index] = (width, wrapped)
         return wrapped
 
