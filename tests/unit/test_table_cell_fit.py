@@ -13,7 +13,8 @@ from rich.style import Style
 from rich.text import Text
 
 from acp_tui.ui.markdown.inline import inline_text
-from acp_tui.ui.markdown.table_view import Wrapped, cell_lines, fits_as_is
+from acp_tui.ui.markdown.render import fits_as_is
+from acp_tui.ui.markdown.table_view import Wrapped, cell_lines
 from acp_tui.ui.markdown.theme import DEFAULT_THEME
 
 CONSOLE = Console(file=io.StringIO(), width=200, color_system="truecolor")

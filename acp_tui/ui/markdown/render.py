@@ -61,19 +61,25 @@ class RenderContext:
         return self.syntax_theme.get_background_style()
 
 
+def fits_as_is(text: Text, width: int) -> bool:
+    """Whether Rich would leave ``text`` on one line as it is when wrapping it to ``width``
+    (one line that fits, no tab; counted in characters too: Rich drops an end space of a line
+    that zero-width characters make fit exactly)."""
+    plain = text.plain
+    return (
+        bool(plain)
+        and "\n" not in plain
+        and "\t" not in plain
+        and len(plain) <= width
+        and cell_len(plain) <= width
+    )
+
+
 def wrap_text(ctx: RenderContext, text: Text, width: int) -> list[Strip]:
     """Word-wrap ``text`` to ``width`` cells, one strip per line."""
     console = ctx.console
-    plain = text.plain
-    if (
-        plain
-        and text.justify in (None, "default")
-        and "\n" not in plain
-        and "\t" not in plain
-        and len(plain) <= width  # (Rich's wrap drops an end space of a line whose zero-width
-        and cell_len(plain) <= width  # characters make it fit exactly)
-    ):  # one line that fits: what wrapping gives is the text as it is (without its cost)
-        return [Strip(list(text.render(console)))]
+    if text.justify in (None, "default") and fits_as_is(text, width):
+        return [Strip(list(text.render(console)))]  # (what wrapping gives, without its cost)
     lines = text.wrap(console, max(width, 1), overflow="fold")
     return [Strip(list(line.render(console))) for line in lines] or [BLANK]
 

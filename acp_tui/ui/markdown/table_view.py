@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from acp_tui.ui.markdown.blocks import Block, Table
 from acp_tui.ui.markdown.inline import inline_text
-from acp_tui.ui.markdown.render import BlockView, RenderContext
+from acp_tui.ui.markdown.render import BlockView, RenderContext, fits_as_is
 
 _JUSTIFY: dict[str, JustifyMethod] = {"center": "center", "right": "right"}
 
@@ -43,20 +43,6 @@ def fit_widths(natural: list[int], available: int) -> list[int]:
         widths[i] += extra
         spare -= extra
     return [max(w, 1) for w in widths]
-
-
-def fits_as_is(text: Text, width: int) -> bool:
-    """Whether Rich would leave ``text`` on one line as it is when wrapping it to ``width``
-    (one line that fits, no tab; counted in characters too: Rich drops an end space of a line
-    that zero-width characters make fit exactly)."""
-    plain = text.plain
-    return (
-        bool(plain)
-        and "\n" not in plain
-        and "\t" not in plain
-        and len(plain) <= width
-        and text.cell_len <= width
-    )
 
 
 Wrapped = list[tuple[list[Segment], int]]
