@@ -71,7 +71,14 @@ def test_unreadable_files_mean_nothing_remembered(tmp_path: Path) -> None:
     cwd = tmp_path / "project"
     path = remembered_path(cwd, tmp_path)
     path.parent.mkdir(parents=True)
-    for text in ["not json", "[1, 2]", '{"agents": {"agent": "no list"}}', '{"agents": [1]}']:
+    nested = "[" * 100_000 + "]" * 100_000
+    for text in [
+        "not json",
+        "[1, 2]",
+        '{"agents": {"agent": "no list"}}',
+        '{"agents": [1]}',
+        nested,
+    ]:
         path.write_text(text)
         assert store.recent(cwd, "agent") == []
     path.write_text('{"agents": {"agent": [{"id": 7}, "x", {"id": "ok", "title": 3}]}}')

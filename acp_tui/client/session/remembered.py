@@ -50,7 +50,7 @@ class RememberedSessions:
             data = json.loads(read_settings_file(self._path(cwd), MAX_FILE_BYTES))
         except FileNotFoundError:
             return self._legacy(cwd)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
         agents = data.get("agents") if isinstance(data, dict) else None
         return agents if isinstance(agents, dict) else {}
@@ -58,7 +58,7 @@ class RememberedSessions:
     def _legacy(self, cwd: Path) -> dict[str, Any]:
         try:
             data = json.loads(read_settings_file(self.data_dir / "sessions.json", MAX_LEGACY_BYTES))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
         agents = data.get(str(cwd)) if isinstance(data, dict) else None
         return agents if isinstance(agents, dict) else {}
