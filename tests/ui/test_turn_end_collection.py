@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 from pathlib import Path
 
+import pytest
 from textual.widget import Widget
 
 from acp_tui.ui import collector
@@ -20,6 +21,16 @@ from acp_tui.ui.widgets.message_view import AgentMessageView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.scenarios import write_scenario
 from tests.ui.app_harness import fixed_cwd, gate, one_turn, run_app, text, upd
+
+
+@pytest.fixture(autouse=True)
+def own_collector_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests' own collector policy. The policy is the process's, and watches every
+    session's thread: a thread an earlier test in this process left alive with its turn still
+    running would postpone the turn end's collection (`MAX_POSTPONED`), and the turn's widgets
+    would be frozen alive (seen once in CI, in a worker where such a test had run first)."""
+    monkeypatch.setattr(collector, "policy", collector.CollectorPolicy())
+
 
 STEPS = [
     upd("tool_call", toolCallId="c1", title="Read a.py", kind="read", status="in_progress"),
