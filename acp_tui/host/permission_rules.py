@@ -242,11 +242,17 @@ def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "acp-tui"
 
 
+def directory_file(folder: str, directory: Path, data_dir: Path | None = None) -> Path:
+    """acp-tui's file in `folder` of its data directory for `directory`: one per (resolved)
+    directory, named by the first 24 hex digits of the SHA-256 of its path (UTF-8)."""
+    resolved = str(Path(directory).resolve())
+    digest = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return (data_dir or user_data_dir()) / folder / f"{digest}.json"
+
+
 def rules_path_for(project_dir: Path, data_dir: Path | None = None) -> Path:
     """Where the rules of `project_dir` live: one file per (resolved) project directory."""
-    resolved = str(Path(project_dir).resolve())
-    digest = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return (data_dir or user_data_dir()) / "permissions" / f"{digest}.json"
+    return directory_file("permissions", project_dir, data_dir)
 
 
 class RulesStore:

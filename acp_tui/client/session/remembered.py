@@ -12,15 +12,13 @@ never written again. Unreadable means empty. Nothing here imports Textual.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from acp_tui.client.session.session_summary import SessionSummary, summary_from
 from acp_tui.host.atomic_write import atomic_write_text
-from acp_tui.host.permission_rules import user_data_dir
+from acp_tui.host.permission_rules import directory_file, user_data_dir
 from acp_tui.host.settings_file import read_settings_file
 
 MAX_REMEMBERED = 50
@@ -34,8 +32,7 @@ MAX_LEGACY_BYTES = 16 * 1024 * 1024
 
 def remembered_path(cwd: Path, data_dir: Path | None = None) -> Path:
     """Where the sessions remembered for directory `cwd` are kept."""
-    digest = hashlib.sha256(os.fsencode(str(cwd))).hexdigest()[:24]
-    return (data_dir or user_data_dir()) / "sessions" / f"{digest}.json"
+    return directory_file("sessions", cwd, data_dir)
 
 
 class RememberedSessions:
@@ -69,28 +66,26 @@ class RememberedSessions:
     def recent(self, cwd: Path, agent: str) -> list[SessionSummary]:
         """The sessions remembered for this directory and agent, newest first (malformed
         entries skipped)."""
-        items = self._read_agents(cwd).get(agent, [])
-        if not isinstance(items, list):
-            return []
-        found = [
-            summary_from({**i, "sessionId": i.get("id")}) for i in items if isinstance(i, dict)
-        ]
-        return [s for s in found if s is not None]
+        return _summaries(self._read_agents(cwd), agent)
 
     def add(self, cwd: Path, agent: str, summary: SessionSummary) -> None:
         """Remember a session first, keeping at most `MAX_REMEMBERED`."""
-        old = [s for s in self.recent(cwd, agent) if s.id != summary.id]
-        self._store(cwd, agent, [summary, *old][:MAX_REMEMBERED])
+        agents = self._read_agents(cwd)
+        old = [s for s in _summaries(agents, agent) if s.id != summary.id]
+        self._store(cwd, agents, agent, [summary, *old][:MAX_REMEMBERED])
 
     def forget(self, cwd: Path, agent: str, session_id: str) -> None:
         """Forget a session (nothing is written if it was not remembered)."""
-        old = self.recent(cwd, agent)
+        agents = self._read_agents(cwd)
+        old = _summaries(agents, agent)
         kept = [s for s in old if s.id != session_id]
         if len(kept) != len(old):
-            self._store(cwd, agent, kept)
+            self._store(cwd, agents, agent, kept)
 
-    def _store(self, cwd: Path, agent: str, summaries: list[SessionSummary]) -> None:
-        agents = self._read_agents(cwd)
+    def _store(
+        self, cwd: Path, agents: dict[str, Any], agent: str, summaries: list[SessionSummary]
+    ) -> None:
+        """Write `cwd`'s file: `agents` as read, with `agent`'s sessions now `summaries`."""
         agents[agent] = [
             {"id": s.id, "title": s.title, "updatedAt": s.updated_at, "cwd": s.cwd}
             for s in summaries
@@ -98,3 +93,12 @@ class RememberedSessions:
         text = json.dumps({"cwd": str(cwd), "agents": agents}, indent=1) + "\n"
         with contextlib.suppress(OSError):  # (a convenience: a read-only data directory)
             atomic_write_text(self._path(cwd), text)
+
+
+def _summaries(agents: dict[str, Any], agent: str) -> list[SessionSummary]:
+    """`agent`'s summaries in `agents` as read (malformed entries skipped)."""
+    items = agents.get(agent, [])
+    if not isinstance(items, list):
+        return []
+    found = [summary_from({**i, "sessionId": i.get("id")}) for i in items if isinstance(i, dict)]
+    return [s for s in found if s is not None]
