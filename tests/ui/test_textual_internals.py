@@ -233,6 +233,27 @@ async def test_quick_repaint_paints_the_region_in_the_next_frame() -> None:
         assert not textual_internals.repaint_pending(counted)
 
 
+def test_frame_pacing_internals() -> None:
+    """`PacedFrames` replaces `Screen._update_timer` (a property made with `set_interval`, paused
+    by `Screen._on_timer_update` and resumed at the screen's idle); `PacedTimer` overrides
+    `Timer._run` and uses `_interval`, `_active`, `_reset`, `_tick` and `_start`."""
+    from textual.screen import UPDATE_PERIOD
+    from textual.timer import Timer
+
+    assert isinstance(_has(Screen, "_update_timer", "Screen._update_timer"), property)
+    assert "set_interval" in inspect.getsource(Screen.__dict__["_update_timer"].fget)
+    assert "self._update_timer.pause()" in inspect.getsource(Screen._on_timer_update)
+    assert "self._update_timer.resume()" in inspect.getsource(Screen._on_idle)
+    assert isinstance(UPDATE_PERIOD, float)
+    for name in ("_run", "_tick", "_start", "_run_timer", "_active"):
+        _has(Timer, name, f"Timer.{name}")
+    assert _params(Timer._tick) == ["self", "next_timer", "count"]
+    timer = Timer(Plain(), 0.1, pause=True)
+    assert (timer._interval, timer._reset) == (0.1, False), "Textual changed: Timer's fields"
+    assert not timer._active.is_set(), "Textual changed: Timer._active (an asyncio.Event)"
+    assert "self._active.set()" in inspect.getsource(Timer.resume)
+
+
 def test_resume_layout_internals() -> None:
     """`KeepLayoutOnSwitch` overrides `Screen._screen_resized`, which `App.switch_mode` calls."""
     from textual.app import App

@@ -27,6 +27,7 @@ from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
 from acp_tui.ui.textual_internals import use_compositor
 from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
+from acp_tui.ui.textual_internals.frame_pacing import PacedFrames
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
 from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
@@ -67,6 +68,7 @@ class MainScreen(
     AnchorAtNewHeight,
     KeepFrameOnSwitch,
     LayoutOnce,
+    PacedFrames,
     ComposerActions,
     SettingsActions,
     SidebarFit,

@@ -32,6 +32,10 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
 - `Compositor._render_chops`, `LayoutUpdate`, `textual._context.visible_screen_stack`,
   `Screen._on_update` and `Screen._compositor_refresh`: a tab shown again paints the frame it
   composed while hidden, with the widgets repainted since drawn anew (`kept_frame.py`).
+- `Screen._update_timer`, `Screen._on_timer_update`, `Timer._run`, `Timer._interval`,
+  `Timer._active`, `Timer._reset`, `Timer._tick`, `Timer._start`, `MessagePump._timers`: a
+  frame asked for is drawn once one frame's time has passed since the last began, not a tick
+  later (`frame_pacing.py`).
 - `App.delay_update` as `App.switch_mode` calls it (50 ms of no frames): not on a switch to a
   screen that is built (`switch_at_once.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
