@@ -1,7 +1,8 @@
 """A child process on a real pseudo-terminal, read with the asyncio loop.
 
 The child runs in its own session and process group with the PTY as its controlling terminal,
-so a ^C typed into the PTY interrupts the foreground job, and it is a child subreaper, so its
+so a ^C typed into the PTY interrupts the foreground job (its terminal signals at their default
+actions, however acp-tui was started), and it is a child subreaper, so its
 orphaned descendants stay below it (see `process_tree`). The master side is non-blocking and
 read through `loop.add_reader`; EIO on the master means every writer closed the slave (end of
 output).
@@ -63,9 +64,28 @@ def set_window_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
 
 
+TERMINAL_SIGNALS = (
+    signal.SIGINT,
+    signal.SIGQUIT,
+    signal.SIGTSTP,
+    signal.SIGTTIN,
+    signal.SIGTTOU,
+    signal.SIGHUP,
+    signal.SIGPIPE,
+)
+"""Signals a command on a terminal expects to find at their default action, whatever acp-tui
+inherited: started in the background (`acp-tui ... &`, or from a script), it ignores SIGINT and
+SIGQUIT, and an ignored signal stays ignored across exec, so a ^C typed into the command's
+terminal would do nothing."""
+
+
 def _take_controlling_terminal() -> None:  # pragma: no cover - runs in the forked child
     # Popen has already called setsid() (start_new_session=True); stdin is the PTY slave.
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # what a terminal emulator gives its shell: the default actions, no signal blocked
+    for number in TERMINAL_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
     # The command becomes a subreaper (kept across exec): what its children orphan stays in its
     # tree while it runs, so a tree kill finds it even with an emptied environment.
     set_child_subreaper()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from acp_tui.host.pty_process import TERMINAL_SIGNALS
 from acp_tui.host.terminals import Terminal, TerminalHost
 from acp_tui.protocol.errors import INVALID_PARAMS, RpcError
 from tests.routed import RoutedTerminals
@@ -206,6 +209,34 @@ async def test_ctrl_c_interrupts_the_foreground_job(host: RoutedTerminals) -> No
     created = await host.create({"sessionId": SID, "command": "sleep", "args": ["100"]})
     terminal = host.get(created["terminalId"])
     assert terminal is not None
+    terminal.write_input(b"\x03")
+    status = await asyncio.wait_for(terminal.wait_for_exit(), TIMEOUT)
+    assert status.signal == "SIGINT"
+
+
+def ignored_signals(pid: int) -> int:
+    """The mask of signals a process ignores (`SigIgn` in /proc/PID/status)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M)
+    assert found is not None, status
+    return int(found.group(1), 16)
+
+
+async def test_ctrl_c_interrupts_the_job_when_acp_tui_itself_ignores_it(
+    host: RoutedTerminals,
+) -> None:
+    """Started in the background (`acp-tui ... &`), acp-tui ignores SIGINT and SIGQUIT, and an
+    ignored signal stays ignored across exec: the command still gets them at their defaults."""
+    ignored = {number: signal.signal(number, signal.SIG_IGN) for number in TERMINAL_SIGNALS}
+    try:
+        created = await host.create({"sessionId": SID, "command": "sleep", "args": ["100"]})
+    finally:
+        for number, handler in ignored.items():
+            signal.signal(number, handler)
+    terminal = host.get(created["terminalId"])
+    assert terminal is not None
+    (pid,) = terminal.tree  # the command itself, recorded as it started
+    assert ignored_signals(pid) & sum(1 << (number - 1) for number in TERMINAL_SIGNALS) == 0
     terminal.write_input(b"\x03")
     status = await asyncio.wait_for(terminal.wait_for_exit(), TIMEOUT)
     assert status.signal == "SIGINT"
