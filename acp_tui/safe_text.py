@@ -13,6 +13,11 @@ reads (bidi overrides, "Trojan Source"):
   (U+061C, U+200E, U+200F), the line and paragraph separators (U+2028, U+2029) and lone
   surrogates (which cannot be encoded for output) become ``�`` (U+FFFD).
 
+- a zero-width joiner (U+200D) right after another becomes ``�``: two joiners in a row join
+  nothing, and Rich and Textual both fail to wrap a word that begins with them (a
+  ZeroDivisionError or IndexError at some widths: one ``\u200d\u200d漢字`` in a title or a
+  table cell could stop the app). Text streamed in chunks is joined with `continued_safely`.
+
 A CR LF pair is a line break, not a control to show: it becomes LF first. Otherwise the mapping
 is one character to one character, so offsets into the original text stay valid.
 
@@ -25,9 +30,11 @@ from __future__ import annotations
 import re
 
 REPLACEMENT = "\ufffd"
+JOINER = "\u200d"
 
 _UNSAFE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    "|(?<=\u200d)\u200d"
 )
 
 _PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
@@ -61,3 +68,12 @@ def safe_line(text: str) -> str:
     if _UNSAFE.search(text) is None and "\n" not in text:
         return text
     return _UNSAFE.sub(_visible, text).replace("\n", "\u240a")
+
+
+def continued_safely(before: str, text: str) -> str:
+    """`text` (made safe) to be appended to `before` (made safe): a joiner that would follow a
+    joiner becomes U+FFFD, as within one text (a streamed chunk may end with one and the next
+    begin with one)."""
+    if text.startswith(JOINER) and before.endswith(JOINER):
+        return REPLACEMENT + text[1:]
+    return text

@@ -18,6 +18,7 @@ from acp_tui.protocol.models import (
     ToolCallContent,
     ToolCallLocation,
 )
+from acp_tui.safe_text import continued_safely
 from acp_tui.thread.permission import PermissionAsk
 
 MessageRole = Literal["user", "agent", "thought"]
@@ -34,9 +35,12 @@ class TextRun:
         self._pieces: list[str] = [first.text]
         self._text: str | None = first.text
 
-    def append(self, text: str) -> None:
+    def append(self, text: str) -> str:
+        """Append `text`; what was appended (see `continued_safely`)."""
+        text = continued_safely(self._pieces[-1], text)
         self._pieces.append(text)
         self._text = None
+        return text
 
     @property
     def text(self) -> str:
@@ -83,17 +87,17 @@ class MessageEntry:
         for block in blocks or ():
             self.append_block(block)
 
-    def append_text(self, text: str) -> int:
-        """Append streamed text (merging into a trailing text block); returns the block index."""
+    def append_text(self, text: str) -> tuple[int, str]:
+        """Append streamed text (merging into a trailing text block); returns the block index
+        and the text as appended (a joiner after a joiner shown as U+FFFD, `continued_safely`)."""
         self._blocks = None
         parts = self.parts
         if parts:
             last = parts[-1]
             if type(last) is TextRun:
-                last.append(text)
-                return len(parts) - 1
+                return len(parts) - 1, last.append(text)
         parts.append(TextRun(TextContent(text=text)))
-        return len(parts) - 1
+        return len(parts) - 1, text
 
     def append_block(self, block: ContentBlock) -> tuple[int, str | None]:
         """Append any block; returns its index and, for text, the text appended."""
@@ -101,9 +105,8 @@ class MessageEntry:
         parts = self.parts
         if isinstance(block, TextContent):
             if parts and type(parts[-1]) is TextRun:
-                parts[-1].append(block.text)
-            else:
-                parts.append(TextRun(block))
+                return len(parts) - 1, parts[-1].append(block.text)
+            parts.append(TextRun(block))
             return len(parts) - 1, block.text
         parts.append(block)
         return len(parts) - 1, None

@@ -215,7 +215,7 @@ class Thread(ThreadPlans, ThreadSettings):
             entry.append_text(text)
             self._add_entry(entry)
             return
-        index = entry.append_text(text)
+        index, text = entry.append_text(text)
         self.changed.emit(ch.MessageChunkAppended(entry, index, text))
 
     def _on_chunk(self, update: UserMessageChunk | AgentMessageChunk | AgentThoughtChunk) -> None:

@@ -31,6 +31,7 @@ PAYLOAD = (
     "\u202eevil\u202c \u2066iso\u2069"  # bidi override / isolate
     " [/] [bold red]red[/bold red] [link=https://evil.invalid]l[/link] [@click=app.quit]q[/]"
     "\x08\x7f\rX"
+    " \u200d\u200d漢字漢字"  # a word Rich and Textual could not wrap (two joiners first)
 )
 """Everything at once; never a lone surrogate (it cannot travel as UTF-8)."""
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import unicodedata
 
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
+from rich.text import Text
+from textual.content import Content
 
-from acp_tui.safe_text import REPLACEMENT, is_safe, safe_line, safe_text
+from acp_tui.safe_text import REPLACEMENT, continued_safely, is_safe, safe_line, safe_text
 
 BIDI_CONTROLS = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
 
@@ -74,3 +78,45 @@ def test_nothing_a_terminal_treats_as_control_survives(text: str) -> None:
         category = unicodedata.category(char)
         assert category != "Cc" or char in "\t\n", repr(char)
         assert char not in BIDI_CONTROLS
+
+
+JOINED_PIECES = [
+    "a",
+    " ",
+    "\n",
+    "漢字",
+    "👍",
+    "👨",
+    "e\u0301",
+    "\u200d",
+    "\u200b",
+    "\u200c",
+    "\ufe0f",
+]
+CONSOLE = Console(file=io.StringIO(), width=200)
+
+
+def test_a_joiner_after_a_joiner_is_shown_and_real_sequences_are_kept() -> None:
+    assert safe_text("\u200d\u200d漢字") == "\u200d\ufffd漢字"
+    assert safe_text("a\u200d\u200d\u200db") == "a\u200d\ufffd\ufffdb"
+    assert not is_safe("x\u200d\u200d")
+    family = "👨\u200d👩\u200d👧"  # one joiner between each: a real sequence
+    assert safe_text(family) is family and is_safe(family)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(JOINED_PIECES), max_size=10), st.integers(1, 12))
+@example(["\u200d", "\u200d", "漢字"], 1)  # Rich: ZeroDivisionError
+@example(["a", " ", "\u200d", "\u200d", "漢字", "漢字"], 3)  # Rich and Textual: IndexError
+def test_safe_text_always_wraps(pieces: list[str], width: int) -> None:
+    """Rich's and Textual's wraps fail on a word that begins with two joiners: the safe text
+    of anything wraps at any width."""
+    text = safe_text("".join(pieces))
+    Text(text).wrap(CONSOLE, width, overflow="fold")
+    Content(text).wrap(width)
+
+
+def test_chunks_that_would_put_two_joiners_together_are_joined_safely() -> None:
+    assert continued_safely("a\u200d", "\u200d漢字") == "\ufffd漢字"
+    assert continued_safely("a\u200d", "b") == "b"
+    assert continued_safely("a", "\u200db") == "\u200db"

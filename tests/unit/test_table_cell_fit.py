@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
+from acp_tui.safe_text import safe_text
 from acp_tui.ui.markdown.inline import inline_text
 from acp_tui.ui.markdown.render import fits_as_is
 from acp_tui.ui.markdown.table_view import Wrapped, cell_lines
@@ -27,9 +28,12 @@ def wrapped(text: Text, width: int) -> Wrapped:
 
 
 @settings(max_examples=400, deadline=None)
+@example(["\u200d", "\u200d", "漢字"], 1)  # Rich's wrap fails on it unless made safe
 @given(st.lists(st.sampled_from(PIECES), max_size=8), st.integers(1, 24))
 def test_a_cell_that_fits_is_what_the_wrap_draws(pieces: list[str], width: int) -> None:
-    text = inline_text("".join(pieces).strip(), DEFAULT_THEME, Style(color="red"))
+    # cells are agent text made safe (two joiners in a row, which Rich cannot wrap, are not)
+    source = safe_text("".join(pieces).strip())
+    text = inline_text(source, DEFAULT_THEME, Style(color="red"))
     assert cell_lines(CONSOLE, text, width, "left") == wrapped(text, width)
 
 

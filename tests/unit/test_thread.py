@@ -31,6 +31,19 @@ def test_agent_chunks_coalesce_and_emit_deltas(thread: Thread, events: list[ch.C
     ]
 
 
+def test_chunks_never_put_two_joiners_together(thread: Thread, events: list[ch.Change]) -> None:
+    """Each chunk is safe alone; a chunk ending with a zero-width joiner and the next beginning
+    with one would make the pair Rich and Textual cannot wrap: the second is shown as U+FFFD,
+    in the entry and in what the views are sent."""
+    for piece in ("a\u200d", "\u200d漢字", "\u200d\u200dx"):
+        notify(thread, chunk("agent_message_chunk", piece))
+    [entry] = thread.entries
+    assert isinstance(entry, MessageEntry)
+    assert entry.text == "a\u200d\ufffd漢字\u200d\ufffdx"
+    sent = [event.text for event in events if isinstance(event, ch.MessageChunkAppended)]
+    assert "a\u200d" + "".join(sent) == entry.text
+
+
 def test_fast_path_and_model_path_agree() -> None:
     fast, slow = Thread(), Thread()
     updates = [
