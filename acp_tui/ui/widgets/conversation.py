@@ -467,10 +467,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             self.view_state(entry_id).pinned = True
         if item is None:
             return self.views.get(entry_id)
-        history = next(
-            (h for h in self.query_children(FrozenHistory) if any(i is item for i in h.items)),
-            None,
-        )
+        history = self.history_holding(item)
         view = self._view_for(item.entry, item=item) if item.entry is not None else None
         if history is None or view is None or item.entry is None:
             return None
