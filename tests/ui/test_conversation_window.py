@@ -45,6 +45,15 @@ def live_window(app: AcpApp) -> ConversationView:
     return conversation
 
 
+async def fed_turns(app: AcpApp, pilot: Pilot[Any], turns: int) -> ConversationView:
+    """The live-window conversation (`live_window`) after `turns` turns, settled."""
+    conversation = live_window(app)
+    for turn in range(1, turns + 1):
+        feed_turn(app.session, turn)
+    await settled(pilot, conversation)
+    return conversation
+
+
 async def settled(pilot: Pilot[Any], conversation: ConversationView) -> None:
     """Every live view mounted and a few frames painted."""
     await until(
@@ -299,11 +308,8 @@ async def test_a_long_thread_keeps_a_bounded_number_of_live_widgets() -> None:
 
 async def test_freezing_while_scrolled_up_does_not_move_the_text() -> None:
     async with headless_app() as (app, pilot):
-        conversation = live_window(app)
+        conversation = await fed_turns(app, pilot, 19)
         session = app.session
-        for turn in range(1, 20):
-            feed_turn(session, turn)
-        await settled(pilot, conversation)
         assert not conversation.frozen_entry_ids  # 57 entries: under the freezing threshold
         conversation.release_anchor()
         conversation.scroll_to(y=200, animate=False, immediate=True)
@@ -443,11 +449,8 @@ async def test_clicking_a_frozen_card_thaws_it_into_a_live_card() -> None:
 
 async def test_an_update_to_a_frozen_entry_is_shown_once() -> None:
     async with headless_app() as (app, pilot):
-        conversation = live_window(app)
+        conversation = await fed_turns(app, pilot, 29)
         session = app.session
-        for turn in range(1, 30):
-            feed_turn(session, turn)
-        await settled(pilot, conversation)
         entry = session.thread.tool_calls["call-1"]
         assert entry.id in conversation.frozen_entry_ids
         session.thread.apply_notification(

@@ -7,19 +7,15 @@ import pytest
 
 from acp_tui.ui.widgets.conversation_bursts import BURST_LIVE
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
-from bench.turns import feed_turn
-from tests.ui.test_conversation_window import headless_app, live_window, settled
+from tests.ui.test_conversation_window import fed_turns, headless_app
 
 
 async def test_a_frozen_card_drawn_again_changes_only_its_history(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     async with headless_app() as (app, pilot):
-        conversation = live_window(app)
+        conversation = await fed_turns(app, pilot, 29)
         session = app.session
-        for turn in range(1, 30):
-            feed_turn(session, turn)
-        await settled(pilot, conversation)
         histories = conversation.frozen_histories()
         assert histories == list(conversation.query_children(FrozenHistory))
         entry = session.thread.tool_calls["call-1"]
