@@ -155,10 +155,11 @@ class ConversationBursts(VerticalScroll):
             self._thawed_this_frame += 1
             return False
         item = self._frozen[entry.id]
-        item.invalidate()
         history = self.history_holding(item)
         if history is not None:
-            history.changed()
+            history.item_changed(item)
+        else:
+            item.invalidate()
         return True
 
     def frozen_histories(self) -> list[FrozenHistory]:
