@@ -1,5 +1,6 @@
-"""A registry on 127.0.0.1 for tests: the snapshot of `../shared/acp-registry` (or any index)
-and archives built in the test, served by `http.server` in a thread on a free port.
+"""A registry on 127.0.0.1 for tests: the vendored snapshot of the ACP registry
+(`tests/data/acp-registry`, or any index) and archives built in the test, served by
+`http.server` in a thread on a free port.
 
 `ETag`/`Last-Modified` are sent and `If-None-Match`/`If-Modified-Since` answered with 304;
 `fail_with` makes every request answer that status; each request's path and headers are kept.
@@ -21,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "acp-registry" / "registry.json"
+SNAPSHOT = Path(__file__).resolve().parent / "data" / "acp-registry" / "registry.json"
 LAST_MODIFIED = "Sat, 07 Feb 2026 10:00:00 GMT"
 
 

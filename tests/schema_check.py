@@ -16,7 +16,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-SCHEMA_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "acp-schema"
+SCHEMA_ROOT = Path(__file__).resolve().parent / "data" / "acp-schema"
+"""The vendored schemas (tests/data/README.md says where they come from)."""
 SCHEMA_DIR = SCHEMA_ROOT / "v1"
 
 # client → agent requests and notifications

@@ -1,6 +1,8 @@
 """Our Connection against agents nobody here wrote: the `agent-client-protocol` SDK examples.
 
-The examples ship only in the sdist, which is fetched (once) into tests/.cache/ with pip.
+The examples ship only in the sdist, which is fetched (once) into tests/.cache/ with pip: this
+needs PyPI, so the test is under the `interop` marker (deselected by default; run it with
+`uv run pytest -m interop tests/integration/test_third_party_agent.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytestmark = pytest.mark.interop
 
 CACHE = Path(__file__).resolve().parents[1] / ".cache"
 EXAMPLES = ("echo_agent.py", "agent.py")

@@ -1,6 +1,6 @@
 """ACP v2 (draft, schema 2.0.0-alpha.3) where it differs from v1: the wire shapes acp-tui reads.
 
-What v2 changes, as far as a client sees it (pinned schema in ../shared/acp-schema/v2):
+What v2 changes, as far as a client sees it (pinned schema in tests/data/acp-schema/v2):
 
 - `initialize` carries `info`/`capabilities` (v1: `clientInfo`/`clientCapabilities`; the answer
   `info`/`capabilities`/`authMethods` with `methodId` and an explicit `type`). The client no
