@@ -5,13 +5,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acp_tui.client.check import CheckReport
+    from acp_tui.host.process_guard import ProcessGuard
 
 USAGE = (
     "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
-    "[--mode ID] [--json] [--timeout SECONDS] (-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
+    "[--mode ID] [--json] [--timeout SECONDS] [--prompt-timeout SECONDS] "
+    "(-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
 )
+STEP_SECONDS = 60.0
+PROMPT_SECONDS = 300.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Run an agent without a UI: initialize, session/new in a temporary directory, "
             "optionally one prompt; report what it announced and everything it sent outside "
-            "the ACP v1 schema. Exit status 1 when there is anything, 2 when it did not run."
+            "the ACP v1 schema. Each step is printed on stderr as it goes, with its time, and "
+            "bounded. Exit status 1 when there is anything, 2 when it did not run (or a step "
+            "ran out of time), 128+N when stopped by signal N; the agent's processes are ended "
+            "in every case."
         ),
     )
     parser.add_argument("--prompt", metavar="TEXT", help="send one prompt and wait for its end")
@@ -35,7 +48,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--auth", metavar="METHOD", help="the auth method id to use if asked")
     parser.add_argument("--mode", metavar="ID", help="switch to this session mode first")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=STEP_SECONDS,
+        metavar="SECONDS",
+        help=f"the bound on each step but the prompt: initialize, authenticate, session/new, "
+        f"session/set_mode, and the time between two steps (default: {STEP_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--prompt-timeout",
+        type=float,
+        default=PROMPT_SECONDS,
+        metavar="SECONDS",
+        help=f"the bound on the prompt's turn (default: {PROMPT_SECONDS:g})",
+    )
     parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
     parser.add_argument(
         "-a",
@@ -67,23 +94,85 @@ def main(argv: list[str]) -> int:
         # the agent runs in a temporary directory: a relative command is ours, not its
         agent_argv[0] = os.path.abspath(agent_argv[0])
     from acp_tui.client.check import format_report, run_check
+    from acp_tui.client.check_steps import StepLimits
+    from acp_tui.host.process_guard import ProcessGuard
 
-    report = asyncio.run(
-        run_check(
-            agent_argv,
-            prompt=args.prompt,
-            policy=args.permission,
-            auth=args.auth,
-            mode=args.mode,
-            time_limit=args.timeout,
-            cwd=Path(args.cwd).resolve() if args.cwd else None,
-            env=env,
-        )
+    progress = _Progress()
+    guard = ProcessGuard()
+    guard.install()  # subreaper + watchdog: nothing of the agent outlives the check, even kill -9
+    check = run_check(
+        agent_argv,
+        prompt=args.prompt,
+        policy=args.permission,
+        auth=args.auth,
+        mode=args.mode,
+        limits=StepLimits(args.timeout, args.prompt_timeout),
+        cwd=Path(args.cwd).resolve() if args.cwd else None,
+        env=env,
+        guard=guard,
+        say=progress,
     )
-    print(report.to_json() if args.json else format_report(report))
-    if report.error is not None:
+    try:
+        outcome = asyncio.run(_stoppable(check, guard))
+    finally:
+        guard.close()  # every process below the check or carrying its marker, then the watchdog
+    if isinstance(outcome, signal.Signals):
+        progress.end_line()
+        print(
+            f"acp-tui check: stopped by {outcome.name}; the agent's processes were ended",
+            file=sys.stderr,
+        )
+        return 128 + outcome
+    print(outcome.to_json() if args.json else format_report(outcome))
+    if outcome.error is not None:
         return 2
-    return 0 if report.ok else 1
+    return 0 if outcome.ok else 1
+
+
+class _Progress:
+    """The steps as they go, on stderr (stdout is the report's)."""
+
+    def __init__(self) -> None:
+        self.mid_line = False
+
+    def __call__(self, text: str) -> None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        self.mid_line = not text.endswith("\n")
+
+    def end_line(self) -> None:
+        """End a step's line left open ("session/new… ") before another message."""
+        if self.mid_line:
+            self("\n")
+
+
+async def _stoppable(
+    check: Coroutine[Any, Any, CheckReport], guard: ProcessGuard
+) -> CheckReport | signal.Signals:
+    """Run the check; SIGTERM, SIGINT or SIGHUP kill the agent's processes at once and stop it
+    (the session still closes), returning the signal instead of the report."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(check)
+    stopped: list[signal.Signals] = []
+
+    def stop(sig: signal.Signals) -> None:
+        if not stopped:
+            stopped.append(sig)
+            guard.kill_everything()
+            task.cancel()
+
+    signals = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop, sig)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if not stopped:
+            raise
+        return stopped[0]
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
 
 
 def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]] | str:

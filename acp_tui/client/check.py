@@ -2,7 +2,8 @@
 
 Initialize, `session/new` in a fresh temporary directory, optionally one prompt (permissions
 answered by a fixed policy), then a report: protocol version, capabilities, auth methods, modes,
-config options, commands, timings and every conformance mark of the traffic.
+config options, commands, timings and every conformance mark of the traffic. Each step is bounded
+and told as it goes (`check_steps.py`); the agent's whole tree is killed however the check ends.
 """
 
 from __future__ import annotations
@@ -11,22 +12,30 @@ import asyncio
 import contextlib
 import json
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from acp_tui.client.check_steps import StepClock, StepLimits, StepTimeout
 from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.protocol.methods import INITIALIZE
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
+from acp_tui.protocol.process_tree import kill_tree
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.thread.diff import FileDiff
 
 Policy = Literal["allow", "reject", "cancel"]
+STDERR_LINES = 12
+"""The agent's last stderr lines a report shows when a step ran out of time."""
+CLOSE_SECONDS = 10.0
+"""How long closing the session may take (`session/close`, the agent's shutdown) before the
+agent's tree is killed outright."""
 
 
 class CheckUi:
@@ -103,6 +112,8 @@ class CheckReport:
     frames: int = 0
     marks: list[dict[str, Any]] = field(default_factory=list)
     mark_counts: dict[str, int] = field(default_factory=dict)
+    stderr_tail: list[str] = field(default_factory=list)
+    """The agent's last stderr lines, when a step ran out of time."""
 
     @property
     def violations(self) -> int:
@@ -121,29 +132,45 @@ async def run_check(
     policy: Policy = "allow",
     auth: str | None = None,
     mode: str | None = None,
-    time_limit: float = 120.0,
+    limits: StepLimits | None = None,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
+    guard: ProcessGuard | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> CheckReport:
     """Run `acp-tui check`: start the agent, shake hands, open a session, optionally send one
     prompt, and report every frame that broke the protocol.
+
+    Each step is bounded (`limits`) and told through `say` as it goes ("initialize… 1.2 s");
+    the agent's processes are killed as a tree (those carrying `guard`'s marker) however the
+    check ends; the command line also installs the guard (subreaper, watchdog) and closes it.
     """
     report = CheckReport(command=list(argv))
+    clock = StepClock(limits or StepLimits(), say)
+    guard = guard if guard is not None else ProcessGuard()
     with contextlib.ExitStack() as stack:
         if cwd is None:
             cwd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="acp-check-")))
         ui = CheckUi(auth)
         settings = Settings(hold_writes=HoldWrites.NEVER)
         session = CheckSession(
-            argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {})
+            argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {}), guard=guard
         )
+        unsubscribe = session.traffic.subscribe(clock.on_traffic)
         try:
-            async with asyncio.timeout(time_limit):
-                await _drive(session, report, prompt, mode)
-        except TimeoutError:
-            report.error = f"timed out after {time_limit:g} s"
+            await clock.bound(_drive(session, report, prompt, mode))
+        except StepTimeout as timeout:
+            clock.timed_out(timeout)
+            report.error = str(timeout)
+            process = session.connector.process
+            report.stderr_tail = process.stderr_tail(STDERR_LINES) if process else []
         finally:
-            await session.close()
+            unsubscribe()
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(session.close(), CLOSE_SECONDS)
+            finally:  # whatever of the agent's tree is left (by the marker it inherited)
+                await asyncio.to_thread(kill_tree, marker=guard.marker, watched=None)
         _fill(report, session)
         if report.error is None and ui.auth_error:
             report.error = ui.auth_error
@@ -248,6 +275,9 @@ def format_report(report: CheckReport) -> str:
     lines.append(f"frames:           {report.frames}")
     if report.error:
         lines.append(f"error:            {report.error}")
+    if report.stderr_tail:
+        lines.append("agent's stderr:")
+        lines.extend(f"  {line}" for line in report.stderr_tail)
     if not report.marks:
         lines.append("conformance:      nothing outside the ACP v1 schema")
     else:

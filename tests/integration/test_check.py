@@ -104,6 +104,7 @@ def test_check_command_line_json_and_exit_status(tmp_path: Path) -> None:
     assert report["mark_counts"] == {"relative path": 1, "unknown variant": 1}
 
 
+@pytest.mark.interop  # the examples are downloaded from PyPI (see test_third_party_agent.py)
 @pytest.mark.parametrize("example", ["echo_agent.py", "agent.py"])
 async def test_sdk_example_agents_are_clean(
     sdk_examples: dict[str, Path],  # noqa: F811
