@@ -14,6 +14,7 @@ import asyncio
 from pathlib import Path
 
 from acp_tui.host import file_access as fa
+from acp_tui.host.atomic_write import atomic_write_bytes
 from acp_tui.host.boundary import PathPolicy
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.host.reverts import PathLocks
@@ -75,3 +76,18 @@ class OwnWrites:
         if isinstance(result, fa.Changed):
             raise OwnWriteError(f"{path} changed on disk meanwhile: not written")
         return result.real
+
+    async def write_app_file(self, path: Path, data: bytes) -> Path:
+        """Write one of acp-tui's own files where acp-tui keeps them (a screenshot under its
+        XDG state directory, `screenshots.py`): a path acp-tui chose, never one the user or the
+        agent named, so nothing is asked. Registered in `OwnFiles` first (the change monitor
+        never counts it, wherever that directory is), under the path's lock, written atomically
+        with its missing directories made; the path written, else `OwnWriteError`."""
+        self.own_files.add(path)
+        key = await asyncio.to_thread(fa.beneath_real, path)
+        async with self.locks(key):
+            try:
+                await asyncio.to_thread(atomic_write_bytes, path, data)
+            except OSError as error:
+                raise OwnWriteError(f"cannot write {path}: {error.strerror or error}") from None
+        return path

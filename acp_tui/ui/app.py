@@ -313,8 +313,15 @@ class AcpApp(WorkspaceApp):
         register_screen(self, self.get_screen(inspector_name(tab)))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """Textual's palette commands plus the traffic inspector."""
-        yield from super().get_system_commands(screen)
+        """Textual's palette commands (its screenshot replaced by ours) plus the inspector."""
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":
+                command = SystemCommand(
+                    "Screenshot",
+                    "Save an SVG of the screen under acp-tui's state directory",
+                    lambda: self.set_timer(0.1, self.action_screenshot),  # the palette gone
+                )
+            yield command
         yield SystemCommand(
             "Traffic inspector",
             "Every JSON-RPC frame, paired, filtered, with conformance marks (f12)",
@@ -326,6 +333,14 @@ class AcpApp(WorkspaceApp):
                 "Review this session's worktree changes into the main checkout, file by file",
                 lambda: self.apply_tab(self.current_tab),
             )
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Save a screenshot under `$XDG_STATE_HOME/acp-tui/screenshots/` through the shown
+        session's file host, and say where (`screenshot.py`); `filename` and `path` (Textual's
+        arguments) are not used: acp-tui names the file and its place."""
+        from acp_tui.ui.screenshot import save_screenshot
+
+        self.run_worker(save_screenshot(self, self.current_tab.session), group="screenshot")
 
     def show_current_thread(self, tab: SessionTab | None = None) -> None:
         """A new main screen for a tab whose session's thread was replaced (another session

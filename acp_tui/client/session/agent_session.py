@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from acp_tui.host.permission_rules import RulesStore
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.reverts import Reverts
+from acp_tui.host.screenshots import screenshot_path
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.protocol.agent_api import AgentApi
@@ -268,6 +270,12 @@ class AgentSession:
         """Write an export of the user's through the file host (walk, boundary, atomic, an own
         file of acp-tui's); the real path written, else `OwnWriteError`."""
         return await self.fs.own_writes.write(path, text.encode("utf-8"))
+
+    async def save_screenshot(self, svg: str) -> Path:
+        """Save a screenshot (SVG) under acp-tui's state directory through the file host (an own
+        file of acp-tui's, locked, atomic); the path written, else `OwnWriteError`."""
+        path = screenshot_path(datetime.now())
+        return await self.fs.own_writes.write_app_file(path, svg.encode("utf-8"))
 
     def terminal(self, terminal_id: str) -> Terminal | None:
         """The agent's terminal with this id (released ones too), for its view."""

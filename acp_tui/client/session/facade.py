@@ -193,6 +193,12 @@ class SessionFacade(Protocol):
         """
         ...
 
+    async def save_screenshot(self, svg: str) -> Path:
+        """Save a screenshot (SVG text) under acp-tui's state directory
+        (`$XDG_STATE_HOME/acp-tui/screenshots/`) through the file host; the path written.
+        Raises `OwnWriteError` saying why it was not written."""
+        ...
+
     def remove_queued(self, item_id: int) -> bool:
         """Take a queued prompt back; False if it cannot be (v2: the agent accepted it).
 
