@@ -20,10 +20,9 @@ class UsageError(Exception):
 
 def more_preset(name: str, table: PresetTable, cwd: Path) -> Preset:
     """A preset named by a second (third, …) `-a`: known, and startable here."""
-    preset = table.presets.get(name)
+    preset = table.get(name)
     if preset is None:
-        known = ", ".join(sorted(table.presets))
-        raise UsageError(f"no agent preset {name!r} (known: {known})")
+        raise UsageError(unknown_preset(name, table))
     if preset.registry is not None:
         check_registry_agent(preset)
     else:
@@ -56,9 +55,9 @@ def resolve_preset(
     preset's name without `--` are accepted only when the preset's command has them already
     (`acp-tui gemini --acp` still works). Otherwise the words are the agent command itself.
     """
-    if name is None and extra and not extra[0].startswith("-") and extra[0] in table.presets:
-        name, extra = extra[0], extra[1:]
-        preset = table.presets[name]
+    bare = table.get(extra[0]) if name is None and extra and not extra[0].startswith("-") else None
+    if bare is not None:
+        name, extra, preset = extra[0], extra[1:], bare
         unknown = [arg for arg in extra if arg not in preset.command[1:]]
         if unknown:
             raise UsageError(
@@ -70,8 +69,7 @@ def resolve_preset(
     if name is not None:
         named = table.get(name)
         if named is None:
-            known = ", ".join(sorted(table.presets))
-            raise UsageError(f"no agent preset {name!r} (known: {known})")
+            raise UsageError(unknown_preset(name, table))
         if extra:
             raise UsageError(f"unexpected {extra[0]!r} (agent arguments go after `--`)")
         return named, [*named.command, *agent_argv]
@@ -81,6 +79,25 @@ def resolve_preset(
             raise UsageError(f"unknown option {extra[0]!r} (agent arguments go after `--`)")
         return None, extra + agent_argv
     return None, agent_argv
+
+
+def unknown_preset(name: str, table: PresetTable) -> str:
+    """The one line for a preset name nobody knows: the closest name, and every name."""
+    known = ", ".join(sorted(table.presets))
+    close = did_you_mean(name, table)
+    hint = f"; did you mean {close!r}?" if close is not None else ""
+    return f"no agent preset {name!r}{hint} (known: {known})"
+
+
+def did_you_mean(word: str, table: PresetTable) -> str | None:
+    """The agent name closest to `word` (a typo: `gemnii` → `gemini`), if one is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word, table.names(), n=1, cutoff=0.75)
+    if not close:
+        return None
+    preset = table.get(close[0])
+    return preset.name if preset is not None else close[0]
 
 
 def open_catalog() -> Catalog:

@@ -12,6 +12,7 @@ from acp_tui.agent_choice import (
     UsageError,
     check_agent_command,
     check_registry_agent,
+    did_you_mean,
     install_agent,
     list_agents,
     more_preset,
@@ -152,19 +153,19 @@ def parse_args(
         )  # fmt: skip
     if args.demo and agent_argv:
         raise UsageError("give either --demo or an agent command, not both")
-    pick = not args.demo and not agent_argv
-    if pick and not _any_startable(table):
-        raise UsageError(
-            "no agent given and none of the known agents is installed; see "
-            "`acp-tui --list-agents`, or try `acp-tui -- AGENT_CMD` or `acp-tui --demo`"
-        )
+    pick = not args.demo and not agent_argv  # the picker: the demo, and how to install the rest
     if preset is not None and preset.registry is not None:
         check_registry_agent(preset)
     elif not args.demo and not pick:
         try:
             check_agent_command(agent_argv[0], cwd)
         except UsageError as error:
-            if preset is None or preset.install is None:
+            if preset is None:
+                close = did_you_mean(agent_argv[0], table) if os.sep not in agent_argv[0] else None
+                if close is None:
+                    raise
+                raise UsageError(f"{error}; did you mean `acp-tui {close}`?") from None
+            if preset.install is None:
                 raise
             raise UsageError(f"{error}; install it with: {preset.install}") from None
     if args.resume is not None and args.continue_last:
@@ -196,12 +197,6 @@ def _wants_registry(name: str, table: PresetTable) -> bool:
     if preset is not None:
         return preset.registry is not None
     return shutil.which(name) is None
-
-
-def _any_startable(table: PresetTable) -> bool:
-    from acp_tui.registry.agents import startable
-
-    return any(startable(preset) for preset in table.presets.values())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,10 @@ anything heavy is imported. A table accepts:
 
 A user table with a built-in's name overrides that built-in key by key. Agents of the ACP
 registry (`acp_tui.registry.agents`) come in as `bases`: a table with a registry agent's id
-overrides it the same way. Problems become messages; a table that cannot be used is skipped.
+overrides it the same way. A built-in names its registry id where that differs (`codex` is the
+registry's `codex-acp`): the two are one agent, listed once under the built-in's name, and
+either name starts it (`PresetTable.get`). Problems become messages; a table that cannot be
+used is skipped.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ class Preset:
     description: str = ""
     registry: RegistryLaunch | None = None
     """How the registry starts it, when `command` is the registry's (npx, uvx, a binary)."""
+    registry_id: str | None = None
+    """Its id in the ACP registry when that differs from `name` (another name that starts it)."""
 
     @property
     def program(self) -> str:
@@ -73,8 +78,12 @@ class Preset:
         return bool(self.mode or self.model or self.config)
 
 
-def _builtin(name: str, title: str, command: str, install: str) -> Preset:
-    return Preset(name, tuple(command.split()), title, install=install, builtin=True)
+def _builtin(
+    name: str, title: str, command: str, install: str, registry_id: str | None = None
+) -> Preset:
+    return Preset(
+        name, tuple(command.split()), title, install=install, builtin=True, registry_id=registry_id
+    )
 
 
 BUILTIN_PRESETS: tuple[Preset, ...] = (
@@ -88,12 +97,19 @@ BUILTIN_PRESETS: tuple[Preset, ...] = (
         "npm install -g @zed-industries/claude-code-acp",
     ),
     _builtin(
-        "codex", "Codex (ACP adapter)", "codex-acp", "npm install -g @zed-industries/codex-acp"
+        "codex", "Codex (ACP adapter)", "codex-acp", "npm install -g @zed-industries/codex-acp",
+        registry_id="codex-acp",
     ),
     _builtin("opencode", "OpenCode", "opencode acp", "npm install -g opencode-ai"),
-    _builtin("qwen", "Qwen Code", "qwen --acp", "npm install -g @qwen-code/qwen-code"),
+    _builtin(
+        "qwen", "Qwen Code", "qwen --acp", "npm install -g @qwen-code/qwen-code",
+        registry_id="qwen-code",
+    ),
     _builtin("kimi", "Kimi CLI", "kimi acp", "uv tool install kimi-cli"),
-    _builtin("vibe", "Mistral Vibe", "vibe-acp", "uv tool install mistral-vibe"),
+    _builtin(
+        "vibe", "Mistral Vibe", "vibe-acp", "uv tool install mistral-vibe",
+        registry_id="mistral-vibe",
+    ),
     _builtin("fast-agent", "fast-agent", "fast-agent acp", "uv tool install fast-agent-mcp"),
     _builtin(
         "goose", "Goose", "goose acp",
@@ -110,7 +126,17 @@ class PresetTable:
     messages: list[str] = field(default_factory=list)
 
     def get(self, name: str) -> Preset | None:
-        return self.presets.get(name)
+        """The preset of that name, or the one whose registry id it is (`codex-acp`: `codex`)."""
+        preset = self.presets.get(name)
+        if preset is None:
+            preset = next((p for p in self.presets.values() if p.registry_id == name), None)
+        return preset
+
+    def names(self) -> list[str]:
+        """Every name that starts an agent: the presets' names and their registry ids."""
+        names = list(self.presets)
+        names += [p.registry_id for p in self.presets.values() if p.registry_id is not None]
+        return names
 
     def installed(self) -> list[Preset]:
         return [p for p in self.presets.values() if p.installed()]
@@ -155,10 +181,11 @@ def load_presets(
         if not isinstance(raw, dict):
             table.messages.append(f"{where} must be a table; ignored")
             continue
-        preset, problems = parse_preset(name, raw, table.presets.get(name))
+        base = table.get(name)  # a registry id overlays the built-in that names it
+        preset, problems = parse_preset(name, raw, base)
         table.messages.extend(f"{where}: {problem}" for problem in problems)
         if preset is not None:
-            table.presets[name] = preset
+            table.presets[base.name if base is not None else name] = preset
     return table
 
 

@@ -5,7 +5,8 @@ An entry becomes a `Preset` whose command is the registry's: `npx -y PACKAGE ARG
 on first start). Which one: this platform's binary, else a package whose tool is on PATH, else
 the first package (its tool missing is then said, with how to get it).
 
-Overlay rules: a built-in preset with the entry's id overlays it key by key (its title, install
+Overlay rules: a built-in preset with the entry's id (its own name, or the registry id it names:
+`codex` is `codex-acp`) overlays it key by key, under the built-in's name (its title, install
 hint and env win); its command wins when its program is installed (or when the registry's way
 cannot start here either), else the registry's way of starting the agent is used.
 `[agents.ID]` in the config overlays the result, key by key (`acp_tui.presets.load_presets`);
@@ -74,6 +75,8 @@ def overlay(entry: Preset, builtin: Preset) -> Preset:
     own = builtin.installed() or not startable(entry)
     return replace(
         entry,
+        name=builtin.name,
+        registry_id=builtin.registry_id,
         command=builtin.command if own else entry.command,
         title=builtin.title or entry.title,
         env={**entry.env, **builtin.env},
@@ -84,15 +87,17 @@ def overlay(entry: Preset, builtin: Preset) -> Preset:
 
 
 def registry_bases(index: RegistryIndex | None, root: Path, platform: str) -> dict[str, Preset]:
-    """Every registry agent as a preset, the built-in of its id overlaid."""
+    """Every registry agent as a preset, the built-in of its id overlaid (keyed by the
+    built-in's name: one agent, one entry)."""
     if index is None:
         return {}
-    builtins = {p.name: p for p in BUILTIN_PRESETS}
+    builtins = {p.registry_id or p.name: p for p in BUILTIN_PRESETS}
     bases: dict[str, Preset] = {}
     for agent in index.agents:
         entry = registry_preset(agent, root, platform)
         builtin = builtins.get(agent.id)
-        bases[agent.id] = overlay(entry, builtin) if builtin is not None else entry
+        preset = overlay(entry, builtin) if builtin is not None else entry
+        bases[preset.name] = preset
     return bases
 
 

@@ -130,6 +130,8 @@ def describe(preset: Preset) -> str:
     line = f"{preset.name:<18} {mark:<9} {' '.join(preset.command)}"
     if preset.title:
         line += f"  ({preset.title})"
+    if preset.registry_id is not None:
+        line += f"  also: {preset.registry_id}"
     indent = " " * 29
     if preset.version or preset.description:
         about = " — ".join(part for part in (preset.version, preset.description) if part)

@@ -35,16 +35,19 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     if options.pick_agent:
         from acp_tui.agent_choice import install_agent
         from acp_tui.registry.catalog import Catalog
-        from acp_tui.ui.screens.agent_picker import pick_agent
+        from acp_tui.ui.screens.agent_picker import DEMO, pick_agent
 
         picked = pick_agent(Catalog.open())
         if picked is None:
             return 0
-        failed = install_agent(picked)  # a registry binary: downloaded now, progress on stderr
-        if failed is not None:
-            print(f"acp-tui: {failed}", file=sys.stderr)
-            return 2
-        options = with_preset(options, picked)
+        if picked == DEMO:  # as `acp-tui --demo`
+            options = replace(options, demo=True, pick_agent=False)
+        else:
+            failed = install_agent(picked)  # a registry binary: downloaded now, progress shown
+            if failed is not None:
+                print(f"acp-tui: {failed}", file=sys.stderr)
+                return 2
+            options = with_preset(options, picked)
     argv = options.agent_argv
     cwd = options.cwd
     if options.demo:

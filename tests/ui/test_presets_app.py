@@ -11,7 +11,7 @@ from textual.widgets import OptionList
 from acp_tui.client.events import SessionState
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.presets import Preset, PresetTable
-from acp_tui.ui.screens.agent_picker import AgentPickerApp
+from acp_tui.ui.screens.agent_picker import DEMO_ID, AgentPickerApp
 from acp_tui.ui.screens.session_picker import SessionPicker
 from acp_tui.ui.widgets.mode_list import ModeList
 from tests.agents.scenarios import initialize_ok, write_scenario
@@ -106,7 +106,7 @@ async def test_the_agent_picker_offers_installed_presets(tmp_path: Path) -> None
     async with app.run_test() as pilot:
         options = app.query_one(OptionList)
         ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
-        assert ids == ["one", "two", "ghost"]  # installed first
+        assert ids == ["one", "two", DEMO_ID, "ghost"]  # installed first, then the demo
         ghost = options.get_option("ghost")
         assert ghost.disabled and "install: npm i -g ghost" in str(ghost.prompt)
         await pilot.press("down", "enter")

@@ -85,7 +85,7 @@ def test_a_builtin_overlays_the_registry_entry(
     assert kimi.command == (str(expected), "acp")
     # built-ins the registry does not list, and registry-only agents, are all there
     table = refreshed_table(tmp_path)
-    assert {"goose", "fast-agent", "auggie", "qoder", "codex-acp"} <= set(table.presets)
+    assert {"goose", "fast-agent", "auggie", "qoder", "codex"} <= set(table.presets)
 
 
 def test_the_config_wins_key_by_key(server: RegistryServer, path_dir: Path, tmp_path: Path) -> None:
@@ -110,7 +110,8 @@ command = "/opt/codex-acp"
     auggie = table.presets["auggie"]
     assert auggie.command == ("npx", "-y", "@augmentcode/auggie@0.15.0", "--acp", "--quiet")
     assert dict(auggie.env) == {"AUGMENT_DISABLE_AUTO_UPDATE": "1", "EXTRA": "1"}
-    codex = table.presets["codex-acp"]
+    codex = table.presets["codex"]  # [agents.codex-acp]: the registry id the built-in names
+    assert table.get("codex-acp") is codex
     assert codex.command == ("/opt/codex-acp",) and codex.registry is None
     assert codex.version == "0.9.2"  # still the registry's entry, started the config's way
 
@@ -178,7 +179,7 @@ def test_list_agents_shows_the_registry(
     assert lines[auggie].split()[:2] == ["auggie", "npx"]
     assert "npx -y @augmentcode/auggie@0.15.0 --acp  (Aug␛[31mgie)" in lines[auggie]
     assert lines[auggie + 1].strip() == "0.15.0 — x␛]0;t␇"
-    codex = next(line for line in lines if line.startswith("codex-acp "))
+    codex = next(line for line in lines if line.startswith("codex "))
     assert codex.split()[1] == "download"
     assert lines[lines.index(codex) + 2].strip() == "downloaded from the registry on first start"
     assert next(line for line in lines if line.startswith("goose ")).split()[1] == "missing"
@@ -189,6 +190,41 @@ def test_list_agents_shows_the_registry(
     assert out_offline == out
     assert err.startswith("acp-tui: could not refresh the agent registry (") and "HTTP 503" in err
     assert len(err.splitlines()) == 1
+
+
+def test_a_preset_and_its_registry_entry_are_one_agent(
+    server: RegistryServer, path_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`codex` is the registry's `codex-acp` (and `qwen` `qwen-code`, `vibe` `mistral-vibe`):
+    listed once, under the preset's name, and either name starts it."""
+    server.put_index(snapshot())
+    program(path_dir, "npx")
+    assert main(["--list-agents"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line[:1] != " "]
+    assert len(names) == len(set(names))
+    for preset, registry_id in [("codex", "codex-acp"), ("qwen", "qwen-code"),
+                                ("vibe", "mistral-vibe")]:  # fmt: skip
+        assert preset in names and registry_id not in names
+        table = refreshed_table(tmp_path)
+        merged = table.presets[preset]
+        assert table.get(registry_id) is merged and merged.registry_id == registry_id
+        assert merged.version != ""  # the registry's entry, under the preset's name
+        assert parse_args([registry_id], table).preset == merged
+        assert parse_args(["-a", registry_id], table).preset == merged
+
+
+def test_a_typo_gets_the_closest_agent_name(
+    server: RegistryServer, path_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.put_index(snapshot())
+    assert main(["gemnii"]) == 2
+    err = capsys.readouterr().err
+    assert "agent command not found: 'gemnii'" in err
+    assert "did you mean `acp-tui gemini`?" in err
+    assert main(["-a", "qwen-cod"]) == 2
+    assert "no agent preset 'qwen-cod'; did you mean 'qwen'?" in capsys.readouterr().err
+    assert main(["zzzzqqq"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
 
 
 def _tiny_agent(server: RegistryServer, version: str = "1.0.0", *, archive: bool = True) -> None:

@@ -1,11 +1,12 @@
 """Choose an agent when none was given (`acp-tui` alone): a tiny app run before the main one.
 
 It lists the presets, the config's agents and the ACP registry's agents (name, version,
-description, installed or not). Installed ones can be picked, and registry binaries (downloaded
-once picked); missing ones are listed with how to get them. The registry's index is shown from
-the cache at once and refreshed in a thread; a failed refresh is a toast. Enter starts the
-highlighted agent, Esc/ctrl+q leaves. Text is plain (never markup): registry text is the
-registry's, made safe where it entered.
+description, installed or not), and the built-in demo agent. Installed ones can be picked, and
+registry binaries (downloaded once picked); missing ones are listed with how to get them. The
+registry's index is shown from the cache at once and refreshed in a thread; a failed refresh is
+a toast. What is typed filters the list (name, registry id, title, description); ↑ ↓ move,
+Enter starts the highlighted agent, Esc/ctrl+q leaves. Text is plain (never markup): registry
+text is the registry's, made safe where it entered.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.presets import Preset, PresetTable
@@ -37,12 +38,42 @@ Refresh = Callable[[], tuple[PresetTable, list[str]]]
 
 STATE_WORDS = {"download": "downloads when started", "npx": "runs with npx", "uvx": "runs with uvx"}
 
+DEMO: Literal["demo"] = "demo"
+"""What the picker returns for the demo agent (`acp-tui --demo`)."""
+DEMO_ID = "acp-tui:demo"
+"""The demo's option id (a preset name with a colon cannot come from the registry)."""
+DEMO_WORDS = "demo built-in scripted agent no network no api key tour"
+
+Picked = Preset | Literal["demo"] | None
+"""A preset, the demo agent, or nothing (the user left)."""
+
+
+def _demo_label() -> Text:
+    text = Text("demo", style="bold")
+    text.append("  the built-in demo agent  (no network, no API key)", style="")
+    text.append(
+        "\n  a scripted agent in a sample project, to see what acp-tui does: try /tour",
+        style="dim",
+    )
+    return text
+
+
+def matches(preset: Preset, words: str) -> bool:
+    """Whether every word typed in the filter is in the agent's name, registry id, title or
+    description (any case)."""
+    about = " ".join(
+        part for part in (preset.name, preset.registry_id, preset.title, preset.description) if part
+    ).casefold()
+    return all(word in about for word in words.casefold().split())
+
 
 def _label(preset: Preset, state: str, can_start: bool) -> Text:
     dim = "" if can_start else "dim"
     text = Text(preset.name, style="bold" if can_start else "dim")
     if preset.title:
         text.append(f"  {preset.title}", style=dim)
+    if preset.registry_id is not None:
+        text.append(f"  also: {preset.registry_id}", style="dim")
     if preset.version:
         text.append(f"  {preset.version}", style="dim")
     text.append(f"  ({STATE_WORDS.get(state, state)})", style="dim")
@@ -57,16 +88,21 @@ def _label(preset: Preset, state: str, can_start: bool) -> Text:
     return text
 
 
-class AgentPickerApp(App[Preset | None]):
+class AgentPickerApp(App[Picked]):
     TITLE = "acp-tui"
     CSS = """
     #agent-picker-title { text-style: bold; margin: 1 2 0 2; }
     #agent-picker-help { color: $text-muted; margin: 0 2 1 2; }
+    #agent-filter { margin: 0 2; }
     OptionList { margin: 0 2; height: 1fr; }
     """
     BINDINGS = [
         Binding("escape", "quit_none", "quit", id="agents.cancel"),
         Binding("ctrl+q", "quit_none", "quit", priority=True, id="agents.quit"),
+        Binding("down", "move('cursor_down')", show=False),
+        Binding("up", "move('cursor_up')", show=False),
+        Binding("pagedown", "move('page_down')", show=False),
+        Binding("pageup", "move('page_up')", show=False),
     ]
 
     def __init__(self, table: PresetTable, refresh: Refresh | None = None) -> None:
@@ -85,31 +121,78 @@ class AgentPickerApp(App[Preset | None]):
             presets, key=lambda p: (p.name not in self.installed, p.name not in self.startable)
         )
 
-    def _options(self) -> list[Option]:
-        return [
-            Option(
-                _label(p, self.states[p.name], p.name in self.startable),
-                id=p.name,
-                disabled=p.name not in self.startable,
-            )
-            for p in self.ordered
-        ]
+    def _options(self, words: str = "") -> list[Option]:
+        """The agents the filter `words` leaves: those that start first, then the demo, then
+        the rest (greyed, with why)."""
+        shown = [p for p in self.ordered if matches(p, words)]
+        startable = [p for p in shown if p.name in self.startable]
+        options = [self._option(p) for p in startable]
+        if all(word in DEMO_WORDS for word in words.casefold().split()):
+            options.append(Option(_demo_label(), id=DEMO_ID))
+        options += [self._option(p) for p in shown if p.name not in self.startable]
+        return options
+
+    def _option(self, preset: Preset) -> Option:
+        can_start = preset.name in self.startable
+        label = _label(preset, self.states[preset.name], can_start)
+        return Option(label, id=preset.name, disabled=not can_start)
 
     def compose(self) -> ComposeResult:
         yield Static("Which agent?", id="agent-picker-title")
-        yield Static(
-            "No agent was given. Enter starts one; Esc quits. "
-            "Next time: `acp-tui NAME`, or [agents.NAME] in config.toml.",
-            id="agent-picker-help",
-            markup=False,
-        )
+        yield Static(self._help(), id="agent-picker-help", markup=False)
+        yield Input(placeholder="filter: a name or a word of its description", id="agent-filter")
         yield OptionList(*self._options(), id="agent-options")
+
+    def _help(self) -> str:
+        none = (
+            "None of the known agents can start here: try the demo, or install one (how: "
+            "under each). "
+            if not self.startable
+            else ""
+        )
+        return (
+            f"No agent was given. {none}Type to filter, Enter starts one; Esc quits. "
+            "Next time: `acp-tui NAME`, or [agents.NAME] in config.toml."
+        )
+
+    @property
+    def words(self) -> str:
+        """What is typed in the filter."""
+        return self.query_one(Input).value
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Show only the agents the filter leaves, the first that can start highlighted."""
+        self._show(keep=None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter starts the highlighted agent."""
+        options = self.query_one(OptionList)
+        if options.highlighted is not None:
+            self._choose(options.get_option_at_index(options.highlighted).id)
+
+    def action_move(self, how: str) -> None:
+        """↑ ↓ PgUp PgDn move in the list while the filter keeps the keys typed."""
+        getattr(self.query_one(OptionList), f"action_{how}")()
+
+    def _show(self, keep: str | None) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(self._options(self.words))
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        enabled = [
+            i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
+        ]
+        if keep in self.startable and keep in ids:  # (a preset the user moved to)
+            options.highlighted = ids.index(keep)
+        elif enabled:
+            options.highlighted = enabled[0]
 
     def on_mount(self) -> None:
         """Focus the list and refresh the registry's agents in a daemon thread (leaving never waits
         on the network).
         """
-        self.query_one(OptionList).focus()
+        self.query_one(Input).focus()
+        self._show(keep=None)
         if self._refresh is not None:
             # a daemon thread, not a worker: leaving the picker never waits for the network
             loop = asyncio.get_running_loop()
@@ -134,12 +217,8 @@ class AgentPickerApp(App[Preset | None]):
         highlighted = options.highlighted
         current = options.get_option_at_index(highlighted).id if highlighted is not None else None
         self._set_table(table)
-        options.clear_options()
-        options.add_options(self._options())
-        keep = current if current in self.startable else None
-        first = next((p.name for p in self.ordered if p.name in self.startable), None)
-        if keep or first:
-            options.highlighted = options.get_option_index(keep or first or "")
+        self._show(keep=current)
+        self.query_one("#agent-picker-help", Static).update(self._help())
         self._notify(notices)
 
     def _notify(self, notices: list[str]) -> None:
@@ -147,10 +226,16 @@ class AgentPickerApp(App[Preset | None]):
             notify(self, notice, severity="warning", timeout=10)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Exit with the chosen preset, if it can be started here."""
-        name = event.option.id
-        preset = self.table.get(name) if name is not None else None
-        if preset is not None and name in self.startable:
+        """A click (or Enter in the list): start that agent."""
+        self._choose(event.option.id)
+
+    def _choose(self, option_id: str | None) -> None:
+        """Exit with the chosen agent, if it can be started here."""
+        if option_id == DEMO_ID:
+            self.exit(DEMO)
+            return
+        preset = self.table.get(option_id) if option_id is not None else None
+        if preset is not None and option_id in self.startable:
             self.exit(preset)
 
     def action_quit_none(self) -> None:
@@ -174,6 +259,7 @@ def picker_for(catalog: Catalog) -> AgentPickerApp:
     return AgentPickerApp(catalog.table(), refresh if catalog.enabled else None)
 
 
-def pick_agent(catalog: Catalog) -> Preset | None:
-    """Run the picker in the terminal; the chosen agent, or None when the user left."""
+def pick_agent(catalog: Catalog) -> Picked:
+    """Run the picker in the terminal; the chosen agent (or `DEMO`), or None when the user
+    left."""
     return picker_for(catalog).run()
