@@ -160,11 +160,14 @@ def parse_args(
         try:
             check_agent_command(agent_argv[0], cwd)
         except UsageError as error:
-            if preset is None:
-                close = did_you_mean(agent_argv[0], table) if os.sep not in agent_argv[0] else None
-                if close is None:
-                    raise
-                raise UsageError(f"{error}; did you mean `acp-tui {close}`?") from None
+            if preset is None:  # a program: a preset of that name knows how to install it
+                preset = table.get(agent_argv[0])
+                if preset is None:
+                    word = agent_argv[0]
+                    close = did_you_mean(word, table) if os.sep not in word else None
+                    if close is None:
+                        raise
+                    raise UsageError(f"{error}; did you mean `acp-tui {close}`?") from None
             if preset.install is None:
                 raise
             raise UsageError(f"{error}; install it with: {preset.install}") from None

@@ -225,6 +225,8 @@ def test_a_typo_gets_the_closest_agent_name(
     assert "no agent preset 'qwen-cod'; did you mean 'qwen'?" in capsys.readouterr().err
     assert main(["zzzzqqq"]) == 2
     assert "did you mean" not in capsys.readouterr().err
+    assert main(["--", "gemini", "--acp"]) == 2  # the program, not there: the preset's hint
+    assert "install it with: npm install -g @google/gemini-cli" in capsys.readouterr().err
 
 
 def _tiny_agent(server: RegistryServer, version: str = "1.0.0", *, archive: bool = True) -> None:
