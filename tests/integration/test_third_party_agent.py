@@ -2,7 +2,8 @@
 
 The examples ship only in the sdist, which is fetched (once) into tests/.cache/ with pip: this
 needs PyPI, so the test is under the `interop` marker (deselected by default; run it with
-`uv run pytest -m interop tests/integration/test_third_party_agent.py`).
+`uv run pytest -m interop tests/integration/test_third_party_agent.py`; skipped, saying why,
+when the download fails).
 """
 
 from __future__ import annotations
@@ -60,12 +61,11 @@ def _download_sdist(version: str) -> Path:
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = sorted(CACHE.glob(f"agent_client_protocol-{version}.tar.gz"))
-    if done.returncode != 0 or not found:
-        pytest.fail(
+    if done.returncode != 0 or not found:  # offline, most likely: nothing of acp-tui's failed
+        pytest.skip(
             f"could not download the agent-client-protocol {version} sdist with "
-            f"`{' '.join(command)}` (exit {done.returncode}); this test needs PyPI.\n"
-            f"{done.stderr[-2000:]}",
-            pytrace=False,
+            f"`{' '.join(command)}` (exit {done.returncode}); this test needs PyPI: "
+            f"{done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ''}"
         )
     return found[0]
 
