@@ -53,8 +53,7 @@ async def test_typing_filters_and_enter_starts_the_highlighted_agent(tmp_path: P
         await pilot.press(*"codex-acp")  # the registry id of the `codex` preset
         assert shown(app) == ["codex"]
         await pilot.press("enter")
-    assert app.return_value is not None and app.return_value != DEMO
-    assert app.return_value.name == "codex"
+    assert isinstance(app.return_value, Preset) and app.return_value.name == "codex"
 
 
 async def test_arrows_move_in_the_list_while_the_filter_has_the_keys(tmp_path: Path) -> None:
@@ -63,8 +62,7 @@ async def test_arrows_move_in_the_list_while_the_filter_has_the_keys(tmp_path: P
         await pilot.press(*"co")  # codex, and Qwen Code
         assert shown(app) == ["codex", "qwen"]
         await pilot.press("down", "enter")
-    assert app.return_value is not None and app.return_value != DEMO
-    assert app.return_value.name == "qwen"
+    assert isinstance(app.return_value, Preset) and app.return_value.name == "qwen"
 
 
 async def test_the_demo_agent_is_an_entry(tmp_path: Path) -> None:

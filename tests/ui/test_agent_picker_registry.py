@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
+from acp_tui.presets import Preset
 from acp_tui.registry.catalog import Catalog
 from acp_tui.ui.screens.agent_picker import AgentPickerApp, picker_for
 from tests.registry_server import binary_agent, index_with, serve, tar_bytes
@@ -69,7 +70,7 @@ async def test_registry_agents_appear_after_the_background_refresh(tmp_path: Pat
             assert "node-one is started with npx, which is not on PATH" in str(node.prompt)
             assert app.query_one(OptionList).get_option("gemini").disabled  # a preset, missing
             await pilot.press("enter")
-    assert app.return_value is not None and app.return_value.name == "tiny"
+    assert isinstance(app.return_value, Preset) and app.return_value.name == "tiny"
     assert app.return_value.registry is not None and app.return_value.registry.kind == "binary"
 
 

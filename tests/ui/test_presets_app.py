@@ -110,7 +110,7 @@ async def test_the_agent_picker_offers_installed_presets(tmp_path: Path) -> None
         ghost = options.get_option("ghost")
         assert ghost.disabled and "install: npm i -g ghost" in str(ghost.prompt)
         await pilot.press("down", "enter")
-    assert app.return_value is not None and app.return_value.name == "two"
+    assert isinstance(app.return_value, Preset) and app.return_value.name == "two"
     app = AgentPickerApp(table)
     async with app.run_test() as pilot:
         await pilot.press("escape")
