@@ -16,7 +16,8 @@ import logging
 import os
 import shutil
 import signal
-from collections.abc import Mapping, Sequence
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,10 +178,12 @@ class AgentProcess:
         cwd: str | None = None,
         env_extra: Mapping[str, str] | None = None,
         stderr_ring_bytes: int = 256 * 1024,
+        confine: Callable[[], None] | None = None,
     ) -> AgentProcess:
         """Start the agent: argv without a shell, the full environment plus `env_extra` and its
-        owner marker, its own process group, pipes for the three streams. Raises
-        `AgentSpawnError` with a readable reason."""
+        owner marker, its own process group, pipes for the three streams. `confine` runs in the
+        child between fork and exec (the sandbox; an exception there fails the spawn, so the
+        agent never runs unconfined). Raises `AgentSpawnError` with a readable reason."""
         marker = AGENT_MARKER_PREFIX + os.urandom(16).hex()  # (not uuid: it imports platform)
         env = {**os.environ, **(env_extra or {}), marker: "1"}
         _check_command(argv, cwd, env)
@@ -195,9 +198,12 @@ class AgentProcess:
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
+                preexec_fn=confine,
             )
         except OSError as exc:
             raise _spawn_error(argv, exc) from exc
+        except subprocess.SubprocessError as exc:  # `confine` failed in the child
+            raise AgentSpawnError(f"cannot confine the agent in its sandbox: {exc}") from exc
         process = asyncio.subprocess.Process(transport, protocol, loop)
         logger.info("spawned agent pid %s: %s", process.pid, list(argv))
         return cls(process, protocol, transport, stderr_ring_bytes, marker)
