@@ -140,9 +140,8 @@ class Ruleset:
 
 
 def build_ruleset(abi: int, handled: int, rules: Iterable[Rule]) -> Ruleset:
-    """A ruleset that handles `handled` and grants each rule's rights beneath its path. A path
-    that cannot be opened raises FileNotFoundError/OSError naming it (the caller has checked
-    them; this is a race)."""
+    """A ruleset that handles `handled` and grants each rule's rights beneath its path (a path
+    gone since it was planned is skipped: it grants nothing). Raises LandlockError/OSError."""
     calls = _calls()
     if calls is None or abi < 1:
         raise LandlockError(errno.ENOSYS, "this kernel offers no Landlock")
@@ -164,7 +163,10 @@ def build_ruleset(abi: int, handled: int, rules: Iterable[Rule]) -> Ruleset:
 def _add_rule(
     syscall: Callable[..., int], number: int, ruleset: int, rule: Rule, handled: int
 ) -> None:
-    path_fd = os.open(rule.path, os.O_PATH | os.O_CLOEXEC)
+    try:
+        path_fd = os.open(rule.path, os.O_PATH | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return  # gone since it was planned: one grant less, never one more
     try:
         rights = rule.rights & handled
         if not stat.S_ISDIR(os.fstat(path_fd).st_mode):

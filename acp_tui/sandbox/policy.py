@@ -9,27 +9,16 @@ Landlock ruleset each spawn restricts its child with.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import Path
 
 from acp_tui.sandbox import landlock
 from acp_tui.sandbox.agent_dirs import DEFAULT_SECRETS, default_state_dirs
+from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.sandbox.readable import readable_around
 
-
-class SandboxMode(StrEnum):
-    """How the agent process and everything it starts are confined."""
-
-    OFF = "off"
-    """Not at all."""
-    PROJECT = "project"
-    """Writes only inside the session's roots, the temporary directory and the agent's own state
-    and cache directories; reads anywhere."""
-    STRICT = "strict"
-    """As `project`, and the user's secrets (`~/.ssh`, `~/.gnupg`, …) cannot be read."""
+__all__ = ["SandboxError", "SandboxMode", "SandboxPolicy", "SandboxRequest", "plan_sandbox"]
 
 
 class SandboxError(Exception):
@@ -78,7 +67,6 @@ class SandboxPolicy:
     abi: int = 0
     notice: str = ""
     """Said once when the sandbox is off for want of Landlock."""
-    readable: tuple[Path, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def active(self) -> bool:
@@ -119,7 +107,8 @@ class SandboxPolicy:
         if self.mode is SandboxMode.STRICT:
             handled |= landlock.READ_FILE
             rules = [self._readable_too(rule) for rule in rules]
-            rules += [landlock.Rule(str(path), landlock.READ_FILE) for path in self.readable]
+            readable = readable_around(self.unreadable)  # (what is there now)
+            rules += [landlock.Rule(str(path), landlock.READ_FILE) for path in readable]
         try:
             return landlock.build_ruleset(self.abi, handled, rules)
         except OSError as error:
@@ -142,6 +131,8 @@ def _shown(path: Path, home: Path | None) -> str:
 
 def temp_dirs(environ: Mapping[str, str]) -> list[Path]:
     """The system's temporary directory and `$TMPDIR` (they are usually the same)."""
+    import tempfile  # (only when a sandbox is planned: the command line does not need it)
+
     found = [Path(tempfile.gettempdir())]
     if environ.get("TMPDIR"):
         found.append(Path(environ["TMPDIR"]))
@@ -199,7 +190,6 @@ def plan_sandbox(
         tuple(unreadable),
         tuple(_unique(skipped)),
         abi,
-        readable=tuple(readable_around(unreadable)),
     )
 
 

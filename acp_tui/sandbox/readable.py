@@ -3,8 +3,9 @@
 Landlock only grants, so "all but ~/.ssh" is granted as every entry beside the way down to each
 secret: the entries of `/` but the one holding the secret, the entries of that directory but
 the next one, and so on. An entry that is (or leads through a symbolic link to) a secret, or
-holds one, is never granted whole. What appears later beside a secret's way is not readable
-until the next agent start (never a secret: those are named paths).
+holds one, is never granted whole. Walked again for every process started in the sandbox (the
+agent, each terminal command): what appears later beside a secret's way is readable to the
+processes started after it.
 """
 
 from __future__ import annotations

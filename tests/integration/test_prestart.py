@@ -20,11 +20,14 @@ from tests.agents.scenarios import (
     update,
     write_scenario,
 )
+from tests.sandboxes import default_sandbox
 
 
 async def test_session_adopts_the_early_agent_and_its_initialize(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok("early")])
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     log = tmp_path / "traffic.jsonl"
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), log_path=log, prestarted=early)
@@ -47,7 +50,9 @@ async def test_session_adopts_the_early_agent_and_its_initialize(tmp_path) -> No
 
 async def test_a_different_environment_discards_the_early_agent(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok("own")])
-    early = await prestart(agent.argv, str(tmp_path), {"GUESSED": "1"})
+    early = await prestart(
+        agent.argv, str(tmp_path), {"GUESSED": "1"}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
     try:
@@ -61,7 +66,9 @@ async def test_a_different_environment_discards_the_early_agent(tmp_path) -> Non
 
 async def test_closing_before_start_stops_the_early_agent(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok()])
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
     await session.close()
@@ -100,7 +107,9 @@ async def test_the_adopted_agent_is_served_in_the_session_context(tmp_path) -> N
             end_turn(),
         ],
     )
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
 
     async def as_the_session() -> list[str]:
