@@ -8,9 +8,14 @@ import os
 import sys
 from pathlib import Path
 
+TYPE_CHECKING = False  # (not `typing`'s: the command line imports no more than it needs)
+if TYPE_CHECKING:
+    from acp_tui.presets import Preset
+
 USAGE = (
     "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
-    "[--mode ID] [--json] [--timeout SECONDS] (-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
+    "[--mode ID] [--json] [--timeout SECONDS] [--sandbox off|project|strict] "
+    "(-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
 )
 
 
@@ -38,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
     parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
     parser.add_argument(
+        "--sandbox",
+        choices=("off", "project", "strict"),
+        help="the agent's sandbox (default: the `sandbox` setting, else project where the kernel"
+        " offers Landlock); the report says which ran and what it allowed",
+    )
+    parser.add_argument(
         "-a",
         "--agent",
         metavar="NAME",
@@ -54,12 +65,13 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]
     env: dict[str, str] = {}
+    preset: Preset | None = None
     if args.agent is not None:
         resolved = _preset_argv(args.agent, agent_argv)
         if isinstance(resolved, str):
             print(f"acp-tui check: {resolved}", file=sys.stderr)
             return 2
-        agent_argv, env = resolved
+        agent_argv, env, preset = resolved
     if not agent_argv:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
@@ -67,6 +79,11 @@ def main(argv: list[str]) -> int:
         # the agent runs in a temporary directory: a relative command is ours, not its
         agent_argv[0] = os.path.abspath(agent_argv[0])
     from acp_tui.client.check import format_report, run_check
+    from acp_tui.client.sandbox_setup import sandbox_request
+    from acp_tui.config import load_settings
+
+    loaded = load_settings()  # (only the sandbox's: the rest of the check runs at defaults)
+    sandbox = sandbox_request(loaded.settings, preset, agent_argv, asked=args.sandbox)
 
     report = asyncio.run(
         run_check(
@@ -78,6 +95,7 @@ def main(argv: list[str]) -> int:
             time_limit=args.timeout,
             cwd=Path(args.cwd).resolve() if args.cwd else None,
             env=env,
+            sandbox=sandbox,
         )
     )
     print(report.to_json() if args.json else format_report(report))
@@ -86,7 +104,9 @@ def main(argv: list[str]) -> int:
     return 0 if report.ok else 1
 
 
-def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]] | str:
+def _preset_argv(
+    name: str, extra: list[str]
+) -> tuple[list[str], dict[str, str], Preset | None] | str:
     """The argv and environment of the preset or registry agent `name` (installed first when it
     is a registry binary), or the one-line reason it cannot run."""
     from acp_tui.agent_choice import (
@@ -110,4 +130,4 @@ def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]
     failed = install_agent(preset)
     if failed is not None:
         return failed
-    return argv, dict(preset.env) if preset is not None else {}
+    return argv, dict(preset.env) if preset is not None else {}, preset

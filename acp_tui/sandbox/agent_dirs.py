@@ -27,10 +27,28 @@ def xdg_dir(environ: Mapping[str, str], variable: str, home: Path, default: str)
 
 
 def program_id(argv: Sequence[str]) -> str:
-    """The program's name without its directory and extension (`/usr/bin/gemini` → gemini)."""
-    if not argv:
-        return ""
-    name = os.path.basename(argv[0])
+    """The agent's name as its command says it: the program's without directory and extension
+    (`/usr/bin/gemini` → gemini); for a launcher, what it launches (`python -m kimi_cli` →
+    kimi_cli, `node dist/agent.js` → agent, `npx @scope/pkg@1` → pkg); "" if none."""
+    words = list(argv)
+    while words:
+        name = _bare(words[0])
+        if name not in LAUNCHERS:
+            return name
+        rest = words[1:]
+        if name in ("uv", "npm", "pnpm", "yarn", "bun") and rest and not rest[0].startswith("-"):
+            rest = rest[1:]  # `uv run X`, `npm exec X`: the verb
+        if rest[:1] == ["-m"] and len(rest) > 1:
+            return rest[1].split(".", 1)[0]
+        words = [word for word in rest if not word.startswith("-")]
+    return ""
+
+
+def _bare(word: str) -> str:
+    name = word.rsplit("/", 1)[-1]
+    if "@" in name[1:]:
+        name = name[: name.index("@", 1)]  # a package's version
+    name = name.lstrip("@")
     return name.split(".", 1)[0] if not name.startswith(".") else name
 
 
@@ -41,8 +59,9 @@ def default_state_dirs(
     found: list[Path] = []
     ids = [agent_id] if agent_id else []
     program = program_id(argv)
-    if program and program not in ids and program not in LAUNCHERS:
+    if program and program not in ids:
         ids.append(program)
+    runner = _bare(argv[0]) if argv else ""
     config = xdg_dir(environ, "XDG_CONFIG_HOME", home, ".config")
     data = xdg_dir(environ, "XDG_DATA_HOME", home, ".local/share")
     state = xdg_dir(environ, "XDG_STATE_HOME", home, ".local/state")
@@ -51,15 +70,15 @@ def default_state_dirs(
         if not name or name in (".", "..") or "/" in name:
             continue
         found += [home / f".{name}", config / name, data / name, state / name, cache / name]
-    found += _runner_dirs(program, home, environ, cache, data)
+    found += _runner_dirs(runner, home, environ, cache, data)
     return found
 
 
 def _runner_dirs(
-    program: str, home: Path, environ: Mapping[str, str], cache: Path, data: Path
+    runner: str, home: Path, environ: Mapping[str, str], cache: Path, data: Path
 ) -> list[Path]:
     """What a package runner writes when it starts an agent."""
-    if program in ("npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn"):
+    if runner in ("npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn"):
         npm_cache = environ.get("npm_config_cache") or environ.get("NPM_CONFIG_CACHE")
         return [
             Path(npm_cache) if npm_cache else home / ".npm",
@@ -68,9 +87,9 @@ def _runner_dirs(
             home / ".bun",
             cache / "yarn",
         ]
-    if program in ("uvx", "uv"):
+    if runner in ("uvx", "uv"):
         uv_cache = environ.get("UV_CACHE_DIR")
         return [Path(uv_cache) if uv_cache else cache / "uv", data / "uv"]
-    if program in ("pipx",):
+    if runner == "pipx":
         return [data / "pipx", cache / "pipx", home / ".local/pipx"]
     return []

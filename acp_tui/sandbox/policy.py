@@ -91,7 +91,9 @@ class SandboxPolicy:
             return lines
         lines += [f"  writable: {_shown(path, home)}" for path in self.writable]
         lines += [f"  unreadable: {_shown(path, home)}" for path in self.unreadable]
-        lines += [f"  not there, not allowed: {_shown(path, home)}" for path in self.skipped]
+        if self.skipped:
+            missing = ", ".join(_shown(path, home) for path in self.skipped)
+            lines.append(f"  not there, so not writable: {missing}")
         return lines
 
     def ruleset(self) -> landlock.Ruleset | None:

@@ -129,6 +129,7 @@ class AgentSession:
             self.sandbox = plan_session_sandbox(request, self.cwd, settings, self.argv)
         except SandboxError as error:
             self.sandbox_error = str(error)
+        self._sandbox_told = False
         services = host_services(
             self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
             watchers=self.watchers, name=lambda: self.agent_name,
@@ -390,6 +391,9 @@ class AgentSession:
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
         `crash` set) on failure."""
+        if self.sandbox is not None and self.sandbox.notice and not self._sandbox_told:
+            self._sandbox_told = True  # (once: not at every restart)
+            self.notices.emit(Notice(self.sandbox.notice, "warning"))
         connection = await session_connect.connect(self)
         if connection is None:
             return False
