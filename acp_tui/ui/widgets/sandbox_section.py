@@ -24,9 +24,7 @@ def describe_sandbox(policy: SandboxPolicy | None, error: str | None, home: Path
         return text
     if not policy.active:
         text.append("\noff", style="bold yellow")
-        text.append(": the agent runs unsandboxed", style="dim")
-        if policy.notice:
-            text.append(f"\n{policy.notice}", style="yellow")
+        text.append(f": {policy.notice or 'the agent runs unsandboxed'}", style="dim")
         return text
     text.append(f"\n{policy.mode.value}", style="bold green")
     text.append(f"  Landlock ABI {policy.abi}", style="dim")
