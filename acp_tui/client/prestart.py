@@ -149,7 +149,7 @@ async def spawn_confined(
             argv,
             cwd=cwd,
             env_extra=env_extra,
-            confine=ruleset.restrict_child if ruleset is not None else None,
+            confine=ruleset.restrict_thread if ruleset is not None else None,
         )
     finally:
         if ruleset is not None:

@@ -284,7 +284,7 @@ class TerminalHost:
                 rows=DEFAULT_ROWS,
                 tasks=self.tasks,
                 on_master=hold,
-                confine=ruleset.restrict_child if ruleset is not None else None,
+                confine=ruleset.restrict_thread if ruleset is not None else None,
             )
         except FileNotFoundError:
             terminal.fail_to_start(f"{argv[0]}: command not found", 127)

@@ -1,9 +1,10 @@
 """Linux Landlock through its three system calls (ctypes, no binding, no daemon, no root).
 
 A ruleset is built in acp-tui's own process (`build_ruleset`: one descriptor, a rule per
-allowed directory or file); only `restrict_child` runs in the child between fork and exec, and
-it makes two system calls: `prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self`. The
-restriction holds for the child and every process it starts afterwards, across exec.
+allowed directory or file); `Ruleset.restrict_thread` makes two system calls,
+`prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self`, which bind the calling thread: a
+thread made to start one agent (`protocol/confined_child.py`), or a terminal command's child
+between fork and exec. The restriction holds for every process started from there, across exec.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class Rule:
 
 
 class Ruleset:
-    """A Landlock ruleset descriptor, ready to restrict children (`restrict_child`)."""
+    """A Landlock ruleset descriptor, ready to restrict a spawning thread (`restrict_thread`)."""
 
     def __init__(self, fd: int, abi: int) -> None:
         self.fd = fd
@@ -123,9 +124,10 @@ class Ruleset:
         self._syscall = _syscall()
         self._prctl = _libc.prctl if _libc is not None else None
 
-    def restrict_child(self) -> None:  # pragma: no cover - runs in the forked child
-        """Restrict the calling process (the child, before exec). Raises OSError on failure, so
-        the spawn fails instead of running unconfined."""
+    def restrict_thread(self) -> None:
+        """Restrict the calling thread and everything it starts from now on: a thread made for
+        one spawn, or a forked child before exec (both kinds of caller are the only thread of
+        what they start). Raises OSError on failure, so nothing is started unconfined."""
         assert self._prctl is not None
         if self._prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")

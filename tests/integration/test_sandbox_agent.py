@@ -158,7 +158,7 @@ async def test_a_worktree_session_writes_its_worktree_and_git_but_not_the_main_c
     try:
         commit = await asyncio.create_subprocess_exec(
             "/bin/sh", "-c", f"git add new.txt && {' '.join(GIT)} commit -qm two",
-            cwd=worktree, preexec_fn=ruleset.restrict_child, stderr=asyncio.subprocess.PIPE,
+            cwd=worktree, preexec_fn=ruleset.restrict_thread, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         _, errors = await commit.communicate()
     finally:

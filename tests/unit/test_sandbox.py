@@ -56,7 +56,7 @@ def run_confined(
     assert ruleset is not None
     try:
         return subprocess.run(
-            argv, cwd=cwd, preexec_fn=ruleset.restrict_child, capture_output=True, text=True,
+            argv, cwd=cwd, preexec_fn=ruleset.restrict_thread, capture_output=True, text=True,
             check=False,
         )  # fmt: skip
     finally:
@@ -240,3 +240,39 @@ def test_readable_around_leaves_out_the_secrets_and_links_to_them(tmp_path: Path
     for path in (secret, tmp_path / "home" / "keys", tmp_path / "home" / "up", tmp_path):
         assert path not in found
     assert not any(secret.is_relative_to(path) for path in found)
+
+
+@needs_landlock
+async def test_an_agent_started_confined_leaves_acp_tui_itself_free(tmp_path: Path) -> None:
+    """The restriction binds the thread made for the spawn and the agent, never acp-tui's
+    other threads: after a confined start, acp-tui still writes anywhere (a revert, an export)."""
+    from acp_tui.protocol.process import AgentProcess
+
+    where = Layout(tmp_path)
+    ruleset = where.policy().ruleset()
+    assert ruleset is not None
+    outside = where.beside / "out.txt"
+    script = f"open({str(outside)!r}, 'w')"
+    try:
+        agent = await AgentProcess.spawn(
+            [sys.executable, "-c", script], cwd=str(where.project), confine=ruleset.restrict_thread
+        )
+    finally:
+        ruleset.close()
+    exit_ = await agent.wait()
+    assert exit_.returncode == 1 and "PermissionError" in "\n".join(agent.stderr_tail())
+    outside.write_text("acp-tui writes where it likes")  # this thread: not confined
+    assert outside.read_text() == "acp-tui writes where it likes"
+
+
+async def test_a_confinement_that_fails_starts_nothing(tmp_path: Path) -> None:
+    from acp_tui.protocol.process import AgentProcess, AgentSpawnError
+
+    marker = tmp_path / "started"
+
+    def refuse() -> None:
+        raise OSError(1, "landlock_restrict_self failed")
+
+    with pytest.raises(AgentSpawnError, match="cannot confine the agent in its sandbox"):
+        await AgentProcess.spawn(["/bin/sh", "-c", f"touch {marker}"], confine=refuse)
+    assert not marker.exists()
