@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -43,15 +44,18 @@ def sandbox_request(
     home: Path | None = None,
 ) -> SandboxRequest:
     """The request for an agent: the mode `--sandbox` asked for, else the preset's, else the
-    setting's; the places the user allows (settings and preset); a built-in's own directories."""
-    home = home if home is not None else Path.home()
+    setting's; the places the user allows (settings and preset); a built-in's own directories.
+    `home`: the agent's home directory when it is not the user's (else the preset's `HOME`)."""
+    if home is None and preset is not None and os.path.isabs(preset.env.get("HOME", "")):
+        home = Path(preset.env["HOME"])
+    agent_home = home if home is not None else Path.home()
     mode = SandboxMode(asked) if asked is not None else None
     if mode is None and preset is not None:
         mode = preset.sandbox
     if mode is None:
         mode = settings.sandbox
     state = tuple(
-        home / entry[2:] if entry.startswith("~/") else Path(entry)
+        agent_home / entry[2:] if entry.startswith("~/") else Path(entry)
         for entry in (preset.state_dirs if preset is not None else ())
     )
     return SandboxRequest(
@@ -60,6 +64,7 @@ def sandbox_request(
         writable=(*settings.sandbox_writable, *(preset.sandbox_writable if preset else ())),
         state_dirs=state,
         secrets=tuple(settings.sandbox_secrets),
+        home=home,
     )
 
 
@@ -107,12 +112,12 @@ def plan_session_sandbox(
     environ: Mapping[str, str] | None = None,
     abi: int | None = None,
 ) -> SandboxPolicy:
-    """The policy of a session in `cwd` (raises `SandboxError` with the user's reason)."""
+    """The policy of a session in `cwd` (raises `SandboxError` with the user's reason).
+    `environ`: the agent's environment (its `HOME` and XDG variables place its directories)."""
+    environ = os.environ if environ is None else environ
+    agent_home = environ.get("HOME", "")
+    if request.home is None and os.path.isabs(agent_home) and Path(agent_home) != Path.home():
+        request = replace(request, home=Path(agent_home))
     return plan_sandbox(
-        request,
-        session_roots(cwd, settings),
-        argv,
-        home=Path.home(),
-        environ=os.environ if environ is None else environ,
-        abi=abi,
+        request, session_roots(cwd, settings), argv, home=Path.home(), environ=environ, abi=abi
     )

@@ -46,6 +46,9 @@ class SandboxRequest:
     """The agent's own directories a built-in preset names (skipped when not there)."""
     secrets: tuple[Path, ...] = ()
     """More paths `strict` keeps unreadable (settings)."""
+    home: Path | None = None
+    """The agent's home directory, where its environment gives it another than the user's
+    (the rule's `~/.<id>`); the secrets are always the user's."""
 
     @property
     def forced(self) -> bool:
@@ -177,7 +180,7 @@ def plan_sandbox(
     defaults = [
         *(temp_dirs(environ) if temp is None else temp),
         *request.state_dirs,
-        *default_state_dirs(request.agent_id, argv, home, environ),
+        *default_state_dirs(request.agent_id, argv, request.home or home, environ),
     ]
     for path in defaults:
         (writable if path.exists() else skipped).append(path)

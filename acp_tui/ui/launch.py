@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -106,7 +107,8 @@ def quick_sandbox(options: LaunchOptions, argv: list[str], cwd: Path) -> Sandbox
     plans its own from the settings and compares). Raises SandboxError."""
     quick = QuickSandboxSettings.read()
     request = sandbox_request(quick, options.preset, argv, asked=options.sandbox)
-    return plan_session_sandbox(request, cwd.resolve(), quick, argv)
+    environ = {**os.environ, **quick_agent_env(), **preset_env(options)}
+    return plan_session_sandbox(request, cwd.resolve(), quick, argv, environ=environ)
 
 
 def _run(

@@ -23,6 +23,7 @@ from tests.interop.session_driver import (
     Wire,
     output_texts,
     permission_answerer,
+    sandbox_report,
     switch_mode,
     user_messages,
     wait_turn_end,
@@ -44,6 +45,7 @@ async def test_one_turn_through_the_client_core(
         ui,
         env_extra={**fake_llm.env, **agent.env()},
         settings=Settings(hold_writes=HoldWrites.NEVER),
+        sandbox=agent.sandbox(),
     )
     wire = Wire()
     session.traffic.subscribe(wire.tap)
@@ -53,7 +55,9 @@ async def test_one_turn_through_the_client_core(
     session.permissions.subscribe(permission_answerer(answered))
     try:
         started = await session.start()
-        assert started, f"{name} did not start: {session.error or session.crash}"
+        assert started, (
+            f"{name} did not start: {session.error or session.crash}\n{sandbox_report(session)}"
+        )
         assert session.state is SessionState.READY
 
         if agent.mode is not None:  # needed for the turn (codex: its sandbox fails here)
@@ -63,8 +67,8 @@ async def test_one_turn_through_the_client_core(
 
         session.submit(PROMPT)
         stop_reason = await wait_turn_end(session, TURN_SECONDS)
-        assert session.crash is None, f"{name} crashed: {session.crash}"
-        assert stop_reason == "end_turn"
+        assert session.crash is None, f"{name} crashed: {session.crash}\n{sandbox_report(session)}"
+        assert stop_reason == "end_turn", sandbox_report(session)
         assert user_messages(session) == [PROMPT], "the prompt is shown once"
 
         if agent.asks_permission:
@@ -89,3 +93,4 @@ async def test_one_turn_through_the_client_core(
         await session.close()
         print(f"--- {name}: the wire ---\n{wire.summary()}")
         print(f"--- {name}: notices ---\n" + "\n".join(n.text for n in notices))
+        print(f"--- {name}: sandbox ---\n{sandbox_report(session)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -126,7 +127,9 @@ class AgentSession:
         self.sandbox_error: str | None = None
         """Why the sandbox asked for cannot be set up: the agent is then not started."""
         try:
-            self.sandbox = plan_session_sandbox(request, self.cwd, settings, self.argv)
+            self.sandbox = plan_session_sandbox(
+                request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
+            )
         except SandboxError as error:
             self.sandbox_error = str(error)
         self._sandbox_told = False
