@@ -71,6 +71,7 @@ class InteropAgent:
         directories), in the HOME agent.sh gives it: the rule and the preset's directories are
         placed there, nothing else is added. The directories are made first, as an agent's first
         run would have left them (the sandbox never lets an agent make its own home entries)."""
+        self.home.mkdir(parents=True, exist_ok=True)  # (agent.sh's own `mkdir -p`: the kit's)
         preset = next((p for p in BUILTIN_PRESETS if p.name == self.name), None)
         request = sandbox_request(Settings(), preset, [self.name], home=self.home)
         for path in request.state_dirs:
