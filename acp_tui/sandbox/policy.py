@@ -82,7 +82,8 @@ class SandboxPolicy:
             return "off: the agent runs unsandboxed" if self.notice else "off"
         what = f"{self.mode.value}: writes only in {len(self.writable)} places"
         if self.mode is SandboxMode.STRICT:
-            what += f", {len(self.unreadable)} secrets unreadable"
+            count = len(self.unreadable)
+            what += f", {count} secret{'' if count == 1 else 's'} unreadable"
         return what + f" (Landlock ABI {self.abi})"
 
     def describe(self, home: Path | None = None) -> list[str]:
