@@ -14,6 +14,7 @@ import errno
 import os
 import stat
 import struct
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -98,7 +99,7 @@ def abi_version() -> int:
     if os.environ.get(SIMULATE_MISSING_VAR, "") not in ("", "0"):
         return 0
     calls = _calls()
-    if calls is None or not hasattr(os, "pidfd_open"):  # (pidfd_open: Linux only)
+    if calls is None or not sys.platform.startswith("linux"):
         return 0
     version = _syscall()(calls.create_ruleset, None, 0, CREATE_RULESET_VERSION)
     return max(0, int(version))

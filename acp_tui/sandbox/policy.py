@@ -18,7 +18,14 @@ from acp_tui.sandbox.agent_dirs import DEFAULT_SECRETS, default_state_dirs
 from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.sandbox.readable import readable_around
 
-__all__ = ["SandboxError", "SandboxMode", "SandboxPolicy", "SandboxRequest", "plan_sandbox"]
+__all__ = [
+    "SandboxError",
+    "SandboxMode",
+    "SandboxPolicy",
+    "SandboxRequest",
+    "plan_sandbox",
+    "shown_path",
+]
 
 
 class SandboxError(Exception):
@@ -93,10 +100,10 @@ class SandboxPolicy:
             lines.append(self.notice)
         if not self.active:
             return lines
-        lines += [f"  writable: {_shown(path, home)}" for path in self.writable]
-        lines += [f"  unreadable: {_shown(path, home)}" for path in self.unreadable]
+        lines += [f"  writable: {shown_path(path, home)}" for path in self.writable]
+        lines += [f"  unreadable: {shown_path(path, home)}" for path in self.unreadable]
         if self.skipped:
-            missing = ", ".join(_shown(path, home) for path in self.skipped)
+            missing = ", ".join(shown_path(path, home) for path in self.skipped)
             lines.append(f"  not there, so not writable: {missing}")
         return lines
 
@@ -129,7 +136,8 @@ class SandboxPolicy:
         return landlock.Rule(rule.path, rule.rights | landlock.READ_FILE)
 
 
-def _shown(path: Path, home: Path | None) -> str:
+def shown_path(path: Path, home: Path | None) -> str:
+    """A path with the home directory as `~`."""
     if home is not None and path.is_relative_to(home):
         return "~" if path == home else f"~/{path.relative_to(home)}"
     return str(path)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from acp_tui.safe_text import safe_text
+from acp_tui.sandbox.policy import shown_path
 
 if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
@@ -30,19 +31,12 @@ def describe_sandbox(policy: SandboxPolicy | None, error: str | None, home: Path
     text.append(f"  Landlock ABI {policy.abi}", style="dim")
     text.append("\nwrites only in:", style="dim")
     for path in policy.writable:
-        text.append(f"\n  {safe_text(shown(path, home))}")
+        text.append(f"\n  {safe_text(shown_path(path, home))}")
     if policy.unreadable:
         text.append("\nunreadable:", style="dim")
         for path in policy.unreadable:
-            text.append(f"\n  {safe_text(shown(path, home))}")
+            text.append(f"\n  {safe_text(shown_path(path, home))}")
     return text
-
-
-def shown(path: Path, home: Path) -> str:
-    """A path with the home directory as `~`."""
-    if path == home:
-        return "~"
-    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 class SandboxSection(Static):
