@@ -1,5 +1,5 @@
-"""The protocol, sandbox, thread, host, composer, output, workspace, registry and client layers and the
-settings must run without Textual."""
+"""The protocol, sandbox, thread, host, composer, output, workspace, registry and client layers
+and the settings must run without Textual."""
 
 import subprocess
 import sys
