@@ -276,3 +276,29 @@ async def test_a_confinement_that_fails_starts_nothing(tmp_path: Path) -> None:
     with pytest.raises(AgentSpawnError, match="cannot confine the agent in its sandbox"):
         await AgentProcess.spawn(["/bin/sh", "-c", f"touch {marker}"], confine=refuse)
     assert not marker.exists()
+
+
+def test_the_rights_handled_follow_the_kernel_abi() -> None:
+    assert not landlock.write_rights(1) & (landlock.REFER | landlock.TRUNCATE)
+    assert landlock.write_rights(2) & landlock.REFER
+    assert not landlock.write_rights(2) & landlock.TRUNCATE
+    assert landlock.write_rights(3) & landlock.TRUNCATE
+    assert landlock.write_rights(7) == landlock.write_rights(3)
+
+
+@needs_landlock
+def test_a_ruleset_of_the_first_abi_still_confines_on_a_newer_kernel(tmp_path: Path) -> None:
+    """An old kernel's ruleset (no REFER, no TRUNCATE handled): writes outside are still refused,
+    inside still work."""
+    where = Layout(tmp_path)
+    policy = plan_sandbox(
+        SandboxRequest(SandboxMode.PROJECT, "agent"), [where.project], ["agent"],
+        home=where.home, environ={}, temp=[where.temp], abi=1,
+    )  # fmt: skip
+    outside = where.beside / "x.txt"
+    result = run_confined(
+        policy, ["/bin/sh", "-c", f"echo a > {outside}; echo b > inside.txt"], where.project
+    )
+    assert "Permission denied" in result.stderr
+    assert not outside.exists()
+    assert (where.project / "inside.txt").read_text() == "b\n"
