@@ -81,6 +81,7 @@ async def main() -> None:
         print("this kernel offers no Landlock: nothing to measure")
         return
     cwd = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
+    (cwd / "project").mkdir()
     modes: list[SandboxMode | None] = [None, SandboxMode.PROJECT, SandboxMode.STRICT]
     names = {None: "unsandboxed", SandboxMode.PROJECT: "project", SandboxMode.STRICT: "strict"}
     policies = {mode: policy(mode, cwd) for mode in modes}
@@ -90,6 +91,14 @@ async def main() -> None:
     plain: dict[str, list[float]] = {"direct": [], "launcher": []}
     builds: dict[SandboxMode | None, list[float]] = {mode: [] for mode in modes[1:]}
     plans: list[float] = []
+    secrets_home = cwd / "home"  # a home holding the default secrets: strict walks around them
+    for name in (".ssh", ".gnupg", ".aws", ".config/gh", ".docker"):
+        (secrets_home / name).mkdir(parents=True)
+    guarded = plan_sandbox(
+        SandboxRequest(SandboxMode.STRICT, "gemini"), [cwd / "project"], ["gemini"],
+        home=secrets_home, environ={},
+    )  # fmt: skip
+    guarded_builds: list[float] = []
     for _ in range(RUNS):  # interleaved: the machine's load falls on every variant alike
         for mode in modes:
             starts[mode].append(await agent_start(policies[mode], cwd))
@@ -105,12 +114,21 @@ async def main() -> None:
         begin = time.perf_counter()
         policy(SandboxMode.PROJECT, cwd)
         plans.append(time.perf_counter() - begin)
+        begin = time.perf_counter()
+        walked = guarded.ruleset()
+        guarded_builds.append(time.perf_counter() - begin)
+        assert walked is not None
+        walked.close()
     for host in hosts.values():
         await host.close_all()
     print(f"runs: {RUNS} each, interleaved; {PROGRAM[0]} as the agent and the command")
     print(f"plan a session's policy (once per session): {ms(plans):.3f} ms")
     for mode in modes[1:]:
         print(f"build the {names[mode]} ruleset (every start): {ms(builds[mode]):.3f} ms")
+    print(
+        f"build the strict ruleset around {len(guarded.unreadable)} secrets (every start):"
+        f" {ms(guarded_builds):.3f} ms"
+    )
     for mode in modes:
         print(f"agent start, {names[mode]}: {ms(starts[mode]):.2f} ms;"
               f" terminal command: {ms(commands[mode]):.2f} ms")  # fmt: skip

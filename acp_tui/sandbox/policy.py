@@ -121,7 +121,7 @@ class SandboxPolicy:
             handled |= landlock.READ_FILE
             rules = [self._readable_too(rule) for rule in rules]
             readable = readable_around(self.unreadable)  # (what is there now)
-            rules += [landlock.Rule(str(path), landlock.READ_FILE) for path in readable]
+            rules += [landlock.Rule(path, landlock.READ_FILE) for path in readable]
         try:
             return landlock.build_ruleset(self.abi, handled, rules)
         except OSError as error:
