@@ -198,3 +198,26 @@ async def test_a_missing_writable_path_fails_the_start_with_its_name(
         assert session.error is not None and str(missing) in session.error
     finally:
         await session.close()
+
+
+@needs_landlock
+async def test_an_agent_ended_by_a_refusal_gets_a_notice_naming_it(
+    places: dict[str, Path],
+) -> None:
+    """An agent that cannot make its state directory and exits: the notice quotes what it said
+    was refused and says how to allow it."""
+    wanted = places["home"] / ".newagent"
+    argv = ["/bin/sh", "-c", f"mkdir {wanted} || exit 3"]
+    session = AgentSession(argv, places["project"], HeadlessUi(), settings=Settings())
+    notices: list[str] = []
+    session.notices.subscribe(lambda notice: notices.append(notice.text))
+    try:
+        assert not await session.start()
+        assert session.state is SessionState.CRASHED
+        hints = [text for text in notices if "was refused" in text]
+        assert len(hints) == 1, notices
+        assert str(wanted) in hints[0] and "Permission denied" in hints[0]
+        assert "sandbox_writable" in hints[0]
+    finally:
+        await session.close()
+    assert not wanted.exists()

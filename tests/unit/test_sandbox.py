@@ -302,3 +302,14 @@ def test_a_ruleset_of_the_first_abi_still_confines_on_a_newer_kernel(tmp_path: P
     assert "Permission denied" in result.stderr
     assert not outside.exists()
     assert (where.project / "inside.txt").read_text() == "b\n"
+
+
+def test_a_refusal_hint_only_for_a_sandboxed_agent_that_said_it_was_refused() -> None:
+    from acp_tui.sandbox.refusals import refusal_hint
+
+    said = ["starting", "Error: EACCES: permission denied, mkdir '/home/u/.tool'", "bye"]
+    project = SandboxPolicy(SandboxMode.PROJECT, abi=7)
+    hint = refusal_hint(project, said)
+    assert hint is not None and "mkdir '/home/u/.tool'" in hint and "project sandbox" in hint
+    assert refusal_hint(SandboxPolicy(SandboxMode.OFF), said) is None
+    assert refusal_hint(project, ["starting", "no such file"]) is None

@@ -63,6 +63,7 @@ from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
 from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
+from acp_tui.sandbox.refusals import refusal_hint
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
@@ -537,4 +538,8 @@ class AgentSession:
         if state is self.state and state is not SessionState.READY:
             return
         self.state = state
+        if state is SessionState.CRASHED and self.crash is not None:
+            hint = refusal_hint(self.sandbox, self.crash.stderr_tail)
+            if hint is not None:  # (before the state is told: the banner's notices include it)
+                self.notices.emit(Notice(hint, "warning"))
         self.state_changed.emit(state)
