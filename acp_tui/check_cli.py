@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from acp_tui.client.check import CheckReport
     from acp_tui.host.process_guard import ProcessGuard
+    from acp_tui.presets import Preset
 
 USAGE = (
     "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
     "[--mode ID] [--json] [--timeout SECONDS] [--prompt-timeout SECONDS] "
+    "[--sandbox off|project|strict] "
     "(-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
 )
 STEP_SECONDS = 60.0
@@ -65,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
     parser.add_argument(
+        "--sandbox",
+        choices=("off", "project", "strict"),
+        help="the agent's sandbox (default: the `sandbox` setting, else project where the kernel"
+        " offers Landlock); the report says which ran and what it allowed",
+    )
+    parser.add_argument(
         "-a",
         "--agent",
         metavar="NAME",
@@ -81,12 +89,13 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]
     env: dict[str, str] = {}
+    preset: Preset | None = None
     if args.agent is not None:
         resolved = _preset_argv(args.agent, agent_argv)
         if isinstance(resolved, str):
             print(f"acp-tui check: {resolved}", file=sys.stderr)
             return 2
-        agent_argv, env = resolved
+        agent_argv, env, preset = resolved
     if not agent_argv:
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
@@ -95,8 +104,12 @@ def main(argv: list[str]) -> int:
         agent_argv[0] = os.path.abspath(agent_argv[0])
     from acp_tui.client.check import format_report, run_check
     from acp_tui.client.check_steps import StepLimits
+    from acp_tui.client.sandbox_setup import sandbox_request
+    from acp_tui.config import load_settings
     from acp_tui.host.process_guard import ProcessGuard
 
+    loaded = load_settings()  # (only the sandbox's: the rest of the check runs at defaults)
+    sandbox = sandbox_request(loaded.settings, preset, agent_argv, asked=args.sandbox)
     progress = _Progress()
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: nothing of the agent outlives the check, even kill -9
@@ -111,6 +124,7 @@ def main(argv: list[str]) -> int:
         env=env,
         guard=guard,
         say=progress,
+        sandbox=sandbox,
     )
     try:
         outcome = asyncio.run(_stoppable(check, guard))
@@ -175,7 +189,9 @@ async def _stoppable(
             loop.remove_signal_handler(sig)
 
 
-def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]] | str:
+def _preset_argv(
+    name: str, extra: list[str]
+) -> tuple[list[str], dict[str, str], Preset | None] | str:
     """The argv and environment of the preset or registry agent `name` (installed first when it
     is a registry binary), or the one-line reason it cannot run."""
     from acp_tui.agent_choice import (
@@ -199,4 +215,4 @@ def _preset_argv(name: str, extra: list[str]) -> tuple[list[str], dict[str, str]
     failed = install_agent(preset)
     if failed is not None:
         return failed
-    return argv, dict(preset.env) if preset is not None else {}
+    return argv, dict(preset.env) if preset is not None else {}, preset

@@ -101,6 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(1, 2),
         help="the ACP version to offer: 1, or 2 (the v2 draft; a v1 agent still gets v1)",
     )
+    parser.add_argument(
+        "--sandbox",
+        choices=("off", "project", "strict"),
+        help="confine the agent and what it starts (Linux Landlock): off; project: writes only"
+        " in the project, the temporary directory and the agent's own directories; strict: and"
+        " the user's secrets unreadable (default: the `sandbox` setting, else project where"
+        " the kernel offers Landlock)",
+    )
     return parser
 
 
@@ -184,6 +192,7 @@ def parse_args(
         continue_last=args.continue_last,
         inspect=args.inspect,
         protocol=args.protocol,
+        sandbox=args.sandbox,
         preset=preset,
         pick_agent=pick,
         messages=(*table.messages, *(catalog.notices if catalog is not None else ())),

@@ -24,6 +24,7 @@ from typing import Any
 from acp_tui.host.permission_rules import PermissionPolicy
 from acp_tui.host.settings_file import SettingsFileError, read_settings_file
 from acp_tui.registry import DEFAULT_URL as DEFAULT_REGISTRY_URL
+from acp_tui.sandbox.modes import SandboxMode
 
 CONFIG_ENV_VAR = "ACP_TUI_CONFIG"
 ENV_PREFIX = "ACP_TUI_"
@@ -66,6 +67,21 @@ class Settings:
     extra_allowed_roots: list[Path] = field(default_factory=list)
     """Directories outside the project the agent may read and write without asking (`~` is
     expanded; relative paths are taken from the home directory)."""
+
+    sandbox: SandboxMode | None = None
+    """Confine the agent process and everything it starts (Linux Landlock): `off`; `project`:
+    writes only inside the session's roots (its directory, `extra_allowed_roots`), the temporary
+    directory and the agent's own state and cache directories; `strict`: as project, and the
+    user's secrets (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.config/gh`, `~/.netrc`, `~/.docker`,
+    `sandbox_secrets`) cannot be read. Unset: `project` where the kernel offers Landlock, else
+    off with a notice; set (here, per preset or `--sandbox`), no Landlock is an error."""
+
+    sandbox_writable: list[Path] = field(default_factory=list)
+    """More directories (or files) the sandboxed agent may write, e.g. an agent's state
+    directory the built-in rule misses (`~` expanded; each must exist)."""
+
+    sandbox_secrets: list[Path] = field(default_factory=list)
+    """More paths `strict` keeps unreadable to the agent."""
 
     max_read_bytes: int = 50 * 1024 * 1024
     """The largest file (in bytes) the agent may read through fs/read_text_file."""
@@ -223,6 +239,11 @@ def _choice(kind: type[StrEnum]) -> Callable[[Any], Any]:
     return check
 
 
+def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """None (unset), or a value `check` takes."""
+    return lambda value: None if value is None else check(value)
+
+
 def _items(value: Any) -> list[Any]:
     if not isinstance(value, list | tuple):
         raise InvalidValue("Input should be a valid list")
@@ -274,6 +295,9 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "hold_writes": _choice(HoldWrites),
     "watch_changes": _boolean,
     "extra_allowed_roots": _roots,
+    "sandbox": _optional(_choice(SandboxMode)),
+    "sandbox_writable": _roots,
+    "sandbox_secrets": _roots,
     "max_read_bytes": _bounded(int, gt=0),
     "max_frame_bytes": _bounded(int, gt=0),
     "agent_env": _text_table,
@@ -291,7 +315,16 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
 """How each setting is checked and converted (every field of `Settings` has one)."""
 
 SETTING_NAMES = frozenset(_CHECKS)
-_JSON_SETTINGS = frozenset({"extra_allowed_roots", "agent_env", "mcp_servers", "keymap"})
+_JSON_SETTINGS = frozenset(
+    {
+        "extra_allowed_roots",
+        "sandbox_writable",
+        "sandbox_secrets",
+        "agent_env",
+        "mcp_servers",
+        "keymap",
+    }
+)
 """The lists and tables: from an environment variable they are JSON."""
 
 

@@ -30,6 +30,8 @@ class LaunchOptions:
     continue_last: bool = False
     protocol: int | None = None
     """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
+    sandbox: str | None = None
+    """`--sandbox MODE` (off, project, strict): overrides the preset's and the setting's."""
     preset: Preset | None = None
     """The agent preset started (its defaults are applied once the session is open)."""
     pick_agent: bool = False

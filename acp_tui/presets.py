@@ -12,6 +12,8 @@ anything heavy is imported. A table accepts:
     config = { effort = "high" }    # other config options, by id
     auth_method = "api-key"         # the auth method to use when the agent asks for a login
     install = "npm i -g my-agent"   # shown when the program is missing
+    sandbox = "strict"              # off | project | strict (see the `sandbox` setting)
+    sandbox_writable = ["~/.my-agent-data"]  # more places the sandboxed agent may write
     [[agents.mine.mcp_servers]]     # MCP servers for this preset (see `mcp_servers`)
     name = "fs"
     command = "/usr/bin/mcp-fs"
@@ -36,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
+from acp_tui.sandbox.modes import SandboxMode
 
 if TYPE_CHECKING:
     from acp_tui.registry.launch import RegistryLaunch
@@ -62,6 +65,13 @@ class Preset:
     """How the registry starts it, when `command` is the registry's (npx, uvx, a binary)."""
     registry_id: str | None = None
     """Its id in the ACP registry when that differs from `name` (another name that starts it)."""
+    sandbox: SandboxMode | None = None
+    """The sandbox this agent runs in (None: the `sandbox` setting's)."""
+    sandbox_writable: tuple[Path, ...] = ()
+    """The user's additions to where the sandboxed agent may write (each must exist)."""
+    state_dirs: tuple[str, ...] = ()
+    """A built-in's own state directories (and files), `~`-relative: writable in the sandbox
+    when they exist, beside the rule every agent gets (`~/.<name>`, its XDG directories)."""
 
     @property
     def program(self) -> str:
@@ -79,41 +89,47 @@ class Preset:
 
 
 def _builtin(
-    name: str, title: str, command: str, install: str, registry_id: str | None = None
+    name: str, title: str, command: str, install: str, *state: str, registry_id: str | None = None
 ) -> Preset:
     return Preset(
-        name, tuple(command.split()), title, install=install, builtin=True, registry_id=registry_id
-    )
+        name, tuple(command.split()), title, install=install, builtin=True, state_dirs=state,
+        registry_id=registry_id,
+    )  # fmt: skip
+
+
+_CLAUDE_STATE = ("~/.claude", "~/.claude.json")
 
 
 BUILTIN_PRESETS: tuple[Preset, ...] = (
-    _builtin("gemini", "Gemini CLI", "gemini --acp", "npm install -g @google/gemini-cli"),
+    _builtin(
+        "gemini", "Gemini CLI", "gemini --acp", "npm install -g @google/gemini-cli", "~/.gemini"
+    ),
     _builtin(
         "claude-agent-acp", "Claude Agent (ACP adapter)", "claude-agent-acp",
-        "npm install -g @agentclientprotocol/claude-agent-acp",
+        "npm install -g @agentclientprotocol/claude-agent-acp", *_CLAUDE_STATE,
     ),
     _builtin(
         "claude-code-acp", "Claude Code (ACP adapter)", "claude-code-acp",
-        "npm install -g @zed-industries/claude-code-acp",
+        "npm install -g @zed-industries/claude-code-acp", *_CLAUDE_STATE,
     ),
     _builtin(
         "codex", "Codex (ACP adapter)", "codex-acp", "npm install -g @zed-industries/codex-acp",
-        registry_id="codex-acp",
+        "~/.codex", registry_id="codex-acp",
     ),
-    _builtin("opencode", "OpenCode", "opencode acp", "npm install -g opencode-ai"),
-    _builtin(
-        "qwen", "Qwen Code", "qwen --acp", "npm install -g @qwen-code/qwen-code",
-        registry_id="qwen-code",
-    ),
-    _builtin("kimi", "Kimi CLI", "kimi acp", "uv tool install kimi-cli"),
-    _builtin(
-        "vibe", "Mistral Vibe", "vibe-acp", "uv tool install mistral-vibe",
-        registry_id="mistral-vibe",
-    ),
-    _builtin("fast-agent", "fast-agent", "fast-agent acp", "uv tool install fast-agent-mcp"),
+    _builtin("opencode", "OpenCode", "opencode acp", "npm install -g opencode-ai",
+             "~/.opencode", "~/.config/opencode", "~/.local/share/opencode",
+             "~/.local/state/opencode", "~/.cache/opencode"),
+    _builtin("qwen", "Qwen Code", "qwen --acp", "npm install -g @qwen-code/qwen-code",
+             "~/.qwen", registry_id="qwen-code"),
+    _builtin("kimi", "Kimi CLI", "kimi acp", "uv tool install kimi-cli", "~/.kimi"),
+    _builtin("vibe", "Mistral Vibe", "vibe-acp", "uv tool install mistral-vibe", "~/.vibe",
+             registry_id="mistral-vibe"),
+    _builtin("fast-agent", "fast-agent", "fast-agent acp", "uv tool install fast-agent-mcp",
+             "~/.fast-agent"),
     _builtin(
         "goose", "Goose", "goose acp",
         "see https://block.github.io/goose/docs/getting-started/installation",
+        "~/.config/goose", "~/.local/share/goose", "~/.local/state/goose",
     ),
 )  # fmt: skip
 
@@ -190,7 +206,7 @@ def load_presets(
 
 
 _KEYS = {"command", "args", "env", "mode", "model", "config", "mcp_servers", "auth_method",
-         "install", "title"}  # fmt: skip
+         "install", "title", "sandbox", "sandbox_writable"}  # fmt: skip
 
 
 def parse_preset(
@@ -239,11 +255,34 @@ def parse_preset(
             changes["config"] = {**preset.config, **config}
         else:
             problems.append("`config` must be a table of strings or booleans; ignored")
+    problems += _sandbox_keys(raw, changes)
     if "mcp_servers" in raw:
         servers, mcp_problems = normalize_servers(raw["mcp_servers"])
         changes["mcp_servers"] = tuple(servers)
         problems.extend(mcp_problems)
     return replace(preset, **changes), problems
+
+
+def _sandbox_keys(raw: Mapping[str, Any], changes: dict[str, Any]) -> list[str]:
+    """`sandbox` and `sandbox_writable` into `changes`; the problems."""
+    problems: list[str] = []
+    mode = raw.get("sandbox")
+    if mode is not None:
+        names = [member.value for member in SandboxMode]
+        if isinstance(mode, str) and mode in names:
+            changes["sandbox"] = SandboxMode(mode)
+        else:
+            problems.append(f"`sandbox` must be one of {', '.join(names)}, not {mode!r}; ignored")
+    writable = raw.get("sandbox_writable")
+    if writable is not None:
+        if _strings(writable):
+            paths = [Path(item).expanduser() for item in writable]
+            changes["sandbox_writable"] = tuple(
+                path if path.is_absolute() else Path.home() / path for path in paths
+            )
+        else:
+            problems.append("`sandbox_writable` must be a list of paths; ignored")
+    return problems
 
 
 def _strings(value: Any) -> bool:

@@ -28,6 +28,7 @@ from acp_tui.protocol.methods import INITIALIZE
 from acp_tui.protocol.models import RequestPermissionRequest, to_wire
 from acp_tui.protocol.process_tree import kill_tree
 from acp_tui.protocol.traffic_store import TrafficStore
+from acp_tui.sandbox.policy import SandboxRequest
 from acp_tui.thread.diff import FileDiff
 
 Policy = Literal["allow", "reject", "cancel"]
@@ -110,6 +111,8 @@ class CheckReport:
     stop_reason: str | None = None
     permission_answers: list[str] = field(default_factory=list)
     frames: int = 0
+    sandbox: list[str] = field(default_factory=list)
+    """Which sandbox the agent ran in and what it allowed, a line each."""
     marks: list[dict[str, Any]] = field(default_factory=list)
     mark_counts: dict[str, int] = field(default_factory=dict)
     stderr_tail: list[str] = field(default_factory=list)
@@ -137,6 +140,7 @@ async def run_check(
     env: Mapping[str, str] | None = None,
     guard: ProcessGuard | None = None,
     say: Callable[[str], None] | None = None,
+    sandbox: SandboxRequest | None = None,
 ) -> CheckReport:
     """Run `acp-tui check`: start the agent, shake hands, open a session, optionally send one
     prompt, and report every frame that broke the protocol.
@@ -154,8 +158,9 @@ async def run_check(
         ui = CheckUi(auth)
         settings = Settings(hold_writes=HoldWrites.NEVER)
         session = CheckSession(
-            argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {}), guard=guard
-        )
+            argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {}),
+            guard=guard, sandbox=sandbox,
+        )  # fmt: skip
         unsubscribe = session.traffic.subscribe(clock.on_traffic)
         try:
             await clock.bound(_drive(session, report, prompt, mode))
@@ -210,6 +215,10 @@ async def _drive(
 
 def _fill(report: CheckReport, session: CheckSession) -> None:
     store: TrafficStore = session.traffic_store
+    if session.sandbox is not None:
+        report.sandbox = session.sandbox.describe(Path.home())
+    else:
+        report.sandbox = [f"sandbox: not set up: {session.sandbox_error}"]
     report.agent_info = to_wire(session.agent_info) if session.agent_info is not None else {}
     report.capabilities = to_wire(session.agent_capabilities)
     report.auth_methods = [
@@ -273,6 +282,7 @@ def format_report(report: CheckReport) -> str:
     if report.permission_answers:
         lines.append(f"permissions:      {', '.join(report.permission_answers)}")
     lines.append(f"frames:           {report.frames}")
+    lines += report.sandbox
     if report.error:
         lines.append(f"error:            {report.error}")
     if report.stderr_tail:

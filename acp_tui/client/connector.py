@@ -15,7 +15,7 @@ from typing import Any
 
 from acp_tui.client.events import AgentCrash
 from acp_tui.client.handshake import AgentHello, AuthMethodInfo, read_initialize_result
-from acp_tui.client.prestart import Prestarted
+from acp_tui.client.prestart import Prestarted, spawn_confined
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.config import Settings
 from acp_tui.host.process_guard import ProcessGuard
@@ -23,8 +23,9 @@ from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.announce import initialize_params
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.process import AgentProcess
+from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.sandbox.policy import SandboxPolicy
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor
 
@@ -53,8 +54,14 @@ class Connector:
         on_oversized_frame: Callable[[int, int], None],
         on_lost: Callable[[AgentProcess], None],
         prestarted: Prestarted | None = None,
+        sandbox: SandboxPolicy | None = None,
+        sandbox_error: str | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.sandbox = sandbox
+        """The sandbox every agent process is confined in."""
+        self.sandbox_error = sandbox_error
+        """Why the sandbox asked for cannot be set up: no agent is started."""
         self.cwd = cwd
         self.env_extra = env_extra
         self.settings = settings
@@ -86,8 +93,14 @@ class Connector:
         `AgentSpawnError`); the connection is started and watched."""
         early, self._prestarted = self._prestarted, None
         offered = self.settings.protocol_version
+        if self.sandbox_error is not None:
+            if early is not None:
+                await early.discard()
+            raise AgentSpawnError(self.sandbox_error)
         if early is not None and (
-            not early.matches(self.argv, str(self.cwd), self.env_extra) or early.offered != offered
+            not early.matches(self.argv, str(self.cwd), self.env_extra)
+            or early.offered != offered
+            or early.sandbox != self.sandbox
         ):
             await early.discard()
             early = None
@@ -101,8 +114,9 @@ class Connector:
             early.relay.attach(self._tap)
             self._early_initialize = early.initialize
         else:
-            process = await AgentProcess.spawn(
+            process = await spawn_confined(
                 self.argv,
+                self.sandbox,
                 cwd=str(self.cwd),
                 env_extra={**self.env_extra, **self.guard.child_env()},
             )

@@ -21,6 +21,7 @@ from acp_tui.host.permission_subject import named_paths
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.terminals import TerminalHost
+from acp_tui.sandbox.policy import SandboxPolicy
 from acp_tui.tasks import Supervisor
 from acp_tui.thread.thread import Thread
 
@@ -47,11 +48,12 @@ def host_services(
     watchers: DirectoryWatchers,
     name: Callable[[], str],
     notice: Callable[[str], None] | None = None,
+    sandbox: SandboxPolicy | None = None,
 ) -> HostServices:
     """The services of a session in `cwd` (resolved), reporting to `thread`; `watchers`: the
     process's directory watchers (one per directory, shared by every session there); `name`:
     the session's, for the other sessions in its directory; `notice`: a warning for the user
-    (watching the directory is incomplete)."""
+    (watching the directory is incomplete); `sandbox`: the agent's, its terminals run in it."""
     permissions = PermissionBroker(
         rules,
         policy=settings.permission_policy,
@@ -78,7 +80,9 @@ def host_services(
         """A terminal's cwd outside the session directory asks, like a file access would."""
         return fs.policy.check(path, "run")
 
-    terminals = TerminalHost(cwd, cwd_check=check_terminal_cwd, guard=guard, tasks=tasks)
+    terminals = TerminalHost(
+        cwd, cwd_check=check_terminal_cwd, guard=guard, tasks=tasks, sandbox=sandbox
+    )
     changes = ChangeTracking(
         thread,
         cwd,

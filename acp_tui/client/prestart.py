@@ -29,6 +29,8 @@ from acp_tui.protocol.announce import initialize_params
 from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.process import AgentProcess, AgentSpawnError
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.sandbox.modes import SandboxMode
+from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
 from acp_tui.tasks import Supervisor
 
 
@@ -70,6 +72,8 @@ class Prestarted:
     """The protocol version the early `initialize` offered."""
     tasks: Supervisor = field(default_factory=lambda: Supervisor("prestart"))
     """Owns the `initialize` request until the session adopts it."""
+    sandbox: SandboxPolicy | None = None
+    """The sandbox it was started in (the session adopts it only if it plans the same)."""
 
     def matches(self, argv: Sequence[str], cwd: str, env_extra: Mapping[str, str]) -> bool:
         """Whether this early process was started for exactly this command, directory and
@@ -93,13 +97,15 @@ async def prestart(
     *,
     marker_env: Mapping[str, str] | None = None,
     protocol: int = 1,
+    sandbox: SandboxPolicy | None = None,
 ) -> Prestarted | None:
     """Spawn the agent and write `initialize`; None if it cannot start (the session will try
     again and report why). `marker_env` (the process guard's owner marker) is added to the
-    agent's environment but is not part of what the session compares."""
+    agent's environment but is not part of what the session compares; `sandbox`: the one the
+    settings will most likely ask for (the session compares it)."""
     try:
-        process = await AgentProcess.spawn(
-            argv, cwd=cwd, env_extra={**env_extra, **(marker_env or {})}
+        process = await spawn_confined(
+            argv, sandbox, cwd=cwd, env_extra={**env_extra, **(marker_env or {})}
         )
     except AgentSpawnError:
         return None
@@ -120,6 +126,7 @@ async def prestart(
         relay,
         protocol,
         tasks,
+        sandbox,
     )
     # Run the loop until the frame is in the pipe (the relay saw it) or the request ended.
     first = tasks.spawn("first frame", relay.first.wait(), awaited=True)
@@ -128,13 +135,77 @@ async def prestart(
     return early
 
 
+async def spawn_confined(
+    argv: Sequence[str], sandbox: SandboxPolicy | None, *, cwd: str, env_extra: Mapping[str, str]
+) -> AgentProcess:
+    """`AgentProcess.spawn` in `sandbox` (its ruleset built here, closed once the agent runs).
+    Raises `AgentSpawnError`, the sandbox's failure included."""
+    try:
+        ruleset = sandbox.ruleset() if sandbox is not None else None
+    except SandboxError as error:
+        raise AgentSpawnError(str(error)) from error
+    try:
+        return await AgentProcess.spawn(
+            argv,
+            cwd=cwd,
+            env_extra=env_extra,
+            confine=ruleset.restrict_thread if ruleset is not None else None,
+        )
+    finally:
+        if ruleset is not None:
+            ruleset.close()
+
+
 def quick_agent_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """A fast guess of the settings' `agent_env` (file and `ACP_TUI_AGENT_ENV`), read without
     the settings machinery. Only a guess: the session compares it with the real settings."""
+    value = quick_setting("agent_env", environ)
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return {str(k): v for k, v in value.items()}
+    return {}
+
+
+@dataclass(frozen=True)
+class QuickSandboxSettings:
+    """A fast guess of the sandbox's settings (see `quick_agent_env`); what fails to read is
+    left at its default: the session plans its sandbox from the real settings and starts the
+    agent again if the two differ."""
+
+    sandbox: SandboxMode | None = None
+    sandbox_writable: list[Path] = field(default_factory=list)
+    sandbox_secrets: list[Path] = field(default_factory=list)
+    extra_allowed_roots: list[Path] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str] | None = None) -> QuickSandboxSettings:
+        """The guess from the file and the `ACP_TUI_*` variables."""
+        mode = quick_setting("sandbox", environ, json_value=False)
+        return cls(
+            SandboxMode(mode) if mode in tuple(SandboxMode) else None,
+            _quick_paths(quick_setting("sandbox_writable", environ)),
+            _quick_paths(quick_setting("sandbox_secrets", environ)),
+            _quick_paths(quick_setting("extra_allowed_roots", environ)),
+        )
+
+
+def _quick_paths(value: Any) -> list[Path]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return []
+    expanded = [Path(item).expanduser() for item in value]
+    return [path if path.is_absolute() else Path.home() / path for path in expanded]
+
+
+def quick_setting(
+    name: str, environ: Mapping[str, str] | None = None, *, json_value: bool = True
+) -> Any:
+    """One setting's raw value from `ACP_TUI_<NAME>` (JSON when `json_value`), else the config
+    file, read without the settings machinery; None when not there or unreadable."""
     env = os.environ if environ is None else environ
-    raw = env.get("ACP_TUI_AGENT_ENV")
+    raw = env.get(f"ACP_TUI_{name.upper()}")
     value: Any = None
     if raw is not None:
+        if not json_value:
+            return raw
         with contextlib.suppress(ValueError, RecursionError):
             value = json.loads(raw)
     else:
@@ -144,7 +215,5 @@ def quick_agent_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
             path = Path(override).expanduser() if override else Path(base) / "acp-tui/config.toml"
-            value = tomllib.loads(read_settings_file(path)).get("agent_env")
-    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return {str(k): v for k, v in value.items()}
-    return {}
+            value = tomllib.loads(read_settings_file(path)).get(name)
+    return value

@@ -20,6 +20,7 @@ import struct
 import termios
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,12 @@ def _take_controlling_terminal() -> None:  # pragma: no cover - runs in the fork
     set_child_subreaper()
 
 
+def _prepare_child(confine: Callable[[], None] | None) -> None:  # pragma: no cover - in the child
+    _take_controlling_terminal()
+    if confine is not None:
+        confine()
+
+
 class PtyProcess:
     """One spawned child and the master side of its PTY."""
 
@@ -126,8 +133,10 @@ class PtyProcess:
         rows: int = 24,
         tasks: Supervisor | None = None,
         on_master: Callable[[int], None] | None = None,
+        confine: Callable[[], None] | None = None,
     ) -> PtyProcess:
-        """Start `argv` on a new PTY. Raises OSError (e.g. FileNotFoundError) if exec fails.
+        """Start `argv` on a new PTY. Raises OSError (e.g. FileNotFoundError) if exec fails,
+        SubprocessError if `confine` (the sandbox, run in the child before exec) fails.
         `on_master` gets the master before the command starts (the watchdog's copy)."""
         master_fd, slave_fd = os.openpty()
         try:
@@ -142,7 +151,7 @@ class PtyProcess:
                 cwd=cwd,
                 env=dict(env),
                 start_new_session=True,
-                preexec_fn=_take_controlling_terminal,
+                preexec_fn=partial(_prepare_child, confine),
                 close_fds=True,
             )
         except BaseException:

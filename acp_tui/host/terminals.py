@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import subprocess
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -34,6 +35,7 @@ from acp_tui.protocol.process_tree import (
     snapshot,
     start_time,
 )
+from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.tasks import Supervisor
 
@@ -216,8 +218,11 @@ class TerminalHost:
         default_output_byte_limit: int = 1_000_000,
         guard: ProcessGuard | None = None,
         tasks: Supervisor | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.tasks = tasks if tasks is not None else Supervisor("terminals")
+        self.sandbox = sandbox
+        """The agent's sandbox, which every command started here runs in too (None: none)."""
         """Runs the terminals' exit watchers, PTY waiters and the process-tree tracker."""
         self.cwd = cwd
         self.cwd_check = cwd_check
@@ -268,7 +273,9 @@ class TerminalHost:
         def hold(master_fd: int) -> None:
             drops.append(self.guard.hold_pty(master_fd))
 
+        ruleset = None
         try:
+            ruleset = self.sandbox.ruleset() if self.sandbox is not None else None
             process = await PtyProcess.spawn(
                 argv,
                 env=environment,
@@ -277,11 +284,14 @@ class TerminalHost:
                 rows=DEFAULT_ROWS,
                 tasks=self.tasks,
                 on_master=hold,
+                confine=ruleset.restrict_thread if ruleset is not None else None,
             )
         except FileNotFoundError:
             terminal.fail_to_start(f"{argv[0]}: command not found", 127)
         except OSError as exc:
             terminal.fail_to_start(f"{argv[0]}: {exc.strerror or exc}", 126)
+        except (SandboxError, subprocess.SubprocessError) as exc:  # never run unconfined
+            terminal.fail_to_start(f"{argv[0]}: not started, the sandbox failed: {exc}", 126)
         else:
             terminal.attach(process)
             for drop in drops:  # the watchdog lets the PTY go when the command has ended
@@ -289,6 +299,8 @@ class TerminalHost:
             drops.clear()
             self._record(terminal)
         finally:
+            if ruleset is not None:
+                ruleset.close()  # (the command keeps its restriction)
             for drop in drops:  # it never started
                 drop()
         self._terminals[terminal.id] = terminal

@@ -16,10 +16,11 @@ import logging
 import os
 import shutil
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from acp_tui.protocol.confined_child import ConfineFailed, start_confined
 from acp_tui.protocol.process_tree import end_group, kill_tree, start_time
 from acp_tui.safe_text import safe_line
 
@@ -141,32 +142,65 @@ def _spawn_error(argv: Sequence[str], exc: OSError) -> AgentSpawnError:
     return AgentSpawnError(f"cannot start agent command {command!r}: {exc.strerror or exc}")
 
 
-class AgentProcess:
-    """A running agent: `reader` is its stdout, `writer` its stdin."""
+class _Child(Protocol):
+    """What `AgentProcess` uses of its child, however it was started."""
+
+    pid: int
+    exited: asyncio.Event
+    stdin: asyncio.StreamWriter | None
+    stdout: asyncio.StreamReader | None
+    stderr: asyncio.StreamReader | None
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code, or minus the signal that killed it; None while it runs."""
+
+    def close(self) -> None:
+        """Close the pipes."""
+
+
+class _AsyncioChild:
+    """A child asyncio started (`loop.subprocess_exec`)."""
 
     def __init__(
         self,
         process: asyncio.subprocess.Process,
         protocol: _AgentProtocol,
         transport: asyncio.SubprocessTransport,
-        stderr_ring_bytes: int,
-        marker: str = "",
     ) -> None:
         self._process = process
+        self._transport = transport
+        self.pid = process.pid
+        self.exited = protocol.exited
+        self.stdin = process.stdin
+        self.stdout = process.stdout
+        self.stderr = process.stderr
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode
+
+    def close(self) -> None:
+        self._transport.close()
+
+
+class AgentProcess:
+    """A running agent: `reader` is its stdout, `writer` its stdin."""
+
+    def __init__(self, child: _Child, stderr_ring_bytes: int, marker: str = "") -> None:
+        self._child = child
         self.marker = marker
         """The environment variable (value "1") every process of the agent's tree inherits."""
-        self._protocol = protocol
-        self._transport = transport
-        assert process.stdout is not None and process.stdin is not None
-        self.reader: asyncio.StreamReader = process.stdout
-        self.writer: asyncio.StreamWriter = process.stdin
-        self.pid: int = process.pid
-        self.start_time = start_time(process.pid)
+        assert child.stdout is not None and child.stdin is not None
+        self.reader: asyncio.StreamReader = child.stdout
+        self.writer: asyncio.StreamWriter = child.stdin
+        self.pid: int = child.pid
+        self.start_time = start_time(child.pid)
         self._stderr = StderrRing(stderr_ring_bytes)
         self._stderr_task: asyncio.Task[None] | None = None
-        if process.stderr is not None:
+        if child.stderr is not None:
             self._stderr_task = asyncio.create_task(
-                self._drain_stderr(process.stderr), name=f"agent-stderr {self.pid}"
+                self._drain_stderr(child.stderr), name=f"agent-stderr {self.pid}"
             )
 
     @classmethod
@@ -177,30 +211,42 @@ class AgentProcess:
         cwd: str | None = None,
         env_extra: Mapping[str, str] | None = None,
         stderr_ring_bytes: int = 256 * 1024,
+        confine: Callable[[], None] | None = None,
     ) -> AgentProcess:
         """Start the agent: argv without a shell, the full environment plus `env_extra` and its
-        owner marker, its own process group, pipes for the three streams. Raises
-        `AgentSpawnError` with a readable reason."""
+        owner marker, its own process group, pipes for the three streams. `confine` restricts
+        the thread that starts it, which the agent inherits (the sandbox: see
+        `confined_child`; if it fails nothing is started). Raises `AgentSpawnError` with a
+        readable reason."""
         marker = AGENT_MARKER_PREFIX + os.urandom(16).hex()  # (not uuid: it imports platform)
         env = {**os.environ, **(env_extra or {}), marker: "1"}
         _check_command(argv, cwd, env)
         loop = asyncio.get_running_loop()
+        child: _Child
         try:
-            transport, protocol = await loop.subprocess_exec(
-                lambda: _AgentProtocol(STDOUT_BUFFER_LIMIT, loop),
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-            )
+            if confine is not None:
+                child = await start_confined(
+                    argv, confine, cwd=cwd, env=env, limit=STDOUT_BUFFER_LIMIT
+                )
+            else:
+                transport, protocol = await loop.subprocess_exec(
+                    lambda: _AgentProtocol(STDOUT_BUFFER_LIMIT, loop),
+                    *argv,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,
+                )
+                process = asyncio.subprocess.Process(transport, protocol, loop)
+                child = _AsyncioChild(process, protocol, transport)
         except OSError as exc:
             raise _spawn_error(argv, exc) from exc
-        process = asyncio.subprocess.Process(transport, protocol, loop)
-        logger.info("spawned agent pid %s: %s", process.pid, list(argv))
-        return cls(process, protocol, transport, stderr_ring_bytes, marker)
+        except ConfineFailed as exc:
+            raise AgentSpawnError(f"cannot confine the agent in its sandbox: {exc}") from exc
+        logger.info("spawned agent pid %s: %s", child.pid, list(argv))
+        return cls(child, stderr_ring_bytes, marker)
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
         try:
@@ -221,12 +267,12 @@ class AgentProcess:
     @property
     def exit(self) -> AgentExit | None:
         """How the agent ended; None while it runs."""
-        returncode = self._process.returncode
+        returncode = self._child.returncode
         return None if returncode is None else AgentExit.from_returncode(returncode)
 
     async def wait(self) -> AgentExit:
         """Wait for the exit, then briefly for the rest of stderr (so the tail is complete)."""
-        await self._protocol.exited.wait()
+        await self._child.exited.wait()
         await self._settle_stderr()
         exit_ = self.exit
         assert exit_ is not None
@@ -241,7 +287,7 @@ class AgentProcess:
 
     async def _exited_within(self, seconds: float) -> bool:
         try:
-            await asyncio.wait_for(self._protocol.exited.wait(), seconds)
+            await asyncio.wait_for(self._child.exited.wait(), seconds)
         except TimeoutError:
             return False
         return True
@@ -260,7 +306,7 @@ class AgentProcess:
             if not await self._exited_within(TERM_WAIT):
                 logger.warning("agent pid %s ignored SIGTERM: SIGKILL", self.pid)
                 self._signal_group(signal.SIGKILL)
-                await self._protocol.exited.wait()
+                await self._child.exited.wait()
         # children left behind (in its group or not) would hold our pipes open: end them too
         await self.kill_tree()
         exit_ = await self.wait()
@@ -283,7 +329,7 @@ class AgentProcess:
     def _release(self) -> None:
         if self._stderr_task is not None and not self._stderr_task.done():
             self._stderr_task.cancel()  # never wait for an EOF a grandchild may withhold
-        self._transport.close()
+        self._child.close()
 
     def __repr__(self) -> str:
         state: Any = self.exit.describe() if self.exit else "running"

@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
+from acp_tui.client.prestart import (
+    Prestarted,
+    QuickSandboxSettings,
+    prestart,
+    quick_agent_env,
+)
+from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.launch_options import LaunchOptions, with_preset
+from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
 from acp_tui.ui.early_start import EarlyStart, demo_argv
 
 if TYPE_CHECKING:
@@ -70,15 +78,21 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     asyncio.set_event_loop(loop)
     prestarted: Prestarted | None = None
     try:
-        prestarted = loop.run_until_complete(
-            prestart(
-                argv,
-                str(cwd),
-                {**quick_agent_env(), **preset_env(options)},
-                marker_env=guard.child_env(),
-                protocol=options.protocol or 1,  # (a v2 offer from the settings file: no prestart)
+        try:
+            sandbox = quick_sandbox(options, argv, cwd)
+        except SandboxError:
+            pass  # no prestart: the session says why the sandbox cannot be set up
+        else:
+            prestarted = loop.run_until_complete(
+                prestart(
+                    argv,
+                    str(cwd),
+                    {**quick_agent_env(), **preset_env(options)},
+                    marker_env=guard.child_env(),
+                    protocol=options.protocol or 1,  # (a v2 offer from the settings: no prestart)
+                    sandbox=sandbox,
+                )
             )
-        )
         return _run(loop, options, argv, cwd, prestarted, guard, start)
     except KeyboardInterrupt:  # ctrl+c while the app loads: the early agent stopped first
         if prestarted is not None:
@@ -89,6 +103,15 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
         _close_loop(loop)
         guard.close()
+
+
+def quick_sandbox(options: LaunchOptions, argv: list[str], cwd: Path) -> SandboxPolicy:
+    """The sandbox the settings most likely ask for, for the prestarted agent (the session
+    plans its own from the settings and compares). Raises SandboxError."""
+    quick = QuickSandboxSettings.read()
+    request = sandbox_request(quick, options.preset, argv, asked=options.sandbox)
+    environ = {**os.environ, **quick_agent_env(), **preset_env(options)}
+    return plan_session_sandbox(request, cwd.resolve(), quick, argv, environ=environ)
 
 
 def _run(
@@ -120,6 +143,7 @@ def _run(
     mcp_servers, mcp_problems = preset_mcp_servers(loaded.settings.mcp_servers, preset)
 
     def factory(bridge: ScreenUi) -> AgentSession:
+        sandbox = sandbox_request(loaded.settings, preset, argv, asked=options.sandbox)
         session = AgentSession(
             argv,
             cwd,
@@ -132,6 +156,7 @@ def _run(
             guard=guard,
             prestarted=early,
             watchers=watchers,
+            sandbox=sandbox,
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
         return session
@@ -144,6 +169,7 @@ def _run(
         servers, _ = preset_mcp_servers(loaded.settings.mcp_servers, spec.preset)
         where = real_path(spec.cwd)
         store = rules_by_dir.setdefault(where, RulesStore(where))
+        sandbox = sandbox_request(loaded.settings, spec.preset, spec.argv, asked=options.sandbox)
         session = AgentSession(
             list(spec.argv),
             where,
@@ -154,6 +180,7 @@ def _run(
             rules=store,
             guard=guard,
             watchers=watchers,
+            sandbox=sandbox,
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
         return session

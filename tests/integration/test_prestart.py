@@ -10,6 +10,8 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.prestart import prestart, quick_agent_env
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.sandbox.modes import SandboxMode
+from acp_tui.sandbox.policy import SandboxPolicy
 from acp_tui.thread.thread_changes import TurnStateChanged
 from bench.headless import HeadlessUi
 from tests.agents.scenarios import (
@@ -20,11 +22,14 @@ from tests.agents.scenarios import (
     update,
     write_scenario,
 )
+from tests.sandboxes import default_sandbox, needs_landlock
 
 
 async def test_session_adopts_the_early_agent_and_its_initialize(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok("early")])
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     log = tmp_path / "traffic.jsonl"
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), log_path=log, prestarted=early)
@@ -47,7 +52,9 @@ async def test_session_adopts_the_early_agent_and_its_initialize(tmp_path) -> No
 
 async def test_a_different_environment_discards_the_early_agent(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok("own")])
-    early = await prestart(agent.argv, str(tmp_path), {"GUESSED": "1"})
+    early = await prestart(
+        agent.argv, str(tmp_path), {"GUESSED": "1"}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
     try:
@@ -61,7 +68,9 @@ async def test_a_different_environment_discards_the_early_agent(tmp_path) -> Non
 
 async def test_closing_before_start_stops_the_early_agent(tmp_path) -> None:
     agent = write_scenario(tmp_path, [initialize_ok()])
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
     await session.close()
@@ -100,7 +109,9 @@ async def test_the_adopted_agent_is_served_in_the_session_context(tmp_path) -> N
             end_turn(),
         ],
     )
-    early = await prestart(agent.argv, str(tmp_path), {})
+    early = await prestart(
+        agent.argv, str(tmp_path), {}, sandbox=default_sandbox(agent.argv, tmp_path)
+    )
     assert early is not None
 
     async def as_the_session() -> list[str]:
@@ -125,3 +136,20 @@ async def test_the_adopted_agent_is_served_in_the_session_context(tmp_path) -> N
 
     seen = await asyncio.create_task(as_the_session(), name="session")
     assert seen and set(seen) == {"session"}
+
+
+@needs_landlock
+async def test_an_early_agent_in_another_sandbox_is_discarded(tmp_path) -> None:
+    """The quick guess of the settings started the agent unconfined; the session's settings
+    ask for the default sandbox: the early agent is not adopted."""
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok("own")])
+    early = await prestart(agent.argv, str(tmp_path), {}, sandbox=SandboxPolicy(SandboxMode.OFF))
+    assert early is not None
+    session = AgentSession(agent.argv, tmp_path, HeadlessUi(), prestarted=early)
+    try:
+        assert await session.start()
+        assert session._process is not early.process
+        assert early.process.exit is not None
+        assert session.sandbox is not None and session.sandbox.active
+    finally:
+        await session.close()

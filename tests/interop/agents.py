@@ -11,6 +11,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.client.sandbox_setup import sandbox_request
+from acp_tui.config import Settings
+from acp_tui.presets import BUILTIN_PRESETS
+from acp_tui.sandbox.policy import SandboxRequest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -55,6 +60,24 @@ class InteropAgent:
             "XDG_STATE_HOME": str(home / ".local" / "state"),
             "XDG_CACHE_HOME": str(home / ".cache"),
         }
+
+    @property
+    def home(self) -> Path:
+        """The HOME agent.sh gives the agent."""
+        return install_dir() / "home" / self.name
+
+    def sandbox(self) -> SandboxRequest:
+        """The default sandbox, for the agent as its built-in preset knows it (its own
+        directories), in the HOME agent.sh gives it: the rule and the preset's directories are
+        placed there, nothing else is added. The directories are made first, as an agent's first
+        run would have left them (the sandbox never lets an agent make its own home entries)."""
+        self.home.mkdir(parents=True, exist_ok=True)  # (agent.sh's own `mkdir -p`: the kit's)
+        preset = next((p for p in BUILTIN_PRESETS if p.name == self.name), None)
+        request = sandbox_request(Settings(), preset, [self.name], home=self.home)
+        for path in request.state_dirs:
+            if not path.suffix:  # (a file such as ~/.claude.json is the agent's to make)
+                path.mkdir(parents=True, exist_ok=True)
+        return request
 
 
 def _npm(package: str, binary: str) -> str:

@@ -151,3 +151,21 @@ def output_texts(session: AgentSession, wire: Wire) -> list[str]:
 def user_messages(session: AgentSession) -> list[str]:
     entries = session.thread.entries
     return [e.text for e in entries if isinstance(e, MessageEntry) and e.role == "user"]
+
+
+DENIED = re.compile(
+    r"EACCES|EPERM|EROFS|[Pp]ermission denied|[Oo]peration not permitted|[Rr]ead-only"
+)
+
+
+def sandbox_report(session: AgentSession) -> str:
+    """The sandbox the agent ran in and the lines of its stderr where something was refused,
+    for the report of a failed test: they name the directory the agent needed."""
+    policy = session.sandbox
+    lines = policy.describe(Path.home()) if policy is not None else [str(session.sandbox_error)]
+    process = session._process
+    tail = process.stderr_tail(400) if process is not None else []
+    if session.crash is not None:
+        tail += session.crash.stderr_tail
+    lines += [f"  refused: {line}" for line in tail if DENIED.search(line)]
+    return "\n".join(lines)

@@ -100,7 +100,7 @@ async def test_one_turn_in_the_app_by_keys(
         workdir,
         env={**fake_llm.env, **agent.env()},
         wait_ready=False,
-        session_kwargs={"settings": settings},
+        session_kwargs={"settings": settings, "sandbox": agent.sandbox()},
         allow_unknown_methods=True,
     ) as h:
         await h.until(lambda: h.session.state.value == "ready", "ready", seconds=START_SECONDS)

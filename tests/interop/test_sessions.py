@@ -38,6 +38,7 @@ async def session_of(
         InteropUi(agent.auth),
         env_extra={**fake_llm.env, **agent.env()},
         settings=Settings(hold_writes=HoldWrites.NEVER),
+        sandbox=agent.sandbox(),
     )
     wire = Wire()
     session.traffic.subscribe(wire.tap)

@@ -24,6 +24,7 @@ from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.tab import SessionTab
 from acp_tui.workspace.worktrees import create_worktree
 from tests.git_repo import make_repo, run_git
+from tests.interop.agents import BY_NAME
 from tests.interop.conftest import NOTES, agent_for, start_fake_llm
 from tests.ui.app_harness import AppHarness, run_app
 
@@ -59,7 +60,10 @@ def spawner(settings: Settings, answers: Answers) -> Any:
 
     def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
         env = dict(spec.env)
-        session = AgentSession(list(spec.argv), spec.cwd, bridge, env_extra=env, settings=settings)
+        sandbox = BY_NAME[spec.argv[-1]].sandbox()  # the default, in the HOME agent.sh gives it
+        session = AgentSession(
+            list(spec.argv), spec.cwd, bridge, env_extra=env, settings=settings, sandbox=sandbox
+        )
         session.traffic.subscribe(answers.tap)
         return session
 
@@ -158,7 +162,7 @@ async def test_two_real_agents_in_two_worktrees_by_keys(kit: Path, tmp_path: Pat
             trees[0].cwd,
             env=envs[0],
             wait_ready=False,
-            session_kwargs={"settings": settings},
+            session_kwargs={"settings": settings, "sandbox": agents[0].sandbox()},
             allow_unknown_methods=True,
             app_kwargs=app_kwargs,
         ) as h:
@@ -172,6 +176,12 @@ async def test_two_real_agents_in_two_worktrees_by_keys(kit: Path, tmp_path: Pat
             )
             h.app.tabs[0].session.traffic.subscribe(answers[0].tap)
             assert [tab.session.cwd for tab in h.app.tabs] == [tree.cwd for tree in trees]
+            for tab, tree in zip(h.app.tabs, trees, strict=True):  # each in its own worktree
+                sandbox = tab.session.sandbox
+                assert sandbox is not None and sandbox.active
+                assert sandbox.writable[0] == tree.cwd.resolve()
+                in_main = [p for p in sandbox.writable if p.is_relative_to(repo.resolve())]
+                assert all(p.relative_to(repo.resolve()).parts[:1] == (".git",) for p in in_main)
             await h.type_prompt(f"//all {PROMPT}")
             await h.until(
                 lambda: all(tab.session.thread.turn_running or tab.session.thread.last_stop_reason

@@ -12,6 +12,7 @@ from typing import Any
 
 from acp_tui.client.prestart import prestart
 from tests.agents.scenarios import write_scenario
+from tests.sandboxes import default_sandbox
 from tests.ui.app_harness import fixed_cwd, one_turn, run_app
 from tests.ui.test_permission_focus import answer_with, with_tool_call
 
@@ -22,7 +23,9 @@ async def test_an_adopted_early_agent_drives_the_ui_through_a_permission_prompt(
     agent = write_scenario(tmp_path, one_turn([*with_tool_call("c1")]))
     cwd = fixed_cwd(tmp_path)
     # started here, in the test's own context: no app exists yet, as in `acp-tui` itself
-    early = await prestart(agent.argv, str(cwd.resolve()), {})
+    early = await prestart(
+        agent.argv, str(cwd.resolve()), {}, sandbox=default_sandbox(agent.argv, cwd)
+    )
     assert early is not None
     kwargs: dict[str, Any] = {"prestarted": early}
     async with run_app(agent.argv, cwd, session_kwargs=kwargs) as h:
@@ -44,7 +47,9 @@ async def test_an_oversized_frame_from_a_prestarted_agent_is_a_notice(tmp_path: 
     steps = [{"raw": "{" + "x" * 5000 + "\n"}, agent_text(SID, "still here")]
     agent = write_scenario(tmp_path, one_turn(steps))
     cwd = fixed_cwd(tmp_path)
-    early = await prestart(agent.argv, str(cwd.resolve()), {})
+    early = await prestart(
+        agent.argv, str(cwd.resolve()), {}, sandbox=default_sandbox(agent.argv, cwd)
+    )
     assert early is not None
     kwargs: dict[str, Any] = {"prestarted": early, "settings": Settings(max_frame_bytes=1000)}
     async with run_app(agent.argv, cwd, session_kwargs=kwargs) as h:

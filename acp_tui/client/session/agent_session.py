@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from acp_tui.client.host_services import host_services
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.prompt_turn import PromptTurns
+from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
 from acp_tui.client.session.open import (
@@ -62,6 +64,8 @@ from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
+from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
+from acp_tui.sandbox.refusals import refusal_hint
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
@@ -104,6 +108,7 @@ class AgentSession:
         guard: ProcessGuard | None = None,
         prestarted: Prestarted | None = None,
         watchers: DirectoryWatchers | None = None,
+        sandbox: SandboxRequest | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
         self.tasks = Supervisor("session")
@@ -119,10 +124,23 @@ class AgentSession:
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
+        request = sandbox if sandbox is not None else sandbox_request(settings, None, argv)
+        self.sandbox: SandboxPolicy | None = None
+        """The sandbox the agent and its terminals run in (None: it could not be set up)."""
+        self.sandbox_error: str | None = None
+        """Why the sandbox asked for cannot be set up: the agent is then not started."""
+        try:
+            self.sandbox = plan_session_sandbox(
+                request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
+            )
+        except SandboxError as error:
+            self.sandbox_error = str(error)
+        self._sandbox_told = False
         services = host_services(
             self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
             watchers=self.watchers, name=lambda: self.agent_name,
             notice=lambda text: self.notices.emit(Notice(text, "warning")),
+            sandbox=self.sandbox,
         )  # fmt: skip
         self.permissions = services.permissions
         self.write_gate = services.write_gate
@@ -162,6 +180,8 @@ class AgentSession:
             on_oversized_frame=self._on_oversized_frame,
             on_lost=lambda process: session_connect.crashed(self, process, self.phase),
             prestarted=prestarted,
+            sandbox=self.sandbox,
+            sandbox_error=self.sandbox_error,
         )
         self.stalled = self.connector.stalled
         """The stall set (initialize unanswered for too long), or cleared (None)."""
@@ -383,6 +403,9 @@ class AgentSession:
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
         `crash` set) on failure."""
+        if self.sandbox is not None and self.sandbox.notice and not self._sandbox_told:
+            self._sandbox_told = True  # (once: not at every restart)
+            self.notices.emit(Notice(self.sandbox.notice, "warning"))
         connection = await session_connect.connect(self)
         if connection is None:
             return False
@@ -523,4 +546,8 @@ class AgentSession:
         if state is self.state and state is not SessionState.READY:
             return
         self.state = state
+        if state is SessionState.CRASHED and self.crash is not None:
+            hint = refusal_hint(self.sandbox, self.crash.stderr_tail)
+            if hint is not None:  # (before the state is told: the banner's notices include it)
+                self.notices.emit(Notice(hint, "warning"))
         self.state_changed.emit(state)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from acp_tui.host.reverts import Reverts
     from acp_tui.host.terminals import Terminal
     from acp_tui.protocol.models import AgentCapabilities, ProviderInfo
+    from acp_tui.sandbox.policy import SandboxPolicy
     from acp_tui.signal import Signal
     from acp_tui.thread.thread import Thread
     from acp_tui.thread.v2.agent_terminals import AgentTerminal
@@ -78,6 +79,16 @@ class SessionFacade(Protocol):
     @property
     def mcp_sent(self) -> list[dict[str, Any]]:
         """The MCP servers the last session open passed to the agent."""
+        ...
+
+    @property
+    def sandbox(self) -> SandboxPolicy | None:
+        """The sandbox its agent and terminals run in (None: the one asked for failed)."""
+        ...
+
+    @property
+    def sandbox_error(self) -> str | None:
+        """Why the sandbox asked for cannot be set up (the agent was not started)."""
         ...
 
     # ---- how it is -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.notices_section import NoticesSection
 from acp_tui.ui.widgets.plan_view import PlanView
+from acp_tui.ui.widgets.sandbox_section import SandboxSection
 from acp_tui.ui.widgets.settings_section import SettingsSection
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class Sidebar(VerticalScroll):
     Sidebar #plans { height: auto; }
     Sidebar #commands { color: $text-muted; }
     Sidebar #mcp-servers { margin-top: 1; }
+    Sidebar #sandbox { margin-top: 1; }
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Sidebar(VerticalScroll):
         if self.session is not None:
             yield ProvidersRow(self.session, id="providers-row")
             yield McpSection(self.session, id="mcp-servers")
+            yield SandboxSection(self.session, id="sandbox")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
         yield Static("Notices", classes="section-title", id="notices-title")
