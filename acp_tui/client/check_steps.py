@@ -73,7 +73,8 @@ class StepClock:
         """When the last step began or ended (or the clock was made)."""
         self._open_line: str | None = None
         """The request key whose "method… " ends the text said so far, waiting for its time."""
-        self._moved = asyncio.Event()
+        self._scope: tuple[asyncio.Timeout, asyncio.AbstractEventLoop] | None = None
+        """The timeout scope of the running `bound`, and its loop."""
 
     def on_traffic(self, event: TrafficEvent) -> None:
         """A frame either way: a request of ours starts a step, its answer ends it."""
@@ -100,7 +101,7 @@ class StepClock:
         self._end_open_line()
         self._say(f"{method}… ")
         self._open_line = key
-        self._moved.set()
+        self._move_deadline()
 
     def _finish(self, key: str, outcome: str | None) -> None:
         step = self._waiting.pop(key)
@@ -113,7 +114,7 @@ class StepClock:
         else:
             self._end_open_line()
             self._say(f"{step.method}: {told}\n")
-        self._moved.set()
+        self._move_deadline()
 
     def _end_open_line(self) -> None:
         if self._open_line is not None:
@@ -138,25 +139,25 @@ class StepClock:
 
     async def bound(self, work: Awaitable[T]) -> T:
         """Await `work`, stopped (cancelled, then `StepTimeout`) once the step it waits for
-        outlives its bound."""
-        task = asyncio.ensure_future(work)
+        outlives its bound. No task of its own: one timeout scope, moved as steps go."""
+        loop = asyncio.get_running_loop()
         try:
-            while True:
-                what, limit, deadline = self.awaited()
-                remaining = deadline - self._clock()
-                if remaining <= 0:
-                    raise StepTimeout(what, limit)
-                self._moved.clear()
-                moved = asyncio.ensure_future(self._moved.wait())
-                try:
-                    await asyncio.wait(
-                        {task, moved}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                    )
-                finally:
-                    moved.cancel()
-                if task.done():
-                    return task.result()
+            async with asyncio.timeout(None) as scope:
+                self._scope = (scope, loop)
+                self._move_deadline()
+                return await work
+        except TimeoutError:
+            if not scope.expired():
+                raise  # not ours: the work's own
+            what, limit, _ = self.awaited()
+            raise StepTimeout(what, limit) from None
         finally:
-            if not task.done():
-                task.cancel()
-                await asyncio.wait({task})
+            self._scope = None
+
+    def _move_deadline(self) -> None:
+        """Set the bound's scope to end when what is awaited now runs out of time."""
+        if self._scope is None:
+            return
+        scope, loop = self._scope
+        _, _, deadline = self.awaited()
+        scope.reschedule(loop.time() + max(0.0, deadline - self._clock()))
