@@ -257,6 +257,27 @@ def terminal_steps() -> list[Step]:
     ]
 
 
+PROVIDER_PROTOCOLS = ["[/]", "[b]bold[/b]", hostile("protocol")]
+"""Protocol names of a provider (`providers/list`): a markup crasher, markup that would style."""
+
+
+def hostile_providers() -> dict[str, Any]:
+    """`providers/list` answered with markup and the payload in every name."""
+    return {
+        "expect": "providers/list",
+        "respond": {
+            "providers": [
+                {
+                    "providerId": hostile("provider"),
+                    "supported": PROVIDER_PROTOCOLS,
+                    "required": False,
+                    "current": {"apiType": "[b]bold[/b]", "baseUrl": hostile("baseurl")},
+                }
+            ]
+        },
+    }
+
+
 OUTSIDE_NAME = hostile("outside").replace("/", "|")
 """A file outside the session directory the agent reads (the test creates it)."""
 

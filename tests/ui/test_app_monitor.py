@@ -106,9 +106,10 @@ async def test_agent_owned_writes_are_reviewed_like_client_writes(tmp_path: Path
         assert isinstance(screen, ChangesScreen)
         await h.until(lambda: screen.loads >= 1, "the Changes view loaded")
         assert [label.split("\n")[1].strip() for label in labels(screen)] == [
-            "by Write hello.txt", "by Edit notes.txt", "by Tidy tidy.txt",
-        ]  # fmt: skip
-        await h.pilot.press("down")
+            "by Edit notes.txt",
+            "by Tidy tidy.txt",
+            "by Write hello.txt",
+        ]  # fmt: skip (edits of existing files first, the new file last)
         await h.until(lambda: screen.selected == project / "notes.txt", "notes.txt selected")
         await h.until(lambda: len(screen.query_one(DiffView).diff.hunks) == 2, "its diff")
         await h.pilot.press("r")

@@ -7,13 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Button, Input, OptionList, TextArea
+from rich.text import Text
+from textual.widgets import Button, Input, OptionList, Select, TextArea
+from textual.widgets._select import SelectOverlay
 
+from acp_tui.safe_text import safe_text
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.sidebar import ProvidersRow
+from tests.agents.hostile import hostile, hostile_providers, shown_tag
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+from tests.ui.test_app_hostile import assert_clean, terminal_output
 
 MAIN = {
     "providerId": "main",
@@ -103,3 +108,41 @@ async def test_no_providers_row_when_the_agent_offers_none(tmp_path: Path) -> No
         await h.pilot.pause()
         assert not h.one(ProvidersRow).display
         assert "LLM providers…" not in palette_names(h)
+
+
+async def test_markup_in_provider_protocols_is_shown_as_text(tmp_path: Path) -> None:
+    """`[/]` in a protocol name crashed the app (MarkupError) and `[b]…[/b]` was drawn bold:
+    the protocol `Select` got the names as markup."""
+    steps = [initialize_ok(providers={}), new_session_ok("s-1"), hostile_providers()]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        row = h.one(ProvidersRow)
+        await h.until(lambda: row.display, "the providers row")
+        row.focus()
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, ProvidersScreen), "the providers screen")
+        screen = h.app.screen
+        assert isinstance(screen, ProvidersScreen)
+        listing = screen.query_one("#providers", OptionList)
+        await h.until(lambda: listing.option_count == 1, "the list")
+        await h.pilot.press("enter")  # the form, with the protocols in its Select
+        await h.until(lambda: screen.chosen is not None, "the form")
+        select = screen.query_one("#api-type", Select)
+        assert select.value == "[b]bold[/b]"  # (its current protocol)
+        select.focus()
+        await h.pilot.press("enter")  # open the list of protocols
+        overlay = select.query_one(SelectOverlay)
+        await h.until(lambda: overlay.display and overlay.option_count == 4, "the protocols")
+        await h.pilot.pause()
+        assert h.app._exception is None
+        text = assert_clean(h, "the protocols")
+        assert "[/]" in text and "[b]bold[/b]" in text and shown_tag("protocol") in text
+        prompts = [overlay.get_option_at_index(i).prompt for i in range(1, 4)]
+        assert [p.plain if isinstance(p, Text) else p for p in prompts] == [
+            "[/]",
+            "[b]bold[/b]",
+            safe_text(hostile("protocol")),
+        ]
+        _, segments = terminal_output(h)
+        bold = [s.text.strip() for s in segments if s.style is not None and s.style.bold]
+        assert "bold" not in bold  # ("[b]bold[/b]" parsed: "bold" alone, in bold)

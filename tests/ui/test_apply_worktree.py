@@ -160,14 +160,21 @@ async def test_a_key_too_soon_after_the_question_answers_nothing(repo: Path) -> 
         await pilot.press("r", "enter")  # at once: meant for something else, not an answer
         assert asking(app, "apply_conflict", "a_conflict.txt")
         now[0] += 1.0
-        await pilot.press("s")
+        await pilot.press("s")  # typed through it ("r"): it waits to be chosen
+        await pilot.pause()
+        assert asking(app, "apply_conflict", "a_conflict.txt")
+        now[0] += 6.0  # (the next question comes long after that typing)
+        await pilot.press("f4", "s")  # chosen on purpose: its keys answer
         await until(pilot, lambda: reviewing(app, "b_edit.py"), "the next review")
         now[0] += 1.0
         await pilot.press("escape")
         await until(pilot, lambda: asking(app, "apply_delete", "c_old.txt"), "the deletion")
         await pilot.press("d")  # too soon again: c_old.txt stays
         now[0] += 1.0
-        await pilot.press("q")
+        await pilot.press("q")  # typed through it ("d"): it waits to be chosen
+        await pilot.pause()
+        assert asking(app, "apply_delete", "c_old.txt")
+        await pilot.press("f4", "q")
         await until(pilot, lambda: summary_shown(app), "the summary")
         now[0] += 1.0
         await pilot.press("enter")

@@ -15,6 +15,7 @@ from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.boundary import DENY
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.changes_screen import EMPTY_TEXT, ChangesScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
@@ -25,6 +26,8 @@ NEW = NEW.replace("line 28\n", "line 28 (agent)\nline 28b (agent)\n")
 
 
 class ChangesApp(App[None]):
+    key_guard = KeyGuard.unguarded()  # its questions take keys at once
+
     def __init__(self, screen: ChangesScreen) -> None:
         super().__init__()
         self.changes_screen = screen

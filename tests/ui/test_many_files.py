@@ -56,8 +56,9 @@ async def test_f2_shows_progress_while_reading_then_a_capped_list(
             shown = labels(screen)
             assert len(shown) == 251
             assert shown[0] == "+1 \N{MINUS SIGN}0 f000.txt"
-            assert shown[-1] == "… and 10 more files (not listed)"
-            assert plain(title) == "Changes in this session · 260 files"
+            assert shown[-1] == "… and 10 more files (not listed; / filters)"
+            counts = "260 files: 0 edited, 0 deleted, 260 new"
+            assert plain(title) == f"Changes in this session · {counts}"
             assert slices == [100, 100, 50]  # the 10 not listed were never read
             files = screen.query_one(OptionList)
             await pilot.press("end")

@@ -115,8 +115,13 @@ async def test_keys_typed_as_the_picker_appears_answer_nothing_there(tmp_path: P
         assert main_prompt(h).text == "update the docs", "the keys went on into the composer"
         assert h.sent_methods("session/resume") == [] and h.sent_methods("session/new") == []
 
-        # the user stops, then picks on purpose: the first row (the newest, old-3)
-        clock.advance(2)
+        # the user stops to think: the picker still waits to be chosen (it came mid-word)
+        clock.advance(2.5)
+        await h.pilot.press("enter")
+        await h.pilot.pause()
+        assert h.app.screen is picker and not picker.taking_keys
+        # f4: the user picks on purpose: the first row (the newest, old-3)
+        await h.pilot.press("f4")
         await h.until(lambda: picker.taking_keys, "the picker to take keys")
         await h.pilot.press("enter")
         await h.until(lambda: h.session.session_id == "old-3", "the session picked")

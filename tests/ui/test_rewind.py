@@ -216,8 +216,12 @@ async def test_keys_typed_just_before_the_confirmation_do_not_confirm_it(tmp_pat
         await h.pilot.pause()
         assert isinstance(h.app.screen, RewindScreen)
         assert (project / "new.txt").exists()
-        clock.advance(10)
+        clock.advance(10)  # it came just after the enter that sent //rewind: it waits
         await h.pilot.press("enter")
+        await h.pilot.pause()
+        assert isinstance(h.app.screen, RewindScreen)
+        assert (project / "new.txt").exists()
+        await h.pilot.press("f4", "enter")  # chosen on purpose: enter restores
         await h.until(lambda: not (project / "new.txt").exists(), "the rewind")
 
 

@@ -1,10 +1,12 @@
 """Typing the next prompt while a question arrives: no key meant for the composer answers it.
 
 The user types in the composer while the agent works; the agent asks (a permission request, an
-elicitation form, a held write's review) mid-word. Every key pressed goes where the user was
-typing; the question gets keys only once the user stopped (the idle window) and it has been
-there for the guard's hold. The guard's clock is a manual one: the tests move time, nothing
-sleeps.
+elicitation form, a held write's review, a host question: a read or write outside the session
+directory, a read-only file to overwrite) mid-word. One policy (`QuestionKeys`): every key typed,
+at 8 a second before and after the question arrived, goes where the user was typing, and so do
+the keys after a pause of 2.5 s (a person who stops to think goes on typing their prompt); the
+question takes keys once the user chooses it: f4 or a click. The guard's clock is a manual one:
+the tests move time, nothing sleeps.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Checkbox, Input
 
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
+from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
+from acp_tui.ui.widgets.guard_hint import GuardHint
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from tests.agents.scenarios import client_request, write_scenario
 from tests.ui.app_harness import GATE_MODE, SID, AppHarness, fixed_cwd, gate, one_turn, run_app
@@ -47,12 +52,27 @@ def main_prompt(h: AppHarness) -> PromptInput:
     return next(p for s in h.app.screen_stack for p in s.query(PromptInput).results(PromptInput))
 
 
+KEY_GAP = 0.125
+"""8 keys a second."""
+PAUSE = 2.5
+"""A person stopping to think before going on typing."""
+
+
 async def start_typing(h: AppHarness, clock: ManualClock, text: str) -> None:
-    """Send a prompt (the agent starts working), then, a while later, type `text`."""
+    """Send a prompt (the agent starts working), then, a while later, type `text` (8 keys a
+    second)."""
     await h.type_prompt("go")
     await h.until(lambda: h.session.turn_running, "the turn")
     clock.advance(10)
-    await h.type_prompt(text, send=False)
+    h.one(PromptInput).focus()
+    await type_steadily(h, clock, text)
+
+
+async def type_steadily(h: AppHarness, clock: ManualClock, text: str) -> None:
+    """Type `text` at 8 keys a second, wherever the focus is."""
+    for char in text:
+        clock.advance(KEY_GAP)
+        await h.pilot.press({" ": "space"}.get(char, char))
 
 
 async def let_the_agent_ask(h: AppHarness) -> None:
@@ -73,29 +93,54 @@ async def test_typing_through_a_permission_request_answers_nothing(tmp_path: Pat
         await h.until(lambda: open_prompt(h, "c1"), "the permission prompt")
         prompt = open_prompt(h, "c1")
         assert prompt is not None
-        await type_keys(h, "s a prompt")  # the question came mid-typing: "a" is not "Allow"
+        await type_steadily(h, clock, "s a prompt")  # it came mid-typing: "a" is not "Allow"
         await h.pilot.pause()
         assert h.one(PromptInput).text == "hello world this is a prompt"
         assert h.one(PromptInput).has_focus and not prompt.has_focus_within
         assert answers(agent) == [] and prompt.ask.open
+        assert prompt.query_one(GuardHint).display  # it says why, and how to answer
 
-        # the user stops: the prompt takes the focus, but a key right away is still typing
-        clock.advance(1.5)
-        await h.until(lambda: prompt.has_focus_within, "the prompt to take the focus")
-        await type_keys(h, " i am")
+        # the user stops to think, then goes on typing: still their prompt, not an answer
+        clock.advance(PAUSE)
         await h.pilot.pause()
-        assert h.one(PromptInput).text == "hello world this is a prompt i am"
-        assert h.one(PromptInput).has_focus, "the keys brought the focus back to the composer"
+        assert h.one(PromptInput).has_focus and not prompt.has_focus_within
+        await type_steadily(h, clock, " and a rest")
+        await h.pilot.pause()
+        assert h.one(PromptInput).text == "hello world this is a prompt and a rest"
         assert answers(agent) == [] and prompt.ask.open
 
-        # idle again, and the prompt has been there a moment: now `a` answers it
-        clock.advance(1.5)
-        await h.until(lambda: prompt.has_focus_within, "the prompt to take the focus again")
-        clock.advance(1)
+        # however long they wait, it waits to be chosen; a click on it chooses it
+        clock.advance(60)
+        await h.pilot.pause()
+        assert not prompt.has_focus_within
+        await h.pilot.click(prompt.query_one("#question"))
+        await h.until(lambda: prompt.has_focus_within, "the prompt chosen by a click")
+        assert not prompt.query_one(GuardHint).display
         await h.pilot.press("a")
         await h.until(lambda: answers(agent), "the answer")
         assert answers(agent) == [{"outcome": "selected", "optionId": "once"}]
-        assert h.one(PromptInput).text == "hello world this is a prompt i am"
+        assert h.one(PromptInput).text == "hello world this is a prompt and a rest"
+
+
+async def test_a_prompt_that_arrives_while_the_user_is_idle_takes_keys_after_the_hold(
+    tmp_path: Path,
+) -> None:
+    call = {"title": "Edit a.txt", "kind": "edit", "locations": [{"path": "a.txt"}]}
+    agent = write_scenario(tmp_path, one_turn([gate(), ask("c1", call, RISKY_FIRST)]))
+    clock = ManualClock()
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs=guarded(clock)) as h:
+        await start_typing(h, clock, "draft")
+        clock.advance(6)  # the user stopped typing a while before the question came
+        await let_the_agent_ask(h)
+        await h.until(lambda: open_prompt(h, "c1"), "the permission prompt")
+        prompt = open_prompt(h, "c1")
+        assert prompt is not None
+        await h.until(lambda: prompt.has_focus_within, "the prompt takes the focus")
+        assert not prompt.query_one(GuardHint).display
+        clock.advance(1)  # past the hold
+        await h.pilot.press("a")
+        await h.until(lambda: answers(agent), "the answer")
+        assert answers(agent) == [{"outcome": "selected", "optionId": "once"}]
 
 
 async def test_f4_goes_to_the_prompt_at_once_and_its_keys_answer(tmp_path: Path) -> None:
@@ -141,13 +186,19 @@ async def test_typing_through_an_elicitation_neither_fills_nor_submits_it(tmp_pa
         assert results(agent) == []
         assert main_prompt(h).text == "hello world x", "the typed characters went to the prompt"
 
-        clock.advance(0.3)  # still typing: the form keeps waiting
-        await type_keys(h, "y")
-        clock.advance(0.3)
+        assert form.query_one(GuardHint).display
+
+        clock.advance(PAUSE)  # the user stops to think, then goes on typing
+        await type_steadily(h, clock, "y")
+        await h.pilot.press("enter")
+        await h.pilot.pause()
+        assert form.focused is None and results(agent) == []
+        clock.advance(60)  # however long: the form waits to be chosen
         await h.pilot.pause()
         assert form.focused is None
-        clock.advance(1)  # the user stopped: the form takes keys, its first field focused
+        await h.pilot.press("f4")  # chosen: the form takes keys, its first field focused
         await h.until(lambda: isinstance(form.focused, Input), "the form's first field")
+        assert not form.query_one(GuardHint).display
         await type_keys(h, "bob")
         await h.pilot.press("enter")
         await h.until(lambda: results(agent), "the answer")
@@ -181,7 +232,136 @@ async def test_typing_through_a_held_write_decides_nothing(tmp_path: Path) -> No
         assert target.read_text() == "one\ntwo\n"
         assert main_prompt(h).text == "hello world yxAR"
 
-        clock.advance(1)  # the user stopped and looks: now the keys decide
+        clock.advance(PAUSE)  # the user stops to think, then goes on typing
+        await type_steadily(h, clock, " yes")
+        await h.pilot.press("enter")
+        await h.pilot.pause()
+        assert isinstance(review, WriteReviewScreen)  # (mypy: `is` above widened it)
+        assert review.decisions == {} and target.read_text() == "one\ntwo\n"
+        assert main_prompt(h).text == "hello world yxAR yes"
+        assert review.query_one(GuardHint).display
+
+        await h.pilot.click(review.query_one("#review-title"))  # chosen: now the keys decide
         await h.pilot.press("y", "enter")
         await h.until(lambda: target.read_text() == "one\n2\n", "the write")
-        assert main_prompt(h).text == "hello world yxAR"
+        assert main_prompt(h).text == "hello world yxAR yes"
+
+
+def replies(agent: Any) -> list[dict[str, Any]]:
+    """What the client answered to the agent's requests (fs reads and writes)."""
+    return [
+        f
+        for f in agent.transcript()
+        if isinstance(f, dict) and "method" not in f and ("result" in f or "error" in f)
+    ]
+
+
+def host_question(kind: str, cwd: Path, outside: Path) -> dict[str, Any]:
+    """The agent's request that makes the host ask `kind`."""
+    if kind == "outside_read":
+        params = {"sessionId": SID, "path": str(outside / "secret.txt")}
+        return client_request("fs/read_text_file", params)
+    if kind == "outside_write":
+        params = {"sessionId": SID, "path": str(outside / "new.txt"), "content": "x\n"}
+        return client_request("fs/write_text_file", params)
+    params = {"sessionId": SID, "path": str(cwd / "locked.txt"), "content": "agent\n"}
+    return client_request("fs/write_text_file", params)  # a read-only file: overwrite it?
+
+
+HOST_QUESTIONS = ["outside_read", "outside_write", "read_only"]
+TYPED_ON = "and so on, a dear code, all done"
+"""The user's sentence: every choice key of the host questions (o, a, d, c, u) is in it."""
+
+
+async def asked_host_question(tmp_path: Path, kind: str) -> tuple[Any, Path, Path]:
+    cwd = fixed_cwd(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret\n")
+    locked = cwd / "locked.txt"
+    locked.write_text("mine\n")
+    locked.chmod(0o444)
+    steps = one_turn([gate(), host_question(kind, cwd, outside)])
+    return write_scenario(tmp_path, steps), cwd, outside
+
+
+@pytest.mark.parametrize("kind", HOST_QUESTIONS)
+async def test_typing_through_a_host_question_answers_nothing(tmp_path: Path, kind: str) -> None:
+    """The outside-path, outside-write and overwrite questions (`QuestionScreen`) took the keys
+    typed at 8 a second: the `a` of a sentence allowed an outside read for the session."""
+    agent, cwd, outside = await asked_host_question(tmp_path, kind)
+    clock = ManualClock()
+    async with run_app(agent.argv, cwd, app_kwargs=guarded(clock)) as h:
+        await start_typing(h, clock, "hello wor")
+        await let_the_agent_ask(h)
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
+        question = h.app.screen
+        assert isinstance(question, QuestionScreen)
+        await type_steadily(h, clock, "ld " + TYPED_ON)
+        await h.pilot.press("enter", "escape")
+        await h.pilot.pause()
+        assert h.app.screen is question and replies(agent) == []
+        assert main_prompt(h).text == "hello world " + TYPED_ON
+        assert question.query_one(GuardHint).display
+
+        clock.advance(PAUSE)  # the user stops to think, then goes on typing
+        await type_steadily(h, clock, " again")
+        await h.pilot.press("enter")
+        await h.pilot.pause()
+        assert h.app.screen is question and replies(agent) == []
+        assert main_prompt(h).text == "hello world " + TYPED_ON + " again"
+
+        clock.advance(60)  # however long: the question waits to be chosen
+        await h.pilot.press("a", "o")
+        await h.pilot.pause()
+        assert h.app.screen is question and replies(agent) == []
+        await h.pilot.press("f4")  # chosen: its keys answer it
+        assert isinstance(question, QuestionScreen)  # (mypy: `is` above widened it)
+        deny = question.question.choices[-1]
+        assert deny.key is not None
+        await h.pilot.press(deny.key)
+        await h.until(lambda: replies(agent), "the answer")
+        assert "error" in replies(agent)[0]  # denied, as the user chose
+        assert main_prompt(h).text == "hello world " + TYPED_ON + " againao"
+    assert (cwd / "locked.txt").read_text() == "mine\n"
+    assert not (outside / "new.txt").exists()
+
+
+async def test_a_click_answers_a_host_question_that_waits(tmp_path: Path) -> None:
+    agent, cwd, _ = await asked_host_question(tmp_path, "outside_read")
+    clock = ManualClock()
+    async with run_app(agent.argv, cwd, app_kwargs=guarded(clock)) as h:
+        await start_typing(h, clock, "read it")
+        await let_the_agent_ask(h)
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
+        question = h.app.screen
+        assert isinstance(question, QuestionScreen)
+        await type_steadily(h, clock, " a")
+        assert replies(agent) == []
+        allow_once = question.query_one("#choice-0")  # Allow once
+        await h.pilot.click(allow_once)
+        await h.until(lambda: replies(agent), "the answer")
+        assert replies(agent)[0]["result"]["content"] == "secret\n"
+        assert main_prompt(h).text == "read it a"
+
+
+async def test_a_host_question_that_arrives_while_the_user_is_idle_takes_keys_after_the_hold(
+    tmp_path: Path,
+) -> None:
+    agent, cwd, _ = await asked_host_question(tmp_path, "outside_read")
+    clock = ManualClock()
+    async with run_app(agent.argv, cwd, app_kwargs=guarded(clock)) as h:
+        await start_typing(h, clock, "draft")
+        clock.advance(6)  # the user stopped a while before the question came
+        await let_the_agent_ask(h)
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
+        question = h.app.screen
+        assert isinstance(question, QuestionScreen)
+        assert not question.query_one(GuardHint).display
+        await h.pilot.press("d")  # at once: too soon, not an answer
+        await h.pilot.pause()
+        assert h.app.screen is question and replies(agent) == []
+        await h.pilot.press("f4")
+        await h.pilot.press("o")
+        await h.until(lambda: replies(agent), "the answer")
+        assert replies(agent)[0]["result"]["content"] == "secret\n"

@@ -72,24 +72,9 @@ class ApplyReviewScreen(WriteReviewScreen):
 
 
 class ApplyQuestionScreen(QuestionScreen):
-    """A deletion's or a conflict's question, guarded like every question: a key that comes too
-    soon after it appeared, or in a run of typing (an enter meant for the review before it),
-    answers nothing (`KeyGuard`)."""
-
-    def __init__(self, question: Question) -> None:
-        super().__init__(question)
-        self._armed_at: float | None = None
-
-    # (Textual calls `QuestionScreen`'s own handlers too, unless the default is prevented)
-    def on_mount(self) -> None:
-        """Arm the key guard: keys typed before the question appeared do not answer it."""
-        self._armed_at = KeyGuard.of(self.app).arm()
-
-    def on_key(self, event: events.Key) -> None:
-        """While the guard holds, send the key to the composer instead of answering."""
-        guard = KeyGuard.of(self.app)
-        if guard.holds(self._armed_at):
-            guard.to_composer(event, focus=False)  # stopped, default prevented: no answer
+    """A deletion's or a conflict's question, guarded like every question (`QuestionScreen`):
+    a key that comes too soon after it appeared, or in a run of typing (an enter meant for the
+    review before it), answers nothing."""
 
 
 class ApplySummaryScreen(ModalScreen[None]):

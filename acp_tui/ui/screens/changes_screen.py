@@ -1,10 +1,14 @@
 """The Changes view: every file the session wrote, with its diff against the content before the
 session first touched it; any hunk or whole file can be reverted from here.
 
-Left: the files (``+N -M path``, in the order first written). Right: a `DiffView` of the selected
-file, original → what is on disk now. Keys: ``r`` revert the current hunk, ``R`` revert the whole
-file (to the exact original bytes; a file the session created is deleted), ``escape``/``q`` close;
-``tab`` moves between the list and the diff (``n``/``p``/``s`` work in the diff).
+Left: a filter and the files (``+N -M path``): edits to files that existed before the session
+first, then deletions, then new files, each group in the order first written
+(`acp_tui.client.changed_files`), so a real edit never hides behind many new files. ``/`` goes to
+the filter; typing there narrows the list to the paths holding every word typed (enter or down
+goes back to the list). Right: a `DiffView` of the selected file, original → what is on disk now.
+Keys: ``r`` revert the current hunk, ``R`` revert the whole file (to the exact original bytes; a
+file the session created is deleted), ``escape``/``q`` close; ``tab`` moves between the filter,
+the list and the diff (``n``/``p``/``s`` work in the diff).
 
 Reverts go through the file host (`acp_tui.host.reverts.Reverts`: the per-path lock, the
 directory-fd walk, the boundary's questions, the atomic write) and are recorded in the
@@ -16,7 +20,9 @@ new writes (the agent's or a revert) refresh the list and the diff, once per `Ch
 
 Many files (an agent that created 20,000): the view opens at once and says what it is reading;
 the files are read and diffed `SLICE` at a time in a thread (the progress in the title between
-slices), the first `MAX_LISTED` listed, then a line "… and N more files (not listed)".
+slices), the first `MAX_LISTED` (in the order above, of those the filter matches) listed, then a
+line "… and N more files (not listed; / filters)". Files are read again only when the log
+changed or the filter brought them into the list.
 """
 
 from __future__ import annotations
@@ -28,14 +34,15 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from acp_tui.client.changed_files import FileKind, matching, ordered_files
 from acp_tui.client.write_review import display_path
 from acp_tui.host.asker import Choice, Question
 from acp_tui.host.change_log import ChangeLog, WriteRecord
@@ -47,6 +54,7 @@ from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_view import DiffView
 
 EMPTY_TEXT = "No files written in this session yet."
+NO_MATCH_TEXT = "No file matches the filter."
 LOADING_TEXT = "Reading the changed files…"
 TITLE = "Changes in this session"
 SLICE = 100
@@ -56,7 +64,8 @@ MAX_LISTED = 1000
 REVERT = "revert"
 KEEP = "keep"
 KEY_HELP = (
-    "r revert hunk · R revert file · n/p next/prev hunk · s split · tab focus list/diff · esc close"
+    "r revert hunk · R revert file · n/p next/prev hunk · s split · / filter · "
+    "tab focus filter/list/diff · esc close"
 )
 
 
@@ -104,7 +113,8 @@ class ChangesScreen(ModalScreen[None]):
     }
     ChangesScreen #changes-title { text-style: bold; padding: 0 1; }
     ChangesScreen Horizontal { height: 1fr; }
-    ChangesScreen OptionList { width: 40; max-width: 40%; height: 1fr; }
+    ChangesScreen #changes-side { width: 40; max-width: 40%; height: 1fr; }
+    ChangesScreen #changes-files { height: 1fr; }
     ChangesScreen #changes-detail { width: 1fr; height: 1fr; }
     ChangesScreen #changes-detail DiffView { height: 1fr; }
     ChangesScreen #changes-empty { color: $text-muted; padding: 1 2; }
@@ -115,6 +125,7 @@ class ChangesScreen(ModalScreen[None]):
         Binding("r", "revert_hunk", "Revert hunk"),
         Binding("R", "revert_file", "Revert file"),
         Binding("escape,q", "close", "Close"),
+        Binding("slash", "filter", "Filter", show=False),
         # the diff's own keys, also when the file list has focus
         Binding("n,right_square_bracket", "diff('next_hunk')", "Next hunk", show=False),
         Binding("p,left_square_bracket", "diff('previous_hunk')", "Previous hunk", show=False),
@@ -136,13 +147,17 @@ class ChangesScreen(ModalScreen[None]):
         self._busy = False
         self._loading = False
         self._stale = False
+        self._log_changed = False
+        self._shown_paths: dict[Path, str] = {}
 
     def compose(self) -> ComposeResult:
         waiting = LOADING_TEXT if self.change_log.records else EMPTY_TEXT
         with Vertical():
             yield Static(TITLE, id="changes-title", markup=False)
             with Horizontal():
-                yield OptionList(id="changes-files")
+                with Vertical(id="changes-side"):
+                    yield Input(placeholder="filter (/)", id="changes-filter")
+                    yield OptionList(id="changes-files")
                 with Vertical(id="changes-detail"):
                     yield Static(waiting, id="changes-empty", markup=False)
             yield Static(KEY_HELP, id="changes-keys", markup=False)
@@ -161,6 +176,15 @@ class ChangesScreen(ModalScreen[None]):
             self._unsubscribe()
 
     def _on_settled(self, _: None) -> None:
+        self.read_again()
+
+    def read_again(self) -> None:
+        """Read every listed file again (the log or the disk changed) and redraw."""
+        self._log_changed = True
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Redraw the list (reading the files that are not read yet)."""
         if self._loading:
             self._stale = True  # the reload running now is followed by one more
         else:
@@ -180,22 +204,39 @@ class ChangesScreen(ModalScreen[None]):
         finally:
             self._loading = False
 
+    def _shown_path(self, path: Path) -> str:
+        shown = self._shown_paths.get(path)
+        if shown is None:
+            shown = self._shown_paths[path] = display_path(path, self.root)
+        return shown
+
+    @property
+    def filter_text(self) -> str:
+        """What the filter holds now."""
+        return self.query_one("#changes-filter", Input).value
+
     async def _load(self) -> None:
-        paths = self.change_log.files()
+        if self._log_changed:
+            self._log_changed = False
+            self.changes = {}
+        every = ordered_files(self.change_log)
+        needle = self.filter_text
+        paths = [path for path, _ in matching(every, needle, self._shown_path)]
         listed = paths[:MAX_LISTED]
-        loaded: dict[Path, FileChange] = {}
+        loaded = {path: self.changes[path] for path in listed if path in self.changes}
+        unread = [path for path in listed if path not in loaded]
         title = self.query_one("#changes-title", Static)
-        for first in range(0, len(listed), SLICE):
-            if len(listed) > SLICE:
-                title.update(f"{TITLE} · reading {first:,} of {len(listed):,} files…")
-            chunk = listed[first : first + SLICE]
+        for first in range(0, len(unread), SLICE):
+            if len(unread) > SLICE:
+                title.update(f"{TITLE} · reading {first:,} of {len(unread):,} files…")
+            chunk = unread[first : first + SLICE]
             loaded.update(await asyncio.to_thread(load_changes, self.change_log, chunk))
-        title.update(f"{TITLE} · {len(paths):,} files" if len(paths) > SLICE else TITLE)
-        self.changes = loaded
-        options = [Option(self._label(change), id=str(change.path)) for change in loaded.values()]
+        title.update(_title(every, len(paths), needle))
+        self.changes = {path: loaded[path] for path in listed}
+        options = [Option(self._label(self.changes[path]), id=str(path)) for path in listed]
         if len(paths) > len(listed):
-            more = Text(f"… and {len(paths) - len(listed):,} more files (not listed)", "italic")
-            options.append(Option(more, disabled=True))
+            more = f"… and {len(paths) - len(listed):,} more files (not listed; / filters)"
+            options.append(Option(Text(more, "italic"), disabled=True))
         files = self.query_one(OptionList)
         files.set_options(options)
         if self.selected not in loaded:
@@ -212,8 +253,10 @@ class ChangesScreen(ModalScreen[None]):
             label.append(f"+{diff.added}", style="green")
             label.append(f" \N{MINUS SIGN}{diff.removed} ", style="red")
         label.append(display_path(change.path, self.root))
-        if not diff.hunks:
-            label.append("  (as before)" if change.exists else "  (removed)", style="dim italic")
+        if not change.exists:
+            label.append("  (removed)", style="dim italic")
+        elif not diff.hunks:
+            label.append("  (as before)", style="dim italic")
         whose = self._whose(change.path)
         if whose:
             label.append(f"\n  {whose}", style="dim")
@@ -236,7 +279,8 @@ class ChangesScreen(ModalScreen[None]):
             self._shown = path
             await detail.remove_children()
             if path is None or path not in self.changes:
-                await detail.mount(Static(EMPTY_TEXT, id="changes-empty"))
+                empty = NO_MATCH_TEXT if self.filter_text.strip() else EMPTY_TEXT
+                await detail.mount(Static(empty, id="changes-empty", markup=False))
                 return
             view = DiffView(self.changes[path].diff, layout=layout)
             await detail.mount(view)
@@ -251,6 +295,26 @@ class ChangesScreen(ModalScreen[None]):
         if path != self.selected or path != self._shown:
             self.selected = path
             await self._show(path)
+
+    # ---- the filter ---------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        """Go to the filter."""
+        self.query_one("#changes-filter", Input).focus()
+
+    @on(Input.Changed, "#changes-filter")
+    def _filter_changed(self) -> None:
+        self._refresh()
+
+    @on(Input.Submitted, "#changes-filter")
+    def _filter_done(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Down in the filter goes to the list."""
+        if event.key == "down" and self.query_one("#changes-filter", Input).has_focus:
+            event.stop()
+            self.query_one(OptionList).focus()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -370,7 +434,7 @@ class ChangesScreen(ModalScreen[None]):
             f"{change.path.name} changed on disk: the diff was refreshed, nothing was reverted.",
             severity="warning",
         )
-        self.reload()
+        self.read_again()
         return False
 
     def action_diff(self, action: str) -> None:
@@ -382,6 +446,18 @@ class ChangesScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close the changes list."""
         self.dismiss(None)
+
+
+def _title(files: list[tuple[Path, FileKind]], matched: int, needle: str) -> str:
+    """The view's title: how many files match the filter, or (many files) how many of each
+    kind."""
+    if needle.strip():
+        return f"{TITLE} · {matched:,} of {len(files):,} files match"
+    if len(files) <= SLICE:
+        return TITLE
+    counts = [sum(1 for _, kind in files if kind is each) for each in FileKind]
+    edited, deleted, new = counts
+    return f"{TITLE} · {len(files):,} files: {edited:,} edited, {deleted:,} deleted, {new:,} new"
 
 
 _DIFF_ACTIONS: dict[str, Callable[[DiffView], None]] = {

@@ -4,9 +4,11 @@ Decline and Cancel (Esc) answer without content. Everything the agent wrote is s
 text, never as markup (and made safe where it entered, `client/elicitation.py`).
 
 Enter in a text field goes to the next text field and, from the last one, accepts (Tab reaches
-every field and button). The form takes no key for a moment after it appears, nor while the user
-goes on typing (`KeyGuard`): no field is focused until then, and what the user typed goes to the
-composer under the form, where they were typing."""
+every field and button). The form is guarded like every question (`QuestionKeys`): it takes no
+key for a moment after it appears, nor while the user goes on typing; no field is focused until
+then, and what the user typed goes to the composer under the form, where they were typing. A
+form that arrives while the user types (or a few seconds after) waits until they choose it: f4,
+or a click."""
 
 from __future__ import annotations
 
@@ -30,9 +32,10 @@ from acp_tui.client.elicitation import (
     PendingElicitation,
     validate_form,
 )
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.plain import notify
 from acp_tui.ui.textual_internals.keys_first import KeysFirstInput
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 FORM_KEYS = "enter next text field, accept from the last · tab next field · esc cancel"
 RELEASE_POLL = 0.1  # seconds between looks at whether the form may take keys
@@ -82,7 +85,10 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     ElicitationScreen Button { margin-right: 1; }
     ElicitationScreen #keys { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "cancel"),
+        Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
+    ]
     AUTO_FOCUS = ""  # nothing: a field gets the focus when the guard lets go (`_release`)
 
     def __init__(self, pending: PendingElicitation, *, waiting: int = 0) -> None:
@@ -91,7 +97,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         self.ids = {spec.name: field_id(i, spec.name) for i, spec in enumerate(pending.fields)}
         self.taking_keys = False
         """False until the guard lets go: keys go to the composer, no field has the focus."""
-        self._armed_at: float | None = None
+        self.keys = QuestionKeys()
         self._releasing: Timer | None = None
         self.waiting = waiting
         """How many more questions of the agent wait behind this one (shown one at a time)."""
@@ -105,6 +111,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
             if pending.mode == "url":
                 yield Static(Text(pending.url_shown), id="url")
                 yield Static(Text("Waiting for the agent…", style="dim"), id="waiting")
+                yield GuardHint(self.keys)
                 with Horizontal(id="buttons"):
                     yield Button("Open in browser", id="accept", variant="primary")
                     yield Button("Decline", id="decline")
@@ -114,6 +121,7 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
             with VerticalScroll():
                 for spec in pending.fields:
                     yield from self._field(spec)
+            yield GuardHint(self.keys)
             with Horizontal(id="buttons"):
                 yield Button("Accept", id="accept", variant="primary")
                 yield Button("Decline", id="decline")
@@ -173,14 +181,14 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
         """
         self.pending.on_complete.append(self._completed)
         self.pending.future.add_done_callback(lambda _: self._answered_elsewhere())
-        self._armed_at = KeyGuard.of(self.app).arm()
+        self.keys.arm(self.app)
         if not self._release():
             self._releasing = self.set_interval(RELEASE_POLL, self._release)
 
     def _release(self) -> bool:
         """Once the guard lets go: take keys, focus the first field (unless the user clicked
         one). True when done."""
-        if self.taking_keys or KeyGuard.of(self.app).holds(self._armed_at):
+        if self.taking_keys or self.keys.holds():
             return self.taking_keys
         self.taking_keys = True
         if self._releasing is not None:
@@ -193,8 +201,17 @@ class ElicitationScreen(ModalScreen[dict[str, object]]):
     def on_key(self, event: events.Key) -> None:
         """Before the form takes keys, a key fills and answers nothing: it goes to the composer
         (and the user typing on keeps the form waiting)."""
-        if not self.taking_keys:
-            KeyGuard.of(self.app).to_composer(event, focus=False)
+        if not self.taking_keys and not self._release():
+            self.keys.hold(event, focus=False)
+
+    def on_click(self) -> None:
+        """A click on the form chooses it: it takes keys from now on."""
+        self.action_choose_question()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the form on purpose."""
+        self.keys.choose()
+        self._release()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a text field: the next text field, or accept from the last one."""

@@ -454,11 +454,12 @@ class MainScreen(
 
     def action_focus_permission(self, fallback: bool = False) -> None:
         """Focus the oldest open permission prompt (else, with `fallback`, the prompt). With
-        `fallback` (one was just answered) the next prompt holds keys for a moment: a key
-        pressed twice must not answer it too; f4 (the user goes there) does not."""
+        `fallback` (one was just answered) the next prompt comes up by itself: it holds keys for
+        a moment (a key pressed twice must not answer it too), or waits to be chosen if the user
+        was typing; f4 (the user goes there) chooses it."""
         prompts = self.open_prompts()
-        if prompts:
-            prompts[0].take_focus(armed=fallback)
-        elif fallback:
+        if prompts and prompts[0].take_focus(armed=fallback):
+            return
+        if fallback:  # (or the next one waits to be chosen: the user was typing)
             for prompt_input in self.query(PromptInput).results(PromptInput):
                 prompt_input.focus()  # (none while the screen is being torn down)

@@ -106,7 +106,7 @@ class ProvidersScreen(ModalScreen[None]):
         self.chosen = provider
         self.query_one("#form-title", Static).update(Text(f"Set {safe_text(provider.provider_id)}"))
         select = self.query_one("#api-type", Select)
-        select.set_options([(p, p) for p in provider.supported])
+        select.set_options([(Text(p), p) for p in provider.supported])  # never markup
         current = provider.current
         if current is not None and current.api_type in provider.supported:
             select.value = current.api_type

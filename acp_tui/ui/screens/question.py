@@ -1,4 +1,9 @@
-"""A modal that asks the user one host question (outside-cwd access, overwrite, ...)."""
+"""A modal that asks the user one host question (outside-cwd access, overwrite, ...).
+
+Guarded like every question (`QuestionKeys`): a key typed as it arrives, or while the user is
+typing (or was, a few seconds before), answers nothing and goes to the composer; such a question
+waits until the user chooses it (f4, or a click), and says so.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from acp_tui.host.asker import Question
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 
 class QuestionScreen(ModalScreen[str | None]):
@@ -28,16 +35,21 @@ class QuestionScreen(ModalScreen[str | None]):
     QuestionScreen Horizontal { height: auto; }
     QuestionScreen Button { margin-right: 1; }
     """
-    BINDINGS = [Binding("escape", "dismiss_none", "cancel")]
+    BINDINGS = [
+        Binding("escape", "dismiss_none", "cancel"),
+        Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
+    ]
 
     def __init__(self, question: Question) -> None:
         super().__init__()
         self.question = question
+        self.keys = QuestionKeys()
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question.title, id="title", markup=False)
             yield Static(self.question.detail, id="detail", markup=False)
+            yield GuardHint(self.keys)
             with Horizontal():
                 for index, choice in enumerate(self.question.choices):
                     label = Text(f"{choice.label} ({choice.key})" if choice.key else choice.label)
@@ -46,8 +58,17 @@ class QuestionScreen(ModalScreen[str | None]):
                     )
 
     def on_mount(self) -> None:
-        """Focus the first choice."""
+        """Arm the key guard (the question arrived now) and focus the first choice."""
+        self.keys.arm(self.app)
         self.query(Button).first().focus()
+
+    def on_click(self) -> None:
+        """A click on the question chooses it (a click on a choice answers it too)."""
+        self.keys.choose()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the question on purpose; its keys answer it from now on."""
+        self.keys.choose()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Dismiss with the id of the pressed choice."""
@@ -56,7 +77,10 @@ class QuestionScreen(ModalScreen[str | None]):
         self.dismiss(self.question.choices[index].id)
 
     def on_key(self, event: events.Key) -> None:
-        """A choice's own key answers with that choice."""
+        """A choice's own key answers with that choice, unless the guard holds the key (it goes
+        to the composer then)."""
+        if self.keys.hold(event, focus=False):
+            return
         for choice in self.question.choices:
             if choice.key and event.key == choice.key:
                 self.dismiss(choice.id)

@@ -11,8 +11,10 @@ Keys (besides `DiffView`'s own: ``n``/``]`` next hunk, ``p``/``[`` previous, ``s
   user made meanwhile is never overwritten by default);
 - ``escape`` reject the whole change.
 
-Keys are held for a moment after the review appears, and while the user goes on typing
-(`KeyGuard`): they were meant for the composer under it, where they go instead.
+Guarded like every question (`QuestionKeys`): keys are held for a moment after the review
+appears, and while the user goes on typing: they were meant for the composer under it, where
+they go instead. A review that arrives while the user types (or a few seconds after) waits
+until they choose it: f4, or a click.
 
 It dismisses with a `ReviewedWrite` (the merged content, via `apply_hunks`) or None. While open it
 watches the file (the host's `watch_file`, in an exclusive worker); when the file changes on
@@ -45,9 +47,10 @@ from acp_tui.thread.hunks import (
     changed_hunks,
     decide,
 )
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.diff_view import DiffView
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 KEY_HELP = (
     "y accept · x reject · u undo · A accept all · R reject all · n/p next/prev · "
@@ -82,6 +85,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         Binding("R", "reject_all", "Reject all"),
         Binding("enter", "write", "Write"),
         Binding("escape", "reject", "Reject"),
+        Binding(CHOOSE_KEY, "choose_question", "Review here", show=False),
     ]
 
     def __init__(
@@ -111,7 +115,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         """Set once the disk watcher runs (tests wait on it before touching the file)."""
         self._watch = watch
         self._layout: Literal["auto", "unified", "split"] = layout
-        self._armed_at: float | None = None
+        self.keys = QuestionKeys()
 
     # ---- composition ------------------------------------------------------------------------
 
@@ -121,6 +125,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
             yield Static("", id="review-banner", markup=False)
             yield DiffView(self.diff, layout=self._layout)
             yield Static(self.status_text(), id="review-status", markup=False)
+            yield GuardHint(self.keys)
             yield Static(KEY_HELP, id="review-keys", markup=False)
 
     def _title(self) -> str:
@@ -131,7 +136,7 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
         """Arm the key guard, focus the diff and, when asked, watch the file for changes during the
         review.
         """
-        self._armed_at = KeyGuard.of(self.app).arm()
+        self.keys.arm(self.app)
         self.diff_view.focus()
         if self._watch:
             self.watch_disk()
@@ -139,9 +144,15 @@ class WriteReviewScreen(ModalScreen[ReviewedWrite | None]):
     def on_key(self, event: events.Key) -> None:
         """A key too soon after the review appeared, or in a run of typing, decides nothing: it
         goes to the composer the user was typing in."""
-        guard = KeyGuard.of(self.app)
-        if guard.holds(self._armed_at):
-            guard.to_composer(event, focus=False)
+        self.keys.hold(event, focus=False)
+
+    def on_click(self) -> None:
+        """A click on the review chooses it: its keys decide from now on."""
+        self.keys.choose()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the review on purpose."""
+        self.keys.choose()
 
     @property
     def diff_view(self) -> DiffView:

@@ -4,9 +4,11 @@ Each file is listed with what happens to it (reverted, deleted because it did no
 recreated) and its +/- line counts; a file the user changed after the agent did is a conflict,
 kept as the user left it unless they pick it and press `o` (overwrite; `k` keeps it again).
 Below: files acp-tui could not observe, commands that ran and other tool calls ("not undone").
-Enter confirms (dismissing with the conflicts to overwrite), Esc cancels (None). Keys typed just
-before the screen appeared, or in a run of typing, decide nothing (`KeyGuard`): they go to the
-composer the user was typing in. Every path and title is shown as plain text.
+Enter confirms (dismissing with the conflicts to overwrite), Esc cancels (None). Guarded like
+every question (`QuestionKeys`): keys typed just before the screen appeared, or in a run of
+typing, decide nothing: they go to the composer the user was typing in, and a confirmation that
+came while the user typed waits until they choose it (f4, or a click). Every path and title is
+shown as plain text.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from textual.widgets.option_list import Option
 from acp_tui.client.rewind import FileStep, RewindPlan
 from acp_tui.client.write_review import display_path
 from acp_tui.safe_text import safe_line
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 KEYS = "enter restore · o overwrite the selected conflict · k keep yours · esc cancel"
 
@@ -49,6 +52,7 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         Binding("enter", "confirm", "restore", priority=True, id="rewind.confirm"),
         Binding("o", "overwrite(True)", "overwrite", id="rewind.overwrite"),
         Binding("k", "overwrite(False)", "keep yours", id="rewind.keep"),
+        Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
     ]
 
     def __init__(self, plan: RewindPlan, root: Path, title: str, *, forward: bool = False) -> None:
@@ -58,18 +62,19 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         self.heading = title
         self.forward = forward
         self.overwrite: set[Path] = set()
-        self._armed_at: float | None = None
+        self.keys = QuestionKeys()
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.heading), id="rewind-title")
             yield OptionList(id="rewind-files")
             yield Static(self.undone_text(), id="rewind-undone")
+            yield GuardHint(self.keys)
             yield Static(Text(KEYS), id="rewind-keys")
 
     def on_mount(self) -> None:
         """Arm the key guard, fill the list of file steps and focus it."""
-        self._armed_at = KeyGuard.of(self.app).arm()
+        self.keys.arm(self.app)
         self._fill()
         self.query_one(OptionList).focus()
 
@@ -121,9 +126,15 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
 
     def on_key(self, event: events.Key) -> None:
         """Keys too soon after the screen appeared, or in a run of typing, decide nothing."""
-        guard = KeyGuard.of(self.app)
-        if guard.holds(self._armed_at):
-            guard.to_composer(event, focus=False)
+        self.keys.hold(event, focus=False)
+
+    def on_click(self) -> None:
+        """A click on the confirmation chooses it: its keys decide from now on."""
+        self.keys.choose()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the confirmation on purpose."""
+        self.keys.choose()
 
     def _selected(self) -> FileStep | None:
         options = self.query_one(OptionList)
@@ -144,7 +155,7 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
 
     def action_confirm(self) -> None:
         """Dismiss with the files to overwrite, unless the key guard still holds."""
-        if KeyGuard.of(self.app).holds(self._armed_at):
+        if self.keys.holds():
             return  # (a priority binding runs before `on_key`: held here too)
         self.dismiss(frozenset(self.overwrite))
 

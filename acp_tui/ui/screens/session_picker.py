@@ -7,8 +7,10 @@ cannot list. Typing filters by title and id. Enter opens, `f` forks (unstable `s
 forward (the app's `OpenBranch`: in a new tab). Dismisses with a `PickedSession`, or None.
 
 Shown `at_start` (`--resume` alone, before any session is open: Esc opens a new one), it came
-unasked while the user may be typing a prompt: it takes no key until the `KeyGuard` lets go
-(0.6 s, and as long as the user goes on typing); the keys before go to the composer.
+unasked while the user may be typing a prompt: it is guarded like every question
+(`QuestionKeys`): it takes no key for 0.6 s, nor as long as the user goes on typing, and if it
+came while the user typed (or a few seconds after) not until they choose it (f4, or a click);
+the keys before go to the composer.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from acp_tui.client.session.history import (
 )
 from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.host.asker import Choice, Question
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.widgets.guard_hint import GuardHint
 from acp_tui.ui.widgets.settings_text import safe_text
 
 MORE = "\x00more"
@@ -91,6 +94,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             priority=True,
             id="sessions.rewind-forward",
         ),
+        Binding(CHOOSE_KEY, "choose_question", "pick here", show=False),
     ]
 
     def __init__(self, session: AgentSession, *, at_start: bool = False) -> None:
@@ -99,7 +103,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         self.at_start = at_start
         """Shown unasked at start (`--resume` alone): guarded, and Esc means a new session."""
         self.taking_keys = not at_start
-        self._armed_at: float | None = None
+        self.keys = QuestionKeys()
         self._releasing: Timer | None = None
         self.caps = HistoryCapabilities.of(session.agent_capabilities)
         self.sessions: list[SessionSummary] = []
@@ -115,6 +119,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             yield Input(placeholder="search titles", id="sessions-search")
             yield OptionList(id="sessions-list")
             yield Static(self._hint(), id="sessions-hint")
+            yield GuardHint(self.keys)
 
     def _hint(self) -> Text:
         parts = ["enter open"]
@@ -133,7 +138,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """Focus the search field (at start: once the key guard lets go) and load the first
         page of sessions."""
         if self.at_start:
-            self._armed_at = KeyGuard.of(self.app).arm()
+            self.keys.arm(self.app)
             if not self._release():
                 self._releasing = self.set_interval(RELEASE_POLL, self._release)
         else:
@@ -142,7 +147,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def _release(self) -> bool:
         """Once the guard lets go: take keys, focus the search field. True when done."""
-        if self.taking_keys or KeyGuard.of(self.app).holds(self._armed_at):
+        if self.taking_keys or self.keys.holds():
             return self.taking_keys
         self.taking_keys = True
         if self._releasing is not None:
@@ -221,8 +226,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
     def on_key(self, event: events.Key) -> None:
         """Up and down in the search field move the list's cursor. Before the picker takes
         keys, a key answers nothing: it goes to the composer."""
-        if not self.taking_keys:
-            KeyGuard.of(self.app).to_composer(event, focus=False)
+        if not self.taking_keys and not self._release():
+            self.keys.hold(event, focus=False)
             return
         key = event.key
         search = self.query_one(Input)
@@ -232,6 +237,15 @@ class SessionPicker(ModalScreen[PickedSession | None]):
                 options.action_cursor_down()
             else:
                 options.action_cursor_up()
+
+    def on_click(self) -> None:
+        """A click on the picker chooses it: it takes keys from now on."""
+        self.action_choose_question()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the picker on purpose."""
+        self.keys.choose()
+        self._release()
 
     def action_fork(self) -> None:
         """Dismiss with a fork of the selected session, if the agent can fork."""

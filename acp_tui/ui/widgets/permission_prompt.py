@@ -10,11 +10,12 @@ Focus: a prompt takes the focus when it mounts (in `on_mount`, when its buttons 
 the user is already answering another open prompt; the default button is allow-once (else
 reject-once, else the first option that is not allow-always), never allow-always.
 
-No key meant for something else answers it (`KeyGuard`): while the user is typing in the
-composer the prompt does not take the focus, it waits until they stop (if the focus is still
-there then); keys that reach it within the guard's hold after it took the focus, or while the
-user goes on typing, are not answers: they go back to the composer with the focus. f4 (going
-there on purpose) is not held.
+No key meant for something else answers it: it is guarded like every question
+(`QuestionKeys`). A prompt that arrives while the user is typing in the composer, or a few
+seconds after, does not take the focus: it waits to be chosen (f4, or a click on it) and says
+so. Otherwise it takes the focus, and keys that reach it within the guard's hold, or while the
+user goes on typing, are not answers: they go back to the composer with the focus, and the
+prompt waits to be chosen from then on. f4 (going there on purpose) is not held.
 """
 
 from __future__ import annotations
@@ -24,16 +25,15 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from acp_tui.protocol.models import Diff
 from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.thread.permission import OptionLike, PermissionAsk
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import QuestionKeys
 from acp_tui.ui.textual_internals import bound_keys
-from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 KIND_BINDINGS = {
     "allow_once": ("a", "permission.allow-once"),
@@ -48,7 +48,6 @@ KIND_VARIANTS = {
     "reject_always": "error",
 }
 NUMBERED = 9
-IDLE_POLL = 0.1  # seconds between looks at whether the user stopped typing
 DEFAULT_KINDS = ("allow_once", "reject_once")
 
 
@@ -126,8 +125,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.entry = entry
         self.ask = ask
         self.options: list[OptionLike] = list(ask.options)
-        self._armed_at: float | None = None
-        self._waiting: Timer | None = None
+        self.keys = QuestionKeys()
 
     # ---- what it shows -------------------------------------------------------------------------
 
@@ -158,35 +156,20 @@ class PermissionPrompt(Vertical, can_focus=True):
         )
         hint += " · d full diff" if _has_diff(self.entry) else ""
         yield Static(Text(hint + " · ←/→ and enter · esc cancels the turn", style="dim"))
+        yield GuardHint(self.keys)
 
     # ---- focus ---------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Take the focus when it is safe: not while the user answers another question or is
-        still typing.
-        """
+        """The question arrived: take the focus unless the user answers another open prompt,
+        or the prompt waits to be chosen (the user was typing)."""
         # The buttons exist now: taking the focus here cannot hit an unmounted widget.
-        if not self.ask.open or self._user_is_answering_another():
+        if not self.ask.open:
             return
-        if KeyGuard.of(self.app).typing():
-            self._wait_until_idle()  # the keys on their way are meant for the composer
-        else:
-            self.take_focus(armed=True)
-
-    def _wait_until_idle(self) -> None:
-        if self._waiting is None:
-            self._waiting = self.set_interval(IDLE_POLL, self._focus_when_idle)
-
-    def _focus_when_idle(self) -> None:
-        """The user stopped typing: take the focus if it is still at the composer."""
-        if self.ask.open and KeyGuard.of(self.app).typing():
+        if self._user_is_answering_another():
+            self.keys.arm(self.app)  # (it comes up again by itself once that one is answered)
             return
-        if self._waiting is not None:
-            self._waiting.stop()
-            self._waiting = None
-        focused = self.screen.focused
-        if self.ask.open and (focused is None or isinstance(focused, PromptInput)):
-            self.take_focus(armed=True)
+        self.take_focus(armed=True)
 
     def _user_is_answering_another(self) -> bool:
         focused = self.screen.focused
@@ -205,11 +188,18 @@ class PermissionPrompt(Vertical, can_focus=True):
         found = self.query(f"#option-{index}")
         return found.first(Button) if found else None
 
-    def take_focus(self, *, armed: bool = False) -> None:
-        """Focus the default button (or the prompt itself) and bring it into view. `armed`: the
-        prompt takes the focus by itself, so keys are held for a moment (`KeyGuard.holds`);
-        not when the user came here on purpose (f4)."""
-        self._armed_at = KeyGuard.of(self.app).arm() if armed else None
+    def take_focus(self, *, armed: bool = False) -> bool:
+        """Focus the default button (or the prompt itself) and bring it into view; True if it
+        did. `armed`: the prompt comes up by itself (`QuestionKeys.arm`): not if it waits to be
+        chosen, and keys are held for a moment; not armed: the user came here on purpose (f4,
+        a click), its keys answer at once."""
+        if armed:
+            self.keys.arm(self.app)
+            if self.keys.waits():
+                self.scroll_visible()
+                return False
+        else:
+            self.keys.choose()
         # Set now, not with `focus()` (which defers to the app's queue): a key the user presses
         # once the prompt is on screen must not reach the prompt box in between.
         button = self.default_button()
@@ -218,6 +208,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         elif self.ask.open:
             self.screen.set_focus(self)
         self.scroll_visible()
+        return True
 
     def on_focus(self) -> None:
         """Pass the focus on to the default button."""
@@ -227,13 +218,13 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         """A key too soon after the prompt took the focus, or in a run of typing: not an answer;
-        it goes to the composer, and so does the focus, until the user stops typing."""
-        guard = KeyGuard.of(self.app)
-        if not guard.holds(self._armed_at):
-            return
-        guard.to_composer(event, focus=True)
-        if self.ask.open:
-            self._wait_until_idle()
+        it goes to the composer, and so does the focus (the prompt waits to be chosen)."""
+        self.keys.hold(event, focus=True)
+
+    def on_click(self) -> None:
+        """A click on the prompt chooses it (a click on an option answers it too)."""
+        if self.ask.open and not self.keys.chosen:
+            self.take_focus()
 
     # ---- answering -----------------------------------------------------------------------------
 
