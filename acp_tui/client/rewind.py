@@ -87,6 +87,8 @@ class FileStep:
 
     def describe(self, *, forward: bool = False) -> str:
         """The step in words for the rewind screen (`forward`: going to a branch's end instead)."""
+        if self.leads_to is not None and self.content is None:
+            return f"now leads to {self.leads_to}: not deleted (only the file written is)"
         if self.leads_to is not None:
             return f"now leads to {self.leads_to}: asked before anything is written there"
         if forward:
