@@ -54,8 +54,11 @@ def _launch(
         directory = _install_dir(root, agent.id, agent.version)
         try:
             program = str(command_path(directory, target.cmd))
-        except InstallError:
-            program = target.cmd  # refused when started (the message says why)
+        except InstallError as error:
+            # never the registry's `cmd` as given (`/bin/sh`, `../../bin/sh`): nothing to run
+            why = f"{agent.name}: {error}; the registry's command is refused"
+            refused = (f"({agent.id}: its command leads out of its install directory)",)
+            return replace(base, prefix=refused, refused=why), (), {}
         launch = replace(base, kind="binary", prefix=(program,), binary=target, root=root)
         return launch, target.args, dict(target.env)
     if agent.packages:
@@ -99,13 +102,17 @@ def registry_bases(index: RegistryIndex | None, root: Path, platform: str) -> di
 def startable(preset: Preset) -> bool:
     """It can be started now: installed, or a binary the registry has for this platform."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return False
     return preset.installed() or (launch is not None and launch.kind == "binary")
 
 
 def status(preset: Preset) -> str:
     """`installed`, `npx`/`uvx` (the tool is there; it fetches the package itself), `download`
-    (a registry binary fetched on first start) or `missing`."""
+    (a registry binary fetched on first start), `missing` or `refused` (its `cmd` leads out)."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return "refused"
     if preset.installed():
         return launch.kind if launch is not None and launch.kind in TOOL_HELP else "installed"
     return "download" if startable(preset) else "missing"
@@ -114,6 +121,8 @@ def status(preset: Preset) -> str:
 def not_startable(preset: Preset) -> str | None:
     """Why a registry preset cannot start here (its tool missing, no build), else None."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return launch.refused
     if launch is None or startable(preset):
         return None
     if launch.kind in TOOL_HELP:
@@ -131,6 +140,8 @@ def ensure_installed(preset: Preset, progress: Progress | None = None) -> None:
     from acp_tui.registry.install import install_binary
 
     launch = preset.registry
+    if launch is not None and launch.refused:
+        raise InstallError(launch.refused)
     if launch is None or launch.kind != "binary" or preset.installed():
         return
     assert launch.binary is not None and launch.root is not None
