@@ -5,9 +5,12 @@ directory; sha256 checked."""
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import stat
 import subprocess
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -93,6 +96,10 @@ HOSTILE = {
         "goes through a symbolic link",
     ),
     "device": ([("agent", SCRIPT), _device()], "device file or FIFO"),
+    "chained-link": (
+        [("agent", SCRIPT), link("d/l2", "l1/.."), link("d/l1", "..")],
+        "through another link of the archive",
+    ),
 }
 
 
@@ -119,6 +126,50 @@ def test_hostile_zip_entries_are_refused(tmp_path: Path) -> None:
             install_binary(tmp_path / "cache", "evil", "1.0.0", target)
     assert _leftovers(tmp_path / "cache") == ["agents/evil"]
     assert not (tmp_path / "x").exists()
+
+
+def _zip_link(archive: zipfile.ZipFile, name: str, target: str) -> None:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    archive.writestr(info, target)
+
+
+@pytest.mark.parametrize("order", ["link-first", "link-last"])
+def test_a_zip_with_a_chained_link_leading_out_is_refused(tmp_path: Path, order: str) -> None:
+    """Issue 40: `d/l1 -> ..` and `d/l2 -> l1/..` each look inside alone; `d/l2` leads out."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        links = [("d/l1", ".."), ("d/l2", "l1/..")]
+        for name, points_to in links if order == "link-first" else links[::-1]:
+            _zip_link(archive, name, points_to)
+        agent = zipfile.ZipInfo("agent")
+        agent.external_attr = 0o100755 << 16
+        archive.writestr(agent, SCRIPT)
+    with serve() as server:
+        server.files["evil.zip"] = buffer.getvalue()
+        target = BinaryTarget(server.url("evil.zip"), "agent")
+        with pytest.raises(InstallError, match="through another link of the archive"):
+            install_binary(tmp_path / "cache", "evil", "1.0.0", target)
+    assert _leftovers(tmp_path / "cache") == ["agents/evil"]
+
+
+def test_an_ordinary_zip_made_with_writestr_installs(tmp_path: Path) -> None:
+    """Python's `writestr(name, data)` stores permission bits only (0o600 << 16, no file type):
+    an ordinary file, refused before as "a device file or FIFO"."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bin/agent", SCRIPT)
+        archive.writestr("share/", b"")
+        archive.writestr("share/README", b"hi")
+    modes = [info.external_attr >> 16 for info in zipfile.ZipFile(buffer).infolist()]
+    assert modes[0] == modes[2] == 0o600, "the mode bits as writestr writes a file's"
+    with serve() as server:
+        server.files["plain.zip"] = buffer.getvalue()
+        target = BinaryTarget(server.url("plain.zip"), "bin/agent")
+        directory = install_binary(tmp_path, "plain", "1.0.0", target)
+    out = subprocess.run([directory / "bin" / "agent"], capture_output=True, text=True, timeout=30)
+    assert out.stdout == "registry-agent\n"
+    assert (directory / "share" / "README").read_bytes() == b"hi"
 
 
 def test_a_command_leading_out_is_refused_before_any_download(tmp_path: Path) -> None:
