@@ -4,10 +4,10 @@ in its own tab, and one notice naming every session that cannot come back, and w
 
 The saved file is not trusted as written (anything that can write the user's data directory can
 write it): a session reopens at once only when it is one of this directory's own presets, with
-that preset's command, or the agent acp-tui was started with, in this very directory. Every other one (a command of its own, another
-directory, a worktree) is `to_confirm`: the app lists their commands and directories and starts
-them only when the user says so (`confirm_question`; Esc starts none of them, the others still
-open)."""
+that preset's command, or the agent acp-tui was started with, in this very directory. Every
+other one (a command of its own, another directory, a worktree) is `to_confirm`: the app lists
+their commands and directories and starts them only when the user says so (`confirm_question`;
+Esc starts none of them, the others still open)."""
 
 from __future__ import annotations
 
