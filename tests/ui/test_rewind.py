@@ -371,3 +371,35 @@ async def test_files_the_agent_replaced_under_a_rewind(tmp_path: Path) -> None:
         await h.pilot.press("escape")
         await h.until(lambda: any("not restored link.txt" in n for n in h.notified), "report")
     assert outside.read_text() == "outside, not the agent's\n"
+
+
+async def test_the_old_branch_saved_outside_is_asked_about_as_the_rewind(tmp_path: Path) -> None:
+    """Issue 40: the question was titled "The export wants to write…"."""
+    project = fixed_cwd(tmp_path).resolve()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".acp-tui").symlink_to(elsewhere)  # its own directory now leads outside
+    steps = [
+        initialize_ok(), new_session_ok(), expect_prompt("p1"),
+        tool("w1", "edit", "Write new.txt", project / "new.txt"), write_file("new.txt", "new\n"),
+        end_turn("p1"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("make a file")
+        await h.until(lambda: h.session.change_log.records, "the monitor's record")
+        await h.caught_up()
+        await focus_prompt_entry(h, "make a file")
+        await h.pilot.press("e")
+        await confirmation(h)
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the outside question")
+        asking = h.app.screen
+        assert isinstance(asking, QuestionScreen)
+        assert asking.question.title == (
+            "The rewind (saving the old branch's files) wants to write a path outside the "
+            "session directory"
+        )
+        await h.pilot.press("escape")
+        await h.until(lambda: any("Not rewound" in n for n in h.notified), "not rewound")
+    assert (project / "new.txt").exists() and not list(elsewhere.iterdir())
