@@ -26,7 +26,7 @@ from acp_tui.registry.installed import install_dir as _install_dir
 from acp_tui.registry.launch import RegistryLaunch
 
 if TYPE_CHECKING:  # (the download is imported when one runs)
-    from acp_tui.registry.install import Progress
+    from acp_tui.registry.install import DownloadControl, Progress
 
 TOOL_HELP = {
     "npx": "install Node.js (it comes with npx): https://nodejs.org/",
@@ -134,9 +134,11 @@ def not_startable(preset: Preset) -> str | None:
     return f"{preset.name} has no build for {launch.platform} in the registry (builds: {builds})"
 
 
-def ensure_installed(preset: Preset, progress: Progress | None = None) -> None:
+def ensure_installed(
+    preset: Preset, progress: Progress | None = None, control: DownloadControl | None = None
+) -> None:
     """Download and unpack a registry binary preset that is not installed yet; raises
-    `InstallError` (one line) when that fails."""
+    `InstallError` (one line) when that fails. `control` lets the caller abandon it."""
     from acp_tui.registry.install import install_binary
 
     launch = preset.registry
@@ -145,6 +147,8 @@ def ensure_installed(preset: Preset, progress: Progress | None = None) -> None:
     if launch is None or launch.kind != "binary" or preset.installed():
         return
     assert launch.binary is not None and launch.root is not None
-    install_binary(launch.root, launch.agent_id, launch.version, launch.binary, progress)
+    install_binary(
+        launch.root, launch.agent_id, launch.version, launch.binary, progress, control=control
+    )
     if not preset.installed():
         raise InstallError(f"{launch.binary.cmd!r} is not an executable file in the archive")

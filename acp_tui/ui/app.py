@@ -478,6 +478,8 @@ class AcpApp(WorkspaceApp):
         the agents, their terminals and change monitors stop with the app."""
         set_failure_reporter(self._previous_reporter)
         self.stop_saving()  # (quit saved the tabs as they were)
+        if self.registry is not None:
+            self.registry.abandon_downloads()  # (no half-downloaded agent left behind)
         await self.close_every_session()
 
     async def action_quit(self) -> None:

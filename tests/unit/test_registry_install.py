@@ -10,15 +10,16 @@ import os
 import stat
 import subprocess
 import tarfile
+import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from acp_tui.registry.index import BinaryTarget
-from acp_tui.registry.install import install_binary
+from acp_tui.registry.install import DownloadControl, Limits, install_binary
 from acp_tui.registry.installed import InstallError
-from tests.registry_server import SCRIPT, link, serve, tar_bytes, zip_bytes
+from tests.registry_server import SCRIPT, link, serve, tar_bytes, trickle, zip_bytes
 
 
 def _leftovers(root: Path) -> list[str]:
@@ -217,3 +218,51 @@ def test_a_corrupt_archive_is_one_error_with_nothing_left(
         with pytest.raises(InstallError, match="refused the archive"):
             install_binary(tmp_path, "x", "1.0.0", BinaryTarget(server.url(name), "agent"))
     assert _leftovers(tmp_path) == ["agents/x"]
+
+
+def test_a_download_that_trickles_is_given_up_with_nothing_left(tmp_path: Path) -> None:
+    limits = Limits(stall_seconds=0.5, stall_bytes=1024)
+    with trickle(0.05) as url:
+        with pytest.raises(InstallError, match=r"the download stalled \(\d+ bytes in \d+ s\)"):
+            install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(url, "agent"), limits=limits)
+        overall = Limits(stall_seconds=60, stall_bytes=1, max_seconds=0.3)
+        with pytest.raises(InstallError, match="the download took longer than 0 s"):
+            install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(url, "agent"), limits=overall)
+    assert _leftovers(tmp_path) == ["agents/slow"]
+
+
+def test_an_abandoned_download_leaves_nothing_and_a_dead_ones_leftovers_go(tmp_path: Path) -> None:
+    control = DownloadControl()
+    failed: list[BaseException] = []
+    receiving = threading.Event()
+
+    def run(url: str) -> None:
+        target = BinaryTarget(url, "agent")
+        try:
+            install_binary(tmp_path, "slow", "1.0.0", target, lambda *_: receiving.set(),
+                           control=control)  # fmt: skip
+        except InstallError as error:
+            failed.append(error)
+
+    with trickle(0.05) as url:
+        worker = threading.Thread(target=run, args=(url,))
+        worker.start()
+        assert receiving.wait(60), "the download under way"
+        parent = tmp_path / "agents" / "slow"
+        [partial] = parent.iterdir()
+        assert partial.name.startswith(f".1.0.0.partial-{os.getpid()}-")
+        control.abandon()  # (the app quits)
+        assert not partial.exists(), "removed at once, not when the thread next wakes"
+        worker.join()
+    assert [str(e) for e in failed] == ["the download was abandoned"]
+    assert _leftovers(tmp_path) == ["agents/slow"]
+
+    # what a process killed mid-download left (its pid is gone) goes with the next install
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = parent / f".1.0.0.partial-{dead.pid}-abcd"
+    (left / "tree").mkdir(parents=True)
+    with serve() as server:
+        server.files["a.tar.gz"] = tar_bytes("w:gz", [("agent", SCRIPT)])
+        install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(server.url("a.tar.gz"), "agent"))
+    assert _leftovers(tmp_path) == ["agents/slow", "agents/slow/1.0.0", "agents/slow/1.0.0/agent"]
