@@ -16,7 +16,7 @@ import tarfile
 import threading
 import zipfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -156,3 +156,34 @@ def zip_bytes(members: list[tuple[str, bytes]], *, executable: bool = True) -> b
             info.external_attr = (0o100755 if executable else 0o100644) << 16
             archive.writestr(info, data)
     return buffer.getvalue()
+
+
+@contextmanager
+def trickle(every: float, size: int = 1 << 20) -> Iterator[str]:
+    """A server that says the archive is `size` bytes, then sends one byte each `every` s (the
+    hostile server of issue 40); yields the archive's URL."""
+    stop = threading.Event()
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            with suppress(OSError):
+                while not stop.wait(every):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/slow.tar.gz"
+    finally:
+        stop.set()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()

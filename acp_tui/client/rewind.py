@@ -15,6 +15,12 @@ undone is named: files acp-tui could not observe (a tool call that edits names t
 was recorded; a content too large to keep), commands that ran (tool calls of kind ``execute``,
 terminals) and other tool calls with effects outside the files.
 
+What is on disk now is read as a revert reads it (`file_access.inspect`: the directory-fd walk,
+bounded by the host's read limit, no FIFO or device opened). A file the agent replaced by a FIFO,
+a device or a directory is not restorable, nor is one now over the read limit (listed with why);
+a path that now leads elsewhere (a symlink) is not read: its step is a conflict, and restoring it
+asks the user through the revert's question about a changed path.
+
 The plan is applied through the file host's `Reverts` only (per-path lock, walk, boundary,
 atomic write, recorded in the change log as a revert). The same plan and apply serve "rewind
 forward" (`rewind_branches.py`: back to an old branch's end). Nothing here imports Textual.
@@ -30,8 +36,10 @@ from pathlib import Path
 from typing import Literal
 
 from acp_tui.client.change_attribution import READ_ONLY_KINDS, named_paths
-from acp_tui.host.change_log import ChangeLog, WriteRecord, read_optional
-from acp_tui.host.reverts import RevertConflict, RevertError, Reverts
+from acp_tui.host import file_access as fa
+from acp_tui.host.change_log import ChangeLog, WriteRecord
+from acp_tui.host.reverts import Expect, RevertConflict, RevertError, Reverts
+from acp_tui.protocol.errors import RpcError
 from acp_tui.thread.diff import compute_diff
 from acp_tui.thread.entries import Entry, MessageEntry, ToolCallEntry
 
@@ -53,6 +61,9 @@ class FileStep:
     reverts: int
     edited_between: bool = False
     """Someone but the agent changed the file between the rewound turns."""
+    leads_to: Path | None = None
+    """The path now leads elsewhere (the agent put a symlink there): `current` was not read, and
+    restoring it asks first (the revert's question about a changed path)."""
 
     @property
     def action(self) -> Action:
@@ -65,7 +76,7 @@ class FileStep:
     def conflict(self) -> bool:
         """The file is not what acp-tui last left (the user, or another program, changed it),
         or it was changed by someone else between the rewound turns."""
-        return self.current != self.expected or self.edited_between
+        return self.current != self.expected or self.edited_between or self.leads_to is not None
 
     @cached_property
     def counts(self) -> tuple[int, int]:
@@ -76,6 +87,10 @@ class FileStep:
 
     def describe(self, *, forward: bool = False) -> str:
         """The step in words for the rewind screen (`forward`: going to a branch's end instead)."""
+        if self.leads_to is not None and self.content is None:
+            return f"now leads to {self.leads_to}: not deleted (only the file written is)"
+        if self.leads_to is not None:
+            return f"now leads to {self.leads_to}: asked before anything is written there"
         if forward:
             return {"delete": "deleted: not there at the branch's end",
                     "recreate": "recreated", "revert": "restored"}[self.action]  # fmt: skip
@@ -139,6 +154,39 @@ def _text(data: bytes | None) -> str | None:
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
+@dataclass(frozen=True)
+class OnDisk:
+    """What a path holds now, as a revert would find it: `content` (None: no file), or
+    `leads_to` (the path leads elsewhere: not read), or `unrestorable` (why it cannot be)."""
+
+    content: bytes | None = None
+    leads_to: Path | None = None
+    unrestorable: str | None = None
+
+
+def on_disk(path: Path, max_bytes: int) -> OnDisk:
+    """(blocking) What the recorded real `path` holds now, read through the host's bounded walk
+    (`file_access.inspect`): a FIFO, device or directory is never opened."""
+    real = fa.beneath_real(path)
+    if real != path:
+        return OnDisk(leads_to=real)
+    try:
+        target = fa.inspect(path, str(path), max_bytes)
+    except RpcError as error:
+        reason = error.data.get("reason") if isinstance(error.data, dict) else None
+        if reason in ("not_regular_file", "is_directory"):
+            kind = "a directory" if reason == "is_directory" else "a FIFO, device or socket"
+            return OnDisk(unrestorable=f"it is now {kind}: not restorable")
+        return OnDisk(unrestorable=f"it cannot be read now ({error.message}): not restorable")
+    if target.real != path:
+        return OnDisk(leads_to=target.real)  # (it changed between the two walks)
+    if target.large:
+        size = target.info.st_size if target.info is not None else 0
+        return OnDisk(unrestorable=f"it is now {size} bytes, over the read limit of {max_bytes}"
+                      ": not restorable")  # fmt: skip
+    return OnDisk(content=target.before)
+
+
 def rewound_entries(entries: Sequence[Entry], prompt_id: int) -> list[Entry]:
     """The entries from the prompt `prompt_id` to the end (empty when it is not there)."""
     index = next((i for i, e in enumerate(entries) if e.id == prompt_id), None)
@@ -180,9 +228,12 @@ def plan_rewind(
     turn_records: Sequence[WriteRecord],
     entries: Sequence[Entry],
     cwd: Path,
+    *,
+    max_bytes: int,
 ) -> RewindPlan:
     """(blocking: reads the files) The plan that undoes `turn_records` (every record of the
-    rewound turns, in order); `entries` are the rewound entries (prompt to end)."""
+    rewound turns, in order); `entries` are the rewound entries (prompt to end); files are read
+    up to `max_bytes` (the host's read limit: a larger one is not restorable)."""
     ours = {record.id for record in turn_records}
     by_path: dict[Path, list[WriteRecord]] = {}
     for record in turn_records:
@@ -198,9 +249,13 @@ def plan_rewind(
         last = [r for r in later if r.id in ours or r.reverts is not None][-1]
         expected = None if last.deleted else last.after_data()
         between = any(r.id not in ours and r.reverts is None for r in later if r.id < last.id)
-        current = read_optional(path)
-        step = FileStep(path, first.before_data(), expected, current, first.id, between)
-        if step.current != step.content:
+        now = on_disk(path, max_bytes)
+        if now.unrestorable is not None:
+            unknown.append((path, now.unrestorable))
+            continue
+        step = FileStep(path, first.before_data(), expected, now.content, first.id, between,
+                        now.leads_to)  # fmt: skip
+        if step.current != step.content or step.leads_to is not None:
             _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
             files.append(step)
     calls = _tool_calls(entries)
@@ -225,9 +280,9 @@ async def apply_plan(
             result.skipped.append((step.path, "you changed it after the agent: yours is kept"))
             continue
         try:
-            await reverts.restore(
-                step.path, step.content, reverts=step.reverts, expected=step.current
-            )
+            # (a path leading elsewhere was not read: the revert asks before writing there)
+            expected = Expect.ANY if step.leads_to is not None else step.current
+            await reverts.restore(step.path, step.content, reverts=step.reverts, expected=expected)
         except RevertConflict:
             result.failed.append((step.path, "it changed on disk since the list was shown"))
             continue
@@ -243,6 +298,10 @@ async def plan_for_prompt(
     turn_records: Sequence[WriteRecord],
     entries: Sequence[Entry],
     cwd: Path,
+    *,
+    max_bytes: int,
 ) -> RewindPlan:
     """`plan_rewind` off the event loop."""
-    return await asyncio.to_thread(plan_rewind, changes, list(turn_records), list(entries), cwd)
+    return await asyncio.to_thread(
+        plan_rewind, changes, list(turn_records), list(entries), cwd, max_bytes=max_bytes
+    )

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.client.rewind import FileStep, RewindPlan
+from acp_tui.client.rewind import FileStep, RewindPlan, on_disk
 from acp_tui.host.boundary import is_within
-from acp_tui.host.change_log import ChangeLog, read_optional
+from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.own_files import OWN_DIR
 
@@ -65,8 +65,13 @@ def branch_file(cwd: Path, session_id: str) -> Path:
 
 
 def from_plan(session_id: str, prompt: str, plan: RewindPlan) -> BranchEnd:
-    """The old branch's end as the rewind `plan` finds it (before anything is restored)."""
-    files = tuple(BranchFile(step.path, step.current, step.content) for step in plan.files)
+    """The old branch's end as the rewind `plan` finds it (before anything is restored); a path
+    that leads elsewhere now (its content was not read) is not part of it."""
+    files = tuple(
+        BranchFile(step.path, step.current, step.content)
+        for step in plan.files
+        if step.leads_to is None
+    )
     return BranchEnd(session_id, prompt, files)
 
 
@@ -143,17 +148,23 @@ async def load(cwd: Path, session_id: str) -> BranchEnd | None:
     return branch
 
 
-def plan_forward(branch: BranchEnd, changes: ChangeLog) -> RewindPlan:
+def plan_forward(branch: BranchEnd, changes: ChangeLog, *, max_bytes: int) -> RewindPlan:
     """(blocking: reads the files) The plan that puts each file back to the branch's end; a file
-    that is no longer what the rewind left is a conflict."""
+    that is no longer what the rewind left is a conflict. Files are read as `plan_rewind` reads
+    them (bounded by `max_bytes`; special files and larger ones not restorable)."""
     steps: list[FileStep] = []
+    unknown: list[tuple[Path, str]] = []
     for item in branch.files:
-        current = read_optional(item.path)
-        if current == item.end:
+        now = on_disk(item.path, max_bytes)
+        if now.unrestorable is not None:
+            unknown.append((item.path, now.unrestorable))
+            continue
+        if now.leads_to is None and now.content == item.end:
             continue
         records = changes.records_for(item.path)
         reverts = records[-1].id if records else 0  # (0: the rewind was in an earlier run)
-        step = FileStep(item.path, item.end, item.start, current, reverts)
+        step = FileStep(item.path, item.end, item.start, now.content, reverts,
+                        leads_to=now.leads_to)  # fmt: skip
         _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
         steps.append(step)
-    return RewindPlan(steps)
+    return RewindPlan(steps, unknown)

@@ -13,7 +13,9 @@ Steps (one key names the kind):
       agent_message_chunk notifications of `text`, `chunk` chars each, at `rate`/s or flat out
   {"wait_cancel": true} / {"wait_notify": "session/cancel"}
   {"write_file": {"path": "notes.txt", "text": "..."}}   the agent edits a file itself (no fs/*;
-      relative paths from the agent's cwd; "text": null deletes the file)
+      relative paths from the agent's cwd; "text": null deletes the file; instead of "text",
+      "symlink": "target" or "fifo": true replaces whatever is there by a link or a FIFO, and
+      "size": N makes it N bytes long (sparse, zeros))
   {"wait_file": "go"}   wait until that file exists (a test lets the agent go on: a condition,
       not a delay; relative to the agent's cwd; "timeout" as for expect)
   {"sleep": 0.1}   {"raw": "not json\\n"}   {"stderr": "text", "repeat": N}   {"exit": 3}
@@ -312,6 +314,17 @@ class ScenarioAgent:
 
     def _write_file(self, spec: dict[str, Any]) -> None:
         path = Path(str(spec["path"]))
+        if "symlink" in spec or spec.get("fifo"):
+            path.unlink(missing_ok=True)
+            if "symlink" in spec:
+                path.symlink_to(str(spec["symlink"]))
+            else:
+                os.mkfifo(path)
+            return
+        if "size" in spec:
+            with path.open("ab") as file:
+                file.truncate(int(spec["size"]))
+            return
         if spec.get("text") is None:
             path.unlink(missing_ok=True)
             return

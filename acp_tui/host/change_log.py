@@ -12,8 +12,10 @@ revert like any other write.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -220,7 +222,8 @@ def decode_for_record(data: bytes | None) -> tuple[str | None, bytes | None]:
 
 
 def read_optional(path: Path) -> bytes | None:
-    """(blocking) the bytes of the file at the real path `path`, None if there is none."""
+    """(blocking) the bytes of the file at the real path `path`, None if there is none; a FIFO,
+    device or socket is never opened (`OSError`)."""
     return _read_optional(path)
 
 
@@ -229,10 +232,13 @@ def _read_optional(path: Path) -> bytes | None:
         with beneath.locate(path, follow_symlinks=False) as location:
             if not location.exists or not location.rest:
                 return None
-            fd = os.open(
-                location.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=location.dir_fd
-            )
+            if location.stat is not None and not stat.S_ISREG(location.stat.st_mode):
+                raise OSError(errno.EINVAL, f"{path} is not a regular file")
+            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+            fd = os.open(location.name, flags, dir_fd=location.dir_fd)
     except (FileNotFoundError, NotADirectoryError):
         return None
     with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, f"{path} is not a regular file")
         return file.read()

@@ -27,7 +27,7 @@ from acp_tui.registry.installed import install_dir as _install_dir
 from acp_tui.registry.launch import RegistryLaunch
 
 if TYPE_CHECKING:  # (the download is imported when one runs)
-    from acp_tui.registry.install import Progress
+    from acp_tui.registry.install import DownloadControl, Progress
 
 TOOL_HELP = {
     "npx": "install Node.js (it comes with npx): https://nodejs.org/",
@@ -55,8 +55,11 @@ def _launch(
         directory = _install_dir(root, agent.id, agent.version)
         try:
             program = str(command_path(directory, target.cmd))
-        except InstallError:
-            program = target.cmd  # refused when started (the message says why)
+        except InstallError as error:
+            # never the registry's `cmd` as given (`/bin/sh`, `../../bin/sh`): nothing to run
+            why = f"{agent.name}: {error}; the registry's command is refused"
+            refused = (f"({agent.id}: its command leads out of its install directory)",)
+            return replace(base, prefix=refused, refused=why), (), {}
         launch = replace(base, kind="binary", prefix=(program,), binary=target, root=root)
         return launch, target.args, dict(target.env)
     if agent.packages:
@@ -104,13 +107,17 @@ def registry_bases(index: RegistryIndex | None, root: Path, platform: str) -> di
 def startable(preset: Preset) -> bool:
     """It can be started now: installed, or a binary the registry has for this platform."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return False
     return preset.installed() or (launch is not None and launch.kind == "binary")
 
 
 def status(preset: Preset) -> str:
     """`installed`, `npx`/`uvx` (the tool is there; it fetches the package itself), `download`
-    (a registry binary fetched on first start) or `missing`."""
+    (a registry binary fetched on first start), `missing` or `refused` (its `cmd` leads out)."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return "refused"
     if preset.installed():
         return launch.kind if launch is not None and launch.kind in TOOL_HELP else "installed"
     return "download" if startable(preset) else "missing"
@@ -119,6 +126,8 @@ def status(preset: Preset) -> str:
 def not_startable(preset: Preset) -> str | None:
     """Why a registry preset cannot start here (its tool missing, no build), else None."""
     launch = preset.registry
+    if launch is not None and launch.refused:
+        return launch.refused
     if launch is None or startable(preset):
         return None
     if launch.kind in TOOL_HELP:
@@ -130,15 +139,21 @@ def not_startable(preset: Preset) -> str | None:
     return f"{preset.name} has no build for {launch.platform} in the registry (builds: {builds})"
 
 
-def ensure_installed(preset: Preset, progress: Progress | None = None) -> None:
+def ensure_installed(
+    preset: Preset, progress: Progress | None = None, control: DownloadControl | None = None
+) -> None:
     """Download and unpack a registry binary preset that is not installed yet; raises
-    `InstallError` (one line) when that fails."""
+    `InstallError` (one line) when that fails. `control` lets the caller abandon it."""
     from acp_tui.registry.install import install_binary
 
     launch = preset.registry
+    if launch is not None and launch.refused:
+        raise InstallError(launch.refused)
     if launch is None or launch.kind != "binary" or preset.installed():
         return
     assert launch.binary is not None and launch.root is not None
-    install_binary(launch.root, launch.agent_id, launch.version, launch.binary, progress)
+    install_binary(
+        launch.root, launch.agent_id, launch.version, launch.binary, progress, control=control
+    )
     if not preset.installed():
         raise InstallError(f"{launch.binary.cmd!r} is not an executable file in the archive")

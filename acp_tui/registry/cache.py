@@ -58,13 +58,13 @@ class IndexCache:
         """The cached index (no network), or None when there is none (or it is unreadable)."""
         try:
             data = json.loads(self.body.read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         from acp_tui.registry.index import parse_index  # (not at import: most starts have none)
 
         try:
             return parse_index(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
 
     def meta(self) -> dict[str, Any]:

@@ -136,7 +136,7 @@ def describe(preset: Preset) -> str:
     if preset.version or preset.description:
         about = " — ".join(part for part in (preset.version, preset.description) if part)
         line += f"\n{indent}{about}"
-    if mark == "missing":
+    if mark in ("missing", "refused"):
         why = not_startable(preset)
         if why is not None:
             line += f"\n{indent}{why}"

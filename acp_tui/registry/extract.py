@@ -61,7 +61,27 @@ def _link_inside(member: str, target: str, *, hard: bool) -> None:
         raise UnsafeArchive(f"link {member!r} points to {target!r}, outside the archive")
 
 
-def _through_link(path: str, links: set[str]) -> None:
+def _no_chains(links: dict[str, str]) -> None:
+    """No symbolic link's target goes *through* another link of the archive (`d/l1 -> ..`, then
+    `d/l2 -> l1/..`: each looks inside alone, the second leads out): the checks above read a
+    target lexically, which holds only when no directory on its way is a link. Whatever order
+    the members come in."""
+    for member, target in links.items():
+        stack: list[str] = []
+        for part in [*posixpath.dirname(member).split("/"), *target.split("/")]:
+            if part in ("", "."):
+                continue
+            if stack and "/".join(stack) in links:  # (going on from a link: down or up)
+                raise UnsafeArchive(
+                    f"link {member!r} points to {target!r}, through another link of the archive"
+                )
+            if part != "..":
+                stack.append(part)
+            elif stack:
+                stack.pop()
+
+
+def _through_link(path: str, links: set[str] | dict[str, str]) -> None:
     """A member under a symbolic link member could land anywhere the link's chain leads."""
     parts = path.split("/")
     for end in range(1, len(parts)):
@@ -74,13 +94,13 @@ def check_tar(archive: tarfile.TarFile) -> list[tarfile.TarInfo]:
     if len(members) > MAX_MEMBERS:
         raise UnsafeArchive(f"more than {MAX_MEMBERS} members")
     total = 0
-    links: set[str] = set()
+    links: dict[str, str] = {}
     for member in members:
         path = member_path(member.name)
         _through_link(path, links)
         if member.issym():
             _link_inside(path, member.linkname, hard=False)
-            links.add(path)
+            links[path] = member.linkname
         elif member.islnk():
             _link_inside(path, member.linkname, hard=True)
         elif not (member.isfile() or member.isdir()):
@@ -88,6 +108,7 @@ def check_tar(archive: tarfile.TarFile) -> list[tarfile.TarInfo]:
         total += member.size
         if total > MAX_TOTAL_BYTES:
             raise UnsafeArchive(f"unpacks to more than {MAX_TOTAL_BYTES} bytes")
+    _no_chains(links)
     return members
 
 
@@ -96,21 +117,29 @@ def check_zip(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
     if len(members) > MAX_MEMBERS:
         raise UnsafeArchive(f"more than {MAX_MEMBERS} members")
     total = 0
-    links: set[str] = set()
+    links: dict[str, str] = {}
     for member in members:
         path = member_path(member.filename)
         _through_link(path, links)
-        mode = member.external_attr >> 16
-        if stat.S_ISLNK(mode):
+        kind = zip_file_type(member)
+        if stat.S_ISLNK(kind):
             target = archive.read(member)[:4096].decode("utf-8", "replace")
             _link_inside(path, target, hard=False)
-            links.add(path)
-        elif mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            links[path] = target
+        elif kind not in (0, stat.S_IFREG, stat.S_IFDIR):
             raise UnsafeArchive(f"member {member.filename!r} is a device file or FIFO")
         total += member.file_size
         if total > MAX_TOTAL_BYTES:
             raise UnsafeArchive(f"unpacks to more than {MAX_TOTAL_BYTES} bytes")
+    _no_chains(links)
     return members
+
+
+def zip_file_type(member: zipfile.ZipInfo) -> int:
+    """The member's file type bits (`stat.S_IFMT`) from the Unix mode in the high 16 bits of
+    `external_attr`; 0 when there are none (no Unix mode, or only permission bits, as Python's
+    `writestr` of a name writes: an ordinary file, or a directory when the name ends in /)."""
+    return stat.S_IFMT(member.external_attr >> 16)
 
 
 def extract(archive_file: Path, kind: str, target: Path, raw_name: str) -> None:
@@ -157,11 +186,11 @@ def _extract_zip_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, targe
         return
     destination = target / relative
     mode = member.external_attr >> 16
-    if member.is_dir():
+    if member.is_dir() or zip_file_type(member) == stat.S_IFDIR:
         destination.mkdir(parents=True, exist_ok=True)
         return
     destination.parent.mkdir(parents=True, exist_ok=True)
-    if stat.S_ISLNK(mode):
+    if stat.S_ISLNK(zip_file_type(member)):
         os.symlink(archive.read(member).decode("utf-8"), destination)
         return
     with archive.open(member) as source, open(destination, "xb") as out:

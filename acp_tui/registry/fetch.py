@@ -67,6 +67,8 @@ def refresh(cache: IndexCache, timeout: float = TIMEOUT) -> Refreshed:
         index = parse_index(json.loads(body))
     except (ValueError, NotAnIndex) as error:
         return _failed(cache, cached, f"not a registry index ({safe_line(str(error))[:120]})")
+    except RecursionError:  # (json's own nesting limit: one line, not a traceback)
+        return _failed(cache, cached, "not a registry index (nested too deeply)")
     _store(cache, body, headers.get("ETag"), headers.get("Last-Modified"))
     return Refreshed(index, fetched=True)
 
@@ -108,6 +110,9 @@ class BackgroundRefresh:
     def _run(self, cache: IndexCache, timeout: float) -> None:
         try:
             self._result = refresh(cache, timeout)
+        except Exception as error:  # (one line for the user; a thread's traceback says nothing)
+            reason = f"{type(error).__name__}: {safe_line(str(error))[:120]}"
+            self._result = _failed(cache, None, f"it could not be read ({reason})")
         finally:
             self._done.set()
 

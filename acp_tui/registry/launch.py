@@ -27,3 +27,6 @@ class RegistryLaunch:
     platform: str = ""
     builds: tuple[str, ...] = ()
     """The platforms the registry has builds for (for the message when this one has none)."""
+    refused: str = ""
+    """Why the registry's way cannot be used at all (a binary's `cmd` leading out of its install
+    directory): never started, never "installed"."""

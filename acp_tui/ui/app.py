@@ -8,7 +8,7 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -166,11 +166,32 @@ class AcpApp(WorkspaceApp):
         restore = self.restore
         if restore is None:
             return
-        for spec, session_id in restore.others:
-            work = self.open_tab(spec, show=False, request=OpenRequest(resume_id=session_id))
-            self.run_worker(work, group="open-tab")
+        self._reopen(restore.others)
         if restore.notice:
             notify(self, restore.notice, title="Workspace", severity="warning", timeout=12)
+        if restore.to_confirm:
+            self._confirm_reopen(restore.to_confirm)
+
+    def _reopen(self, specs: Sequence[tuple[SessionSpec, str]]) -> None:
+        for spec, session_id in specs:
+            work = self.open_tab(spec, show=False, request=OpenRequest(resume_id=session_id))
+            self.run_worker(work, group="open-tab")
+
+    def _confirm_reopen(self, specs: Sequence[tuple[SessionSpec, str]]) -> None:
+        """Saved sessions not of this directory's own presets: their commands and directories
+        shown first, started only on "Start them" (Esc: none of them)."""
+        from acp_tui.ui.screens.question import QuestionScreen
+        from acp_tui.ui.workspace.restore import START, confirm_question
+
+        question = confirm_question([spec for spec, _ in specs])
+
+        def answered(answer: str | None) -> None:
+            if answer == START:
+                self._reopen(specs)
+            else:
+                notify(self, f"{len(specs)} saved session(s) not started.", title="Workspace")
+
+        self.push_screen(QuestionScreen(question), answered)
 
     def _apply_theme(self) -> None:
         themes, problems = load_themes()
@@ -472,6 +493,8 @@ class AcpApp(WorkspaceApp):
         the agents, their terminals and change monitors stop with the app."""
         set_failure_reporter(self._previous_reporter)
         self.stop_saving()  # (quit saved the tabs as they were)
+        if self.registry is not None:
+            self.registry.abandon_downloads()  # (no half-downloaded agent left behind)
         await self.close_every_session()
 
     async def action_quit(self) -> None:

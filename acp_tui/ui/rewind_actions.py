@@ -32,6 +32,8 @@ from acp_tui.ui.workspace.messages import RewindPoint
 if TYPE_CHECKING:
     from acp_tui.ui.screens.main import MainScreen
 
+SAVING_BRANCH = "The rewind (saving the old branch's files)"
+"""Who writes the old branch's file, in the boundary's question ("… wants to write …")."""
 NO_TURN = "acp-tui saw no turn of that prompt (an earlier run's): its file changes are not known"
 
 
@@ -93,7 +95,9 @@ async def _rewind(screen: MainScreen, prompt_id: int) -> None:
     turn = session.turn_changes.prompt_turn(prompt_id)
     records = session.turn_changes.records_from(turn) if turn is not None else []
     rewound = rewind.rewound_entries(entries, prompt_id)
-    plan = await rewind.plan_for_prompt(session.change_log, records, rewound, session.cwd)
+    plan = await rewind.plan_for_prompt(
+        session.change_log, records, rewound, session.cwd, max_bytes=session.reverts.max_bytes
+    )
     if turn is None:
         notify(screen, NO_TURN, severity="warning")
     title = f"Rewind to before {message_fork.preview(prompt, 'You')}"
@@ -131,7 +135,7 @@ async def _save_branch(screen: MainScreen, branch: rewind_branches.BranchEnd) ->
             older = await rewind_branches.load(session.cwd, branch.session_id)
             if older is not None:
                 branch = rewind_branches.merged(older, branch)
-        await session.write_export(path, rewind_branches.encode(branch))
+        await session.write_export(path, rewind_branches.encode(branch), who=SAVING_BRANCH)
     except (OwnWriteError, rewind_branches.BranchError) as error:
         notify(screen, f"Not rewound: the old branch's files could not be saved ({error}).",
                severity="error")  # fmt: skip

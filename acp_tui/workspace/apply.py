@@ -8,7 +8,9 @@ worktree's changes do not overlap with the checkout's, the new text is the two m
 (`git merge-file`), so applying keeps the checkout's change; where they overlap, applying
 replaces the checkout's version. A binary file, or one too large to diff, is copied whole
 (`Action.COPY`, asked in the UI) up to `MAX_COPY_BYTES`; symbolic links and other special files
-are skipped with a reason.
+are skipped with a reason, and so is a worktree file with several names (hard links): the agent
+could have linked a file from outside the worktree, whose content applying would copy in (looked
+at when planned and again when a whole copy is read).
 
 `CheckoutWriter` writes what the user accepted through the host's file services: the per-path
 lock (`PathLocks`, share the main checkout session's to serialise with its agent), the
@@ -23,9 +25,11 @@ from __future__ import annotations
 import asyncio
 import enum
 import hashlib
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from acp_tui.host import beneath
 from acp_tui.host import file_access as fa
 from acp_tui.host.atomic_write import delete_file
 from acp_tui.host.beneath import PathChanged
@@ -156,6 +160,10 @@ async def _item(root: Path, source_root: Path, change: ChangedFile, max_bytes: i
 
     def skip(reason: str, old: str | None = None) -> ApplyItem:
         return ApplyItem(change.path, target, Action.SKIP, old, None, None, reason=reason)
+
+    source = source_root.joinpath(*parts)
+    if change.status is not Status.DELETED and await asyncio.to_thread(several_names, source):
+        return skip(HARD_LINKED)
 
     if change.kind in (Kind.BINARY, Kind.TOO_LARGE):
         return await _whole_item(target, source_root.joinpath(*parts), change)
@@ -381,7 +389,25 @@ async def _copied(item: ApplyItem) -> bytes:
         raise ApplyError(f"{item.path} in the worktree: {_why(error, item.source)}") from None
     if data is None:
         raise ApplyError(f"{item.path} is gone from the worktree: not copied")
+    if await asyncio.to_thread(several_names, item.source):
+        raise ApplyError(f"{item.path}: {HARD_LINKED}")
     return data
+
+
+HARD_LINKED = (
+    "it has several names (hard links) in the worktree, another may be outside it: not applied"
+)
+
+
+def several_names(path: Path) -> bool:
+    """(blocking) Whether the regular file at the real `path` (no symbolic link followed) has
+    more than one name."""
+    try:
+        with beneath.locate(path, follow_symlinks=False) as location:
+            info = location.stat
+    except OSError:
+        return False  # (a link on the way, gone: the reads that follow refuse it and say why)
+    return info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink > 1
 
 
 async def apply_all(

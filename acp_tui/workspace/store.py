@@ -169,6 +169,8 @@ def _parse(text: str, path: Path) -> tuple[list[SessionRecord], list[str]]:
         data = json.loads(text)
     except ValueError as error:
         return [], [f"the saved workspace {path} is not valid JSON ({error}): ignored"]
+    except RecursionError:  # (json's nesting limit; the file is bounded, its depth is not)
+        return [], [f"the saved workspace {path} is nested too deeply: ignored"]
     sessions = data.get("sessions") if isinstance(data, dict) else None
     if not isinstance(sessions, list):
         return [], [f"the saved workspace {path} has no list of sessions: ignored"]

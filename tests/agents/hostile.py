@@ -318,3 +318,33 @@ def hostile_run(cwd: Path, outside: Path) -> list[Step]:
         {"stderr": f"starting\n{hostile('stderr')}\n\x1b[31mcolored\x1b[0m {PAYLOAD}\n"},
         {"exit": 3},
     ]
+
+
+REPLACED = {"link.txt": "a symlink out", "fifo.txt": "a FIFO", "big.txt": "300 MB"}
+"""Files the agent writes in one turn, then replaces under a rewind (`replaced_under_rewind`)."""
+
+
+def replaced_under_rewind(cwd: Path, outside: Path) -> list[Step]:
+    """A turn that writes the `REPLACED` files itself (as the change monitor sees them), then a
+    turn that replaces them: `link.txt` by a symlink to `outside`, `fifo.txt` by a FIFO (an open
+    blocks until someone writes) and `big.txt` grown to 300 MB (sparse). Rewinding to the first
+    prompt meets each; `session/new` and the first `session/prompt` are the test's."""
+    edits = [{"path": str(cwd / name)} for name in REPLACED]
+    return [
+        expect_prompt("p1"),
+        upd(
+            "tool_call",
+            toolCallId="r-edit",
+            title="Write three files",
+            kind="edit",
+            status="completed",
+            locations=edits,
+        ),
+        *({"write_file": {"path": str(cwd / name), "text": f"{name} v1\n"}} for name in REPLACED),
+        {"respond_to": "p1", "respond": {"stopReason": "end_turn"}},
+        expect_prompt("p2"),
+        {"write_file": {"path": str(cwd / "link.txt"), "symlink": str(outside)}},
+        {"write_file": {"path": str(cwd / "fifo.txt"), "fifo": True}},
+        {"write_file": {"path": str(cwd / "big.txt"), "size": 300 * 1024 * 1024}},
+        {"respond_to": "p2", "respond": {"stopReason": "end_turn"}},
+    ]

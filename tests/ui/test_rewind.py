@@ -18,11 +18,13 @@ from acp_tui.config import HoldWrites, Settings
 from acp_tui.demo.sample_project import create_sample_project
 from acp_tui.thread.entries import MessageEntry
 from acp_tui.ui.screens.choice_picker import ChoicePicker
+from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.screens.session_picker import SessionPicker
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from tests.agents.hostile import replaced_under_rewind
 from tests.agents.scenarios import (
     agent_text,
     client_request,
@@ -60,7 +62,11 @@ async def composer_holds(h: AppHarness, text: str) -> None:
 
 
 async def confirmation(h: AppHarness) -> RewindScreen:
-    await h.until(lambda: isinstance(h.app.screen, RewindScreen), "the rewind confirmation")
+    def shown() -> bool:  # (pushed is not yet composed: its list is there once it is)
+        screen = h.app.screen
+        return isinstance(screen, RewindScreen) and bool(screen.query("#rewind-files"))
+
+    await h.until(shown, "the rewind confirmation")
     screen = h.app.screen
     assert isinstance(screen, RewindScreen)
     return screen
@@ -332,3 +338,72 @@ async def test_rewinding_again_before_sending_keeps_the_old_branch_end(tmp_path:
         assert branch.files == (
             rewind_branches.BranchFile(project / "one.txt", b"one, then two\n", None),
         ), "the end is what the first rewind found, not what it left"
+
+
+async def test_files_the_agent_replaced_under_a_rewind(tmp_path: Path) -> None:
+    """The hostile agent's replaced files (issue 40, item 5): the rewind opens (no crash on the
+    link, no hang on the FIFO, the 300 MB file unread), says what it cannot restore, asks before
+    writing through the link, and ctrl+q ends the app."""
+    project = fixed_cwd(tmp_path).resolve()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("outside, not the agent's\n")
+    (project / "link.txt").write_text("the user's, before the session\n")
+    steps = [initialize_ok(), new_session_ok(), *replaced_under_rewind(project, outside)]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("write them")
+        await h.until(lambda: len(h.session.change_log.records) >= 3, "the monitor's records")
+        await h.prompt("now replace them")
+        await h.until(lambda: (project / "fifo.txt").is_fifo(), "the FIFO")
+        await h.caught_up()
+
+        await focus_prompt_entry(h, "write them")
+        await h.pilot.press("e")
+        screen = await confirmation(h)
+        text = listed(screen)
+        assert f"link.txt  now leads to {outside}" in text
+        assert "fifo.txt: unknown, it is now a FIFO, device or socket: not restorable" in text
+        assert (
+            f"big.txt: unknown, it is now {300 * 1024 * 1024} bytes, over the read limit of "
+            f"{h.session.reverts.max_bytes}: not restorable"
+        ) in text
+        await h.pilot.press("o")  # overwrite the link's step: the revert asks first
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the revert's question")
+        assert isinstance(h.app.screen, QuestionScreen)
+        assert h.app.screen.question.title == "link.txt now leads somewhere else"
+        await h.pilot.press("escape")
+        await h.until(lambda: any("not restored link.txt" in n for n in h.notified), "report")
+    assert outside.read_text() == "outside, not the agent's\n"
+
+
+async def test_the_old_branch_saved_outside_is_asked_about_as_the_rewind(tmp_path: Path) -> None:
+    """Issue 40: the question was titled "The export wants to write…"."""
+    project = fixed_cwd(tmp_path).resolve()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".acp-tui").symlink_to(elsewhere)  # its own directory now leads outside
+    steps = [
+        initialize_ok(), new_session_ok(), expect_prompt("p1"),
+        tool("w1", "edit", "Write new.txt", project / "new.txt"), write_file("new.txt", "new\n"),
+        end_turn("p1"),
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, project) as h:
+        await h.prompt("make a file")
+        await h.until(lambda: h.session.change_log.records, "the monitor's record")
+        await h.caught_up()
+        await focus_prompt_entry(h, "make a file")
+        await h.pilot.press("e")
+        await confirmation(h)
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the outside question")
+        asking = h.app.screen
+        assert isinstance(asking, QuestionScreen)
+        assert asking.question.title == (
+            "The rewind (saving the old branch's files) wants to write a path outside the "
+            "session directory"
+        )
+        await h.pilot.press("escape")
+        await h.until(lambda: any("Not rewound" in n for n in h.notified), "not rewound")
+    assert (project / "new.txt").exists() and not list(elsewhere.iterdir())

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 from acp_tui.client.session.history import OpenRequest
+from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.restore import plan_restore
 from acp_tui.workspace import store
 from tests.ui.app_harness import demo_argv, fixed_cwd
@@ -93,3 +94,39 @@ async def test_a_quit_right_when_a_save_was_due_leaves_nothing_unawaited(tmp_pat
             h.app.exit(0)
         gc.collect()
     assert not [str(w.message) for w in caught if "never awaited" in str(w.message)]
+
+
+async def test_saved_sessions_with_their_own_commands_are_shown_before_they_start(
+    tmp_path: Path,
+) -> None:
+    """Issue 40: a saved workspace was trusted as written: its commands ran on `--continue` and
+    a saved directory of `/` was reopened. Now they are listed first; Esc starts none of them."""
+    cwd = fixed_cwd(tmp_path)
+    marker = tmp_path / "ran"
+    hostile = ("/bin/sh", "-c", f"touch {marker}")
+    store.save(cwd, [
+        store.SessionRecord(cwd, tuple(demo_argv()), session_id="s-1"),
+        store.SessionRecord(cwd, tuple(demo_argv()), session_id="s-2"),
+        store.SessionRecord(cwd, hostile, session_id="s-evil"),
+        store.SessionRecord(Path("/"), tuple(demo_argv()), session_id="s-root"),
+    ])  # fmt: skip
+    restore = plan_restore(cwd, demo_argv(), {})
+    assert restore is not None and restore.first == "s-1"
+    assert [session_id for _, session_id in restore.others] == ["s-2"]
+    assert [session_id for _, session_id in restore.to_confirm] == ["s-evil", "s-root"]
+
+    request = OpenRequest(resume_id=restore.first)
+    again = {"workspace_dir": cwd, "restore": restore, "open_request": request}
+    async with workspace_app(tmp_path, app_kwargs=again) as h:
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the confirmation")
+        asking = h.app.screen
+        assert isinstance(asking, QuestionScreen)
+        assert asking.question.title == "Start 2 saved session(s) with their own commands?"
+        assert f"$ /bin/sh -c 'touch {marker}'\n  in {cwd}" in asking.question.detail
+        assert "\n  in /\n" in asking.question.detail
+        await h.pilot.press("escape")
+        await h.until(lambda: len(h.app.tabs) == 2, "the second own session reopened")
+        await h.until(lambda: any("2 saved session(s) not started" in n for n in h.notified),
+                      "said")  # fmt: skip
+        assert [t.spec.cwd for t in h.app.tabs] == [cwd, cwd]
+    assert not marker.exists()

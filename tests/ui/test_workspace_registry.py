@@ -15,7 +15,14 @@ from textual.widgets import OptionList, Static
 from acp_tui.registry.catalog import Catalog
 from acp_tui.ui.workspace.new_session import NewSessionScreen
 from acp_tui.ui.workspace.registry_agents import RegistryAgents
-from tests.registry_server import RegistryServer, binary_agent, index_with, serve, tar_bytes
+from tests.registry_server import (
+    RegistryServer,
+    binary_agent,
+    index_with,
+    serve,
+    tar_bytes,
+    trickle,
+)
 from tests.ui.app_harness import AppHarness
 from tests.ui.workspace_support import workspace_app
 
@@ -156,3 +163,22 @@ async def test_a_failed_download_is_said_and_nothing_opens(
         await h.pilot.press("escape")
         await h.until(lambda: not isinstance(h.app.screen, NewSessionScreen), "the picker gone")
         assert len(h.app.tabs) == 1
+
+
+async def test_quitting_during_a_download_leaves_no_partial_directory(
+    tmp_path: Path, server: RegistryServer
+) -> None:
+    """Issue 40: ctrl+q during a download in the ctrl+t picker left a `.partial-*` directory
+    (the server here sends a byte every 50 ms and never ends)."""
+    with trickle(0.05) as url:
+        server.put_index(index_with(binary_agent("tiny", url)))
+        agents = registry(tmp_path, server)
+        async with workspace_app(tmp_path, app_kwargs={"registry": agents}) as h:
+            await ctrl_t_until_offered(h, "tiny")
+            await press_enter_on(h, option_of(h, "tiny"))
+            await h.until(lambda: "Downloading tiny 1.0.0: " in said(h), "bytes coming in")
+            parent = tmp_path / "cache" / "agents" / "tiny"
+            assert [p.name.startswith(".1.0.0.partial-") for p in parent.iterdir()] == [True]
+            await h.pilot.press("ctrl+q")
+            await h.until(lambda: not agents.downloads, "the download abandoned")
+        assert list(parent.iterdir()) == []

@@ -16,8 +16,10 @@ from acp_tui.agent_choice import UsageError, install_agent
 from acp_tui.check_cli import main as check_main
 from acp_tui.cli import main, parse_args
 from acp_tui.presets import PresetTable
+from acp_tui.registry.agents import ensure_installed, startable, status
 from acp_tui.registry.cache import cache_root
 from acp_tui.registry.catalog import Catalog
+from acp_tui.registry.installed import InstallError
 from tests.registry_server import (
     RegistryServer,
     binary_agent,
@@ -307,3 +309,34 @@ def test_offline_a_registry_agent_starts_from_the_cached_index(server: RegistryS
     # the notice goes to the app (a toast at start-up), it does not stop anything
     notices = [m for m in options.messages if m.startswith("could not refresh the agent registry")]
     assert len(notices) == 1 and "HTTP 503" in notices[0] and "using the copy from" in notices[0]
+
+
+@pytest.mark.parametrize("cmd", ["/bin/sh", "../../../../../../../../bin/sh", "a/../../sh"])
+def test_a_command_leading_out_of_its_directory_never_runs_nor_counts_as_installed(
+    server: RegistryServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    cmd: str,
+) -> None:
+    """Issue 40, item 7: the registry's args ran through `/bin/sh` with no download and no
+    sha256 check, and the agent was listed as "installed"."""
+    marker = tmp_path / "marker"
+    server.files["evil.tar.gz"] = tar_bytes("w:gz", [("agent", b"#!/bin/sh\n")])
+    agent = binary_agent("evil", server.url("evil.tar.gz"), cmd, sha256="0" * 64,
+                         args=["-c", f"touch {marker}"])  # fmt: skip
+    server.put_index(index_with(agent))
+    table = refreshed_table(tmp_path)
+    preset = table.presets["evil"]
+    assert status(preset) == "refused" and not startable(preset)
+    assert str(marker) not in " ".join(preset.command), "the registry's args are not kept"
+    with pytest.raises(UsageError, match=r"leads out of its directory; the registry's command"):
+        parse_args(["evil"], table)
+    with pytest.raises(InstallError, match="leads out of its directory"):
+        ensure_installed(preset)
+    assert main(["evil"]) == 2
+    assert "leads out of its directory" in capsys.readouterr().err
+    assert main(["--list-agents"]) == 0
+    [line] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("evil ")]
+    assert line.split()[1] == "refused"
+    assert not marker.exists(), "nothing ran"
+    assert server.requests_for("evil.tar.gz") == [], "nothing was downloaded either"

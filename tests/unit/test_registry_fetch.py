@@ -131,3 +131,25 @@ def test_the_cache_is_per_url(tmp_path: Path) -> None:
     assert cached is not None and len(cached.agents) == 11
     meta = json.loads((IndexCache(one, tmp_path).dir / "meta.json").read_text())
     assert meta["url"] == one and meta["etag"]
+
+
+def test_a_deeply_nested_index_is_one_clear_line(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 40: json's RecursionError escaped the refresh thread (a 16-line traceback), then the
+    registry "did not answer"."""
+    depth = 100_000
+    nested = b'{"version": "1.0.0", "agents": [' + b"[" * depth + b"]" * depth + b"]}"
+    with serve() as server:
+        server.files["registry.json"] = nested
+        catalog = Catalog(server.url("registry.json"), tmp_path)
+        assert catalog.refresh() is None
+    assert catalog.notices == [
+        f"could not refresh the agent registry ({server.url('registry.json')}): not a registry "
+        "index (nested too deeply); no copy is cached, so only the presets are listed"
+    ]
+    assert capfd.readouterr().err == ""
+    cache = IndexCache(server.url("registry.json"), tmp_path)
+    cache.dir.mkdir(parents=True)
+    cache.body.write_bytes(nested)  # (a cached copy as deep: not used, no error)
+    assert cache.cached() is None

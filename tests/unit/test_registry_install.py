@@ -5,17 +5,21 @@ directory; sha256 checked."""
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import stat
 import subprocess
 import tarfile
+import threading
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from acp_tui.registry.index import BinaryTarget
-from acp_tui.registry.install import install_binary
+from acp_tui.registry.install import DownloadControl, Limits, install_binary
 from acp_tui.registry.installed import InstallError
-from tests.registry_server import SCRIPT, link, serve, tar_bytes, zip_bytes
+from tests.registry_server import SCRIPT, link, serve, tar_bytes, trickle, zip_bytes
 
 
 def _leftovers(root: Path) -> list[str]:
@@ -93,6 +97,10 @@ HOSTILE = {
         "goes through a symbolic link",
     ),
     "device": ([("agent", SCRIPT), _device()], "device file or FIFO"),
+    "chained-link": (
+        [("agent", SCRIPT), link("d/l2", "l1/.."), link("d/l1", "..")],
+        "through another link of the archive",
+    ),
 }
 
 
@@ -119,6 +127,50 @@ def test_hostile_zip_entries_are_refused(tmp_path: Path) -> None:
             install_binary(tmp_path / "cache", "evil", "1.0.0", target)
     assert _leftovers(tmp_path / "cache") == ["agents/evil"]
     assert not (tmp_path / "x").exists()
+
+
+def _zip_link(archive: zipfile.ZipFile, name: str, target: str) -> None:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    archive.writestr(info, target)
+
+
+@pytest.mark.parametrize("order", ["link-first", "link-last"])
+def test_a_zip_with_a_chained_link_leading_out_is_refused(tmp_path: Path, order: str) -> None:
+    """Issue 40: `d/l1 -> ..` and `d/l2 -> l1/..` each look inside alone; `d/l2` leads out."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        links = [("d/l1", ".."), ("d/l2", "l1/..")]
+        for name, points_to in links if order == "link-first" else links[::-1]:
+            _zip_link(archive, name, points_to)
+        agent = zipfile.ZipInfo("agent")
+        agent.external_attr = 0o100755 << 16
+        archive.writestr(agent, SCRIPT)
+    with serve() as server:
+        server.files["evil.zip"] = buffer.getvalue()
+        target = BinaryTarget(server.url("evil.zip"), "agent")
+        with pytest.raises(InstallError, match="through another link of the archive"):
+            install_binary(tmp_path / "cache", "evil", "1.0.0", target)
+    assert _leftovers(tmp_path / "cache") == ["agents/evil"]
+
+
+def test_an_ordinary_zip_made_with_writestr_installs(tmp_path: Path) -> None:
+    """Python's `writestr(name, data)` stores permission bits only (0o600 << 16, no file type):
+    an ordinary file, refused before as "a device file or FIFO"."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bin/agent", SCRIPT)
+        archive.writestr("share/", b"")
+        archive.writestr("share/README", b"hi")
+    modes = [info.external_attr >> 16 for info in zipfile.ZipFile(buffer).infolist()]
+    assert modes[0] == modes[2] == 0o600, "the mode bits as writestr writes a file's"
+    with serve() as server:
+        server.files["plain.zip"] = buffer.getvalue()
+        target = BinaryTarget(server.url("plain.zip"), "bin/agent")
+        directory = install_binary(tmp_path, "plain", "1.0.0", target)
+    out = subprocess.run([directory / "bin" / "agent"], capture_output=True, text=True, timeout=30)
+    assert out.stdout == "registry-agent\n"
+    assert (directory / "share" / "README").read_bytes() == b"hi"
 
 
 def test_a_command_leading_out_is_refused_before_any_download(tmp_path: Path) -> None:
@@ -166,3 +218,51 @@ def test_a_corrupt_archive_is_one_error_with_nothing_left(
         with pytest.raises(InstallError, match="refused the archive"):
             install_binary(tmp_path, "x", "1.0.0", BinaryTarget(server.url(name), "agent"))
     assert _leftovers(tmp_path) == ["agents/x"]
+
+
+def test_a_download_that_trickles_is_given_up_with_nothing_left(tmp_path: Path) -> None:
+    limits = Limits(stall_seconds=0.5, stall_bytes=1024)
+    with trickle(0.05) as url:
+        with pytest.raises(InstallError, match=r"the download stalled \(\d+ bytes in \d+ s\)"):
+            install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(url, "agent"), limits=limits)
+        overall = Limits(stall_seconds=60, stall_bytes=1, max_seconds=0.3)
+        with pytest.raises(InstallError, match="the download took longer than 0 s"):
+            install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(url, "agent"), limits=overall)
+    assert _leftovers(tmp_path) == ["agents/slow"]
+
+
+def test_an_abandoned_download_leaves_nothing_and_a_dead_ones_leftovers_go(tmp_path: Path) -> None:
+    control = DownloadControl()
+    failed: list[BaseException] = []
+    receiving = threading.Event()
+
+    def run(url: str) -> None:
+        target = BinaryTarget(url, "agent")
+        try:
+            install_binary(tmp_path, "slow", "1.0.0", target, lambda *_: receiving.set(),
+                           control=control)  # fmt: skip
+        except InstallError as error:
+            failed.append(error)
+
+    with trickle(0.05) as url:
+        worker = threading.Thread(target=run, args=(url,))
+        worker.start()
+        assert receiving.wait(60), "the download under way"
+        parent = tmp_path / "agents" / "slow"
+        [partial] = parent.iterdir()
+        assert partial.name.startswith(f".1.0.0.partial-{os.getpid()}-")
+        control.abandon()  # (the app quits)
+        assert not partial.exists(), "removed at once, not when the thread next wakes"
+        worker.join()
+    assert [str(e) for e in failed] == ["the download was abandoned"]
+    assert _leftovers(tmp_path) == ["agents/slow"]
+
+    # what a process killed mid-download left (its pid is gone) goes with the next install
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = parent / f".1.0.0.partial-{dead.pid}-abcd"
+    (left / "tree").mkdir(parents=True)
+    with serve() as server:
+        server.files["a.tar.gz"] = tar_bytes("w:gz", [("agent", SCRIPT)])
+        install_binary(tmp_path, "slow", "1.0.0", BinaryTarget(server.url("a.tar.gz"), "agent"))
+    assert _leftovers(tmp_path) == ["agents/slow", "agents/slow/1.0.0", "agents/slow/1.0.0/agent"]

@@ -6,6 +6,8 @@ saved, read back and rewound forward."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,10 +29,11 @@ from tests.unit.thread_support import notify
 class Session:
     """A thread, the file host and the turn grouping, wired as the app wires them."""
 
-    def __init__(self, cwd: Path, answer: str = DENY) -> None:
+    def __init__(self, cwd: Path, answer: str = DENY, max_read_bytes: int = 1 << 20) -> None:
         self.cwd = cwd
         self.thread = Thread()
-        self.host = FileSystemHost(cwd, FixedAnswer(answer))
+        self.asker = FixedAnswer(answer)
+        self.host = FileSystemHost(cwd, self.asker, max_read_bytes=max_read_bytes)
         self.attribution = ChangeAttribution(self.thread, cwd, grace=0.0)
         self.attribution.attach(self.host.changes)
         self.turns = TurnChanges(
@@ -73,7 +76,7 @@ class Session:
         assert turn is not None
         entries = rewind.rewound_entries(self.thread.entries, prompt.id)
         return rewind.plan_rewind(self.host.changes, self.turns.records_from(turn), entries,
-                                  self.cwd)  # fmt: skip
+                                  self.cwd, max_bytes=self.host.max_read_bytes)  # fmt: skip
 
 
 def tool_call(thread: Thread, call_id: str, kind: str, title: str, **fields: object) -> None:
@@ -232,7 +235,7 @@ async def test_the_old_branch_end_round_trips_and_rewinds_forward(project: Path)
     assert not (project / "made.txt").exists()
 
     (project / "a.txt").write_text("mine now\n")
-    forward = rewind_branches.plan_forward(branch, s.host.changes)
+    forward = rewind_branches.plan_forward(branch, s.host.changes, max_bytes=1 << 20)
     steps = by_name(forward)
     assert steps["a.txt"].conflict and not steps["made.txt"].conflict
     assert steps["made.txt"].action == "recreate"
@@ -277,3 +280,111 @@ def test_a_second_rewind_before_leaving_keeps_the_end_the_first_found(project: P
             rewind_branches.BranchFile(b, b"b at the end", None),
         ),
     )
+
+
+# ---- files the agent replaced under a rewind (issue 40, item 5) ------------------------------
+
+
+async def _edited_then(project: Path, s: Session, name: str) -> MessageEntry:
+    """A turn in which the agent wrote `name` through fs/write_text_file."""
+    (project / name).write_text("v0\n")
+    first = s.prompt("edit it")
+    await s.agent_write(name, "v1\n")
+    s.end()
+    return first
+
+
+async def test_a_file_the_agent_replaced_by_a_symlink_is_asked_about_not_read(
+    project: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret outside\n")
+    s = Session(project)
+    first = await _edited_then(project, s, "a.txt")
+    (project / "a.txt").unlink()
+    (project / "a.txt").symlink_to(outside)  # the agent's own trick, after its write
+
+    plan = s.plan(first)  # (raised PathChanged: the app crashed when the prompt was picked)
+    [step] = plan.files
+    assert step.leads_to == outside.resolve() and step.current is None, "the target is not read"
+    assert step.conflict, "kept unless the user says to overwrite"
+    assert "now leads to" in step.describe()
+    branch = rewind_branches.from_plan("s", "edit it", plan)
+    assert branch.files == (), "no content from behind the link in the saved branch"
+
+    result = await rewind.apply_plan(plan, s.host.reverts)
+    assert [p.name for p, _ in result.skipped] == ["a.txt"] and not s.asker.asked
+    result = await rewind.apply_plan(plan, s.host.reverts, overwrite=[project / "a.txt"])
+    assert [p.name for p, _ in result.failed] == ["a.txt"]
+    [question] = s.asker.asked
+    assert question.kind == "target_changed", "asked as a revert asks (and denied)"
+    assert question.detail.startswith("Your revert asked to write")
+    assert outside.read_text() == "secret outside\n"
+    assert (project / "a.txt").is_symlink()
+
+
+async def test_a_file_the_agent_replaced_by_a_fifo_is_not_restorable_and_never_opened(
+    project: Path,
+) -> None:
+    s = Session(project)
+    first = await _edited_then(project, s, "a.txt")
+    fifo = project / "a.txt"
+    fifo.unlink()
+    os.mkfifo(fifo)
+
+    done = threading.Event()
+    planned: list[rewind.RewindPlan] = []
+
+    def plan() -> None:
+        planned.append(s.plan(first))
+        done.set()
+
+    worker = threading.Thread(target=plan, daemon=True)
+    worker.start()
+    if not done.wait(30):  # (a guard against a hang, not a timing: the plan takes no time)
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # (let the blocked open go)
+        worker.join()
+        pytest.fail("planning the rewind opened the FIFO and blocked on it")
+    [done_plan] = planned
+    assert done_plan.files == []
+    assert done_plan.unknown == [(fifo, "it is now a FIFO, device or socket: not restorable")]
+
+
+async def test_a_file_the_agent_made_huge_is_listed_as_not_restorable_unread(
+    project: Path,
+) -> None:
+    limit = 64 * 1024
+    s = Session(project, max_read_bytes=limit)
+    first = await _edited_then(project, s, "a.txt")
+    with (project / "a.txt").open("r+b") as file:
+        file.truncate(limit * 50)  # (sparse: the 300 MB of the report, scaled to the limit)
+
+    plan = s.plan(first)
+    assert plan.files == []
+    [(path, why)] = plan.unknown
+    assert path == project / "a.txt"
+    assert why == f"it is now {limit * 50} bytes, over the read limit of {limit}: not restorable"
+    assert rewind_branches.from_plan("s", "edit it", plan).files == (), "nothing of it saved"
+
+
+async def test_rewinding_forward_over_replaced_files_reads_them_the_same_way(
+    project: Path, tmp_path: Path
+) -> None:
+    s = Session(project, max_read_bytes=64 * 1024)
+    for name in ("link.txt", "fifo.txt", "big.txt"):
+        (project / name).write_text("start\n")
+    end = rewind_branches.BranchEnd("s", "p", tuple(
+        rewind_branches.BranchFile(project / name, b"end\n", b"start\n")
+        for name in ("link.txt", "fifo.txt", "big.txt")
+    ))  # fmt: skip
+    (project / "link.txt").unlink()
+    (project / "link.txt").symlink_to(tmp_path / "elsewhere.txt")
+    (project / "fifo.txt").unlink()
+    os.mkfifo(project / "fifo.txt")
+    with (project / "big.txt").open("r+b") as file:
+        file.truncate(1 << 20)
+
+    plan = rewind_branches.plan_forward(end, s.host.changes, max_bytes=64 * 1024)
+    [step] = plan.files
+    assert step.path.name == "link.txt" and step.leads_to is not None and step.conflict
+    assert sorted(p.name for p, _ in plan.unknown) == ["big.txt", "fifo.txt"]

@@ -145,3 +145,16 @@ async def test_restore_plan_lists_what_cannot_come_back(tmp_path: Path) -> None:
     assert reasons["d-1"] == f"its directory {tmp_path / 'deleted'} no longer exists"
     assert reasons["u-1"] == "no agent preset unknown-preset"
     assert len(plan.lost) == 5
+
+
+def test_a_deeply_nested_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    """Issue 40: `--continue` died of json's RecursionError and the app did not start."""
+    path = store_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    depth = 200_000  # (within MAX_STORE_BYTES: the size bound is not a depth bound)
+    path.write_text('{"sessions": ' + "[" * depth + "]" * depth + "}")
+    loaded, problems = load(tmp_path)
+    assert loaded == []
+    assert problems == [f"the saved workspace {path} is nested too deeply: ignored"]
+    save(tmp_path, records(tmp_path, tmp_path))  # kept aside, replaced
+    assert path.with_name(path.name + ".corrupt").stat().st_size == 2 * depth + 14

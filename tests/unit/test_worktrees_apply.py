@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.workspace.apply import (
+    HARD_LINKED,
     Action,
     ApplyConflict,
     ApplyError,
@@ -246,3 +247,35 @@ async def test_binary_files_are_copied_whole_and_checked_like_texts(repo: Path) 
 
 def write_bytes(path: Path, data: bytes) -> None:
     path.write_bytes(data)
+
+
+async def test_a_worktree_file_hard_linked_to_an_outside_file_is_not_applied(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Issue 40: apply copied a worktree file that was a hard link to a file outside."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text("the user's secret\n")
+    big = tmp_path / "secret.bin"
+    big.write_bytes(b"\0binary secret")
+    wt = await create_worktree(repo, "evil")
+    os.link(outside, wt.path / "notes.txt")  # (text: through the diff)
+    os.link(big, wt.path / "blob.bin")  # (binary: copied whole)
+    items = {item.path: item for item in await apply_plan(wt)}
+    for name in ("notes.txt", "blob.bin"):
+        assert items[name].action is Action.SKIP
+        assert items[name].reason.startswith("it has several names (hard links)")
+    summary = await apply_all(wt)
+    assert not lexists(repo / "notes.txt") and not lexists(repo / "blob.bin")
+    assert sorted(dict(summary.skipped)) == ["blob.bin", "notes.txt"]
+
+    # linked after the plan: the whole copy reads it again and refuses
+    os.unlink(wt.path / "blob.bin")
+    (wt.path / "blob.bin").write_bytes(b"\0binary, the worktree's own")
+    [item] = [i for i in await apply_plan(wt) if i.path == "blob.bin"]
+    assert item.action is Action.COPY
+    os.unlink(wt.path / "blob.bin")
+    os.link(big, wt.path / "blob.bin")
+    summary = ApplySummary()
+    assert not await apply_item(CheckoutWriter(repo), item, summary)
+    assert summary.failed == [("blob.bin", "blob.bin: " + HARD_LINKED)]
+    assert not lexists(repo / "blob.bin")

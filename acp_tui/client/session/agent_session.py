@@ -286,10 +286,11 @@ class AgentSession:
         """Each elicitation the user must answer."""
         return self.elicitations.presented
 
-    async def write_export(self, path: Path, text: str) -> Path:
+    async def write_export(self, path: Path, text: str, *, who: str = "The export") -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic, an own
-        file of acp-tui's); the real path written, else `OwnWriteError`."""
-        return await self.fs.own_writes.write(path, text.encode("utf-8"))
+        file of acp-tui's); the real path written, else `OwnWriteError`. `who` names the writer
+        in the boundary's question."""
+        return await self.fs.own_writes.write(path, text.encode("utf-8"), who=who)
 
     async def save_screenshot(self, svg: str) -> Path:
         """Save a screenshot (SVG) under acp-tui's state directory through the file host (an own

@@ -194,13 +194,14 @@ class SessionFacade(Protocol):
         """Send the prompts queued while the session was opening (once it is open)."""
         ...
 
-    async def write_export(self, path: Path, text: str) -> Path:
+    async def write_export(self, path: Path, text: str, *, who: str = "The export") -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic); the
         real path written. Raises `OwnWriteError` saying why it was not written.
 
         Args:
             path: where the user asked for it.
             text: the export (written as UTF-8).
+            who: what writes it, as the boundary's question names it ("The export wants to…").
         """
         ...
 

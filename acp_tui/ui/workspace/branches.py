@@ -139,7 +139,12 @@ class BranchActions(App[int]):
                 return  # (its tab says why)
             tab = opened
         session = tab.session
-        plan = await asyncio.to_thread(rewind_branches.plan_forward, branch, session.change_log)
+        plan = await asyncio.to_thread(
+            rewind_branches.plan_forward,
+            branch,
+            session.change_log,
+            max_bytes=session.reverts.max_bytes,
+        )
         after = safe_line(" ".join(branch.prompt.split())[:60])
         title = f"Rewind forward: the files as that branch left them (it went on from “{after}”)"
         overwrite = await self.push_screen_wait(RewindScreen(plan, cwd, title, forward=True))

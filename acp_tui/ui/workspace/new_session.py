@@ -166,7 +166,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             self.show_error(safe_text(why, limit=200))
             return
         self.installing = preset
-        install(asyncio.get_running_loop(), preset, self._progress, self._installed)
+        loop = asyncio.get_running_loop()
+        install(loop, preset, self._progress, self._installed, self.registry)
 
     def _progress(self, line: str) -> None:
         if self.is_attached and self.installing is not None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from acp_tui.presets import Preset, PresetTable
     from acp_tui.registry.catalog import Catalog
+    from acp_tui.registry.install import DownloadControl
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,14 @@ class RegistryAgents:
         self.catalog = catalog
         self._lock = threading.Lock()  # one reading of the catalog at a time
         self._said = 0  # the catalog's notices already given (each is said once per app)
+        self.downloads: set[DownloadControl] = set()
+        """The downloads running (`install`), abandoned when the app quits."""
+
+    def abandon_downloads(self) -> None:
+        """Stop every download still running and remove what each left (the app quits)."""
+        for control in list(self.downloads):
+            control.abandon()
+        self.downloads.clear()
 
     def load(self, loop: asyncio.AbstractEventLoop, agents: Agents) -> None:
         """Call `agents` on `loop` with the cached index's agents, then the refreshed index's."""
@@ -71,12 +80,19 @@ def install(
     preset: Preset,
     progress: Callable[[str], None],
     done: Callable[[str | None], None],
+    registry: RegistryAgents | None = None,
 ) -> None:
     """Download the registry binary `preset` (a daemon thread): `progress` gets a line at most
-    ten times a second, then `done` gets None, or the one-line error (nothing was installed)."""
+    ten times a second, then `done` gets None, or the one-line error (nothing was installed).
+    The download is one of `registry`'s while it runs (abandoned if the app quits)."""
     from acp_tui.registry.agents import ensure_installed  # (at a download, not at the launch)
+    from acp_tui.registry.install import DownloadControl
     from acp_tui.registry.installed import InstallError
     from acp_tui.registry.progress import amount
+
+    control = DownloadControl()
+    if registry is not None:
+        registry.downloads.add(control)
 
     launch = preset.registry
     what = f"{preset.name} {launch.version}" if launch is not None else preset.name
@@ -91,7 +107,7 @@ def install(
 
     def run() -> None:
         try:
-            ensure_installed(preset, report)
+            ensure_installed(preset, report, control)
         except (InstallError, OSError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             failed = f"Could not install {what}: {reason}"
@@ -102,6 +118,9 @@ def install(
             failed = f"Could not install {what}: {error}"
             _call_soon(loop, lambda: done(failed))
             return
+        finally:
+            if registry is not None:
+                _call_soon(loop, lambda: registry.downloads.discard(control))
         _call_soon(loop, lambda: done(None))
 
     progress(f"Downloading {what}…")
