@@ -153,6 +153,9 @@ class ToolCallEntry:
     what the diff showed); set with `Thread.set_disk_notes`."""
     parent_tool_call_id: str | None = None
     """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
+    dropped_parent: str | None = None
+    """The parent the agent named that was not followed: nesting under it would have closed a
+    ring (the call is drawn at top level, marked)."""
     nested_in: ToolCallEntry | None = field(default=None, repr=False)
     """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
     children: list[ToolCallEntry] = field(default_factory=list, repr=False)

@@ -56,7 +56,7 @@ from acp_tui.thread.entries import (
     UnknownEntry,
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
-from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id, root_of
+from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
 from acp_tui.thread.tool_calls import copy_tool_fields, stamp_times
@@ -275,7 +275,7 @@ class Thread(ThreadPlans, ThreadSettings):
         """A tool call changed: redraw its card, or the card it is nested in (none while it
         waits for its parent)."""
         if not self._nesting.is_waiting(entry):
-            self.changed.emit(ch.EntryChanged(root_of(entry)))
+            self.changed.emit(ch.EntryChanged(self._nesting.root(entry)))
 
     def _unnest(self, entry: ToolCallEntry) -> None:
         """A nested call the user must see on its own (a permission request): top level."""
