@@ -15,6 +15,7 @@ fails with a hostile error → session/set_mode fails likewise → stderr, then 
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -297,3 +298,25 @@ def hostile_run(cwd: Path, outside: Path) -> list[Step]:
         {"stderr": f"starting\n{hostile('stderr')}\n\x1b[31mcolored\x1b[0m {PAYLOAD}\n"},
         {"exit": 3},
     ]
+
+
+# ---- third round: tricks on the protocol's bookkeeping ------------------------------------------
+
+INVALID_IDS: list[Any] = [{"x": hostile("objid")}, [1, 2], True]
+"""Request ids JSON-RPC does not allow (only a string, a number or null)."""
+
+
+def invalid_id_steps() -> list[Step]:
+    """A request for each invalid id (each must be answered -32600 with id null), then a
+    response with an object id (to nothing: ignored)."""
+    frames: list[dict[str, Any]] = [
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "fs/read_text_file",
+            "params": {"sessionId": SID, "path": "/etc/hostname"},
+        }
+        for request_id in INVALID_IDS
+    ]
+    frames.append({"jsonrpc": "2.0", "id": {"y": 1}, "result": {}})
+    return [{"raw": json.dumps(frame) + "\n"} for frame in frames]
