@@ -94,6 +94,10 @@ class UsageState:
     cost: Cost | None = None
 
 
+NOTICES_KEPT = 200
+"""The agent's most recent notices kept (a flood of them must not grow without bound)."""
+
+
 class Thread(ThreadPlans, ThreadSettings):
     """Conversation state of one session, updated in place by its reducer methods, observed
     via changes."""
@@ -116,7 +120,10 @@ class Thread(ThreadPlans, ThreadSettings):
         self.plans: dict[str, PlanState] = {}
         self.compactions: dict[str, CompactionEntry] = {}
         self.notices: list[Notice] = []
-        """The agent's notices, in order (shown apart: not conversation entries)."""
+        """The agent's most recent notices, in order (shown apart: not conversation entries);
+        at most `NOTICES_KEPT` (twice that between trims)."""
+        self.notice_count = 0
+        """How many notices the agent sent (the oldest are forgotten past `NOTICES_KEPT`)."""
         self._reset_settings()
         self.usage: UsageState | None = None
         self.title: str | None = None
@@ -309,6 +316,9 @@ class Thread(ThreadPlans, ThreadSettings):
 
     def _on_notice(self, update: Notice) -> None:
         self.notices.append(update)
+        self.notice_count += 1
+        if len(self.notices) >= 2 * NOTICES_KEPT:  # trimmed now and then: amortised O(1)
+            del self.notices[:-NOTICES_KEPT]
         self.changed.emit(ch.NoticeReceived(update))
 
     def _on_compaction(self, update: CompactionUpdate) -> None:
@@ -404,6 +414,7 @@ class Thread(ThreadPlans, ThreadSettings):
         self.plans = {}
         self.compactions = {}
         self.notices = []
+        self.notice_count = 0
         self._reset_settings()
         self.usage = None
         self.title = None

@@ -320,3 +320,10 @@ def invalid_id_steps() -> list[Step]:
     ]
     frames.append({"jsonrpc": "2.0", "id": {"y": 1}, "result": {}})
     return [{"raw": json.dumps(frame) + "\n"} for frame in frames]
+
+
+def notice_flood(count: int) -> list[Step]:
+    """`count` notices at once (each was a toast: 10,000 froze the app for minutes)."""
+    return [
+        upd("notice", severity="warning", title=f"{hostile('notice')} {n}") for n in range(count)
+    ]
