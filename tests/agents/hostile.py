@@ -327,3 +327,12 @@ def notice_flood(count: int) -> list[Step]:
     return [
         upd("notice", severity="warning", title=f"{hostile('notice')} {n}") for n in range(count)
     ]
+
+
+def huge_chunk_steps(size: int, after: int) -> list[Step]:
+    """One agent_message_chunk of `size` characters without a break (10 MB took 490 MB and
+    froze the app), then `after` small chunks of the same message."""
+    return [
+        upd("agent_message_chunk", content=text("x" * size)),
+        *(upd("agent_message_chunk", content=text(f"y{n}")) for n in range(after)),
+    ]

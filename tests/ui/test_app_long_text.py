@@ -1,0 +1,42 @@
+"""A message of megabytes is drawn a page at a time: the first `TEXT_PAGE` characters, then a
+line saying how much is left, which a click extends by a page; the thread keeps the whole text
+(the export has it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.output.export import conversation_markdown
+from acp_tui.thread.entries import MessageEntry
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.message_lines import TEXT_PAGE
+from acp_tui.ui.widgets.message_view import MessageLines
+from tests.agents.hostile import huge_chunk_steps
+from tests.agents.scenarios import write_scenario
+from tests.ui.app_harness import fixed_cwd, one_turn, run_app
+from tests.ui.conversation_text import entry_text, live_view
+
+
+async def test_one_huge_unbroken_chunk_is_drawn_a_page_at_a_time(tmp_path: Path) -> None:
+    size, after = 1_000_000, 2_000
+    agent = write_scenario(tmp_path, one_turn(huge_chunk_steps(size, after)))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.settle()
+        [message] = [
+            e for e in h.session.thread.entries if isinstance(e, MessageEntry) and e.role == "agent"
+        ]
+        whole = len(message.text)
+        assert whole == size + sum(len(f"y{n}") for n in range(after))  # all of it kept
+        conversation = h.one(ConversationView)
+        shown = entry_text(conversation, message.id)
+        assert f"▸ {whole - TEXT_PAGE:,} more characters not shown" in shown
+        assert shown.count("x") < TEXT_PAGE + 200  # (the note's own letters)
+        view = await live_view(h.pilot, conversation, message.id)
+        assert isinstance(view, MessageLines)
+        await view.run_action("show_more_text(0)")
+        await h.pilot.pause()
+        shown = view.text
+        assert f"▸ {whole - 2 * TEXT_PAGE:,} more characters not shown" in shown
+        assert TEXT_PAGE * 2 <= shown.count("x") < TEXT_PAGE * 2 + 200
+        assert "y1999" in conversation_markdown(h.session.thread.entries)
