@@ -336,3 +336,24 @@ def huge_chunk_steps(size: int, after: int) -> list[Step]:
         upd("agent_message_chunk", content=text("x" * size)),
         *(upd("agent_message_chunk", content=text(f"y{n}")) for n in range(after)),
     ]
+
+
+def permission_flood(count: int) -> list[Step]:
+    """`count` tool calls, each with a permission request sent at once, none waiting for its
+    answer (quitting with 500 of them queued took 6-9 s)."""
+    steps: list[Step] = []
+    for n in range(count):
+        call_id = f"flood-{n}"
+        steps.append(upd("tool_call", toolCallId=call_id, title=f"edit {n}", status="pending"))
+        frame = {
+            "jsonrpc": "2.0",
+            "id": 10_000 + n,
+            "method": "session/request_permission",
+            "params": {
+                "sessionId": SID,
+                "toolCall": {"toolCallId": call_id},
+                "options": PERMISSION_OPTIONS,
+            },
+        }
+        steps.append({"raw": json.dumps(frame) + "\n"})
+    return steps

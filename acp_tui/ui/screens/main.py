@@ -324,7 +324,9 @@ class MainScreen(
             notify(self, message, severity="warning", timeout=4)
             if not self.app.app_focus:
                 self.app.bell()
-        elif not change.ask.open and change.ask.asked:
+        elif not change.ask.open and change.ask.asked and not self.session.closing:
+            # (closing cancels every open question: moving the focus through them one by one
+            # looked the whole screen up for each, seconds of the quit with hundreds queued)
             self.action_focus_permission(fallback=True)
 
     def open_prompts(self) -> list[PermissionPrompt]:
