@@ -9,7 +9,7 @@ The file is read as the connection reads an agent: in blocks, with the frame cap
 (`max_frame_bytes`); a line over it is skipped as it streams in, and a line that is not a log
 entry (not JSON, nested too deep for the parser, no direction) is skipped; both are counted
 into notes shown when the replay starts. What is kept of each frame is where it is in the file
-and when it was recorded (`RecordedFrames`, 20 bytes a frame): a frame is read again from the
+and when it was recorded (`RecordedFrames`, 24 bytes a frame): a frame is read again from the
 file (kept open) when it is applied, so a replay holds what a live session holds (the traffic
 store, the conversation), not the recording: 1M frames held as objects took 2 GB.
 """

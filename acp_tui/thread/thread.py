@@ -279,10 +279,11 @@ class Thread(ThreadPlans, ThreadSettings):
         return entry
 
     def _tool_call_changed(self, entry: ToolCallEntry) -> None:
-        """A tool call changed: redraw its card, or the card it is nested in (none while it
-        waits for its parent)."""
-        if not self._nesting.is_waiting(entry):
-            self.changed.emit(ch.EntryChanged(self._nesting.root(entry)))
+        """A tool call changed: redraw its card, or the card it is nested in (none while it,
+        or the call it is nested in, waits for its parent)."""
+        root = self._nesting.root(entry)
+        if not self._nesting.is_waiting(root):  # (a call under one still waiting: not shown yet)
+            self.changed.emit(ch.EntryChanged(root))
 
     def _unnest(self, entry: ToolCallEntry) -> None:
         """A nested call the user must see on its own (a permission request): top level."""
