@@ -125,7 +125,11 @@ def test_a_ring_through_a_nested_call_is_cut(thread: Thread, events: list[ch.Cha
     notify(thread, call("x", "z", title="X"))  # waits for z
     notify(thread, call("y", "x", title="Y"))  # nested under x, which waits
     notify(thread, call("z", "y", title="Z"))  # y descends from z already (y→x→z)
-    changed = {c.entry.tool_call_id for c in events if isinstance(c, ch.EntryChanged)}
+    changed = {
+        c.entry.tool_call_id
+        for c in events
+        if isinstance(c, ch.EntryChanged) and isinstance(c.entry, ToolCallEntry)
+    }
     assert changed <= {"z"}  # (x was told as changed, and drawn on its own)
     [z] = thread.entries
     assert isinstance(z, ToolCallEntry) and z.dropped_parent == "y"
