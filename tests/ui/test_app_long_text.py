@@ -34,7 +34,12 @@ async def test_one_huge_unbroken_chunk_is_drawn_a_page_at_a_time(tmp_path: Path)
         assert shown.count("x") < TEXT_PAGE + 200  # (the note's own letters)
         view = await live_view(h.pilot, conversation, message.id)
         assert isinstance(view, MessageLines)
-        await view.run_action("show_more_text(0)")
+        conversation.scroll_end(animate=False, immediate=True)
+        await h.pilot.pause()
+        rows = list(h.app.screen._compositor.render_strips())
+        row = next(y for y, strip in enumerate(rows) if "more characters not shown" in strip.text)
+        assert await h.pilot.click(offset=(rows[row].text.index("▸") + 4, row))
+        await h.until(lambda: view.state.text_pages.get(0) == 2, "the next page")
         await h.pilot.pause()
         shown = view.text
         assert f"▸ {whole - 2 * TEXT_PAGE:,} more characters not shown" in shown
