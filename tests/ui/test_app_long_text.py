@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from acp_tui.output.export import conversation_markdown
 from acp_tui.thread.entries import MessageEntry
+from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.message_lines import TEXT_PAGE
-from acp_tui.ui.widgets.message_view import MessageLines
+from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines
 from tests.agents.hostile import huge_chunk_steps
 from tests.agents.scenarios import write_scenario
-from tests.ui.app_harness import fixed_cwd, one_turn, run_app
+from tests.ui.app_harness import fixed_cwd, one_turn, paced, plain, run_app, text, upd
 from tests.ui.conversation_text import entry_text, live_view
 
 
@@ -45,3 +48,27 @@ async def test_one_huge_unbroken_chunk_is_drawn_a_page_at_a_time(tmp_path: Path)
         assert f"▸ {whole - 2 * TEXT_PAGE:,} more characters not shown" in shown
         assert TEXT_PAGE * 2 <= shown.count("x") < TEXT_PAGE * 2 + 200
         assert "y1999" in conversation_markdown(h.session.thread.entries)
+
+
+async def test_a_long_block_after_another_block_is_cut_while_it_streams(tmp_path: Path) -> None:
+    """The streaming message already on screen gains a text block longer than a page after an
+    image: it grows to a page and says the rest comes when the message is complete."""
+    image = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
+    updates = [
+        upd("agent_message_chunk", content=image),
+        upd("agent_message_chunk", content=text("z" * (TEXT_PAGE + 5_000))),
+        upd("agent_message_chunk", content=text("tail")),
+    ]
+    agent = write_scenario(tmp_path, one_turn(paced(updates)))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.through_gates(2)
+        [view] = h.all(AgentMessageView)
+        await h.until(
+            lambda: any("the rest is shown a page" in plain(s) for s in view.query(Static)),
+            "the note under the cut block",
+        )
+        assert sum(m.length for m in view.query(StreamingMarkdown)) == TEXT_PAGE
+        await h.through_gates(1)
+        await h.settle()
+        assert not h.logged_errors

@@ -126,7 +126,7 @@ class StreamingMessage(Vertical):
             classes="-inset",
         )
         self._cut_notes[index] = note
-        if self._composed:
+        if self._composed and view.parent is self:  # (a new view's note is mounted with it)
             self.mount(note, after=view)
 
     def append_chunk(self, block_index: int, text: str) -> None:
@@ -146,12 +146,15 @@ class StreamingMessage(Vertical):
             for view in self._block_views:
                 if isinstance(view, StreamingMarkdown):
                     view.finish()
-            new_views = []
+            new: list[Widget] = []
             for block in blocks[len(self._block_views) :]:
-                new_views.append(self._view_for(block))
-                self._block_views.append(new_views[-1])
+                index = len(self._block_views)
+                self._block_views.append(self._view_for(block))
+                new.append(self._block_views[-1])
+                if index in self._cut_notes:
+                    new.append(self._cut_notes[index])
             if self._composed:
-                self.mount_all(new_views)
+                self.mount_all(new)
 
     def catch_up(self) -> None:
         """Take the text the entry gained while nothing was appended (its tab was hidden): each
