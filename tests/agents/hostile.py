@@ -357,3 +357,24 @@ def permission_flood(count: int) -> list[Step]:
         }
         steps.append({"raw": json.dumps(frame) + "\n"})
     return steps
+
+
+def parent_cycle_steps() -> list[Step]:
+    """Subagent tool calls whose parent links make rings (they froze the app for good): two
+    calls naming each other, three in a ring through a call nested under a waiting one, a call
+    naming itself; then a message (the app must still be drawing)."""
+
+    def call(tool_call_id: str, parent: str) -> Step:
+        meta = {"claudeCode": {"parentToolUseId": parent}}
+        return upd("tool_call", toolCallId=tool_call_id, title=f"Task {tool_call_id}",
+                   status="in_progress", _meta=meta)  # fmt: skip
+
+    return [
+        call("a", "b"),
+        call("b", "a"),
+        call("x", "z"),
+        call("y", "x"),
+        call("z", "y"),
+        call("s", "s"),
+        upd("agent_message_chunk", content=text("after the cycles")),
+    ]
