@@ -111,6 +111,11 @@ class Signal(Generic[T]):
             except Exception as exc:
                 report_failure(ListenerFailure(self.name, _label(listener), exc))
 
+    def clear(self) -> None:
+        """Forget every listener: what is emitted from now on is heard by nobody (their
+        unsubscribe functions stay harmless)."""
+        self._listeners = ()
+
     @property
     def listener_count(self) -> int:
         return len(self._listeners)

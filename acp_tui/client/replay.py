@@ -8,7 +8,10 @@ simply replayed as the next frames. Going back rebuilds the thread from the firs
 The file is read as the connection reads an agent: in blocks, with the frame cap
 (`max_frame_bytes`); a line over it is skipped as it streams in, and a line that is not a log
 entry (not JSON, nested too deep for the parser, no direction) is skipped; both are counted
-into notes shown when the replay starts.
+into notes shown when the replay starts. What is kept of each frame is where it is in the file
+and when it was recorded (`RecordedFrames`, 24 bytes a frame): a frame is read again from the
+file (kept open) when it is applied, so a replay holds what a live session holds (the traffic
+store, the conversation), not the recording: 1M frames held as objects took 2 GB.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, overload
 
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.permission_state import show_permissions_in
@@ -61,52 +66,123 @@ class ReplayError(Exception):
     """The file is not a `--log` recording."""
 
 
+class RecordedFrames(Sequence[LoggedFrame]):
+    """The frames of a recording, read again from its file when asked: only each frame's offset,
+    length and time are held (the file stays open until `close`; read by position)."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+        self._offsets = array("q")
+        self._lengths = array("q")
+        self.times = array("d")
+        """Each frame's recorded time (the replay's pace reads them without the frames)."""
+        self._recent: dict[int, LoggedFrame] = {}
+
+    def add(self, offset: int, length: int, time: float) -> None:
+        self._offsets.append(offset)
+        self._lengths.append(length)
+        self.times.append(time)
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    @overload
+    def __getitem__(self, index: int) -> LoggedFrame: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[LoggedFrame]: ...
+    def __getitem__(self, index: int | slice) -> LoggedFrame | list[LoggedFrame]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("frame index out of range")
+        found = self._recent.get(index)
+        if found is None:
+            found = self._read(index)
+            if len(self._recent) >= 4:
+                self._recent.clear()
+            self._recent[index] = found
+        return found
+
+    def _read(self, index: int) -> LoggedFrame:
+        line = os.pread(self._file.fileno(), self._lengths[index], self._offsets[index])
+        found = _logged_frame(line)
+        if found is None:  # the file changed since it was read: shown as a frame that is not JSON
+            return LoggedFrame("in", self.times[index], line.decode("utf-8", "replace"), None)
+        return found
+
+    def close(self) -> None:
+        self._file.close()
+
+
+@dataclass
+class _Skipped:
+    """Lines skipped for one reason: how many, and the first few line numbers."""
+
+    count: int = 0
+    first: tuple[int, ...] = ()
+
+    def add(self, number: int) -> None:
+        self.count += 1
+        if len(self.first) < SHOWN_LINE_NUMBERS:
+            self.first = (*self.first, number)
+
+
 def load_log(
     path: Path,
     *,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     problems: list[str] | None = None,
     block_size: int = READ_BLOCK,
-) -> list[LoggedFrame]:
+) -> RecordedFrames:
     """The frames of a `--log` file, read in blocks of `block_size`. Lines longer than
     `max_frame_bytes` (plus a log entry's wrapping) and lines that are not log entries are
-    skipped; what was skipped is added to `problems`, one message per kind."""
-    frames: list[LoggedFrame] = []
-    too_long: list[int] = []
-    unreadable: list[int] = []
+    skipped; what was skipped is added to `problems`, one message per kind. The file stays
+    open for the frames to be read again (`RecordedFrames.close`)."""
+    too_long = _Skipped()
+    unreadable = _Skipped()
     number = 0
+    offset = 0
+
+    try:
+        file = path.open("rb")
+    except OSError as error:
+        raise ReplayError(f"cannot read {path}: {error.strerror or error}") from error
+    frames = RecordedFrames(file)
 
     def on_line(line: bytes) -> None:
-        nonlocal number
+        nonlocal number, offset
         number += 1
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             return
         frame = _logged_frame(line)
         if frame is None:
-            unreadable.append(number)
+            unreadable.add(number)
         else:
-            frames.append(frame)
+            frames.add(start, len(line), frame.time)
 
     def on_discarded(length: int) -> None:
-        nonlocal number
+        nonlocal number, offset
         number += 1
-        too_long.append(number)
+        offset += length + 1
+        too_long.add(number)
 
     try:
-        with path.open("rb") as file:
-            read_file_lines(
-                file, max_frame_bytes + LOG_ENTRY_BYTES, on_line, on_discarded, block_size
-            )
+        read_file_lines(file, max_frame_bytes + LOG_ENTRY_BYTES, on_line, on_discarded, block_size)
     except OSError as error:
+        frames.close()
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from error
     notes = problems if problems is not None else []
-    if too_long:
+    if too_long.count:
         limit = f"the {max_frame_bytes:,}-byte frame limit (setting max_frame_bytes)"
         notes.append(f"{path}: skipped {_lines(too_long)}: longer than {limit}")
-    if unreadable:
+    if unreadable.count:
         kinds = "not JSON, nested too deep, or not a frame"
         notes.append(f"{path}: skipped {_lines(unreadable)}: not a log entry ({kinds})")
     if not frames:
+        frames.close()
         raise ReplayError(f"{path} has no recorded frames (is it an `acp-tui --log` file?)")
     return frames
 
@@ -129,13 +205,13 @@ def _logged_frame(line: bytes) -> LoggedFrame | None:
     return LoggedFrame(entry["dir"], float(t) if isinstance(t, int | float) else 0.0, raw, parsed)
 
 
-def _lines(numbers: list[int]) -> str:
+def _lines(skipped: _Skipped) -> str:
     """ "3 lines (2, 5, 9)": how many, and the first few line numbers."""
-    shown = ", ".join(str(n) for n in numbers[:SHOWN_LINE_NUMBERS])
-    more = ", …" if len(numbers) > SHOWN_LINE_NUMBERS else ""
-    if len(numbers) == 1:
+    shown = ", ".join(str(n) for n in skipped.first)
+    more = ", …" if skipped.count > SHOWN_LINE_NUMBERS else ""
+    if skipped.count == 1:
         return f"line {shown}"
-    return f"{len(numbers)} lines ({shown}{more})"
+    return f"{skipped.count} lines ({shown}{more})"
 
 
 class ReplaySession(AgentSession):
@@ -154,7 +230,14 @@ class ReplaySession(AgentSession):
     ) -> None:
         """``notes``: what reading the recording skipped, shown when the replay starts."""
         super().__init__(["replay"], cwd, ui, **kwargs)
-        self.frames = list(frames)
+        self.frames: Sequence[LoggedFrame] = (
+            frames if isinstance(frames, RecordedFrames) else list(frames)
+        )
+        self._times = (
+            frames.times
+            if isinstance(frames, RecordedFrames)
+            else array("d", (frame.time for frame in self.frames))
+        )
         self.notes = list(notes)
         self.position = 0
         """How many frames have been applied."""
@@ -187,6 +270,8 @@ class ReplaySession(AgentSession):
 
     async def close(self) -> None:
         await self.tasks.close()  # the feeder
+        if isinstance(self.frames, RecordedFrames):
+            self.frames.close()
         self.set_state(SessionState.CLOSED)
 
     def submit(self, text: str) -> None:
@@ -239,7 +324,7 @@ class ReplaySession(AgentSession):
                 continue
             delay = 0.0
             if self.speed > 0 and self.position > 0:
-                gap = self.frames[self.position].time - self.frames[self.position - 1].time
+                gap = self._times[self.position] - self._times[self.position - 1]
                 delay = min(max(gap, 0.0), MAX_GAP) / self.speed
             if delay > 0:
                 with contextlib.suppress(TimeoutError):

@@ -84,8 +84,14 @@ def conversation_markdown(
 
 
 def _nested(entry: ToolCallEntry) -> list[ToolCallEntry]:
-    """The tool calls its subagent ran (and theirs), in order."""
-    return [call for child in entry.children for call in (child, *_nested(child))]
+    """The tool calls its subagent ran (and theirs), in order (a loop: a chain may be deep)."""
+    calls: list[ToolCallEntry] = []
+    pending = list(reversed(entry.children))
+    while pending:
+        call = pending.pop()
+        calls.append(call)
+        pending += reversed(call.children)
+    return calls
 
 
 def _message(entry: MessageEntry, agent_name: str) -> str:

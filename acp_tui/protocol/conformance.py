@@ -34,6 +34,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
 from acp_tui.protocol.router import CLIENT_REQUESTS
+from acp_tui.protocol.serving import is_valid_id
 
 
 class MarkKind(StrEnum):
@@ -48,6 +49,7 @@ class MarkKind(StrEnum):
     NOTIFICATION_ANSWERED = "notification answered"
     NEVER_ANSWERED = "request never answered"
     NOT_JSON_RPC = "not a JSON-RPC frame"
+    INVALID_ID = "invalid id"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +98,16 @@ def is_absolute_path(path: str) -> bool:
     return path.startswith("/") or _WINDOWS_ABSOLUTE.match(path) is not None
 
 
+def _shown_id(request_id: Any) -> str:
+    """An id as a mark shows it (bounded: an object id may be large)."""
+    if type(request_id) is dict:
+        return "{…}" if request_id else "{}"
+    if type(request_id) is list:
+        return "[…]" if request_id else "[]"
+    shown = repr(request_id)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
+
+
 def _id_key(request_id: Any) -> tuple[str, Any]:
     return (type(request_id).__name__, request_id)
 
@@ -118,9 +130,11 @@ class ConformanceChecker:
         answers to the agent's requests."""
         if type(frame) is not dict:
             return
-        if "method" in frame and "id" in frame:
+        if "id" not in frame or not is_valid_id(frame["id"]):
+            return  # (ours are always valid; a replayed log may say anything)
+        if "method" in frame:
             self._ours[_id_key(frame["id"])] = (index, str(frame["method"]))
-        elif "method" not in frame and "id" in frame:
+        else:
             self._theirs.discard(_id_key(frame["id"]))
 
     def finish(self) -> list[tuple[int, Mark]]:
@@ -143,6 +157,10 @@ class ConformanceChecker:
         if frame.get("jsonrpc") != "2.0":
             marks.append(Mark(MarkKind.WRONG_TYPE, 'jsonrpc is not "2.0"'))
         method = frame.get("method")
+        if "id" in frame and not is_valid_id(frame["id"]):
+            answered = "ignored" if "result" in frame or "error" in frame else "answered -32600"
+            detail = f"id {_shown_id(frame['id'])} ({answered})"
+            return [*marks, Mark(MarkKind.INVALID_ID, detail)]
         if "method" in frame:
             if type(method) is not str:
                 return [*marks, Mark(MarkKind.WRONG_TYPE, "method is not a string")]

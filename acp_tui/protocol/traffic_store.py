@@ -16,6 +16,7 @@ oldest frames' text is dropped (`dropped_texts`; their summaries stay), which th
 from __future__ import annotations
 
 import json
+import logging
 import math
 from array import array
 from collections import Counter, deque
@@ -24,6 +25,7 @@ from typing import Any, Literal, overload
 
 from acp_tui.protocol import methods
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
+from acp_tui.protocol.serving import is_valid_id
 from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 from acp_tui.protocol.traffic_columns import CodedColumn, SparseColumn
 from acp_tui.protocol.traffic_raw import RawFrames
@@ -36,6 +38,7 @@ NAMES = 4096
 aside by frame."""
 
 _NO_LATENCY = math.nan
+logger = logging.getLogger("acp_tui.protocol.traffic_store")
 
 
 class FrameRecord:
@@ -226,11 +229,18 @@ class TrafficStore:
             if direction == "in":
                 self._mark(index, [Mark(MarkKind.NOT_JSON_RPC, "not JSON")])
         else:
-            self._summarise(index, direction, parsed)
-            if direction == "in":
-                self._mark(index, self._checker.incoming(parsed))
-            else:
-                self._checker.outgoing(index, parsed)
+            try:
+                self._summarise(index, direction, parsed)
+            except Exception:  # a bug must not leave the columns out of step
+                logger.exception("summarising frame %d failed", index)
+                self._summarise(index, direction, None)
+            try:
+                if direction == "in":
+                    self._mark(index, self._checker.incoming(parsed))
+                else:
+                    self._checker.outgoing(index, parsed)
+            except Exception:
+                logger.exception("checking frame %d failed", index)
         self.rows.sync()
 
     def connection_closed(self) -> None:
@@ -281,7 +291,12 @@ class TrafficStore:
         if type(parsed) is dict:
             name = parsed.get("method")
             frame_id = parsed.get("id")
-            if isinstance(name, str):
+            if not is_valid_id(frame_id):  # an object, array or bool: JSON-RPC allows none
+                name, frame_id = name if isinstance(name, str) else None, None
+                if name is not None:
+                    method = name
+                    self.method_counts[method] += 1
+            elif isinstance(name, str):
                 method = name
                 self.method_counts[method] += 1
                 if "id" in parsed:

@@ -27,20 +27,38 @@ MessageRole = Literal["user", "agent", "thought"]
 class TextRun:
     """One text block being streamed: appending is O(chunk); the text is joined on demand."""
 
-    __slots__ = ("_pieces", "_text", "first")
+    __slots__ = ("_pieces", "_text", "first", "length")
 
     def __init__(self, first: TextContent) -> None:
         self.first = first
         """The block that opened the run (its annotations, `_meta` and extras are kept)."""
         self._pieces: list[str] = [first.text]
         self._text: str | None = first.text
+        self.length = len(first.text)
+        """How many characters the run holds (known without joining it)."""
 
     def append(self, text: str) -> str:
         """Append `text`; what was appended (see `continued_safely`)."""
         text = continued_safely(self._pieces[-1], text)
         self._pieces.append(text)
         self._text = None
+        self.length += len(text)
         return text
+
+    def head(self, limit: int) -> str:
+        """The first `limit` characters, without joining the whole run (a view shows a bounded
+        part of a long text: joining 10 MB for each chunk that streams in is what froze)."""
+        if self._text is not None or self.length <= limit:
+            return self.text[:limit]
+        taken: list[str] = []
+        size = 0
+        for piece in self._pieces:
+            if size + len(piece) >= limit:
+                taken.append(piece[: limit - size])
+                break
+            taken.append(piece)
+            size += len(piece)
+        return "".join(taken)
 
     @property
     def text(self) -> str:
@@ -153,6 +171,9 @@ class ToolCallEntry:
     what the diff showed); set with `Thread.set_disk_notes`."""
     parent_tool_call_id: str | None = None
     """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
+    dropped_parent: str | None = None
+    """The parent the agent named that was not followed: nesting under it would have closed a
+    ring (the call is drawn at top level, marked)."""
     nested_in: ToolCallEntry | None = field(default=None, repr=False)
     """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
     children: list[ToolCallEntry] = field(default_factory=list, repr=False)

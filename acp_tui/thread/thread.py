@@ -56,7 +56,7 @@ from acp_tui.thread.entries import (
     UnknownEntry,
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
-from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id, root_of
+from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
 from acp_tui.thread.tool_calls import copy_tool_fields, stamp_times
@@ -94,6 +94,10 @@ class UsageState:
     cost: Cost | None = None
 
 
+NOTICES_KEPT = 200
+"""The agent's most recent notices kept (a flood of them must not grow without bound)."""
+
+
 class Thread(ThreadPlans, ThreadSettings):
     """Conversation state of one session, updated in place by its reducer methods, observed
     via changes."""
@@ -116,7 +120,10 @@ class Thread(ThreadPlans, ThreadSettings):
         self.plans: dict[str, PlanState] = {}
         self.compactions: dict[str, CompactionEntry] = {}
         self.notices: list[Notice] = []
-        """The agent's notices, in order (shown apart: not conversation entries)."""
+        """The agent's most recent notices, in order (shown apart: not conversation entries);
+        at most `NOTICES_KEPT` (twice that between trims)."""
+        self.notice_count = 0
+        """How many notices the agent sent (the oldest are forgotten past `NOTICES_KEPT`)."""
         self._reset_settings()
         self.usage: UsageState | None = None
         self.title: str | None = None
@@ -272,10 +279,11 @@ class Thread(ThreadPlans, ThreadSettings):
         return entry
 
     def _tool_call_changed(self, entry: ToolCallEntry) -> None:
-        """A tool call changed: redraw its card, or the card it is nested in (none while it
-        waits for its parent)."""
-        if not self._nesting.is_waiting(entry):
-            self.changed.emit(ch.EntryChanged(root_of(entry)))
+        """A tool call changed: redraw its card, or the card it is nested in (none while it,
+        or the call it is nested in, waits for its parent)."""
+        root = self._nesting.root(entry)
+        if not self._nesting.is_waiting(root):  # (a call under one still waiting: not shown yet)
+            self.changed.emit(ch.EntryChanged(root))
 
     def _unnest(self, entry: ToolCallEntry) -> None:
         """A nested call the user must see on its own (a permission request): top level."""
@@ -309,6 +317,9 @@ class Thread(ThreadPlans, ThreadSettings):
 
     def _on_notice(self, update: Notice) -> None:
         self.notices.append(update)
+        self.notice_count += 1
+        if len(self.notices) >= 2 * NOTICES_KEPT:  # trimmed now and then: amortised O(1)
+            del self.notices[:-NOTICES_KEPT]
         self.changed.emit(ch.NoticeReceived(update))
 
     def _on_compaction(self, update: CompactionUpdate) -> None:
@@ -404,6 +415,7 @@ class Thread(ThreadPlans, ThreadSettings):
         self.plans = {}
         self.compactions = {}
         self.notices = []
+        self.notice_count = 0
         self._reset_settings()
         self.usage = None
         self.title = None

@@ -15,6 +15,7 @@ fails with a hostile error → session/set_mode fails likewise → stderr, then 
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -320,6 +321,7 @@ def hostile_run(cwd: Path, outside: Path) -> list[Step]:
     ]
 
 
+<<<<<<< HEAD
 REPLACED = {"link.txt": "a symlink out", "fifo.txt": "a FIFO", "big.txt": "300 MB"}
 """Files the agent writes in one turn, then replaces under a rewind (`replaced_under_rewind`)."""
 
@@ -347,4 +349,83 @@ def replaced_under_rewind(cwd: Path, outside: Path) -> list[Step]:
         {"write_file": {"path": str(cwd / "fifo.txt"), "fifo": True}},
         {"write_file": {"path": str(cwd / "big.txt"), "size": 300 * 1024 * 1024}},
         {"respond_to": "p2", "respond": {"stopReason": "end_turn"}},
+=======
+# ---- third round: tricks on the protocol's bookkeeping ------------------------------------------
+
+INVALID_IDS: list[Any] = [{"x": hostile("objid")}, [1, 2], True]
+"""Request ids JSON-RPC does not allow (only a string, a number or null)."""
+
+
+def invalid_id_steps() -> list[Step]:
+    """A request for each invalid id (each must be answered -32600 with id null), then a
+    response with an object id (to nothing: ignored)."""
+    frames: list[dict[str, Any]] = [
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "fs/read_text_file",
+            "params": {"sessionId": SID, "path": "/etc/hostname"},
+        }
+        for request_id in INVALID_IDS
+    ]
+    frames.append({"jsonrpc": "2.0", "id": {"y": 1}, "result": {}})
+    return [{"raw": json.dumps(frame) + "\n"} for frame in frames]
+
+
+def notice_flood(count: int) -> list[Step]:
+    """`count` notices at once (each was a toast: 10,000 froze the app for minutes)."""
+    return [
+        upd("notice", severity="warning", title=f"{hostile('notice')} {n}") for n in range(count)
+    ]
+
+
+def huge_chunk_steps(size: int, after: int) -> list[Step]:
+    """One agent_message_chunk of `size` characters without a break (10 MB took 490 MB and
+    froze the app), then `after` small chunks of the same message."""
+    return [
+        upd("agent_message_chunk", content=text("x" * size)),
+        *(upd("agent_message_chunk", content=text(f"y{n}")) for n in range(after)),
+    ]
+
+
+def permission_flood(count: int) -> list[Step]:
+    """`count` tool calls, each with a permission request sent at once, none waiting for its
+    answer (quitting with 500 of them queued took 6-9 s)."""
+    steps: list[Step] = []
+    for n in range(count):
+        call_id = f"flood-{n}"
+        steps.append(upd("tool_call", toolCallId=call_id, title=f"edit {n}", status="pending"))
+        frame = {
+            "jsonrpc": "2.0",
+            "id": 10_000 + n,
+            "method": "session/request_permission",
+            "params": {
+                "sessionId": SID,
+                "toolCall": {"toolCallId": call_id},
+                "options": PERMISSION_OPTIONS,
+            },
+        }
+        steps.append({"raw": json.dumps(frame) + "\n"})
+    return steps
+
+
+def parent_cycle_steps() -> list[Step]:
+    """Subagent tool calls whose parent links make rings (they froze the app for good): two
+    calls naming each other, three in a ring through a call nested under a waiting one, a call
+    naming itself; then a message (the app must still be drawing)."""
+
+    def call(tool_call_id: str, parent: str) -> Step:
+        meta = {"claudeCode": {"parentToolUseId": parent}}
+        return upd("tool_call", toolCallId=tool_call_id, title=f"Task {tool_call_id}",
+                   status="in_progress", _meta=meta)  # fmt: skip
+
+    return [
+        call("a", "b"),
+        call("b", "a"),
+        call("x", "z"),
+        call("y", "x"),
+        call("z", "y"),
+        call("s", "s"),
+        upd("agent_message_chunk", content=text("after the cycles")),
+>>>>>>> hostile-core
     ]

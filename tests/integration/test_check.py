@@ -118,3 +118,27 @@ async def test_sdk_example_agents_are_clean(
     assert report.marks == []
     assert report.ok
     assert report.stop_reason == "end_turn"
+
+
+async def test_requests_with_ids_json_rpc_does_not_allow_are_answered_and_marked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An object id broke the traffic store: `check` printed tracebacks and every later frame
+    was summarised out of step. Each such request is answered -32600 with id null, marked, and
+    the frames after it are read as usual."""
+    from tests.agents.hostile import INVALID_IDS, SID, invalid_id_steps
+
+    run = [initialize_ok(), new_session_ok(SID), *invalid_id_steps(), expect_prompt(), end_turn()]
+    agent = write_scenario(tmp_path, run)
+    report = await run_check(agent.argv, prompt="go", policy="allow", cwd=tmp_path)
+    assert report.error is None and report.stop_reason == "end_turn"
+    assert [(m["kind"], m["detail"]) for m in report.marks] == [
+        ("invalid id", "id {…} (answered -32600)"),
+        ("invalid id", "id […] (answered -32600)"),
+        ("invalid id", "id True (answered -32600)"),
+        ("invalid id", "id {…} (ignored)"),
+    ]
+    answers = [f for f in agent.transcript() if isinstance(f, dict) and "method" not in f]
+    invalid = [a for a in answers if a.get("error", {}).get("code") == -32600]
+    assert [a["id"] for a in invalid] == [None] * len(INVALID_IDS)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]

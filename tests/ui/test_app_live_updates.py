@@ -97,3 +97,35 @@ async def test_a_compaction_runs_then_shows_its_summary_folded(tmp_path: Path) -
         assert "▼ Context compacted" in compactions[0], "left open as the user opened it"
         failed = compactions[1]
         assert failed.split("\n")[:2] == ["✗ Context compaction failed", "context [red]x"]
+
+
+async def test_a_flood_of_notices_is_a_few_toasts_and_a_count(tmp_path: Path) -> None:
+    """Thousands of notices at once (each was a toast: the app froze for minutes): a few toasts,
+    the rest told as counts (the pacer's clock stopped: one window, however long the flood
+    takes), the sidebar listing the latest under "+K earlier notices", the thread keeping a
+    bounded number."""
+    from acp_tui.thread.thread import NOTICES_KEPT
+    from acp_tui.ui.screens.main import MainScreen
+    from acp_tui.ui.toast_pacer import TOASTS_PER_WINDOW, ToastPacer
+    from tests.agents.hostile import notice_flood
+
+    count = 3000
+    flood = [*notice_flood(count), upd("agent_message_chunk", content=text("after the flood"))]
+    agent = write_scenario(tmp_path, one_turn(flood))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        screen.notice_toasts = ToastPacer(clock=lambda: 0.0)
+        await h.type_prompt("go")
+        await h.settle()
+
+        def told() -> int:
+            return sum(int(n.split()[0]) for n in h.notified if " more notices " in n)
+
+        await h.until(lambda: told() == count - TOASTS_PER_WINDOW, "every notice counted")
+        assert len([n for n in h.notified if n.startswith("<notice>")]) == TOASTS_PER_WINDOW
+        thread = h.session.thread
+        assert thread.notice_count == count and len(thread.notices) < 2 * NOTICES_KEPT
+        section = h.one(NoticesSection)
+        await h.until(lambda: f"{count - 1}" in plain(section), "the last notice listed")
+        assert plain(section).startswith(f"+{count - 20} earlier notices")

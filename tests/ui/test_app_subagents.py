@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.scenarios import write_scenario
 from tests.ui.app_harness import fixed_cwd, one_turn, paced, run_app, upd
@@ -40,3 +41,22 @@ async def test_subagent_calls_fold_under_their_parent_card(tmp_path: Path) -> No
         await h.until(lambda: "▼ 3 tool calls by the subagent" in card.text, "the children")
         text = card.text
         assert text.index("Glob **/*.py") < text.index("Read calc.py") < text.index("Grep total")
+
+
+async def test_parent_links_in_rings_are_cut_and_marked(tmp_path: Path) -> None:
+    """Rings of parent links (two calls, three, one naming itself) looped the app for good:
+    each ring is cut at the call that would close it, drawn on its own and marked."""
+    from tests.agents.hostile import parent_cycle_steps
+    from tests.ui.conversation_text import conversation_text
+
+    agent = write_scenario(tmp_path, one_turn(parent_cycle_steps()))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("go")
+        await h.settle()
+        shown = conversation_text(h.one(ConversationView))
+        assert "after the cycles" in shown
+        for top, parent in (("b", "a"), ("z", "y"), ("s", "s")):
+            assert f"Task {top}" in shown
+            assert f"⚠ not nested under {parent}: the agent's parent links form a cycle" in shown
+        for nested in ("a", "x", "y"):  # inside the cards above, folded
+            assert f"Task {nested}" not in shown

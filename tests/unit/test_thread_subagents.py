@@ -78,3 +78,77 @@ def test_the_export_keeps_the_nested_calls(thread: Thread) -> None:
     notify(thread, call("c1", "task", title="Read nested.py"))
     exported = conversation_markdown(thread.entries)
     assert exported.index("Task one") < exported.index("Read nested.py")
+
+
+def top_level_ids(thread: Thread) -> list[str]:
+    return [e.tool_call_id for e in thread.entries if isinstance(e, ToolCallEntry)]
+
+
+def test_two_calls_naming_each_other_do_not_form_a_ring(thread: Thread) -> None:
+    """The child waits for its parent, which names the child as its own parent: adopting the
+    waiting child would close a ring (the app looped for good walking it)."""
+    notify(thread, call("a", "b", title="A"))
+    notify(thread, call("b", "a", title="B"))
+    update = {"sessionUpdate": "tool_call_update", "toolCallId": "a", "status": "completed"}
+    notify(thread, update)  # walks up from "a" to the card it is drawn in
+    [b] = thread.entries
+    assert isinstance(b, ToolCallEntry) and b.tool_call_id == "b"
+    assert b.nested_in is None and b.dropped_parent == "a"
+    assert [c.tool_call_id for c in b.children] == ["a"]
+
+
+def test_a_ring_of_three_in_any_order_is_cut_once(thread: Thread) -> None:
+    ring = {"a": "c", "b": "a", "c": "b"}
+    for order in (["a", "b", "c"], ["c", "b", "a"], ["b", "a", "c"]):
+        thread.reset()
+        for tool_call_id in order:
+            notify(thread, call(tool_call_id, ring[tool_call_id], title=tool_call_id))
+        thread.end_turn("end_turn")
+        [top] = thread.entries
+        assert isinstance(top, ToolCallEntry) and top.dropped_parent == ring[top.tool_call_id]
+        seen, current = [], top
+        while current.children:
+            [current] = current.children
+            seen.append(current.tool_call_id)
+        assert sorted([top.tool_call_id, *seen]) == ["a", "b", "c"]
+
+
+def test_a_call_naming_itself_is_shown_on_its_own_marked(thread: Thread) -> None:
+    notify(thread, call("a", "a", title="A"))
+    [a] = thread.entries
+    assert isinstance(a, ToolCallEntry) and a.dropped_parent == "a" and a.nested_in is None
+
+
+def test_a_ring_through_a_nested_call_is_cut(thread: Thread, events: list[ch.Change]) -> None:
+    """x waits for z; y nests under x; z under y would close z → y → x → z. Nothing is told
+    about a call while the call it is nested in waits (it would be drawn on its own)."""
+    notify(thread, call("x", "z", title="X"))  # waits for z
+    notify(thread, call("y", "x", title="Y"))  # nested under x, which waits
+    notify(thread, call("z", "y", title="Z"))  # y descends from z already (y→x→z)
+    changed = {
+        c.entry.tool_call_id
+        for c in events
+        if isinstance(c, ch.EntryChanged) and isinstance(c.entry, ToolCallEntry)
+    }
+    assert changed <= {"z"}  # (x was told as changed, and drawn on its own)
+    [z] = thread.entries
+    assert isinstance(z, ToolCallEntry) and z.dropped_parent == "y"
+    assert [c.tool_call_id for c in z.children] == ["x"]
+    assert [c.tool_call_id for c in z.children[0].children] == ["y"]
+
+
+def test_a_chain_ten_thousand_deep_is_walked_without_recursion(thread: Thread) -> None:
+    """Forwards and backwards; an update of the deepest call and the export still work."""
+    from acp_tui.output.export import conversation_markdown
+
+    depth = 10_000
+    for reverse in (False, True):
+        thread.reset()
+        links = [(f"c{i}", f"c{i - 1}" if i else None) for i in range(depth)]
+        for tool_call_id, parent in reversed(links) if reverse else links:
+            notify(thread, call(tool_call_id, parent, title=tool_call_id))
+        update = {"sessionUpdate": "tool_call_update", "toolCallId": f"c{depth - 1}"}
+        notify(thread, {**update, "status": "completed"})
+        assert top_level_ids(thread) == ["c0"]
+        exported = conversation_markdown(thread.entries)
+        assert f"c{depth - 1}" in exported

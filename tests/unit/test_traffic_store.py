@@ -236,3 +236,31 @@ def test_a_frame_the_connection_parsed_is_stored_as_if_parsed_here() -> None:
     assert [summary(f) for f in parsed_here.frames] == [summary(f) for f in handed_over.frames]
     assert [marks(f) for f in parsed_here.frames] == [marks(f) for f in handed_over.frames]
     assert any(marks(f) for f in handed_over.frames)  # "null" is not a frame: marked
+
+
+def test_frames_with_ids_json_rpc_does_not_allow_are_kept_marked_and_in_step() -> None:
+    """An object id raised in the middle of a frame's summary (unhashable) and left the columns
+    out of step: every later view raised. Each such frame is kept as "invalid", marked, and the
+    traffic after it pairs as before."""
+    store = TrafficStore()
+    bad_requests = [{"a": 1}, [1], True]
+    for request_id in bad_requests:
+        store.record(event("in", 1.0, {"id": request_id, "method": "fs/read_text_file"}))
+        store.record(event("out", 1.1, {"id": None, "error": {"code": -32600, "message": "x"}}))
+    store.record(event("in", 2.0, {"id": {"a": 1}, "result": {}}))
+    store.record(event("out", 3.0, {"id": 0, "method": "initialize", "params": {}}))
+    store.record(event("in", 3.5, {"id": 0, "result": {"protocolVersion": 1}}))
+    frames = list(store.frames)
+    assert len(frames) == 9
+    kinds = ["invalid", "response"] * 3 + ["invalid", "request", "response"]
+    assert [f.kind for f in frames] == kinds
+    assert [f.id for f in frames[:7]] == [None] * 7  # never the agent's object
+    assert frames[0].label == "fs/read_text_file" and frames[6].label == "?"
+    assert [str(m) for f in frames[:7:2] for m in f.marks] == [
+        "invalid id: id {…} (answered -32600)",
+        "invalid id: id […] (answered -32600)",
+        "invalid id: id True (answered -32600)",
+        "invalid id: id {…} (ignored)",
+    ]
+    assert frames[7].pair == 8 and frames[8].label == "initialize"
+    assert [store.rows.row(i)[0] for i in range(len(store.rows))] == list(range(9))

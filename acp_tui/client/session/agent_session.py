@@ -341,6 +341,11 @@ class AgentSession:
         if self.state is SessionState.CLOSED:
             return
         self.closing = self.connector.closing = True
+        # What closing does to the conversation (every open permission question cancelled,
+        # the turn ended) is nobody's news: the UI that showed it is going. Each change told
+        # to the screens cost a redraw of a card: hundreds of queued questions made quitting
+        # take seconds.
+        self.thread.changed.clear()
         await self.connector.discard_prestarted()  # closed before it was ever started
         self.turns.stop()
         await close_current_session(self)

@@ -98,6 +98,12 @@ class SessionFacade(Protocol):
         """The session's state (starting, ready, running, crashed, ...)."""
 
     @property
+    def closing(self) -> bool:
+        """`close` has begun: what is still open (permission questions, forms) is being
+        cancelled, not answered by the user; the screen need not follow it."""
+        ...
+
+    @property
     def error(self) -> str | None:
         """Why the session failed (state FAILED), made safe for the screen."""
         ...

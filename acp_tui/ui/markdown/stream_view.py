@@ -75,6 +75,8 @@ class StreamingMarkdown(Widget):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._parts: list[str] = []
+        self.length = 0
+        """How many characters were appended (known without joining them)."""
         self._splitter = BlockSplitter()
         self._finished = False
         self._keep_step = False  # see `finish`
@@ -115,6 +117,7 @@ class StreamingMarkdown(Widget):
         if self._finished:
             raise RuntimeError("append() after finish()")
         self._parts.append(text)
+        self.length += len(text)
         self._last_fed = time.monotonic()
         self._document.feed(text)
         self._mark_dirty()

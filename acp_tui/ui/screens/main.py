@@ -16,6 +16,7 @@ from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.session.facade import SessionFacade
 from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
+from acp_tui.protocol.models import Notice as ThreadNotice
 from acp_tui.thread import thread_changes
 from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
@@ -32,6 +33,7 @@ from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOn
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
 from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
 from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
+from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
@@ -113,6 +115,9 @@ class MainScreen(
         self._paused = False
         """Its tab is hidden: its timers are paused (`on_screen_suspend`)."""
         self._blinking: list[PromptInput] = []
+        self.notice_toasts = ToastPacer()
+        """The agent's notices: a few toasts a second, the rest told as one count."""
+        self._held_notices_due = False
         """A rewind done here: the next prompt sent continues in a new branch."""
 
     def compose(self) -> ComposeResult:
@@ -319,7 +324,9 @@ class MainScreen(
             notify(self, message, severity="warning", timeout=4)
             if not self.app.app_focus:
                 self.app.bell()
-        elif not change.ask.open and change.ask.asked:
+        elif not change.ask.open and change.ask.asked and not self.session.closing:
+            # (closing cancels every open question: moving the focus through them one by one
+            # looked the whole screen up for each, seconds of the quit with hundreds queued)
             self.action_focus_permission(fallback=True)
 
     def open_prompts(self) -> list[PermissionPrompt]:
@@ -348,8 +355,24 @@ class MainScreen(
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
             case thread_changes.NoticeReceived():
-                message, title, severity = notice_toast(change.notice)
-                notify(self, message, title=title, severity=severity)
+                self._toast_notice(change.notice)
+
+    def _toast_notice(self, notice: ThreadNotice) -> None:
+        """A toast for the agent's notice, unless a few were shown this second: then counted,
+        and the count told in one toast when the second ends."""
+        if self.notice_toasts.admit():
+            message, title, severity = notice_toast(notice)
+            notify(self, message, title=title, severity=severity)
+        elif not self._held_notices_due:
+            self._held_notices_due = True
+            self.set_timer(self.notice_toasts.until_window_ends(), self._tell_held_notices)
+
+    def _tell_held_notices(self) -> None:
+        self._held_notices_due = False
+        held = self.notice_toasts.take_held()
+        if held:
+            more = f"{held} more notice{'s' if held != 1 else ''} from the agent"
+            notify(self, f"{more}: listed in the sidebar.", severity="information")
 
     # ------------------------------------------------------------ UI → session
 

@@ -175,7 +175,8 @@ def _live_terminal_ids(entry: ToolCallEntry, terminals: frozenset[str]) -> list[
 
 
 def card_extras(entry: ToolCallEntry) -> list[Extra]:
-    """Answered permission requests in order (open ones are slots), then the disk notes."""
+    """Answered permission requests in order (open ones are slots), then the disk notes and a
+    dropped parent link."""
     extras: list[Extra] = []
     for ask in entry.permissions:
         if ask.asked and ask.open:
@@ -188,7 +189,15 @@ def card_extras(entry: ToolCallEntry) -> list[Extra]:
     if entry.disk_notes:
         notes = Content("\n".join(f"⚠ {note}" for note in entry.disk_notes))
         extras.append(Extra(notes, "disk-note"))
+    if entry.dropped_parent is not None:
+        extras.append(Extra(Content(dropped_parent_note(entry.dropped_parent)), "disk-note"))
     return extras
+
+
+def dropped_parent_note(parent_id: str) -> str:
+    """The mark of a call whose parent link was dropped (it would have closed a ring)."""
+    shown = safe_line(parent_id[:80]) + ("…" if len(parent_id) > 80 else "")
+    return f"⚠ not nested under {shown}: the agent's parent links form a cycle"
 
 
 def question_line(ask: PermissionAsk, *, prompt_shown: bool) -> Extra | None:

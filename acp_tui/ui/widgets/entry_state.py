@@ -33,6 +33,9 @@ class EntryViewState:
     """Why the agent did not keep this user message (a refusal), shown under it."""
     pinned: bool = False
     """The user thawed it: it stays live."""
+    text_pages: dict[int, int] = field(default_factory=dict)
+    """How many pages of a long text block (by block index) the user asked to see (one unless
+    said here; see `message_lines.TEXT_PAGE`)."""
 
     @property
     def user_toggled(self) -> bool:

@@ -17,13 +17,14 @@ from textual.content import Content
 from textual.strip import Strip
 
 from acp_tui.protocol import models as m
-from acp_tui.thread.entries import MessageEntry
+from acp_tui.thread.entries import MessageEntry, TextRun
 from acp_tui.ui.markdown.blocks import BlockSplitter
 from acp_tui.ui.markdown.document import DocumentView
 from acp_tui.ui.widgets.entry_lines import Render
 from acp_tui.ui.widgets.entry_renderables import (
     Look,
     block_lines,
+    click_style,
     collapsible_title,
     left_bar,
     padded,
@@ -35,6 +36,10 @@ from acp_tui.ui.widgets.entry_renderables import (
 from acp_tui.ui.widgets.entry_state import THOUGHT, EntryViewState
 
 THOUGHT_INDENT = 2
+TEXT_PAGE = 100_000
+"""How many characters of a text block are drawn at first, and how many more each "show more"
+adds: a message of megabytes (one unbroken 10 MB chunk took 490 MB and froze the app) is drawn
+a page at a time. The thread keeps the whole text: the export and /copy have all of it."""
 
 TextLines = Callable[[int, str, int], list[Strip]]
 """How a message draws its text block: (block index, text, width) -> lines."""
@@ -81,6 +86,28 @@ def markdown_text(look: Look, streamed: StreamedText | None) -> TextLines:
     return text
 
 
+def shown_chars(state: EntryViewState | None, index: int) -> int:
+    """How many characters of text block ``index`` are drawn (pages the user asked for)."""
+    pages = state.text_pages.get(index, 1) if state is not None else 1
+    return pages * TEXT_PAGE
+
+
+def show_more_action(index: int) -> str:
+    """The click action that draws the next page of text block ``index``."""
+    return f"show_more_text({index})"
+
+
+def more_text_line(left: int, index: int, look: Look, width: int) -> list[Strip]:
+    """The line under a text cut short: how much is left, a click shows the next page."""
+    step = min(left, TEXT_PAGE)
+    note = Content(
+        f"▸ {left:,} more characters not shown: click to show {step:,} more "
+        "(the export has the whole text)"
+    )
+    style = look.style("title") + click_style(show_more_action(index))
+    return [line.apply_style(style) for line in wrap_content(note, width)]
+
+
 def _block_lines(
     entry: MessageEntry,
     look: Look,
@@ -90,13 +117,18 @@ def _block_lines(
 ) -> list[Strip]:
     lines: list[Strip] = []
     sections = state.sections if state is not None else {}
-    for index, block in enumerate(list(entry.blocks)):
-        if isinstance(block, m.TextContent):
-            lines += text_lines(index, block.text, width)
+    for index, part in enumerate(list(entry.parts)):
+        if isinstance(part, TextRun):
+            limit = shown_chars(state, index)
+            lines += text_lines(index, part.head(limit), width)
+            if part.length > limit:
+                lines += more_text_line(part.length - limit, index, look, width)
+        elif isinstance(part, m.TextContent):  # (never: text is kept in runs)
+            lines += text_lines(index, part.text, width)
         else:
             section = block_section(index)
             lines += block_lines(
-                block, look, width, section=section, open_=sections.get(section, False)
+                part, look, width, section=section, open_=sections.get(section, False)
             )
     return lines
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
-from textual.widgets import Collapsible
+from textual.widgets import Collapsible, Static
 
 from acp_tui.protocol.models import AudioContent, ContentBlock, ImageContent, TextContent
 from acp_tui.thread.entries import MessageEntry
@@ -24,7 +25,7 @@ from acp_tui.ui.widgets.content_block_view import block_widget
 from acp_tui.ui.widgets.entry_lines import EntryItem
 from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.live_entry import LiveEntry
-from acp_tui.ui.widgets.message_lines import StreamedText
+from acp_tui.ui.widgets.message_lines import TEXT_PAGE, StreamedText
 
 
 class MessageLines(LiveEntry):
@@ -58,6 +59,12 @@ class MessageLines(LiveEntry):
         if opened is not None:
             self.opened.append(opened)
 
+    def action_show_more_text(self, index: int) -> None:
+        """Draw the next page of a long text block (a click on the line under it)."""
+        pages = self.state.text_pages
+        pages[index] = pages.get(index, 1) + 1
+        self.redraw()
+
 
 class StreamingMessage(Vertical):
     """A message the agent is streaming: text blocks grow in `StreamingMarkdown` views."""
@@ -78,18 +85,49 @@ class StreamingMessage(Vertical):
         self.entry = entry
         # Views exist from the start, so chunks that arrive before this widget is mounted go
         # straight into them; compose() mounts whatever exists by then.
-        self._block_views: list[Widget] = [self._view_for(block) for block in entry.blocks]
+        self._cut_notes: dict[int, Widget] = {}
+        """The note under each text block cut at `TEXT_PAGE` while it streams."""
+        self._block_views: list[Widget] = []
         self._composed = False
         self.finished = False
+        for block in entry.blocks:
+            self._block_views.append(self._view_for(block))
 
     def compose(self) -> ComposeResult:
         self._composed = True
-        yield from self._block_views
+        for index, view in enumerate(self._block_views):
+            yield view
+            if index in self._cut_notes:
+                yield self._cut_notes[index]
 
     def _view_for(self, block: ContentBlock) -> Widget:
         if isinstance(block, TextContent):
-            return StreamingMarkdown(block.text)
+            view = StreamingMarkdown()
+            self._feed(len(self._block_views), view, block.text)
+            return view
         return block_widget(block)
+
+    def _feed(self, index: int, view: StreamingMarkdown, text: str) -> None:
+        """Append streamed text to a view, up to `TEXT_PAGE` characters (drawn while it
+        streams); what is past it is shown once the message is complete, a page at a time."""
+        room = TEXT_PAGE - view.length
+        if room <= 0:
+            return
+        if len(text) <= room:
+            view.append(text)
+            return
+        view.append(text[:room])
+        note = Static(
+            Text(
+                f"▸ longer than {TEXT_PAGE:,} characters: the rest is shown a page at a time "
+                "once the message is complete",
+                style="dim",
+            ),
+            classes="-inset",
+        )
+        self._cut_notes[index] = note
+        if self._composed and view.parent is self:  # (a new view's note is mounted with it)
+            self.mount(note, after=view)
 
     def append_chunk(self, block_index: int, text: str) -> None:
         """Add streamed `text` to content block `block_index` (a new or non-text block re-syncs the
@@ -97,30 +135,37 @@ class StreamingMessage(Vertical):
         if block_index < len(self._block_views):
             view = self._block_views[block_index]
             if isinstance(view, StreamingMarkdown):
-                view.append(text)
+                self._feed(block_index, view, text)
                 return
         self.sync_blocks()
 
     def sync_blocks(self) -> None:
         """Mount views for blocks the entry gained (non-text blocks, new text blocks)."""
         blocks = list(self.entry.blocks)
-        new_views = [self._view_for(block) for block in blocks[len(self._block_views) :]]
-        if new_views:
+        if len(blocks) > len(self._block_views):
             for view in self._block_views:
                 if isinstance(view, StreamingMarkdown):
                     view.finish()
-            self._block_views.extend(new_views)
+            new: list[Widget] = []
+            for block in blocks[len(self._block_views) :]:
+                index = len(self._block_views)
+                self._block_views.append(self._view_for(block))
+                new.append(self._block_views[-1])
+                if index in self._cut_notes:
+                    new.append(self._cut_notes[index])
             if self._composed:
-                self.mount_all(new_views)
+                self.mount_all(new)
 
     def catch_up(self) -> None:
         """Take the text the entry gained while nothing was appended (its tab was hidden): each
         text block's missing end, then the blocks it gained."""
-        for view, block in zip(self._block_views, self.entry.blocks, strict=False):
+        for index, (view, block) in enumerate(
+            zip(self._block_views, self.entry.blocks, strict=False)
+        ):
             if isinstance(view, StreamingMarkdown) and isinstance(block, TextContent):
                 shown = view.source
                 if not view.finished and block.text.startswith(shown):
-                    view.append(block.text[len(shown) :])
+                    self._feed(index, view, block.text[len(shown) :])
         self.sync_blocks()
 
     def finish(self, *, replaced: bool = False) -> None:

@@ -2,8 +2,8 @@
 
 A notice is a toast when it arrives (`MainScreen`) and a line here: never a conversation entry,
 so it is not exported or frozen. The section is hidden until the first notice; it lists the
-most recent ones, newest last. Texts are already safe (the model's `DisplayStr`) and drawn as
-`Text`, never markup.
+most recent ones, newest last, after a count of the earlier ones. Texts are already safe (the
+model's `DisplayStr`) and drawn as `Text`, never markup.
 """
 
 from __future__ import annotations
@@ -35,9 +35,13 @@ def notice_toast(notice: Notice) -> tuple[str, str, SeverityLevel]:
     return notice.title, "", severity
 
 
-def notices_text(notices: Sequence[Notice]) -> Text:
-    """The most recent notices: a mark by severity, the title in bold, the description."""
+def notices_text(notices: Sequence[Notice], count: int | None = None) -> Text:
+    """The most recent notices: a mark by severity, the title in bold, the description; first
+    "+K earlier" when the agent sent more (`count`: how many it sent in all)."""
     text = Text()
+    earlier = (len(notices) if count is None else count) - min(len(notices), SHOWN)
+    if earlier > 0:
+        text.append(f"+{earlier} earlier notice{'s' if earlier != 1 else ''}", style="dim")
     for notice in notices[-SHOWN:]:
         mark, colour = SEVERITY_MARK[notice.level]
         if text:
@@ -54,6 +58,6 @@ class NoticesSection(Static):
 
     DEFAULT_CSS = "NoticesSection { height: auto; }"
 
-    def show_notices(self, notices: Sequence[Notice]) -> None:
-        """Show the session's notices."""
-        self.update(notices_text(notices))
+    def show_notices(self, notices: Sequence[Notice], count: int | None = None) -> None:
+        """Show the session's most recent notices (`count`: how many the agent sent)."""
+        self.update(notices_text(notices, count))

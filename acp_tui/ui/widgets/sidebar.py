@@ -76,6 +76,8 @@ class Sidebar(VerticalScroll):
         self._unsubscribe: Callable[[], None] | None = None
         self._stale: list[Callable[[], None]] | None = None
         """While its tab is hidden: the sections to redraw when it is shown again."""
+        self._notices_due = False
+        """The notices section is redrawn once after the next screen refresh, not per notice."""
 
     def compose(self) -> ComposeResult:
         yield Static("Modes  (shift+tab)", classes="section-title")
@@ -113,7 +115,18 @@ class Sidebar(VerticalScroll):
             case thread_changes.CommandsChanged():
                 self._refresh(self.refresh_commands)
             case thread_changes.NoticeReceived():
-                self._refresh(self.refresh_notices)
+                self._refresh(self._refresh_notices_soon)
+
+    def _refresh_notices_soon(self) -> None:
+        """A notice arrived: redraw the section once for every notice that arrives meanwhile
+        (a flood of thousands is one redraw a frame, not one a notice)."""
+        if not self._notices_due:
+            self._notices_due = True
+            self.call_after_refresh(self._refresh_notices_due)
+
+    def _refresh_notices_due(self) -> None:
+        self._notices_due = False
+        self.refresh_notices()
 
     def _refresh(self, refresh: Callable[[], None]) -> None:
         if self._stale is None:
@@ -147,7 +160,7 @@ class Sidebar(VerticalScroll):
         for widget in self.query("#notices-title, #notices"):
             widget.display = bool(notices)
         for section in self.query("#notices").results(NoticesSection):
-            section.show_notices(notices)
+            section.show_notices(notices, self.thread.notice_count)
 
     def refresh_plans(self) -> None:
         """Redraw the plans section from the thread."""
