@@ -321,7 +321,6 @@ def hostile_run(cwd: Path, outside: Path) -> list[Step]:
     ]
 
 
-<<<<<<< HEAD
 REPLACED = {"link.txt": "a symlink out", "fifo.txt": "a FIFO", "big.txt": "300 MB"}
 """Files the agent writes in one turn, then replaces under a rewind (`replaced_under_rewind`)."""
 
@@ -349,7 +348,9 @@ def replaced_under_rewind(cwd: Path, outside: Path) -> list[Step]:
         {"write_file": {"path": str(cwd / "fifo.txt"), "fifo": True}},
         {"write_file": {"path": str(cwd / "big.txt"), "size": 300 * 1024 * 1024}},
         {"respond_to": "p2", "respond": {"stopReason": "end_turn"}},
-=======
+    ]
+
+
 # ---- third round: tricks on the protocol's bookkeeping ------------------------------------------
 
 INVALID_IDS: list[Any] = [{"x": hostile("objid")}, [1, 2], True]
@@ -427,5 +428,4 @@ def parent_cycle_steps() -> list[Step]:
         call("z", "y"),
         call("s", "s"),
         upd("agent_message_chunk", content=text("after the cycles")),
->>>>>>> hostile-core
     ]
