@@ -18,6 +18,7 @@ from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.thread import thread_changes
 from acp_tui.ui.first_frame import shows_sidebar
+from acp_tui.ui.key_labels import key_label
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
@@ -35,6 +36,7 @@ from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.empty_state import EmptyState
 from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -135,6 +137,7 @@ class MainScreen(
         with Horizontal(id="body"):
             with Vertical(id="main-column"):
                 yield CrashBanner(id="banner")
+                yield EmptyState(session, id="empty-state")
                 yield parts.conversation
                 yield QueueView(id="queue")
                 yield parts.composer
@@ -164,6 +167,7 @@ class MainScreen(
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
+        self._start_clock = self.set_interval(1.0, self._tick_start, pause=True)
         # now, not with `focus()` (queued behind them): keys typed while the app starts go here
         self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
@@ -219,6 +223,10 @@ class MainScreen(
         parts = self.parts
         parts.status.show_clock(shown)
         if shown:
+            self._tick_start()
+        else:
+            self._start_clock.pause()
+        if shown:
             changed = parts.conversation.catch_up()
             if parts.sidebar.catch_up() or changed:
                 self.drop_frame()  # (what changed while hidden is composed anew)
@@ -248,15 +256,19 @@ class MainScreen(
         session = self.session
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
-        status.state = state.value
+        status.state = "not answering" if session.stall is not None else state.value
         status.running_since = time.monotonic() if state is SessionState.RUNNING else None
+        self._tick_start()
+        self._on_queue_title()
         banner = self.query_one(CrashBanner)
         if state is SessionState.CRASHED and session.crash is not None:
             banner.show_crash(session.crash, session.agent_name)
             self.app.bell()
         elif state is SessionState.FAILED and session.error:
             banner.show_error(session.error)
-        elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
+        elif state in (SessionState.READY, SessionState.RUNNING) or (
+            state is SessionState.STARTING and session.stall is None  # (a stall's stays)
+        ):
             banner.hide()
         if state is not SessionState.STARTING:
             for composer in self.query(Composer).results(Composer):
@@ -266,20 +278,55 @@ class MainScreen(
             self._refresh_modes()
             self._refresh_model()  # a screen mounted after the options came (another session)
 
+    def _tick_start(self) -> None:
+        """While the agent starts, once a second: how long it has been starting (the status
+        bar) and its stderr (the empty conversation's hint); the clock stops once it started,
+        and while the tab is hidden."""
+        starting = self.session.state is SessionState.STARTING
+        self.parts.status.starting_since = self.session.starting_since if starting else None
+        self.query_one(EmptyState).update_state()
+        if starting and not self._paused:
+            self._start_clock.resume()
+        else:
+            self._start_clock.pause()
+
     def _on_stall(self, stall: AgentCrash | None) -> None:
-        """The agent has not answered initialize for a while (None: it has now)."""
+        """The agent has not answered initialize for a while, or opened no session within
+        `start_timeout` (None: it has now, or the user waits on)."""
         status = self.query_one(StatusBar)
         banner = self.query_one(CrashBanner)
         if stall is not None:
-            banner.show_crash(stall, self.session.agent_name)
+            banner.show_stall(stall, self.session.agent_name, self.stall_keys())
             status.state = "not answering"
+            self.app.bell()
         elif self.session.state not in (SessionState.CRASHED, SessionState.FAILED):
             banner.hide()
             status.state = self.session.state.value
+        self._on_queue_title()
+
+    def stall_keys(self) -> str:
+        """What a stalled start offers, with the keys as the user's keymap has them."""
+        app = self.app
+        wait = key_label(app, "main.cancel-turn", "escape")
+        restart = key_label(app, "main.restart-agent", "ctrl+r")
+        quit_key = key_label(app, "app.quit", "ctrl+q")
+        return f"{wait} wait on · {restart} restart the agent · {quit_key} quit"
 
     def _on_queue(self, items: list[QueuedPrompt]) -> None:
         self.query_one(QueueView).show_queue(list(items))
         self.query_one(StatusBar).queued = len(items)
+        self._on_queue_title()
+
+    def _on_queue_title(self) -> None:
+        """While no session is open the queue waits for it, not for a turn's end."""
+        session = self.session
+        if session.stall is not None:
+            waiting = "waiting for the session: the agent is not answering"
+        elif session.state in (SessionState.STARTING, SessionState.AUTHENTICATING):
+            waiting = "waiting for the session: sent once it is open"
+        else:
+            waiting = None
+        self.query_one(QueueView).waiting_for = waiting
 
     def _on_notice(self, notice: Notice) -> None:
         notify(self, notice.text, severity=notice.severity)  # type: ignore[arg-type]
@@ -347,6 +394,10 @@ class MainScreen(
                 self._refresh_model()
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
+            case thread_changes.EntryAdded() | thread_changes.CommandsChanged():
+                empty = self.query_one(EmptyState)
+                if empty.display or isinstance(change, thread_changes.CommandsChanged):
+                    empty.update_state()
             case thread_changes.NoticeReceived():
                 message, title, severity = notice_toast(change.notice)
                 notify(self, message, title=title, severity=severity)
@@ -360,8 +411,13 @@ class MainScreen(
             self.post_message(SendOnBranch(self.session, point, event.text))
             return
         self.session.submit(event.text)
+        restart = key_label(self.app, "main.restart-agent", "ctrl+r")
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
-            notify(self, "The agent is not running: ctrl+r restarts it and sends this prompt.")
+            notify(self, f"The agent is not running: {restart} restarts it and sends this prompt.")
+        elif self.session.stall is not None:
+            wait = key_label(self.app, "main.cancel-turn", "escape")
+            notify(self, f"The agent is not answering: your prompt waits for the session "
+                   f"({wait} wait on, {restart} restart).", severity="warning")  # fmt: skip
         self.query_one(ConversationView).follow()
 
     @on(QueuedItem.EditRequested)
@@ -419,10 +475,13 @@ class MainScreen(
         self.post_message(RewindHere(self.session))
 
     async def action_cancel_turn(self) -> None:
-        """Send session/cancel when a turn is running."""
+        """Send session/cancel when a turn is running; on a stalled start, wait on (the banner
+        goes, the bound starts again)."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
+        elif self.session.keep_waiting():
+            notify(self, f"Waiting on for {self.session.agent_name}…", timeout=3)
 
     def action_restart_agent(self) -> None:
         """Restart a crashed, failed or stalled agent (hides the crash banner)."""
