@@ -85,13 +85,13 @@ class MainScreen(
     """
     BINDINGS = [  # the footer's order, whatever has the focus (see `in_stable_order`)
         Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
-        Binding("shift+tab", "cycle_mode", "next mode", priority=True, id="main.next-mode"),
+        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode"),
         Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
         Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
-        Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
-        Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar"),
+        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules"),
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
         ),
@@ -100,6 +100,8 @@ class MainScreen(
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
         *ComposerActions.COMPOSER_BINDINGS,
     ]
+    FOOTER_FIRST = ("help",)
+    """The app's keys the footer shows before the screen's (the rest of the app's come after)."""
     COMMANDS = {LocalCommandsProvider}
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
@@ -143,12 +145,31 @@ class MainScreen(
                 yield parts.composer
             yield parts.sidebar
         yield parts.status
-        yield ScreenFooter()
+        yield ScreenFooter(compact=True)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Textual's, in one order whatever has the focus (the footer's keys stay put)."""
-        return in_stable_order(super().active_bindings, self, self.BINDINGS)
+        """Textual's, in one order whatever has the focus (the footer's keys stay put), the
+        help key first among the screen's."""
+        ordered = in_stable_order(super().active_bindings, self, self.BINDINGS)
+        first = {
+            key: found
+            for key, found in ordered.items()
+            if found.node is self.app and found.binding.action in self.FOOTER_FIRST
+        }
+        focused = {k: f for k, f in ordered.items() if f.node not in (self, self.app)}
+        return {**focused, **first, **ordered}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that do nothing now leave the footer (and the key to whoever else binds it):
+        cancel while no turn runs and no start is stalled, restart while the agent runs."""
+        session = self.session
+        if action == "cancel_turn":
+            return session.turn_running or session.stall is not None
+        if action == "restart_agent":
+            stopped = session.state in (SessionState.CRASHED, SessionState.FAILED)
+            return stopped or session.stall is not None
+        return True
 
     def on_mount(self) -> None:
         """Subscribe the screen to its session's signals (state, queue, notices, stalls, thread,
@@ -222,10 +243,10 @@ class MainScreen(
         self._paused = not shown
         parts = self.parts
         parts.status.show_clock(shown)
-        if shown:
-            self._tick_start()
-        else:
+        if not shown:
             self._start_clock.pause()
+        elif self.session.state is SessionState.STARTING:
+            self._tick_start()
         if shown:
             changed = parts.conversation.catch_up()
             if parts.sidebar.catch_up() or changed:
@@ -259,6 +280,7 @@ class MainScreen(
         status.state = "not answering" if session.stall is not None else state.value
         status.running_since = time.monotonic() if state is SessionState.RUNNING else None
         self._tick_start()
+        self.refresh_bindings()  # (cancel and restart come and go with the state)
         self._on_queue_title()
         banner = self.query_one(CrashBanner)
         if state is SessionState.CRASHED and session.crash is not None:
@@ -303,6 +325,7 @@ class MainScreen(
             banner.hide()
             status.state = self.session.state.value
         self._on_queue_title()
+        self.refresh_bindings()
 
     def stall_keys(self) -> str:
         """What a stalled start offers, with the keys as the user's keymap has them."""
@@ -394,6 +417,7 @@ class MainScreen(
                 self._refresh_model()
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
+                self.refresh_bindings()
             case thread_changes.EntryAdded() | thread_changes.CommandsChanged():
                 empty = self.query_one(EmptyState)
                 if empty.display or isinstance(change, thread_changes.CommandsChanged):

@@ -38,6 +38,9 @@ class EmptyState(Static):
     def __init__(self, session: SessionFacade, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
+        self._shown: str | None = None
+        """The text drawn (drawn again only when it changes: a tab shown again lays out
+        nothing that did not change)."""
 
     def on_mount(self) -> None:
         """Draw it as the session is now."""
@@ -50,9 +53,13 @@ class EmptyState(Static):
         if self.display != empty:
             self.display = empty
         if empty:
-            self.update(self.renderable_now())
+            renderable = self.renderable_now()
+            text = "\n".join(r.plain for r in renderable.renderables if isinstance(r, Text))
+            if text != self._shown:
+                self._shown = text
+                self.update(renderable)
 
-    def renderable_now(self) -> RenderableType:
+    def renderable_now(self) -> Group:
         """The hint for the session as it is now."""
         session = self.session
         name = session.agent_name
