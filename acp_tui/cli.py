@@ -256,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         from acp_tui.ui.early_start import EarlyStart, demo_argv  # standard library only
 
         # the skeleton on screen before the launch module (asyncio, the prestart) is imported
-        early = EarlyStart.begin(demo_argv() if options.demo else options.agent_argv)
+        argv = demo_argv() if options.demo else options.agent_argv
+        early = EarlyStart.begin(argv, options.agent_label)
     try:
         from acp_tui.ui.launch import run_app  # lazy: Textual is only imported to run the UI
 

@@ -126,6 +126,10 @@ class Settings:
     initialize_warning_seconds: float = 15.0
     """After this many seconds without an answer to `initialize`, say that the agent is not
     answering (with its stderr) and offer restart and quit; the answer is still awaited."""
+    start_timeout: float = 30.0
+    """After this many seconds of starting (`initialize`, then `session/new`, load or resume;
+    not while a login waits for you) with no session open, say that the agent is not answering
+    (with its stderr) and offer to wait, restart or quit; the answer is still awaited."""
 
     def __post_init__(self) -> None:
         problems: dict[str, list[str]] = {}
@@ -311,6 +315,7 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "notify_elicitation": _boolean,
     "notify_after_seconds": _bounded(float, ge=0),
     "initialize_warning_seconds": _bounded(float, gt=0),
+    "start_timeout": _bounded(float, gt=0),
 }
 """How each setting is checked and converted (every field of `Settings` has one)."""
 

@@ -42,6 +42,22 @@ class LaunchOptions:
     more_presets: tuple[Preset, ...] = ()
     """`-a A -a B …`: the presets after the first, one more session each (no prestart)."""
 
+    @property
+    def agent_label(self) -> str:
+        """The agent's name for people until it tells its own in `initialize`: the demo's, the
+        preset's title or name, else a short name of the command (never a module path)."""
+        if self.demo:
+            return DEMO_NAME
+        if self.preset is not None:
+            return self.preset.title or self.preset.name
+        from acp_tui.client.command_name import command_name  # standard library only
+
+        return command_name(self.agent_argv)
+
+
+DEMO_NAME = "acp-tui demo agent"
+"""What `--demo`'s agent is called before it says so itself (the name it gives, too)."""
+
 
 def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:
     """The options once a preset was picked (the agent picker)."""

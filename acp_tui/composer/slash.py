@@ -55,9 +55,9 @@ def agent_commands(commands: Iterable[AvailableCommand]) -> list[SlashCommand]:
 
 
 def merged(agent: Sequence[SlashCommand], local: Sequence[SlashCommand]) -> list[SlashCommand]:
-    """Local commands first, then the agent's; both are kept when they share a name (`/model`
-    is the agent's, `//model` acp-tui's)."""
-    return [*local, *agent]
+    """The agent's commands first (what the user came to the agent for), then acp-tui's own;
+    both are kept when they share a name (`/model` is the agent's, `//model` acp-tui's)."""
+    return [*agent, *local]
 
 
 def local_command(

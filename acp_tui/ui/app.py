@@ -26,8 +26,10 @@ from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.early_prompt import EarlyPrompt
+from acp_tui.ui.help_keys import HELP_BINDING
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.keymap import checked_keymap
+from acp_tui.ui.local_commands import LOCAL_COMMANDS
 from acp_tui.ui.markdown import warm_up
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
@@ -67,6 +69,7 @@ class AcpApp(WorkspaceApp):
 
     TITLE = "acp-tui"
     BINDINGS = [
+        HELP_BINDING,
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
         Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
         *WORKSPACE_BINDINGS,
@@ -334,7 +337,8 @@ class AcpApp(WorkspaceApp):
         register_screen(self, self.get_screen(inspector_name(tab)))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """Textual's palette commands (its screenshot replaced by ours) plus the inspector."""
+        """Textual's palette commands (its screenshot replaced by ours, its "Keys" panel by the
+        help screen) plus the traffic inspector."""
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":
                 command = SystemCommand(
@@ -342,6 +346,11 @@ class AcpApp(WorkspaceApp):
                     "Save an SVG of the screen under acp-tui's state directory",
                     lambda: self.set_timer(0.1, self.action_screenshot),  # the palette gone
                 )
+            elif command.title == "Keys":
+                command = SystemCommand(
+                    "Keys", "acp-tui's keys, its //commands and where the settings live (f1)",
+                    self.action_help,
+                )  # fmt: skip
             yield command
         yield SystemCommand(
             "Traffic inspector",
@@ -362,6 +371,16 @@ class AcpApp(WorkspaceApp):
         from acp_tui.ui.screenshot import save_screenshot
 
         self.run_worker(save_screenshot(self, self.current_tab.session), group="screenshot")
+
+    def action_help(self) -> None:
+        """The help screen: keys by context, the //commands, where the settings are (f1)."""
+        from acp_tui.config import config_path
+        from acp_tui.ui.screens.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        commands = [(c.name, c.description) for c in LOCAL_COMMANDS]
+        self.push_screen(HelpScreen(str(config_path()), commands))
 
     def show_current_thread(self, tab: SessionTab | None = None) -> None:
         """A new main screen for a tab whose session's thread was replaced (another session

@@ -39,14 +39,15 @@ class EarlyStart:
     _taken: bool = False
 
     @classmethod
-    def begin(cls, argv: Sequence[str]) -> EarlyStart:
+    def begin(cls, argv: Sequence[str], name: str | None = None) -> EarlyStart:
         """Draw the skeleton for the agent `argv` runs, start reading keys into its prompt, turn
         collections off (start-up builds objects that live as long as the app: collections would
         walk them again and again meanwhile)."""
         gc.disable()
         start = cls(EarlyInput(), FirstFrame(), EarlyPrompt())
         start.early_input.start(start._typed)  # before the frame: no key echoed by the tty
-        start.first_frame.show(command_name(argv))  # the layout before Textual even loads
+        # the layout before Textual even loads, named as the user knows the agent (`name`)
+        start.first_frame.show(name or command_name(argv))
         start._typed(b"")  # what was typed before the frame, in its prompt
         return start
 

@@ -68,10 +68,16 @@ def prompt_box(columns: int, lines: int) -> PromptBox | None:
     return PromptBox(body + 2, 3, main - 4, body, main - 2)
 
 
+CONVERSATION_MIN = 80
+"""The columns the conversation keeps beside the sidebar: below, the sidebar hides by itself (at
+80 columns it took 38 and left the conversation, its cards and their buttons 42)."""
+
+
 def shows_sidebar(columns: int) -> bool:
-    """Whether a screen `columns` wide shows the sidebar (the conversation keeps 20 columns or
-    more beside it); the skeleton and the main screen both follow this."""
-    return columns > SIDEBAR_WIDTH + 20
+    """Whether a screen `columns` wide shows the sidebar (the conversation keeps
+    `CONVERSATION_MIN` columns or more beside it); the skeleton and the main screen both follow
+    this."""
+    return columns >= SIDEBAR_WIDTH + CONVERSATION_MIN
 
 
 def _main_width(columns: int) -> int:

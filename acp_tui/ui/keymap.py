@@ -10,7 +10,7 @@ from textual.keys import REPLACED_KEYS, Keys, key_to_character
 
 BINDING_IDS = frozenset({
     "agents.cancel", "agents.quit",
-    "app.inspector", "app.quit",
+    "app.help", "app.inspector", "app.quit", "help.close",
     "card.expand-output", "card.fold",
     "frozen.next", "frozen.previous", "frozen.thaw",
     "inspector.close", "inspector.copy", "inspector.direction", "inspector.errors",

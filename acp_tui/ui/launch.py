@@ -70,7 +70,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
             early.end()
         return run_replay(options)  # no agent: the recorded frames play instead
     # (the collector is off from here until `AcpApp.on_mount`: ~8% of the CPU to the first frame)
-    start = early if early is not None else EarlyStart.begin(argv)
+    start = early if early is not None else EarlyStart.begin(argv, options.agent_label)
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
     guard = ProcessGuard()
@@ -168,6 +168,7 @@ def _run(
             prestarted=early,
             watchers=watchers,
             sandbox=sandbox,
+            name=options.agent_label,
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
         return session
@@ -192,6 +193,7 @@ def _run(
             guard=guard,
             watchers=watchers,
             sandbox=sandbox,
+            name=spec.name,
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
         return session

@@ -27,7 +27,7 @@ def test_slash_command_list(snap_compare, make_snapshot) -> None:
         await until(pilot, lambda: session.state is SessionState.READY and session.thread.commands)
         await pilot.press("slash")
         completion = pilot.app.screen.query_one(CompletionList)
-        await until(pilot, lambda: len(completion.items) == 10)  # 8 of acp-tui, 2 of the agent
+        await until(pilot, lambda: len(completion.items) == 10)  # 2 of the agent, then 8 of acp-tui
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=(100, 30), run_before=run)

@@ -46,4 +46,4 @@ def test_model_picker_with_groups(snap_compare, make_snapshot) -> None:
         await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
         await pilot.pause()
 
-    assert snap_compare(snapshot.app, terminal_size=(100, 30), run_before=run)
+    assert snap_compare(snapshot.app, terminal_size=(120, 30), run_before=run)

@@ -21,7 +21,7 @@ from acp_tui.launch_options import LaunchOptions
 from acp_tui.ui import launch
 from acp_tui.ui.first_frame import ENTER, LEAVE, PASTE_OFF, PASTE_ON, FirstFrame
 
-COLUMNS, LINES = 100, 30
+COLUMNS, LINES = 120, 30  # wide enough for the sidebar (`shows_sidebar`)
 
 
 @pytest.fixture

@@ -65,3 +65,18 @@ async def test_tabs_of_one_agent_in_two_directories_are_named_by_their_directory
         assert names[0].endswith(f"[{first.spec.cwd.name}]") and names[1].endswith("[elsewhere]")
         line = drawn(h).strip()
         assert "[elsewhere]" in line and f"[{first.spec.cwd.name}]" in line, line
+
+
+async def test_two_tabs_of_one_agent_in_one_directory_are_numbered(tmp_path: Path) -> None:
+    async with workspace_app(tmp_path, size=(120, 30)) as h:
+        await open_tab(h)  # ctrl+t, Enter: the same agent in the same directory
+        await h.until(lambda: len(bar(h).labels) == 2, "two tabs in the bar")
+        names = [label.agent for label in bar(h).labels]
+        assert names[1] == f"{names[0]} 2", names
+        await open_tab(h)
+        await h.until(lambda: len(bar(h).labels) == 3, "three tabs in the bar")
+        assert [label.agent for label in bar(h).labels] == [
+            names[0],
+            *(f"{names[0]} {n}" for n in (2, 3)),
+        ]
+        assert f"{names[0]} 3" in drawn(h)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,14 @@ def test_the_app_runs_with_a_short_switch_interval(
     finally:
         sys.setswitchinterval(before)
     assert seen == [SWITCH_INTERVAL]
+
+
+def test_the_agent_is_named_as_launched_until_it_names_itself() -> None:
+    from acp_tui.presets import Preset
+
+    assert parse_args(["--demo"]).agent_label == "acp-tui demo agent", "not acp_tui.demo.agent"
+    options = parse_args(["--", sys.executable, "-m", "some_pkg.agent"])
+    assert options.agent_label == "some_pkg.agent"  # no preset: the command's short name
+    titled = Preset("claude", ("claude-code-acp",), title="Claude Code")
+    assert replace(options, preset=titled).agent_label == "Claude Code"
+    assert replace(options, preset=Preset("mine", ("x",))).agent_label == "mine"

@@ -40,11 +40,11 @@ def test_slash_parsing_filtering_merging_and_hints() -> None:
     assert [c.name for c in filter_commands(commands, "rw")] == ["review", "preview"]
     local = [SlashCommand("review", "local one", local=True)]
     assert [c.typed for c in merged(commands, local)] == [
-        "//review",
         "/init",
         "/review",
         "/preview",
-    ], "a shared name keeps both: the agent's /review and acp-tui's //review"
+        "//review",
+    ], "the agent's first; a shared name keeps both: the agent's /review and acp-tui's //review"
     assert filter_commands(commands, "review x") == []
     edits = [SlashCommand("editor", "", local=True), SlashCommand("edit", "")]
     assert [c.name for c in filter_commands(edits, "edit")] == ["edit", "editor"]

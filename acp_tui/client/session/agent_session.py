@@ -36,6 +36,7 @@ from acp_tui.client.session.open import (
     open_session,
 )
 from acp_tui.client.session.routes import install_handlers, v1_routes
+from acp_tui.client.start_watch import StartWatch
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2.session import V2Driver
@@ -109,8 +110,11 @@ class AgentSession:
         prestarted: Prestarted | None = None,
         watchers: DirectoryWatchers | None = None,
         sandbox: SandboxRequest | None = None,
+        name: str | None = None,
     ) -> None:
         settings = settings if settings is not None else Settings()
+        self.launch_name = name
+        """What the user started (a preset's title, the demo) until the agent names itself."""
         self.tasks = Supervisor("session")
         """Every background task of the session (turns, the process watch, clean-ups)."""
         self.guard = guard if guard is not None else ProcessGuard()
@@ -184,7 +188,17 @@ class AgentSession:
             sandbox_error=self.sandbox_error,
         )
         self.stalled = self.connector.stalled
-        """The stall set (initialize unanswered for too long), or cleared (None)."""
+        """The stall set (initialize unanswered for too long, or no session past the start's
+        bound), or cleared (None)."""
+        self.start_watch = StartWatch(
+            self.tasks,
+            seconds=lambda: self.settings.start_timeout,
+            state=lambda: self.state,
+            state_changed=self.state_changed,
+            stalled=self.stalled,
+            stderr_tail=self.stderr_tail,
+            step=lambda: self.phase,
+        )
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self.closing = False
@@ -198,17 +212,37 @@ class AgentSession:
 
     @property
     def agent_name(self) -> str:
-        """The agent's name for people: its title or name from `initialize`, else the command's
-        name.
+        """The agent's name for people: its title or name from `initialize`, else the name it
+        was launched by (a preset's, the demo's), else the command's name.
         """
         info = self.agent_info
         name = info.title or info.name if info is not None else None
-        return name if name else command_name(self.argv)
+        return name or self.launch_name or command_name(self.argv)
 
     @property
     def stall(self) -> AgentCrash | None:
-        """Set while the agent has not answered initialize for too long."""
-        return self.connector.stall
+        """Set while the agent has not answered initialize for too long, or has opened no
+        session within `start_timeout`."""
+        return self.connector.stall or self.start_watch.stall
+
+    @property
+    def starting_since(self) -> float | None:
+        """When the start (or restart) under way began (`time.monotonic`); None once it ended."""
+        return self.start_watch.started_at
+
+    def keep_waiting(self) -> bool:
+        """The user waits on for a start past its bound: the bound starts again (an unanswered
+        `initialize`: the warning goes, the answer is still awaited)."""
+        if self.connector.stall is not None:
+            self.connector.stall = None
+            self.stalled.emit(None)
+            return True
+        return self.start_watch.keep_waiting()
+
+    def stderr_tail(self, lines: int) -> list[str]:
+        """The last lines the agent wrote to stderr (made safe), none without a process."""
+        process = self.connector.process
+        return process.stderr_tail(lines) if process is not None else []
 
     @property
     def _process(self) -> AgentProcess | None:
@@ -310,8 +344,10 @@ class AgentSession:
         The change monitor starts once the session is open, not while the app starts (its
         baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
         self._opening = asyncio.current_task()
+        self.start_watch.arm()
         if not await self.connect():
             return False
+        self.start_watch.opening()
         opened = await open_session(self, load=False)
         self.changes.start_soon()
         return opened
@@ -323,8 +359,10 @@ class AgentSession:
         await self.teardown()
         self.crash = None
         self.error = None
+        self.start_watch.arm()
         if not await self.connect():
             return False
+        self.start_watch.opening()
         load = self.session_id is not None and self.can_load_session
         ok = await open_session(self, load=load)
         if ok:
@@ -556,4 +594,6 @@ class AgentSession:
             hint = refusal_hint(self.sandbox, self.crash.stderr_tail)
             if hint is not None:  # (before the state is told: the banner's notices include it)
                 self.notices.emit(Notice(hint, "warning"))
+        if state not in (SessionState.STARTING, SessionState.AUTHENTICATING):
+            self.start_watch.settled()
         self.state_changed.emit(state)

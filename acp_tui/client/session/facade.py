@@ -114,7 +114,17 @@ class SessionFacade(Protocol):
 
     @property
     def stall(self) -> AgentCrash | None:
-        """Set while the agent has not answered initialize for too long."""
+        """Set while the agent has not answered initialize for too long, or has opened no
+        session within the `start_timeout` setting."""
+        ...
+
+    @property
+    def starting_since(self) -> float | None:
+        """When the start (or restart) under way began (`time.monotonic`); None once it ended."""
+        ...
+
+    def stderr_tail(self, lines: int) -> list[str]:
+        """The last lines the agent wrote to stderr, made safe to show."""
         ...
 
     @property
@@ -231,6 +241,11 @@ class SessionFacade(Protocol):
 
     async def restart(self) -> bool:
         """Start the agent again and load the session when it can; False on failure."""
+        ...
+
+    def keep_waiting(self) -> bool:
+        """Wait on for a start past its bound (the stall cleared, the bound started again);
+        False when the start was not stalled."""
         ...
 
     async def choose_mode(self, mode_id: str) -> str | None:

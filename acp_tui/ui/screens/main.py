@@ -19,6 +19,7 @@ from acp_tui.client.write_review import WriteReport
 from acp_tui.protocol.models import Notice as ThreadNotice
 from acp_tui.thread import thread_changes
 from acp_tui.ui.first_frame import shows_sidebar
+from acp_tui.ui.key_labels import key_label
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import ComposerActions
@@ -37,6 +38,7 @@ from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
+from acp_tui.ui.widgets.empty_state import EmptyState
 from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
@@ -85,13 +87,13 @@ class MainScreen(
     """
     BINDINGS = [  # the footer's order, whatever has the focus (see `in_stable_order`)
         Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
-        Binding("shift+tab", "cycle_mode", "next mode", priority=True, id="main.next-mode"),
+        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode"),
         Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
         Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
-        Binding("ctrl+b", "toggle_sidebar", "sidebar", id="main.toggle-sidebar"),
         Binding("f2", "show_changes", "changes", id="main.changes"),
-        Binding("f3", "show_rules", "permission rules", id="main.rules"),
         Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar"),
+        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules"),
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
         ),
@@ -100,6 +102,8 @@ class MainScreen(
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
         *ComposerActions.COMPOSER_BINDINGS,
     ]
+    FOOTER_FIRST = ("help",)
+    """The app's keys the footer shows before the screen's (the rest of the app's come after)."""
     COMMANDS = {LocalCommandsProvider}
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
@@ -140,17 +144,37 @@ class MainScreen(
         with Horizontal(id="body"):
             with Vertical(id="main-column"):
                 yield CrashBanner(id="banner")
+                yield EmptyState(session, id="empty-state")
                 yield parts.conversation
                 yield QueueView(id="queue")
                 yield parts.composer
             yield parts.sidebar
         yield parts.status
-        yield ScreenFooter()
+        yield ScreenFooter(compact=True)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Textual's, in one order whatever has the focus (the footer's keys stay put)."""
-        return in_stable_order(super().active_bindings, self, self.BINDINGS)
+        """Textual's, in one order whatever has the focus (the footer's keys stay put), the
+        help key first among the screen's."""
+        ordered = in_stable_order(super().active_bindings, self, self.BINDINGS)
+        first = {
+            key: found
+            for key, found in ordered.items()
+            if found.node is self.app and found.binding.action in self.FOOTER_FIRST
+        }
+        focused = {k: f for k, f in ordered.items() if f.node not in (self, self.app)}
+        return {**focused, **first, **ordered}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that do nothing now leave the footer (and the key to whoever else binds it):
+        cancel while no turn runs and no start is stalled, restart while the agent runs."""
+        session = self.session
+        if action == "cancel_turn":
+            return session.turn_running or session.stall is not None
+        if action == "restart_agent":
+            stopped = session.state in (SessionState.CRASHED, SessionState.FAILED)
+            return stopped or session.stall is not None
+        return True
 
     def on_mount(self) -> None:
         """Subscribe the screen to its session's signals (state, queue, notices, stalls, thread,
@@ -169,6 +193,7 @@ class MainScreen(
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
+        self._start_clock = self.set_interval(1.0, self._tick_start, pause=True)
         # now, not with `focus()` (queued behind them): keys typed while the app starts go here
         self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
@@ -223,6 +248,10 @@ class MainScreen(
         self._paused = not shown
         parts = self.parts
         parts.status.show_clock(shown)
+        if not shown:
+            self._start_clock.pause()
+        elif self.session.state is SessionState.STARTING:
+            self._tick_start()
         if shown:
             changed = parts.conversation.catch_up()
             if parts.sidebar.catch_up() or changed:
@@ -253,15 +282,20 @@ class MainScreen(
         session = self.session
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
-        status.state = state.value
+        status.state = "not answering" if session.stall is not None else state.value
         status.running_since = time.monotonic() if state is SessionState.RUNNING else None
+        self._tick_start()
+        self.refresh_bindings()  # (cancel and restart come and go with the state)
+        self._on_queue_title()
         banner = self.query_one(CrashBanner)
         if state is SessionState.CRASHED and session.crash is not None:
             banner.show_crash(session.crash, session.agent_name)
             self.app.bell()
         elif state is SessionState.FAILED and session.error:
             banner.show_error(session.error)
-        elif state in (SessionState.READY, SessionState.RUNNING, SessionState.STARTING):
+        elif state in (SessionState.READY, SessionState.RUNNING) or (
+            state is SessionState.STARTING and session.stall is None  # (a stall's stays)
+        ):
             banner.hide()
         if state is not SessionState.STARTING:
             for composer in self.query(Composer).results(Composer):
@@ -271,20 +305,56 @@ class MainScreen(
             self._refresh_modes()
             self._refresh_model()  # a screen mounted after the options came (another session)
 
+    def _tick_start(self) -> None:
+        """While the agent starts, once a second: how long it has been starting (the status
+        bar) and its stderr (the empty conversation's hint); the clock stops once it started,
+        and while the tab is hidden."""
+        starting = self.session.state is SessionState.STARTING
+        self.parts.status.starting_since = self.session.starting_since if starting else None
+        self.query_one(EmptyState).update_state()
+        if starting and not self._paused:
+            self._start_clock.resume()
+        else:
+            self._start_clock.pause()
+
     def _on_stall(self, stall: AgentCrash | None) -> None:
-        """The agent has not answered initialize for a while (None: it has now)."""
+        """The agent has not answered initialize for a while, or opened no session within
+        `start_timeout` (None: it has now, or the user waits on)."""
         status = self.query_one(StatusBar)
         banner = self.query_one(CrashBanner)
         if stall is not None:
-            banner.show_crash(stall, self.session.agent_name)
+            banner.show_stall(stall, self.session.agent_name, self.stall_keys())
             status.state = "not answering"
+            self.app.bell()
         elif self.session.state not in (SessionState.CRASHED, SessionState.FAILED):
             banner.hide()
             status.state = self.session.state.value
+        self._on_queue_title()
+        self.refresh_bindings()
+
+    def stall_keys(self) -> str:
+        """What a stalled start offers, with the keys as the user's keymap has them."""
+        app = self.app
+        wait = key_label(app, "main.cancel-turn", "escape")
+        restart = key_label(app, "main.restart-agent", "ctrl+r")
+        quit_key = key_label(app, "app.quit", "ctrl+q")
+        return f"{wait} wait on · {restart} restart the agent · {quit_key} quit"
 
     def _on_queue(self, items: list[QueuedPrompt]) -> None:
         self.query_one(QueueView).show_queue(list(items))
         self.query_one(StatusBar).queued = len(items)
+        self._on_queue_title()
+
+    def _on_queue_title(self) -> None:
+        """While no session is open the queue waits for it, not for a turn's end."""
+        session = self.session
+        if session.stall is not None:
+            waiting = "waiting for the session: the agent is not answering"
+        elif session.state in (SessionState.STARTING, SessionState.AUTHENTICATING):
+            waiting = "waiting for the session: sent once it is open"
+        else:
+            waiting = None
+        self.query_one(QueueView).waiting_for = waiting
 
     def _on_notice(self, notice: Notice) -> None:
         notify(self, notice.text, severity=notice.severity)  # type: ignore[arg-type]
@@ -354,6 +424,11 @@ class MainScreen(
                 self._refresh_model()
             case thread_changes.TurnStateChanged() if self.session.speaks_v2:
                 self.query_one(StatusBar).activity = activity_text(thread)
+                self.refresh_bindings()
+            case thread_changes.EntryAdded() | thread_changes.CommandsChanged():
+                empty = self.query_one(EmptyState)
+                if empty.display or isinstance(change, thread_changes.CommandsChanged):
+                    empty.update_state()
             case thread_changes.NoticeReceived():
                 self._toast_notice(change.notice)
 
@@ -383,8 +458,13 @@ class MainScreen(
             self.post_message(SendOnBranch(self.session, point, event.text))
             return
         self.session.submit(event.text)
+        restart = key_label(self.app, "main.restart-agent", "ctrl+r")
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
-            notify(self, "The agent is not running: ctrl+r restarts it and sends this prompt.")
+            notify(self, f"The agent is not running: {restart} restarts it and sends this prompt.")
+        elif self.session.stall is not None:
+            wait = key_label(self.app, "main.cancel-turn", "escape")
+            notify(self, f"The agent is not answering: your prompt waits for the session "
+                   f"({wait} wait on, {restart} restart).", severity="warning")  # fmt: skip
         self.query_one(ConversationView).follow()
 
     @on(QueuedItem.EditRequested)
@@ -442,10 +522,13 @@ class MainScreen(
         self.post_message(RewindHere(self.session))
 
     async def action_cancel_turn(self) -> None:
-        """Send session/cancel when a turn is running."""
+        """Send session/cancel when a turn is running; on a stalled start, wait on (the banner
+        goes, the bound starts again)."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
+        elif self.session.keep_waiting():
+            notify(self, f"Waiting on for {self.session.agent_name}…", timeout=3)
 
     def action_restart_agent(self) -> None:
         """Restart a crashed, failed or stalled agent (hides the crash banner)."""

@@ -5,6 +5,10 @@ A terminal narrower than 59 columns kept the sidebar's 38 and left the conversat
 a few columns (the skeleton had already dropped the sidebar there, so the first frames did not
 even agree). The sidebar now hides there and comes back when the terminal is widened. Once the
 user shows or hides it with ctrl+b, that choice holds whatever the width, for that tab.
+
+The bound is the conversation's width, not the sidebar's: at 80 columns the sidebar left the
+conversation 42, where a permission card's buttons ran off the screen. Below 118 columns
+(`first_frame.CONVERSATION_MIN` beside the sidebar's 38) it hides.
 """
 
 from __future__ import annotations

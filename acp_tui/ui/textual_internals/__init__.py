@@ -36,6 +36,8 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
   `Timer._active`, `Timer._reset`, `Timer._tick`, `Timer._start`, `MessagePump._timers`: a
   frame asked for is drawn once one frame's time has passed since the last began, not a tick
   later (`frame_pacing.py`).
+- `textual._resolve.resolve_box_models` and `Widget.layout` overridden: a row of buttons that
+  wraps within the layout itself (`wrap_layout.py`: a permission card's options at 80 columns).
 - `App.delay_update` as `App.switch_mode` calls it (50 ms of no frames): not on a switch to a
   screen that is built (`switch_at_once.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.

@@ -31,6 +31,12 @@ class CrashBanner(Static):
         self.update(crash_renderable(crash, agent_name))
         self.add_class("-visible")
 
+    def show_stall(self, stall: AgentCrash, agent_name: str, keys: str) -> None:
+        """Show that the agent is not answering: since when, during what, its stderr, and
+        `keys` (how to wait, restart or quit)."""
+        self.update(crash_renderable(stall, agent_name, keys))
+        self.add_class("-visible")
+
     def show_error(self, message: str) -> None:
         """Show an error that stopped the session (e.g. a failed handshake)."""
         title = Text("✖ ", style="bold red")
@@ -43,8 +49,13 @@ class CrashBanner(Static):
         self.remove_class("-visible")
 
 
-def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
-    """The banner's text for a crash: the exit, during what, the last stderr lines and the keys."""
+def crash_renderable(
+    crash: AgentCrash,
+    agent_name: str,
+    keys: str = "ctrl+r restart the agent and continue · ctrl+q quit",
+) -> RenderableType:
+    """The banner's text for a crash (or a stall): what happened, during what, the last stderr
+    lines and the keys."""
     title = Text("✖ ", style="bold red")
     title.append(f"{agent_name} {crash.description.removeprefix('agent ')}", style="bold")
     when = "while idle" if crash.during == "idle" else f"during {crash.during}"
@@ -56,5 +67,5 @@ def crash_renderable(crash: AgentCrash, agent_name: str) -> RenderableType:
             lines.append(Text("  " + line, style="red", no_wrap=True, overflow="ellipsis"))
     else:
         lines.append(Text("it wrote nothing to stderr", style="dim"))
-    lines.append(Text("ctrl+r restart the agent and continue · ctrl+q quit", style="bold"))
+    lines.append(Text(keys, style="bold"))
     return Group(*lines)

@@ -24,7 +24,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
@@ -33,6 +33,7 @@ from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.thread.permission import OptionLike, PermissionAsk
 from acp_tui.ui.key_guard import QuestionKeys
 from acp_tui.ui.textual_internals import bound_keys
+from acp_tui.ui.textual_internals.wrap_layout import WrapRow
 from acp_tui.ui.widgets.guard_hint import GuardHint
 
 KIND_BINDINGS = {
@@ -98,13 +99,14 @@ class PermissionPrompt(Vertical, can_focus=True):
     PermissionPrompt #question { text-style: bold; }
     PermissionPrompt Horizontal { height: auto; }
     PermissionPrompt Button { margin-right: 1; min-width: 12; }
+
     PermissionPrompt .covers { color: $text-muted; }
     """
 
     BINDINGS = [
         *[
-            Binding(key, f"choose_kind('{kind}')", kind.replace("_", " "), show=False, id=id_)
-            for kind, (key, id_) in KIND_BINDINGS.items()
+            Binding(key, f"choose_kind('{kind}')", kind.replace("_", " "), id=id_)
+            for kind, (key, id_) in KIND_BINDINGS.items()  # (in the footer while focused)
         ],
         *[
             Binding(
@@ -141,7 +143,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         question.append(f"  ({self.entry.kind})", style="dim")
         yield Static(question, id="question")
         keys = [self._key(binding_id, key) for binding_id, key in option_keys(self.options)]
-        with Horizontal(id="options"):
+        with WrapRow(id="options"):  # buttons that do not fit in one line wrap to the next
             for index, (option, key) in enumerate(zip(self.options, keys, strict=True)):
                 label = Text(f"{option.name} ({key})" if key else option.name)
                 yield Button(
@@ -151,11 +153,11 @@ class PermissionPrompt(Vertical, can_focus=True):
                 )
         if any(o.kind.endswith("_always") for o in self.options) and self.ask.covers:
             yield Static(Text(f"“always” remembers: {self.ask.covers}"), classes="covers")
-        hint = "keys: " + " · ".join(
-            f"{key} {option.name}" for option, key in zip(self.options, keys, strict=True) if key
-        )
-        hint += " · d full diff" if _has_diff(self.entry) else ""
-        yield Static(Text(hint + " · ←/→ and enter · esc cancels the turn", style="dim"))
+        # each button names its key already; the hint says the rest, in a line or two at 80 columns
+        hint = "d full diff · " if _has_diff(self.entry) else ""
+        numbered = len(self.options)
+        hint += f"1-{numbered} an option · " if numbered > 1 else ""
+        yield Static(Text(hint + "←/→ enter · esc cancels the turn", style="dim"), classes="hint")
         yield GuardHint(self.keys)
 
     # ---- focus ---------------------------------------------------------------------------------
@@ -227,6 +229,12 @@ class PermissionPrompt(Vertical, can_focus=True):
             self.take_focus()
 
     # ---- answering -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A kind no option has is not offered (nor shown in the footer)."""
+        if action == "choose_kind":
+            return any(o.kind == parameters[0] for o in self.options)
+        return True
 
     def action_choose_kind(self, kind: str) -> None:
         """Answer with the option of that kind (allow once, allow always, reject ...), if

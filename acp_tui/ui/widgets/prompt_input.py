@@ -104,6 +104,11 @@ class PromptInput(KeysFirstTextArea):
             event.prevent_default()
             self.submit()
             return True
+        if event.character == "?" and not self.text and not self.read_only:
+            event.stop()  # `?` in an empty prompt: the help (typed after a word, it is text)
+            event.prevent_default()
+            await self.app.run_action("help")
+            return True
         if event.key in NEWLINE_KEYS:
             event.stop()
             event.prevent_default()

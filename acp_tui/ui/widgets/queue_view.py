@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Button, Static
 
 from acp_tui.client.events import QueuedPrompt
@@ -81,12 +82,26 @@ class QueueView(Vertical):
     QueueView.-has-items { display: block; }
     """
 
+    items: tuple[QueuedPrompt, ...] = ()
+    waiting_for: reactive[str | None] = reactive(None)
+    """What the queue waits for when it is not the end of a turn (no session open yet)."""
+
     def show_queue(self, items: list[QueuedPrompt]) -> None:
         """Show `items` (the view hides when there are none)."""
+        self.items = tuple(items)
         self.remove_children()
         self.mount_all(QueuedItem(item) for item in items)
         self.set_class(bool(items), "-has-items")
+        self._title()
+
+    def watch_waiting_for(self) -> None:
+        self._title()
+
+    def _title(self) -> None:
+        items = self.items
         if items and items[0].sent:  # v2: sent at once, the agent takes them
             self.border_title = f"queued ({len(items)}): sent, waiting for the agent to take them"
+        elif self.waiting_for is not None:
+            self.border_title = f"queued ({len(items)}): {self.waiting_for}"
         else:
             self.border_title = f"queued ({len(items)}): sent when the turn ends"

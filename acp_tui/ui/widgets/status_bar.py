@@ -50,6 +50,8 @@ class StatusBar(Widget):
     state: reactive[str] = reactive("starting")
     usage: reactive[str] = reactive("")
     running_since: reactive[float | None] = reactive(None)
+    starting_since: reactive[float | None] = reactive(None)
+    """While the agent starts: since when (its time is shown beside "starting")."""
     queued: reactive[int] = reactive(0)
     activity: reactive[str] = reactive("")
     """v2: what `state_update` said, e.g. "idle · end_turn" or "requires action: Edit a.py"."""
@@ -68,7 +70,7 @@ class StatusBar(Widget):
             self._ticker.pause()
 
     def _tick(self) -> None:
-        if self.running_since is not None:
+        if self.running_since is not None or self.starting_since is not None:
             self.refresh()
 
     def render(self) -> Text:
@@ -92,6 +94,9 @@ class StatusBar(Widget):
             text.append("  esc to cancel", style="dim")
         else:
             text.append(f"  ● {self.state}", style=_state_style(self.state))
+            if self.starting_since is not None and self.state == "starting":
+                waited = format_elapsed(time.monotonic() - self.starting_since)
+                text.append(f" {waited}", style=_state_style(self.state))
         if self.activity:
             style = "bold magenta" if self.activity.startswith("requires") else "dim"
             text.append(f"  {self.activity}", style=style)

@@ -188,8 +188,8 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(tab_name(tab, self.tabs), tab.title, tab.state.value, tab is self.current_tab)
-            for tab in self.tabs
+            TabLabel(name, tab.title, tab.state.value, tab is self.current_tab)
+            for tab, name in zip(self.tabs, tab_names(self.tabs), strict=True)
         ]
         screen.parts.tab_bar.show_tabs(labels)
 
@@ -367,6 +367,18 @@ def tab_name(tab: SessionTab, tabs: Sequence[SessionTab] = ()) -> str:
     if any(t.agent == tab.agent for t in elsewhere):
         return f"{tab.agent} [{cwd.name or cwd}]"
     return tab.agent
+
+
+def tab_names(tabs: Sequence[SessionTab]) -> list[str]:
+    """Each tab's name (`tab_name`), the second and later of one name numbered in tab order
+    ("demo", "demo 2"): two tabs of one agent in one directory are told apart at a glance."""
+    names = [tab_name(tab, tabs) for tab in tabs]
+    seen: dict[str, int] = {}
+    numbered = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        numbered.append(name if seen[name] == 1 else f"{name} {seen[name]}")
+    return numbered
 
 
 def spec_for(session: AgentSession, preset: Preset | None) -> SessionSpec:
