@@ -264,10 +264,11 @@ class AgentSession:
         """Each elicitation the user must answer."""
         return self.elicitations.presented
 
-    async def write_export(self, path: Path, text: str) -> Path:
+    async def write_export(self, path: Path, text: str, *, typed: bool = False) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic, an own
-        file of acp-tui's); the real path written, else `OwnWriteError`."""
-        return await self.fs.own_writes.write(path, text.encode("utf-8"))
+        file of acp-tui's); the real path written, else `OwnWriteError`. `typed`: the user typed
+        the path (outside the roots as typed, it is not asked about)."""
+        return await self.fs.own_writes.write(path, text.encode("utf-8"), typed=typed)
 
     def terminal(self, terminal_id: str) -> Terminal | None:
         """The agent's terminal with this id (released ones too), for its view."""

@@ -183,13 +183,15 @@ class SessionFacade(Protocol):
         """Send the prompts queued while the session was opening (once it is open)."""
         ...
 
-    async def write_export(self, path: Path, text: str) -> Path:
+    async def write_export(self, path: Path, text: str, *, typed: bool = False) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic); the
         real path written. Raises `OwnWriteError` saying why it was not written.
 
         Args:
             path: where the user asked for it.
             text: the export (written as UTF-8).
+            typed: the user typed `path`: outside the session roots as typed, it is their own
+                choice and not asked about (special files are still refused).
         """
         ...
 
