@@ -78,10 +78,11 @@ async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) ->
         assert [item.shown for item in compare.files] == ["README.md"]
         # the worktree's side names its file where it is, not as a suspicious relative path
         (item,) = compare.files
-        assert item.left is not None and item.left.path == str(wt.path / "README.md")
-        assert "relative path" not in str(diff_title(item.left))
-        assert compare.left.name.endswith(f"({wt.branch})") and compare.right.name
-        await h.pilot.press("1")  # the worktree's side: applied through apply_worktree
+        # side 1 is tab 1, side 2 the worktree's tab 2, as the tabs go (issue 39, 15f)
+        assert item.right is not None and item.right.path == str(wt.path / "README.md")
+        assert "relative path" not in str(diff_title(item.right))
+        assert compare.right.name.endswith(f"({wt.branch})") and compare.left.name
+        await h.pilot.press("2")  # the worktree's side: applied through apply_worktree
         await h.until(lambda: isinstance(h.app.screen, ApplyReviewScreen), "its review")
         await h.pilot.press("escape")  # rejected: nothing written
         await h.until(lambda: isinstance(h.app.screen, ApplySummaryScreen), "the summary")
