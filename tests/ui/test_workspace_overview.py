@@ -149,3 +149,18 @@ async def test_every_answer_of_the_close_worktree_question_is_on_screen(tmp_path
         await h.pilot.press("n")  # not closed
         await h.until(lambda: isinstance(h.app.screen, MainScreen), "back")
         assert tab in h.app.tabs
+
+
+async def test_w_opens_any_agent_picked_in_a_new_git_worktree(tmp_path: Path) -> None:
+    """ctrl+t, another agent highlighted, `w`: that agent in a new worktree (issue 39, 15c; only
+    the current tab's agent was offered one)."""
+    from acp_tui.presets import Preset
+    from tests.ui.app_harness import demo_argv
+
+    repo = make_repo(tmp_path, {"README.md": "hello\n"})
+    other = Preset("other-agent", tuple(demo_argv()))
+    async with workspace_app(tmp_path, other, cwd=repo) as h:
+        tab = await open_tab(h, "down", "w")  # the second entry: the preset
+        wt = tab.spec.worktree
+        assert wt is not None and wt.repo == repo and wt.branch.startswith("acp-tui/other-agent")
+        assert tab.spec.preset == other and Path(tab.session.cwd) == wt.cwd
