@@ -226,7 +226,7 @@ async def apply_plan(
             continue
         try:
             await reverts.restore(
-                step.path, step.content, reverts=step.reverts, expected=step.current
+                step.path, step.content, reverts=step.reverts, expected=step.current, rewind=True
             )
         except RevertConflict:
             result.failed.append((step.path, "it changed on disk since the list was shown"))
