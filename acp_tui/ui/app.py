@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session import history as session_history
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.history import OpenRequest
+from acp_tui.host import error_log
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
@@ -442,7 +443,8 @@ class AcpApp(WorkspaceApp):
         self.call_later(self._show_listener_failure, failure)
 
     def _show_listener_failure(self, failure: ListenerFailure) -> None:
-        notify(self, failure.describe(), title="Internal error (logged)", severity="error")
+        title = f"Internal error ({error_log.where()})"
+        notify(self, failure.describe(), title=title, severity="error", timeout=15)
 
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session (agent, terminals, change monitor)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.client.prestart import Prestarted, prestart, quick_agent_env
+from acp_tui.host import error_log
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
@@ -59,6 +60,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         return run_replay(options)  # no agent: the recorded frames play instead
     # (the collector is off from here until `AcpApp.on_mount`: ~8% of the CPU to the first frame)
     start = early if early is not None else EarlyStart.begin(argv)
+    error_log.install()  # acp-tui's own errors: the state directory's errors.log, named when shown
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
     guard = ProcessGuard()

@@ -38,6 +38,7 @@ from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2.session import V2Driver
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
+from acp_tui.host import error_log
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
@@ -509,7 +510,8 @@ class AgentSession:
         self.set_state(SessionState.FAILED)
 
     def _on_task_failure(self, failure: TaskFailure) -> None:
-        self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
+        where = error_log.where()
+        self.notices.emit(Notice(f"Internal error ({where}): {failure.describe()}", "error"))
 
     def set_state(self, state: SessionState) -> None:
         """Move to `state` and tell `state_changed` (READY is told even when already ready)."""
