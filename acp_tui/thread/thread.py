@@ -415,6 +415,13 @@ class Thread(ThreadPlans, ThreadSettings):
         self.turn_running = False
         self.last_stop_reason = None
 
+    def carry_title(self, title: str | None) -> None:
+        """Keep the title of the session this one branched from, until the agent names it (a
+        new branch by rewind or a fork from a message goes on with the same work)."""
+        if title and self.title is None:
+            self.title = title
+            self.changed.emit(ch.InfoChanged())
+
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
         request may name a tool call never announced, or carry fields newer than its updates)."""

@@ -342,6 +342,8 @@ class AcpApp(WorkspaceApp):
         tab moves to a new mode with a new main screen, and the old mode (its screens) goes."""
         old_mode, tab.mode = tab.mode, self._next_mode()
         tab.ui.mode = tab.mode
+        if tab.screen is not None:
+            tab.screen.detach()  # (its widgets go first as it is removed: it must hear no more)
         tab.screen = None
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         if tab is self.current_tab:
