@@ -53,6 +53,9 @@ class FileStep:
     reverts: int
     edited_between: bool = False
     """Someone but the agent changed the file between the rewound turns."""
+    changed_by: tuple[str, ...] | None = None
+    """When what is there now was left by another session of acp-tui (another tab's agent):
+    its name (empty when which one is not known); None: the user or another program."""
 
     @property
     def action(self) -> Action:
@@ -73,6 +76,20 @@ class FileStep:
         once, by the planner off the event loop)."""
         diff = compute_diff(str(self.path), _text(self.current), _text(self.content) or "")
         return diff.added, diff.removed
+
+    @property
+    def who(self) -> str:
+        """Who changed the file since acp-tui left it, in words ("you", "another tab's agent
+        (qwen)")."""
+        if self.changed_by is None:
+            return "you (or another program)"
+        names = ", ".join(self.changed_by)
+        return f"another tab's agent ({names})" if names else "another tab's agent"
+
+    @property
+    def theirs(self) -> str:
+        """What keeping the file keeps: "yours", or "its version"."""
+        return "yours" if self.changed_by is None else "its version"
 
     def describe(self, *, forward: bool = False) -> str:
         """The step in words for the rewind screen (`forward`: going to a branch's end instead)."""
@@ -199,7 +216,8 @@ def plan_rewind(
         expected = None if last.deleted else last.after_data()
         between = any(r.id not in ours and r.reverts is None for r in later if r.id < last.id)
         current = read_optional(path)
-        step = FileStep(path, first.before_data(), expected, current, first.id, between)
+        by = changes.changed_by_other(path, current) if current != expected else None
+        step = FileStep(path, first.before_data(), expected, current, first.id, between, by)
         if step.current != step.content:
             _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
             files.append(step)
@@ -222,7 +240,9 @@ async def apply_plan(
     result = RewindResult()
     for step in plan.files:
         if step.conflict and step.path not in allowed:
-            result.skipped.append((step.path, "you changed it after the agent: yours is kept"))
+            result.skipped.append(
+                (step.path, f"{step.who} changed it after the agent: {step.theirs} is kept")
+            )
             continue
         try:
             await reverts.restore(
