@@ -133,6 +133,7 @@ def _run(
             watchers=watchers,
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
+        session.preset_name = preset.name if preset is not None else None
         return session
 
     rules_by_dir = {real_path(cwd): rules}
@@ -155,6 +156,7 @@ def _run(
             watchers=watchers,
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
+        session.preset_name = spec.preset.name if spec.preset is not None else None
         return session
 
     open_request = OpenRequest(

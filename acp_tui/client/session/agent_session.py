@@ -115,6 +115,7 @@ class AgentSession:
         self.mcp_servers = list(mcp_servers) or normalize_servers(settings.mcp_servers)[0]
         self.mcp_sent: list[dict[str, Any]] = []  # what the last session open passed
         self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
+        self.preset_name: str | None = None  # its `[agents.NAME]`, named in login hints
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
