@@ -16,6 +16,7 @@ from pathlib import Path
 
 from acp_tui.host import app_dirs, gc_pauses, memory_snapshots
 from acp_tui.host.boundary import is_within, resolve_path
+from acp_tui.protocol.traffic import is_tab_log_of
 
 OWN_DIR = ".acp-tui"
 """The directory below the session directory where acp-tui keeps its own files (exports)."""
@@ -28,6 +29,7 @@ class OwnFiles:
         self._files: set[Path] = set()
         self._dirs: set[Path] = set()
         self._not_own: set[Path] = set()
+        self._log_bases: list[Path] = []
         for directory in (app_dirs.data_dir(), app_dirs.cache_dir(), app_dirs.state_dir()):
             self.add_dir(directory)
         worktrees = app_dirs.data_dir() / app_dirs.WORKTREES
@@ -39,6 +41,12 @@ class OwnFiles:
         self._files.add(real)
         self._files.add(Path(path).absolute())
         return real
+
+    def add_tab_logs(self, path: Path) -> None:
+        """Count the `--log` file `path` and every later tab's beside it (`tab_log_path`) as
+        acp-tui's own: every tab of the app logs there."""
+        self.add(path)
+        self._log_bases += [Path(path).absolute(), resolve_path(Path(path).absolute())]
 
     def add_dir(self, path: Path) -> None:
         """Count everything below the directory `path` (absolute) as acp-tui's own."""
@@ -60,6 +68,8 @@ class OwnFiles:
         if not isinstance(path, Path):
             return False
         if path in self._files:
+            return True
+        if any(is_tab_log_of(path, base) for base in self._log_bases):
             return True
         if any(is_within(path, d) for d in self._not_own):
             return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -105,6 +106,7 @@ def _run(
     from acp_tui.host.dir_watch import DirectoryWatchers
     from acp_tui.host.local_files import real_path
     from acp_tui.host.permission_rules import RulesStore
+    from acp_tui.protocol.traffic import tab_log_path
     from acp_tui.ui.app import AcpApp
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.ui.workspace.spec import SessionSpec
@@ -137,6 +139,7 @@ def _run(
         return session
 
     rules_by_dir = {real_path(cwd): rules}
+    tab_numbers = itertools.count(2)  # the later tabs' `--log` files: log.tab2.jsonl, ...
 
     def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
         """A later tab's session: its own agent process, no prestart; the guard and the
@@ -144,10 +147,13 @@ def _run(
         servers, _ = preset_mcp_servers(loaded.settings.mcp_servers, spec.preset)
         where = real_path(spec.cwd)
         store = rules_by_dir.setdefault(where, RulesStore(where))
+        log = options.log_path
         session = AgentSession(
             list(spec.argv),
             where,
             bridge,
+            log_path=tab_log_path(log, next(tab_numbers)) if log is not None else None,
+            log_base=log,
             mcp_servers=servers,
             env_extra=dict(spec.preset.env) if spec.preset is not None else {},
             settings=loaded.settings,
@@ -157,6 +163,7 @@ def _run(
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
         session.preset_name = spec.preset.name if spec.preset is not None else None
+        session.announce_log = log is not None
         return session
 
     open_request = OpenRequest(

@@ -80,6 +80,8 @@ class AgentSession:
         cwd: the session directory (resolved here).
         ui: the questions only a person answers (`ClientUi`).
         log_path: the `--log` file every frame is written to (an own file of acp-tui's).
+        log_base: the `--log` file the app was given, when `log_path` is a later tab's beside
+            it (every tab's file is an own file of every session's).
         mcp_servers: MCP servers to offer (default: the settings').
         env_extra: variables added to the agent's environment (over the settings').
         settings: config.toml's settings (default: the defaults).
@@ -96,6 +98,7 @@ class AgentSession:
         ui: ClientUi,
         *,
         log_path: Path | None = None,
+        log_base: Path | None = None,
         mcp_servers: Sequence[dict[str, Any]] = (),
         env_extra: dict[str, str] | None = None,
         settings: Settings | None = None,
@@ -148,8 +151,13 @@ class AgentSession:
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._log = JsonlTrafficLog(log_path) if log_path else None
+        self.log_path = log_path
+        """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
+        self.announce_log = False
+        """Say where the frames go when the session starts (a later tab: its own file)."""
         if log_path is not None:
-            self.fs.own_files.add(log_path)  # acp-tui's own file: never a change of the session
+            # acp-tui's own files, never changes of the session: this log and every tab's
+            self.fs.own_files.add_tab_logs(log_base if log_base is not None else log_path)
         self.connector = Connector(
             self.argv,
             self.cwd,
@@ -284,6 +292,8 @@ class AgentSession:
         The change monitor starts once the session is open, not while the app starts (its
         baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
         self._opening = asyncio.current_task()
+        if self.announce_log and self.log_path is not None:
+            self.notices.emit(Notice(f"This tab's ACP traffic is logged to {self.log_path}"))
         if not await self.connect():
             return False
         opened = await open_session(self, load=False)
