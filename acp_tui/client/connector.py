@@ -209,12 +209,14 @@ class Connector:
         v2: bool = False,
         preferred: AuthMethodInfo | None = None,
         agent: str = "the agent",
+        hint: Callable[[AuthMethodInfo], str | None] = lambda _method: None,
     ) -> LoggedIn | GaveUp | Lost:
         """Ask the user how to log in until a method works or they give up. An agent method is
         `authenticate` on this connection (`v2`: `auth/login`); a terminal method runs
         the agent's login command, after which (ACP v1) the caller reconnects
         (`LoggedIn.reconnect`). A `preferred` method (a preset's) is tried first, once,
-        without asking. `agent` names the agent in the question."""
+        without asking. `agent` names the agent in the question; `hint(method)` is added to
+        the error of a method that failed (which variable to set, and where)."""
         method: AuthMethodInfo | None
         while True:
             if preferred is not None:
@@ -236,6 +238,9 @@ class Connector:
                 await AgentApi(connection, v2=v2).authenticate(method.id)
             except RpcError as failure:
                 error = f"{method.name}: {failure.describe()}"
+                told = hint(method)
+                if told:
+                    error += f"\n{told}"
                 continue
             except ConnectionClosed as failure:
                 return Lost(failure)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from acp_tui.client.auth_hints import sent_env_vars
 from acp_tui.client.hello import AgentHello, AuthMethodInfo, HandshakeError, malformed_answer
 from acp_tui.protocol.models import AuthMethodTerminal, InitializeResponse
 from acp_tui.protocol.version import PROTOCOL_VERSION
@@ -47,6 +48,7 @@ def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> Agen
             type="terminal" if isinstance(method, AuthMethodTerminal) else "agent",
             args=tuple(method.args) if isinstance(method, AuthMethodTerminal) else (),
             env=dict(method.env) if isinstance(method, AuthMethodTerminal) else {},
+            env_vars=sent_env_vars([method.model_extra, method.meta], method.description),
         )
         for method in response.auth_methods
     ]

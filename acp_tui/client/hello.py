@@ -24,6 +24,8 @@ class AuthMethodInfo:
     type: str  # "agent" (default) or "terminal"
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
+    env_vars: tuple[str, ...] = ()
+    """Environment variables the agent says this method reads (`auth_hints.sent_env_vars`)."""
 
 
 class HandshakeError(Exception):

@@ -53,10 +53,11 @@ class ForkPoint:
 @dataclass(frozen=True)
 class Forked:
     """What `continue_from` did: `fork` (session/fork, the conversation kept on screen) or
-    `context` (a new session; `carried` entries go with the next prompt). Either way the earlier
-    session's mode, model and option values are set on the new one."""
+    `context` (a new session; `carried` entries go with the next prompt); `new` (`start_fresh`:
+    a new session, nothing carried). Each way the earlier session's mode, model and option
+    values are set on the new one, and its title kept until the agent gives another."""
 
-    how: Literal["fork", "context"]
+    how: Literal["fork", "context", "new"]
     session_id: str
     carried: int = 0
     problems: tuple[str, ...] = ()
@@ -129,15 +130,39 @@ async def continue_from(session: AgentSession, entry_id: int) -> Forked | str:
     )
     if session.turn_running:
         return RUNNING
+    opened = await _reopen(session)
+    if isinstance(opened, str):
+        return opened
+    new_id, problems = opened
+    session.carry_into_next_prompt(blocks)
+    return Forked("context", new_id, len(carried), problems)
+
+
+async def start_fresh(session: AgentSession) -> Forked | str:
+    """A new session in place of the current one (a rewind to the first prompt): nothing of the
+    conversation carried, but its mode, model, option values and title kept. Returns what was
+    done, or an error message."""
+    if session.turn_running:
+        return RUNNING
+    opened = await _reopen(session)
+    if isinstance(opened, str):
+        return opened
+    return Forked("new", opened[0], problems=opened[1])
+
+
+async def _reopen(session: AgentSession) -> tuple[str, tuple[str, ...]] | str:
+    """Close the current session and open a new one with the current one's settings and title:
+    (its id, the settings it did not take), or an error message."""
     settings = current_settings(session)
+    title = session.thread.title
     await session.close_current_session()
     session.thread.reset()
     if not await session.open_new():
         return session.error or "the agent did not open a new session"
     assert session.session_id is not None
-    session.carry_into_next_prompt(blocks)
     problems = await apply_settings(session, settings)
-    return Forked("context", session.session_id, len(carried), tuple(problems))
+    session.thread.carry_title(title)
+    return session.session_id, tuple(problems)
 
 
 async def fork_whole(session: AgentSession) -> Forked | str:
@@ -153,6 +178,9 @@ async def fork_whole(session: AgentSession) -> Forked | str:
         return error_text(error)
     new_id = fork.session_id
     settings = current_settings(session)
+    title = session.thread.title
     await session.close_current_session()
     session.adopt_fork(new_id, fork)
-    return Forked("fork", new_id, problems=tuple(await apply_settings(session, settings)))
+    problems = tuple(await apply_settings(session, settings))
+    session.thread.carry_title(title)
+    return Forked("fork", new_id, problems=problems)

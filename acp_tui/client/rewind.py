@@ -64,6 +64,9 @@ class FileStep:
     leads_to: Path | None = None
     """The path now leads elsewhere (the agent put a symlink there): `current` was not read, and
     restoring it asks first (the revert's question about a changed path)."""
+    changed_by: tuple[str, ...] | None = None
+    """When what is there now was left by another session of acp-tui (another tab's agent):
+    its name (empty when which one is not known); None: the user or another program."""
 
     @property
     def action(self) -> Action:
@@ -84,6 +87,20 @@ class FileStep:
         once, by the planner off the event loop)."""
         diff = compute_diff(str(self.path), _text(self.current), _text(self.content) or "")
         return diff.added, diff.removed
+
+    @property
+    def who(self) -> str:
+        """Who changed the file since acp-tui left it, in words ("you", "another tab's agent
+        (qwen)")."""
+        if self.changed_by is None:
+            return "you (or another program)"
+        names = ", ".join(self.changed_by)
+        return f"another tab's agent ({names})" if names else "another tab's agent"
+
+    @property
+    def theirs(self) -> str:
+        """What keeping the file keeps: "yours", or "its version"."""
+        return "yours" if self.changed_by is None else "its version"
 
     def describe(self, *, forward: bool = False) -> str:
         """The step in words for the rewind screen (`forward`: going to a branch's end instead)."""
@@ -253,8 +270,9 @@ def plan_rewind(
         if now.unrestorable is not None:
             unknown.append((path, now.unrestorable))
             continue
+        by = changes.changed_by_other(path, now.content) if now.content != expected else None
         step = FileStep(path, first.before_data(), expected, now.content, first.id, between,
-                        now.leads_to)  # fmt: skip
+                        now.leads_to, by)  # fmt: skip
         if step.current != step.content or step.leads_to is not None:
             _ = step.counts  # (the diff, here in the planner's thread, not when drawn)
             files.append(step)
@@ -277,12 +295,16 @@ async def apply_plan(
     result = RewindResult()
     for step in plan.files:
         if step.conflict and step.path not in allowed:
-            result.skipped.append((step.path, "you changed it after the agent: yours is kept"))
+            result.skipped.append(
+                (step.path, f"{step.who} changed it after the agent: {step.theirs} is kept")
+            )
             continue
         try:
             # (a path leading elsewhere was not read: the revert asks before writing there)
             expected = Expect.ANY if step.leads_to is not None else step.current
-            await reverts.restore(step.path, step.content, reverts=step.reverts, expected=expected)
+            await reverts.restore(
+                step.path, step.content, reverts=step.reverts, expected=expected, rewind=True
+            )
         except RevertConflict:
             result.failed.append((step.path, "it changed on disk since the list was shown"))
             continue

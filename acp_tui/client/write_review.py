@@ -4,13 +4,16 @@
 it decides, from the `hold_writes` setting, whether the user reviews the write first:
 
 - ``"always"``: every write that changes the file is held;
-- ``"outside_permission"`` (default): a write is held unless the most recent permission the user
-  granted in this session (an ``allow_once``/``allow_always`` option) covered that exact file,
-  through the tool call's ``locations`` or the paths of its ``diff`` content;
+- ``"outside_permission"`` (default): a write is held unless the most recent permission request
+  was answered by the user (an ``allow_once``/``allow_always`` option they picked) and covered
+  that exact file, through the tool call's ``locations`` or the paths of its ``diff`` content;
+  such a grant lets one write of each file it names through, then it is spent;
 - ``"never"``: writes go straight through.
 
 Only the user's own answers count as a grant: a permission answered automatically (a remembered
-rule, the `permission_policy`, the `auto_answer` hook) never lets a write skip review.
+rule, the `permission_policy`, the `auto_answer` hook) never lets a write skip review, and it
+ends the grant the user gave before. A grant is spent by the write it was for, so a later write
+the agent makes on its own "always" (an agent that remembers and no longer asks) is held.
 
 The diff of a write is computed once, here: a held write awaits `review_ui(path, diff)` (the UI
 shows that diff; it returns a `ReviewedWrite` with the content to write, or None to reject, which
@@ -96,11 +99,25 @@ class WriteReviewGate:
 
         Returns a function that stops tracking.
         """
-        return broker.subscribe(self._watch_permission)
+        stop_presented = broker.subscribe(self._watch_permission)
+        stop_automatic = broker.subscribe_auto_answers(lambda _event: self._end_grant())
+
+        def stop() -> None:
+            stop_presented()
+            stop_automatic()
+
+        return stop
+
+    def _end_grant(self) -> None:
+        """A permission answered without the user: the last one is no longer theirs."""
+        self._granted = frozenset()
 
     def _watch_permission(self, pending: PendingPermission) -> None:
         def answered(future: asyncio.Future[dict[str, Any]]) -> None:
-            if future.cancelled() or future.exception() is not None or pending.automatic:
+            if future.cancelled() or future.exception() is not None:
+                return
+            if pending.automatic:
+                self._end_grant()
                 return
             self.permission_answered(pending)
 
@@ -135,6 +152,8 @@ class WriteReviewGate:
         diff = compute_diff(str(path), proposal.before, proposal.proposed)
         total = len(diff.hunks)
         if total == 0 or not self.should_hold(path):
+            if total and self.hold_writes == "outside_permission":
+                self._granted -= {_canonical(path, self.cwd)}  # spent by this write
             review = WriteReview(False, total, total, diff.added, diff.removed)
             return ReviewOutcome(proposal.proposed, review)
         decision = await self.review_ui(path, diff)

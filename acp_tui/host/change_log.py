@@ -115,6 +115,15 @@ class WriteRecord:
 Subscriber = Callable[[WriteRecord], None]
 
 
+@dataclass(frozen=True)
+class OtherChange:
+    """The last change of a path another session of acp-tui made (not a record of this one):
+    what it left (`data`, None: deleted) and the session(s) it is attributed to (`by`)."""
+
+    data: bytes | None
+    by: tuple[str, ...]
+
+
 class ChangeLog:
     """The records, in order. `added` emits each record as it is appended; `settled` once the
     records of a group are all in (`group()`: the change monitor appends a slice of records at a
@@ -131,6 +140,18 @@ class ChangeLog:
         self._by_path: dict[Path, list[WriteRecord]] = {}
         self._depth = 0
         self._pending = False
+        self.others: dict[Path, OtherChange] = {}
+        """Per path, the last change another session made there (the change monitor's)."""
+
+    def note_other(self, path: Path, data: bytes | None, by: tuple[str, ...]) -> None:
+        """Another session changed `path` to `data` (not a change of this session's)."""
+        self.others[path] = OtherChange(data, by)
+
+    def changed_by_other(self, path: Path, data: bytes | None) -> tuple[str, ...] | None:
+        """Who of the other sessions left `path` holding `data` (None: none did; () when it
+        is not known which)."""
+        other = self.others.get(path)
+        return other.by if other is not None and other.data == data else None
 
     def subscribe(self, callback: Subscriber) -> Unsubscribe:
         """Call `callback` with every new record; returns a function that unsubscribes."""

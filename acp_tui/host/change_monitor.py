@@ -46,7 +46,7 @@ from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord, decode_for
 from acp_tui.host.dir_watch import DirectoryWatchers, Watching
 from acp_tui.host.ignore import IgnoreRules, git_root
 from acp_tui.host.inotify import Event
-from acp_tui.host.neighbours import THEIRS, Neighbour
+from acp_tui.host.neighbours import Neighbour
 from acp_tui.host.own_files import OwnFiles
 from acp_tui.tasks import Supervisor
 
@@ -261,8 +261,11 @@ class ChangeMonitor:
             if self._watching is not None
             else None
         )
-        if verdict is THEIRS:  # another session's: what is on disk now is known, not recorded
+        if verdict is not None and verdict.kind == "theirs":
+            # another session's: what is on disk now is known, not recorded; who made it is
+            # noted (a rewind names them rather than taking the change for the user's)
             self._last[path] = current.data
+            self.changes.note_other(path, current.data, verdict.working)
             return
         before_text, before_exact = decode_for_record(before.data)
         observed = self.attribute(path, current.data, before_text, at)

@@ -184,6 +184,7 @@ class FileSystemHost:
             self.changes, self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
         )
         """The user's reverts (hunk, file, turn): under the same locks, walk and boundary."""
+        self.reverts.rewound = self._rewound
         self.own_writes = OwnWrites(
             self.policy, self._locks, self.own_files, max_bytes=max_read_bytes
         )
@@ -338,6 +339,15 @@ class FileSystemHost:
         report = WriteReport.of(record)
         if report is not None:
             self.written.emit(report)
+
+    def _rewound(self, record: WriteRecord) -> None:
+        """A rewind put the file back (or deleted it): that is what acp-tui last left there, so
+        the new branch's agent writing it is no change from outside to ask about."""
+        if record.deleted:
+            self._known.pop(record.path, None)
+        else:
+            data = record.after_data()
+            self._known[record.path] = fingerprint(data, _mtime_ns(record.path), "write")
 
     def agent_changed(self, record: WriteRecord) -> None:
         """The change monitor saw the agent change a file itself (`record.observed`, origin

@@ -49,7 +49,8 @@ class Verdict:
     kind: str
     """"mine", "theirs" or "shared"."""
     working: tuple[str, ...] = ()
-    """With "shared": the names of the sessions whose agents were all working."""
+    """With "shared": the names of the sessions whose agents were all working; with "theirs":
+    the session whose change it is, when known."""
 
 
 MINE = Verdict("mine")
@@ -107,7 +108,7 @@ class Neighbours:
             if not write.unseen:
                 del self._written[path]
             if write.data == data:
-                return THEIRS
+                return Verdict("theirs", (write.writer.name(),))
         concerned = [m for m in self._members if m is member or m.covers(path)]
         if len(concerned) < 2:
             return MINE
@@ -115,5 +116,5 @@ class Neighbours:
         if not busy or busy == [member]:
             return MINE
         if member not in busy:
-            return THEIRS
+            return Verdict("theirs", tuple(m.name() for m in busy)) if len(busy) == 1 else THEIRS
         return Verdict("shared", tuple(m.name() for m in busy))

@@ -1,6 +1,8 @@
 """acp-tui's own files: what acp-tui itself writes in or near the session directory (the
 `--log FILE` traffic log, `/export`s, everything under ``<cwd>/.acp-tui/``, the logs and
-snapshots a benchmark asks for by the environment).
+snapshots a benchmark asks for by the environment), and everything in its own XDG directories
+(data, cache, state: `app_dirs.py`), wherever they are, even inside the project (but the git
+worktrees under the data directory, where sessions work).
 
 They are never changes of the session: the change monitor skips them (no record, so no turn
 summary, no Changes view entry and no revert can touch them), and a revert refuses them.
@@ -12,8 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_tui.host import gc_pauses, memory_snapshots
+from acp_tui.host import app_dirs, gc_pauses, memory_snapshots
 from acp_tui.host.boundary import is_within, resolve_path
+from acp_tui.protocol.traffic import is_tab_log_of
 
 OWN_DIR = ".acp-tui"
 """The directory below the session directory where acp-tui keeps its own files (exports)."""
@@ -25,6 +28,12 @@ class OwnFiles:
     def __init__(self) -> None:
         self._files: set[Path] = set()
         self._dirs: set[Path] = set()
+        self._not_own: set[Path] = set()
+        self._log_bases: list[Path] = []
+        for directory in (app_dirs.data_dir(), app_dirs.cache_dir(), app_dirs.state_dir()):
+            self.add_dir(directory)
+        worktrees = app_dirs.data_dir() / app_dirs.WORKTREES
+        self._not_own |= {worktrees.absolute(), resolve_path(worktrees.absolute())}
 
     def add(self, path: Path) -> Path:
         """Count the file at `path` (absolute) as acp-tui's own; returns its resolved path."""
@@ -32,6 +41,12 @@ class OwnFiles:
         self._files.add(real)
         self._files.add(Path(path).absolute())
         return real
+
+    def add_tab_logs(self, path: Path) -> None:
+        """Count the `--log` file `path` and every later tab's beside it (`tab_log_path`) as
+        acp-tui's own: every tab of the app logs there."""
+        self.add(path)
+        self._log_bases += [Path(path).absolute(), resolve_path(Path(path).absolute())]
 
     def add_dir(self, path: Path) -> None:
         """Count everything below the directory `path` (absolute) as acp-tui's own."""
@@ -52,4 +67,10 @@ class OwnFiles:
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, Path):
             return False
-        return path in self._files or any(is_within(path, d) for d in self._dirs)
+        if path in self._files:
+            return True
+        if any(is_tab_log_of(path, base) for base in self._log_bases):
+            return True
+        if any(is_within(path, d) for d in self._not_own):
+            return False
+        return any(is_within(path, d) for d in self._dirs)

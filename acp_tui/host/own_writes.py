@@ -4,6 +4,10 @@ followed by hand, so what was checked is what is written), the boundary (a path 
 outside the session roots, or to a hard-linked file, is asked about through the same `Asker`
 question as an agent's write) and the atomic write through the walk's directory descriptor.
 The file is registered in `OwnFiles` first, so the change monitor never counts it as a change.
+A path the user typed that names a place outside the session roots (`//export ~/notes/x.md`) is
+the user's own choice and is not asked about (`typed`); one typed inside that leads outside
+(a symlink on the way, which an agent could have planted) is still asked about. Special files
+(FIFOs, devices, sockets) are refused either way.
 
 Failures are `OwnWriteError`s whose message names the path and says why.
 """
@@ -11,6 +15,7 @@ Failures are `OwnWriteError`s whose message names the path and says why.
 from __future__ import annotations
 
 import asyncio
+import posixpath
 from pathlib import Path
 
 from acp_tui.host import file_access as fa
@@ -38,9 +43,12 @@ class OwnWrites:
         self.own_files = own_files
         self.max_bytes = max_bytes
 
-    async def write(self, path: Path, data: bytes, *, who: str = "The export") -> Path:
+    async def write(
+        self, path: Path, data: bytes, *, who: str = "The export", typed: bool = False
+    ) -> Path:
         """Write `data` to the absolute `path` (its missing directories made); the real path
-        written. Where `path` leads outside the session roots the user is asked first."""
+        written. Where `path` leads outside the session roots the user is asked first, unless
+        they `typed` a path that is outside as written (their own choice of place)."""
         try:
             requested = self.policy.validate(path)
         except RpcError as error:
@@ -51,7 +59,8 @@ class OwnWrites:
                 target = await asyncio.to_thread(fa.inspect, requested, str(path), self.max_bytes)
             except RpcError as error:
                 raise OwnWriteError(f"cannot write {path}: {error.message}") from None
-            if target.links > 1 or not self.policy.inside(target.real):
+            chosen = typed and not self.policy.inside(Path(posixpath.normpath(requested)))
+            if not chosen and (target.links > 1 or not self.policy.inside(target.real)):
                 try:
                     await self.policy.check_resolved(
                         requested, target.real, "write", links=target.links, who=who

@@ -31,6 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from acp_tui.host import app_dirs
 from acp_tui.host.atomic_write import atomic_write_text
 from acp_tui.host.permission_subject import (
     MATCH_KINDS,
@@ -235,11 +236,7 @@ def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     """acp-tui's data directory: `$XDG_DATA_HOME/acp-tui` (an absolute XDG path only), else
     `~/.local/share/acp-tui`.
     """
-    env = os.environ if environ is None else environ
-    xdg = env.get("XDG_DATA_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "acp-tui"
-    return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "acp-tui"
+    return app_dirs.data_dir(environ)
 
 
 def directory_file(folder: str, directory: Path, data_dir: Path | None = None) -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from acp_tui.host import beneath
@@ -70,6 +71,9 @@ class Reverts:
         self.locks = locks
         self.own_files = own_files
         self.max_bytes = max_bytes
+        self.rewound: Callable[[WriteRecord], None] | None = None
+        """Told each file a rewind restored (the file host: what acp-tui itself left there,
+        so the agent's next write over it is not asked about as a change from outside)."""
 
     async def revert_record(
         self, record_id: int, *, expected: bytes | Expect | None = Expect.ANY
@@ -93,12 +97,17 @@ class Reverts:
         *,
         reverts: int,
         expected: bytes | Expect | None = Expect.ANY,
+        rewind: bool = False,
     ) -> WriteRecord:
         """Write `content` to the recorded real `path` (None: delete the file), if it holds
-        `expected`; record it as a revert of record `reverts`."""
+        `expected`; record it as a revert of record `reverts`. `rewind`: part of a rewind (the
+        conversation goes back too), so what it leaves counts as acp-tui's own write."""
         key = await asyncio.to_thread(fa.beneath_real, path)
         async with self.locks(key):
-            return await self._restore(path, content, reverts, expected)
+            record = await self._restore(path, content, reverts, expected)
+            if rewind and self.rewound is not None:
+                self.rewound(record)
+            return record
 
     async def _restore(
         self, path: Path, content: bytes | None, reverts: int, expected: bytes | Expect | None

@@ -119,3 +119,23 @@ def _log_line(event: TrafficEvent) -> str:
     if "\r" in raw:  # in valid JSON only whitespace between tokens; it would split the line
         raw = raw.replace("\r", " ")
     return head + raw + "}\n"
+
+
+def tab_log_path(path: Path, tab: int) -> Path:
+    """The `--log` file of the app's `tab`-th session: `path` itself for the first, then
+    `<stem>.tab<N><suffix>` beside it (`log.jsonl` → `log.tab2.jsonl`): each tab records its
+    own agent, and each file replays on its own."""
+    if tab <= 1:
+        return path
+    return path.with_name(f"{path.stem}.tab{tab}{path.suffix}")
+
+
+def is_tab_log_of(candidate: Path, path: Path) -> bool:
+    """Whether `candidate` is the `--log` file of a later tab of the app logging to `path`."""
+    if candidate.parent != path.parent:
+        return False
+    name, stem, suffix = candidate.name, path.stem, path.suffix
+    if not (name.startswith(f"{stem}.tab") and name.endswith(suffix)):
+        return False
+    number = name[len(stem) + 4 : len(name) - len(suffix) if suffix else None]
+    return number.isdigit()

@@ -41,7 +41,6 @@ from acp_tui.protocol.models import (
     UserMessageChunk,
 )
 from acp_tui.protocol.session_updates import ParsedUpdate, TextChunk, parse_update_notification
-from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
@@ -59,7 +58,7 @@ from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
-from acp_tui.thread.tool_calls import copy_tool_fields, stamp_times
+from acp_tui.thread.tool_calls import copy_tool_fields, fallback_title, stamp_times
 
 log = logging.getLogger(__name__)
 
@@ -262,11 +261,13 @@ class Thread(ThreadPlans, ThreadSettings):
         now = self._clock()
         entry = ToolCallEntry(
             tool_call_id=update.tool_call_id,
-            title=update.title or safe_text(update.tool_call_id),
+            title=update.title or "",
             id=self._new_id(),
             created_at=now,
         )
         copy_tool_fields(entry, update, fields - {"title"})
+        if not entry.title:
+            entry.title = fallback_title(entry)
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
         entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
@@ -298,7 +299,10 @@ class Thread(ThreadPlans, ThreadSettings):
         self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
     ) -> None:
         old_status = entry.status
+        derived = "title" not in fields and entry.title == fallback_title(entry)
         if copy_tool_fields(entry, update, fields):
+            if derived or not entry.title:
+                entry.title = fallback_title(entry)  # (more may be known of it now)
             if entry.status != old_status:
                 stamp_times(entry, self._clock())
             self._tool_call_changed(entry)
@@ -422,6 +426,13 @@ class Thread(ThreadPlans, ThreadSettings):
         self.updated_at = None
         self.turn_running = False
         self.last_stop_reason = None
+
+    def carry_title(self, title: str | None) -> None:
+        """Keep the title of the session this one branched from, until the agent names it (a
+        new branch by rewind or a fork from a message goes on with the same work)."""
+        if title and self.title is None:
+            self.title = title
+            self.changed.emit(ch.InfoChanged())
 
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission

@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session import history as session_history
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.history import OpenRequest
+from acp_tui.host import error_log
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
@@ -396,6 +397,8 @@ class AcpApp(WorkspaceApp):
         tab moves to a new mode with a new main screen, and the old mode (its screens) goes."""
         old_mode, tab.mode = tab.mode, self._next_mode()
         tab.ui.mode = tab.mode
+        if tab.screen is not None:
+            tab.screen.detach()  # (its widgets go first as it is removed: it must hear no more)
         tab.screen = None
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         if tab is self.current_tab:
@@ -497,7 +500,8 @@ class AcpApp(WorkspaceApp):
         self.call_later(self._show_listener_failure, failure)
 
     def _show_listener_failure(self, failure: ListenerFailure) -> None:
-        notify(self, failure.describe(), title="Internal error (logged)", severity="error")
+        title = f"Internal error ({error_log.where()})"
+        notify(self, failure.describe(), title=title, severity="error", timeout=15)
 
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session (agent, terminals, change monitor)."""

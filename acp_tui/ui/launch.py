@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import itertools
 import os
 import sys
 from dataclasses import replace
@@ -23,6 +24,7 @@ from acp_tui.client.prestart import (
     quick_agent_env,
 )
 from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
+from acp_tui.host import error_log
 from acp_tui.host.gc_pauses import install_from_env as log_gc_pauses
 from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
@@ -71,6 +73,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         return run_replay(options)  # no agent: the recorded frames play instead
     # (the collector is off from here until `AcpApp.on_mount`: ~8% of the CPU to the first frame)
     start = early if early is not None else EarlyStart.begin(argv, options.agent_label)
+    error_log.install()  # acp-tui's own errors: the state directory's errors.log, named when shown
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
     guard = ProcessGuard()
@@ -140,6 +143,7 @@ def _run(
     from acp_tui.host.dir_watch import DirectoryWatchers
     from acp_tui.host.local_files import real_path
     from acp_tui.host.permission_rules import RulesStore
+    from acp_tui.protocol.traffic import tab_log_path
     from acp_tui.ui.app import AcpApp
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.ui.workspace.spec import SessionSpec
@@ -171,9 +175,11 @@ def _run(
             name=options.agent_label,
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
+        session.preset_name = preset.name if preset is not None else None
         return session
 
     rules_by_dir = {real_path(cwd): rules}
+    tab_numbers = itertools.count(2)  # the later tabs' `--log` files: log.tab2.jsonl, ...
 
     def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
         """A later tab's session: its own agent process, no prestart; the guard and the
@@ -182,10 +188,13 @@ def _run(
         where = real_path(spec.cwd)
         store = rules_by_dir.setdefault(where, RulesStore(where))
         sandbox = sandbox_request(loaded.settings, spec.preset, spec.argv, asked=options.sandbox)
+        log = options.log_path
         session = AgentSession(
             list(spec.argv),
             where,
             bridge,
+            log_path=tab_log_path(log, next(tab_numbers)) if log is not None else None,
+            log_base=log,
             mcp_servers=servers,
             env_extra=dict(spec.preset.env) if spec.preset is not None else {},
             settings=loaded.settings,
@@ -196,6 +205,8 @@ def _run(
             name=spec.name,
         )
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
+        session.preset_name = spec.preset.name if spec.preset is not None else None
+        session.announce_log = log is not None
         return session
 
     open_request = OpenRequest(

@@ -50,6 +50,14 @@ def shown_output(card: ToolCallCard) -> list[str]:
     return terminals + [line.strip().strip("│") for line in card.text.splitlines()]
 
 
+def confirming(h: AppHarness) -> bool:
+    """The confirmation of a mode that lets the agent act without asking is shown."""
+    from acp_tui.ui.screens.question import QuestionScreen
+
+    screen = h.app.screen
+    return isinstance(screen, QuestionScreen) and screen.question.kind == "permissive_mode"
+
+
 async def choose_mode_by_keys(h: AppHarness, agent: InteropAgent) -> None:
     """shift+tab until the agent's mode is `agent.mode` (each switch answered first)."""
     thread = h.session.thread
@@ -59,10 +67,19 @@ async def choose_mode_by_keys(h: AppHarness, agent: InteropAgent) -> None:
         state = (thread.current_mode_id, len(h.notified))
         await h.pilot.press("shift+tab")
         await h.until(
-            lambda state=state: (thread.current_mode_id, len(h.notified)) != state,  # type: ignore[misc]
+            lambda state=state: (  # type: ignore[misc]
+                (thread.current_mode_id, len(h.notified)) != state or confirming(h)
+            ),
             "the mode switch answered",
             seconds=30,
         )
+        if confirming(h):  # a mode that skips permissions (full access): confirmed by key
+            await h.pilot.press("s")
+            await h.until(
+                lambda state=state: (thread.current_mode_id, len(h.notified)) != state,  # type: ignore[misc]
+                "the mode switch answered",
+                seconds=30,
+            )
     assert thread.current_mode_id == agent.mode
 
 

@@ -188,3 +188,39 @@ async def test_agent_that_cannot_be_spawned_is_reported(tmp_path: Path) -> None:
         await wait_exited(h)
         assert h.app.return_value == 1
         assert "broken-agent" in (h.app.exit_message or "")
+
+
+GEMINI_METHODS = [
+    {"id": "oauth-personal", "name": "Log in with Google", "description": None},
+    {"id": "gemini-api-key", "name": "Use Gemini API key",
+     "description": "Requires setting the `GEMINI_API_KEY` environment variable"},
+    {"id": "vertex-ai", "name": "Vertex AI", "description": None},
+]  # fmt: skip
+
+
+async def test_a_login_that_needs_an_api_key_says_which_variable_and_where(tmp_path: Path) -> None:
+    """Issue 39, 10: Gemini CLI without a key. Picking "Use Gemini API key" failed, and Esc
+    quit with "authentication is required and was not completed": no word of GEMINI_API_KEY or
+    of `[agents.gemini] env`."""
+    steps = [
+        {"expect": "initialize", "respond": {"protocolVersion": 1, "agentCapabilities": {},
+                                             "authMethods": GEMINI_METHODS}},
+        auth_required(),
+        {"expect": "authenticate",
+         "error": {"code": -32000, "message": "Gemini API key is missing or not configured."}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        h.session.preset_name = "gemini"
+        await wait_login_screen(h, "Use Gemini API key")
+        h.app.screen.query_one(OptionList).highlighted = 1
+        await h.pilot.press("enter")
+        await wait_login_screen(h, "missing or not configured")
+        text = " ".join(h.screen_text().split())
+        assert "GEMINI_API_KEY" in text and "[agents.gemini]" in text
+        await h.pilot.press("escape")
+        await wait_exited(h)
+        message = h.app.exit_message or ""
+        assert "authentication is required and was not completed" in message
+        assert "Use Gemini API key needs GEMINI_API_KEY" in message
+        assert '[agents.gemini] as env = { GEMINI_API_KEY = "…" }' in message

@@ -53,6 +53,24 @@ async def test_crash_during_initialize_shows_code_and_stderr_then_restarts(
         await h.prompt("hello again")
 
 
+async def test_an_agent_whose_npm_version_does_not_exist_is_not_offered_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Issue 39, 10: a registry agent pinned to a version npm does not have: its only way
+    forward was ctrl+r, which fails the same way. The banner says so and offers ctrl+t."""
+    npm = (
+        "npm error code ETARGET\n"
+        "npm error notarget No matching version found for @acme/agent-acp@9.9.9.\n"
+        "npm error notarget In most cases you or one of your dependencies are requesting\n"
+    )
+    argv = agent_runs(tmp_path, [{"stderr": npm}, {"exit": 1}])
+    async with run_app(argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        text = " ".join((await crashed(h)).split())
+        assert "npm cannot install @acme/agent-acp@9.9.9: restarting would fail" in text
+        assert "ctrl+t another agent or version" in text
+        assert "ctrl+r" not in text
+
+
 async def test_demo_crash_mid_stream_then_restart_reloads_the_session(tmp_path: Path) -> None:
     async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env()) as h:
         session_id = h.session.session_id

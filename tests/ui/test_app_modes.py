@@ -175,3 +175,69 @@ async def test_the_mode_list_is_not_built_again_for_the_same_modes(tmp_path: Pat
         assert all(mode_list.get_option_at_index(i) is option for i, option in enumerate(options))
         mode_list.set_modes(mode_list.modes[:2], mode_list.current)  # a change: built again
         assert marks(h) == ["● Ask", "○ Code"]
+
+
+PERMISSIVE_MODES = {
+    "currentModeId": "default",
+    "availableModes": [
+        {"id": "default", "name": "Default", "description": "Asks before edits"},
+        {"id": "bypassPermissions", "name": "Bypass Permissions", "description": None},
+        {"id": "plan", "name": "Plan", "description": "Plans only"},
+    ],
+}
+
+
+async def test_shift_tab_sets_the_mode_once_after_the_presses_and_passes_no_mode_on_the_way(
+    tmp_path: Path,
+) -> None:
+    """Issue 39, 14: cycling set every mode on the way on the agent (Claude briefly ran
+    bypassPermissions). Now the screen shows the selection and the agent gets one set_mode,
+    for the mode the presses stopped at; a mode that skips permissions on the way is never
+    sent."""
+    steps = [
+        initialize_ok(),
+        new_session_ok(SID, modes=PERMISSIVE_MODES),
+        {"expect": "session/set_mode", "match": {"modeId": "plan"}, "respond": {}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(mode_shown(h, "Default"), "mode Default")
+        await h.pilot.press("shift+tab")
+        assert "mode: → Bypass Permissions" in status(h), "selected on screen, not yet set"
+        assert h.one(ModeList).highlighted == 1
+        await h.pilot.press("shift+tab")
+        assert "mode: → Plan" in status(h)
+        await h.until(mode_shown(h, "Plan"), "mode Plan set once the presses stopped")
+        sent = [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")]
+        assert sent == ["plan"]
+
+
+async def test_a_mode_that_skips_permissions_is_set_only_once_confirmed(tmp_path: Path) -> None:
+    from acp_tui.ui.screens.question import QuestionScreen
+
+    steps = [
+        initialize_ok(),
+        new_session_ok(SID, modes=PERMISSIVE_MODES),
+        {"expect": "session/set_mode", "match": {"modeId": "bypassPermissions"}, "respond": {}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(mode_shown(h, "Default"), "mode Default")
+        await h.pilot.press("shift+tab")  # stops at Bypass Permissions: asked first
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the confirmation")
+        screen = h.app.screen
+        assert isinstance(screen, QuestionScreen)
+        assert "without asking you first" in screen.question.detail
+        await h.pilot.press("escape")  # stay
+        await h.until(lambda: any("Mode not changed" in n for n in h.notified), "said")
+        assert h.sent_methods("session/set_mode") == []
+        assert "mode: Default" in status(h)
+        mode_list = h.one(ModeList)  # the sidebar's list asks the same
+        mode_list.focus()
+        mode_list.highlighted = 1
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "asked again")
+        await h.pilot.press("s")
+        await h.until(mode_shown(h, "Bypass Permissions"), "switched once confirmed")
+        sent = [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")]
+        assert sent == ["bypassPermissions"]

@@ -189,7 +189,7 @@ async def test_a_card_freezes_exactly_as_the_user_left_it(
         assert_same_cells(live, conversation_area(app))
 
 
-async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opened() -> None:
+async def test_an_answered_question_freezes_as_shown_with_its_raw_input_folded() -> None:
     async with headless_app() as (app, pilot):
         conversation = app.screen.query_one(ConversationView)
         session = app.session
@@ -215,8 +215,9 @@ async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opene
             session.permissions.request(RequestPermissionRequest.model_validate(request))
         )
         await until(pilot, lambda: app.screen.query(PermissionPrompt), "the permission prompt")
-        # the question opens the raw input, so the user sees what is asked
-        await until(pilot, lambda: '"path": "w.py"' in screen_text(app), "the raw input")
+        # the card shows what is asked (its diff): the raw input stays folded (issue 39, 15g)
+        await until(pilot, lambda: "▶ raw input" in screen_text(app), "the folded raw input")
+        assert '"path": "w.py"' not in screen_text(app)
         await until(pilot, lambda: app.screen.query_one(PermissionPrompt).has_focus_within, "focus")
         await pilot.press("a")
         assert await asyncio.wait_for(asking, 5)
@@ -227,8 +228,31 @@ async def test_an_answered_question_freezes_as_shown_with_the_raw_input_it_opene
         live = conversation_area(app)
 
         await turn_end(pilot, conversation)
-        assert '"path": "w.py"' in screen_text(app)
+        assert "▶ raw input" in screen_text(app)
         assert_same_cells(live, conversation_area(app))
+
+
+async def test_a_question_whose_card_shows_nothing_else_opens_the_raw_input() -> None:
+    async with headless_app() as (app, pilot):
+        thread = app.session.thread
+        thread.add_user_prompt([text_block("do it")])
+        thread.begin_turn()
+        thread.apply_notification(
+            update("tool_call", toolCallId="x", title="Do it", kind="other", status="pending",
+                   rawInput={"what": "the-secret-plan"})
+        )  # fmt: skip
+        request = {
+            "sessionId": "bench",
+            "toolCall": {"toolCallId": "x"},
+            "options": [{"optionId": "yes", "name": "Allow", "kind": "allow_once"}],
+        }
+        asking = asyncio.create_task(
+            app.session.permissions.request(RequestPermissionRequest.model_validate(request))
+        )
+        await until(pilot, lambda: "the-secret-plan" in screen_text(app), "the raw input")
+        await until(pilot, lambda: app.screen.query_one(PermissionPrompt).has_focus_within, "focus")
+        await pilot.press("a")
+        assert await asyncio.wait_for(asking, 5)
 
 
 async def test_a_disk_note_freezes_as_shown(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ files (never a change of the session)."""
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -67,4 +68,47 @@ async def test_an_export_inside_is_written_and_is_an_own_file(tmp_path: Path) ->
         await h.until(lambda: (cwd / "mine.md").exists(), "the export")
         assert (cwd / "mine.md").read_text().startswith("# Conversation\n")
         assert cwd / "mine.md" in h.session.fs.own_files
+        assert not isinstance(h.app.screen, QuestionScreen)
+
+
+async def test_an_outside_path_the_user_typed_is_written_without_a_question(
+    tmp_path: Path,
+) -> None:
+    """`//export ~/notes/x.md`: the user chose the place (issue 39, 13); written through the
+    host's atomic write all the same, and an own file of acp-tui's."""
+    agent = write_scenario(tmp_path, one_turn([]))
+    cwd = fixed_cwd(tmp_path).resolve()
+    notes = (tmp_path / "notes").resolve()
+    notes.mkdir()
+    async with run_app(agent.argv, cwd) as h:
+        await h.type_prompt(f"/export {notes / 'x.md'}")
+        await h.until(lambda: (notes / "x.md").exists(), "the export")
+        assert (notes / "x.md").read_text().startswith("# Conversation\n")
+        assert not isinstance(h.app.screen, QuestionScreen)
+        assert any("exported to" in n and str(notes / "x.md") in n for n in h.notified)
+        assert notes / "x.md" in h.session.fs.own_files
+
+
+async def test_a_typed_special_file_or_a_typed_inside_name_leading_outside_is_not_taken(
+    tmp_path: Path,
+) -> None:
+    """What the user typed is theirs only as typed: a name inside the project that a symlink
+    leads outside is still asked about, and a FIFO outside is refused without a question."""
+    agent = write_scenario(tmp_path, one_turn([]))
+    cwd = fixed_cwd(tmp_path).resolve()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (cwd / "planted.md").symlink_to(victim)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    async with run_app(agent.argv, cwd) as h:
+        await h.type_prompt("/export planted.md")
+        screen = await asked_and_denied(h)
+        assert screen.question.data["resolved"] == str(victim)
+        assert victim.read_text() == "precious\n"
+        failures = len([n for n in h.notified if "Export failed" in n])
+        await h.type_prompt(f"/export {fifo}")
+        await h.until(
+            lambda: len([n for n in h.notified if "Export failed" in n]) > failures, "refused"
+        )
         assert not isinstance(h.app.screen, QuestionScreen)

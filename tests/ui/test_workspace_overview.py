@@ -78,10 +78,11 @@ async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) ->
         assert [item.shown for item in compare.files] == ["README.md"]
         # the worktree's side names its file where it is, not as a suspicious relative path
         (item,) = compare.files
-        assert item.left is not None and item.left.path == str(wt.path / "README.md")
-        assert "relative path" not in str(diff_title(item.left))
-        assert compare.left.name.endswith(f"({wt.branch})") and compare.right.name
-        await h.pilot.press("1")  # the worktree's side: applied through apply_worktree
+        # side 1 is tab 1, side 2 the worktree's tab 2, as the tabs go (issue 39, 15f)
+        assert item.right is not None and item.right.path == str(wt.path / "README.md")
+        assert "relative path" not in str(diff_title(item.right))
+        assert compare.right.name.endswith(f"({wt.branch})") and compare.left.name
+        await h.pilot.press("2")  # the worktree's side: applied through apply_worktree
         await h.until(lambda: isinstance(h.app.screen, ApplyReviewScreen), "its review")
         await h.pilot.press("escape")  # rejected: nothing written
         await h.until(lambda: isinstance(h.app.screen, ApplySummaryScreen), "the summary")
@@ -148,3 +149,18 @@ async def test_every_answer_of_the_close_worktree_question_is_on_screen(tmp_path
         await h.pilot.press("n")  # not closed
         await h.until(lambda: isinstance(h.app.screen, MainScreen), "back")
         assert tab in h.app.tabs
+
+
+async def test_w_opens_any_agent_picked_in_a_new_git_worktree(tmp_path: Path) -> None:
+    """ctrl+t, another agent highlighted, `w`: that agent in a new worktree (issue 39, 15c; only
+    the current tab's agent was offered one)."""
+    from acp_tui.presets import Preset
+    from tests.ui.app_harness import demo_argv
+
+    repo = make_repo(tmp_path, {"README.md": "hello\n"})
+    other = Preset("other-agent", tuple(demo_argv()))
+    async with workspace_app(tmp_path, other, cwd=repo) as h:
+        tab = await open_tab(h, "down", "w")  # the second entry: the preset
+        wt = tab.spec.worktree
+        assert wt is not None and wt.repo == repo and wt.branch.startswith("acp-tui/other-agent")
+        assert tab.spec.preset == other and Path(tab.session.cwd) == wt.cwd

@@ -242,6 +242,28 @@ async def test_acp_tuis_own_writes_are_not_counted_twice(
     assert (tmp_path / "notes.txt").read_text() == "old\n"
 
 
+async def test_acp_tuis_own_xdg_directories_inside_the_project_are_not_changes(
+    tmp_path: Path, session_in: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """acp-tui's data, cache and state directories are its own files wherever they are (issue
+    39, 13): inside the project, what acp-tui keeps there is no change of the session. A git
+    worktree acp-tui made under its data directory is where sessions work: not its own."""
+    for variable, folder in [("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
+                             ("XDG_STATE_HOME", "state")]:  # fmt: skip
+        monkeypatch.setenv(variable, str(tmp_path / folder))
+        (tmp_path / folder / "acp-tui").mkdir(parents=True)
+    s = await session_in(tmp_path, use_git=False)
+    s.thread.begin_turn()
+    (tmp_path / "data" / "acp-tui" / "sessions.json").write_text("{}\n")
+    (tmp_path / "cache" / "acp-tui" / "index.json").write_text("{}\n")
+    (tmp_path / "state" / "acp-tui" / "errors.log").write_text("x\n")
+    (tmp_path / "data" / "acp-tui" / "worktrees").mkdir()
+    (tmp_path / "data" / "acp-tui" / "worktrees" / "wt.txt").write_text("work\n")
+    await s.fence()
+    names = {r.path.relative_to(s.root).as_posix() for r in s.log.records}
+    assert names == {"data/acp-tui/worktrees/wt.txt", "fence-1.txt"}
+
+
 async def test_attribution_diff_match_idle_edits_and_mismatch_notes(
     tmp_path: Path, session_in: Callable[..., Any]
 ) -> None:

@@ -136,6 +136,27 @@ async def test_the_plan_undoes_every_turn_from_the_prompt_newest_first(project: 
     assert sorted(r.path.name for r in reverts) == ["created.txt", "doomed.txt", "edited.txt"]
 
 
+async def test_the_new_branch_writes_over_what_the_rewind_left_without_a_question(
+    project: Path,
+) -> None:
+    """The rewind's own deletions and restores are acp-tui's writes: the new branch's agent
+    writing hello.txt again was asked "hello.txt was deleted since acp-tui last wrote it —
+    Overwrite?" (issue 39, 15a). The host answers "cancel" to every question here."""
+    (project / "notes.txt").write_text("n0\n")
+    s = Session(project, answer="cancel")
+    first = s.prompt("do the task")
+    await s.agent_write("hello.txt", "Hello\n")
+    await s.agent_write("notes.txt", "n1\n")
+    s.end()
+    result = await rewind.apply_plan(s.plan(first), s.host.reverts)
+    assert len(result.restored) == 2 and not (project / "hello.txt").exists()
+    s.prompt("do the task again")
+    await s.agent_write("hello.txt", "Hello again\n")  # (raised the agent's error before)
+    await s.agent_write("notes.txt", "n2\n")
+    assert (project / "hello.txt").read_text() == "Hello again\n"
+    assert (project / "notes.txt").read_text() == "n2\n"
+
+
 async def test_a_file_the_user_changed_after_the_agent_is_a_conflict_kept_unless_asked(
     project: Path,
 ) -> None:

@@ -181,3 +181,41 @@ async def test_one_watcher_for_both_kept_for_the_other_and_stopped_after_the_las
     await p.close(p.b)
     assert p.watchers.roots == []
     assert [t.name for t in threading.enumerate() if t.name.startswith("acp-tui-")] == []
+
+
+async def test_a_rewind_names_the_other_tab_whose_agent_changed_the_file(
+    tmp_path: Path, pair: Callable[..., Any]
+) -> None:
+    """Issue 39, 9: tab 2's agent wrote app.py after tab 1's; tab 1's rewind said "you changed
+    it since the agent: keep yours". It names the other tab's agent instead."""
+    from acp_tui.client import rewind
+
+    make_repo(tmp_path, {"app.py": "v0\n"})
+    p = await pair()
+    app_py = p.root / "app.py"
+
+    def seen_by_a(data: bytes) -> bool:
+        other = p.a.log.others.get(app_py)
+        return other is not None and other.data == data
+
+    p.a.thread.begin_turn()  # A's agent edits app.py itself, while only A works
+    app_py.write_text("A's edit\n")
+    await until(lambda: p.a.records("app.py"), "A's record")
+    p.a.thread.end_turn("end_turn")
+    await p.fence()
+    a_records = list(p.a.records("app.py"))
+    p.b.thread.begin_turn()  # then B's agent, through B's file host
+    await write_for(p.b.fs, app_py, "B's edit\n")
+    await until(lambda: seen_by_a(b"B's edit\n"), "A to see B's write as B's")
+    p.b.thread.end_turn("end_turn")
+    assert p.a.records("app.py") == a_records, "B's write is not A's change"
+    plan = rewind.plan_rewind(p.a.log, a_records, [], p.root)
+    [step] = plan.files
+    assert step.conflict and step.changed_by == ("gemini",)
+    assert step.who == "another tab's agent (gemini)" and step.theirs == "its version"
+    result = await rewind.apply_plan(plan, p.a.fs.reverts)
+    assert result.summary(p.root) == (
+        "0 file(s) restored\n"
+        "kept app.py: another tab's agent (gemini) changed it after the agent: its version is kept"
+    )
+    assert app_py.read_text() == "B's edit\n"

@@ -24,7 +24,7 @@ def test_a_permission_for_an_unknown_call_becomes_a_tool_call_entry(thread, even
     ask = PermissionAsk(7, respond=answers.append, covers="edit a.txt")
     entry = thread.ask_permission("never-seen", ask)
     assert thread.tool_calls["never-seen"] is entry and thread.entries == [entry]
-    assert entry.title == "never-seen" and entry.open_permission is ask
+    assert entry.title == "tool call" and entry.open_permission is ask
     assert thread.waiting_permission()
     assert [type(e) for e in events] == [ch.EntryAdded, ch.PermissionChanged]
     ask.choose("once")

@@ -107,7 +107,7 @@ def test_update_for_unknown_id_creates_the_call(thread: Thread, events: list[ch.
     notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "ghost", "status": "failed"})
     entry = thread.tool_calls["ghost"]
     assert thread.entries == [entry]
-    assert (entry.title, entry.status, entry.finished_at) == ("ghost", "failed", 100.0)
+    assert (entry.title, entry.status, entry.finished_at) == ("tool call", "failed", 100.0)
     assert events == [ch.EntryAdded(entry)]
 
 
@@ -192,3 +192,25 @@ def test_cancelled_mark_survives_the_agents_failed_but_not_a_completion(
     assert a.status == "cancelled" and len(a.content) == 1  # other fields still merge
     assert b.status == "completed"
     assert a.finished_at == 50.0 and b.finished_at == 50.0  # finish time is the first finish
+
+
+def test_a_call_without_a_title_is_named_by_what_it_is_never_its_raw_id(thread: Thread) -> None:
+    """A failed qwen edit arrives as an update of a call never announced, with no title: its
+    card is titled by the tool, its kind and its file (issue 39, 15e), not the raw call id."""
+    update = {"sessionUpdate": "tool_call_update", "toolCallId": "replace-1765-0a9f",
+              "status": "failed", "kind": "edit",
+              "locations": [{"path": "/p/src/app.py"}]}  # fmt: skip
+    notify(thread, update)
+    assert thread.tool_calls["replace-1765-0a9f"].title == "edit /p/src/app.py"
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "c2", "status": "failed",
+                    "rawInput": {"file_path": "/p/b.py"},
+                    "_meta": {"qwen": {"toolName": "replace"}}})  # fmt: skip
+    assert thread.tool_calls["c2"].title == "replace /p/b.py"
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "c3", "status": "failed"})
+    assert thread.tool_calls["c3"].title == "tool call"
+    # what comes later names it better; a title the agent sends wins
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "c3", "kind": "read"})
+    assert thread.tool_calls["c3"].title == "read"
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "c3", "title": "Read it"})
+    notify(thread, {"sessionUpdate": "tool_call_update", "toolCallId": "c3", "kind": "edit"})
+    assert thread.tool_calls["c3"].title == "Read it"

@@ -172,12 +172,12 @@ async def test_answers_given_without_asking_grant_nothing_and_tracking_stops(cwd
     await ask(broker, {**params, "toolCall": tool_call})
     assert [p.automatic for p in automatic] == [True]
     assert gate.should_hold(a)  # the rule's "yes" is not the user's
-    assert not gate.should_hold(b)  # the user's grant still stands
+    assert gate.should_hold(b)  # and the last answer is no longer the user's: their grant ended
     assert await written(gate, a, "x\n", "y\n") == "reviewed\n"  # still held for review
     stop()
     broker.auto_answer = None
     await answer_permission(broker, {"toolCallId": "t2", "locations": [{"path": str(a)}]}, "yes")
-    assert gate.should_hold(a) and not gate.should_hold(b)
+    assert gate.should_hold(a) and gate.should_hold(b)  # (no longer tracked: nothing granted)
 
 
 async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) -> None:
@@ -209,6 +209,30 @@ async def test_a_shown_request_answered_automatically_grants_nothing(cwd: Path) 
     shown[0].select("yes")
     await asyncio.wait_for(request, 5)
     assert gate.should_hold(a)
+
+
+async def test_a_remembered_always_never_lets_a_later_write_skip_review(cwd: Path) -> None:
+    """The user's "Always allow" covers the write it was asked for; the later request a rule
+    answers, and a later write the agent makes on its own remembered "always" (no request at
+    all), are held for review."""
+    from acp_tui.host.permission_rules import RulesStore
+
+    ui = FakeReviewUi(ReviewedWrite("reviewed\n", 1, 1))
+    broker = PermissionBroker(RulesStore(cwd, cwd / "data" / "rules.json"))
+    gate = WriteReviewGate(ui, cwd=cwd)
+    gate.track(broker)
+    a = cwd / "a.py"
+    tool_call = {"toolCallId": "t1", "kind": "edit", "locations": [{"path": str(a)}]}
+    await answer_permission(broker, tool_call, "always")
+    assert await written(gate, a, "x\n", "y\n") == "y\n"  # the write the user allowed
+    assert await written(gate, a, "y\n", "z\n") == "reviewed\n"  # the agent's own "always"
+    auto: list[object] = []
+    broker.subscribe_auto_answers(auto.append)
+    await ask(broker, {"sessionId": "s", "options": OPTIONS,
+                       "toolCall": {**tool_call, "toolCallId": "t2"}})  # fmt: skip
+    assert auto  # answered by the remembered rule
+    assert await written(gate, a, "z\n", "w\n") == "reviewed\n"
+    assert [call[0] for call in ui.calls] == [a, a]
 
 
 def test_the_settings_enum_is_accepted(cwd: Path) -> None:

@@ -42,6 +42,7 @@ from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.v2.session import V2Driver
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
+from acp_tui.host import error_log
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
@@ -86,6 +87,8 @@ class AgentSession:
         cwd: the session directory (resolved here).
         ui: the questions only a person answers (`ClientUi`).
         log_path: the `--log` file every frame is written to (an own file of acp-tui's).
+        log_base: the `--log` file the app was given, when `log_path` is a later tab's beside
+            it (every tab's file is an own file of every session's).
         mcp_servers: MCP servers to offer (default: the settings').
         env_extra: variables added to the agent's environment (over the settings').
         settings: config.toml's settings (default: the defaults).
@@ -102,6 +105,7 @@ class AgentSession:
         ui: ClientUi,
         *,
         log_path: Path | None = None,
+        log_base: Path | None = None,
         mcp_servers: Sequence[dict[str, Any]] = (),
         env_extra: dict[str, str] | None = None,
         settings: Settings | None = None,
@@ -125,6 +129,7 @@ class AgentSession:
         self.mcp_servers = list(mcp_servers) or normalize_servers(settings.mcp_servers)[0]
         self.mcp_sent: list[dict[str, Any]] = []  # what the last session open passed
         self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
+        self.preset_name: str | None = None  # its `[agents.NAME]`, named in login hints
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
@@ -170,8 +175,13 @@ class AgentSession:
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
         self._log = JsonlTrafficLog(log_path) if log_path else None
+        self.log_path = log_path
+        """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
+        self.announce_log = False
+        """Say where the frames go when the session starts (a later tab: its own file)."""
         if log_path is not None:
-            self.fs.own_files.add(log_path)  # acp-tui's own file: never a change of the session
+            # acp-tui's own files, never changes of the session: this log and every tab's
+            self.fs.own_files.add_tab_logs(log_base if log_base is not None else log_path)
         self.connector = Connector(
             self.argv,
             self.cwd,
@@ -320,11 +330,14 @@ class AgentSession:
         """Each elicitation the user must answer."""
         return self.elicitations.presented
 
-    async def write_export(self, path: Path, text: str, *, who: str = "The export") -> Path:
+    async def write_export(
+        self, path: Path, text: str, *, who: str = "The export", typed: bool = False
+    ) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic, an own
         file of acp-tui's); the real path written, else `OwnWriteError`. `who` names the writer
-        in the boundary's question."""
-        return await self.fs.own_writes.write(path, text.encode("utf-8"), who=who)
+        in the boundary's question; `typed`: the user typed the path (outside the roots as
+        typed, it is not asked about)."""
+        return await self.fs.own_writes.write(path, text.encode("utf-8"), who=who, typed=typed)
 
     async def save_screenshot(self, svg: str) -> Path:
         """Save a screenshot (SVG) under acp-tui's state directory through the file host (an own
@@ -345,6 +358,8 @@ class AgentSession:
         baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
         self._opening = asyncio.current_task()
         self.start_watch.arm()
+        if self.announce_log and self.log_path is not None:
+            self.notices.emit(Notice(f"This tab's ACP traffic is logged to {self.log_path}"))
         if not await self.connect():
             return False
         self.start_watch.opening()
@@ -583,7 +598,8 @@ class AgentSession:
         self.set_state(SessionState.FAILED)
 
     def _on_task_failure(self, failure: TaskFailure) -> None:
-        self.notices.emit(Notice(f"Internal error (logged): {failure.describe()}", "error"))
+        where = error_log.where()
+        self.notices.emit(Notice(f"Internal error ({where}): {failure.describe()}", "error"))
 
     def set_state(self, state: SessionState) -> None:
         """Move to `state` and tell `state_changed` (READY is told even when already ready)."""

@@ -210,7 +210,9 @@ class SessionFacade(Protocol):
         """Send the prompts queued while the session was opening (once it is open)."""
         ...
 
-    async def write_export(self, path: Path, text: str, *, who: str = "The export") -> Path:
+    async def write_export(
+        self, path: Path, text: str, *, who: str = "The export", typed: bool = False
+    ) -> Path:
         """Write an export of the user's through the file host (walk, boundary, atomic); the
         real path written. Raises `OwnWriteError` saying why it was not written.
 
@@ -218,6 +220,8 @@ class SessionFacade(Protocol):
             path: where the user asked for it.
             text: the export (written as UTF-8).
             who: what writes it, as the boundary's question names it ("The export wants to…").
+            typed: the user typed `path`: outside the session roots as typed, it is their own
+                choice and not asked about (special files are still refused).
         """
         ...
 

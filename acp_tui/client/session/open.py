@@ -12,12 +12,14 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
+from acp_tui.client.auth_hints import env_hint
 from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import SessionState
 from acp_tui.client.hello import AuthMethodInfo
 from acp_tui.client.mcp_offer import McpSession, servers_for
 from acp_tui.client.session.core import Caller, StateMachine
 from acp_tui.client.ui_port import ClientUi
+from acp_tui.config import config_path
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
@@ -56,6 +58,10 @@ class OpeningSession(McpSession, StateMachine, Caller, Protocol):
     @property
     def preferred_auth(self) -> str | None:
         """The authentication method the user chose before, if any."""
+
+    @property
+    def preset_name(self) -> str | None:
+        """The agent's name in `[agents.NAME]` (the preset it was started from), if any."""
 
     async def connect(self) -> bool:
         """Spawn and initialize the agent again (a login that needs a restart)."""
@@ -161,6 +167,7 @@ async def authenticate(session: OpeningSession, error: str | None) -> AuthMethod
     session.set_state(SessionState.AUTHENTICATING)
     methods = list(session.auth_methods)
     preferred = next((m for m in methods if m.id == session.preferred_auth), None)
+    config = str(config_path())
     outcome = await session.connector.log_in(
         session.ui,
         methods,
@@ -168,9 +175,13 @@ async def authenticate(session: OpeningSession, error: str | None) -> AuthMethod
         v2=session.speaks_v2,
         preferred=preferred,
         agent=session.agent_name,
+        hint=lambda method: env_hint([method], session.preset_name, config),
     )
     if isinstance(outcome, GaveUp):
-        session.fail("authentication is required and was not completed")
+        hint = env_hint(methods, session.preset_name, config)
+        session.fail(
+            "authentication is required and was not completed" + (f". {hint}" if hint else "")
+        )
         await session.teardown()
         return None
     if isinstance(outcome, Lost):

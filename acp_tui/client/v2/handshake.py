@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from acp_tui.client.auth_hints import sent_env_vars
 from acp_tui.client.hello import AgentHello, AuthMethodInfo, malformed_answer
 from acp_tui.protocol.models import (
     AgentCapabilities,
@@ -55,6 +56,7 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
             type=method.type,
             args=tuple(method.args),
             env=method.env_map(),
+            env_vars=sent_env_vars([method.model_extra, method.meta], method.description),
         )
         for method in response.auth_methods
     ]

@@ -117,7 +117,7 @@ class ComposerActions(Screen[None]):
         )
         path = export_path(session.cwd, given)
         try:
-            written = await session.write_export(path, markdown)
+            written = await session.write_export(path, markdown, typed=bool(given.strip()))
         except OwnWriteError as error:
             notify(self, f"Export failed: {error}", severity="error")
             return None

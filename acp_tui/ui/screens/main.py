@@ -194,13 +194,20 @@ class MainScreen(
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
         self._start_clock = self.set_interval(1.0, self._tick_start, pause=True)
+        status.title = session.thread.title or ""  # (a screen rebuilt for a new branch: kept)
         # now, not with `focus()` (queued behind them): keys typed while the app starts go here
         self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
 
     def on_unmount(self) -> None:
         """Drop every subscription taken in `on_mount`."""
-        for unsubscribe in self._unsubscribe:
+        self.detach()
+
+    def detach(self) -> None:
+        """Stop hearing the session (once; again does nothing): the screen is being replaced,
+        and its widgets go before its own unmount, while the session goes on emitting."""
+        unsubscribers, self._unsubscribe = self._unsubscribe, []
+        for unsubscribe in unsubscribers:
             unsubscribe()
 
     def on_screen_resume(self) -> None:

@@ -1,8 +1,9 @@
 """The rewind's confirmation: what will be restored and what cannot be undone.
 
 Each file is listed with what happens to it (reverted, deleted because it did not exist,
-recreated) and its +/- line counts; a file the user changed after the agent did is a conflict,
-kept as the user left it unless they pick it and press `o` (overwrite; `k` keeps it again).
+recreated) and its +/- line counts; a file changed after the agent did is a conflict, named by
+who changed it (you, or another tab's agent), kept as it is unless the user picks it and presses
+`o` (overwrite; `k` keeps it again).
 Below: files acp-tui could not observe, commands that ran and other tool calls ("not undone").
 Enter confirms (dismissing with the conflicts to overwrite), Esc cancels (None). Guarded like
 every question (`QuestionKeys`): keys typed just before the screen appeared, or in a run of
@@ -30,7 +31,7 @@ from acp_tui.safe_text import safe_line
 from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.widgets.guard_hint import GuardHint
 
-KEYS = "enter restore · o overwrite the selected conflict · k keep yours · esc cancel"
+KEYS = "enter restore · o overwrite the selected conflict · k keep it · esc cancel"
 
 
 class RewindScreen(ModalScreen[frozenset[Path] | None]):
@@ -51,7 +52,7 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         Binding("escape", "cancel", "cancel", id="rewind.cancel"),
         Binding("enter", "confirm", "restore", priority=True, id="rewind.confirm"),
         Binding("o", "overwrite(True)", "overwrite", id="rewind.overwrite"),
-        Binding("k", "overwrite(False)", "keep yours", id="rewind.keep"),
+        Binding("k", "overwrite(False)", "keep it", id="rewind.keep"),
         Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
     ]
 
@@ -103,8 +104,8 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
             if step.path in self.overwrite:
                 text.append("  ⚠ changed since the agent: OVERWRITE", "bold red")
             else:
-                text.append("  ⚠ you changed it since the agent: keep yours (o overwrites)",
-                            "yellow")  # fmt: skip
+                text.append(f"  ⚠ {safe_line(step.who)} changed it since the agent: keep "
+                            f"{step.theirs} (o overwrites)", "yellow")  # fmt: skip
         return text
 
     def undone_text(self) -> Text:

@@ -3,6 +3,12 @@ mode, model and thought level; mode, model and option changes asked for in the s
 
 A mixin so `MainScreen` stays about the conversation; it needs `self.session`, a `ModeList`,
 a `SettingsSection` and a `StatusBar` in the screen.
+
+shift+tab only moves what is selected on screen (the mode list's highlight, the status bar's
+"mode: → NAME"); the agent is asked for the mode once, `MODE_SETTLE` seconds after the last
+press, so cycling never runs the agent through the modes on the way (a turn running then would
+get each). A mode that lets the agent act without asking (`skips_permissions`) is set only after
+the user confirms it, whether reached by shift+tab or picked in the sidebar.
 """
 
 from __future__ import annotations
@@ -11,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from textual import on
 from textual.screen import Screen
+from textual.timer import Timer
 
+from acp_tui.host.asker import Choice, Question
 from acp_tui.thread.config_options import (
     MODEL,
     THOUGHT_LEVEL,
@@ -19,6 +27,7 @@ from acp_tui.thread.config_options import (
     option_by_category,
     value_name,
 )
+from acp_tui.thread.permissive_modes import skips_permissions
 from acp_tui.ui.plain import notify
 from acp_tui.ui.widgets.mode_list import ModeList, mode_infos
 from acp_tui.ui.widgets.settings_section import SettingsSection
@@ -29,10 +38,20 @@ if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
 
 
+MODE_SETTLE = 0.8
+"""Seconds after the last shift+tab before the mode selected is set on the agent."""
+PERMISSIVE_MODE = "permissive_mode"
+SWITCH = "switch"
+STAY = "stay"
+
+
 class SettingsActions(Screen[None]):
     """The settings' side of the main screen (a mixin of `MainScreen`): modes, model, options."""
 
     session: SessionFacade
+    _mode_timer: Timer | None = None
+    pending_mode: str | None = None
+    """The mode shift+tab selected, not yet asked of the agent."""
 
     def _refresh_modes(self) -> None:
         thread = self.session.thread
@@ -42,6 +61,10 @@ class SettingsActions(Screen[None]):
         )
         modes.set_modes(mode_infos(available), current_id)
         current = next((m for m in modes.modes if m.id == current_id), None)
+        pending = next((m for m in modes.modes if m.id == self.pending_mode), None)
+        if pending is not None and pending.id != current_id:
+            self.query_one(StatusBar).mode = "→ " + safe_text(pending.name, limit=40)
+            return
         self.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
 
     def _refresh_model(self) -> None:
@@ -59,10 +82,37 @@ class SettingsActions(Screen[None]):
         self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
 
     async def _set_mode(self, mode_id: str) -> None:
+        if not await self._confirmed(mode_id):
+            notify(self, "Mode not changed.")
+            self._refresh_modes()
+            return
         error = await self.session.choose_mode(mode_id)
         if error is not None:
             notify(self, f"Could not switch mode: {error}", severity="error")
         self._refresh_modes()
+
+    async def _confirmed(self, mode_id: str) -> bool:
+        """True, unless the mode lets the agent act without asking and the user does not
+        confirm it."""
+        from acp_tui.ui.screens.question import QuestionScreen  # (only when asked)
+
+        mode = next((m for m in self.query_one(ModeList).modes if m.id == mode_id), None)
+        name, description = (mode.name, mode.description) if mode else (mode_id, None)
+        if not skips_permissions(mode_id, name, description):
+            return True
+        agent = self.session.agent_name
+        question = Question(
+            kind=PERMISSIVE_MODE,
+            title=f"Switch {agent} to {name}?",
+            detail=(
+                f"{name}{f' ({description})' if description else ''} lets {agent} edit files "
+                "and run commands without asking you first. Switch to it?"
+            ),
+            # staying first: the choice Enter takes, and what Esc means
+            choices=(Choice(STAY, "Stay", "n"), Choice(SWITCH, f"Switch to {name}", "s")),
+            data={"mode": mode_id},
+        )
+        return await self.app.push_screen_wait(QuestionScreen(question)) == SWITCH
 
     @on(SettingsSection.ChangeRequested)
     def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
@@ -93,7 +143,22 @@ class SettingsActions(Screen[None]):
             notify(self, f"{self.session.agent_name} offers no choice of {what}.")
 
     def action_cycle_mode(self) -> None:
-        """Switch to the agent's next session mode."""
-        mode_id = self.query_one(ModeList).next_mode_id()
-        if mode_id is not None:
-            self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
+        """Select the agent's next session mode; it is set once the presses stop."""
+        modes = self.query_one(ModeList)
+        mode_id = modes.next_mode_id()
+        if mode_id is None:
+            return
+        self.pending_mode = mode_id
+        modes.highlight_mode(mode_id)
+        self._refresh_modes()
+        if self._mode_timer is not None:
+            self._mode_timer.stop()
+        self._mode_timer = self.set_timer(MODE_SETTLE, self._settle_mode)
+
+    def _settle_mode(self) -> None:
+        """The presses stopped: ask the agent for the mode selected (if it is not in force)."""
+        mode_id, self.pending_mode, self._mode_timer = self.pending_mode, None, None
+        if mode_id is None or mode_id == self.query_one(ModeList).current:
+            self._refresh_modes()
+            return
+        self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)

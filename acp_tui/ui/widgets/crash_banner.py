@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from acp_tui.client.events import AgentCrash
+from acp_tui.client.unavailable_package import unavailable_package
 
 
 class CrashBanner(Static):
@@ -67,5 +68,11 @@ def crash_renderable(
             lines.append(Text("  " + line, style="red", no_wrap=True, overflow="ellipsis"))
     else:
         lines.append(Text("it wrote nothing to stderr", style="dim"))
+    early = crash.during not in ("prompt", "idle")
+    missing = unavailable_package(crash.stderr_tail) if early else None
+    if missing is not None:  # a restart installs the same missing version: not offered
+        lines.append(Text(missing.advice(), style="bold yellow"))
+        lines.append(Text("ctrl+t another agent or version · ctrl+q quit", style="bold"))
+        return Group(*lines)
     lines.append(Text(keys, style="bold"))
     return Group(*lines)

@@ -92,6 +92,12 @@ class ModeList(OptionList):
         if event.option.id not in (None, NO_MODES, self.current):
             self.post_message(self.ModeChosen(event.option.id))
 
+    def highlight_mode(self, mode_id: str) -> None:
+        """Show `mode_id` selected (shift+tab's choice, before the agent is asked)."""
+        index = next((i for i, m in enumerate(self.modes) if m.id == mode_id), None)
+        if index is not None:
+            self.highlighted = index
+
     def next_mode_id(self) -> str | None:
         """The mode shift+tab asks for next, remembered as tried (None: nothing to switch to).
 

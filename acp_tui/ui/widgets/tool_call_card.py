@@ -185,7 +185,9 @@ class ToolCallCard(Vertical):
         for ask in self.entry.permissions:
             if ask.current and ask.request_id not in self._asks_seen:
                 self._asks_seen.add(ask.request_id)
-                self.state.sections[RAW_INPUT] = True  # show what is asked
+                if not (self.entry.content or self.entry.locations):
+                    # the raw input is all that shows what is asked; else it stays folded
+                    self.state.sections[RAW_INPUT] = True
         self._live_terminals = self._find_terminals()
         key = tuple(id(item) for item in self.entry.content)
         if key != self._content_key:

@@ -46,9 +46,6 @@ class BranchActions(App[int]):
     ) -> SessionTab | None:
         raise NotImplementedError  # WorkspaceApp's
 
-    async def new_session(self, tab: SessionTab | None = None) -> None:
-        raise NotImplementedError  # AcpApp's
-
     def show_current_thread(self, tab: SessionTab | None = None) -> None:
         raise NotImplementedError  # AcpApp's
 
@@ -86,17 +83,18 @@ class BranchActions(App[int]):
         session = tab.session
         if session.session_id == point.session_id:
             session_history.remember(session)
-            if point.before is None:
-                await self.new_session(tab)
-                failed = None if session.session_id != point.session_id else "no new session"
-            else:
-                from acp_tui.client import message_fork
+            from acp_tui.client import message_fork
 
+            if point.before is None:  # the first prompt: a new session, its settings kept
+                outcome = await message_fork.start_fresh(session)
+            else:
                 outcome = await message_fork.continue_from(session, point.before)
-                self.show_current_thread(tab)
-                failed = outcome if isinstance(outcome, str) else None
-                if failed is None:
-                    session_history.remember(session)
+            self.show_current_thread(tab)
+            failed = outcome if isinstance(outcome, str) else None
+            if failed is None:
+                session_history.remember(session)
+                for problem in outcome.problems if not isinstance(outcome, str) else ():
+                    notify(self, f"The new branch did not take {problem}", severity="warning")
             if failed is not None:
                 notify(self, f"Could not start the new branch: {failed}", severity="error")
                 if tab.screen is not None:

@@ -2,7 +2,8 @@
 directory); the others: every agent preset (same directory), the ACP registry's agents (same
 directory; those that can start here: installed, or a binary downloaded when picked, with its
 progress; the others greyed with why), the same agent in another directory (typed, checked to
-be a directory), the same agent in a new git worktree."""
+be a directory), the same agent in a new git worktree. `w` opens the highlighted agent, whichever
+it is, in a new git worktree of the directory."""
 
 from __future__ import annotations
 
@@ -52,7 +53,10 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     NewSessionScreen #new-dir { display: none; margin: 1 0 0 0; }
     NewSessionScreen #new-error { color: $error; margin: 0 0 1 0; }
     """
-    BINDINGS = [Binding("escape", "dismiss_none", "cancel", id="workspace.new-cancel")]
+    BINDINGS = [
+        Binding("escape", "dismiss_none", "cancel", id="workspace.new-cancel"),
+        Binding("w", "in_worktree", "in a new git worktree", id="workspace.new-worktree"),
+    ]
 
     def __init__(
         self,
@@ -68,6 +72,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         """The registry's agents offered (those not among `presets` by name)."""
         self.installing: Preset | None = None
         """The registry agent being downloaded (picked; its tab opens once it is there)."""
+        self.to_worktree = False
+        """The agent picked goes into a new git worktree (`w`), not the directory itself."""
 
     def _options(self) -> list[Option]:
         current = self.current
@@ -89,7 +95,11 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("New session (Enter: the same agent here)"), id="new-title")
+            yield Static(
+                Text("New session (Enter: the same agent here · w: the highlighted agent in a "
+                     "new git worktree)"),
+                id="new-title",
+            )  # fmt: skip
             yield OptionList(*self._options(), id="new-options")
             yield Input(placeholder="directory (Enter opens the session there)", id="new-dir")
             yield Static(Text(""), id="new-error")
@@ -147,11 +157,35 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             directory.display = True
             directory.focus()
         elif choice == WORKTREE:
-            self.show_error("Creating the worktree…")
-            self.run_worker(self._in_worktree(), group="worktree", exclusive=True)
+            self._into_worktree(self.current)
 
-    def _open(self, preset: Preset) -> None:
-        self.dismiss(SessionSpec(preset.command, self.current.cwd, preset, env=dict(preset.env)))
+    def action_in_worktree(self) -> None:
+        """`w`: the highlighted agent (the same, a preset or a registry agent) in a new git
+        worktree of the directory."""
+        options = self.query_one(OptionList)
+        if options.highlighted is None or self.installing is not None:
+            return
+        choice = options.get_option_at_index(options.highlighted).id or SAME
+        if choice in (SAME, WORKTREE):
+            self._into_worktree(self.current)
+        elif choice.startswith(PRESET):
+            self._open(self.presets[int(choice.removeprefix(PRESET))], worktree=True)
+        elif choice.startswith(REGISTRY):
+            self.to_worktree = True
+            self._pick_registry(self.registry_presets[int(choice.removeprefix(REGISTRY))])
+        else:
+            self.show_error("Highlight an agent, then w opens it in a new git worktree.")
+
+    def _into_worktree(self, spec: SessionSpec) -> None:
+        self.show_error("Creating the worktree…")
+        self.run_worker(self._in_worktree(spec), group="worktree", exclusive=True)
+
+    def _open(self, preset: Preset, *, worktree: bool = False) -> None:
+        spec = SessionSpec(preset.command, self.current.cwd, preset, env=dict(preset.env))
+        if worktree or self.to_worktree:
+            self._into_worktree(spec)
+        else:
+            self.dismiss(spec)
 
     def _pick_registry(self, preset: Preset) -> None:
         """A registry agent: opened if it can start as it is, else downloaded first (the
@@ -163,6 +197,7 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             return
         why = not_startable(preset)
         if why is not None:
+            self.to_worktree = False
             self.show_error(safe_text(why, limit=200))
             return
         self.installing = preset
@@ -178,6 +213,7 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         if not self.is_attached or preset is None:
             return  # Esc while it downloaded: installed for next time, nothing opened
         if failed is not None:
+            self.to_worktree = False
             self.show_error(safe_text(failed, limit=300))
             return
         self._open(preset)
@@ -198,14 +234,15 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             return
         self.dismiss(dataclasses.replace(self.current, cwd=where, worktree=None))
 
-    async def _in_worktree(self) -> None:
-        name = worktree_name(self.current.name)
+    async def _in_worktree(self, spec: SessionSpec) -> None:
+        name = worktree_name(spec.name)
         try:  # git runs as a subprocess awaited here: the event loop goes on
-            worktree = await create_worktree(self.current.cwd, name)
+            worktree = await create_worktree(spec.cwd, name)
         except WorktreeError as error:
+            self.to_worktree = False
             self.show_error(f"Could not create a worktree: {safe_text(str(error), limit=200)}")
             return
-        self.dismiss(dataclasses.replace(self.current, cwd=worktree.cwd, worktree=worktree))
+        self.dismiss(dataclasses.replace(spec, cwd=worktree.cwd, worktree=worktree))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

@@ -179,8 +179,12 @@ class OverviewActions(App[int]):
 
     async def compare(self, left: SessionTab, right: SessionTab) -> None:
         """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
-        to be on disk already (a session that wrote in place)."""
+        to be on disk already (a session that wrote in place). The sides go in the tabs' order
+        (1 is the tab further left), whichever of the two is shown."""
         from acp_tui.workspace.worktrees import WorktreeError
+
+        if self.tabs.index(left) > self.tabs.index(right):
+            left, right = right, left
 
         try:
             sides = (await self.watch_of(left).named(), await self.watch_of(right).named())
