@@ -209,7 +209,7 @@ async def test_a_rewind_names_the_other_tab_whose_agent_changed_the_file(
     await until(lambda: seen_by_a(b"B's edit\n"), "A to see B's write as B's")
     p.b.thread.end_turn("end_turn")
     assert p.a.records("app.py") == a_records, "B's write is not A's change"
-    plan = rewind.plan_rewind(p.a.log, a_records, [], p.root)
+    plan = rewind.plan_rewind(p.a.log, a_records, [], p.root, max_bytes=p.a.fs.reverts.max_bytes)
     [step] = plan.files
     assert step.conflict and step.changed_by == ("gemini",)
     assert step.who == "another tab's agent (gemini)" and step.theirs == "its version"
