@@ -36,6 +36,8 @@ Refresh = Callable[[], tuple[PresetTable, list[str]]]
 """Refresh the registry (blocking: run in a thread): the new table and the notices."""
 
 STATE_WORDS = {"download": "downloads when started", "npx": "runs with npx", "uvx": "runs with uvx"}
+MAX_LISTED = 200
+"""Agents listed at most, those that can start first (the rest counted in one line)."""
 
 
 def _label(preset: Preset, state: str, can_start: bool) -> Text:
@@ -86,14 +88,20 @@ class AgentPickerApp(App[Preset | None]):
         )
 
     def _options(self) -> list[Option]:
-        return [
+        options = [
             Option(
                 _label(p, self.states[p.name], p.name in self.startable),
                 id=p.name,
                 disabled=p.name not in self.startable,
             )
-            for p in self.ordered
+            for p in self.ordered[:MAX_LISTED]
         ]
+        if len(self.ordered) > MAX_LISTED:
+            more = len(self.ordered) - MAX_LISTED
+            text = Text(f"… {more} more agents, not listed (acp-tui --list-agents lists them, "
+                        "acp-tui -a ID starts one)", style="dim")  # fmt: skip
+            options.append(Option(text, id=None, disabled=True))
+        return options
 
     def compose(self) -> ComposeResult:
         yield Static("Which agent?", id="agent-picker-title")
@@ -136,7 +144,8 @@ class AgentPickerApp(App[Preset | None]):
         self._set_table(table)
         options.clear_options()
         options.add_options(self._options())
-        keep = current if current in self.startable else None
+        listed = {p.name for p in self.ordered[:MAX_LISTED]}
+        keep = current if current in self.startable and current in listed else None
         first = next((p.name for p in self.ordered if p.name in self.startable), None)
         if keep or first:
             options.highlighted = options.get_option_index(keep or first or "")
