@@ -97,6 +97,8 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         if step.conflict:
             if step.path in self.overwrite:
                 text.append("  ⚠ changed since the agent: OVERWRITE", "bold red")
+            elif step.leads_to is not None:
+                text.append("  ⚠ left as it is (o restores it, asking first)", "yellow")
             else:
                 text.append("  ⚠ you changed it since the agent: keep yours (o overwrites)",
                             "yellow")  # fmt: skip
