@@ -295,9 +295,10 @@ async def apply_plan(
     result = RewindResult()
     for step in plan.files:
         if step.conflict and step.path not in allowed:
-            result.skipped.append(
-                (step.path, f"{step.who} changed it after the agent: {step.theirs} is kept")
-            )
+            why = f"{step.who} changed it after the agent: {step.theirs} is kept"
+            if step.leads_to is not None:
+                why = f"it now leads to {step.leads_to}: left as it is"
+            result.skipped.append((step.path, why))
             continue
         try:
             # (a path leading elsewhere was not read: the revert asks before writing there)

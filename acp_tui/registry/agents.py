@@ -15,7 +15,9 @@ a `command` there replaces the registry's.
 
 from __future__ import annotations
 
+import functools
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,15 +31,21 @@ from acp_tui.registry.launch import RegistryLaunch
 if TYPE_CHECKING:  # (the download is imported when one runs)
     from acp_tui.registry.install import DownloadControl, Progress
 
+Which = Callable[[str], str | None]
+"""Where a program is on PATH (`shutil.which`)."""
+
 TOOL_HELP = {
     "npx": "install Node.js (it comes with npx): https://nodejs.org/",
     "uvx": "install uv (it comes with uvx): https://docs.astral.sh/uv/",
 }
 
 
-def registry_preset(agent: RegistryAgent, root: Path, platform: str) -> Preset:
-    """The entry as a preset for this platform (see the module's doc for which distribution)."""
-    launch, args, env = _launch(agent, root, platform)
+def registry_preset(
+    agent: RegistryAgent, root: Path, platform: str, which: Which = shutil.which
+) -> Preset:
+    """The entry as a preset for this platform (see the module's doc for which distribution);
+    `which` finds a tool on PATH."""
+    launch, args, env = _launch(agent, root, platform, which)
     return Preset(
         agent.id, (*launch.prefix, *args), agent.name, env=env,
         install=TOOL_HELP.get(launch.kind), version=agent.version,
@@ -46,7 +54,7 @@ def registry_preset(agent: RegistryAgent, root: Path, platform: str) -> Preset:
 
 
 def _launch(
-    agent: RegistryAgent, root: Path, platform: str
+    agent: RegistryAgent, root: Path, platform: str, which: Which
 ) -> tuple[RegistryLaunch, tuple[str, ...], dict[str, str]]:
     base = RegistryLaunch(agent.id, agent.version, "none", (), platform=platform,
                           builds=tuple(sorted(agent.binaries)))  # fmt: skip
@@ -63,7 +71,7 @@ def _launch(
         launch = replace(base, kind="binary", prefix=(program,), binary=target, root=root)
         return launch, target.args, dict(target.env)
     if agent.packages:
-        package = next((p for p in agent.packages if shutil.which(p.tool)), agent.packages[0])
+        package = next((p for p in agent.packages if which(p.tool)), agent.packages[0])
         prefix = (
             ("npx", "-y", package.package) if package.tool == "npx" else ("uvx", package.package)
         )
@@ -96,8 +104,9 @@ def registry_bases(index: RegistryIndex | None, root: Path, platform: str) -> di
         return {}
     builtins = {p.registry_id or p.name: p for p in BUILTIN_PRESETS}
     bases: dict[str, Preset] = {}
+    which = functools.cache(shutil.which)  # (npx and uvx, looked for once, not per agent)
     for agent in index.agents:
-        entry = registry_preset(agent, root, platform)
+        entry = registry_preset(agent, root, platform, which)
         builtin = builtins.get(agent.id)
         preset = overlay(entry, builtin) if builtin is not None else entry
         bases[preset.name] = preset

@@ -53,19 +53,28 @@ class IndexCache:
         self.dir = root / "index" / hashlib.sha256(url.encode()).hexdigest()[:16]
         self.body = self.dir / "registry.json"
         self.meta_path = self.dir / "meta.json"
+        self._parsed: tuple[tuple[int, int, int], RegistryIndex | None] | None = None
 
     def cached(self) -> RegistryIndex | None:
-        """The cached index (no network), or None when there is none (or it is unreadable)."""
+        """The cached index (no network), or None when there is none (or it is unreadable).
+        Parsed once per version of the file: read again only when the file changed."""
         try:
-            data = json.loads(self.body.read_bytes())
+            with self.body.open("rb") as file:
+                info = os.fstat(file.fileno())
+                identity = (info.st_ino, info.st_size, info.st_mtime_ns)
+                if self._parsed is not None and self._parsed[0] == identity:
+                    return self._parsed[1]
+                data = json.loads(file.read())
         except (OSError, ValueError, RecursionError):
             return None
         from acp_tui.registry.index import parse_index  # (not at import: most starts have none)
 
         try:
-            return parse_index(data)
+            index: RegistryIndex | None = parse_index(data)
         except (ValueError, RecursionError):
-            return None
+            index = None
+        self._parsed = (identity, index)
+        return index
 
     def meta(self) -> dict[str, Any]:
         try:

@@ -52,6 +52,8 @@ class Catalog:
             )
         self._refreshed: RegistryIndex | None = None
         self._did_refresh = False
+        self._bases: tuple[RegistryIndex, dict[str, Preset]] | None = None
+        """The presets of the last index read (made again only for another index)."""
 
     @classmethod
     def open(cls, environ: Mapping[str, str] | None = None) -> Catalog:
@@ -104,10 +106,13 @@ class Catalog:
     def table(self, *, refresh: bool = False) -> PresetTable:
         index = self.refresh() if refresh else self.index()
         bases: dict[str, Preset] = {}
-        if index is not None:
+        if index is not None and self._bases is not None and self._bases[0] is index:
+            bases = self._bases[1]
+        elif index is not None:
             from acp_tui.registry.agents import registry_bases
 
             bases = registry_bases(index, self.root, self.platform)
+            self._bases = (index, bases)
         table = load_presets(self.config_path, environ=self.environ, bases=bases)
         if index is not None:
             table.messages.extend(index.problems)

@@ -2,8 +2,9 @@
 
 Every string in it is agent-controlled: names, descriptions and versions are made safe for the
 terminal here, where they enter (`safe_line`); ids and versions name directories, so they must
-match the registry's patterns exactly. An entry that cannot be used is skipped with a problem;
-the rest of the index is still used.
+match the registry's patterns exactly. An entry that cannot be used is skipped with a problem
+(the first `MAX_PROBLEMS` said one by one, the rest counted in one line); the rest of the index
+is still used.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ PLATFORMS = (
 _ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+-]{0,40}")
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
+MAX_PROBLEMS = 10
+"""Skipped entries said one by one; any more are counted in one line."""
 
 Tool = Literal["npx", "uvx"]
 
@@ -108,6 +111,9 @@ def parse_index(data: Any) -> RegistryIndex:
         seen.add(agent.id)
         agents.append(agent)
     shown = safe_line(version)[:40] if isinstance(version, str) else "?"
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS
+        problems[MAX_PROBLEMS:] = [f"registry: {more} more entries skipped or left out"]
     return RegistryIndex(shown, tuple(agents), tuple(problems))
 
 

@@ -16,7 +16,7 @@ from textual.widgets import OptionList
 
 from acp_tui.presets import Preset
 from acp_tui.registry.catalog import Catalog
-from acp_tui.ui.screens.agent_picker import AgentPickerApp, picker_for
+from acp_tui.ui.screens.agent_picker import DEMO_ID, MAX_LISTED, AgentPickerApp, picker_for
 from tests.registry_server import binary_agent, index_with, serve, tar_bytes
 from tests.ui.app_harness import _record_notifications
 
@@ -111,3 +111,23 @@ async def test_leaving_the_picker_does_not_wait_for_the_registry(tmp_path: Path)
 
 def _refreshing() -> bool:
     return any(t.name == "acp-tui-registry" for t in threading.enumerate())
+
+
+async def test_a_huge_registry_is_listed_in_part(tmp_path: Path) -> None:
+    """Issue 40: every agent of a registry of 20,000 was an option."""
+    many = [binary_agent(f"agent-{i:04}", f"https://example.invalid/{i}.tar.gz")
+            for i in range(MAX_LISTED + 30)]  # fmt: skip
+    with serve() as server:
+        url = server.put_index(index_with(*many))
+        catalog = Catalog(url, tmp_path / "cache", config_path=tmp_path / "none.toml")
+        app = picker_for(catalog)
+        async with app.run_test() as pilot:
+            await until(pilot, lambda: "agent-0000" in ids(app), "the registry's agents")
+            listed = ids(app)
+            # the agents that start, the demo after them, then the line that counts the rest
+            assert len(listed) == MAX_LISTED + 2 and listed[-1] is None
+            assert listed[:MAX_LISTED] == [f"agent-{i:04}" for i in range(MAX_LISTED)]
+            assert listed[MAX_LISTED] == DEMO_ID
+            more = app.query_one(OptionList).get_option_at_index(MAX_LISTED + 1)
+            hidden = len(app.ordered) - MAX_LISTED  # (30 of the registry, the presets)
+            assert more.disabled and str(more.prompt).startswith(f"… {hidden} more agents, not")

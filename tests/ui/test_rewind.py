@@ -364,6 +364,7 @@ async def test_files_the_agent_replaced_under_a_rewind(tmp_path: Path) -> None:
         screen = await confirmation(h)
         text = listed(screen)
         assert f"link.txt  now leads to {outside}" in text
+        assert "⚠ left as it is (o restores it, asking first)" in text
         assert "fifo.txt: unknown, it is now a FIFO, device or socket: not restorable" in text
         assert (
             f"big.txt: unknown, it is now {300 * 1024 * 1024} bytes, over the read limit of "

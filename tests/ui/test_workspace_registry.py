@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import OptionList, Static
 
 from acp_tui.registry.catalog import Catalog
-from acp_tui.ui.workspace.new_session import NewSessionScreen
+from acp_tui.ui.workspace.new_session import MAX_LISTED, NewSessionScreen
 from acp_tui.ui.workspace.registry_agents import RegistryAgents
 from tests.registry_server import (
     RegistryServer,
@@ -182,3 +182,19 @@ async def test_quitting_during_a_download_leaves_no_partial_directory(
             await h.pilot.press("ctrl+q")
             await h.until(lambda: not agents.downloads, "the download abandoned")
         assert list(parent.iterdir()) == []
+
+
+async def test_a_huge_registry_is_listed_in_part(tmp_path: Path, server: RegistryServer) -> None:
+    """Issue 40: 20,000 registry agents were each an option of the picker (12.7 s a ctrl+t)."""
+    many = [
+        {"id": f"agent-{i:05}", "name": f"Agent {i}", "version": "1.0.0", "description": "d",
+         "distribution": {"npx": {"package": f"pkg-{i}@1.0.0"}}}
+        for i in range(MAX_LISTED + 50)
+    ]  # fmt: skip
+    server.put_index(index_with(*many))
+    async with workspace_app(tmp_path, app_kwargs={"registry": registry(tmp_path, server)}) as h:
+        await ctrl_t_until_offered(h, "agent-00000")
+        listed = [i for i in option_ids(h) if i.startswith("registry:")]
+        assert len(listed) == MAX_LISTED
+        more = picker(h).query_one(OptionList).get_option("more")
+        assert more.disabled and str(more.prompt).startswith("… 50 more registry agents")

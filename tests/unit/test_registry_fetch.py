@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from acp_tui.registry.cache import IndexCache, cache_root, registry_url
 from acp_tui.registry.catalog import Catalog
 from acp_tui.registry.fetch import refresh
-from acp_tui.registry.index import parse_index
+from acp_tui.registry.index import MAX_PROBLEMS, parse_index
 from tests.registry_server import LAST_MODIFIED, index_with, serve, snapshot
 
 
@@ -153,3 +154,51 @@ def test_a_deeply_nested_index_is_one_clear_line(
     cache.dir.mkdir(parents=True)
     cache.body.write_bytes(nested)  # (a cached copy as deep: not used, no error)
     assert cache.cached() is None
+
+
+def _many(count: int) -> list[dict[str, object]]:
+    return [
+        {"id": f"agent-{i}", "name": f"Agent {i}", "version": "1.0.0", "description": "d",
+         "distribution": {"npx": {"package": f"pkg-{i}@1.0.0"}}}
+        for i in range(count)
+    ]  # fmt: skip
+
+
+def test_many_bad_entries_are_counted_not_each_said() -> None:
+    """Issue 40: 60,000 bad entries were 60,000 lines (start-up took 11 s instead of 4.2 s)."""
+    bad = [{"id": f"BAD_{i}", "version": "x"} for i in range(60_000)]
+    index = parse_index(index_with(*_many(2), *bad))
+    assert [a.id for a in index.agents] == ["agent-0", "agent-1"]
+    assert len(index.problems) == MAX_PROBLEMS + 1
+    assert index.problems[0].startswith("registry agent BAD_0: `id` must be")
+    assert (
+        index.problems[-1] == f"registry: {60_000 - MAX_PROBLEMS} more entries skipped or left out"
+    )
+
+
+def test_the_cached_index_and_its_presets_are_made_once_per_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: each ctrl+t parsed the cached index and made every preset again (20,000
+    agents: 12.7 s a time)."""
+    import acp_tui.registry.agents as agents_module
+
+    made: list[int] = []
+    real = agents_module.registry_bases
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(agents_module, "registry_bases", counted)
+    url = "https://registry.invalid/registry.json"
+    cache = IndexCache(url, tmp_path)
+    cache.dir.mkdir(parents=True)
+    cache.body.write_text(json.dumps(index_with(*_many(300))))
+    catalog = Catalog(url, tmp_path, config_path=tmp_path / "none.toml")
+    first = catalog.table()
+    assert catalog.cache is not None and catalog.cache.cached() is catalog.index()
+    assert catalog.table().presets == first.presets and len(made) == 1
+    cache.body.write_text(json.dumps(index_with(*_many(3))))  # the copy changed: read again
+    assert len([p for p in catalog.table().presets.values() if p.registry]) == 3
+    assert len(made) == 2

@@ -334,7 +334,8 @@ async def test_a_file_the_agent_replaced_by_a_symlink_is_asked_about_not_read(
     assert branch.files == (), "no content from behind the link in the saved branch"
 
     result = await rewind.apply_plan(plan, s.host.reverts)
-    assert [p.name for p, _ in result.skipped] == ["a.txt"] and not s.asker.asked
+    assert result.skipped == [(project / "a.txt", f"it now leads to {outside}: left as it is")]
+    assert not s.asker.asked
     result = await rewind.apply_plan(plan, s.host.reverts, overwrite=[project / "a.txt"])
     assert [p.name for p, _ in result.failed] == ["a.txt"]
     [question] = s.asker.asked

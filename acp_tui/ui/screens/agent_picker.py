@@ -37,6 +37,8 @@ Refresh = Callable[[], tuple[PresetTable, list[str]]]
 """Refresh the registry (blocking: run in a thread): the new table and the notices."""
 
 STATE_WORDS = {"download": "downloads when started", "npx": "runs with npx", "uvx": "runs with uvx"}
+MAX_LISTED = 200
+"""Agents listed at most, those that can start first (the rest counted in one line)."""
 
 DEMO: Literal["demo"] = "demo"
 """What the picker returns for the demo agent (`acp-tui --demo`)."""
@@ -123,13 +125,20 @@ class AgentPickerApp(App[Picked]):
 
     def _options(self, words: str = "") -> list[Option]:
         """The agents the filter `words` leaves: those that start first, then the demo, then
-        the rest (greyed, with why)."""
+        the rest (greyed, with why); the first `MAX_LISTED`, the rest counted in one line."""
         shown = [p for p in self.ordered if matches(p, words)]
-        startable = [p for p in shown if p.name in self.startable]
+        listed = shown[:MAX_LISTED]
+        startable = [p for p in listed if p.name in self.startable]
         options = [self._option(p) for p in startable]
         if all(word in DEMO_WORDS for word in words.casefold().split()):
             options.append(Option(_demo_label(), id=DEMO_ID))
-        options += [self._option(p) for p in shown if p.name not in self.startable]
+        options += [self._option(p) for p in listed if p.name not in self.startable]
+        if len(shown) > MAX_LISTED:
+            more = len(shown) - MAX_LISTED
+            words = f"… {more} more agents, not listed (type to filter; acp-tui --list-agents"
+            words += " lists them, acp-tui -a ID starts one)"
+            text = Text(words, style="dim")
+            options.append(Option(text, id=None, disabled=True))
         return options
 
     def _option(self, preset: Preset) -> Option:

@@ -103,6 +103,8 @@ class RewindScreen(ModalScreen[frozenset[Path] | None]):
         if step.conflict:
             if step.path in self.overwrite:
                 text.append("  ⚠ changed since the agent: OVERWRITE", "bold red")
+            elif step.leads_to is not None:
+                text.append("  ⚠ left as it is (o restores it, asking first)", "yellow")
             else:
                 text.append(f"  ⚠ {safe_line(step.who)} changed it since the agent: keep "
                             f"{step.theirs} (o overwrites)", "yellow")  # fmt: skip

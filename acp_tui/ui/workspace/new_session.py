@@ -1,9 +1,10 @@
 """ctrl+t: what the new session runs. Enter takes the first entry (the same agent in the same
 directory); the others: every agent preset (same directory), the ACP registry's agents (same
 directory; those that can start here: installed, or a binary downloaded when picked, with its
-progress; the others greyed with why), the same agent in another directory (typed, checked to
-be a directory), the same agent in a new git worktree. `w` opens the highlighted agent, whichever
-it is, in a new git worktree of the directory."""
+progress; the others greyed with why; the first `MAX_LISTED`, the rest counted in one line), the
+same agent in another directory (typed, checked to be a directory), the same agent in a new git
+worktree. `w` opens the highlighted agent, whichever it is, in a new git worktree of the
+directory."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ DIRECTORY = "directory"
 WORKTREE = "worktree"
 PRESET = "preset:"
 REGISTRY = "registry:"
+MORE = "more"
+MAX_LISTED = 200
+"""Registry agents listed at most (a registry of thousands is not a list to scroll)."""
 
 
 class NewSessionScreen(ModalScreen[SessionSpec | None]):
@@ -83,10 +87,15 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             if preset == current.preset:
                 continue  # Enter's choice (the first line) already is this one
             options.append(Option(Text(f"{_name(preset)} in {here}"), id=f"{PRESET}{index}"))
-        for index, preset in enumerate(self.registry_presets):
+        for index, preset in enumerate(self.registry_presets[:MAX_LISTED]):
             if preset == current.preset:
                 continue
             options.append(_registry_option(preset, here, f"{REGISTRY}{index}"))
+        if len(self.registry_presets) > MAX_LISTED:
+            more = len(self.registry_presets) - MAX_LISTED
+            text = Text(f"… {more} more registry agents, not listed (acp-tui --list-agents lists "
+                        "them, acp-tui -a ID starts one)", style="dim")  # fmt: skip
+            options.append(Option(text, id=MORE, disabled=True))
         options.append(Option(Text(f"{safe_text(current.name, limit=30)} in another directory…"),
                               id=DIRECTORY))  # fmt: skip
         options.append(Option(Text(f"{safe_text(current.name, limit=30)} in a new git worktree"),
