@@ -69,9 +69,9 @@ def fresh(path: Path) -> Path:
 
 
 MESSAGE_CHUNKS = 10_000
-"""Chunks of one message (about 51,000 characters): under a page of text (`message_lines.TEXT_PAGE`),
-so every chunk is drawn; a longer message is drawn a page at a time and its last words would
-not be on the screen."""
+"""Chunks of one message (about 51,000 characters): under a page of text
+(`message_lines.TEXT_PAGE`), so every chunk is drawn; a longer message is drawn a page at a
+time and its last words would not be on the screen."""
 
 
 def make_stream(path: Path, count: int) -> None:
