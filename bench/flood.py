@@ -4,8 +4,9 @@
 
 The agent is a separate process (a few lines below, no acp_tui import): it answers
 `initialize` and `session/new`, and on `session/prompt` writes a pre-built stream of N
-notifications (8 characters each) to its stdout as fast as the pipe takes them, then answers
-the prompt. The client is the real `AcpApp` run headless (120x40) with the scripted process.
+notifications (8 characters each; a new message every `MESSAGE_CHUNKS`) to its stdout as
+fast as the pipe takes them, then answers the prompt. The client is the real `AcpApp` run
+headless (120x40) with the scripted process.
 
 Measured, from sending the prompt:
   drain  until the turn has ended and a painted frame shows the stream's last words, i.e. every
@@ -67,6 +68,12 @@ def fresh(path: Path) -> Path:
     return path
 
 
+MESSAGE_CHUNKS = 10_000
+"""Chunks of one message (about 51,000 characters): under a page of text
+(`message_lines.TEXT_PAGE`), so every chunk is drawn; a longer message is drawn a page at a
+time and its last words would not be on the screen."""
+
+
 def make_stream(path: Path, count: int) -> None:
     words = ["The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog;", "again"]
     with path.open("w") as out:
@@ -80,6 +87,7 @@ def make_stream(path: Path, count: int) -> None:
                     "update": {
                         "sessionUpdate": "agent_message_chunk",
                         "content": {"type": "text", "text": text},
+                        "messageId": f"m{n // MESSAGE_CHUNKS}",
                     },
                 },
             }

@@ -8,6 +8,7 @@ same event loop the app then runs on.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import gc
 import itertools
@@ -107,14 +108,16 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
         _close_loop(loop)
         guard.close()
-        _leave_garbage_to_exit()
+        # (at the process's exit, not now: tests run the app in their own process)
+        atexit.unregister(_leave_garbage_to_exit)
+        atexit.register(_leave_garbage_to_exit)
 
 
 def _leave_garbage_to_exit() -> None:
-    """The app has ended: what is left is freed by the process's exit, not walked. The
-    interpreter's last collection walked every widget of the conversation (cards, prompts):
-    with 500 permission questions queued it took 0.8 s of the quit, its tear-down as much
-    again. Frozen objects are never walked; nothing that runs after this needs a collection."""
+    """The process exits (an `atexit` hook, run before the interpreter's tear-down): what is
+    left is freed by the exit, not walked. The interpreter's last collections walked every
+    widget of the conversation (cards, prompts): with 500 permission questions queued they took
+    0.8 s of the quit, the tear-down as much again. Frozen objects are never walked."""
     gc.disable()
     gc.freeze()
 

@@ -5,6 +5,7 @@ compacted" (a click opens it), or failed with the agent's error."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from acp_tui.thread.entries import CompactionEntry
@@ -120,7 +121,8 @@ async def test_a_flood_of_notices_is_a_few_toasts_and_a_count(tmp_path: Path) ->
         await h.settle()
 
         def told() -> int:
-            return sum(int(n.split()[0]) for n in h.notified if " more notices " in n)
+            counts = (re.match(r"(\d+) more notices? from the agent", n) for n in h.notified)
+            return sum(int(found[1]) for found in counts if found)
 
         await h.until(lambda: told() == count - TOASTS_PER_WINDOW, "every notice counted")
         assert len([n for n in h.notified if n.startswith("<notice>")]) == TOASTS_PER_WINDOW

@@ -33,13 +33,24 @@ def pieces(text: str, size: int) -> list[str]:
 
 
 DEEP_QUOTE = "> " * 2000 + "hidden by nesting"
-DEEP_LIST = "".join(f"{'  ' * i}- item {i}\n" for i in range(1500)) + "hidden by nesting"
+
+
+def deep_list(depth: int) -> str:
+    return "".join(f"{'  ' * i}- item {i}\n" for i in range(depth)) + "hidden by nesting"
+
+
 CASES = {
     "quote 400 first": ("> " * 400 + "hidden by nesting", 64),
     "quote 2000 first": (DEEP_QUOTE, 4000),  # the whole quote as the first chunk
     "quote 2000 after text": ("Some text first.\n\n" + DEEP_QUOTE, 500),
-    "list 1500": (DEEP_LIST, 1 << 16),
+    "list 300": (deep_list(300), 1 << 16),  # (93,000 characters: one page)
+    "list 1500": (deep_list(1500), 1 << 16),  # 2.3 MB: its first page, 311 levels deep
 }  # fmt: skip
+SHOWN_END = {
+    "list 1500": ("longer than 100,000 characters", "more characters not shown"),
+}
+"""What shows at the end of a case longer than a page (`message_lines.TEXT_PAGE`): while it
+streams, and drawn from its data; the others show their deepest text."""
 
 
 def drawn_from_data(app: AcpApp) -> bool:
@@ -52,15 +63,16 @@ def drawn_from_data(app: AcpApp) -> bool:
 @pytest.mark.parametrize("name", list(CASES))
 async def test_deep_nesting_is_shown_and_the_app_still_quits(name: str) -> None:
     source, size = CASES[name]
+    streaming, finished = SHOWN_END.get(name, ("hidden by nesting", "hidden by nesting"))
     async with headless_app(SIZE) as (app, pilot):
         thread = app.session.thread
         thread.begin_turn()
         for piece in pieces(source, size):
             thread.apply_notification(chunk(piece))
-        await until(pilot, lambda: "hidden by nesting" in screen_text(app), "the deep text")
+        await until(pilot, lambda: streaming in screen_text(app), "the deep text")
         thread.end_turn("end_turn")
         await until(pilot, lambda: drawn_from_data(app), "the finished message")
-        await until(pilot, lambda: "hidden by nesting" in screen_text(app), "the deep text")
+        await until(pilot, lambda: finished in screen_text(app), "the deep text")
         assert app.is_running
         await pilot.press("ctrl+q")
         await until(pilot, lambda: not app.is_running, "the app to quit")
