@@ -39,6 +39,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -59,6 +60,8 @@ LOADING_TEXT = "Reading the changed files…"
 TITLE = "Changes in this session"
 SLICE = 100
 """Files read and diffed in one go between two returns to the event loop."""
+FILTER_PAUSE = 0.15
+"""Seconds without a key in the filter before the list is narrowed."""
 MAX_LISTED = 1000
 """Files listed (read and diffed); the rest are counted on one line at the end."""
 REVERT = "revert"
@@ -149,6 +152,7 @@ class ChangesScreen(ModalScreen[None]):
         self._stale = False
         self._log_changed = False
         self._shown_paths: dict[Path, str] = {}
+        self._filtering: Timer | None = None
 
     def compose(self) -> ComposeResult:
         waiting = LOADING_TEXT if self.change_log.records else EMPTY_TEXT
@@ -304,7 +308,10 @@ class ChangesScreen(ModalScreen[None]):
 
     @on(Input.Changed, "#changes-filter")
     def _filter_changed(self) -> None:
-        self._refresh()
+        """Narrow the list once the user pauses (`FILTER_PAUSE`): a burst of keys filters once."""
+        if self._filtering is not None:
+            self._filtering.stop()
+        self._filtering = self.set_timer(FILTER_PAUSE, self._refresh)
 
     @on(Input.Submitted, "#changes-filter")
     def _filter_done(self) -> None:
@@ -452,7 +459,7 @@ def _title(files: list[tuple[Path, FileKind]], matched: int, needle: str) -> str
     """The view's title: how many files match the filter, or (many files) how many of each
     kind."""
     if needle.strip():
-        return f"{TITLE} · {matched:,} of {len(files):,} files match"
+        return f"{TITLE} · {matched:,} of {len(files):,} file{'s' * (len(files) != 1)} match"
     if len(files) <= SLICE:
         return TITLE
     counts = [sum(1 for _, kind in files if kind is each) for each in FileKind]

@@ -280,8 +280,10 @@ class MainScreen(
         in_prompt = focused is not None and any(
             focused is prompt or prompt in focused.ancestors for prompt in prompts
         )
-        if in_prompt or focused is None or isinstance(focused, PromptInput):
-            prompts[0].take_focus(armed=True)
+        if not (in_prompt or focused is None or isinstance(focused, PromptInput)):
+            return
+        if not prompts[0].take_focus(armed=True) and not isinstance(focused, PromptInput):
+            self.action_focus_prompt()  # it waits to be chosen (the user was typing)
 
     # ------------------------------------------------------------ session → UI
 
