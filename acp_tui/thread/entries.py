@@ -225,8 +225,9 @@ class PlanState:
 class PlanSnapshotEntry:
     """Where a plan update appears inline in the conversation.
 
-    Consecutive updates of the same plan update one snapshot in place; an update after other
-    entries starts a new snapshot. `removed` is set when the plan is removed (plan_removed).
+    The updates of one plan in one turn update one snapshot in place (a plan repeated on every
+    step filled the conversation with "Plan n/4" blocks); the next turn starts a new snapshot.
+    `removed` is set when the plan is removed (plan_removed).
     """
 
     plan: PlanState

@@ -1,5 +1,6 @@
 """The agent's plans as the thread keeps them: the session's plan (v1 `plan`) and plans by id
-(unstable `plan_update`/`plan_removed`), each change also a snapshot entry in the conversation.
+(unstable `plan_update`/`plan_removed`), each shown in the conversation as one snapshot entry
+per turn, updated in place.
 
 A part of `Thread` (its base class), emitting on the thread's signal.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from acp_tui.protocol.models import Plan, PlanEntry, PlanRemoved, PlanUpdate, UnknownUpdate, to_wire
 from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
-from acp_tui.thread.entries import Entry, PlanSnapshotEntry, PlanState
+from acp_tui.thread.entries import Entry, MessageEntry, PlanSnapshotEntry, PlanState
 from acp_tui.thread.plans import plan_state
 
 
@@ -46,13 +47,25 @@ class ThreadPlans:
         self._snapshot(state)
 
     def _snapshot(self, state: PlanState) -> None:
-        last = self.entries[-1] if self.entries else None
-        if type(last) is PlanSnapshotEntry and last.plan.plan_id == state.plan_id:
-            last.plan = state
-            last.removed = False
-            self.changed.emit(ch.EntryChanged(last))
+        """One live snapshot of a plan per turn: an update changes the turn's snapshot of that
+        plan in place (wherever it is), else it is added; a later turn starts its own, and the
+        earlier keeps its last state (the history, the export)."""
+        live = self._turns_snapshot(state.plan_id)
+        if live is not None:
+            live.plan = state
+            live.removed = False
+            self.changed.emit(ch.EntryChanged(live))
         else:
             self._add_entry(PlanSnapshotEntry(state, id=self._new_id()))
+
+    def _turns_snapshot(self, plan_id: str | None) -> PlanSnapshotEntry | None:
+        """The snapshot of `plan_id` since the user's last prompt, if any."""
+        for entry in reversed(self.entries):
+            if type(entry) is PlanSnapshotEntry and entry.plan_id == plan_id:
+                return entry
+            if type(entry) is MessageEntry and entry.role == "user":
+                return None
+        return None
 
     def _on_plan_removed(self, update: PlanRemoved) -> None:
         if self.plans.pop(update.plan_id, None) is None:

@@ -23,7 +23,7 @@ from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
-from tests.agents.scenarios import stream_text, write_scenario
+from tests.agents.scenarios import Step, stream_text, write_scenario
 from tests.ui.app_harness import (
     ANSWER_MD,
     THOUGHT_TEXT,
@@ -229,6 +229,42 @@ async def test_plans_inline_and_in_the_sidebar(tmp_path: Path) -> None:
         assert len(inline) == 2
         assert inline[0].startswith("Plan 1/2")
         assert inline[1].startswith("Plan p2 (removed)")
+
+
+async def test_one_live_plan_a_turn_updated_in_place_and_exported_once(tmp_path: Path) -> None:
+    """A plan sent again at every step of a turn, between messages and tool calls, is one block
+    updated in place (it was a new "Plan n/3" block each time); the export has its last state."""
+    a, b, c = "Read", "Edit", "Test"
+
+    def plan(*statuses: str) -> Step:
+        items = [(name, "medium", status) for name, status in zip((a, b, c), statuses, strict=True)]
+        return upd("plan", entries=plan_entries(*items))
+
+    updates = [
+        plan("in_progress", "pending", "pending"),
+        upd("agent_message_chunk", content=text("Reading.")),
+        upd("tool_call", toolCallId="t1", title="Read app.py", kind="read", status="completed"),
+        plan("completed", "in_progress", "pending"),
+        upd("agent_thought_chunk", content=text("Now the edit.")),
+        plan("completed", "completed", "in_progress"),
+        upd("agent_message_chunk", content=text("Testing.")),
+        plan("completed", "completed", "completed"),
+    ]
+    agent = write_scenario(tmp_path, one_turn(updates))
+    cwd = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, cwd) as h:
+        await h.prompt("do it")
+        await h.settle()
+        inline = [text.lstrip("█ ") for _, text in shown_of(h, PlanSnapshotEntry)]
+        assert len(inline) == 1, inline
+        assert inline[0].startswith("Plan 3/3"), inline[0]
+        await h.type_prompt("/export")
+        exports = cwd / ".acp-tui"
+        await h.until(lambda: exports.exists() and list(exports.iterdir()), "the export")
+        [path] = list(exports.iterdir())
+        markdown = path.read_text()
+    assert markdown.count("### Plan") == 1, markdown
+    assert "- [x] Test _(medium)_" in markdown
 
 
 async def test_status_bar_shows_agent_title_mode_usage_and_running(tmp_path: Path) -> None:

@@ -147,3 +147,35 @@ async def test_an_agent_image_opens_with_the_system_viewer(
         assert started[0].suffix == ".png"
         assert started[0].read_bytes() == base64.b64decode(PNG_8_BYTES)
         started[0].unlink()
+
+
+async def test_a_5000_line_paste_is_folded_in_the_conversation_and_a_click_opens_it(
+    tmp_path: Path,
+) -> None:
+    from acp_tui.ui.widgets.conversation import ConversationView
+    from tests.ui.conversation_text import entry_text, live_view
+
+    agent = write_scenario(tmp_path, one_turn([]))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        prompt = h.one(PromptInput)
+        prompt.focus()
+        pasted = "\n".join(f"pasted line {n}" for n in range(5000))
+        prompt.post_message(events.Paste(pasted))
+        await h.until(lambda: prompt.document.line_count == 5000, "the paste")
+        prompt.submit()
+        await h.until(lambda: h.sent_methods("session/prompt"), "the prompt")
+        await h.settle()
+        [sent] = h.sent_methods("session/prompt")
+        assert sent["params"]["prompt"][0]["text"] == pasted, "the agent gets it whole"
+        conversation = h.one(ConversationView)
+        user = h.session.thread.entries[0]
+        folded = entry_text(conversation, user.id)
+        assert "pasted line 7" in folded and "pasted line 8\n" not in folded
+        assert "5,000 lines (4,992 more: click to show)" in folded
+        assert len(folded.splitlines()) < 15, "not 5,000 lines on the screen"
+
+        view = await live_view(h.pilot, conversation, user.id)
+        title_row = next(y for y, line in enumerate(folded.splitlines()) if "5,000 lines" in line)
+        await h.pilot.click(view, offset=(6, title_row))
+        await h.until(lambda: "pasted line 4999" in entry_text(conversation, user.id), "opened")
+        assert "click to fold them" in entry_text(conversation, user.id)

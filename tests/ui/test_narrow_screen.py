@@ -12,6 +12,7 @@ from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.sidebar import Sidebar
+from acp_tui.ui.widgets.status_bar import StatusBar
 from tests.agents.scenarios import client_request, initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import SID, fixed_cwd, one_turn, run_app, upd
 
@@ -61,5 +62,11 @@ async def test_a_permission_card_shows_every_option_whole_at_80_by_24(tmp_path: 
             assert option["name"] in text, option["name"]
         hint = [s for s in prompt.query(".hint").results()]
         assert hint and hint[0].region.height <= 2, "the key hint in a line or two"
+        bar = h.one(StatusBar)
+        bar.title, bar.model, bar.thought = "Fix the flaky test in CI", "Claude Opus 4.1", "High"
+        await h.pilot.pause()
+        status = h.screen_text().splitlines()[-2]
+        assert "working" in status, f"the running turn shows however narrow: {status}"
+        assert "mode: Ask" in status and "High" not in status, "the least needed part went first"
         footer = text.splitlines()[-1]
         assert "a allow once" in footer, f"the focused card's keys in the footer: {footer}"

@@ -50,6 +50,17 @@ def block_section(index: int) -> str:
     return f"block-{index}"
 
 
+PASTE_FOLD = 24
+"""A text of the user's longer than this many lines (a paste) is shown folded."""
+PASTE_HEAD = 8
+"""The lines a folded text shows before its "N lines" title."""
+
+
+def paste_section(index: int) -> str:
+    """The view-state section of the user's long text block ``index`` (open: shown whole)."""
+    return f"paste-{index}"
+
+
 @dataclass
 class StreamedText:
     """Finished documents a streaming view already parsed: (their text, the document) by
@@ -136,11 +147,27 @@ def _block_lines(
 def user_message_lines(
     entry: MessageEntry, look: Look, width: int, state: EntryViewState | None = None
 ) -> list[Strip]:
-    """The user's message: a bar on the left, the text as typed, blocks, and a refusal."""
+    """The user's message: a bar on the left, the text as typed (a long one, a paste, folded to
+    its first lines and a title a click opens), blocks, and a refusal."""
     inner = width - 3
+    sections = state.sections if state is not None else {}
 
     def text(index: int, value: str, width: int) -> list[Strip]:
-        return wrap_text(Text(value), look, width)
+        count = value.count("\n") + 1
+        if count <= PASTE_FOLD:
+            return wrap_text(Text(value), look, width)
+        section = paste_section(index)
+        open_ = sections.get(section, False)
+        what = "click to fold them" if open_ else f"{count - PASTE_HEAD:,} more: click to show"
+        title = collapsible_title(
+            f"{count:,} lines ({what})",
+            width,
+            look.style("title"),
+            expanded=open_,
+            action=section_action(section),
+        )
+        shown = value if open_ else "\n".join(value.split("\n", PASTE_HEAD)[:PASTE_HEAD])
+        return [*wrap_text(Text(shown), look, width), title]
 
     lines = _block_lines(entry, look, inner, state, text)
     not_kept = state.not_kept if state is not None else None

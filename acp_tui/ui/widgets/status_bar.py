@@ -74,37 +74,61 @@ class StatusBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
+        """The parts in their order; on a narrow screen the least needed go first (the thought
+        level, the title, the model, the cancel hint, the usage, the mode), so the state, or the
+        running turn and its time, always show (at 80 columns they were cut off)."""
+        parts = self.parts()
+        width = self.content_size.width
+        kept = sorted(range(len(parts)), key=lambda i: parts[i][0])  # most needed last
+        shown = set(range(len(parts)))
+        for index in kept:
+            if width <= 0 or sum(parts[i][1].cell_len for i in shown) <= width:
+                break
+            if parts[index][0] < KEEP:
+                shown.discard(index)
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f" {self.agent_name or 'agent'} ", style="bold reverse")
+        for index in sorted(shown):
+            text.append_text(parts[index][1])
+        return text
+
+    def parts(self) -> list[tuple[int, Text]]:
+        """What the bar says, in order, each with how much it is needed (dropped lowest first
+        when the bar is too narrow; `KEEP` never)."""
+        parts: list[tuple[int, Text]] = [
+            (KEEP, Text(f" {self.agent_name or 'agent'} ", style="bold reverse"))
+        ]
         if self.title:
-            text.append(f" {self.title}", style="bold")
+            parts.append((2, Text(f" {self.title}", style="bold")))
         if self.mode:
-            text.append("  mode: ", style="dim")
-            text.append(self.mode, style="bold")
+            parts.append((6, Text.assemble(("  mode: ", "dim"), (self.mode, "bold"))))
         if self.model:
-            text.append("  model: ", style="dim")
-            text.append(self.model, style="bold")
+            parts.append((3, Text.assemble(("  model: ", "dim"), (self.model, "bold"))))
         if self.thought:
-            text.append(f"  {self.thought_name}: ", style="dim")
-            text.append(self.thought, style="bold")
+            name = f"  {self.thought_name}: "
+            parts.append((1, Text.assemble((name, "dim"), (self.thought, "bold"))))
         if self.running_since is not None:
             elapsed = time.monotonic() - self.running_since
             frame = SPINNER[int(elapsed * 8) % len(SPINNER)]
-            text.append(f"  {frame} working {format_elapsed(elapsed)}", style="bold yellow")
-            text.append("  esc to cancel", style="dim")
+            working = f"  {frame} working {format_elapsed(elapsed)}"
+            parts.append((KEEP, Text(working, style="bold yellow")))
+            parts.append((4, Text("  esc to cancel", style="dim")))
         else:
-            text.append(f"  ● {self.state}", style=_state_style(self.state))
+            state = Text(f"  ● {self.state}", style=_state_style(self.state))
             if self.starting_since is not None and self.state == "starting":
-                waited = format_elapsed(time.monotonic() - self.starting_since)
-                text.append(f" {waited}", style=_state_style(self.state))
+                state.append(f" {format_elapsed(time.monotonic() - self.starting_since)}")
+            parts.append((KEEP, state))
         if self.activity:
             style = "bold magenta" if self.activity.startswith("requires") else "dim"
-            text.append(f"  {self.activity}", style=style)
+            parts.append((KEEP, Text(f"  {self.activity}", style=style)))
         if self.queued:
-            text.append(f"  {self.queued} queued", style="cyan")
+            parts.append((KEEP, Text(f"  {self.queued} queued", style="cyan")))
         if self.usage:
-            text.append(f"  {self.usage}", style="dim")
-        return text
+            parts.append((5, Text(f"  {self.usage}", style="dim")))
+        return parts
+
+
+KEEP = 100
+"""A part of the status bar never dropped for the width (the agent, its state, what waits)."""
 
 
 def _state_style(state: str) -> str:
