@@ -10,6 +10,11 @@ it; its diff is computed when first asked for (a summary of 20,000 files diffs o
 shows).
 `revert(turn)` puts back every file the turn changed that still holds what the turn left, each
 through the file host's `Reverts` (lock, walk, boundary, atomic write, recorded).
+
+Files in an agent's own state directory at the top of the session directory (`.fast-agent/`,
+`.qwen/`, ...: `AGENT_STATE_DIRS`) are the agent's bookkeeping, not the turn's work: the summary
+lists them apart (`TurnSummary.apart`) and reverting the turn leaves them (F2 reverts one when
+picked). Files the project's ignore rules exclude are never recorded by the change monitor.
 """
 
 from __future__ import annotations
@@ -56,10 +61,27 @@ class TurnFile:
         return self.revertible and self.first.before == "" and self.first.before_bytes is None
 
 
+AGENT_STATE_DIRS = frozenset(
+    {".fast-agent", ".qwen", ".gemini", ".codex", ".kimi", ".vibe", ".opencode", ".claude"}
+)
+"""Directories agents keep their own state in (sessions, histories, locks, settings)."""
+
+
+def is_agent_state(path: Path, root: Path) -> bool:
+    """Whether `path` lies in an agent's own state directory at the top of `root`."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    return len(parts) > 1 and parts[0] in AGENT_STATE_DIRS
+
+
 @dataclass(frozen=True)
 class TurnSummary:
     turn: int
     files: list[TurnFile] = field(default_factory=list)
+    apart: list[TurnFile] = field(default_factory=list)
+    """Files of the agents' own state the turn changed (not reverted with the turn)."""
 
 
 @dataclass(frozen=True)
@@ -104,13 +126,15 @@ class TurnChanges:
         by_path: dict[Path, list[WriteRecord]] = {}
         for record in self._records.get(turn, []):
             by_path.setdefault(record.path, []).append(record)
-        files = []
+        files: list[TurnFile] = []
+        apart: list[TurnFile] = []
+        root = self.attribution.cwd
         for path, records in by_path.items():
             first, last = records[0], records[-1]
             after = None if last.deleted else last.after_data()
             if first.before_data() != after:
-                files.append(TurnFile(path, first, last))
-        return TurnSummary(turn, files)
+                (apart if is_agent_state(path, root) else files).append(TurnFile(path, first, last))
+        return TurnSummary(turn, files, apart)
 
     def _on_record(self, record: WriteRecord) -> None:
         turn = self.turn_of(record)
@@ -154,7 +178,8 @@ class TurnChanges:
             self._prompt_turns.setdefault(entry.id, turn)
 
     async def revert(self, turn: int) -> TurnRevert:
-        """Put back what `turn` changed, file by file; a file changed since is left alone."""
+        """Put back what `turn` changed, file by file; a file changed since is left alone, and
+        so are the agents' own state files (`TurnSummary.apart`)."""
         reverted: list[Path] = []
         skipped: list[tuple[Path, str]] = []
         for item in self.summary(turn).files:

@@ -344,6 +344,32 @@ async def test_turn_summary_lists_the_turns_files_and_reverts_them(
     assert len(kept) == 2
 
 
+async def test_an_agents_own_state_files_are_listed_apart_and_not_reverted_with_the_turn(
+    tmp_path: Path, session_in: Callable[..., Any]
+) -> None:
+    """Issue 39, 15d: fast-agent's `.fast-agent/sessions/*` were the turn's changes and
+    "R revert turn" would delete them."""
+    make_repo(tmp_path, {"notes.txt": "n\n"})
+    s = await session_in(tmp_path)
+    summaries: list[Any] = []
+    s.tracking.turns.summary_changed.subscribe(summaries.append)
+    s.thread.begin_turn()
+    state = tmp_path / ".fast-agent" / "sessions" / "2612" / "session.json"
+    state.parent.mkdir(parents=True)
+    state.write_text("{}\n")
+    s.tool_call("write", locations=[{"path": str(s.root / "hello.txt")}])
+    (tmp_path / "hello.txt").write_text("Hello\n")
+    await until(lambda: s.records(".fast-agent/sessions/2612/session.json"), "the state's record")
+    await s.tracking.before_turn_end()
+    s.thread.end_turn("end_turn")
+    summary = summaries[-1]
+    assert [f.path.name for f in summary.files] == ["hello.txt"]
+    assert [f.path.name for f in summary.apart] == ["session.json"]
+    result = await s.tracking.turns.revert(1)
+    assert [p.name for p in result.reverted] == ["hello.txt"]
+    assert state.read_text() == "{}\n", "the agent's own state is left alone"
+
+
 @pytest.mark.parametrize(
     ("old", "new", "before", "after", "expected"),
     [

@@ -386,7 +386,7 @@ class MainScreen(
         view = self.turn_summaries.get(summary.turn)
         if view is not None:
             view.show(summary)
-        elif summary.files:
+        elif summary.files or summary.apart:
             view = TurnSummaryView(summary, self.session.turn_changes, self.session.cwd)
             self.turn_summaries[summary.turn] = view
             self.query_one(ConversationView).mount(view)

@@ -123,6 +123,11 @@ class TurnSummaryView(Static, can_focus=True):
                 text.stylize("reverse", start, len(text))
         if len(files) > MAX_SHOWN:
             text.append(f" · and {len(files) - MAX_SHOWN:,} more (F2 lists them)", "italic")
+        apart = self.summary.apart
+        if apart:
+            where = sorted({display_path(f.path, self.root).split("/")[0] for f in apart})
+            shown = f"apart: {len(apart)} file(s) of the agent's own state in {', '.join(where)}"
+            text.append(f"  · {shown} (not reverted with the turn; F2)", "dim italic")
         if self.reverted:
             text.append("  (reverted)", "italic")
         else:
