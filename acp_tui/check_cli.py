@@ -21,8 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
         usage=USAGE,
         description=(
             "Run an agent without a UI: initialize, session/new in a temporary directory, "
-            "optionally one prompt; report what it announced and everything it sent outside "
-            "the ACP v1 schema. Exit status 1 when there is anything, 2 when it did not run."
+            "optionally one prompt; report what it announced, which ACP schema its frames fit "
+            "and everything it sent outside the current ACP v1 schema (its unstable part "
+            "included). Exit status 1 when there is anything, 2 when it did not run."
         ),
     )
     parser.add_argument("--prompt", metavar="TEXT", help="send one prompt and wait for its end")

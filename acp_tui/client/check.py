@@ -101,6 +101,8 @@ class CheckReport:
     stop_reason: str | None = None
     permission_answers: list[str] = field(default_factory=list)
     frames: int = 0
+    schema: str = ""
+    """Which ACP schema the agent's frames fit (1.21, current stable, current unstable)."""
     marks: list[dict[str, Any]] = field(default_factory=list)
     mark_counts: dict[str, int] = field(default_factory=dict)
 
@@ -195,6 +197,7 @@ def _fill(report: CheckReport, session: CheckSession) -> None:
     report.commands = [command.name for command in thread.commands]
     report.permission_answers = session.permission_answers
     report.frames = len(store)
+    report.schema = store.schema_fit.describe()
     for frame in store.frames:
         if frame.kind == "request" and frame.direction == "out" and frame.latency is not None:
             name = frame.method or "?"
@@ -246,10 +249,12 @@ def format_report(report: CheckReport) -> str:
     if report.permission_answers:
         lines.append(f"permissions:      {', '.join(report.permission_answers)}")
     lines.append(f"frames:           {report.frames}")
+    if report.schema:
+        lines.append(f"schema:           the frames fit {report.schema}")
     if report.error:
         lines.append(f"error:            {report.error}")
     if not report.marks:
-        lines.append("conformance:      nothing outside the ACP v1 schema")
+        lines.append("conformance:      nothing outside the current ACP v1 schema")
     else:
         counts = ", ".join(f"{count} {kind}" for kind, count in report.mark_counts.items())
         lines.append(f"conformance:      {report.violations} marks ({counts})")

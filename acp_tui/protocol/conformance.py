@@ -1,5 +1,10 @@
 """What an agent sent outside the ACP v1 schema, frame by frame (the inspector's marks, `check`).
 
+The schema is the current one (SDK 2.4.0) with its unstable part: subagent sessions, session
+messages, `mcp/message`, `auth/status_update`, `ToolCall.name` are within it; the 1.21 shapes
+still are. Which schema the frames need (1.21, current stable, current unstable) is told by the
+`SchemaFit` the checker feeds (`schema_fit.py`).
+
 The checker is separate from the lenient models the session uses: it validates each incoming
 frame's params (or result) with the same models while *recording* what they repair
 (`recording_repairs`), adds what the models cannot see (enum values the models keep as plain
@@ -24,8 +29,10 @@ from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
     AuthenticateResponse,
+    AuthStatusUpdateNotification,
     InitializeResponse,
     LoadSessionResponse,
+    MessageMcpRequest,
     NewSessionResponse,
     PromptResponse,
     SetSessionConfigOptionResponse,
@@ -34,6 +41,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
 from acp_tui.protocol.router import CLIENT_REQUESTS
+from acp_tui.protocol.schema_fit import SchemaFit
 
 
 class MarkKind(StrEnum):
@@ -71,11 +79,13 @@ _REPAIR_KINDS = {
 AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
     **CLIENT_REQUESTS,  # the params models the client's router validates with
     methods.ELICITATION_CREATE: None,
+    methods.MCP_MESSAGE: MessageMcpRequest,  # unstable: answered "method not found"
 }
 AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
     methods.SESSION_UPDATE: None,  # checked by hand: `_session_notification`
     methods.ELICITATION_COMPLETE: None,
     methods.CANCEL_REQUEST: None,
+    methods.AUTH_STATUS_UPDATE: AuthStatusUpdateNotification,  # unstable
 }
 RESULTS: dict[str, type[BaseModel]] = {
     methods.INITIALIZE: InitializeResponse,
@@ -107,9 +117,11 @@ class ConformanceChecker:
     `finish()` names the client's requests that were never answered.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fit: SchemaFit | None = None) -> None:
         self._ours: dict[tuple[str, Any], tuple[int, str]] = {}  # id → (frame index, method)
         self._theirs: set[tuple[str, Any]] = set()  # agent request ids not yet answered
+        self.fit = SchemaFit() if fit is None else fit
+        """Which schema the agent's frames need (kept across connections by its owner)."""
 
     # ---- the client's frames ------------------------------------------------------------
 
@@ -165,12 +177,17 @@ class ConformanceChecker:
             if key in self._theirs:
                 marks.append(Mark(MarkKind.ID_REUSED, f"id {request_id!r} is still in flight"))
             self._theirs.add(key)
+        self.fit.call(method, frame.get("params"))
         self._params(method, frame.get("params"), AGENT_REQUESTS, marks)
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
         if method == methods.SESSION_UPDATE and _plain_text_chunk(params):
             return  # the streaming hot path: nothing in it can be outside the schema
+        if method == methods.SESSION_UPDATE:
+            self.fit.update(params.get("update") if type(params) is dict else None)
+        else:
+            self.fit.call(method, params)
         self._params(method, params, AGENT_NOTIFICATIONS, marks)
 
     def _params(
@@ -210,6 +227,7 @@ class ConformanceChecker:
             if type(error) is not dict or type(error.get("code")) is not int:
                 marks.append(Mark(MarkKind.WRONG_TYPE, "error object without an integer code"))
             return
+        self.fit.result(ours[1], frame["result"])
         model = RESULTS.get(ours[1])
         if model is not None:
             _validate(model, frame["result"], f"{ours[1]} result", marks)

@@ -19,7 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from tests.schema_check import SCHEMA_DIR, FrameValidator
+from tests.schema_check import FrameValidator, schema_defs
 
 TIMEOUT = 10.0
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -52,9 +52,8 @@ TEXT_CHUNKS = {"agent_message_chunk", "agent_thought_chunk", "user_message_chunk
 
 @cache
 def _validator(definition: str, unstable: bool = False) -> Draft202012Validator:
-    name = "schema.unstable.json" if unstable else "schema.json"
-    schema = json.loads((SCHEMA_DIR / name).read_text())
-    return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+    defs = schema_defs(unstable=unstable)
+    return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": defs})
 
 
 def check(definition: str, value: Any, what: str, *, unstable: bool = False) -> None:

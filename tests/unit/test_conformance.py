@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.conformance import MarkKind, is_absolute_path
+from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from tests.schema_check import _validator
@@ -22,12 +23,16 @@ AGENT_PARAMS = {
     "fs/read_text_file": "ReadTextFileRequest",
     "fs/write_text_file": "WriteTextFileRequest",
     "terminal/create": "CreateTerminalRequest",
+    "mcp/message": "MessageMcpRequest",
+    "auth/status_update": "AuthStatusUpdateNotification",
 }
 
 
 def schema_errors(frame: dict[str, Any]) -> list[str]:
-    definition = AGENT_PARAMS[frame["method"]]
-    return [e.message for e in _validator(definition).iter_errors(frame.get("params"))]
+    """What the current schema (its unstable part included, which holds the stable one) says is
+    wrong with the frame's params."""
+    validator = _validator(AGENT_PARAMS[frame["method"]], unstable=True)
+    return [e.message for e in validator.iter_errors(frame.get("params"))]
 
 
 def feed(store: TrafficStore, direction: str, frame: Any, t: float = 0.0) -> None:
@@ -76,6 +81,95 @@ ALLOWED = [
     },
     {"jsonrpc": "2.0", "method": "_vendor/hello", "params": {"x": 1}},
 ]
+
+SUBAGENT = {"sessionUpdate": "subagent_update", "sessionId": "child-1"}
+CURRENT = [
+    # the current schema's stable additions: ToolCall.name, notices and compaction
+    update({**TOOL_CALL, "toolCallId": "t9", "name": "Edit"}),
+    update({"sessionUpdate": "tool_call_update", "toolCallId": "t9", "name": None}),
+    update({"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited"}),
+    update({"sessionUpdate": "compaction_update", "compactionId": "c1", "status": "running"}),
+    # its unstable part: subagent sessions and session messages
+    update({
+        **SUBAGENT, "title": "Explore", "description": "looks around",
+        "capabilities": {"cancel": {}}, "state": {"state": "running"}, "cwd": "/w",
+    }),
+    update({**SUBAGENT, "title": None, "state": {
+        "state": "idle", "stopReason": "error", "error": {"code": -32603, "message": "boom"},
+        "usage": {"totalTokens": 3, "inputTokens": 2, "outputTokens": 1},
+    }}),
+    update({**SUBAGENT, "state": {"state": "requires_action"}, "capabilities": None}),
+    update({**SUBAGENT, "state": None}),
+    update({
+        "sessionUpdate": "session_message", "messageId": "m1", "senderSessionId": "s",
+        "recipientSessionId": "child-1", "content": [{"type": "text", "text": "go"}],
+    }),
+    update({
+        "sessionUpdate": "session_message_chunk", "messageId": "m1",
+        "content": {"type": "text", "text": " on"},
+    }),
+    {
+        "jsonrpc": "2.0", "id": 5, "method": "mcp/message",
+        "params": {"serverId": "srv", "requestId": "r1", "method": "tools/list", "params": {}},
+    },
+    {
+        "jsonrpc": "2.0", "method": "auth/status_update",
+        "params": {"state": "authenticated", "accounts": [{"label": "me@x", "active": True}]},
+    },
+]  # fmt: skip
+
+
+def test_the_current_schemas_updates_and_methods_are_not_marked() -> None:
+    store = TrafficStore()
+    for frame in CURRENT:
+        assert schema_errors(frame) == [], frame
+        feed(store, "in", frame)
+    feed(store, "out", {"jsonrpc": "2.0", "id": 5, "error": {"code": -32601, "message": "no"}})
+    store.connection_closed()
+    assert [f.marks for f in store.frames if f.marks] == []
+    assert store.schema_fit.level is SchemaLevel.V1_CURRENT_UNSTABLE
+    assert store.schema_fit.describe() == (
+        "ACP v1, current with its unstable part (SDK 2.4.0) (for auth/status_update, "
+        "mcp/message, session_message, session_message_chunk, subagent_update)"
+    )
+
+
+def test_which_schema_the_frames_fit() -> None:
+    """1.21 frames fit 1.21; a tool call's name needs the current stable schema; a subagent
+    session its unstable part, and an older level never comes back."""
+    store = TrafficStore()
+    for frame in ALLOWED:
+        feed(store, "in", frame)
+    levels = [store.schema_fit.level]
+    assert store.schema_fit.describe() == "ACP v1 1.21 (August 2026)"
+    feed(store, "in", CURRENT[0])
+    assert store.schema_fit.describe() == (
+        "ACP v1, current stable (SDK 2.4.0) (for name of tool_call)"
+    )
+    feed(store, "in", CURRENT[4])
+    feed(store, "in", ALLOWED[3])
+    levels.append(store.schema_fit.level)
+    store.connection_closed()  # a restart keeps what the session's agent has shown
+    levels.append(store.schema_fit.level)
+    assert levels == [SchemaLevel.V1_AUGUST, *[SchemaLevel.V1_CURRENT_UNSTABLE] * 2]
+
+
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ({**SUBAGENT, "sessionId": 7}, "subagent_update sessionId"),
+        ({"sessionUpdate": "session_message", "content": []}, "session_message messageId"),
+        ({**SUBAGENT, "cwd": 3}, "subagent_update cwd"),
+    ],
+)
+def test_a_malformed_subagent_update_is_marked(body: dict[str, Any], mentions: str) -> None:
+    frame = update(body)
+    assert schema_errors(frame)
+    store = TrafficStore()
+    feed(store, "in", frame)
+    marks = store.frames[0].marks
+    assert [m.kind for m in marks] == [MarkKind.WRONG_TYPE], marks
+    assert mentions in marks[0].detail
 
 
 def test_what_the_schema_allows_is_not_marked() -> None:
