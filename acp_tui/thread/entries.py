@@ -135,6 +135,8 @@ class ToolCallEntry:
 
     tool_call_id: str
     title: str = ""
+    name: str | None = None
+    """The tool's programmatic name (`ToolCall.name`), if the agent sent it."""
     kind: str = "other"
     status: str = "pending"
     content: list[ToolCallContent] = field(default_factory=list)

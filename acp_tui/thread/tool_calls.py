@@ -6,7 +6,7 @@ from acp_tui.protocol.models import FINISHED_STATUSES, ToolCall, ToolCallUpdate
 from acp_tui.thread.entries import ToolCallEntry
 
 TOOL_FIELDS = (
-    "title", "kind", "status", "content", "locations", "raw_input", "raw_output", "meta",
+    "title", "name", "kind", "status", "content", "locations", "raw_input", "raw_output", "meta",
 )  # fmt: skip
 
 
