@@ -350,10 +350,13 @@ class Thread(ThreadPlans, ThreadSettings):
         """The prompt turn ended (`stop_reason` from the PromptResponse, None on error)."""
         self.set_state("idle", stop_reason)
 
-    def set_state(self, state: str, stop_reason: str | None = None) -> None:
+    def set_state(
+        self, state: str, stop_reason: str | None = None, error: str | None = None
+    ) -> None:
         """The turn as state: v1 derives it from the prompt request, v2 from `state_update`.
 
-        Anything but "idle" is a running turn; going idle records `stop_reason`.
+        Anything but "idle" is a running turn; going idle records `stop_reason` (and, for an
+        `error` stop, `error`: what failed, in words).
         """
         running = state != "idle"
         if state == self.state and running:
@@ -367,7 +370,9 @@ class Thread(ThreadPlans, ThreadSettings):
             self.last_stop_reason = stop_reason
             for orphan in self._nesting.orphans():  # their parent never came
                 self._add_entry(orphan)
-        self.changed.emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
+        ended = None if running else stop_reason
+        failure = None if running else error
+        self.changed.emit(ch.TurnStateChanged(running, ended, state, failure))
 
     def mark_background_entry(self, entry: Entry) -> None:
         """`entry` changed while idle: it is background activity (emits if newly marked)."""

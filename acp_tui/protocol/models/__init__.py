@@ -30,6 +30,8 @@ from .tools import *  # noqa: F403
 from .tools import __all__ as _tools_all
 from .updates import *  # noqa: F403
 from .updates import __all__ as _updates_all
+from .work_state import *  # noqa: F403
+from .work_state import __all__ as _work_state_all
 
 __all__ = [
     "AcpModel",
@@ -48,4 +50,5 @@ __all__ = [
     *_auth_status_all,
     *_mcp_over_acp_all,
     *_subagent_sessions_all,
+    *_work_state_all,
 ]

@@ -9,10 +9,8 @@ A client that offers `clientCapabilities.subagents: {}` gets, on the parent sess
 - `session_message` (an upsert by `messageId`: sender, recipient, content) and
   `session_message_chunk` (one content block appended): what the sessions send each other.
 
-A `state` snapshot (`WorkState`) is a whole object: `running`, `idle` (with its `stopReason`,
-`usage`, and for `error` the JSON-RPC error), `requires_action`, `unknown`, or a newer state kept
-as its string. The next schema change to subagent sessions touches this module (and the
-thread's `subagent_sessions.py`).
+A `state` is a snapshot (`work_state.WorkState`, shared with v2's `state_update`). The next
+schema change to subagent sessions touches this module (and the thread's `subagent_sessions.py`).
 """
 
 from __future__ import annotations
@@ -22,56 +20,12 @@ from typing import Annotated, Any, Literal
 from ._base import (
     AcpModel,
     DefaultOnError,
-    DisplayStr,
     OptDisplayStr,
     OptStr,
-    OptUInt,
     SkipInvalidItems,
 )
 from .content import ContentBlock, ContentBlockList
-
-WORK_STATES = ("running", "idle", "requires_action", "unknown")
-"""The state snapshots the schema names (a newer one is kept as its string)."""
-
-
-class Usage(AcpModel):
-    """Token usage of finished foreground work."""
-
-    total_tokens: OptUInt = None
-    input_tokens: OptUInt = None
-    output_tokens: OptUInt = None
-    thought_tokens: OptUInt = None
-    cached_read_tokens: OptUInt = None
-    cached_write_tokens: OptUInt = None
-
-
-class ErrorDetails(AcpModel):
-    """The JSON-RPC error an `error` stop reason carries."""
-
-    code: Annotated[int | None, DefaultOnError] = None
-    message: OptDisplayStr = None
-    data: Annotated[Any, DefaultOnError] = None
-
-
-class WorkState(AcpModel):
-    """A state snapshot: what the session's foreground work is doing now (a whole object)."""
-
-    state: DisplayStr
-    stop_reason: OptDisplayStr = None
-    """`idle` only: why the work stopped (`end_turn`, …, `error`); None when not reported."""
-    usage: Annotated[Usage | None, DefaultOnError] = None
-    error: Annotated[ErrorDetails | None, DefaultOnError] = None
-    """`idle` with stop reason `error`: what failed."""
-
-    @property
-    def error_text(self) -> str | None:
-        """The failure in words, when the work stopped with an error."""
-        if self.stop_reason != "error":
-            return None
-        error = self.error
-        if error is None or not error.message:
-            return "the agent reported an error"
-        return error.message if error.code is None else f"{error.message} ({error.code})"
+from .work_state import WorkState
 
 
 class SubagentSessionCapabilities(AcpModel):
@@ -126,12 +80,8 @@ class SessionMessageChunk(AcpModel):
 
 
 __all__ = [
-    "WORK_STATES",
-    "ErrorDetails",
     "SessionMessage",
     "SessionMessageChunk",
     "SubagentSessionCapabilities",
     "SubagentUpdate",
-    "Usage",
-    "WorkState",
 ]

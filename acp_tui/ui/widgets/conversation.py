@@ -181,12 +181,12 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
                 self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
                 entries = self.thread.entries
-                self._turn_ended(stop_reason, entries[-1].id if entries else 0)
+                self._turn_ended(stop_reason, entries[-1].id if entries else 0, change.error)
 
-    def _turn_ended(self, stop_reason: str | None, last: int) -> None:
-        """The turn ended (its last entry then: `last`)."""
+    def _turn_ended(self, stop_reason: str | None, last: int, error: str | None = None) -> None:
+        """The turn ended (its last entry then: `last`; `error`: what failed, if it did)."""
         self._end_streams(last)  # (then the turn settles)
-        self._show_stop_reason(stop_reason)
+        self._show_stop_reason(stop_reason, error)
         self._maybe_freeze()
 
     def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
@@ -281,10 +281,14 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             self._mounting.append(self.mount(settled, after=view))
             self._removing.append(view.remove())
 
-    def _show_stop_reason(self, stop_reason: str | None) -> None:
+    def _show_stop_reason(self, stop_reason: str | None, error: str | None = None) -> None:
         if stop_reason in (None, "end_turn"):
             return
         text = STOP_REASON_TEXT.get(str(stop_reason), f"the turn stopped: {stop_reason}")
+        if stop_reason == "error":  # an error, with what failed when the agent says it
+            failed = f"{text}: {error}" if error else text
+            self._mount_note(ConversationNote(f"✗ {failed}", "stop-error"))
+            return
         self._mount_note(ConversationNote(f"■ {text}", "stop-reason"))
         if stop_reason == "refusal":
             users = [e for e in self.thread.entries if is_user_message(e)]
