@@ -35,6 +35,8 @@ def _v1_params() -> dict[str, Any]:
             "session": {"configOptions": {"boolean": {}}, "compaction": {}, "notices": {}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
+            # unstable: subagent sessions as lanes of their parent (thread/subagent_sessions.py)
+            "subagents": {},
         },
         "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
     }

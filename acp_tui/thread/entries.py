@@ -20,6 +20,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.safe_text import continued_safely
 from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 
 MessageRole = Literal["user", "agent", "thought"]
 
@@ -252,4 +253,12 @@ class CompactionEntry:
     id: int = 0
 
 
-Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry | CompactionEntry
+Entry = (
+    MessageEntry
+    | ToolCallEntry
+    | PlanSnapshotEntry
+    | UnknownEntry
+    | CompactionEntry
+    | SubagentLaneEntry
+    | SessionMessageEntry
+)

@@ -32,7 +32,10 @@ from acp_tui.protocol.models import (
     PlanRemoved,
     PlanUpdate,
     SessionInfoUpdate,
+    SessionMessage,
+    SessionMessageChunk,
     SessionUpdate,
+    SubagentUpdate,
     TextContent,
     ToolCall,
     ToolCallUpdate,
@@ -56,6 +59,7 @@ from acp_tui.thread.entries import (
     UnknownEntry,
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
+from acp_tui.thread.subagent_sessions import SubagentSessions
 from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id, root_of
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
@@ -98,8 +102,15 @@ class Thread(ThreadPlans, ThreadSettings):
     """Conversation state of one session, updated in place by its reducer methods, observed
     via changes."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sessions: SubagentSessions | None = None,
+    ) -> None:
         self._clock = clock
+        self.sessions = SubagentSessions(self, self._child_thread) if sessions is None else sessions
+        """The subagent sessions of the root session (shared by its children's threads)."""
         self.changed: Signal[ch.Change] = Signal("thread change")
         """Every change, synchronously, after it is applied."""
         self._next_id = 0
@@ -151,8 +162,15 @@ class Thread(ThreadPlans, ThreadSettings):
             Notice: self._on_notice,
             CompactionUpdate: self._on_compaction,
             CompactionSummaryChunk: self._on_compaction_chunk,
+            SubagentUpdate: lambda u: self.sessions.on_subagent_update(self, u),
+            SessionMessage: lambda u: self.sessions.on_session_message(self, u),
+            SessionMessageChunk: lambda u: self.sessions.on_session_message_chunk(self, u),
             UnknownUpdate: self._on_unknown,
         }
+
+    def _child_thread(self, sessions: SubagentSessions) -> Thread:
+        """A child session's own thread (same clock, the root's subagent sessions)."""
+        return Thread(clock=self._clock, sessions=sessions)
 
     # ---- observing ------------------------------------------------------------------------------
 
@@ -174,6 +192,18 @@ class Thread(ThreadPlans, ThreadSettings):
     def apply_notification(self, params: Any) -> None:
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
+        sessions = self.sessions
+        if (sessions.children or sessions.refused_count) and type(params) is dict:
+            session_id = params.get("sessionId")
+            child = sessions.route(session_id)
+            if child is not None and child is not self:
+                child.apply_notification(params)  # a subagent session's own traffic
+                if sessions.asked_calls:
+                    sessions.follow_asked_call(str(session_id), params)
+                return
+            if child is None and sessions.drops(session_id):
+                sessions.dropped_updates += 1
+                return
         update = parse_update_notification(params)
         if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
             self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
@@ -399,6 +429,8 @@ class Thread(ThreadPlans, ThreadSettings):
         """Forget the conversation and the session's state, to open another session in this
         thread (listeners stay subscribed; entry ids keep counting up)."""
         self.generation += 1
+        if self.sessions.root is self:
+            self.sessions.reset()
         self._break_coalescing = False
         self._echo = None
         self.entries = []
@@ -477,6 +509,19 @@ class Thread(ThreadPlans, ThreadSettings):
     def _new_id(self) -> int:
         self._next_id += 1
         return self._next_id
+
+    def next_entry_id(self) -> int:
+        """A new entry id of this thread (for an entry placed with `place_entry`)."""
+        return self._new_id()
+
+    def place_entry(self, entry: Entry) -> None:
+        """Add an entry made elsewhere in the thread package (a subagent lane, a session
+        message) at the end of the conversation."""
+        self._add_entry(entry)
+
+    def entry_changed(self, entry: Entry) -> None:
+        """An entry placed with `place_entry` changed: tell the listeners."""
+        self.changed.emit(ch.EntryChanged(entry))
 
     def _add_entry(self, entry: Entry) -> None:
         self._break_coalescing = False

@@ -16,6 +16,7 @@ from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import MessageEntry, UnknownEntry
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from bench.headless import HeadlessUi
 
 pytestmark = pytest.mark.timeout(60)
@@ -79,4 +80,21 @@ async def test_plans_are_asked_for_and_kept_by_id(tmp_path: Path) -> None:
     async with one_turn(tmp_path, "plans") as session:
         assert "not asked" not in texts(session)
         assert list(session.thread.plans) == ["p1"]
+        assert unknown(session) == []
+
+
+async def test_subagent_sessions_are_asked_for_and_drawn_as_lanes(tmp_path: Path) -> None:
+    """claude-agent-acp 0.101 replaces its Agent tool call with a subagent session only for a
+    client that asks (`subagents`); the child's own traffic, under its session id, is its
+    lane's, not the parent's."""
+    async with one_turn(tmp_path, "subagents") as session:
+        assert "not asked" not in texts(session)
+        (lane,) = [e for e in session.thread.entries if isinstance(e, SubagentLaneEntry)]
+        child = lane.child
+        assert child.title == "Explore" and child.state is not None
+        assert child.state.state == "idle" and not child.running
+        assert [e.text for e in child.thread.entries if isinstance(e, MessageEntry)] == [
+            "the child looked around"
+        ]
+        assert "the child looked around" not in texts(session)
         assert unknown(session) == []

@@ -63,6 +63,7 @@ async def test_initialize_and_new_session_carry_what_acp_asks_for(tmp_path: Path
             "notices": {},
         }
         assert caps["plan"] == {}
+        assert caps["subagents"] == {}
         (new,) = h.sent_methods("session/new")
         assert new["params"]["cwd"] == str(cwd.resolve())
         assert Path(new["params"]["cwd"]).is_absolute()

@@ -133,7 +133,7 @@ class AgentSession:
         self.state = SessionState.STARTING
         self.phase = "start"
         """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
-        self.session_id: str | None = None
+        self._session_id: str | None = None
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
@@ -173,6 +173,16 @@ class AgentSession:
         self.tasks.failed.subscribe(self._on_task_failure)
 
     # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def session_id(self) -> str | None:
+        """The session open in this tab (None before one is)."""
+        return self._session_id
+
+    @session_id.setter
+    def session_id(self, value: str | None) -> None:
+        self._session_id = value
+        self.thread.sessions.root_id = value  # no subagent may name it as its child
 
     @property
     def agent_name(self) -> str:
@@ -406,7 +416,15 @@ class AgentSession:
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`: the ask becomes state of its tool call; the broker
-        answers (a rule, the policy, or the user on the card)."""
+        answers (a rule, the policy, or the user on the card). A subagent session's request is
+        asked here, in its root session's tab (`SubagentSessions.asked_call`); one from a child
+        that was refused or never announced is answered cancelled, never left waiting."""
+        sessions = self.thread.sessions
+        if sessions.route(params.session_id) is not None:
+            tool_call = sessions.asked_call(params.session_id, params.tool_call)
+            params = params.model_copy(update={"tool_call": tool_call})
+        elif sessions.drops(params.session_id) and (sessions.children or sessions.refused_count):
+            return {"outcome": {"outcome": "cancelled"}}
         self.thread.upsert_tool_call(params.tool_call)
         return await self.permissions.request(params)
 
@@ -435,6 +453,19 @@ class AgentSession:
         if self.v2 is not None and not self.v2.withdraw(item_id):
             return False
         self.prompts.remove(item_id)
+        return True
+
+    async def cancel_subagent(self, session_id: str) -> bool:
+        """Cancel a subagent session's work (`session/cancel` on the child), when the child
+        offers it (`capabilities.cancel`) and runs; False when it cannot be. A child is never
+        prompted, loaded, resumed or closed: this is the one thing sent to it."""
+        child = self.thread.sessions.children.get(session_id)
+        if child is None or not child.can_cancel or not child.running:
+            return False
+        try:
+            await self.api.cancel(session_id)
+        except ConnectionClosed:
+            return False
         return True
 
     async def cancel(self) -> None:

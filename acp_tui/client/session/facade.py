@@ -205,6 +205,10 @@ class SessionFacade(Protocol):
         """Cancel the running turn (its questions end; updates keep coming until it returns)."""
         ...
 
+    async def cancel_subagent(self, session_id: str) -> bool:
+        """Cancel a subagent session's work, when it offers that; False when it cannot be."""
+        ...
+
     async def restart(self) -> bool:
         """Start the agent again and load the session when it can; False on failure."""
         ...

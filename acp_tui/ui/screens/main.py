@@ -42,6 +42,7 @@ from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
 from acp_tui.ui.workspace.tab_bar import TabBar
@@ -371,6 +372,11 @@ class MainScreen(
             return  # (v2: the agent already accepted it)
         prompt.load_text(event.item.text)
         prompt.focus()
+
+    @on(SubagentLaneView.CancelRequested)
+    async def _cancel_subagent(self, event: SubagentLaneView.CancelRequested) -> None:
+        if await self.session.cancel_subagent(event.session_id):
+            notify(self, "Cancelling the subagent…", timeout=2)
 
     @on(QueuedItem.RemoveRequested)
     def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:

@@ -26,6 +26,7 @@ from acp_tui.client.events import Notice
 from acp_tui.thread import entries as thread_entries
 from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry, PlanSnapshotEntry, ToolCallEntry
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 from acp_tui.thread.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
@@ -48,6 +49,11 @@ from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.message_lines import StreamedText, message_render
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, ThoughtView
+from acp_tui.ui.widgets.subagent_lane import (
+    SubagentLaneView,
+    lane_render,
+    session_message_render,
+)
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 if TYPE_CHECKING:
@@ -222,6 +228,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             lookup = self.session.terminal_lookup if self.session is not None else None
             self._card_changed(entry)  # (its clock)
             return ToolCallCard(entry, lookup, state)
+        if isinstance(entry, SubagentLaneEntry):
+            return SubagentLaneView(item or EntryItem(self._renderer(entry), entry), state)
         return LiveEntry(item or EntryItem(self._renderer(entry), entry), state)
 
     def _update_entry(self, entry: Entry) -> None:
@@ -432,6 +440,10 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             render = er.unknown_render(entry)
         elif isinstance(entry, thread_entries.CompactionEntry):
             render = compaction_render(entry, self.view_state(entry.id))
+        elif isinstance(entry, SubagentLaneEntry):
+            render = lane_render(entry, self.view_state(entry.id))
+        elif isinstance(entry, SessionMessageEntry):
+            render = session_message_render(entry, self.thread.sessions)
         else:
             raise TypeError(f"no renderer for {type(entry).__name__}")
         return self._marked(entry, render)
