@@ -42,6 +42,7 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
 from acp_tui.protocol.router import CLIENT_REQUESTS
 from acp_tui.protocol.schema_fit import SchemaFit
+from acp_tui.protocol.session_links import SessionLinks
 
 
 class MarkKind(StrEnum):
@@ -56,6 +57,8 @@ class MarkKind(StrEnum):
     NOTIFICATION_ANSWERED = "notification answered"
     NEVER_ANSWERED = "request never answered"
     NOT_JSON_RPC = "not a JSON-RPC frame"
+    UNKNOWN_SESSION = "unknown session id"
+    SUBAGENT_REFUSED = "subagent session refused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ class ConformanceChecker:
         self._theirs: set[tuple[str, Any]] = set()  # agent request ids not yet answered
         self.fit = SchemaFit() if fit is None else fit
         """Which schema the agent's frames need (kept across connections by its owner)."""
+        self.sessions = SessionLinks()
+        """The sessions the client opened and the subagent sessions announced."""
 
     # ---- the client's frames ------------------------------------------------------------
 
@@ -130,6 +135,10 @@ class ConformanceChecker:
         answers to the agent's requests."""
         if type(frame) is not dict:
             return
+        if "method" in frame:
+            params = frame.get("params")
+            if type(params) is dict and frame["method"] != methods.SESSION_CANCEL:
+                self.sessions.opened_session(params.get("sessionId"))  # (never a child's)
         if "method" in frame and "id" in frame:
             self._ours[_id_key(frame["id"])] = (index, str(frame["method"]))
         elif "method" not in frame and "id" in frame:
@@ -178,17 +187,32 @@ class ConformanceChecker:
                 marks.append(Mark(MarkKind.ID_REUSED, f"id {request_id!r} is still in flight"))
             self._theirs.add(key)
         self.fit.call(method, frame.get("params"))
+        if method == methods.SESSION_REQUEST_PERMISSION:
+            self._session_known(frame.get("params"), method, marks)
         self._params(method, frame.get("params"), AGENT_REQUESTS, marks)
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
-        if method == methods.SESSION_UPDATE and _plain_text_chunk(params):
-            return  # the streaming hot path: nothing in it can be outside the schema
         if method == methods.SESSION_UPDATE:
-            self.fit.update(params.get("update") if type(params) is dict else None)
+            self._session_known(params, method, marks)
+            if _plain_text_chunk(params):
+                return  # the streaming hot path: nothing in it can be outside the schema
+            on = params if type(params) is dict else {}
+            update = on.get("update")
+            self.fit.update(update)
+            if type(update) is dict and update.get("sessionUpdate") == "subagent_update":
+                problem = self.sessions.announce(on.get("sessionId"), update.get("sessionId"))
+                if problem is not None:
+                    marks.append(Mark(MarkKind.SUBAGENT_REFUSED, problem))
         else:
             self.fit.call(method, params)
         self._params(method, params, AGENT_NOTIFICATIONS, marks)
+
+    def _session_known(self, params: Any, method: str, marks: list[Mark]) -> None:
+        session_id = params.get("sessionId") if type(params) is dict else None
+        if type(session_id) is str and not self.sessions.knows(session_id):
+            detail = f"{method} for {session_id!r}: neither opened nor announced"
+            marks.append(Mark(MarkKind.UNKNOWN_SESSION, detail))
 
     def _params(
         self,
@@ -228,6 +252,9 @@ class ConformanceChecker:
                 marks.append(Mark(MarkKind.WRONG_TYPE, "error object without an integer code"))
             return
         self.fit.result(ours[1], frame["result"])
+        result = frame["result"]
+        if ours[1] in (methods.SESSION_NEW, methods.SESSION_FORK) and type(result) is dict:
+            self.sessions.opened_session(result.get("sessionId"))
         model = RESULTS.get(ours[1])
         if model is not None:
             _validate(model, frame["result"], f"{ours[1]} result", marks)

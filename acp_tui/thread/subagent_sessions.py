@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from acp_tui.protocol.models import (
+    MAX_CHILDREN,
+    MAX_DEPTH,
     ContentBlock,
     SessionMessage,
     SessionMessageChunk,
@@ -73,10 +75,6 @@ class SessionThread(Protocol):
         """Apply a `session/update`'s params."""
 
 
-MAX_CHILDREN = 256
-"""Child sessions kept per root session (all depths); more are refused."""
-MAX_DEPTH = 8
-"""How deep children nest (a child of the root is 1); deeper ones are refused."""
 MAX_REFUSED = 4096
 """Refused child ids remembered (their traffic dropped); past that, only counted."""
 MAX_ASKED_CALLS = 1024

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.conformance import MarkKind, is_absolute_path
+from acp_tui.protocol.models import MAX_CHILDREN
 from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
@@ -378,3 +379,73 @@ def test_text_chunks_off_the_fast_path_are_still_checked(update_body: dict[str, 
     feed(store, "in", frame)
     assert store.frames[0].marks, "a broken chunk must be marked"
     assert schema_errors(frame)
+
+
+def opened_store(session_id: str = "s") -> TrafficStore:
+    """A store whose client opened `session_id` (session/new answered with it)."""
+    store = TrafficStore()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                        "params": {"cwd": "/w", "mcpServers": []}})  # fmt: skip
+    feed(store, "in", {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": session_id}})
+    return store
+
+
+def last_marks(store: TrafficStore) -> list[tuple[MarkKind, str]]:
+    return [(m.kind, m.detail) for m in store.frames[len(store) - 1].marks]
+
+
+def on(session_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "session/update",
+            "params": {"sessionId": session_id, "update": body}}  # fmt: skip
+
+
+def test_subagent_links_that_cannot_be_are_marked() -> None:
+    store = opened_store()
+    feed(store, "in", on("s", {**SUBAGENT, "sessionId": "s"}))
+    assert last_marks(store) == [
+        (MarkKind.SUBAGENT_REFUSED, "session 's' names itself as its own child")
+    ]
+    feed(store, "in", on("s", {**SUBAGENT, "sessionId": "c1"}))
+    feed(store, "in", on("c1", {**SUBAGENT, "sessionId": "c2"}))
+    feed(store, "in", on("c2", {"sessionUpdate": "agent_message_chunk",
+                                "content": {"type": "text", "text": "hi"}}))  # fmt: skip
+    assert last_marks(store) == []
+    feed(store, "in", on("c2", {**SUBAGENT, "sessionId": "c1"}))
+    assert last_marks(store) == [(MarkKind.SUBAGENT_REFUSED, "'c1' is already a child of 's'")]
+    feed(store, "in", on("c2", {**SUBAGENT, "sessionId": "s"}))
+    assert last_marks(store) == [
+        (MarkKind.SUBAGENT_REFUSED, "'s' is a session the client opened, not a child")
+    ]
+
+
+def test_traffic_of_a_session_never_opened_nor_announced_is_marked() -> None:
+    store = opened_store()
+    feed(store, "in", on("ghost", {"sessionUpdate": "agent_message_chunk",
+                                   "content": {"type": "text", "text": "boo"}}))  # fmt: skip
+    detail = "session/update for 'ghost': neither opened nor announced"
+    assert last_marks(store) == [(MarkKind.UNKNOWN_SESSION, detail)]
+    feed(store, "in", {"jsonrpc": "2.0", "id": 9, "method": "session/request_permission",
+                       "params": {**ALLOWED[0]["params"], "sessionId": "ghost"}})  # fmt: skip
+    assert [kind for kind, _ in last_marks(store)] == [MarkKind.UNKNOWN_SESSION]
+    # a client that never said a session id has nothing to compare with
+    fresh = TrafficStore()
+    feed(fresh, "in", on("any", {"sessionUpdate": "agent_message_chunk",
+                                 "content": {"type": "text", "text": "hi"}}))  # fmt: skip
+    assert fresh.frames[0].marks == ()
+
+
+def test_ten_thousand_deep_and_ten_thousand_wide_are_marked_and_bounded() -> None:
+    store = opened_store()
+    parent = "s"
+    for depth in range(10_000):
+        feed(store, "in", on(parent, {**SUBAGENT, "sessionId": f"d{depth}"}))
+        parent = f"d{depth}"
+    wide = opened_store()
+    for n in range(10_000):
+        feed(wide, "in", on("s", {**SUBAGENT, "sessionId": f"c{n}"}))
+    for checked in (store, wide):
+        counts = checked.mark_counts
+        assert counts[MarkKind.SUBAGENT_REFUSED] > 9_000
+        assert len(checked._checker.sessions.parents) <= MAX_CHILDREN
+    assert "nested 9 deep" in str(store.frames[2 + 8].marks[0])
+    assert "more than 256 subagent sessions" in str(wide.frames[2 + 256].marks[0])

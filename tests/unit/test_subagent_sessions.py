@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from acp_tui.protocol.models import MAX_CHILDREN, MAX_DEPTH
 from acp_tui.thread.entries import MessageEntry, ToolCallEntry, UnknownEntry
-from acp_tui.thread.subagent_sessions import (
-    MAX_CHILDREN,
-    MAX_DEPTH,
-    SessionMessageEntry,
-    SubagentLaneEntry,
-)
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 from acp_tui.thread.thread import Thread
 
 ROOT = "root-1"

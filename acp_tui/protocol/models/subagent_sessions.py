@@ -27,6 +27,11 @@ from ._base import (
 from .content import ContentBlock, ContentBlockList
 from .work_state import WorkState
 
+MAX_CHILDREN = 256
+"""Child sessions a client keeps per root session (all depths); more are refused."""
+MAX_DEPTH = 8
+"""How deep children nest (a child of the root is 1); deeper ones are refused."""
+
 
 class SubagentSessionCapabilities(AcpModel):
     """What the client may do to this child: `cancel` (an object present: offered)."""
@@ -80,6 +85,8 @@ class SessionMessageChunk(AcpModel):
 
 
 __all__ = [
+    "MAX_CHILDREN",
+    "MAX_DEPTH",
     "SessionMessage",
     "SessionMessageChunk",
     "SubagentSessionCapabilities",
