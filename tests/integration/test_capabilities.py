@@ -98,3 +98,8 @@ async def test_subagent_sessions_are_asked_for_and_drawn_as_lanes(tmp_path: Path
         ]
         assert "the child looked around" not in texts(session)
         assert unknown(session) == []
+        # a child is never opened on its own (nor prompted, loaded, resumed or closed)
+        assert not await session.open_existing(child.session_id, resume=False)
+        assert session.thread.entries and session.session_id == "cap-1"
+        sent = [f.method for f in session.traffic_store.frames if f.direction == "out"]
+        assert sent == ["initialize", "session/new", "session/prompt"]

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acp_tui.client.session.overview import SessionWatch
 from acp_tui.thread.entries import UnknownEntry
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.workspace.tab_bar import TabBar, bar_text
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from tests.agents.scenarios import (
@@ -109,8 +111,15 @@ async def test_c_cancels_a_child_that_offers_it_and_only_that_child(tmp_path: Pa
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
         await h.type_prompt("build")
         view = await lane_view(h)
+        # the tab bar and the overview count the running child
+        bar = h.one(TabBar)  # (shown with two tabs or more)
+        await h.until(lambda: [label.subagents for label in bar.labels] == [1], "the tab count")
+        assert bar_text([*bar.labels, *bar.labels], 120)[0].plain.count("⧉1") == 2
+        assert SessionWatch(h.session).row().reason == "1 subagent running"
         view.focus()
         await h.pilot.press("c")
         await h.until(lambda: not h.session.turn_running, "the turn's end")
         (cancel,) = h.sent_methods("session/cancel")
         assert cancel["params"] == {"sessionId": CHILD}
+        await h.until(lambda: [label.subagents for label in bar.labels] == [0], "the count gone")
+        assert "■ stopped: cancelled" in h.screen_text()

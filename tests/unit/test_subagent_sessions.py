@@ -160,3 +160,19 @@ def test_a_reset_forgets_the_children() -> None:
     assert thread.sessions.children == {} and thread.sessions.root_id is None
     text(thread, "c1", "now an ordinary id")
     assert len(thread.entries) == 1
+
+
+def test_the_export_includes_each_lane_and_its_conversation() -> None:
+    from acp_tui.output.export import conversation_markdown
+
+    thread = root_thread()
+    text(thread, ROOT, "Asking a subagent.")
+    announce(thread, ROOT, "c1", title="Explore", description="reads the code",
+             state={"state": "idle", "stopReason": "end_turn"})  # fmt: skip
+    text(thread, "c1", "main.py has 3 functions")
+    announce(thread, "c1", "c2", title="Count")
+    text(thread, "c2", "counted")
+    markdown = conversation_markdown(thread.entries, agent_name="Claude")
+    assert "### Subagent: Explore — reads the code" in markdown
+    assert "> ## Explore\n>\n> main.py has 3 functions" in markdown
+    assert "> ### Subagent: Count" in markdown and "> > counted" in markdown

@@ -350,6 +350,9 @@ class AgentSession:
             session_id: the session to open (from `session/list` or the history).
             resume: `session/resume` rather than `session/load`.
         """
+        if session_id in self.thread.sessions.children:
+            self.error = "that is a subagent session of this one: it is never opened on its own"
+            return False
         if self.session_id is not None or self.thread.entries:
             self.thread.reset()  # (the UI shows the reset thread on a new screen)
         self.turns.carried = []

@@ -80,7 +80,12 @@ async def list_sessions(session: AgentSession, cursor: str | None = None) -> Ses
         page = await session.api.list_sessions(str(session.cwd), cursor)
     except (RpcError, ConnectionClosed) as error:
         return SessionPage([], error=error_text(error))
-    sessions = [SessionSummary(s.session_id, s.title, s.updated_at, s.cwd) for s in page.sessions]
+    children = session.thread.sessions.children  # a subagent session is never opened
+    sessions = [
+        SessionSummary(s.session_id, s.title, s.updated_at, s.cwd)
+        for s in page.sessions
+        if s.session_id not in children
+    ]
     return SessionPage(sessions, page.next_cursor)
 
 

@@ -236,6 +236,10 @@ class SessionWatch:
         thread = session.thread
         running = _running(session)
         state, reason = _state(session, unread=unread, held_writes=held_writes)
+        children = thread.sessions.running()
+        if children:  # subagent sessions at work (or waiting for the user)
+            told = f"{children} subagent{'s' if children != 1 else ''} running"
+            reason = f"{reason}; {told}" if reason else told
         if running:
             since = self.turn_started_at if self.turn_started_at is not None else self.started_at
         else:

@@ -40,6 +40,8 @@ class SessionTab:
     mode: str
     screen: MainScreen | None = None
     unread: bool = False
+    running_subagents: int = 0
+    """Its subagent sessions running, as the tab bar last showed them."""
     key: str = ""
     """Stable for the tab's life (the mode changes when its main screen is rebuilt)."""
     unsubscribe: list[Callable[[], None]] = field(default_factory=list)

@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.host.asker import Choice, Question
 from acp_tui.thread import thread_changes
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
@@ -171,6 +172,13 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         elif isinstance(change, thread_changes.InfoChanged):
             self.refresh_tabs()
             self.schedule_save()  # the title
+        elif isinstance(change, thread_changes.EntryChanged | thread_changes.EntryAdded) and (
+            isinstance(change.entry, SubagentLaneEntry)
+        ):
+            running = tab.session.thread.sessions.running()
+            if running != tab.running_subagents:  # (a child's chunks change nothing here)
+                tab.running_subagents = running
+                self.refresh_tabs()
 
     def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
         """A question of a tab in the background waits for it: say so (tab bar, notification)."""
@@ -188,7 +196,13 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(tab_name(tab, self.tabs), tab.title, tab.state.value, tab is self.current_tab)
+            TabLabel(
+                tab_name(tab, self.tabs),
+                tab.title,
+                tab.state.value,
+                tab is self.current_tab,
+                tab.running_subagents,
+            )
             for tab in self.tabs
         ]
         screen.parts.tab_bar.show_tabs(labels)
