@@ -11,9 +11,9 @@ from acp_tui.client.session.overview import SessionWatch
 from acp_tui.thread.entries import UnknownEntry
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.widgets.conversation import ConversationView
-from acp_tui.ui.workspace.tab_bar import TabBar, bar_text
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
+from acp_tui.ui.workspace.tab_bar import TabBar, bar_text
 from tests.agents.scenarios import (
     client_request,
     end_turn,
