@@ -292,7 +292,8 @@ class Thread(ThreadPlans, ThreadSettings):
         copy_tool_fields(entry, update, fields - {"title"})
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
-        entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
+        if self.sessions.root is self:  # a subagent session's own calls are its lane's
+            entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
         if self._nesting.place(entry, self.tool_calls):
             self._tool_call_changed(entry)  # (its parent's card counts it)
         else:

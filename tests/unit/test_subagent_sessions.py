@@ -176,3 +176,18 @@ def test_the_export_includes_each_lane_and_its_conversation() -> None:
     assert "### Subagent: Explore — reads the code" in markdown
     assert "> ## Explore\n>\n> main.py has 3 functions" in markdown
     assert "> ### Subagent: Count" in markdown and "> > counted" in markdown
+
+
+def test_a_childs_calls_are_its_own_whatever_their_meta_says() -> None:
+    """claude-agent-acp 0.101 keeps `_meta.claudeCode.parentToolUseId` (the hidden Agent call)
+    on a child's tool calls: in a subagent session they are the lane's, not waiting for a
+    parent call that never comes (the `_meta` nesting is the fallback of the root only)."""
+    thread = root_thread()
+    announce(thread, ROOT, "c1", title="Explore")
+    meta = {"claudeCode": {"parentToolUseId": "toolu_hidden"}}
+    send(thread, "c1", {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Write",
+                        "_meta": meta})  # fmt: skip
+    (lane,) = lanes(thread)
+    assert [e.tool_call_id for e in lane.child.thread.entries if isinstance(e, ToolCallEntry)] == [
+        "t1"
+    ]
