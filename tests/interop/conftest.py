@@ -86,9 +86,7 @@ async def _accepting(port: int, process: asyncio.subprocess.Process) -> None:
 
 
 @contextlib.asynccontextmanager
-async def start_fake_llm(
-    kit: Path, cwd: Path, log: Path, *options: str
-) -> AsyncIterator[FakeLlm]:
+async def start_fake_llm(kit: Path, cwd: Path, log: Path, *options: str) -> AsyncIterator[FakeLlm]:
     """The scripted LLM server on a free port, for an agent working in `cwd`; stopped after.
     `options`: more of fake_llm.py's (`--task`: the Claude agent hands the work to a subagent)."""
     port = free_port()
