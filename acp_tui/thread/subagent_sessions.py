@@ -201,6 +201,14 @@ class SubagentSessions:
         """How many children run (or wait for the user) now."""
         return sum(1 for child in self.children.values() if child.running)
 
+    def waiting_for_user(self) -> int:
+        """How many children said their work waits for the user (`requires_action`)."""
+        return sum(
+            1
+            for child in self.children.values()
+            if child.state is not None and child.state.state == "requires_action"
+        )
+
     def session_id_of(self, thread: SessionThread) -> str | None:
         """The session a thread shows (None: the root)."""
         return self._session_of.get(id(thread))

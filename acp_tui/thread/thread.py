@@ -411,6 +411,15 @@ class Thread(ThreadPlans, ThreadSettings):
             self.background.add(entry.id)
             self.changed.emit(ch.EntryChanged(entry))
 
+    def needs_user(self) -> bool:
+        """The agent said its work waits for the user (a `requires_action` state snapshot: v2's
+        `state_update`, or a subagent session's), beyond the questions it asked."""
+        return self.state == "requires_action" or self.sessions.waiting_for_user() > 0
+
+    def works(self) -> bool:
+        """A turn runs, or a subagent session's work does (its state snapshot says so)."""
+        return self.turn_running or self.sessions.running() > 0
+
     def waiting_permission(self) -> bool:
         """A tool call of the thread has a permission request waiting for an answer (every
         question asked and not answered is in `permission_queue`: no walk over the calls)."""

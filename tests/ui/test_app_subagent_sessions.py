@@ -123,3 +123,41 @@ async def test_c_cancels_a_child_that_offers_it_and_only_that_child(tmp_path: Pa
         assert cancel["params"] == {"sessionId": CHILD}
         await h.until(lambda: [label.subagents for label in bar.labels] == [0], "the count gone")
         assert "■ stopped: cancelled" in h.screen_text()
+
+
+def test_state_snapshots_drive_the_tabs_state() -> None:
+    """A subagent session at work makes the tab working though the parent's turn ended; one
+    that says it waits for the user (`requires_action`) makes it need you; v2's own
+    `requires_action` too; finished children leave it idle."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from acp_tui.client.events import SessionState
+    from acp_tui.thread.thread import Thread
+    from acp_tui.ui.workspace.tab import SessionTab, TabState
+
+    thread = Thread()
+    thread.sessions.root_id = "sess-1"
+    session = SimpleNamespace(state=SessionState.READY, thread=thread)
+    tab = SessionTab(
+        cast(Any, session), cast(Any, SimpleNamespace(pending=0)), cast(Any, None), "m"
+    )
+    states = [tab.state]
+
+    def child(**fields: Any) -> None:
+        params = subagent(**fields)["params"]
+        thread.apply_notification(params)
+        states.append(tab.state)
+
+    child(state={"state": "running"})
+    child(state={"state": "requires_action"})
+    child(state={"state": "idle", "stopReason": "end_turn"})
+    thread.set_state("requires_action")  # v2: the agent's own snapshot
+    states.append(tab.state)
+    assert states == [
+        TabState.IDLE,
+        TabState.WORKING,
+        TabState.NEEDS_YOU,
+        TabState.IDLE,
+        TabState.NEEDS_YOU,
+    ]

@@ -279,7 +279,7 @@ def _state(session: OverviewSource, *, unread: bool, held_writes: int) -> tuple[
     waiting = _waiting(session, held_writes)
     if waiting:
         return RowState.NEEDS_YOU, waiting
-    if _running(session) or state is SessionState.RUNNING:
+    if _running(session) or state is SessionState.RUNNING or session.thread.works():
         return RowState.WORKING, ""
     if state is SessionState.STARTING:
         return RowState.STARTING, ""
@@ -306,6 +306,8 @@ def _waiting(session: OverviewSource, held_writes: int) -> str:
         parts.append(_count(elicitations, "a form", "forms"))
     if held_writes:
         parts.append(_count(held_writes, "a held write", "held writes"))
+    if not parts and session.thread.needs_user():
+        parts.append("the agent says it waits for you")
     return ", ".join(parts)
 
 

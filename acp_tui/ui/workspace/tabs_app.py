@@ -175,9 +175,10 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         elif isinstance(change, thread_changes.EntryChanged | thread_changes.EntryAdded) and (
             isinstance(change.entry, SubagentLaneEntry)
         ):
-            running = tab.session.thread.sessions.running()
-            if running != tab.running_subagents:  # (a child's chunks change nothing here)
-                tab.running_subagents = running
+            sessions = tab.session.thread.sessions
+            counts = (sessions.running(), sessions.waiting_for_user())
+            if counts != tab.subagents:  # (a child's chunks change nothing here)
+                tab.subagents = counts
                 self.refresh_tabs()
 
     def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
@@ -201,7 +202,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
                 tab.title,
                 tab.state.value,
                 tab is self.current_tab,
-                tab.running_subagents,
+                tab.subagents[0],
             )
             for tab in self.tabs
         ]
