@@ -183,6 +183,10 @@ class Turn:
         elif command == "refuse":
             await self.say(content.REFUSAL)
             return "refusal"
+        elif command == "subagent":
+            from acp_tui.demo.subagent import subagent_demo
+
+            await subagent_demo(self)
         elif command == "help":
             await self.say(content.help_text())
         else:

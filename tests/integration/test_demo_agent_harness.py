@@ -46,7 +46,9 @@ AGENT_RESULTS = {
     "session/close": "CloseSessionResponse",
     "session/set_config_option": "SetSessionConfigOptionResponse",
 }
-UNSTABLE_UPDATES = {"plan_update", "plan_removed"}
+UNSTABLE_UPDATES = {
+    "plan_update", "plan_removed", "subagent_update", "session_message", "session_message_chunk"
+}  # fmt: skip
 TEXT_CHUNKS = {"agent_message_chunk", "agent_thought_chunk", "user_message_chunk"}
 
 
@@ -208,8 +210,15 @@ class DemoClient:
         await self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
     async def initialize(
-        self, *, read: bool = True, write: bool = True, terminal: bool = True
+        self,
+        *,
+        read: bool = True,
+        write: bool = True,
+        terminal: bool = True,
+        **more: Any,
     ) -> dict[str, Any]:
+        """`initialize`, offering the file system and terminals as said, and `more` client
+        capabilities (`subagents={}`, `session={"notices": {}}`)."""
         answer = await self.request(
             "initialize",
             {
@@ -217,6 +226,7 @@ class DemoClient:
                 "clientCapabilities": {
                     "fs": {"readTextFile": read, "writeTextFile": write},
                     "terminal": terminal,
+                    **more,
                 },
             },
         )
