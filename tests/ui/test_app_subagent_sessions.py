@@ -161,3 +161,34 @@ def test_state_snapshots_drive_the_tabs_state() -> None:
         TabState.IDLE,
         TabState.NEEDS_YOU,
     ]
+
+
+async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> None:
+    """After the turn its lane is frozen history, like every finished entry: Enter thaws it
+    into a live lane that has the focus, and Enter again opens it."""
+    from acp_tui.ui.widgets.frozen_history import FrozenHistory
+
+    agent = write_scenario(tmp_path, steps(
+        subagent(title="Explore", state={"state": "running"}),
+        child_text("what the child found"),
+        subagent(state={"state": "idle", "stopReason": "end_turn"}),
+    ))  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("explore")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        conversation = h.one(ConversationView)
+        lane = next(e for e in h.session.thread.entries if isinstance(e, SubagentLaneEntry))
+        await h.until(lambda: lane.id in conversation.frozen_entry_ids, "the lane frozen")
+        history = conversation.query_children(FrozenHistory).first()
+        history.focus()
+        await h.settle()
+        while history.items[history.cursor].entry is not lane:
+            await h.pilot.press("up")
+        await h.pilot.press("enter")
+        await h.until(lambda: h.all(SubagentLaneView), "the lane thawed")
+        (view,) = h.all(SubagentLaneView)
+        await h.until(lambda: view.has_focus, "the lane focused")
+        assert "what the child found" not in h.screen_text()
+        await h.pilot.press("enter")
+        await h.settle()
+        assert "what the child found" in h.screen_text()
