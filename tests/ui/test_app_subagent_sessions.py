@@ -182,7 +182,7 @@ async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> 
         history = conversation.query_children(FrozenHistory).first()
         history.focus()
         await h.settle()
-        while history.items[history.cursor].entry is not lane:
+        while history.cursor_entry is not lane:
             await h.pilot.press("up")
         await h.pilot.press("enter")
         await h.until(lambda: h.all(SubagentLaneView), "the lane thawed")
