@@ -161,6 +161,10 @@ class AgentApi:
         """`session/delete`."""
         await self._request(methods.SESSION_DELETE, {"sessionId": session_id})
 
+    async def set_title(self, session_id: str, title: str) -> None:
+        """The unstable `session/set_title` (offered with `sessionCapabilities.title`)."""
+        await self._request(methods.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})
+
     # ---- settings ---------------------------------------------------------------------------
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:

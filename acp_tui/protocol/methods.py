@@ -50,6 +50,7 @@ SESSION_FORK: Final = "session/fork"
 PROVIDERS_LIST: Final = "providers/list"
 PROVIDERS_SET: Final = "providers/set"
 PROVIDERS_DISABLE: Final = "providers/disable"
+SESSION_SET_TITLE: Final = "session/set_title"
 
 # ---- unstable: the agent calls the client --------------------------------------------------------
 MCP_MESSAGE: Final = "mcp/message"
@@ -109,7 +110,7 @@ PROTOCOL_METHODS: Final = frozenset({CANCEL_REQUEST})
 """Methods either side may send."""
 
 UNSTABLE_AGENT_METHODS: Final = frozenset(
-    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE}
+    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE, SESSION_SET_TITLE}
 )
 """Unstable agent methods acp-tui uses (the unstable schema has more: acp-tui sends none)."""
 

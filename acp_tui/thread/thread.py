@@ -334,6 +334,11 @@ class Thread(ThreadPlans, ThreadSettings):
             self.updated_at = update.updated_at
         self.changed.emit(ch.InfoChanged())
 
+    def rename(self, title: str) -> None:
+        """The session has a new title (the user renamed it; `session/set_title`)."""
+        self.title = safe_text(title)
+        self.changed.emit(ch.InfoChanged())
+
     def _on_usage(self, update: UsageUpdate) -> None:
         self.usage = UsageState(update.used, update.size, update.cost)
         self.changed.emit(ch.UsageChanged())

@@ -458,6 +458,24 @@ class AgentSession:
         self.prompts.remove(item_id)
         return True
 
+    async def rename(self, title: str) -> str | None:
+        """Give the session a new title: shown in the tab bar and the overview, and told to the
+        agent with `session/set_title` where it offers that (`sessionCapabilities.title`);
+        elsewhere the title is acp-tui's own. The reason it could not be, or None."""
+        title = " ".join(title.split())
+        if not title:
+            return "a title cannot be empty"
+        offered = self.agent_capabilities.session_capabilities.title is not None
+        if offered and self.session_id is not None:
+            try:
+                await self.api.set_title(self.session_id, title)
+            except RpcError as error:
+                return error.describe()
+            except ConnectionClosed:
+                return "the agent is not running"
+        self.thread.rename(title)
+        return None
+
     async def cancel_subagent(self, session_id: str) -> bool:
         """Cancel a subagent session's work (`session/cancel` on the child), when the child
         offers it (`capabilities.cancel`) and runs; False when it cannot be. A child is never

@@ -205,6 +205,11 @@ class SessionFacade(Protocol):
         """Cancel the running turn (its questions end; updates keep coming until it returns)."""
         ...
 
+    async def rename(self, title: str) -> str | None:
+        """Give the session a new title (told to the agent where it offers that); the reason
+        it could not be, or None."""
+        ...
+
     async def cancel_subagent(self, session_id: str) -> bool:
         """Cancel a subagent session's work, when it offers that; False when it cannot be."""
         ...

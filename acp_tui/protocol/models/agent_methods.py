@@ -106,12 +106,22 @@ class SessionCapabilities(AcpModel):
     additional_directories: OptCapability = None
     resume: OptCapability = None
     close: OptCapability = None
+    title: OptCapability = None
+    """Unstable `session/set_title`."""
+    archive: OptCapability = None
+    """Unstable `session/archive` / `session/unarchive` and the list's `archived` filter."""
+    status: OptCapability = None
+    """Unstable `session/status`."""
+    system_prompt: OptCapability = None
+    """Unstable `systemPrompt` on session/new, load, resume, fork (`{"mode": {...}}`)."""
 
 
 class AgentAuthCapabilities(AcpModel):
     """Authentication methods the agent offers beyond `authenticate` (`logout`)."""
 
     logout: OptCapability = None
+    status: OptCapability = None
+    """Unstable `auth/status` (and `auth/status_update` notifications)."""
 
 
 class AgentCapabilities(AcpModel):

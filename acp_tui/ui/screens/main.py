@@ -398,7 +398,29 @@ class MainScreen(
         if self.session.agent_capabilities.providers is not None:
             entries.append(("LLM providers…", "List, set or disable the agent's providers",
                             self.action_show_providers))  # fmt: skip
+        if self.session.session_id is not None:
+            entries.append(("Rename session…", "A new title for this session (the tab, the "
+                            "overview and, where it can be told, the agent)",
+                            self.action_rename_session))  # fmt: skip
         return [*entries, *fork_entries(self), *logout_entries(self)]
+
+    def action_rename_session(self) -> None:
+        """Ask for a new title and rename the session (`session/set_title` where offered)."""
+        from acp_tui.ui.screens.rename_screen import RenameScreen
+
+        offered = self.session.agent_capabilities.session_capabilities.title is not None
+        screen = RenameScreen(self.session.thread.title or "", told_to_agent=offered)
+
+        def renamed(title: str | None) -> None:
+            if title is not None:
+                self.run_worker(self._rename(title), group="rename")
+
+        self.app.push_screen(screen, renamed)
+
+    async def _rename(self, title: str) -> None:
+        problem = await self.session.rename(title)
+        if problem is not None:
+            notify(self, f"Could not rename the session: {problem}", severity="warning")
 
     def action_show_providers(self) -> None:
         """Open the agent's provider settings (providers/list)."""
