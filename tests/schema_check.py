@@ -72,6 +72,7 @@ UNSTABLE_REQUEST_PARAMS = {
     "providers/set": "SetProviderRequest",
     "providers/disable": "DisableProviderRequest",
     "session/set_title": "SetSessionTitleRequest",
+    "auth/status": "AuthStatusRequest",
 }
 # `session/set_model` (unstable, paired with the `models` object Gemini, claude-code-acp, Qwen and
 # Kimi send) is in neither pinned schema; this is its shape as those agents take it.

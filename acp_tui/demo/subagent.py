@@ -12,14 +12,48 @@ Stdlib only (the demo agent's rule).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
-from acp_tui.demo.turn_api import RpcError, Session, text_block, tool_text
+from acp_tui.demo.turn_api import JsonObject, RpcError, Session, text_block, tool_text
 from acp_tui.protocol import methods
 from acp_tui.protocol.permission_outcome import selected_option_id
 
-if TYPE_CHECKING:
-    from acp_tui.demo.turn import Turn
+
+class SubagentPeer(Protocol):
+    """What the demo needs of the connection (the demo's `turn.Peer` has it)."""
+
+    client_capabilities: JsonObject
+
+    def update(self, session: Session, update: JsonObject) -> Awaitable[None]:
+        """Send a session/update for `session`."""
+
+    def request(self, method: str, params: JsonObject) -> Awaitable[Any]:
+        """Ask the client and wait for its answer."""
+
+
+class Turn(Protocol):
+    """What the demo needs of the running turn (the demo's `turn.Turn` has it)."""
+
+    @property
+    def peer(self) -> SubagentPeer:
+        """The connection."""
+
+    @property
+    def session(self) -> Session:
+        """The parent session."""
+
+    def send(self, update: JsonObject) -> Awaitable[None]:
+        """Send an update of the parent session."""
+
+    def say(self, text: str) -> Awaitable[None]:
+        """Stream an agent message."""
+
+    def pause(self) -> Awaitable[None]:
+        """Wait a step's pause."""
+
+    def path(self, relative: str) -> str:
+        """An absolute path in the session directory."""
 
 CHILD_TITLE = "Survey the code"
 CHILD_TASK = "Find where tasks are rendered in src/app.py and say what could be simpler."

@@ -161,6 +161,11 @@ class AgentApi:
         """`session/delete`."""
         await self._request(methods.SESSION_DELETE, {"sessionId": session_id})
 
+    async def auth_status(self) -> Any:
+        """The unstable `auth/status` (offered with `agentCapabilities.auth.status`): the answer
+        as sent (read by `client/auth_status.py`, which takes two shapes)."""
+        return await self._request(methods.AUTH_STATUS, {})
+
     async def set_title(self, session_id: str, title: str) -> None:
         """The unstable `session/set_title` (offered with `sessionCapabilities.title`)."""
         await self._request(methods.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})

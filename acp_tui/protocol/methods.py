@@ -51,12 +51,17 @@ PROVIDERS_LIST: Final = "providers/list"
 PROVIDERS_SET: Final = "providers/set"
 PROVIDERS_DISABLE: Final = "providers/disable"
 SESSION_SET_TITLE: Final = "session/set_title"
+AUTH_STATUS: Final = "auth/status"
 
 # ---- unstable: the agent calls the client --------------------------------------------------------
 MCP_MESSAGE: Final = "mcp/message"
 """A request: an MCP message to an MCP server carried over ACP (acp-tui offers none: -32601)."""
 AUTH_STATUS_UPDATE: Final = "auth/status_update"
 """A notification: the login state changed."""
+
+# ---- extensions acp-tui reads ----------------------------------------------------------------
+CLAUDE_AUTH_STATUS_UPDATE: Final = "_auth/status_update"
+"""claude-agent-acp's notification of its login (`{authStatus: {kind, label, detail}}`)."""
 
 # ---- in no pinned schema -------------------------------------------------------------------------
 SESSION_SET_MODEL: Final = "session/set_model"
@@ -110,12 +115,15 @@ PROTOCOL_METHODS: Final = frozenset({CANCEL_REQUEST})
 """Methods either side may send."""
 
 UNSTABLE_AGENT_METHODS: Final = frozenset(
-    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE, SESSION_SET_TITLE}
+    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE, SESSION_SET_TITLE, AUTH_STATUS}
 )
 """Unstable agent methods acp-tui uses (the unstable schema has more: acp-tui sends none)."""
 
 UNSTABLE_CLIENT_METHODS: Final = frozenset({MCP_MESSAGE, AUTH_STATUS_UPDATE})
 """Unstable client methods acp-tui answers or reads."""
+
+EXTENSION_CLIENT_METHODS: Final = frozenset({CLAUDE_AUTH_STATUS_UPDATE})
+"""Extension methods (`_`-prefixed: no schema's) an agent sends that acp-tui reads."""
 
 UNSCHEMED_AGENT_METHODS: Final = frozenset({SESSION_SET_MODEL})
 """Agent methods acp-tui sends that no pinned schema describes."""

@@ -31,6 +31,7 @@ def test_unstable_and_v2_groups_are_in_their_schemas() -> None:
     assert methods.UNSTABLE_AGENT_METHODS.issubset(unstable["agent"] - methods.AGENT_METHODS)
     assert methods.UNSTABLE_CLIENT_METHODS.issubset(unstable["client"] - methods.CLIENT_METHODS)
     assert not methods.UNSCHEMED_AGENT_METHODS & unstable["agent"]
+    assert all(name.startswith("_") for name in methods.EXTENSION_CLIENT_METHODS)
     v2 = schema_methods(2)
     assert v2["agent"] == methods.V2_AGENT_METHODS
     assert v2["client"] == methods.V2_CLIENT_METHODS
@@ -43,6 +44,7 @@ def test_every_constant_is_in_a_group() -> None:
         | methods.PROTOCOL_METHODS
         | methods.UNSTABLE_AGENT_METHODS
         | methods.UNSTABLE_CLIENT_METHODS
+        | methods.EXTENSION_CLIENT_METHODS
         | methods.UNSCHEMED_AGENT_METHODS
         | methods.V2_AGENT_METHODS
         | methods.V2_CLIENT_METHODS

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client import logout, providers
+from acp_tui.client.auth_status import AuthStatus, fetch_status, offers_status, status_received
 from acp_tui.client.command_name import command_name
-from acp_tui.client.connector import Connector
+from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo
@@ -46,6 +47,7 @@ from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.host.reverts import Reverts
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
+from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
@@ -134,6 +136,9 @@ class AgentSession:
         self.phase = "start"
         """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
         self._session_id: str | None = None
+        self.auth_status: AuthStatus | None = None
+        """The agent's account and login state, once it told (`client/auth_status.py`)."""
+        self.auth_status_changed: Signal[AuthStatus] = Signal("auth status")
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
@@ -391,6 +396,8 @@ class AgentSession:
         connection = await session_connect.connect(self)
         if connection is None:
             return False
+        if offers_status(self.agent_capabilities):
+            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
         if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
             if self.v2 is None:
                 self.v2 = V2Driver(self)
@@ -457,6 +464,28 @@ class AgentSession:
             return False
         self.prompts.remove(item_id)
         return True
+
+    async def log_in(self) -> str | None:
+        """Log in again from the sidebar: the agent's methods asked as at the start (a
+        terminal login restarts the agent, as ACP v1 wants); what went wrong, or None."""
+        if not self.auth_methods:
+            return "the agent offers no login"
+        outcome = await self.connector.log_in(
+            self.ui, list(self.auth_methods), None, v2=self.speaks_v2, agent=self.agent_name
+        )
+        if isinstance(outcome, GaveUp):
+            return None
+        if isinstance(outcome, Lost):
+            return "the agent is not running"
+        if outcome.reconnect and not await self.restart():
+            return self.error or "the agent did not restart"
+        if offers_status(self.agent_capabilities):
+            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
+        return None
+
+    def on_auth_status(self, params: Any) -> None:
+        """`auth/status_update` (or claude-agent-acp's `_auth/status_update`): keep and tell."""
+        status_received(self, params)
 
     async def rename(self, title: str) -> str | None:
         """Give the session a new title: shown in the tab bar and the overview, and told to the
