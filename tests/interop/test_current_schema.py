@@ -6,7 +6,7 @@ client core: what the current ACP schema brings, as a real agent sends it.
   and permission requests under the child's session id; the child is a lane of the parent, its
   questions are answered in the parent's tab, the files come out, nothing is drawn as unknown.
 - Its tool calls carry `ToolCall.name`; its frames are within the current schema (no mark), and
-  `check` would say they need its unstable part.
+  `check` would say they need its unstable part; its `_auth/status_update` is the account shown.
 """
 
 from __future__ import annotations
@@ -102,5 +102,9 @@ async def test_tool_call_names_and_no_marks_without_subagents(
         assert {call.name for call in calls} >= {"Write", "Read", "Edit", "Bash"}
         assert session.traffic_store.mark_counts.total() == 0
         assert not any(isinstance(e, SubagentLaneEntry) for e in session.thread.entries)
+        # its `_auth/status_update` (the API key the kit gives it) is the sidebar's Account
+        status = session.auth_status
+        assert status is not None and status.logged_in
+        assert status.accounts == ("Anthropic API key (ANTHROPIC_API_KEY)",)
     finally:
         await session.close()
