@@ -116,6 +116,8 @@ class AgentSession:
         self.mcp_servers = list(mcp_servers) or normalize_servers(settings.mcp_servers)[0]
         self.mcp_sent: list[dict[str, Any]] = []  # what the last session open passed
         self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
+        self.system_prompt: dict[str, str] | None = self.settings.system_prompt
+        """The system prompt sent where the agent takes its mode (a preset's replaces it)."""
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
