@@ -23,8 +23,10 @@ APPEND = {"mode": "append", "text": "Answer in French."}
 
 
 async def opened(tmp_path: Path, offer: Any, wanted: dict[str, str]) -> tuple[Any, list[Notice]]:
-    caps = {"sessionCapabilities": {"systemPrompt": offer}} if offer is not None else {}
-    agent = write_scenario(tmp_path, [initialize_ok(**caps), new_session_ok()])
+    session_caps = {"systemPrompt": offer} if offer is not None else {}
+    agent = write_scenario(
+        tmp_path, [initialize_ok(sessionCapabilities=session_caps), new_session_ok()]
+    )
     settings = Settings(hold_writes=HoldWrites.NEVER, system_prompt=wanted)
     session = AgentSession(agent.argv, tmp_path, HeadlessUi(), settings=settings)
     told: list[Notice] = []
