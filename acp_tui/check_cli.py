@@ -33,8 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
         usage=USAGE,
         description=(
             "Run an agent without a UI: initialize, session/new in a temporary directory, "
-            "optionally one prompt; report what it announced and everything it sent outside "
-            "the ACP v1 schema. Each step is printed on stderr as it goes, with its time, and "
+            "optionally one prompt; report what it announced, which ACP schema its frames fit "
+            "and everything it sent outside the current ACP v1 schema (its unstable part "
+            "included). Each step is printed on stderr as it goes, with its time, and "
             "bounded. Exit status 1 when there is anything, 2 when it did not run (or a step "
             "ran out of time), 128+N when stopped by signal N; the agent's processes are ended "
             "in every case."

@@ -25,6 +25,7 @@ from acp_tui.host.permission_rules import PermissionPolicy
 from acp_tui.host.settings_file import SettingsFileError, read_settings_file
 from acp_tui.registry import DEFAULT_URL as DEFAULT_REGISTRY_URL
 from acp_tui.sandbox.modes import SandboxMode
+from acp_tui.system_prompt_setting import read_system_prompt
 
 CONFIG_ENV_VAR = "ACP_TUI_CONFIG"
 ENV_PREFIX = "ACP_TUI_"
@@ -123,6 +124,11 @@ class Settings:
     """The same when the agent asks the user for input (elicitation)."""
     notify_after_seconds: float = 30.0
     """A turn at least this long notifies at its end even when the terminal has focus."""
+    system_prompt: dict[str, str] | None = None
+    """Instructions added to the agent's own (`{mode = "append", text = "..."}`) or put in their
+    place (`mode = "override"`), sent with every session opened, only to an agent that offers
+    that mode (unstable `systemPrompt`); elsewhere a notice says it was not sent. A preset's
+    `system_prompt` takes its place for that agent."""
     initialize_warning_seconds: float = 15.0
     """After this many seconds without an answer to `initialize`, say that the agent is not
     answering (with its stderr) and offer restart and quit; the answer is still awaited."""
@@ -281,6 +287,14 @@ def _tables(value: Any) -> list[dict[str, Any]]:
     return items
 
 
+def system_prompt_value(value: Any) -> dict[str, str] | None:
+    """A system prompt table: `mode` ("append" or "override") and a non-empty `text`."""
+    prompt, problems = read_system_prompt(value)
+    if problems:
+        raise InvalidValue(*problems)
+    return prompt
+
+
 def _roots(value: Any) -> list[Path]:
     """Directories: `~` expanded, relative ones taken from the home directory."""
     wrong = [
@@ -316,6 +330,7 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "notify_after_seconds": _bounded(float, ge=0),
     "initialize_warning_seconds": _bounded(float, gt=0),
     "start_timeout": _bounded(float, gt=0),
+    "system_prompt": system_prompt_value,
 }
 """How each setting is checked and converted (every field of `Settings` has one)."""
 
@@ -328,6 +343,7 @@ _JSON_SETTINGS = frozenset(
         "agent_env",
         "mcp_servers",
         "keymap",
+        "system_prompt",
     }
 )
 """The lists and tables: from an environment variable they are JSON."""

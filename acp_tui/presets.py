@@ -11,6 +11,7 @@ anything heavy is imported. A table accepts:
     model = "fast"                  # the model (config option of category model, or set_model)
     config = { effort = "high" }    # other config options, by id
     auth_method = "api-key"         # the auth method to use when the agent asks for a login
+    system_prompt = { mode = "append", text = "Answer briefly." }  # see `system_prompt`
     install = "npm i -g my-agent"   # shown when the program is missing
     sandbox = "strict"              # off | project | strict (see the `sandbox` setting)
     sandbox_writable = ["~/.my-agent-data"]  # more places the sandboxed agent may write
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.sandbox.modes import SandboxMode
+from acp_tui.system_prompt_setting import read_system_prompt
 
 if TYPE_CHECKING:
     from acp_tui.registry.launch import RegistryLaunch
@@ -56,6 +58,8 @@ class Preset:
     config: Mapping[str, str | bool] = field(default_factory=dict)
     mcp_servers: tuple[dict[str, Any], ...] = ()
     auth_method: str | None = None
+    system_prompt: Mapping[str, str] | None = None
+    """`{mode, text}`: this agent's system prompt, in the place of the setting's."""
     install: str | None = None
     builtin: bool = False
     version: str = ""
@@ -206,7 +210,7 @@ def load_presets(
 
 
 _KEYS = {"command", "args", "env", "mode", "model", "config", "mcp_servers", "auth_method",
-         "install", "title", "sandbox", "sandbox_writable"}  # fmt: skip
+         "install", "title", "sandbox", "sandbox_writable", "system_prompt"}  # fmt: skip
 
 
 def parse_preset(
@@ -256,6 +260,10 @@ def parse_preset(
         else:
             problems.append("`config` must be a table of strings or booleans; ignored")
     problems += _sandbox_keys(raw, changes)
+    if "system_prompt" in raw:
+        prompt, wrong = read_system_prompt(raw["system_prompt"])
+        changes["system_prompt"] = prompt
+        problems += [f"`system_prompt`: {problem}; ignored" for problem in wrong]
     if "mcp_servers" in raw:
         servers, mcp_problems = normalize_servers(raw["mcp_servers"])
         changes["mcp_servers"] = tuple(servers)

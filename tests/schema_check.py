@@ -1,4 +1,9 @@
-"""Validate frames acp-tui sends against the pinned ACP schema, v1 or the v2 draft.
+"""Validate frames acp-tui sends against the ACP schema, v1 or the v2 draft.
+
+The schema followed is `current` (the schemas of @agentclientprotocol/sdk 2.4.0: v1 stable and
+unstable, the v2 draft); the August pins (v1 1.21.0, v2 alpha.3) stay readable as the `august`
+era, for the tests that show the older shapes still read. `schema_file` is the one place that
+knows where the schemas are.
 
 The schema's top-level `anyOf` accepts any params for any method, so on top of that we check
 each frame's params/result against the exact definition its method calls for. A
@@ -12,13 +17,38 @@ import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 
 SCHEMA_ROOT = Path(__file__).resolve().parent / "data" / "acp-schema"
 """The vendored schemas (tests/data/README.md says where they come from)."""
-SCHEMA_DIR = SCHEMA_ROOT / "v1"
+
+Era = Literal["current", "august"]
+
+
+def schema_file(version: int = 1, *, unstable: bool = False, era: Era = "current") -> Path:
+    """The schema file of ACP `version` (1, or 2 for the draft), stable or with its unstable
+    part, of the current schema or the August pin."""
+    name = "schema.unstable.json" if unstable else "schema.json"
+    base = SCHEMA_ROOT / "current" if era == "current" else SCHEMA_ROOT
+    return base / f"v{version}" / name
+
+
+def schema_methods(version: int = 1, *, unstable: bool = False) -> dict[str, set[str]]:
+    """The current schema's methods by side ("agent": the agent serves them, "client",
+    "protocol", "proxy"), as its definitions name them (`x-method`, `x-side`)."""
+    sides: dict[str, set[str]] = {}
+    for definition in schema_defs(version, unstable=unstable).values():
+        if "x-method" in definition:
+            sides.setdefault(definition.get("x-side", "?"), set()).add(definition["x-method"])
+    return sides
+
+
+def schema_defs(version: int = 1, *, unstable: bool = False, era: Era = "current") -> Any:
+    """The `$defs` of that schema."""
+    return _schema(version, unstable, era)["$defs"]
+
 
 # client → agent requests and notifications
 REQUEST_PARAMS = {
@@ -41,6 +71,8 @@ UNSTABLE_REQUEST_PARAMS = {
     "providers/list": "ListProvidersRequest",
     "providers/set": "SetProviderRequest",
     "providers/disable": "DisableProviderRequest",
+    "session/set_title": "SetSessionTitleRequest",
+    "auth/status": "AuthStatusRequest",
 }
 # `session/set_model` (unstable, paired with the `models` object Gemini, claude-code-acp, Qwen and
 # Kimi send) is in neither pinned schema; this is its shape as those agents take it.
@@ -89,16 +121,16 @@ RESPONSE_RESULTS = {
 
 
 @cache
-def _schema(version: int = 1, unstable: bool = False) -> dict[str, Any]:
-    name = "schema.unstable.json" if unstable else "schema.json"
-    return json.loads((SCHEMA_ROOT / f"v{version}" / name).read_text())  # type: ignore[no-any-return]
+def _schema(version: int = 1, unstable: bool = False, era: Era = "current") -> dict[str, Any]:
+    text = schema_file(version, unstable=unstable, era=era).read_text()
+    return json.loads(text)  # type: ignore[no-any-return]
 
 
 @cache
 def _validator(
-    definition: str | None, version: int = 1, unstable: bool = False
+    definition: str | None, version: int = 1, unstable: bool = False, era: Era = "current"
 ) -> Draft202012Validator:
-    schema = _schema(version, unstable)
+    schema = _schema(version, unstable, era)
     if definition is None:
         return Draft202012Validator(schema)
     return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
@@ -174,6 +206,9 @@ class FrameValidator:
                     raise AssertionError(f"client sent an unknown method {method!r} (v{version})")
             else:
                 _check(definition, frame.get("params"), f"params of {method}", version)
+                # and the unstable part's stricter shapes of what acp-tui offers from it
+                _check(definition, frame.get("params"), f"params of {method}", version,
+                       unstable=True)  # fmt: skip
             if method == "initialize":
                 self.initialize_id = frame.get("id")
                 if version == 2:  # the v2 offer must also be a valid v1 initialize

@@ -113,6 +113,8 @@ class CheckReport:
     frames: int = 0
     sandbox: list[str] = field(default_factory=list)
     """Which sandbox the agent ran in and what it allowed, a line each."""
+    schema: str = ""
+    """Which ACP schema the agent's frames fit (1.21, current stable, current unstable)."""
     marks: list[dict[str, Any]] = field(default_factory=list)
     mark_counts: dict[str, int] = field(default_factory=dict)
     stderr_tail: list[str] = field(default_factory=list)
@@ -231,6 +233,7 @@ def _fill(report: CheckReport, session: CheckSession) -> None:
     report.commands = [command.name for command in thread.commands]
     report.permission_answers = session.permission_answers
     report.frames = len(store)
+    report.schema = store.schema_fit.describe()
     for frame in store.frames:
         if frame.kind == "request" and frame.direction == "out" and frame.latency is not None:
             name = frame.method or "?"
@@ -283,13 +286,15 @@ def format_report(report: CheckReport) -> str:
         lines.append(f"permissions:      {', '.join(report.permission_answers)}")
     lines.append(f"frames:           {report.frames}")
     lines += report.sandbox
+    if report.schema:
+        lines.append(f"schema:           the frames fit {report.schema}")
     if report.error:
         lines.append(f"error:            {report.error}")
     if report.stderr_tail:
         lines.append("agent's stderr:")
         lines.extend(f"  {line}" for line in report.stderr_tail)
     if not report.marks:
-        lines.append("conformance:      nothing outside the ACP v1 schema")
+        lines.append("conformance:      nothing outside the current ACP v1 schema")
     else:
         counts = ", ".join(f"{count} {kind}" for kind, count in report.mark_counts.items())
         lines.append(f"conformance:      {report.violations} marks ({counts})")

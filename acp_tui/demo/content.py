@@ -24,6 +24,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("plan", "Show a plan that progresses, then an extra plan that is removed again"),
     ("crash", "Write to stderr and exit with code 3 in the middle of an answer"),
     ("refuse", "Refuse to answer (stop reason: refusal)"),
+    ("subagent", "Hand a survey to a subagent session (its own lane, question, state, a notice)"),
     ("help", "List these commands"),
 ]
 
@@ -130,6 +131,7 @@ def add(self, title: str) -> Task:
 | `/plan`     | a plan, plus an extra plan that is removed again   |
 | `/crash`    | the agent dying mid-answer (exit code 3)           |
 | `/refuse`   | a refusal                                          |
+| `/subagent` | a subagent session: its lane, a question, a notice |
 
 Press the cancel key while a turn runs to see cancellation: the agent stops, marks its
 open tool calls as failed and answers with the stop reason `cancelled`.

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from acp_tui.demo import content, v2
 from acp_tui.demo.sample_project import APP_PY
+from acp_tui.demo.subagent import subagent_demo
 from acp_tui.demo.turn_api import (
     JsonObject,
     RpcError,
@@ -183,6 +184,8 @@ class Turn:
         elif command == "refuse":
             await self.say(content.REFUSAL)
             return "refusal"
+        elif command == "subagent":
+            await subagent_demo(self)
         elif command == "help":
             await self.say(content.help_text())
         else:

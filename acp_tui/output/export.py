@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from acp_tui.thread.entries import (
     ToolCallEntry,
     UnknownEntry,
 )
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 
 TerminalText = Callable[[str], str | None]
 _STATUS_MARK = {"completed": "x", "in_progress": "~", "pending": " "}
@@ -68,7 +69,16 @@ def conversation_markdown(
     """The conversation as a Markdown document: messages, thoughts, plans and tool calls in
     order.
     """
-    parts = [f"# {title or 'Conversation'}\n", f"_Exported from acp-tui; agent: {agent_name}_\n"]
+    head = [f"# {title or 'Conversation'}\n", f"_Exported from acp-tui; agent: {agent_name}_\n"]
+    body = entries_markdown(entries, agent_name, terminal_text)
+    return "\n".join([*head, body] if body else head)
+
+
+def entries_markdown(
+    entries: Sequence[Entry], agent_name: str, terminal_text: TerminalText | None = None
+) -> str:
+    """The entries of a conversation as Markdown, in order."""
+    parts: list[str] = []
     for entry in entries:
         if isinstance(entry, MessageEntry):
             parts.append(_message(entry, agent_name))
@@ -80,7 +90,31 @@ def conversation_markdown(
         elif isinstance(entry, UnknownEntry):
             raw = json.dumps(entry.raw, indent=2, ensure_ascii=False, default=str)
             parts.append("**Unknown update**\n\n" + fence(raw, "json"))
+        elif isinstance(entry, SubagentLaneEntry):
+            parts.append(_subagent(entry, agent_name, terminal_text))
+        elif isinstance(entry, SessionMessageEntry):
+            parts.append(_session_message(entry))
     return "\n".join(parts)
+
+
+def _subagent(entry: SubagentLaneEntry, agent_name: str, terminal_text: TerminalText | None) -> str:
+    """A subagent session: its title, description and state, then its own conversation, as a
+    quoted section (children nest; `MAX_DEPTH` bounds it)."""
+    child = entry.child
+    state = child.state
+    said = state.state if state is not None else "state not reported"
+    if state is not None and state.error_text:
+        said += f": {state.error_text}"
+    head = f"### Subagent: {child.label}" + (f" — {child.description}" if child.description else "")
+    inner = entries_markdown(child.thread.entries, child.label, terminal_text)
+    body = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
+    return f"{head}\n\n_{said}_\n\n{body}\n"
+
+
+def _session_message(entry: SessionMessageEntry) -> str:
+    direction = "to" if entry.outgoing else "from"
+    other = entry.recipient if entry.outgoing else entry.sender
+    return f"**Message {direction} session {other or '?'}**\n\n{entry.text}\n"
 
 
 def _nested(entry: ToolCallEntry) -> list[ToolCallEntry]:

@@ -107,24 +107,42 @@ class AgentApi:
 
     # ---- sessions ---------------------------------------------------------------------------
 
-    async def new_session(self, cwd: str, mcp_servers: list[Any]) -> NewSessionResponse:
-        """`session/new` in `cwd` with the MCP servers offered (their wire form)."""
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any], *, system_prompt: JsonObject | None = None
+    ) -> NewSessionResponse:
+        """`session/new` in `cwd` with the MCP servers offered (their wire form), and the
+        unstable `systemPrompt` when given."""
         from acp_tui.protocol.models import NewSessionResponse
 
         params = {"cwd": cwd, "mcpServers": self._servers(mcp_servers)}
-        return await self._ask(methods.SESSION_NEW, params, NewSessionResponse)
+        return await self._ask(
+            methods.SESSION_NEW, _with_prompt(params, system_prompt), NewSessionResponse
+        )
 
     async def load_session(
-        self, session_id: str, cwd: str, mcp_servers: list[Any]
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[Any],
+        *,
+        system_prompt: JsonObject | None = None,
     ) -> LoadSessionResponse:
         """`session/load`: the agent replays the session as updates, then answers."""
         from acp_tui.protocol.models import LoadSessionResponse
 
         params = {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers}
-        return await self._ask(methods.SESSION_LOAD, params, LoadSessionResponse)
+        return await self._ask(
+            methods.SESSION_LOAD, _with_prompt(params, system_prompt), LoadSessionResponse
+        )
 
     async def resume_session(
-        self, session_id: str, cwd: str, mcp_servers: list[Any], *, replay: bool = False
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[Any],
+        *,
+        replay: bool = False,
+        system_prompt: JsonObject | None = None,
     ) -> ResumeSessionResponse:
         """`session/resume` (no replay; v2 with `replay`: from the start, v2's load)."""
         from acp_tui.protocol.models import ResumeSessionResponse
@@ -133,16 +151,25 @@ class AgentApi:
         params: JsonObject = {"sessionId": session_id, "cwd": cwd, "mcpServers": servers}
         if replay:
             params["replayFrom"] = {"type": "start"}
-        return await self._ask(methods.SESSION_RESUME, params, ResumeSessionResponse)
+        return await self._ask(
+            methods.SESSION_RESUME, _with_prompt(params, system_prompt), ResumeSessionResponse
+        )
 
     async def fork_session(
-        self, session_id: str, cwd: str, mcp_servers: list[Any]
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[Any],
+        *,
+        system_prompt: JsonObject | None = None,
     ) -> ForkSessionResponse:
         """The unstable `session/fork`: a new session with `session_id`'s history."""
         from acp_tui.protocol.models import ForkSessionResponse
 
         params = {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers}
-        return await self._ask(methods.SESSION_FORK, params, ForkSessionResponse)
+        return await self._ask(
+            methods.SESSION_FORK, _with_prompt(params, system_prompt), ForkSessionResponse
+        )
 
     async def list_sessions(self, cwd: str, cursor: str | None = None) -> ListSessionsResponse:
         """`session/list`: one page of the sessions of `cwd`."""
@@ -160,6 +187,15 @@ class AgentApi:
     async def delete_session(self, session_id: str) -> None:
         """`session/delete`."""
         await self._request(methods.SESSION_DELETE, {"sessionId": session_id})
+
+    async def auth_status(self) -> Any:
+        """The unstable `auth/status` (offered with `agentCapabilities.auth.status`): the answer
+        as sent (read by `client/auth_status.py`, which takes two shapes)."""
+        return await self._request(methods.AUTH_STATUS, {})
+
+    async def set_title(self, session_id: str, title: str) -> None:
+        """The unstable `session/set_title` (offered with `sessionCapabilities.title`)."""
+        await self._request(methods.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})
 
     # ---- settings ---------------------------------------------------------------------------
 
@@ -235,3 +271,8 @@ class AgentApi:
 def text_prompt(text: str) -> list[JsonObject]:
     """A prompt of one text block, exactly as typed (it is the user's, not made safe)."""
     return [{"type": "text", "text": text}]
+
+
+def _with_prompt(params: JsonObject, system_prompt: JsonObject | None) -> JsonObject:
+    """`params` with the unstable `systemPrompt`, when there is one to send."""
+    return params if system_prompt is None else {**params, "systemPrompt": system_prompt}

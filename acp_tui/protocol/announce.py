@@ -30,11 +30,13 @@ def _v1_params() -> dict[str, Any]:
             "terminal": True,
             "auth": {"terminal": True},
             "elicitation": {"form": {}, "url": {}},
-            # we show boolean config options as toggles and send them typed
-            # ... and, unstable, we show compaction_update / compaction_summary_chunk
-            "session": {"configOptions": {"boolean": {}}, "compaction": {}},
+            # we show boolean config options as toggles and send them typed, compaction_update /
+            # compaction_summary_chunk as entries, `notice` apart (toasts, the sidebar)
+            "session": {"configOptions": {"boolean": {}}, "compaction": {}, "notices": {}},
             # unstable: we render plan_update / plan_removed
             "plan": {},
+            # unstable: subagent sessions as lanes of their parent (thread/subagent_sessions.py)
+            "subagents": {},
         },
         "clientInfo": {"name": "acp-tui", "title": "acp-tui", "version": __version__},
     }

@@ -1,5 +1,10 @@
 """What an agent sent outside the ACP v1 schema, frame by frame (the inspector's marks, `check`).
 
+The schema is the current one (SDK 2.4.0) with its unstable part: subagent sessions, session
+messages, `mcp/message`, `auth/status_update`, `ToolCall.name` are within it; the 1.21 shapes
+still are. Which schema the frames need (1.21, current stable, current unstable) is told by the
+`SchemaFit` the checker feeds (`schema_fit.py`).
+
 The checker is separate from the lenient models the session uses: it validates each incoming
 frame's params (or result) with the same models while *recording* what they repair
 (`recording_repairs`), adds what the models cannot see (enum values the models keep as plain
@@ -24,8 +29,10 @@ from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
     AuthenticateResponse,
+    AuthStatusUpdateNotification,
     InitializeResponse,
     LoadSessionResponse,
+    MessageMcpRequest,
     NewSessionResponse,
     PromptResponse,
     SetSessionConfigOptionResponse,
@@ -34,7 +41,9 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
 from acp_tui.protocol.router import CLIENT_REQUESTS
+from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
+from acp_tui.protocol.session_links import SessionLinks
 
 
 class MarkKind(StrEnum):
@@ -50,6 +59,8 @@ class MarkKind(StrEnum):
     NEVER_ANSWERED = "request never answered"
     NOT_JSON_RPC = "not a JSON-RPC frame"
     INVALID_ID = "invalid id"
+    UNKNOWN_SESSION = "unknown session id"
+    SUBAGENT_REFUSED = "subagent session refused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +84,13 @@ _REPAIR_KINDS = {
 AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
     **CLIENT_REQUESTS,  # the params models the client's router validates with
     methods.ELICITATION_CREATE: None,
+    methods.MCP_MESSAGE: MessageMcpRequest,  # unstable: answered "method not found"
 }
 AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
     methods.SESSION_UPDATE: None,  # checked by hand: `_session_notification`
     methods.ELICITATION_COMPLETE: None,
     methods.CANCEL_REQUEST: None,
+    methods.AUTH_STATUS_UPDATE: AuthStatusUpdateNotification,  # unstable
 }
 RESULTS: dict[str, type[BaseModel]] = {
     methods.INITIALIZE: InitializeResponse,
@@ -119,9 +132,13 @@ class ConformanceChecker:
     `finish()` names the client's requests that were never answered.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fit: SchemaFit | None = None) -> None:
         self._ours: dict[tuple[str, Any], tuple[int, str]] = {}  # id → (frame index, method)
         self._theirs: set[tuple[str, Any]] = set()  # agent request ids not yet answered
+        self.fit = SchemaFit() if fit is None else fit
+        """Which schema the agent's frames need (kept across connections by its owner)."""
+        self.sessions = SessionLinks()
+        """The sessions the client opened and the subagent sessions announced."""
 
     # ---- the client's frames ------------------------------------------------------------
 
@@ -130,6 +147,10 @@ class ConformanceChecker:
         answers to the agent's requests."""
         if type(frame) is not dict:
             return
+        if "method" in frame:
+            params = frame.get("params")
+            if type(params) is dict and frame["method"] != methods.SESSION_CANCEL:
+                self.sessions.opened_session(params.get("sessionId"))  # (never a child's)
         if "id" not in frame or not is_valid_id(frame["id"]):
             return  # (ours are always valid; a replayed log may say anything)
         if "method" in frame:
@@ -183,13 +204,33 @@ class ConformanceChecker:
             if key in self._theirs:
                 marks.append(Mark(MarkKind.ID_REUSED, f"id {request_id!r} is still in flight"))
             self._theirs.add(key)
+        self.fit.call(method, frame.get("params"))
+        if method == methods.SESSION_REQUEST_PERMISSION:
+            self._session_known(frame.get("params"), method, marks)
         self._params(method, frame.get("params"), AGENT_REQUESTS, marks)
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
-        if method == methods.SESSION_UPDATE and _plain_text_chunk(params):
-            return  # the streaming hot path: nothing in it can be outside the schema
+        if method == methods.SESSION_UPDATE:
+            self._session_known(params, method, marks)
+            if _plain_text_chunk(params):
+                return  # the streaming hot path: nothing in it can be outside the schema
+            on = params if type(params) is dict else {}
+            update = on.get("update")
+            self.fit.update(update)
+            if type(update) is dict and update.get("sessionUpdate") == "subagent_update":
+                problem = self.sessions.announce(on.get("sessionId"), update.get("sessionId"))
+                if problem is not None:
+                    marks.append(Mark(MarkKind.SUBAGENT_REFUSED, problem))
+        else:
+            self.fit.call(method, params)
         self._params(method, params, AGENT_NOTIFICATIONS, marks)
+
+    def _session_known(self, params: Any, method: str, marks: list[Mark]) -> None:
+        session_id = params.get("sessionId") if type(params) is dict else None
+        if type(session_id) is str and not self.sessions.knows(session_id):
+            detail = f"{method} for {session_id!r}: neither opened nor announced"
+            marks.append(Mark(MarkKind.UNKNOWN_SESSION, detail))
 
     def _params(
         self,
@@ -228,6 +269,10 @@ class ConformanceChecker:
             if type(error) is not dict or type(error.get("code")) is not int:
                 marks.append(Mark(MarkKind.WRONG_TYPE, "error object without an integer code"))
             return
+        self.fit.result(ours[1], frame["result"])
+        result = frame["result"]
+        if ours[1] in (methods.SESSION_NEW, methods.SESSION_FORK) and type(result) is dict:
+            self.sessions.opened_session(result.get("sessionId"))
         model = RESULTS.get(ours[1])
         if model is not None:
             _validate(model, frame["result"], f"{ours[1]} result", marks)

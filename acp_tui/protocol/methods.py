@@ -2,8 +2,9 @@
 
 Code names a method by its constant here (`methods.SESSION_PROMPT`), never by a string literal,
 so a typo is a NameError, not a request no agent answers. `tests/unit/test_methods.py` checks
-the groups below against the pinned schema's method lists (`acp-schema/v1/meta.json`,
-`meta.unstable.json`, `v2/meta.json`). Stdlib only: the demo agent and `prestart` use it.
+the groups below against the methods the current schema's definitions name (`x-method`, `x-side`
+of `acp-schema/current/v1/schema.json`, `schema.unstable.json`, `v2/schema.json`). Stdlib only:
+the demo agent and `prestart` use it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,18 @@ SESSION_FORK: Final = "session/fork"
 PROVIDERS_LIST: Final = "providers/list"
 PROVIDERS_SET: Final = "providers/set"
 PROVIDERS_DISABLE: Final = "providers/disable"
+SESSION_SET_TITLE: Final = "session/set_title"
+AUTH_STATUS: Final = "auth/status"
+
+# ---- unstable: the agent calls the client --------------------------------------------------------
+MCP_MESSAGE: Final = "mcp/message"
+"""A request: an MCP message to an MCP server carried over ACP (acp-tui offers none: -32601)."""
+AUTH_STATUS_UPDATE: Final = "auth/status_update"
+"""A notification: the login state changed."""
+
+# ---- extensions acp-tui reads ----------------------------------------------------------------
+CLAUDE_AUTH_STATUS_UPDATE: Final = "_auth/status_update"
+"""claude-agent-acp's notification of its login (`{authStatus: {kind, label, detail}}`)."""
 
 # ---- in no pinned schema -------------------------------------------------------------------------
 SESSION_SET_MODEL: Final = "session/set_model"
@@ -57,6 +70,10 @@ SESSION_SET_MODEL: Final = "session/set_model"
 # ---- ACP v2 draft: names v1 does not have -------------------------------------------------------
 AUTH_LOGIN: Final = "auth/login"
 AUTH_LOGOUT: Final = "auth/logout"
+TERMINAL_CANCEL: Final = "terminal/cancel"
+"""v2: stop an agent-owned (background) terminal."""
+TOOL_CALL_CANCEL: Final = "tool_call/cancel"
+"""v2: stop a (background) tool call."""
 
 AGENT_METHODS: Final = frozenset(
     {
@@ -98,9 +115,15 @@ PROTOCOL_METHODS: Final = frozenset({CANCEL_REQUEST})
 """Methods either side may send."""
 
 UNSTABLE_AGENT_METHODS: Final = frozenset(
-    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE}
+    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE, SESSION_SET_TITLE, AUTH_STATUS}
 )
 """Unstable agent methods acp-tui uses (the unstable schema has more: acp-tui sends none)."""
+
+UNSTABLE_CLIENT_METHODS: Final = frozenset({MCP_MESSAGE, AUTH_STATUS_UPDATE})
+"""Unstable client methods acp-tui answers or reads."""
+
+EXTENSION_CLIENT_METHODS: Final = frozenset({CLAUDE_AUTH_STATUS_UPDATE})
+"""Extension methods (`_`-prefixed: no schema's) an agent sends that acp-tui reads."""
 
 UNSCHEMED_AGENT_METHODS: Final = frozenset({SESSION_SET_MODEL})
 """Agent methods acp-tui sends that no pinned schema describes."""
@@ -118,6 +141,8 @@ V2_AGENT_METHODS: Final = frozenset(
         SESSION_RESUME,
         SESSION_CLOSE,
         AUTH_LOGOUT,
+        TERMINAL_CANCEL,
+        TOOL_CALL_CANCEL,
     }
 )
 """The v2 draft's agent methods."""

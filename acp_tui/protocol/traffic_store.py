@@ -25,6 +25,7 @@ from typing import Any, Literal, overload
 
 from acp_tui.protocol import methods
 from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
+from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
 from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 from acp_tui.protocol.traffic_columns import CodedColumn, SparseColumn
@@ -194,7 +195,9 @@ class TrafficStore:
         self.mark_counts: Counter[MarkKind] = Counter()
         self.update_counts: Counter[str] = Counter()
         self.method_counts: Counter[str] = Counter()
-        self._checker = ConformanceChecker()
+        self.schema_fit = SchemaFit()
+        """Which ACP schema the agent's frames fit (all connections of the session)."""
+        self._checker = ConformanceChecker(self.schema_fit)
         self._waiting: dict[tuple[Direction, tuple[str, Any]], int] = {}
         self._recent: deque[float] = deque()
         self._labels: dict[tuple[str | None, str | None], str] = {}
@@ -247,7 +250,7 @@ class TrafficStore:
         """The connection ended: requests of ours still waiting are marked never answered."""
         for index, mark in self._checker.finish():
             self._mark(index, [mark])
-        self._checker = ConformanceChecker()
+        self._checker = ConformanceChecker(self.schema_fit)
         self._waiting.clear()
 
     def frames_per_second(self, now: float) -> int:

@@ -20,6 +20,7 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.safe_text import continued_safely
 from acp_tui.thread.permission import PermissionAsk
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 
 MessageRole = Literal["user", "agent", "thought"]
 
@@ -153,6 +154,8 @@ class ToolCallEntry:
 
     tool_call_id: str
     title: str = ""
+    name: str | None = None
+    """The tool's programmatic name (`ToolCall.name`), if the agent sent it."""
     kind: str = "other"
     status: str = "pending"
     content: list[ToolCallContent] = field(default_factory=list)
@@ -272,4 +275,12 @@ class CompactionEntry:
     id: int = 0
 
 
-Entry = MessageEntry | ToolCallEntry | PlanSnapshotEntry | UnknownEntry | CompactionEntry
+Entry = (
+    MessageEntry
+    | ToolCallEntry
+    | PlanSnapshotEntry
+    | UnknownEntry
+    | CompactionEntry
+    | SubagentLaneEntry
+    | SessionMessageEntry
+)

@@ -32,7 +32,10 @@ from acp_tui.protocol.models import (
     PlanRemoved,
     PlanUpdate,
     SessionInfoUpdate,
+    SessionMessage,
+    SessionMessageChunk,
     SessionUpdate,
+    SubagentUpdate,
     TextContent,
     ToolCall,
     ToolCallUpdate,
@@ -41,6 +44,7 @@ from acp_tui.protocol.models import (
     UserMessageChunk,
 )
 from acp_tui.protocol.session_updates import ParsedUpdate, TextChunk, parse_update_notification
+from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
@@ -55,6 +59,7 @@ from acp_tui.thread.entries import (
     UnknownEntry,
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
+from acp_tui.thread.subagent_sessions import SubagentSessions
 from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
@@ -101,8 +106,15 @@ class Thread(ThreadPlans, ThreadSettings):
     """Conversation state of one session, updated in place by its reducer methods, observed
     via changes."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sessions: SubagentSessions | None = None,
+    ) -> None:
         self._clock = clock
+        self.sessions = SubagentSessions(self, self._child_thread) if sessions is None else sessions
+        """The subagent sessions of the root session (shared by its children's threads)."""
         self.changed: Signal[ch.Change] = Signal("thread change")
         """Every change, synchronously, after it is applied."""
         self._next_id = 0
@@ -157,8 +169,15 @@ class Thread(ThreadPlans, ThreadSettings):
             Notice: self._on_notice,
             CompactionUpdate: self._on_compaction,
             CompactionSummaryChunk: self._on_compaction_chunk,
+            SubagentUpdate: lambda u: self.sessions.on_subagent_update(self, u),
+            SessionMessage: lambda u: self.sessions.on_session_message(self, u),
+            SessionMessageChunk: lambda u: self.sessions.on_session_message_chunk(self, u),
             UnknownUpdate: self._on_unknown,
         }
+
+    def _child_thread(self, sessions: SubagentSessions) -> Thread:
+        """A child session's own thread (same clock, the root's subagent sessions)."""
+        return Thread(clock=self._clock, sessions=sessions)
 
     # ---- observing ------------------------------------------------------------------------------
 
@@ -180,6 +199,18 @@ class Thread(ThreadPlans, ThreadSettings):
     def apply_notification(self, params: Any) -> None:
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
+        sessions = self.sessions
+        if (sessions.children or sessions.refused_count) and type(params) is dict:
+            session_id = params.get("sessionId")
+            child = sessions.route(session_id)
+            if child is not None and child is not self:
+                child.apply_notification(params)  # a subagent session's own traffic
+                if sessions.asked_calls:
+                    sessions.follow_asked_call(str(session_id), params)
+                return
+            if child is None and sessions.drops(session_id):
+                sessions.dropped_updates += 1
+                return
         update = parse_update_notification(params)
         if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
             self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
@@ -270,7 +301,8 @@ class Thread(ThreadPlans, ThreadSettings):
             entry.title = fallback_title(entry)
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
-        entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
+        if self.sessions.root is self:  # a subagent session's own calls are its lane's
+            entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
         if self._nesting.place(entry, self.tool_calls):
             self._tool_call_changed(entry)  # (its parent's card counts it)
         else:
@@ -313,6 +345,11 @@ class Thread(ThreadPlans, ThreadSettings):
             self.title = update.title
         if "updated_at" in sent:
             self.updated_at = update.updated_at
+        self.changed.emit(ch.InfoChanged())
+
+    def rename(self, title: str) -> None:
+        """The session has a new title (the user renamed it; `session/set_title`)."""
+        self.title = safe_text(title)
         self.changed.emit(ch.InfoChanged())
 
     def _on_usage(self, update: UsageUpdate) -> None:
@@ -365,10 +402,13 @@ class Thread(ThreadPlans, ThreadSettings):
         """The prompt turn ended (`stop_reason` from the PromptResponse, None on error)."""
         self.set_state("idle", stop_reason)
 
-    def set_state(self, state: str, stop_reason: str | None = None) -> None:
+    def set_state(
+        self, state: str, stop_reason: str | None = None, error: str | None = None
+    ) -> None:
         """The turn as state: v1 derives it from the prompt request, v2 from `state_update`.
 
-        Anything but "idle" is a running turn; going idle records `stop_reason`.
+        Anything but "idle" is a running turn; going idle records `stop_reason` (and, for an
+        `error` stop, `error`: what failed, in words).
         """
         running = state != "idle"
         if state == self.state and running:
@@ -382,13 +422,24 @@ class Thread(ThreadPlans, ThreadSettings):
             self.last_stop_reason = stop_reason
             for orphan in self._nesting.orphans():  # their parent never came
                 self._add_entry(orphan)
-        self.changed.emit(ch.TurnStateChanged(running, None if running else stop_reason, state))
+        ended = None if running else stop_reason
+        failure = None if running else error
+        self.changed.emit(ch.TurnStateChanged(running, ended, state, failure))
 
     def mark_background_entry(self, entry: Entry) -> None:
         """`entry` changed while idle: it is background activity (emits if newly marked)."""
         if entry.id not in self.background:
             self.background.add(entry.id)
             self.changed.emit(ch.EntryChanged(entry))
+
+    def needs_user(self) -> bool:
+        """The agent said its work waits for the user (a `requires_action` state snapshot: v2's
+        `state_update`, or a subagent session's), beyond the questions it asked."""
+        return self.state == "requires_action" or self.sessions.waiting_for_user() > 0
+
+    def works(self) -> bool:
+        """A turn runs, or a subagent session's work does (its state snapshot says so)."""
+        return self.turn_running or self.sessions.running() > 0
 
     def waiting_permission(self) -> bool:
         """A tool call of the thread has a permission request waiting for an answer (every
@@ -409,6 +460,8 @@ class Thread(ThreadPlans, ThreadSettings):
         """Forget the conversation and the session's state, to open another session in this
         thread (listeners stay subscribed; entry ids keep counting up)."""
         self.generation += 1
+        if self.sessions.root is self:
+            self.sessions.reset()
         self._break_coalescing = False
         self._echo = None
         self.entries = []
@@ -495,6 +548,19 @@ class Thread(ThreadPlans, ThreadSettings):
     def _new_id(self) -> int:
         self._next_id += 1
         return self._next_id
+
+    def next_entry_id(self) -> int:
+        """A new entry id of this thread (for an entry placed with `place_entry`)."""
+        return self._new_id()
+
+    def place_entry(self, entry: Entry) -> None:
+        """Add an entry made elsewhere in the thread package (a subagent lane, a session
+        message) at the end of the conversation."""
+        self._add_entry(entry)
+
+    def entry_changed(self, entry: Entry) -> None:
+        """An entry placed with `place_entry` changed: tell the listeners."""
+        self.changed.emit(ch.EntryChanged(entry))
 
     def _add_entry(self, entry: Entry) -> None:
         self._break_coalescing = False

@@ -116,6 +116,8 @@ class TurnStateChanged:
     stop_reason: str | None
     state: str = field(default="", compare=False)
     """"running", "idle", "requires_action" or newer (v2 `state_update`)."""
+    error: str | None = field(default=None, compare=False)
+    """The failure in words, when the turn stopped with an `error` stop reason."""
 
 
 Change = (

@@ -14,7 +14,7 @@ NAME_KEYS = ("toolName", "tool_name", "name")
 """Keys of a tool call's `_meta` (or a dict in it) that name the agent's tool."""
 
 TOOL_FIELDS = (
-    "title", "kind", "status", "content", "locations", "raw_input", "raw_output", "meta",
+    "title", "name", "kind", "status", "content", "locations", "raw_input", "raw_output", "meta",
 )  # fmt: skip
 
 

@@ -179,6 +179,8 @@ def _run(
         )
         session.preferred_auth = preset.auth_method if preset is not None else None
         session.preset_name = preset.name if preset is not None else None
+        if preset is not None and preset.system_prompt is not None:
+            session.system_prompt = dict(preset.system_prompt)
         return session
 
     rules_by_dir = {real_path(cwd): rules}
@@ -210,6 +212,8 @@ def _run(
         session.preferred_auth = spec.preset.auth_method if spec.preset is not None else None
         session.preset_name = spec.preset.name if spec.preset is not None else None
         session.announce_log = log is not None
+        if spec.preset is not None and spec.preset.system_prompt is not None:
+            session.system_prompt = dict(spec.preset.system_prompt)
         return session
 
     open_request = OpenRequest(

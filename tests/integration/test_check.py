@@ -75,7 +75,38 @@ async def test_check_reports_what_is_outside_the_schema_and_nothing_else(tmp_pat
     assert not report.ok
     text = format_report(report)
     assert "2 marks (1 relative path, 1 unknown variant)" in text
+    assert "schema:           the frames fit ACP v1 1.21 (August 2026)" in text
     assert set(report.timings_ms) == {"initialize", "session/new", "session/prompt"}
+
+
+async def test_check_says_which_schema_the_frames_fit(tmp_path: Path) -> None:
+    """An agent of the current schema is clean, and `check` says it needs its unstable part;
+    its `mcp/message` is answered "method not found" and the turn goes on to its end."""
+    agent = write_scenario(
+        tmp_path,
+        [
+            initialize_ok(),
+            new_session_ok(),
+            expect_prompt(),
+            update("sess-1", {"sessionUpdate": "tool_call", "toolCallId": "t1",
+                              "title": "Run ls", "name": "Bash"}),
+            update("sess-1", {"sessionUpdate": "subagent_update", "sessionId": "child",
+                              "title": "Explore", "state": {"state": "running"}}),
+            update("child", {"sessionUpdate": "agent_message_chunk",
+                             "content": {"type": "text", "text": "looking"}}),
+            client_request("mcp/message", {"serverId": "srv", "requestId": "r1",
+                                           "method": "tools/list"}, save_as="mcp"),
+            end_turn(),
+        ],
+    )  # fmt: skip
+    report = await run_check(agent.argv, prompt="go", cwd=tmp_path)
+    assert report.error is None and report.marks == [] and report.ok
+    assert report.stop_reason == "end_turn"
+    assert report.schema == (
+        "ACP v1, current with its unstable part (SDK 2.4.0) (for mcp/message, subagent_update)"
+    )
+    errors = [f["error"] for f in agent.transcript() if isinstance(f, dict) and "error" in f]
+    assert [error["code"] for error in errors] == [-32601], errors
 
 
 def test_check_command_line_json_and_exit_status(tmp_path: Path) -> None:

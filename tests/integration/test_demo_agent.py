@@ -39,7 +39,9 @@ async def test_initialize_and_new_session_announce_modes_commands_and_title(proj
         assert [m["id"] for m in modes["availableModes"]] == ["ask", "code", "architect"]
         commands = await client.wait_for(is_update("available_commands_update"))
         names = [c["name"] for c in commands["params"]["update"]["availableCommands"]]
-        assert names == ["tour", "stream", "edit", "terminal", "plan", "crash", "refuse", "help"]
+        assert names == [
+            "tour", "stream", "edit", "terminal", "plan", "crash", "refuse", "subagent", "help"
+        ]  # fmt: skip
         info_update = await client.wait_for(is_update("session_info_update"))
         assert info_update["params"]["update"]["title"]
         assert client.validator.checked >= 4
@@ -281,6 +283,31 @@ async def test_plan_command_sends_unstable_plan_update_and_removal(project: Path
         assert [e["status"] for e in client.updates("plan")[-1]["entries"]] == ["completed"] * 4
 
 
+async def test_subagent_sends_a_child_session_only_to_a_client_that_asks(project: Path):
+    """Every frame of `/subagent` fits the current schema (its unstable part): the child's
+    announcement, its own updates and question under its session id, the notice, the rename;
+    a client that does not ask for subagent sessions gets none."""
+    async with DemoClient.spawn() as client:
+        await client.initialize(subagents={}, session={"notices": {}})
+        session_id = await client.new_session(project)
+        answer = await client.prompt(session_id, "/subagent")
+        assert answer["result"]["stopReason"] == "end_turn"
+        states = [u.get("state") for u in client.updates("subagent_update")]
+        assert [s["state"] for s in states if s] == ["running", "requires_action", "running",
+                                                     "idle"]  # fmt: skip
+        children = {f["params"]["sessionId"] for f in client.frames
+                    if f.get("method") == "session/update"} - {session_id}  # fmt: skip
+        assert len(children) == 1
+        asked = [f for f in client.frames if f.get("method") == "session/request_permission"]
+        assert [f["params"]["sessionId"] for f in asked] == list(children)
+        assert client.updates("notice") and client.updates("session_info_update")
+    async with DemoClient.spawn() as client:
+        await client.initialize()
+        session_id = await client.new_session(project)
+        await client.prompt(session_id, "/subagent")
+        assert client.updates("subagent_update") == [] and client.updates("notice") == []
+
+
 async def test_refuse_help_and_unknown_command(project: Path):
     async with DemoClient.spawn() as client:
         await client.initialize()
@@ -291,7 +318,8 @@ async def test_refuse_help_and_unknown_command(project: Path):
         help_text = "".join(
             u["content"]["text"] for u in client.updates("agent_message_chunk")[start:]
         )
-        for name in ("/tour", "/stream", "/edit", "/terminal", "/plan", "/crash", "/refuse"):
+        for name in ("/tour", "/stream", "/edit", "/terminal", "/plan", "/crash", "/refuse",
+                     "/subagent"):  # fmt: skip
             assert name in help_text
         start = len(client.updates("agent_message_chunk"))
         await client.prompt(session_id, "/frobnicate")

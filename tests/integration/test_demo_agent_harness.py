@@ -19,7 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from tests.schema_check import SCHEMA_DIR, FrameValidator
+from tests.schema_check import FrameValidator, schema_defs
 
 TIMEOUT = 10.0
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -46,15 +46,16 @@ AGENT_RESULTS = {
     "session/close": "CloseSessionResponse",
     "session/set_config_option": "SetSessionConfigOptionResponse",
 }
-UNSTABLE_UPDATES = {"plan_update", "plan_removed"}
+UNSTABLE_UPDATES = {
+    "plan_update", "plan_removed", "subagent_update", "session_message", "session_message_chunk"
+}  # fmt: skip
 TEXT_CHUNKS = {"agent_message_chunk", "agent_thought_chunk", "user_message_chunk"}
 
 
 @cache
 def _validator(definition: str, unstable: bool = False) -> Draft202012Validator:
-    name = "schema.unstable.json" if unstable else "schema.json"
-    schema = json.loads((SCHEMA_DIR / name).read_text())
-    return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+    defs = schema_defs(unstable=unstable)
+    return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": defs})
 
 
 def check(definition: str, value: Any, what: str, *, unstable: bool = False) -> None:
@@ -209,8 +210,15 @@ class DemoClient:
         await self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
     async def initialize(
-        self, *, read: bool = True, write: bool = True, terminal: bool = True
+        self,
+        *,
+        read: bool = True,
+        write: bool = True,
+        terminal: bool = True,
+        **more: Any,
     ) -> dict[str, Any]:
+        """`initialize`, offering the file system and terminals as said, and `more` client
+        capabilities (`subagents={}`, `session={"notices": {}}`)."""
         answer = await self.request(
             "initialize",
             {
@@ -218,6 +226,7 @@ class DemoClient:
                 "clientCapabilities": {
                     "fs": {"readTextFile": read, "writeTextFile": write},
                     "terminal": terminal,
+                    **more,
                 },
             },
         )

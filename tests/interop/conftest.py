@@ -86,11 +86,12 @@ async def _accepting(port: int, process: asyncio.subprocess.Process) -> None:
 
 
 @contextlib.asynccontextmanager
-async def start_fake_llm(kit: Path, cwd: Path, log: Path) -> AsyncIterator[FakeLlm]:
-    """The scripted LLM server on a free port, for an agent working in `cwd`; stopped after."""
+async def start_fake_llm(kit: Path, cwd: Path, log: Path, *options: str) -> AsyncIterator[FakeLlm]:
+    """The scripted LLM server on a free port, for an agent working in `cwd`; stopped after.
+    `options`: more of fake_llm.py's (`--task`: the Claude agent hands the work to a subagent)."""
     port = free_port()
     argv = [sys.executable, str(kit / "fake_llm.py"), "--port", str(port), "--cwd", str(cwd),
-            "--max-seconds", "400", "--log", str(log)]  # fmt: skip
+            "--max-seconds", "400", "--log", str(log), *options]  # fmt: skip
     process = await asyncio.create_subprocess_exec(
         *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
     )

@@ -56,9 +56,14 @@ async def test_initialize_and_new_session_carry_what_acp_asks_for(tmp_path: Path
         caps = params["clientCapabilities"]
         assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
         assert caps["terminal"] is True
-        # every capability offered is implemented; compaction updates are drawn as entries
-        assert caps["session"] == {"configOptions": {"boolean": {}}, "compaction": {}}
+        # every capability offered is implemented (tests/integration/test_capabilities.py)
+        assert caps["session"] == {
+            "configOptions": {"boolean": {}},
+            "compaction": {},
+            "notices": {},
+        }
         assert caps["plan"] == {}
+        assert caps["subagents"] == {}
         (new,) = h.sent_methods("session/new")
         assert new["params"]["cwd"] == str(cwd.resolve())
         assert Path(new["params"]["cwd"]).is_absolute()

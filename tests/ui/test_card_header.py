@@ -72,6 +72,23 @@ def test_a_call_nobody_was_asked_about_shows_its_time_alone() -> None:
     assert header_text(entry, 900.0).plain == "⇲ Read notes.txt  ✓ completed 0.4s"
 
 
+def test_the_tools_name_is_shown_beside_its_title() -> None:
+    """`ToolCall.name` (current schema; claude-agent-acp 0.101 sends it) beside the title; an
+    update that leaves it out keeps it, one that sends null keeps it too (unchanged), and a name
+    the title already is is not said twice."""
+    clock = Clock()
+    thread = Thread(clock=clock)
+    entry = call(thread, title="ls -la", kind="execute", name="Bash")
+    assert header_text(entry, 100.0).plain == "▶ ls -la · Bash  ○ pending"
+    status(thread, "in_progress", title="ls -la /tmp")
+    status(thread, "in_progress", name=None)
+    assert header_text(entry, 100.0).plain.startswith("▶ ls -la /tmp · Bash  ")
+    call(thread, toolCallId="t2", title="Read", kind="read", name="Read")
+    assert header_text(thread.tool_calls["t2"], 100.0).plain == "⇲ Read  ○ pending"
+    call(thread, toolCallId="t3", title="x", name="\x1b[31mred")  # agent text: made safe
+    assert "\x1b" not in header_text(thread.tool_calls["t3"], 100.0).plain
+
+
 # ---- a failed call's error output ----------------------------------------------------------
 
 PANIC = "\n".join(

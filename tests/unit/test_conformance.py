@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.conformance import MarkKind, is_absolute_path
+from acp_tui.protocol.models import MAX_CHILDREN
+from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from tests.schema_check import _validator
@@ -22,12 +24,16 @@ AGENT_PARAMS = {
     "fs/read_text_file": "ReadTextFileRequest",
     "fs/write_text_file": "WriteTextFileRequest",
     "terminal/create": "CreateTerminalRequest",
+    "mcp/message": "MessageMcpRequest",
+    "auth/status_update": "AuthStatusUpdateNotification",
 }
 
 
 def schema_errors(frame: dict[str, Any]) -> list[str]:
-    definition = AGENT_PARAMS[frame["method"]]
-    return [e.message for e in _validator(definition).iter_errors(frame.get("params"))]
+    """What the current schema (its unstable part included, which holds the stable one) says is
+    wrong with the frame's params."""
+    validator = _validator(AGENT_PARAMS[frame["method"]], unstable=True)
+    return [e.message for e in validator.iter_errors(frame.get("params"))]
 
 
 def feed(store: TrafficStore, direction: str, frame: Any, t: float = 0.0) -> None:
@@ -76,6 +82,95 @@ ALLOWED = [
     },
     {"jsonrpc": "2.0", "method": "_vendor/hello", "params": {"x": 1}},
 ]
+
+SUBAGENT = {"sessionUpdate": "subagent_update", "sessionId": "child-1"}
+CURRENT = [
+    # the current schema's stable additions: ToolCall.name, notices and compaction
+    update({**TOOL_CALL, "toolCallId": "t9", "name": "Edit"}),
+    update({"sessionUpdate": "tool_call_update", "toolCallId": "t9", "name": None}),
+    update({"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited"}),
+    update({"sessionUpdate": "compaction_update", "compactionId": "c1", "status": "running"}),
+    # its unstable part: subagent sessions and session messages
+    update({
+        **SUBAGENT, "title": "Explore", "description": "looks around",
+        "capabilities": {"cancel": {}}, "state": {"state": "running"}, "cwd": "/w",
+    }),
+    update({**SUBAGENT, "title": None, "state": {
+        "state": "idle", "stopReason": "error", "error": {"code": -32603, "message": "boom"},
+        "usage": {"totalTokens": 3, "inputTokens": 2, "outputTokens": 1},
+    }}),
+    update({**SUBAGENT, "state": {"state": "requires_action"}, "capabilities": None}),
+    update({**SUBAGENT, "state": None}),
+    update({
+        "sessionUpdate": "session_message", "messageId": "m1", "senderSessionId": "s",
+        "recipientSessionId": "child-1", "content": [{"type": "text", "text": "go"}],
+    }),
+    update({
+        "sessionUpdate": "session_message_chunk", "messageId": "m1",
+        "content": {"type": "text", "text": " on"},
+    }),
+    {
+        "jsonrpc": "2.0", "id": 5, "method": "mcp/message",
+        "params": {"serverId": "srv", "requestId": "r1", "method": "tools/list", "params": {}},
+    },
+    {
+        "jsonrpc": "2.0", "method": "auth/status_update",
+        "params": {"state": "authenticated", "accounts": [{"label": "me@x", "active": True}]},
+    },
+]  # fmt: skip
+
+
+def test_the_current_schemas_updates_and_methods_are_not_marked() -> None:
+    store = TrafficStore()
+    for frame in CURRENT:
+        assert schema_errors(frame) == [], frame
+        feed(store, "in", frame)
+    feed(store, "out", {"jsonrpc": "2.0", "id": 5, "error": {"code": -32601, "message": "no"}})
+    store.connection_closed()
+    assert [f.marks for f in store.frames if f.marks] == []
+    assert store.schema_fit.level is SchemaLevel.V1_CURRENT_UNSTABLE
+    assert store.schema_fit.describe() == (
+        "ACP v1, current with its unstable part (SDK 2.4.0) (for auth/status_update, "
+        "mcp/message, session_message, session_message_chunk, subagent_update)"
+    )
+
+
+def test_which_schema_the_frames_fit() -> None:
+    """1.21 frames fit 1.21; a tool call's name needs the current stable schema; a subagent
+    session its unstable part, and an older level never comes back."""
+    store = TrafficStore()
+    for frame in ALLOWED:
+        feed(store, "in", frame)
+    levels = [store.schema_fit.level]
+    assert store.schema_fit.describe() == "ACP v1 1.21 (August 2026)"
+    feed(store, "in", CURRENT[0])
+    assert store.schema_fit.describe() == (
+        "ACP v1, current stable (SDK 2.4.0) (for name of tool_call)"
+    )
+    feed(store, "in", CURRENT[4])
+    feed(store, "in", ALLOWED[3])
+    levels.append(store.schema_fit.level)
+    store.connection_closed()  # a restart keeps what the session's agent has shown
+    levels.append(store.schema_fit.level)
+    assert levels == [SchemaLevel.V1_AUGUST, *[SchemaLevel.V1_CURRENT_UNSTABLE] * 2]
+
+
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ({**SUBAGENT, "sessionId": 7}, "subagent_update sessionId"),
+        ({"sessionUpdate": "session_message", "content": []}, "session_message messageId"),
+        ({**SUBAGENT, "cwd": 3}, "subagent_update cwd"),
+    ],
+)
+def test_a_malformed_subagent_update_is_marked(body: dict[str, Any], mentions: str) -> None:
+    frame = update(body)
+    assert schema_errors(frame)
+    store = TrafficStore()
+    feed(store, "in", frame)
+    marks = store.frames[0].marks
+    assert [m.kind for m in marks] == [MarkKind.WRONG_TYPE], marks
+    assert mentions in marks[0].detail
 
 
 def test_what_the_schema_allows_is_not_marked() -> None:
@@ -284,3 +379,73 @@ def test_text_chunks_off_the_fast_path_are_still_checked(update_body: dict[str, 
     feed(store, "in", frame)
     assert store.frames[0].marks, "a broken chunk must be marked"
     assert schema_errors(frame)
+
+
+def opened_store(session_id: str = "s") -> TrafficStore:
+    """A store whose client opened `session_id` (session/new answered with it)."""
+    store = TrafficStore()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                        "params": {"cwd": "/w", "mcpServers": []}})  # fmt: skip
+    feed(store, "in", {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": session_id}})
+    return store
+
+
+def last_marks(store: TrafficStore) -> list[tuple[MarkKind, str]]:
+    return [(m.kind, m.detail) for m in store.frames[len(store) - 1].marks]
+
+
+def on(session_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "session/update",
+            "params": {"sessionId": session_id, "update": body}}  # fmt: skip
+
+
+def test_subagent_links_that_cannot_be_are_marked() -> None:
+    store = opened_store()
+    feed(store, "in", on("s", {**SUBAGENT, "sessionId": "s"}))
+    assert last_marks(store) == [
+        (MarkKind.SUBAGENT_REFUSED, "session 's' names itself as its own child")
+    ]
+    feed(store, "in", on("s", {**SUBAGENT, "sessionId": "c1"}))
+    feed(store, "in", on("c1", {**SUBAGENT, "sessionId": "c2"}))
+    feed(store, "in", on("c2", {"sessionUpdate": "agent_message_chunk",
+                                "content": {"type": "text", "text": "hi"}}))  # fmt: skip
+    assert last_marks(store) == []
+    feed(store, "in", on("c2", {**SUBAGENT, "sessionId": "c1"}))
+    assert last_marks(store) == [(MarkKind.SUBAGENT_REFUSED, "'c1' is already a child of 's'")]
+    feed(store, "in", on("c2", {**SUBAGENT, "sessionId": "s"}))
+    assert last_marks(store) == [
+        (MarkKind.SUBAGENT_REFUSED, "'s' is a session the client opened, not a child")
+    ]
+
+
+def test_traffic_of_a_session_never_opened_nor_announced_is_marked() -> None:
+    store = opened_store()
+    feed(store, "in", on("ghost", {"sessionUpdate": "agent_message_chunk",
+                                   "content": {"type": "text", "text": "boo"}}))  # fmt: skip
+    detail = "session/update for 'ghost': neither opened nor announced"
+    assert last_marks(store) == [(MarkKind.UNKNOWN_SESSION, detail)]
+    feed(store, "in", {"jsonrpc": "2.0", "id": 9, "method": "session/request_permission",
+                       "params": {**ALLOWED[0]["params"], "sessionId": "ghost"}})  # fmt: skip
+    assert [kind for kind, _ in last_marks(store)] == [MarkKind.UNKNOWN_SESSION]
+    # a client that never said a session id has nothing to compare with
+    fresh = TrafficStore()
+    feed(fresh, "in", on("any", {"sessionUpdate": "agent_message_chunk",
+                                 "content": {"type": "text", "text": "hi"}}))  # fmt: skip
+    assert fresh.frames[0].marks == ()
+
+
+def test_ten_thousand_deep_and_ten_thousand_wide_are_marked_and_bounded() -> None:
+    store = opened_store()
+    parent = "s"
+    for depth in range(10_000):
+        feed(store, "in", on(parent, {**SUBAGENT, "sessionId": f"d{depth}"}))
+        parent = f"d{depth}"
+    wide = opened_store()
+    for n in range(10_000):
+        feed(wide, "in", on("s", {**SUBAGENT, "sessionId": f"c{n}"}))
+    for checked in (store, wide):
+        counts = checked.mark_counts
+        assert counts[MarkKind.SUBAGENT_REFUSED] > 9_000
+        assert len(checked._checker.sessions.parents) <= MAX_CHILDREN
+    assert "nested 9 deep" in str(store.frames[2 + 8].marks[0])
+    assert "more than 256 subagent sessions" in str(wide.frames[2 + 256].marks[0])

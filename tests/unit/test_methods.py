@@ -1,25 +1,14 @@
-"""The method table (`protocol/methods.py`) against the pinned schema, and its use everywhere."""
+"""The method table (`protocol/methods.py`) against the current schema, and its use everywhere."""
 
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
-from typing import Any
 
 from acp_tui.protocol import methods
-from tests.schema_check import SCHEMA_ROOT
+from tests.schema_check import schema_methods
 
 PACKAGE = Path(methods.__file__).resolve().parents[1]
-
-
-def _meta(version: int, unstable: bool = False) -> dict[str, Any]:
-    name = "meta.unstable.json" if unstable else "meta.json"
-    return json.loads((SCHEMA_ROOT / f"v{version}" / name).read_text())  # type: ignore[no-any-return]
-
-
-def _names(meta: dict[str, Any], side: str) -> set[str]:
-    return set(meta[side].values())
 
 
 def _table() -> dict[str, str]:
@@ -31,19 +20,21 @@ def _table() -> dict[str, str]:
 
 
 def test_v1_groups_are_the_schemas_lists() -> None:
-    v1 = _meta(1)
-    assert _names(v1, "agentMethods") == methods.AGENT_METHODS
-    assert _names(v1, "clientMethods") == methods.CLIENT_METHODS
-    assert _names(v1, "protocolMethods") == methods.PROTOCOL_METHODS
+    v1 = schema_methods(1)
+    assert v1["agent"] == methods.AGENT_METHODS
+    assert v1["client"] == methods.CLIENT_METHODS
+    assert v1["protocol"] == methods.PROTOCOL_METHODS
 
 
 def test_unstable_and_v2_groups_are_in_their_schemas() -> None:
-    unstable = _names(_meta(1, unstable=True), "agentMethods")
-    assert methods.UNSTABLE_AGENT_METHODS.issubset(unstable - methods.AGENT_METHODS)
-    assert not methods.UNSCHEMED_AGENT_METHODS & unstable
-    v2 = _meta(2)
-    assert _names(v2, "agentMethods") == methods.V2_AGENT_METHODS
-    assert _names(v2, "clientMethods") == methods.V2_CLIENT_METHODS
+    unstable = schema_methods(1, unstable=True)
+    assert methods.UNSTABLE_AGENT_METHODS.issubset(unstable["agent"] - methods.AGENT_METHODS)
+    assert methods.UNSTABLE_CLIENT_METHODS.issubset(unstable["client"] - methods.CLIENT_METHODS)
+    assert not methods.UNSCHEMED_AGENT_METHODS & unstable["agent"]
+    assert all(name.startswith("_") for name in methods.EXTENSION_CLIENT_METHODS)
+    v2 = schema_methods(2)
+    assert v2["agent"] == methods.V2_AGENT_METHODS
+    assert v2["client"] == methods.V2_CLIENT_METHODS
 
 
 def test_every_constant_is_in_a_group() -> None:
@@ -52,6 +43,8 @@ def test_every_constant_is_in_a_group() -> None:
         | methods.CLIENT_METHODS
         | methods.PROTOCOL_METHODS
         | methods.UNSTABLE_AGENT_METHODS
+        | methods.UNSTABLE_CLIENT_METHODS
+        | methods.EXTENSION_CLIENT_METHODS
         | methods.UNSCHEMED_AGENT_METHODS
         | methods.V2_AGENT_METHODS
         | methods.V2_CLIENT_METHODS

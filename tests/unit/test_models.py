@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from acp_tui.protocol import models as m
 from acp_tui.protocol.models import to_wire
-from tests.schema_check import SCHEMA_DIR, FrameValidator, _check
+from tests.schema_check import FrameValidator, _check, schema_defs
 
 # ---- outgoing: what acp-tui builds validates against the pinned schema -------------------------
 
@@ -252,8 +252,8 @@ def test_fields_are_snake_case_in_python() -> None:
 
 
 def _unstable_check(definition: str, value: Any) -> None:
-    schema = json.loads((SCHEMA_DIR / "schema.unstable.json").read_text())
-    validator = Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+    defs = schema_defs(unstable=True)
+    validator = Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": defs})
     validator.validate(value)
 
 

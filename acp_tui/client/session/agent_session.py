@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.client import logout, providers
+from acp_tui.client.auth_status import AuthStatus, fetch_status, offers_status, status_received
 from acp_tui.client.command_name import command_name
-from acp_tui.client.connector import Connector
+from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo
@@ -52,6 +53,7 @@ from acp_tui.host.reverts import Reverts
 from acp_tui.host.screenshots import screenshot_path
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
+from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
@@ -130,6 +132,8 @@ class AgentSession:
         self.mcp_sent: list[dict[str, Any]] = []  # what the last session open passed
         self.preferred_auth: str | None = None  # a preset's auth method, tried without asking
         self.preset_name: str | None = None  # its `[agents.NAME]`, named in login hints
+        self.system_prompt: dict[str, str] | None = self.settings.system_prompt
+        """The system prompt sent where the agent takes its mode (a preset's replaces it)."""
         self.env_extra = {**settings.agent_env, **(env_extra or {})}
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
@@ -162,7 +166,10 @@ class AgentSession:
         self.state = SessionState.STARTING
         self.phase = "start"
         """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
-        self.session_id: str | None = None
+        self._session_id: str | None = None
+        self.auth_status: AuthStatus | None = None
+        """The agent's account and login state, once it told (`client/auth_status.py`)."""
+        self.auth_status_changed: Signal[AuthStatus] = Signal("auth status")
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
@@ -219,6 +226,16 @@ class AgentSession:
         self.tasks.failed.subscribe(self._on_task_failure)
 
     # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def session_id(self) -> str | None:
+        """The session open in this tab (None before one is)."""
+        return self._session_id
+
+    @session_id.setter
+    def session_id(self, value: str | None) -> None:
+        self._session_id = value
+        self.thread.sessions.root_id = value  # no subagent may name it as its child
 
     @property
     def agent_name(self) -> str:
@@ -427,6 +444,9 @@ class AgentSession:
             session_id: the session to open (from `session/list` or the history).
             resume: `session/resume` rather than `session/load`.
         """
+        if session_id in self.thread.sessions.children:
+            self.error = "that is a subagent session of this one: it is never opened on its own"
+            return False
         if self.session_id is not None or self.thread.entries:
             self.thread.reset()  # (the UI shows the reset thread on a new screen)
         self.turns.carried = []
@@ -468,6 +488,8 @@ class AgentSession:
         connection = await session_connect.connect(self)
         if connection is None:
             return False
+        if offers_status(self.agent_capabilities):
+            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
         if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
             if self.v2 is None:
                 self.v2 = V2Driver(self)
@@ -496,7 +518,15 @@ class AgentSession:
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`: the ask becomes state of its tool call; the broker
-        answers (a rule, the policy, or the user on the card)."""
+        answers (a rule, the policy, or the user on the card). A subagent session's request is
+        asked here, in its root session's tab (`SubagentSessions.asked_call`); one from a child
+        that was refused or never announced is answered cancelled, never left waiting."""
+        sessions = self.thread.sessions
+        if sessions.route(params.session_id) is not None:
+            tool_call = sessions.asked_call(params.session_id, params.tool_call)
+            params = params.model_copy(update={"tool_call": tool_call})
+        elif sessions.drops(params.session_id) and (sessions.children or sessions.refused_count):
+            return {"outcome": {"outcome": "cancelled"}}
         self.thread.upsert_tool_call(params.tool_call)
         return await self.permissions.request(params)
 
@@ -525,6 +555,59 @@ class AgentSession:
         if self.v2 is not None and not self.v2.withdraw(item_id):
             return False
         self.prompts.remove(item_id)
+        return True
+
+    async def log_in(self) -> str | None:
+        """Log in again from the sidebar: the agent's methods asked as at the start (a
+        terminal login restarts the agent, as ACP v1 wants); what went wrong, or None."""
+        if not self.auth_methods:
+            return "the agent offers no login"
+        outcome = await self.connector.log_in(
+            self.ui, list(self.auth_methods), None, v2=self.speaks_v2, agent=self.agent_name
+        )
+        if isinstance(outcome, GaveUp):
+            return None
+        if isinstance(outcome, Lost):
+            return "the agent is not running"
+        if outcome.reconnect and not await self.restart():
+            return self.error or "the agent did not restart"
+        if offers_status(self.agent_capabilities):
+            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
+        return None
+
+    def on_auth_status(self, params: Any) -> None:
+        """`auth/status_update` (or claude-agent-acp's `_auth/status_update`): keep and tell."""
+        status_received(self, params)
+
+    async def rename(self, title: str) -> str | None:
+        """Give the session a new title: shown in the tab bar and the overview, and told to the
+        agent with `session/set_title` where it offers that (`sessionCapabilities.title`);
+        elsewhere the title is acp-tui's own. The reason it could not be, or None."""
+        title = " ".join(title.split())
+        if not title:
+            return "a title cannot be empty"
+        offered = self.agent_capabilities.session_capabilities.title is not None
+        if offered and self.session_id is not None:
+            try:
+                await self.api.set_title(self.session_id, title)
+            except RpcError as error:
+                return error.describe()
+            except ConnectionClosed:
+                return "the agent is not running"
+        self.thread.rename(title)
+        return None
+
+    async def cancel_subagent(self, session_id: str) -> bool:
+        """Cancel a subagent session's work (`session/cancel` on the child), when the child
+        offers it (`capabilities.cancel`) and runs; False when it cannot be. A child is never
+        prompted, loaded, resumed or closed: this is the one thing sent to it."""
+        child = self.thread.sessions.children.get(session_id)
+        if child is None or not child.can_cancel or not child.running:
+            return False
+        try:
+            await self.api.cancel(session_id)
+        except ConnectionClosed:
+            return False
         return True
 
     async def cancel(self) -> None:

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from acp_tui.client.auth_status import AuthStatus
     from acp_tui.client.elicitation import PendingElicitation
     from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
+    from acp_tui.client.hello import AuthMethodInfo
     from acp_tui.client.turn_changes import TurnChanges
     from acp_tui.client.write_review import WriteReport
     from acp_tui.config import Settings
@@ -241,6 +243,34 @@ class SessionFacade(Protocol):
 
     async def cancel(self) -> None:
         """Cancel the running turn (its questions end; updates keep coming until it returns)."""
+        ...
+
+    @property
+    def auth_status(self) -> AuthStatus | None:
+        """The agent's account and login state, once it told."""
+        ...
+
+    @property
+    def auth_status_changed(self) -> Signal[AuthStatus]:
+        """Told each new account and login state."""
+        ...
+
+    async def log_in(self) -> str | None:
+        """Log in again (the agent's methods, asked); what went wrong, or None."""
+        ...
+
+    @property
+    def auth_methods(self) -> list[AuthMethodInfo]:
+        """The ways the agent offers to log in."""
+        ...
+
+    async def rename(self, title: str) -> str | None:
+        """Give the session a new title (told to the agent where it offers that); the reason
+        it could not be, or None."""
+        ...
+
+    async def cancel_subagent(self, session_id: str) -> bool:
+        """Cancel a subagent session's work, when it offers that; False when it cannot be."""
         ...
 
     async def restart(self) -> bool:

@@ -19,6 +19,7 @@ from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session.config import error_text
 from acp_tui.client.session.remembered import RememberedSessions
 from acp_tui.client.session.session_summary import SessionSummary
+from acp_tui.client.system_prompt import system_prompt_param
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import AgentCapabilities
@@ -80,7 +81,12 @@ async def list_sessions(session: AgentSession, cursor: str | None = None) -> Ses
         page = await session.api.list_sessions(str(session.cwd), cursor)
     except (RpcError, ConnectionClosed) as error:
         return SessionPage([], error=error_text(error))
-    sessions = [SessionSummary(s.session_id, s.title, s.updated_at, s.cwd) for s in page.sessions]
+    children = session.thread.sessions.children  # a subagent session is never opened
+    sessions = [
+        SessionSummary(s.session_id, s.title, s.updated_at, s.cwd)
+        for s in page.sessions
+        if s.session_id not in children
+    ]
     return SessionPage(sessions, page.next_cursor)
 
 
@@ -125,8 +131,11 @@ async def delete_session(session: AgentSession, session_id: str) -> str | None:
 
 async def fork_session(session: AgentSession, session_id: str) -> tuple[str | None, str | None]:
     """Unstable `session/fork`: (the new session's id, None) or (None, an error message)."""
+    prompt, _ = system_prompt_param(session.system_prompt, session.agent_capabilities)
     try:
-        fork = await session.api.fork_session(session_id, str(session.cwd), servers_for(session))
+        fork = await session.api.fork_session(
+            session_id, str(session.cwd), servers_for(session), system_prompt=prompt
+        )
     except (RpcError, ConnectionClosed) as error:
         return None, error_text(error)
     return fork.session_id, None

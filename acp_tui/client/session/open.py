@@ -14,16 +14,18 @@ from typing import Protocol
 
 from acp_tui.client.auth_hints import env_hint
 from acp_tui.client.connector import Connector, GaveUp, Lost
-from acp_tui.client.events import SessionState
+from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.hello import AuthMethodInfo
 from acp_tui.client.mcp_offer import McpSession, servers_for
 from acp_tui.client.session.core import Caller, StateMachine
+from acp_tui.client.system_prompt import system_prompt_param
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.config import config_path
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.models import SessionSetup
+from acp_tui.signal import Signal
 from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
 
@@ -63,6 +65,14 @@ class OpeningSession(McpSession, StateMachine, Caller, Protocol):
     def preset_name(self) -> str | None:
         """The agent's name in `[agents.NAME]` (the preset it was started from), if any."""
 
+    @property
+    def system_prompt(self) -> dict[str, str] | None:
+        """The system prompt to send (`{mode, text}`), if the user set one."""
+
+    @property
+    def notices(self) -> Signal[Notice]:
+        """What the user is told (a system prompt not sent)."""
+
     async def connect(self) -> bool:
         """Spawn and initialize the agent again (a login that needs a restart)."""
         ...
@@ -95,6 +105,9 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
     v2 = session.speaks_v2
     servers = servers_for(session)  # what the agent's mcpCapabilities allow
     thread = session.thread
+    prompt, not_sent = system_prompt_param(session.system_prompt, session.agent_capabilities)
+    if not_sent is not None:
+        session.notices.emit(Notice(not_sent, "warning"))
     while True:
         session.phase = (
             (methods.SESSION_RESUME if resume or v2 else methods.SESSION_LOAD)
@@ -111,14 +124,18 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
                 thread.skip_replayed = not v2 and bool(thread.entries)
                 try:
                     if session.phase == methods.SESSION_LOAD:
-                        result = await api.load_session(session_id, cwd, servers)
+                        result = await api.load_session(
+                            session_id, cwd, servers, system_prompt=prompt
+                        )
                     else:  # v2: load = resume + replay
                         replay = v2 and not resume and not thread.entries
-                        result = await api.resume_session(session_id, cwd, servers, replay=replay)
+                        result = await api.resume_session(
+                            session_id, cwd, servers, replay=replay, system_prompt=prompt
+                        )
                 finally:
                     thread.skip_replayed = False
             else:
-                new = await api.new_session(str(session.cwd), servers)
+                new = await api.new_session(str(session.cwd), servers, system_prompt=prompt)
                 session.session_id = new.session_id
                 result = new
         except RpcError as error:

@@ -236,6 +236,10 @@ class SessionWatch:
         thread = session.thread
         running = _running(session)
         state, reason = _state(session, unread=unread, held_writes=held_writes)
+        children = thread.sessions.running()
+        if children:  # subagent sessions at work (or waiting for the user)
+            told = f"{children} subagent{'s' if children != 1 else ''} running"
+            reason = f"{reason}; {told}" if reason else told
         if running:
             since = self.turn_started_at if self.turn_started_at is not None else self.started_at
         else:
@@ -275,7 +279,7 @@ def _state(session: OverviewSource, *, unread: bool, held_writes: int) -> tuple[
     waiting = _waiting(session, held_writes)
     if waiting:
         return RowState.NEEDS_YOU, waiting
-    if _running(session) or state is SessionState.RUNNING:
+    if _running(session) or state is SessionState.RUNNING or session.thread.works():
         return RowState.WORKING, ""
     if state is SessionState.STARTING:
         return RowState.STARTING, ""
@@ -302,6 +306,8 @@ def _waiting(session: OverviewSource, held_writes: int) -> str:
         parts.append(_count(elicitations, "a form", "forms"))
     if held_writes:
         parts.append(_count(held_writes, "a held write", "held writes"))
+    if not parts and session.thread.needs_user():
+        parts.append("the agent says it waits for you")
     return ", ".join(parts)
 
 

@@ -54,6 +54,9 @@ class RoutedSession(Protocol):
         """`session/request_permission`, answered by the permission broker."""
         ...
 
+    def on_auth_status(self, params: Any) -> None:
+        """`auth/status_update` (or claude-agent-acp's `_auth/status_update`)."""
+
 
 def install_handlers(session: RoutedSession, connection: Connection) -> None:
     """Everything the session answers, on a new connection (v1 until `initialize` says v2)."""
@@ -65,6 +68,8 @@ def install_handlers(session: RoutedSession, connection: Connection) -> None:
     # elicitation params are checked by the broker (acp_tui/client/elicitation.py)
     connection.on_request(methods.ELICITATION_CREATE, session.elicitations.request)
     connection.on_notification(methods.ELICITATION_COMPLETE, session.elicitations.complete)
+    for method in (methods.AUTH_STATUS_UPDATE, methods.CLAUDE_AUTH_STATUS_UPDATE):
+        connection.on_notification(method, session.on_auth_status)
 
 
 def v1_routes(session: RoutedSession) -> Router:

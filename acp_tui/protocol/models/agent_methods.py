@@ -48,11 +48,12 @@ class SessionConfigOptionsCapabilities(AcpModel):
 
 
 class ClientSessionCapabilities(AcpModel):
-    """What the client supports inside a session (config option kinds; unstable compaction
-    updates, an object present: supported)."""
+    """What the client supports inside a session (config option kinds; `notice` updates and
+    compaction updates, an object present: supported, the agent sends them only then)."""
 
     config_options: Annotated[SessionConfigOptionsCapabilities | None, DefaultOnError] = None
     compaction: Annotated[dict[str, Any] | None, DefaultOnError] = None
+    notices: Annotated[dict[str, Any] | None, DefaultOnError] = None
 
 
 class ElicitationCapabilities(AcpModel):
@@ -73,6 +74,10 @@ class ClientCapabilities(AcpModel):
     auth: Annotated[AuthCapabilities, DefaultOnError] = Field(default_factory=AuthCapabilities)
     session: Annotated[ClientSessionCapabilities | None, DefaultOnError] = None
     elicitation: Annotated[ElicitationCapabilities | None, DefaultOnError] = None
+    subagents: Annotated[dict[str, Any] | None, DefaultOnError] = None
+    """Unstable: subagent sessions understood (an object present)."""
+    plan: Annotated[dict[str, Any] | None, DefaultOnError] = None
+    """Unstable: `plan_update` / `plan_removed` understood (an object present)."""
 
 
 class PromptCapabilities(AcpModel):
@@ -101,12 +106,22 @@ class SessionCapabilities(AcpModel):
     additional_directories: OptCapability = None
     resume: OptCapability = None
     close: OptCapability = None
+    title: OptCapability = None
+    """Unstable `session/set_title`."""
+    archive: OptCapability = None
+    """Unstable `session/archive` / `session/unarchive` and the list's `archived` filter."""
+    status: OptCapability = None
+    """Unstable `session/status`."""
+    system_prompt: OptCapability = None
+    """Unstable `systemPrompt` on session/new, load, resume, fork (`{"mode": {...}}`)."""
 
 
 class AgentAuthCapabilities(AcpModel):
     """Authentication methods the agent offers beyond `authenticate` (`logout`)."""
 
     logout: OptCapability = None
+    status: OptCapability = None
+    """Unstable `auth/status` (and `auth/status_update` notifications)."""
 
 
 class AgentCapabilities(AcpModel):

@@ -156,6 +156,30 @@ ContentBlock = Annotated[KnownContentBlock | UnknownContent, parse_with(parse_co
 """Any content block; validating one never fails (unknown/invalid → `UnknownContent`)."""
 
 
+def _parse_content_list(raw: Any) -> list[ContentBlock] | None:
+    """A list of content blocks under `x-deserialize-skip-invalid-items`: an item that is not an
+    object with a string `type` is dropped (a block of an unknown type is kept, as everywhere);
+    a value that is not a list at all is None (`x-deserialize-default-on-error`)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        note_repair("defaulted", "content", "not a list")
+        return None
+    kept: list[ContentBlock] = []
+    for item in raw:
+        if isinstance(item, BaseModel) or (
+            isinstance(item, dict) and isinstance(item.get("type"), str)
+        ):
+            kept.append(parse_content_block(item))
+        else:
+            note_repair("dropped", "an item of content", "not a content block")
+    return kept
+
+
+ContentBlockList = Annotated[list[ContentBlock] | None, parse_with(_parse_content_list)]
+"""An optional list of content blocks (the skip-invalid-items and default-on-error markers)."""
+
+
 def text_block(text: str) -> TextContent:
     """A plain text block (the common case for prompts)."""
     return TextContent(text=text)
@@ -166,6 +190,7 @@ __all__ = [
     "AudioContent",
     "BlobResourceContents",
     "ContentBlock",
+    "ContentBlockList",
     "EmbeddedResource",
     "ImageContent",
     "KnownContentBlock",

@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ._base import AcpModel, DefaultOnError, DisplayStr, OptDisplayStr, SkipInvalidItems
-from .content import ContentBlock
+from ._base import AcpModel, DisplayStr, OptDisplayStr
+from .content import ContentBlock, ContentBlockList
 
 NOTICE_SEVERITIES = ("info", "warning", "error")
 
@@ -39,7 +39,7 @@ class CompactionUpdate(AcpModel):
     session_update: Literal["compaction_update"] = "compaction_update"
     compaction_id: str
     status: str
-    summary: Annotated[list[ContentBlock] | None, SkipInvalidItems, DefaultOnError] = None
+    summary: ContentBlockList = None
     error: OptDisplayStr = None
 
 

@@ -144,6 +144,8 @@ class ToolCall(AcpModel):
     session_update: Literal["tool_call"] = "tool_call"
     tool_call_id: str
     title: DisplayStr
+    name: OptDisplayStr = None
+    """The tool's programmatic name (`Bash`, `Edit`), shown beside the title; optional."""
     kind: Annotated[DisplayStr, DefaultOnError] = "other"
     status: Annotated[DisplayStr, DefaultOnError] = "pending"
     content: ContentList = Field(default_factory=list)
@@ -161,6 +163,7 @@ class ToolCallUpdate(AcpModel):
     session_update: Literal["tool_call_update"] = "tool_call_update"
     tool_call_id: str
     title: OptDisplayStr = None
+    name: OptDisplayStr = None
     kind: OptDisplayStr = None
     status: OptDisplayStr = None
     content: Annotated[list[ToolCallContent] | None, SkipInvalidItems, DefaultOnError] = None

@@ -30,6 +30,7 @@ from ._base import (
 from .content import ContentBlock
 from .live_updates import CompactionSummaryChunk, CompactionUpdate, Notice
 from .session import AvailableCommand, ConfigOptionList, Cost, PlanEntryList
+from .subagent_sessions import SessionMessage, SessionMessageChunk, SubagentUpdate
 from .tools import ToolCall, ToolCallUpdate
 
 
@@ -233,6 +234,9 @@ KnownSessionUpdate = (
     | Notice
     | CompactionUpdate
     | CompactionSummaryChunk
+    | SubagentUpdate
+    | SessionMessage
+    | SessionMessageChunk
 )
 
 UPDATE_TYPES: dict[str, type[KnownSessionUpdate]] = {
@@ -252,6 +256,9 @@ UPDATE_TYPES: dict[str, type[KnownSessionUpdate]] = {
     "notice": Notice,
     "compaction_update": CompactionUpdate,
     "compaction_summary_chunk": CompactionSummaryChunk,
+    "subagent_update": SubagentUpdate,
+    "session_message": SessionMessage,
+    "session_message_chunk": SessionMessageChunk,
 }
 
 

@@ -33,6 +33,7 @@ from .client_methods import PermissionOption, RequestPermissionRequest
 from .content import ContentBlock
 from .tools import ToolCallContent, ToolCallUpdate
 from .updates import UnknownUpdate, parse_session_update
+from .work_state import WorkState
 
 PROTOCOL_V2 = 2
 
@@ -59,13 +60,12 @@ class MessageChunkV2(AcpModel):
     content: ContentBlock
 
 
-class StateUpdate(AcpModel):
-    """`state_update`: the agent's foreground work is `running`, `idle` or `requires_action`
-    (or a newer state, kept as its string)."""
+class StateUpdate(WorkState):
+    """`state_update`: the agent's foreground work is `running`, `idle` (with its stop reason,
+    usage, and the error of an `error` stop) or `requires_action` (or a newer state, kept as its
+    string): a state snapshot."""
 
     session_update: Literal["state_update"] = "state_update"
-    state: str
-    stop_reason: OptStr = None
 
 
 class ToolCallContentChunk(AcpModel):

@@ -113,7 +113,7 @@ class V2Reducer:
         elif isinstance(update, MessageUpsert):
             self._on_message(update)
         elif isinstance(update, StateUpdate):
-            self.thread.set_state(update.state, update.stop_reason)
+            self.thread.set_state(update.state, update.stop_reason, update.error_text)
         elif isinstance(update, ToolCallUpdate):
             self._on_tool_call(update)
         elif isinstance(update, ToolCallContentChunk):

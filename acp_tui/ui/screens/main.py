@@ -46,6 +46,7 @@ from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
 from acp_tui.ui.workspace.tab_bar import TabBar
@@ -484,6 +485,11 @@ class MainScreen(
         prompt.load_text(event.item.text)
         prompt.focus()
 
+    @on(SubagentLaneView.CancelRequested)
+    async def _cancel_subagent(self, event: SubagentLaneView.CancelRequested) -> None:
+        if await self.session.cancel_subagent(event.session_id):
+            notify(self, "Cancelling the subagent…", timeout=2)
+
     @on(QueuedItem.RemoveRequested)
     def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
         self.session.remove_queued(event.item.id)
@@ -504,7 +510,29 @@ class MainScreen(
         if self.session.agent_capabilities.providers is not None:
             entries.append(("LLM providers…", "List, set or disable the agent's providers",
                             self.action_show_providers))  # fmt: skip
+        if self.session.session_id is not None:
+            entries.append(("Rename session…", "A new title for this session (the tab, the "
+                            "overview and, where it can be told, the agent)",
+                            self.action_rename_session))  # fmt: skip
         return [*entries, *fork_entries(self), *logout_entries(self)]
+
+    def action_rename_session(self) -> None:
+        """Ask for a new title and rename the session (`session/set_title` where offered)."""
+        from acp_tui.ui.screens.rename_screen import RenameScreen
+
+        offered = self.session.agent_capabilities.session_capabilities.title is not None
+        screen = RenameScreen(self.session.thread.title or "", told_to_agent=offered)
+
+        def renamed(title: str | None) -> None:
+            if title is not None:
+                self.run_worker(self._rename(title), group="rename")
+
+        self.app.push_screen(screen, renamed)
+
+    async def _rename(self, title: str) -> None:
+        problem = await self.session.rename(title)
+        if problem is not None:
+            notify(self, f"Could not rename the session: {problem}", severity="warning")
 
     def action_show_providers(self) -> None:
         """Open the agent's provider settings (providers/list)."""

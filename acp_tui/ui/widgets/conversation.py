@@ -26,6 +26,7 @@ from acp_tui.client.events import Notice
 from acp_tui.thread import entries as thread_entries
 from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry, PlanSnapshotEntry, ToolCallEntry
+from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 from acp_tui.thread.thread import Thread
 from acp_tui.ui import collector
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
@@ -48,6 +49,11 @@ from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.message_lines import StreamedText, message_render
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, ThoughtView
+from acp_tui.ui.widgets.subagent_lane import (
+    SubagentLaneView,
+    lane_render,
+    session_message_render,
+)
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 if TYPE_CHECKING:
@@ -181,12 +187,12 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
                 self._queue_changed(change)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
                 entries = self.thread.entries
-                self._turn_ended(stop_reason, entries[-1].id if entries else 0)
+                self._turn_ended(stop_reason, entries[-1].id if entries else 0, change.error)
 
-    def _turn_ended(self, stop_reason: str | None, last: int) -> None:
-        """The turn ended (its last entry then: `last`)."""
+    def _turn_ended(self, stop_reason: str | None, last: int, error: str | None = None) -> None:
+        """The turn ended (its last entry then: `last`; `error`: what failed, if it did)."""
         self._end_streams(last)  # (then the turn settles)
-        self._show_stop_reason(stop_reason)
+        self._show_stop_reason(stop_reason, error)
         self._maybe_freeze()
 
     def _mount_view(self, entry: Entry, *, streaming: bool = True) -> None:
@@ -222,6 +228,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             lookup = self.session.terminal_lookup if self.session is not None else None
             self._card_changed(entry)  # (its clock)
             return ToolCallCard(entry, lookup, state)
+        if isinstance(entry, SubagentLaneEntry):
+            return SubagentLaneView(item or EntryItem(self._renderer(entry), entry), state)
         return LiveEntry(item or EntryItem(self._renderer(entry), entry), state)
 
     def _update_entry(self, entry: Entry) -> None:
@@ -281,10 +289,14 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             self._mounting.append(self.mount(settled, after=view))
             self._removing.append(view.remove())
 
-    def _show_stop_reason(self, stop_reason: str | None) -> None:
+    def _show_stop_reason(self, stop_reason: str | None, error: str | None = None) -> None:
         if stop_reason in (None, "end_turn"):
             return
         text = STOP_REASON_TEXT.get(str(stop_reason), f"the turn stopped: {stop_reason}")
+        if stop_reason == "error":  # an error, with what failed when the agent says it
+            failed = f"{text}: {error}" if error else text
+            self._mount_note(ConversationNote(f"✗ {failed}", "stop-error"))
+            return
         self._mount_note(ConversationNote(f"■ {text}", "stop-reason"))
         if stop_reason == "refusal":
             users = [e for e in self.thread.entries if is_user_message(e)]
@@ -428,6 +440,10 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
             render = er.unknown_render(entry)
         elif isinstance(entry, thread_entries.CompactionEntry):
             render = compaction_render(entry, self.view_state(entry.id))
+        elif isinstance(entry, SubagentLaneEntry):
+            render = lane_render(entry, self.view_state(entry.id))
+        elif isinstance(entry, SessionMessageEntry):
+            render = session_message_render(entry, self.thread.sessions)
         else:
             raise TypeError(f"no renderer for {type(entry).__name__}")
         return self._marked(entry, render)

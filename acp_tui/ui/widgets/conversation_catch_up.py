@@ -36,7 +36,9 @@ class ConversationCatchUp(ConversationBursts):
 
         def _on_change(self, change: thread_changes.Change) -> None: ...
         def _on_notice(self, notice: Notice) -> None: ...
-        def _turn_ended(self, stop_reason: str | None, last: int) -> None: ...
+        def _turn_ended(
+            self, stop_reason: str | None, last: int, error: str | None = None
+        ) -> None: ...
         def _wake_clock(self) -> None: ...
 
     @property
@@ -121,7 +123,7 @@ class ConversationCatchUp(ConversationBursts):
                     self._remember(tool_call)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
                 last = self.thread.entries[-1].id if self.thread.entries else 0
-                self._missed.append(partial(self._turn_ended, stop_reason, last))
+                self._missed.append(partial(self._turn_ended, stop_reason, last, change.error))
 
     def _observe_notice(self, notice: Notice) -> None:
         if self._hidden:

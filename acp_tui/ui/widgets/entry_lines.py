@@ -53,6 +53,7 @@ EntryLines > .entry--plan-bar { color: $accent 60%; }
 EntryLines > .entry--unknown { color: $text-muted; }
 EntryLines > .entry--unknown-border { color: $secondary 40%; }
 EntryLines > .entry--stop-reason { color: $warning; }
+EntryLines > .entry--stop-error { color: $error; text-style: bold; }
 EntryLines > .entry--notice { color: $text-muted; text-style: italic; }
 EntryLines > .entry--permission-answer { color: $text-muted; }
 EntryLines > .entry--auto-answer { color: $success; }
@@ -139,6 +140,7 @@ class EntryLines(Widget):
             "unknown",
             "unknown-border",
             "stop-reason",
+            "stop-error",
             "notice",
             "permission-answer",
             "auto-answer",

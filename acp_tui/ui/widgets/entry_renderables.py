@@ -44,8 +44,8 @@ class Look:
     style: Callable[[str], Style]
     """Resolved style by name: base, user, user-bar, user-bar-not-kept, not-kept, title,
     resource-title, card-border[-failed|-cancelled|-running], locations, plan-bar, unknown,
-    unknown-border, stop-reason, notice, permission-answer, auto-answer, disk-note, thought,
-    background-mark, background-bar (see `entry_lines.ENTRY_STYLES`)."""
+    unknown-border, stop-reason, stop-error, notice, permission-answer, auto-answer, disk-note,
+    thought, background-mark, background-bar (see `entry_lines.ENTRY_STYLES`)."""
 
 
 # ---------------------------------------------------------------- strip helpers

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from acp_tui.thread import thread_changes
 from acp_tui.thread.thread import Thread
+from acp_tui.ui.widgets.account_section import AccountSection
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.notices_section import NoticesSection
@@ -88,6 +89,7 @@ class Sidebar(VerticalScroll):
             yield ProvidersRow(self.session, id="providers-row")
             yield McpSection(self.session, id="mcp-servers")
             yield SandboxSection(self.session, id="sandbox")
+            yield AccountSection(self.session, id="account")
         yield Static("Plans", classes="section-title", id="plans-title")
         yield VerticalScroll(id="plans")
         yield Static("Notices", classes="section-title", id="notices-title")

@@ -116,10 +116,15 @@ def status_text(status: str, seconds: float | None, waited_for: float | None = N
 
 
 def header_text(entry: ToolCallEntry, now: float) -> Text:
-    """The card's header: kind icon, title, status and elapsed time."""
+    """The card's header: kind icon, title, the tool's name (when the agent sends it and the
+    title does not already say it), status and elapsed time."""
     kind = str(entry.kind or "other")
     text = Text(f"{KIND_ICONS.get(kind, '•')} ", style="bold")
-    text.append(str(entry.title or "tool call"), style="bold")
+    title = str(entry.title or "tool call")
+    text.append(title, style="bold")
+    name = entry.name
+    if name and name != title:
+        text.append(f" · {name}", style="dim")
     text.append("  ")
     text.append_text(status_text(str(entry.status), elapsed(entry, now), waited(entry, now)))
     return text

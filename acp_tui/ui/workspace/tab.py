@@ -40,6 +40,8 @@ class SessionTab:
     mode: str
     screen: MainScreen | None = None
     unread: bool = False
+    subagents: tuple[int, int] = (0, 0)
+    """Its subagent sessions (running, waiting for the user), as the tab bar last showed them."""
     key: str = ""
     """Stable for the tab's life (the mode changes when its main screen is rebuilt)."""
     unsubscribe: list[Callable[[], None]] = field(default_factory=list)
@@ -55,9 +57,10 @@ class SessionTab:
         session = self.session
         if session.state in (SessionState.CRASHED, SessionState.FAILED):
             return TabState.CRASHED
-        if self.ui.pending or session.thread.waiting_permission():
+        thread = session.thread
+        if self.ui.pending or thread.waiting_permission() or thread.needs_user():
             return TabState.NEEDS_YOU
-        if session.thread.turn_running:
+        if thread.works():  # (state snapshots: a subagent session's work too)
             return TabState.WORKING
         if self.unread:
             return TabState.UNREAD

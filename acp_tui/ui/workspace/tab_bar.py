@@ -37,6 +37,8 @@ class TabLabel:
     title: str
     state: str
     current: bool
+    subagents: int = 0
+    """Subagent sessions of the tab running now (shown as ⧉N after its state)."""
 
 
 def sources(labels: Sequence[TabLabel]) -> list[TabSource]:
@@ -66,6 +68,8 @@ def bar_text(labels: Sequence[TabLabel], width: int) -> tuple[Text, list[tuple[i
         text.append(parts.label, style="bold reverse" if label.current else "")
         if parts.state:
             text.append(f" {parts.state}", style=_TEXT_STYLES.get(label.state, ""))
+        if label.subagents:
+            text.append(f" ⧉{label.subagents}", style="dim")
         spans.append((start, text.cell_len))
     return text, spans
 

@@ -21,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.host.asker import Choice, Question
 from acp_tui.thread import thread_changes
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
@@ -171,6 +172,14 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         elif isinstance(change, thread_changes.InfoChanged):
             self.refresh_tabs()
             self.schedule_save()  # the title
+        elif isinstance(change, thread_changes.EntryChanged | thread_changes.EntryAdded) and (
+            isinstance(change.entry, SubagentLaneEntry)
+        ):
+            sessions = tab.session.thread.sessions
+            counts = (sessions.running(), sessions.waiting_for_user())
+            if counts != tab.subagents:  # (a child's chunks change nothing here)
+                tab.subagents = counts
+                self.refresh_tabs()
 
     def _asked_hidden(self, tab: SessionTab, screen: Screen[Any]) -> None:
         """A question of a tab in the background waits for it: say so (tab bar, notification)."""
@@ -188,7 +197,13 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         if screen is None or not screen.is_mounted:
             return
         labels = [
-            TabLabel(name, tab.title, tab.state.value, tab is self.current_tab)
+            TabLabel(
+                name,
+                tab.title,
+                tab.state.value,
+                tab is self.current_tab,
+                tab.subagents[0],
+            )
             for tab, name in zip(self.tabs, tab_names(self.tabs), strict=True)
         ]
         screen.parts.tab_bar.show_tabs(labels)

@@ -1,0 +1,110 @@
+"""The newest claude-agent-acp (0.101, `claude-agent-acp-new` in the kit) against acp-tui's
+client core: what the current ACP schema brings, as a real agent sends it.
+
+- With `fake_llm.py --task` Claude hands the work to a subagent: acp-tui asks for subagent
+  sessions, so the agent announces the child (`subagent_update`) and sends the child's updates
+  and permission requests under the child's session id; the child is a lane of the parent, its
+  questions are answered in the parent's tab, the files come out, nothing is drawn as unknown.
+- Its tool calls carry `ToolCall.name`; its frames are within the current schema (no mark), and
+  `check` would say they need its unstable part; its `_auth/status_update` is the account shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.config import HoldWrites, Settings
+from acp_tui.protocol.schema_fit import SchemaLevel
+from acp_tui.thread.entries import ToolCallEntry, UnknownEntry
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+from tests.interop.agents import InteropAgent
+from tests.interop.conftest import NOTES, start_fake_llm
+from tests.interop.session_driver import InteropUi, permission_answerer, wait_turn_end
+
+NEW = InteropAgent(
+    "claude-agent-acp-new", "npm/claudeagentacp-new/node_modules/.bin/claude-agent-acp"
+)
+TURN_SECONDS = 240.0
+
+
+def new_agent() -> InteropAgent:
+    if not NEW.installed:
+        pytest.skip("claude-agent-acp-new is not installed (run the interop kit's setup.sh)")
+    return NEW
+
+
+async def one_turn(kit: Path, workdir: Path, tmp_path: Path, *options: str) -> AgentSession:
+    """A session of the newest Claude agent in Manual mode (it asks permission), after one turn
+    whose questions were all allowed once; closed by the caller."""
+    agent = new_agent()
+    async with start_fake_llm(kit, workdir, tmp_path / "llm.jsonl", *options) as llm:
+        session = AgentSession(
+            [str(kit / "agent.sh"), agent.name],
+            workdir,
+            InteropUi(None),
+            env_extra={**llm.env, **agent.env()},
+            settings=Settings(hold_writes=HoldWrites.NEVER),
+        )
+        answered: list[str] = []
+        session.permissions.subscribe(permission_answerer(answered))
+        try:
+            assert await session.start(), session.error or session.crash
+            assert await session.set_mode("default") is None  # Manual: it asks
+            assert session.submit("Please do the task.") is None
+            assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
+        except BaseException:
+            await session.close()
+            raise
+        assert answered, "the agent asked nothing"
+        return session
+
+
+async def test_a_subagent_session_with_its_questions_answered_in_the_parents_tab(
+    kit: Path, workdir: Path, tmp_path: Path
+) -> None:
+    session = await one_turn(kit, workdir, tmp_path, "--task")
+    try:
+        thread = session.thread
+        (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
+        child = lane.child
+        assert child.title == "Do the file task"
+        assert child.state is not None and child.state.state == "idle" and not child.running
+        calls = [e for e in child.thread.entries if isinstance(e, ToolCallEntry)]
+        assert {call.name for call in calls} >= {"Write", "Edit"}
+        assert all(call.status == "completed" for call in calls)
+        # its questions were asked (and answered) here, each card named after the child
+        asked = [call for key, call in thread.tool_calls.items() if " ▸ " in key]
+        assert asked and all(call.title.startswith("Do the file task ▸ ") for call in asked)
+        assert all(call.permissions and not call.open_permission for call in asked)
+        assert all(call.status == "completed" for call in asked)
+        assert (workdir / "hello.txt").exists()
+        assert (workdir / "notes.txt").read_text() == NOTES.replace("old line", "new line")
+        assert not any(isinstance(e, UnknownEntry) for e in thread.entries)
+        assert not any(isinstance(e, UnknownEntry) for e in child.thread.entries)
+        store = session.traffic_store
+        assert store.mark_counts.total() == 0, [str(m) for f in store.marked() for m in f.marks]
+        assert store.schema_fit.level == SchemaLevel.V1_CURRENT_UNSTABLE
+        assert {"subagent_update", "session_message"} <= store.schema_fit.needs.keys()
+    finally:
+        await session.close()
+
+
+async def test_tool_call_names_and_no_marks_without_subagents(
+    kit: Path, workdir: Path, tmp_path: Path
+) -> None:
+    session = await one_turn(kit, workdir, tmp_path)
+    try:
+        calls = list(session.thread.tool_calls.values())
+        assert calls and all(call.name for call in calls)
+        assert {call.name for call in calls} >= {"Write", "Read", "Edit", "Bash"}
+        assert session.traffic_store.mark_counts.total() == 0
+        assert not any(isinstance(e, SubagentLaneEntry) for e in session.thread.entries)
+        # its `_auth/status_update` (the API key the kit gives it) is the sidebar's Account
+        status = session.auth_status
+        assert status is not None and status.logged_in
+        assert status.accounts == ("Anthropic API key (ANTHROPIC_API_KEY)",)
+    finally:
+        await session.close()

@@ -1,0 +1,62 @@
+"""The agent's account and login state in the sidebar: asked with `auth/status` where offered,
+followed through `auth/status_update` and claude-agent-acp's `_auth/status_update`, with
+"Log out…" where the agent offers `logout`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_tui.ui.widgets.account_section import AccountSection
+from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
+from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+
+ACCOUNTS = {
+    "state": "authenticated",
+    "accounts": [
+        {"label": "work", "email": "me@example.com", "active": True},
+        {"label": "\x1b[31mhome", "active": False},
+    ],
+}
+
+
+def shown(h: AppHarness) -> str:
+    status = h.session.auth_status
+    return "\n".join([status.state_text, *status.accounts]) if status is not None else ""
+
+
+async def test_the_account_is_asked_followed_and_shown(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, [
+        initialize_ok(auth={"status": {}, "logout": {}}),
+        {"expect": "auth/status", "respond": ACCOUNTS},
+        new_session_ok(),
+        {"notify": "auth/status_update", "params": {"state": "unauthenticated", "accounts": []}},
+        {"wait_file": "go"},
+        {"notify": "_auth/status_update", "params": {"authStatus": {
+            "kind": "api_key", "label": "Anthropic API key", "detail": "ANTHROPIC_API_KEY"}}},
+    ])  # fmt: skip
+    cwd = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, cwd) as h:
+        section = h.one(AccountSection)
+        await h.until(lambda: h.session.auth_status is not None, "the login state")
+        await h.until(lambda: "not logged in" in shown(h), "the update")
+        await h.settle()
+        assert "not logged in" in h.screen_text()
+        assert section.display
+        assert section.query_one("#account-logout").display  # the agent offers logout
+        assert section.query_one("#account-login").display is False  # (no login methods)
+        assert h.sent_methods("auth/status")
+        (cwd / "go").write_text("")
+        await h.until(lambda: "Anthropic API key" in shown(h), "claude's status")
+        assert shown(h) == "logged in\nAnthropic API key (ANTHROPIC_API_KEY)"
+        await h.settle()
+        assert "Anthropic API key" in h.screen_text()  # (wrapped in the sidebar)
+
+
+def test_the_schemas_accounts_read_safely() -> None:
+    from acp_tui.client.auth_status import read_status
+
+    status = read_status(ACCOUNTS)
+    assert status is not None and status.logged_in
+    assert status.accounts[0] == "● work — me@example.com"
+    assert "\x1b" not in status.accounts[1]
+    assert read_status({"state": 3}) is None and read_status("x") is None

@@ -1,0 +1,194 @@
+"""Subagent sessions in the app: a child is a folded lane in its parent's conversation (title,
+state, what it holds), opened with Enter; its permission request is asked in the parent's tab
+and answered there; `c` cancels a child that offers it; nothing of it is drawn as unknown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp_tui.client.session.overview import SessionWatch
+from acp_tui.thread.entries import UnknownEntry
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
+from acp_tui.ui.workspace.tab_bar import TabBar, bar_text
+from tests.agents.scenarios import (
+    client_request,
+    end_turn,
+    expect_prompt,
+    initialize_ok,
+    new_session_ok,
+    update,
+    write_scenario,
+)
+from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+
+CHILD = "sess-1/agent-1"
+ASK = {
+    "sessionId": CHILD,
+    "toolCall": {"toolCallId": "t1", "title": "ls -la", "kind": "execute", "name": "Bash"},
+    "options": [
+        {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+    ],
+}
+
+
+def subagent(**fields: Any) -> dict[str, Any]:
+    return update("sess-1", {"sessionUpdate": "subagent_update", "sessionId": CHILD, **fields})
+
+
+def child_text(text: str) -> dict[str, Any]:
+    chunk = {"type": "text", "text": text}
+    return update(CHILD, {"sessionUpdate": "agent_message_chunk", "content": chunk})
+
+
+def steps(*middle: dict[str, Any]) -> list[dict[str, Any]]:
+    return [initialize_ok(), new_session_ok(), expect_prompt(), *middle, end_turn()]
+
+
+async def lane_view(h: AppHarness) -> SubagentLaneView:
+    await h.until(lambda: h.all(SubagentLaneView), "the subagent's lane")
+    (view,) = h.all(SubagentLaneView)
+    return view
+
+
+async def test_a_childs_question_is_answered_in_the_parents_tab_and_its_lane_opens(
+    tmp_path: Path,
+) -> None:
+    agent = write_scenario(tmp_path, steps(
+        subagent(title="Explore", description="looks around", state={"state": "running"}),
+        child_text("I will list the files."),
+        update(CHILD, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "ls -la",
+                       "kind": "execute", "status": "pending"}),
+        client_request("session/request_permission", ASK, save_as="asked"),
+        update(CHILD, {"sessionUpdate": "tool_call_update", "toolCallId": "t1",
+                       "status": "completed"}),
+        subagent(state={"state": "idle", "stopReason": "end_turn"}),
+    ))  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        h.one(ConversationView).freeze_finished_turns = False  # the lane stays a live widget
+        await h.type_prompt("explore")
+        view = await lane_view(h)
+        await h.until(lambda: h.all(PermissionPrompt), "the child's question, in this tab")
+        assert "Explore ▸ ls -la" in h.screen_text()
+        h.all(PermissionPrompt)[0].take_focus()
+        await h.until(lambda: h.all(PermissionPrompt)[0].has_focus_within, "the focus")
+        await h.pilot.press("a")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        await h.settle()
+        answers = [f["result"] for f in agent.transcript() if "result" in f]
+        assert {"outcome": {"outcome": "selected", "optionId": "yes"}} in answers
+        lane = next(e for e in h.session.thread.entries if isinstance(e, SubagentLaneEntry))
+        assert not lane.child.running
+        assert lane.child.thread.tool_calls["t1"].status == "completed"
+        asked = h.session.thread.tool_calls[f"{CHILD} ▸ t1"]
+        assert asked.status == "completed"  # the card in the parent's tab followed
+        view = await lane_view(h)
+        assert not any(isinstance(e, UnknownEntry) for e in h.session.thread.entries)
+        assert "I will list the files." not in h.screen_text()  # folded
+        assert "Explore — looks around" in h.screen_text()
+        assert "✓ finished" in h.screen_text() and "1 message, 1 tool call" in h.screen_text()
+        view.focus()
+        await h.pilot.press("enter")
+        await h.settle()
+        assert "I will list the files." in h.screen_text()
+        assert "ls -la · Bash  ✓ completed" in h.screen_text()
+        assert not h.sent_methods("session/load") and not h.sent_methods("session/resume")
+        assert [f["params"]["sessionId"] for f in h.sent_methods("session/prompt")] == ["sess-1"]
+
+
+async def test_c_cancels_a_child_that_offers_it_and_only_that_child(tmp_path: Path) -> None:
+    agent = write_scenario(tmp_path, [
+        initialize_ok(), new_session_ok(), expect_prompt(),
+        subagent(title="Build", state={"state": "running"}, capabilities={"cancel": {}}),
+        {"wait_notify": "session/cancel"},
+        subagent(state={"state": "idle", "stopReason": "cancelled"}),
+        end_turn(),
+    ])  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("build")
+        view = await lane_view(h)
+        # the tab bar and the overview count the running child
+        bar = h.one(TabBar)  # (shown with two tabs or more)
+        await h.until(lambda: [label.subagents for label in bar.labels] == [1], "the tab count")
+        assert bar_text([*bar.labels, *bar.labels], 120)[0].plain.count("⧉1") == 2
+        assert SessionWatch(h.session).row().reason == "1 subagent running"
+        view.focus()
+        await h.pilot.press("c")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        (cancel,) = h.sent_methods("session/cancel")
+        assert cancel["params"] == {"sessionId": CHILD}
+        await h.until(lambda: [label.subagents for label in bar.labels] == [0], "the count gone")
+        assert "■ stopped: cancelled" in h.screen_text()
+
+
+def test_state_snapshots_drive_the_tabs_state() -> None:
+    """A subagent session at work makes the tab working though the parent's turn ended; one
+    that says it waits for the user (`requires_action`) makes it need you; v2's own
+    `requires_action` too; finished children leave it idle."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from acp_tui.client.events import SessionState
+    from acp_tui.thread.thread import Thread
+    from acp_tui.ui.workspace.tab import SessionTab, TabState
+
+    thread = Thread()
+    thread.sessions.root_id = "sess-1"
+    session = SimpleNamespace(state=SessionState.READY, thread=thread)
+    tab = SessionTab(
+        cast(Any, session), cast(Any, SimpleNamespace(pending=0)), cast(Any, None), "m"
+    )
+    states = [tab.state]
+
+    def child(**fields: Any) -> None:
+        params = subagent(**fields)["params"]
+        thread.apply_notification(params)
+        states.append(tab.state)
+
+    child(state={"state": "running"})
+    child(state={"state": "requires_action"})
+    child(state={"state": "idle", "stopReason": "end_turn"})
+    thread.set_state("requires_action")  # v2: the agent's own snapshot
+    states.append(tab.state)
+    assert states == [
+        TabState.IDLE,
+        TabState.WORKING,
+        TabState.NEEDS_YOU,
+        TabState.IDLE,
+        TabState.NEEDS_YOU,
+    ]
+
+
+async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> None:
+    """After the turn its lane is frozen history, like every finished entry: Enter thaws it
+    into a live lane that has the focus, and Enter again opens it."""
+    from acp_tui.ui.widgets.frozen_history import FrozenHistory
+
+    agent = write_scenario(tmp_path, steps(
+        subagent(title="Explore", state={"state": "running"}),
+        child_text("what the child found"),
+        subagent(state={"state": "idle", "stopReason": "end_turn"}),
+    ))  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.type_prompt("explore")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        conversation = h.one(ConversationView)
+        lane = next(e for e in h.session.thread.entries if isinstance(e, SubagentLaneEntry))
+        await h.until(lambda: lane.id in conversation.frozen_entry_ids, "the lane frozen")
+        history = conversation.query_children(FrozenHistory).first()
+        history.focus()
+        await h.settle()
+        while history.cursor_entry is not lane:
+            await h.pilot.press("up")
+        await h.pilot.press("enter")
+        await h.until(lambda: h.all(SubagentLaneView), "the lane thawed")
+        (view,) = h.all(SubagentLaneView)
+        await h.until(lambda: view.has_focus, "the lane focused")
+        assert "what the child found" not in h.screen_text()
+        await h.pilot.press("enter")
+        await h.settle()
+        assert "what the child found" in h.screen_text()
