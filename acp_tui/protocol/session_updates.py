@@ -13,7 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from acp_tui.protocol.models import KnownSessionUpdate, UnknownUpdate, parse_session_update
+from acp_tui.protocol.models import (
+    KnownSessionUpdate,
+    ToolCallUpdate,
+    UnknownUpdate,
+    parse_session_update,
+)
 from acp_tui.safe_text import safe_text
 
 TEXT_CHUNK_KINDS: Final = frozenset(
@@ -32,6 +37,8 @@ class TextChunk:
     """Made safe for the terminal."""
     message_id: str | None = None
 
+
+TOOL_CALL_KINDS: Final = ("tool_call", "tool_call_update")
 
 ParsedUpdate = TextChunk | KnownSessionUpdate | UnknownUpdate
 """What a `session/update` carries, typed."""
@@ -58,6 +65,30 @@ def parse_update_notification(params: Any) -> ParsedUpdate:
                     if message_id is None or type(message_id) is str:
                         return TextChunk(kind, safe_text(text), message_id)
     return parse_session_update(update)
+
+
+def notification_session_id(params: Any) -> Any:
+    """The `sessionId` of a `session/update` notification's params, as sent (None when the
+    params are not an object)."""
+    return params.get("sessionId") if type(params) is dict else None
+
+
+def tool_call_of_notification(params: Any) -> tuple[str, dict[str, Any]] | None:
+    """The id of the tool call a `session/update` notification's `tool_call` or
+    `tool_call_update` is about, with the update's fields as sent; None for any other update."""
+    update = params.get("update") if type(params) is dict else None
+    if type(update) is not dict or update.get("sessionUpdate") not in TOOL_CALL_KINDS:
+        return None
+    return str(update.get("toolCallId")), update
+
+
+def retargeted_tool_call_update(update: dict[str, Any], tool_call_id: str) -> ToolCallUpdate | None:
+    """A tool call's update as sent (`tool_call_of_notification`) read as a `tool_call_update`
+    of the call `tool_call_id` instead, its title left out; None when it does not read as one."""
+    fields = {key: value for key, value in update.items() if key != "title"}
+    fields.update(sessionUpdate="tool_call_update", toolCallId=tool_call_id)
+    parsed = parse_session_update(fields)
+    return parsed if isinstance(parsed, ToolCallUpdate) else None
 
 
 def update_kind(update: ParsedUpdate) -> str | None:

@@ -31,7 +31,10 @@ from acp_tui.protocol.models import (
     SubagentUpdate,
     ToolCallUpdate,
     WorkState,
-    parse_session_update,
+)
+from acp_tui.protocol.session_updates import (
+    retargeted_tool_call_update,
+    tool_call_of_notification,
 )
 from acp_tui.signal import Signal
 
@@ -352,20 +355,16 @@ class SubagentSessions:
         title = f"{child.label} ▸ {entry.title or 'tool call'}"
         return tool_call.model_copy(update={"tool_call_id": shown_id, "title": title})
 
-    def follow_asked_call(self, child_id: str, params: dict[str, Any]) -> None:
+    def follow_asked_call(self, child_id: str, params: Any) -> None:
         """A child's update of a tool call that asked the user: its card in the root's tab
         follows (status, content)."""
-        update = params.get("update")
-        if type(update) is not dict or update.get("sessionUpdate") not in (
-            "tool_call",
-            "tool_call_update",
-        ):
+        about = tool_call_of_notification(params)
+        if about is None:
             return
-        shown_id = self.asked_calls.get((child_id, str(update.get("toolCallId"))))
+        tool_call_id, update = about
+        shown_id = self.asked_calls.get((child_id, tool_call_id))
         if shown_id is None:
             return
-        renamed = {key: value for key, value in update.items() if key != "title"}
-        renamed.update(sessionUpdate="tool_call_update", toolCallId=shown_id)
-        parsed = parse_session_update(renamed)
-        if isinstance(parsed, ToolCallUpdate):
-            self.root.upsert_tool_call(parsed)
+        retargeted = retargeted_tool_call_update(update, shown_id)
+        if retargeted is not None:
+            self.root.upsert_tool_call(retargeted)

@@ -43,7 +43,12 @@ from acp_tui.protocol.models import (
     UsageUpdate,
     UserMessageChunk,
 )
-from acp_tui.protocol.session_updates import ParsedUpdate, TextChunk, parse_update_notification
+from acp_tui.protocol.session_updates import (
+    ParsedUpdate,
+    TextChunk,
+    notification_session_id,
+    parse_update_notification,
+)
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
@@ -200,8 +205,8 @@ class Thread(ThreadPlans, ThreadSettings):
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
         sessions = self.sessions
-        if (sessions.children or sessions.refused_count) and type(params) is dict:
-            session_id = params.get("sessionId")
+        if sessions.children or sessions.refused_count:
+            session_id = notification_session_id(params)
             child = sessions.route(session_id)
             if child is not None and child is not self:
                 child.apply_notification(params)  # a subagent session's own traffic

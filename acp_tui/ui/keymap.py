@@ -30,7 +30,8 @@ BINDING_IDS = frozenset({
     "rules.close", "rules.edit-scopes", "rules.revoke", "rules.revoke_delete",
     "sessions.close", "sessions.delete", "sessions.fork", "sessions.rewind-forward",
     "terminal.kill", "turn.revert",
-    "workspace.close", "workspace.new", "workspace.new-cancel", "workspace.next",
+    "workspace.close", "workspace.new", "workspace.new-cancel", "workspace.new-worktree",
+    "workspace.next",
     "workspace.overview", "workspace.previous", *(f"workspace.tab-{n}" for n in range(1, 10)),
 })  # fmt: skip
 """Every binding id of acp-tui's screens and widgets (a test checks it against their BINDINGS:

@@ -127,8 +127,10 @@ def quick_sandbox(options: LaunchOptions, argv: list[str], cwd: Path) -> Sandbox
     plans its own from the settings and compares). Raises SandboxError."""
     quick = QuickSandboxSettings.read()
     request = sandbox_request(quick, options.preset, argv, asked=options.sandbox)
+    from acp_tui.host.local_files import real_path
+
     environ = {**os.environ, **quick_agent_env(), **preset_env(options)}
-    return plan_session_sandbox(request, cwd.resolve(), quick, argv, environ=environ)
+    return plan_session_sandbox(request, real_path(cwd), quick, argv, environ=environ)
 
 
 def _run(

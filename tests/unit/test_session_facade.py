@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import acp_tui
@@ -27,6 +28,28 @@ def test_screens_and_widgets_do_not_import_the_session_class() -> None:
         path.relative_to(UI)
         for folder in ("screens", "widgets", "markdown", "inspector")
         for path in sorted((UI / folder).rglob("*.py"))
-        if path not in ALLOWED and "agent_session" in path.read_text(encoding="utf-8")
+        if path not in ALLOWED and imports_agent_session(path.read_text(encoding="utf-8"))
     ]
     assert reaching == []
+
+
+def imports_agent_session(source: str) -> bool:
+    """Whether `source` imports the module `agent_session` or a name from it (a module whose
+    name only contains the word, as `subagent_sessions`, does not count)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        if any("agent_session" in name.split(".") for name in names):
+            return True
+    return False
+
+
+def test_the_import_check_finds_the_session_module_and_only_it() -> None:
+    assert imports_agent_session("from acp_tui.client.session.agent_session import AgentSession")
+    assert imports_agent_session("from acp_tui.client.session import agent_session")
+    assert imports_agent_session("import acp_tui.client.session.agent_session as s")
+    assert not imports_agent_session("from acp_tui.thread.subagent_sessions import Lane")
