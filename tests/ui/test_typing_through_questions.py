@@ -19,6 +19,7 @@ from textual.widgets import Checkbox, Input
 
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.ui.key_guard import KeyGuard, QuestionKeys
+from acp_tui.ui.screens.auth import AuthMethodScreen
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
@@ -409,3 +410,35 @@ def test_the_policy_at_the_edges_of_its_windows() -> None:
     assert not late.holds()
     guard.typed()  # the user types through it: it waits from now on
     assert late.waits() and late.holds()
+
+
+async def test_the_login_list_that_comes_at_start_is_guarded_too(tmp_path: Path) -> None:
+    """The agent's login methods come unasked while the user may be typing a prompt: an enter
+    meant for it starts no login; f4 then enter does."""
+    methods = [{"id": "token", "name": "API token"}, {"id": "web", "name": "Browser login"}]
+    steps = [
+        {"expect": "initialize", "respond": {"protocolVersion": 1, "authMethods": methods}},
+        {"expect": "session/new", "error": {"code": -32000, "message": "Auth required"}},
+        {"expect": "authenticate", "match": {"methodId": "token"}, "respond": {}},
+        {"expect": "session/new", "respond": {"sessionId": SID}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    clock = ManualClock()
+    app_kwargs = guarded(clock)
+    async with run_app(
+        agent.argv, fixed_cwd(tmp_path), wait_ready=False, app_kwargs=app_kwargs
+    ) as h:
+        await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login list")
+        login = h.app.screen
+        assert isinstance(login, AuthMethodScreen)
+        await h.pilot.press("enter")  # at once: not a choice
+        await type_steadily(h, clock, "hi")  # typed through it: it waits to be chosen
+        clock.advance(PAUSE)
+        await h.pilot.press("enter", "down", "enter")
+        await h.pilot.pause()
+        assert h.app.screen is login and h.sent_methods("authenticate") == []
+        assert login.query_one(GuardHint).display
+        await h.pilot.press("f4", "enter")  # chosen: enter picks the first method
+        await h.until(lambda: h.sent_methods("authenticate"), "the login")
+        await h.until(lambda: h.session.session_id == SID, "the session")
+        assert main_prompt(h).text == "hi"
