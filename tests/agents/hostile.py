@@ -11,6 +11,9 @@ title → the prompt: every session update variant, a terminal running a command
 output carry the payload, a permission request, a read outside the
 session directory (consent question), a write with a hostile file name (review) → the prompt
 fails with a hostile error → session/set_mode fails likewise → stderr, then exit 3 (crash banner).
+
+`hostile_providers` answers `providers/list` with markup (``[/]``, ``[b]…[/b]``) and the payload in
+the provider's protocol names (the providers screen's form).
 """
 
 from __future__ import annotations

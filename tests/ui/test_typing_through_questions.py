@@ -18,7 +18,8 @@ import pytest
 from textual.widgets import Checkbox, Input
 
 from acp_tui.config import HoldWrites, Settings
-from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.key_guard import KeyGuard, QuestionKeys
+from acp_tui.ui.screens.auth import AuthMethodScreen
 from acp_tui.ui.screens.elicitation_screen import ElicitationScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
@@ -256,19 +257,27 @@ def replies(agent: Any) -> list[dict[str, Any]]:
     ]
 
 
-def host_question(kind: str, cwd: Path, outside: Path) -> dict[str, Any]:
-    """The agent's request that makes the host ask `kind`."""
+def host_question(kind: str, cwd: Path, outside: Path) -> list[dict[str, Any]]:
+    """The agent's requests (around the gate the test opens) that make the host ask `kind`."""
     if kind == "outside_read":
         params = {"sessionId": SID, "path": str(outside / "secret.txt")}
-        return client_request("fs/read_text_file", params)
+        return [gate(), client_request("fs/read_text_file", params)]
     if kind == "outside_write":
         params = {"sessionId": SID, "path": str(outside / "new.txt"), "content": "x\n"}
-        return client_request("fs/write_text_file", params)
+        return [gate(), client_request("fs/write_text_file", params)]
+    if kind == "changed_on_disk":  # read, the user edits the file, then the agent writes it
+        read = {"sessionId": SID, "path": str(cwd / "notes.txt")}
+        write = {**read, "content": "agent\n"}
+        return [
+            client_request("fs/read_text_file", read),
+            gate(),
+            client_request("fs/write_text_file", write),
+        ]
     params = {"sessionId": SID, "path": str(cwd / "locked.txt"), "content": "agent\n"}
-    return client_request("fs/write_text_file", params)  # a read-only file: overwrite it?
+    return [gate(), client_request("fs/write_text_file", params)]  # read-only: overwrite it?
 
 
-HOST_QUESTIONS = ["outside_read", "outside_write", "read_only"]
+HOST_QUESTIONS = ["outside_read", "outside_write", "read_only", "changed_on_disk"]
 TYPED_ON = "and so on, a dear code, all done"
 """The user's sentence: every choice key of the host questions (o, a, d, c, u) is in it."""
 
@@ -281,7 +290,8 @@ async def asked_host_question(tmp_path: Path, kind: str) -> tuple[Any, Path, Pat
     locked = cwd / "locked.txt"
     locked.write_text("mine\n")
     locked.chmod(0o444)
-    steps = one_turn([gate(), host_question(kind, cwd, outside)])
+    (cwd / "notes.txt").write_text("theirs\n")
+    steps = one_turn(host_question(kind, cwd, outside))
     return write_scenario(tmp_path, steps), cwd, outside
 
 
@@ -293,6 +303,10 @@ async def test_typing_through_a_host_question_answers_nothing(tmp_path: Path, ki
     clock = ManualClock()
     async with run_app(agent.argv, cwd, app_kwargs=guarded(clock)) as h:
         await start_typing(h, clock, "hello wor")
+        if kind == "changed_on_disk":
+            await h.until(lambda: replies(agent), "the agent's read")
+            (cwd / "notes.txt").write_text("the user's edit\n")
+        read = replies(agent)
         await let_the_agent_ask(h)
         await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the question")
         question = h.app.screen
@@ -300,7 +314,7 @@ async def test_typing_through_a_host_question_answers_nothing(tmp_path: Path, ki
         await type_steadily(h, clock, "ld " + TYPED_ON)
         await h.pilot.press("enter", "escape")
         await h.pilot.pause()
-        assert h.app.screen is question and replies(agent) == []
+        assert h.app.screen is question and replies(agent) == read
         assert main_prompt(h).text == "hello world " + TYPED_ON
         assert question.query_one(GuardHint).display
 
@@ -308,22 +322,24 @@ async def test_typing_through_a_host_question_answers_nothing(tmp_path: Path, ki
         await type_steadily(h, clock, " again")
         await h.pilot.press("enter")
         await h.pilot.pause()
-        assert h.app.screen is question and replies(agent) == []
+        assert h.app.screen is question and replies(agent) == read
         assert main_prompt(h).text == "hello world " + TYPED_ON + " again"
 
         clock.advance(60)  # however long: the question waits to be chosen
         await h.pilot.press("a", "o")
         await h.pilot.pause()
-        assert h.app.screen is question and replies(agent) == []
+        assert h.app.screen is question and replies(agent) == read
         await h.pilot.press("f4")  # chosen: its keys answer it
         assert isinstance(question, QuestionScreen)  # (mypy: `is` above widened it)
         deny = question.question.choices[-1]
         assert deny.key is not None
         await h.pilot.press(deny.key)
-        await h.until(lambda: replies(agent), "the answer")
-        assert "error" in replies(agent)[0]  # denied, as the user chose
+        await h.until(lambda: replies(agent) != read, "the answer")
+        assert "error" in replies(agent)[-1]  # denied, as the user chose
         assert main_prompt(h).text == "hello world " + TYPED_ON + " againao"
     assert (cwd / "locked.txt").read_text() == "mine\n"
+    if kind == "changed_on_disk":
+        assert (cwd / "notes.txt").read_text() == "the user's edit\n"  # not lost
     assert not (outside / "new.txt").exists()
 
 
@@ -365,3 +381,64 @@ async def test_a_host_question_that_arrives_while_the_user_is_idle_takes_keys_af
         await h.pilot.press("o")
         await h.until(lambda: replies(agent), "the answer")
         assert replies(agent)[0]["result"]["content"] == "secret\n"
+
+
+def test_the_policy_at_the_edges_of_its_windows() -> None:
+    """`QuestionKeys` on a manual clock: a question 4.9 s after the last key waits to be chosen,
+    one 5.1 s after does not (it holds keys for 0.6 s only); f4 or a click ends the wait."""
+    clock = ManualClock()
+    guard = KeyGuard(clock)
+
+    class FakeApp:
+        key_guard = guard
+
+    guard.typed()
+    clock.advance(4.9)
+    soon = QuestionKeys()
+    soon.arm(FakeApp())  # type: ignore[arg-type]
+    clock.advance(60)
+    assert soon.waits() and soon.holds()
+    soon.choose()
+    assert not soon.waits() and not soon.holds()
+
+    late = QuestionKeys()
+    clock.advance(5.1)
+    guard.last_typed = clock.now - 5.1
+    late.arm(FakeApp())  # type: ignore[arg-type]
+    assert not late.waits() and late.holds()  # (the 0.6 s hold)
+    clock.advance(0.7)
+    assert not late.holds()
+    guard.typed()  # the user types through it: it waits from now on
+    assert late.waits() and late.holds()
+
+
+async def test_the_login_list_that_comes_at_start_is_guarded_too(tmp_path: Path) -> None:
+    """The agent's login methods come unasked while the user may be typing a prompt: an enter
+    meant for it starts no login; f4 then enter does."""
+    methods = [{"id": "token", "name": "API token"}, {"id": "web", "name": "Browser login"}]
+    steps = [
+        {"expect": "initialize", "respond": {"protocolVersion": 1, "authMethods": methods}},
+        {"expect": "session/new", "error": {"code": -32000, "message": "Auth required"}},
+        {"expect": "authenticate", "match": {"methodId": "token"}, "respond": {}},
+        {"expect": "session/new", "respond": {"sessionId": SID}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    clock = ManualClock()
+    app_kwargs = guarded(clock)
+    async with run_app(
+        agent.argv, fixed_cwd(tmp_path), wait_ready=False, app_kwargs=app_kwargs
+    ) as h:
+        await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login list")
+        login = h.app.screen
+        assert isinstance(login, AuthMethodScreen)
+        await h.pilot.press("enter")  # at once: not a choice
+        await type_steadily(h, clock, "hi")  # typed through it: it waits to be chosen
+        clock.advance(PAUSE)
+        await h.pilot.press("enter", "down", "enter")
+        await h.pilot.pause()
+        assert h.app.screen is login and h.sent_methods("authenticate") == []
+        assert login.query_one(GuardHint).display
+        await h.pilot.press("f4", "enter")  # chosen: enter picks the first method
+        await h.until(lambda: h.sent_methods("authenticate"), "the login")
+        await h.until(lambda: h.session.session_id == SID, "the session")
+        assert main_prompt(h).text == "hi"

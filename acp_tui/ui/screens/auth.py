@@ -1,10 +1,15 @@
-"""Authentication: pick one of the agent's methods; run a terminal login in a real PTY."""
+"""Authentication: pick one of the agent's methods; run a terminal login in a real PTY.
+
+The method list comes unasked (at start, while the user may already be typing a prompt): it is
+guarded like every question (`QuestionKeys`), so an enter meant for the prompt starts no login.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -14,6 +19,8 @@ from textual.widgets.option_list import Option
 
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.safe_text import safe_line
+from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
+from acp_tui.ui.widgets.guard_hint import GuardHint
 
 
 class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
@@ -29,13 +36,17 @@ class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
     AuthMethodScreen #error { color: $error; margin-bottom: 1; }
     AuthMethodScreen OptionList { height: auto; max-height: 20; }
     """
-    BINDINGS = [Binding("escape", "give_up", "cancel")]
+    BINDINGS = [
+        Binding("escape", "give_up", "cancel"),
+        Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
+    ]
 
     def __init__(self, agent_name: str, methods: Sequence[AuthMethodInfo], error: str | None):
         super().__init__()
         self.agent_name = agent_name
         self.methods = list(methods)
         self.error = error
+        self.keys = QuestionKeys()
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -51,11 +62,25 @@ class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
                     label.append("\n" + method.description, style="dim")
                 options.append(Option(label, id=str(index)))
             yield OptionList(*options, id="methods")
+            yield GuardHint(self.keys)
             yield Static(Text("enter choose · esc give up", style="dim"))
 
     def on_mount(self) -> None:
-        """Focus the list of the agent's authentication methods."""
+        """Arm the key guard and focus the list of the agent's authentication methods."""
+        self.keys.arm(self.app)
         self.query_one(OptionList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """While the guard holds, a key chooses nothing: it goes to the composer."""
+        self.keys.hold(event, focus=False)
+
+    def on_click(self) -> None:
+        """A click on the list chooses it (a click on a method picks that method)."""
+        self.keys.choose()
+
+    def action_choose_question(self) -> None:
+        """f4: the user goes to the list on purpose."""
+        self.keys.choose()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Dismiss with the chosen authentication method."""
