@@ -83,23 +83,36 @@ class MainScreen(
     MainScreen #body { height: 1fr; }
     MainScreen #main-column { width: 1fr; height: 1fr; }
     """
+    # fmt: off
     BINDINGS = [  # the footer's order, whatever has the focus (see `in_stable_order`)
-        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
-        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode"),
-        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
-        Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
-        Binding("f2", "show_changes", "changes", id="main.changes"),
-        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
-        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar"),
-        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules"),
+        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model",
+                tooltip="pick the model (the sidebar's Settings has every option)"),
+        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode",
+                tooltip="the agent's next session mode"),
+        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn",
+                tooltip="cancel the running turn (a start not answering: wait on)"),
+        Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent",
+                tooltip="restart a crashed or stuck agent and continue the session"),
+        Binding("f2", "show_changes", "changes", id="main.changes",
+                tooltip="the files changed in this session: diffs, revert"),
+        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions",
+                tooltip="earlier sessions of this directory: open, fork, delete"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar",
+                tooltip="show or hide the sidebar"),
+        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules",
+                tooltip="the permission rules remembered for this project"),
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
         ),
-        Binding("e", "rewind_here", "edit & rewind", show=False, id="main.rewind"),
-        Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
-        Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
+        Binding("e", "rewind_here", "edit & rewind", show=False, id="main.rewind",
+                tooltip="on an earlier prompt: edit it, files as they were before it"),
+        Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt",
+                tooltip="back to the prompt"),
+        Binding("f4", "focus_permission", "permission", show=False, id="main.permission",
+                tooltip="go to the oldest permission request waiting"),
         *ComposerActions.COMPOSER_BINDINGS,
     ]
+    # fmt: on
     FOOTER_FIRST = ("help",)
     """The app's keys the footer shows before the screen's (the rest of the app's come after)."""
     COMMANDS = {LocalCommandsProvider}
