@@ -90,7 +90,9 @@ class MainScreen(
         Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode",
                 tooltip="the agent's next session mode"),
         Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn",
-                tooltip="cancel the running turn (a start not answering: wait on)"),
+                tooltip="cancel the running turn"),
+        Binding("escape", "keep_waiting", "wait on", id="main.wait-on",
+                tooltip="an agent not answering as it starts: wait on (the bound again)"),
         Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent",
                 tooltip="restart a crashed or stuck agent and continue the session"),
         Binding("f2", "show_changes", "changes", id="main.changes",
@@ -178,7 +180,9 @@ class MainScreen(
         cancel while no turn runs and no start is stalled, restart while the agent runs."""
         session = self.session
         if action == "cancel_turn":
-            return session.turn_running or session.stall is not None
+            return session.turn_running
+        if action == "keep_waiting":
+            return session.stall is not None and not session.turn_running
         if action == "restart_agent":
             stopped = session.state in (SessionState.CRASHED, SessionState.FAILED)
             return stopped or session.stall is not None
@@ -343,7 +347,7 @@ class MainScreen(
     def stall_keys(self) -> str:
         """What a stalled start offers, with the keys as the user's keymap has them."""
         app = self.app
-        wait = key_label(app, "main.cancel-turn", "escape")
+        wait = key_label(app, "main.wait-on", "escape")
         restart = key_label(app, "main.restart-agent", "ctrl+r")
         quit_key = key_label(app, "app.quit", "ctrl+q")
         return f"{wait} wait on · {restart} restart the agent · {quit_key} quit"
@@ -452,7 +456,7 @@ class MainScreen(
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
             notify(self, f"The agent is not running: {restart} restarts it and sends this prompt.")
         elif self.session.stall is not None:
-            wait = key_label(self.app, "main.cancel-turn", "escape")
+            wait = key_label(self.app, "main.wait-on", "escape")
             notify(self, f"The agent is not answering: your prompt waits for the session "
                    f"({wait} wait on, {restart} restart).", severity="warning")  # fmt: skip
         self.query_one(ConversationView).follow()
@@ -512,12 +516,14 @@ class MainScreen(
         self.post_message(RewindHere(self.session))
 
     async def action_cancel_turn(self) -> None:
-        """Send session/cancel when a turn is running; on a stalled start, wait on (the banner
-        goes, the bound starts again)."""
+        """Send session/cancel when a turn is running."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
-        elif self.session.keep_waiting():
+
+    def action_keep_waiting(self) -> None:
+        """On a stalled start, wait on (the banner goes, the bound starts again)."""
+        if self.session.keep_waiting():
             notify(self, f"Waiting on for {self.session.agent_name}…", timeout=3)
 
     def action_restart_agent(self) -> None:
