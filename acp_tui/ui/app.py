@@ -72,7 +72,14 @@ class AcpApp(WorkspaceApp):
     BINDINGS = [
         HELP_BINDING,
         Binding("ctrl+q", "quit", "quit", priority=True, id="app.quit"),
-        Binding("f12", "inspector", "traffic", show=False, id="app.inspector"),
+        Binding(
+            "f12",
+            "inspector",
+            "traffic",
+            show=False,
+            id="app.inspector",
+            tooltip="the traffic inspector: every JSON-RPC frame of this session",
+        ),
         *WORKSPACE_BINDINGS,
     ]
     COMMANDS = App.COMMANDS | {SessionCommands}

@@ -36,14 +36,15 @@ def binding_rows(app: App[Any], bindings: Iterable[BindingType]) -> list[Row]:
             continue
         keys = _keys(app, binding)
         stem, _, number = (binding.id or "").rpartition("-")
+        what = binding.tooltip or binding.description  # (a tooltip says more than the footer)
         if not (stem and number.isdigit()):
-            rows.append((keys, binding.description))
+            rows.append((keys, what))
         elif stem in families:
             row, first = families[stem]
             rows[row] = (f"{first} … {keys}", rows[row][1])
         else:
             families[stem] = (len(rows), keys)
-            rows.append((keys, _family_description(binding.description)))
+            rows.append((keys, _family_description(what)))
     return rows
 
 

@@ -18,7 +18,7 @@ BINDING_IDS = frozenset({
     "inspector.pair", "inspector.previous", "inspector.search", "inspector.summary",
     "main.cancel-turn", "main.changes", "main.copy", "main.focus-prompt", "main.fork-here",
     "main.next-mode", "main.permission", "main.pick-model", "main.restart-agent", "main.rules",
-    "main.rewind", "main.sessions", "main.toggle-sidebar",
+    "main.rewind", "main.sessions", "main.toggle-sidebar", "main.wait-on",
     "media.open", "message.open-media", "overview.apply", "overview.compare",
     "permission.allow-once", "permission.allow-always", "permission.reject-once",
     "permission.reject-always", "permission.next", "permission.previous",

@@ -138,6 +138,12 @@ async def test_no_session_past_the_start_timeout_says_so_with_wait_restart_and_q
         assert "root/sudo privileges" in text, "its stderr"
         assert "esc wait on" in text and "ctrl+r restart" in text and "ctrl+q quit" in text
         assert "● not answering" in h.one(StatusBar).render().plain
+
+        def footer() -> str:
+            return h.screen_text().splitlines()[-1]
+
+        await h.until(lambda: "esc wait on" in footer(), "esc in the footer")
+        assert "cancel turn" not in footer(), "no turn runs"
         await h.type_prompt("hello")
         queue = h.one(QueueView)
         await h.until(lambda: "not answering" in str(queue.border_title), "the queue's wait")

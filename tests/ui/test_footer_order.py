@@ -58,3 +58,22 @@ async def test_the_footer_keeps_its_order_when_a_permission_question_takes_the_f
         await h.pilot.press("a")
         await h.settle()
         assert footer_keys(h) == before
+
+
+async def test_the_footer_shows_the_keys_of_what_has_the_focus(tmp_path: Path) -> None:
+    from acp_tui.ui.widgets.conversation import ConversationView
+    from tests.ui.app_harness import one_turn
+    from tests.ui.conversation_text import focus_entry
+
+    updates = [upd("tool_call", toolCallId="c1", title="Read a.py", kind="read",
+                   status="completed")]  # fmt: skip
+    agent = write_scenario(tmp_path, one_turn(updates))
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.prompt("q")
+        assert "open entry" not in footer_keys(h)
+        conversation = h.one(ConversationView)
+        await focus_entry(h.pilot, conversation, h.session.thread.tool_calls["c1"].id)
+        await h.pilot.pause()
+        keys = footer_keys(h)
+        assert keys[0] == "open entry", keys
+        assert "help" in keys and "full diff" not in keys, "no diff: no d"

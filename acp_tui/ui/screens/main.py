@@ -86,23 +86,38 @@ class MainScreen(
     MainScreen #body { height: 1fr; }
     MainScreen #main-column { width: 1fr; height: 1fr; }
     """
+    # fmt: off
     BINDINGS = [  # the footer's order, whatever has the focus (see `in_stable_order`)
-        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model"),
-        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode"),
-        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn"),
-        Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent"),
-        Binding("f2", "show_changes", "changes", id="main.changes"),
-        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions"),
-        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar"),
-        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules"),
+        Binding("f6", "pick_model", "model", priority=True, id="main.pick-model",
+                tooltip="pick the model (the sidebar's Settings has every option)"),
+        Binding("shift+tab", "cycle_mode", "mode", priority=True, id="main.next-mode",
+                tooltip="the agent's next session mode"),
+        Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn",
+                tooltip="cancel the running turn"),
+        Binding("escape", "keep_waiting", "wait on", id="main.wait-on",
+                tooltip="an agent not answering as it starts: wait on (the bound again)"),
+        Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent",
+                tooltip="restart a crashed or stuck agent and continue the session"),
+        Binding("f2", "show_changes", "changes", id="main.changes",
+                tooltip="the files changed in this session: diffs, revert"),
+        Binding("f5", "show_sessions", "sessions", priority=True, id="main.sessions",
+                tooltip="earlier sessions of this directory: open, fork, delete"),
+        Binding("ctrl+b", "toggle_sidebar", "sidebar", show=False, id="main.toggle-sidebar",
+                tooltip="show or hide the sidebar"),
+        Binding("f3", "show_rules", "permission rules", show=False, id="main.rules",
+                tooltip="the permission rules remembered for this project"),
         Binding(
             "f7", "fork_here", "continue from here", show=False, priority=True, id="main.fork-here"
         ),
-        Binding("e", "rewind_here", "edit & rewind", show=False, id="main.rewind"),
-        Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt"),
-        Binding("f4", "focus_permission", "permission", show=False, id="main.permission"),
+        Binding("e", "rewind_here", "edit & rewind", show=False, id="main.rewind",
+                tooltip="on an earlier prompt: edit it, files as they were before it"),
+        Binding("ctrl+l", "focus_prompt", "prompt", show=False, id="main.focus-prompt",
+                tooltip="back to the prompt"),
+        Binding("f4", "focus_permission", "permission", show=False, id="main.permission",
+                tooltip="go to the oldest permission request waiting"),
         *ComposerActions.COMPOSER_BINDINGS,
     ]
+    # fmt: on
     FOOTER_FIRST = ("help",)
     """The app's keys the footer shows before the screen's (the rest of the app's come after)."""
     COMMANDS = {LocalCommandsProvider}
@@ -171,7 +186,9 @@ class MainScreen(
         cancel while no turn runs and no start is stalled, restart while the agent runs."""
         session = self.session
         if action == "cancel_turn":
-            return session.turn_running or session.stall is not None
+            return session.turn_running
+        if action == "keep_waiting":
+            return session.stall is not None and not session.turn_running
         if action == "restart_agent":
             stopped = session.state in (SessionState.CRASHED, SessionState.FAILED)
             return stopped or session.stall is not None
@@ -345,7 +362,7 @@ class MainScreen(
     def stall_keys(self) -> str:
         """What a stalled start offers, with the keys as the user's keymap has them."""
         app = self.app
-        wait = key_label(app, "main.cancel-turn", "escape")
+        wait = key_label(app, "main.wait-on", "escape")
         restart = key_label(app, "main.restart-agent", "ctrl+r")
         quit_key = key_label(app, "app.quit", "ctrl+q")
         return f"{wait} wait on · {restart} restart the agent · {quit_key} quit"
@@ -472,7 +489,7 @@ class MainScreen(
         if self.session.state in (SessionState.CRASHED, SessionState.FAILED):
             notify(self, f"The agent is not running: {restart} restarts it and sends this prompt.")
         elif self.session.stall is not None:
-            wait = key_label(self.app, "main.cancel-turn", "escape")
+            wait = key_label(self.app, "main.wait-on", "escape")
             notify(self, f"The agent is not answering: your prompt waits for the session "
                    f"({wait} wait on, {restart} restart).", severity="warning")  # fmt: skip
         self.query_one(ConversationView).follow()
@@ -559,12 +576,14 @@ class MainScreen(
         self.post_message(RewindHere(self.session))
 
     async def action_cancel_turn(self) -> None:
-        """Send session/cancel when a turn is running; on a stalled start, wait on (the banner
-        goes, the bound starts again)."""
+        """Send session/cancel when a turn is running."""
         if self.session.turn_running:
             await self.session.cancel()
             notify(self, "Cancelling…", timeout=2)
-        elif self.session.keep_waiting():
+
+    def action_keep_waiting(self) -> None:
+        """On a stalled start, wait on (the banner goes, the bound starts again)."""
+        if self.session.keep_waiting():
             notify(self, f"Waiting on for {self.session.agent_name}…", timeout=3)
 
     def action_restart_agent(self) -> None:

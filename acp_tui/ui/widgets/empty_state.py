@@ -89,7 +89,7 @@ class EmptyState(Static):
         line.append("@", style="bold")
         line.append(" attach a file   ")
         line.append(key_label(app, "app.help", "f1"), style="bold")
-        line.append(" help, keys and settings")
+        line.append(" help")
         if any(c.name == TOUR for c in agent_commands(self.session.thread.commands)):
             line.append("   ")
             line.append(f"/{TOUR}", style="bold")

@@ -29,7 +29,7 @@ class FrozenHistory(EntryLines, can_focus=True):
     BINDINGS: ClassVar[list[Binding]] = [  # type: ignore[assignment]
         Binding("up", "cursor(-1)", "previous entry", show=False, id="frozen.previous"),
         Binding("down", "cursor(1)", "next entry", show=False, id="frozen.next"),
-        Binding("enter", "thaw", "open entry", show=False, id="frozen.thaw"),
+        Binding("enter", "thaw", "open entry", id="frozen.thaw"),  # (the footer, when focused)
     ]
 
     class ThawRequested(Message):

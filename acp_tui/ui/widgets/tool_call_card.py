@@ -53,8 +53,8 @@ class CardLines(EntryLines):
     """One run of a card's lines; the first (with the header) takes the focus."""
 
     BINDINGS: ClassVar[list[Binding]] = [  # type: ignore[assignment]
-        Binding("enter", "fold", "fold/unfold", show=False, id="card.fold"),
-        Binding("e", "expand_output", "show all output", show=False, id="card.expand-output"),
+        Binding("enter", "fold", "fold/unfold", id="card.fold"),  # (the footer, when focused)
+        Binding("e", "expand_output", "show all output", id="card.expand-output"),
     ]
 
     def __init__(self, card: ToolCallCard, index: int) -> None:
@@ -113,7 +113,7 @@ class ToolCallCard(Vertical):
 
     DEFAULT_CSS = "ToolCallCard { height: auto; }"
 
-    BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
+    BINDINGS = [Binding("d", "show_diff", "full diff")]
 
     def __init__(
         self,
@@ -303,6 +303,12 @@ class ToolCallCard(Vertical):
             for item in self.entry.content
             if isinstance(item, m.Diff)
         ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`d` only on a card with a diff (nor in the footer otherwise)."""
+        if action == "show_diff":  # (no diff computed for it: this runs at every key refresh)
+            return any(isinstance(item, m.Diff) for item in self.entry.content)
+        return True
 
     def action_show_diff(self) -> None:
         """Open the card's diffs in the diff screen."""

@@ -61,7 +61,7 @@ class TurnSummaryView(Static, can_focus=True):
     TurnSummaryView:focus { background: $boost; color: $text; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "diff", show=False),
+        Binding("enter", "open", "diff"),  # (the footer, when focused)
         Binding("right", "move(1)", "next file", show=False),
         Binding("left", "move(-1)", "previous file", show=False),
         Binding("R", "revert_turn", "revert turn", id="turn.revert"),
