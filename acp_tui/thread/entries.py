@@ -153,6 +153,9 @@ class ToolCallEntry:
     what the diff showed); set with `Thread.set_disk_notes`."""
     parent_tool_call_id: str | None = None
     """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
+    title_derived: bool = False
+    """The agent gave no title: `title` is made from what is known of the call (its tool,
+    kind, file) and is made again as more is known."""
     nested_in: ToolCallEntry | None = field(default=None, repr=False)
     """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
     children: list[ToolCallEntry] = field(default_factory=list, repr=False)
