@@ -69,6 +69,9 @@ class ChangeTracking:
             if watch
             else None
         )
+        if self.monitor is not None:
+            ignored = self.monitor.ignored
+            self.turns.ignored = lambda path: path in ignored
         self._start: asyncio.Task[None] | None = None
 
     def start_soon(self) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Literal
 
 from acp_tui.client.change_attribution import READ_ONLY_KINDS, named_paths
+from acp_tui.client.turn_changes import is_agent_state
 from acp_tui.host import file_access as fa
 from acp_tui.host.change_log import ChangeLog, WriteRecord
 from acp_tui.host.reverts import Expect, RevertConflict, RevertError, Reverts
@@ -259,6 +260,9 @@ def plan_rewind(
     unknown: list[tuple[Path, str]] = []
     for path, records in by_path.items():
         first = records[0]
+        if is_agent_state(path, cwd):
+            unknown.append((path, "the agent's own state: left as it is (f2 reverts it)"))
+            continue
         if first.before_omitted:
             unknown.append((path, "its content before was too large to keep"))
             continue

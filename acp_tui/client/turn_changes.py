@@ -12,13 +12,16 @@ shows).
 through the file host's `Reverts` (lock, walk, boundary, atomic write, recorded).
 
 Files in an agent's own state directory at the top of the session directory (`.fast-agent/`,
-`.qwen/`, ...: `AGENT_STATE_DIRS`) are the agent's bookkeeping, not the turn's work: the summary
-lists them apart (`TurnSummary.apart`) and reverting the turn leaves them (F2 reverts one when
-picked). Files the project's ignore rules exclude are never recorded by the change monitor.
+`.qwen/`, ...: `AGENT_STATE_DIRS`) are the agent's bookkeeping, not the turn's work, and files
+the project's ignore rules exclude (`.gitignore`, `.git/info/exclude`: the change monitor never
+records them, but a write acp-tui made there for the agent is recorded; `ignored`) are not the
+project's: the summary lists both apart (`TurnSummary.apart`) and reverting the turn leaves them
+(F2 reverts one when picked).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -81,7 +84,8 @@ class TurnSummary:
     turn: int
     files: list[TurnFile] = field(default_factory=list)
     apart: list[TurnFile] = field(default_factory=list)
-    """Files of the agents' own state the turn changed (not reverted with the turn)."""
+    """Files of the agents' own state, or that the project ignores, the turn changed (not
+    reverted with the turn)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,8 @@ class TurnChanges:
     ) -> None:
         self.changes = changes
         self.reverts = reverts
+        self.ignored: Callable[[Path], bool] = lambda _path: False
+        """Whether the project's ignore rules exclude a path (the change monitor's view)."""
         self.attribution = attribution
         self.summary_changed: Signal[TurnSummary] = Signal("turn summary")
         self._records: dict[int, list[WriteRecord]] = {}
@@ -133,7 +139,8 @@ class TurnChanges:
             first, last = records[0], records[-1]
             after = None if last.deleted else last.after_data()
             if first.before_data() != after:
-                (apart if is_agent_state(path, root) else files).append(TurnFile(path, first, last))
+                aside = is_agent_state(path, root) or self.ignored(path)
+                (apart if aside else files).append(TurnFile(path, first, last))
         return TurnSummary(turn, files, apart)
 
     def _on_record(self, record: WriteRecord) -> None:

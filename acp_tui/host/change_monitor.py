@@ -86,6 +86,9 @@ class ChangeMonitor:
         """This session among the others watching the directory (its name, its agent working,
         its directory)."""
         self.own_files = own_files if own_files is not None else OwnFiles()
+        self.ignored: set[Path] = set()
+        """Paths seen changing that the project's ignore rules exclude (not recorded; a write
+        acp-tui made there for the agent is listed apart from the turn's changes)."""
         self.on_observed = on_observed
         """Told each record the monitor adds (the file host: what the agent changed itself)."""
         self.on_notice = on_notice
@@ -199,7 +202,9 @@ class ChangeMonitor:
                 known = set(self._last)
                 chunk = ordered[done : done + SLICE]
                 done += len(chunk)
-                found, inside = await asyncio.to_thread(self._look, chunk, known)
+                found, inside, ignored = await asyncio.to_thread(self._look, chunk, known)
+                # (kept only for files acp-tui wrote: build trees' paths would pile up)
+                self.ignored |= {path for path in ignored if self.changes.records_for(path)}
                 ordered.extend(sorted(set(inside) - paths))
                 with self.changes.group():
                     for path, current, baseline in found:
@@ -208,7 +213,7 @@ class ChangeMonitor:
 
     def _look(
         self, paths: list[Path], known: set[Path]
-    ) -> tuple[list[tuple[Path, Before, Before | None]], list[Path]]:
+    ) -> tuple[list[tuple[Path, Before, Before | None]], list[Path], set[Path]]:
         """(blocking) each wanted path's content now, and its baseline if not known yet; stops
         at the next file once the monitor is stopped. Also the files inside each directory seen
         for the first time: files made in a new directory before the watcher watched it have
@@ -218,7 +223,10 @@ class ChangeMonitor:
         for path in paths:
             ignore.changed(path)
         found, inside = [], []
-        for path in ignore.filter([path for path in paths if path not in self.own_files]):
+        candidates = [path for path in paths if path not in self.own_files]
+        kept = ignore.filter(candidates)
+        ignored = set(candidates).difference(kept)
+        for path in kept:
             if self._stop.is_set():
                 break
             current = read_small(path, self.max_file_bytes)
@@ -227,7 +235,7 @@ class ChangeMonitor:
             elif path not in self._walked and os.path.isdir(path) and not os.path.islink(path):
                 self._walked.add(path)
                 inside.extend(self._files_under(path))
-        return found, inside
+        return found, inside, ignored
 
     def _files_under(self, directory: Path) -> list[Path]:
         """(blocking) the files below a new directory (ignored directories not entered)."""

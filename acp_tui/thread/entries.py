@@ -177,6 +177,9 @@ class ToolCallEntry:
     dropped_parent: str | None = None
     """The parent the agent named that was not followed: nesting under it would have closed a
     ring (the call is drawn at top level, marked)."""
+    title_derived: bool = False
+    """The agent gave no title: `title` is made from what is known of the call (its tool,
+    kind, file) and is made again as more is known."""
     nested_in: ToolCallEntry | None = field(default=None, repr=False)
     """The parent it is drawn under (None: a top-level entry, or still waiting for it)."""
     children: list[ToolCallEntry] = field(default_factory=list, repr=False)

@@ -303,7 +303,7 @@ class Thread(ThreadPlans, ThreadSettings):
         )
         copy_tool_fields(entry, update, fields - {"title"})
         if not entry.title:
-            entry.title = fallback_title(entry)
+            entry.title, entry.title_derived = fallback_title(entry), True
         stamp_times(entry, now)
         self.tool_calls[entry.tool_call_id] = entry
         if self.sessions.root is self:  # a subagent session's own calls are its lane's
@@ -336,10 +336,12 @@ class Thread(ThreadPlans, ThreadSettings):
         self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
     ) -> None:
         old_status = entry.status
-        derived = "title" not in fields and entry.title == fallback_title(entry)
         if copy_tool_fields(entry, update, fields):
-            if derived or not entry.title:
+            if "title" in fields and entry.title:
+                entry.title_derived = False  # the agent's own title from now on
+            elif entry.title_derived or not entry.title:
                 entry.title = fallback_title(entry)  # (more may be known of it now)
+                entry.title_derived = True
             if entry.status != old_status:
                 stamp_times(entry, self._clock())
             self._tool_call_changed(entry)

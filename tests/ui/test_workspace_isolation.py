@@ -114,7 +114,14 @@ async def test_keys_in_one_tab_never_answer_another_tabs_questions(tmp_path: Pat
         assert all(not isinstance(s, MainScreen) or s.session is second.session for s in stack)
         await h.pilot.press("alt+1")  # away again: they stay with B
         await h.until(lambda: h.app.current_tab is first, "back in A")
-        assert isinstance(h.app.screen, MainScreen) and h.app.screen.session is first.session
+        # A's own stack: its main screen, and at most A's own held write (the keys typed in A
+        # were a prompt there: its demo's edit, held since no answer of the user's covers it)
+        stack = h.app.screen_stack
+        assert isinstance(stack[0], MainScreen) and stack[0].session is first.session
+        assert all(
+            isinstance(s, WriteReviewScreen) and s.path.is_relative_to(first.session.cwd)
+            for s in stack[1:]
+        ), stack
         assert answered(agent) == [] and b_questions_open(second)
 
 

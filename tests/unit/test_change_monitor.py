@@ -370,6 +370,35 @@ async def test_an_agents_own_state_files_are_listed_apart_and_not_reverted_with_
     assert state.read_text() == "{}\n", "the agent's own state is left alone"
 
 
+async def test_a_write_the_project_ignores_is_listed_apart_and_not_reverted_with_the_turn(
+    tmp_path: Path, session_in: Callable[..., Any]
+) -> None:
+    """Issue 39, 15d: a file the project's ignore rules exclude (here .git/info/exclude), that
+    the agent wrote through acp-tui, is listed apart from the turn's changes and left by R."""
+    make_repo(tmp_path, {"notes.txt": "n\n"})
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("state/\n")
+    root = await asyncio.to_thread(tmp_path.resolve)
+    fs = FileSystemHost(root, FixedAnswer("allow_once"))
+    s = await session_in(tmp_path, fs)
+    summaries: list[Any] = []
+    s.tracking.turns.summary_changed.subscribe(summaries.append)
+    s.thread.begin_turn()
+    s.tool_call("w", locations=[{"path": str(root / "state" / "s.json")},
+                                {"path": str(root / "notes.txt")}])  # fmt: skip
+    for name, content in [("state/s.json", "{}\n"), ("notes.txt", "n2\n")]:
+        params = {"sessionId": "s", "path": str(root / name), "content": content}
+        await fs.write_text_file(WriteTextFileRequest.model_validate(params))
+    await s.tracking.before_turn_end()
+    s.thread.end_turn("end_turn")
+    summary = summaries[-1]
+    assert [f.path.name for f in summary.files] == ["notes.txt"]
+    assert [f.path.name for f in summary.apart] == ["s.json"]
+    result = await s.tracking.turns.revert(1)
+    assert [p.name for p in result.reverted] == ["notes.txt"]
+    assert (root / "state" / "s.json").read_text() == "{}\n"
+
+
 @pytest.mark.parametrize(
     ("old", "new", "before", "after", "expected"),
     [

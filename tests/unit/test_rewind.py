@@ -157,6 +157,24 @@ async def test_the_new_branch_writes_over_what_the_rewind_left_without_a_questio
     assert (project / "notes.txt").read_text() == "n2\n"
 
 
+async def test_a_rewind_leaves_the_agents_own_state_as_it_is(project: Path) -> None:
+    """fast-agent's `.fast-agent/sessions/*`, Claude's `.claude/settings.local.json`: named,
+    not deleted by the rewind (issue 39, 15d)."""
+    (project / ".claude").mkdir()
+    s = Session(project)
+    first = s.prompt("do it")
+    s.agent_writes_itself(".claude/settings.local.json", "{}\n")
+    await s.agent_write("hello.txt", "Hello\n")
+    s.end()
+    plan = s.plan(first)
+    assert [step.path.name for step in plan.files] == ["hello.txt"]
+    assert (project / ".claude" / "settings.local.json", "the agent's own state: left as it is "
+            "(f2 reverts it)") in plan.unknown  # fmt: skip
+    await rewind.apply_plan(plan, s.host.reverts)
+    assert (project / ".claude" / "settings.local.json").read_text() == "{}\n"
+    assert not (project / "hello.txt").exists()
+
+
 async def test_a_file_the_user_changed_after_the_agent_is_a_conflict_kept_unless_asked(
     project: Path,
 ) -> None:

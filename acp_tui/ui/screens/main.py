@@ -329,8 +329,11 @@ class MainScreen(
                 composer.start_index()  # after the first frame and the handshake
         if state is SessionState.READY:
             self.query_one(Sidebar).refresh_providers()
+        if state in (SessionState.READY, SessionState.RUNNING):
             self._refresh_modes()
-            self._refresh_model()  # a screen mounted after the options came (another session)
+            # a screen mounted after the options came (another session, a new branch whose
+            # first prompt already runs)
+            self._refresh_model()
 
     def _tick_start(self) -> None:
         """While the agent starts, once a second: how long it has been starting (the status

@@ -126,7 +126,7 @@ class TurnSummaryView(Static, can_focus=True):
         apart = self.summary.apart
         if apart:
             where = sorted({display_path(f.path, self.root).split("/")[0] for f in apart})
-            shown = f"apart: {len(apart)} file(s) of the agent's own state in {', '.join(where)}"
+            shown = f"apart (ignored or the agent's own): {len(apart)} in {', '.join(where)}"
             text.append(f"  · {shown} (not reverted with the turn; F2)", "dim italic")
         if self.reverted:
             text.append("  (reverted)", "italic")
