@@ -314,3 +314,32 @@ def test_shared_kinds_go_to_the_thread(f: Fixture) -> None:
     )
     assert f.thread.usage is not None and f.thread.usage.used == 5
     assert "p" in f.thread.plans
+
+
+def test_a_subagent_sessions_v2_updates_go_to_its_lane() -> None:
+    """v2 (claude-agent-acp 0.101 under --protocol 2): a child's own updates, under its session
+    id, are its lane's, read by v2's rules; its `state_update` is not the parent's turn."""
+    from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+    from acp_tui.thread.thread import Thread
+    from acp_tui.thread.v2.updates import V2Reducer
+
+    thread = Thread()
+    thread.sessions.root_id = "root"
+    reducer = V2Reducer(thread)
+
+    def on(session_id: str, update: dict[str, object]) -> None:
+        reducer.apply_notification({"sessionId": session_id, "update": update})
+
+    on("root", {"sessionUpdate": "state_update", "state": "running"})
+    on("root", {"sessionUpdate": "subagent_update", "sessionId": "kid", "title": "Explore",
+                "state": {"state": "running"}})  # fmt: skip
+    on("kid", {"sessionUpdate": "state_update", "state": "running"})
+    on("kid", {"sessionUpdate": "agent_message_chunk", "messageId": "k1",
+               "content": {"type": "text", "text": "child text"}})  # fmt: skip
+    on("kid", {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Read"})
+    on("root", {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+    on("kid", {"sessionUpdate": "state_update", "state": "running"})  # late: the child's
+    assert thread.state == "idle" and not thread.turn_running
+    (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
+    assert "t1" in lane.child.thread.tool_calls and "t1" not in thread.tool_calls
+    assert [getattr(e, "text", None) for e in lane.child.thread.entries][:1] == ["child text"]
