@@ -127,6 +127,7 @@ async def test_under_protocol_2_no_frame_is_marked(
         try:
             assert await session.start(), session.error or session.crash
             assert session.protocol_version == 2
+            assert session.thread.commands  # (v2 sends them in the session/new answer)
             assert session.submit("Please do the task.") is None
             assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
             store = session.traffic_store

@@ -343,3 +343,20 @@ def test_a_subagent_sessions_v2_updates_go_to_its_lane() -> None:
     (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
     assert "t1" in lane.child.thread.tool_calls and "t1" not in thread.tool_calls
     assert [getattr(e, "text", None) for e in lane.child.thread.entries][:1] == ["child text"]
+
+
+def test_v2_commands_come_in_the_session_new_answer() -> None:
+    """claude-agent-acp 0.101 under v2 sends its slash commands in the `session/new` answer
+    (`availableCommands`), not as an update: the session shows them."""
+    from acp_tui.client.session.open import apply_session_setup
+    from acp_tui.protocol.models import NewSessionResponse
+    from acp_tui.thread.thread import Thread
+
+    thread = Thread()
+    answer = NewSessionResponse.model_validate({
+        "sessionId": "s", "availableCommands": [
+            {"name": "compact", "description": "Compact the context"}, {"name": 3},
+        ],
+    })  # fmt: skip
+    apply_session_setup(thread, answer)
+    assert [c.name for c in thread.commands] == ["compact"]
