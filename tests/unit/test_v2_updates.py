@@ -360,3 +360,22 @@ def test_v2_commands_come_in_the_session_new_answer() -> None:
     })  # fmt: skip
     apply_session_setup(thread, answer)
     assert [c.name for c in thread.commands] == ["compact"]
+
+
+def test_an_agent_terminals_lines_start_at_the_left() -> None:
+    """claude-agent-acp 0.101's v2 terminals send a command's output as written to a pipe (LF
+    alone): fed to the VT emulator as it is, each line started where the last ended (a
+    staircase); shown as a PTY would, each starts at the left. CRLF stays CRLF."""
+    from acp_tui.host.terminal_emulator import TerminalEmulator
+    from acp_tui.thread.v2.agent_terminals import as_terminal_shows
+
+    data = b"shell-ok\nhello.txt\r\nnotes.txt\n"
+    assert as_terminal_shows(data) == b"shell-ok\r\nhello.txt\r\nnotes.txt\r\n"
+    emulator = TerminalEmulator(40, 5)
+    emulator.feed(as_terminal_shows(data))
+    shown = [line.rstrip() for line in emulator.screen.display]
+    assert shown[:3] == ["shell-ok", "hello.txt", "notes.txt"]
+    raw = TerminalEmulator(40, 5)
+    raw.feed(data)
+    assert [line.rstrip() for line in raw.screen.display][0:1] == ["shell-ok"]
+    assert raw.screen.display[1].startswith(" " * len("shell-ok"))  # the staircase it was
