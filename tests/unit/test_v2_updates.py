@@ -379,3 +379,22 @@ def test_an_agent_terminals_lines_start_at_the_left() -> None:
     raw.feed(data)
     assert [line.rstrip() for line in raw.screen.display][0:1] == ["shell-ok"]
     assert raw.screen.display[1].startswith(" " * len("shell-ok"))  # the staircase it was
+
+
+def test_a_v2_agents_providers_and_system_prompt_are_offered() -> None:
+    """claude-agent-acp 0.101 under v2 offers `providers` and `session.systemPrompt` in its
+    `initialize` answer: acp-tui lost its providers entry (read only `session.delete`)."""
+    from acp_tui.client.system_prompt import offered_modes
+    from acp_tui.client.v2.handshake import read_v2_initialize_result
+
+    hello = read_v2_initialize_result({
+        "protocolVersion": 2, "info": {"name": "claude", "version": "0.101.0"},
+        "capabilities": {"providers": {}, "session": {
+            "prompt": {"image": {}}, "delete": {}, "systemPrompt": {"mode": {"override": {}}},
+        }},
+        "authMethods": [],
+    })  # fmt: skip
+    assert hello.capabilities.providers == {}
+    assert offered_modes(hello.capabilities) == {"append", "override"}
+    bare = read_v2_initialize_result({"protocolVersion": 2, "capabilities": {}})
+    assert bare.capabilities.providers is None and offered_modes(bare.capabilities) == set()
