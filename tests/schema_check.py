@@ -73,6 +73,9 @@ UNSTABLE_REQUEST_PARAMS = {
     "providers/disable": "DisableProviderRequest",
     "session/set_title": "SetSessionTitleRequest",
     "auth/status": "AuthStatusRequest",
+    "session/status": "SessionStatusRequest",
+    "session/archive": "ArchiveSessionRequest",
+    "session/unarchive": "UnarchiveSessionRequest",
 }
 # `session/set_model` (unstable, paired with the `models` object Gemini, claude-code-acp, Qwen and
 # Kimi send) is in neither pinned schema; this is its shape as those agents take it.

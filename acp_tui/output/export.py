@@ -107,6 +107,8 @@ def _subagent(entry: SubagentLaneEntry, agent_name: str, terminal_text: Terminal
         said += f": {state.error_text}"
     head = f"### Subagent: {child.label}" + (f" — {child.description}" if child.description else "")
     inner = entries_markdown(child.thread.entries, child.label, terminal_text)
+    if child.task is not None:
+        inner = f"**Its task:** {child.task.text}\n\n{inner}"
     body = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
     return f"{head}\n\n_{said}_\n\n{body}\n"
 

@@ -171,13 +171,18 @@ class AgentApi:
             methods.SESSION_FORK, _with_prompt(params, system_prompt), ForkSessionResponse
         )
 
-    async def list_sessions(self, cwd: str, cursor: str | None = None) -> ListSessionsResponse:
-        """`session/list`: one page of the sessions of `cwd`."""
+    async def list_sessions(
+        self, cwd: str, cursor: str | None = None, *, archived: str | None = None
+    ) -> ListSessionsResponse:
+        """`session/list`: one page of the sessions of `cwd` (unstable `archived`: "include"
+        or "only" the archived ones; not sent, the agent leaves them out)."""
         from acp_tui.protocol.models import ListSessionsResponse
 
         params: JsonObject = {"cwd": cwd}
         if cursor is not None:
             params["cursor"] = cursor
+        if archived is not None:
+            params["archived"] = archived
         return await self._ask(methods.SESSION_LIST, params, ListSessionsResponse)
 
     async def close_session(self, session_id: str) -> None:
@@ -192,6 +197,18 @@ class AgentApi:
         """The unstable `auth/status` (offered with `agentCapabilities.auth.status`): the answer
         as sent (read by `client/auth_status.py`, which takes two shapes)."""
         return await self._request(methods.AUTH_STATUS, {})
+
+    async def session_status(self, session_id: str) -> str | None:
+        """The unstable `session/status` (no side effect): "open" (in the agent's memory),
+        "saved", or a newer word; None when the answer has none."""
+        result = await self._request(methods.SESSION_STATUS, {"sessionId": session_id})
+        status = result.get("status") if isinstance(result, dict) else None
+        return status if isinstance(status, str) else None
+
+    async def archive_session(self, session_id: str, *, archived: bool = True) -> None:
+        """The unstable `session/archive` (or `session/unarchive`)."""
+        method = methods.SESSION_ARCHIVE if archived else methods.SESSION_UNARCHIVE
+        await self._request(method, {"sessionId": session_id})
 
     async def set_title(self, session_id: str, title: str) -> None:
         """The unstable `session/set_title` (offered with `sessionCapabilities.title`)."""

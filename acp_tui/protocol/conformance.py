@@ -37,9 +37,16 @@ from acp_tui.protocol.models import (
     PromptResponse,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
+    UnknownUpdate,
     parse_session_update,
 )
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
+from acp_tui.protocol.models.v2 import (
+    PROTOCOL_V2,
+    RequestPermissionRequestV2,
+    V2InitializeResponse,
+    parse_v2_update,
+)
 from acp_tui.protocol.router import CLIENT_REQUESTS
 from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
@@ -101,6 +108,14 @@ RESULTS: dict[str, type[BaseModel]] = {
     methods.SESSION_SET_MODE: SetSessionModeResponse,
     methods.SESSION_SET_CONFIG_OPTION: SetSessionConfigOptionResponse,
 }
+V2_RESULTS: dict[str, type[BaseModel] | None] = {
+    methods.INITIALIZE: V2InitializeResponse,
+    methods.SESSION_PROMPT: None,  # v2 answers a prompt when it is accepted: nothing to check
+    methods.SESSION_NEW: None,  # (v2 config options: read by the v2 driver, `models/v2.py`)
+    methods.SESSION_RESUME: None,
+}
+"""What a v2 agent's answers are read with (None: not checked; others as v1)."""
+_UNCHECKED: Any = object()
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 PERMISSION_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
@@ -139,6 +154,8 @@ class ConformanceChecker:
         """Which schema the agent's frames need (kept across connections by its owner)."""
         self.sessions = SessionLinks()
         """The sessions the client opened and the subagent sessions announced."""
+        self.v2 = False
+        """The agent answered `initialize` with version 2: its frames are read by v2's rules."""
 
     # ---- the client's frames ------------------------------------------------------------
 
@@ -244,9 +261,15 @@ class ConformanceChecker:
                 marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"method {method!r}"))
             return
         if method == methods.SESSION_UPDATE:
+            if self.v2:
+                _v2_session_notification(params, marks)
+                return
             _session_notification(params, marks)
             if type(params) is dict:
                 _check_values(method, params, marks)
+            return
+        if self.v2 and method == methods.SESSION_REQUEST_PERMISSION:
+            _validate(RequestPermissionRequestV2, params, method, marks)
             return
         model = known[method]
         if model is not None:
@@ -271,6 +294,14 @@ class ConformanceChecker:
             return
         self.fit.result(ours[1], frame["result"])
         result = frame["result"]
+        if ours[1] == methods.INITIALIZE and type(result) is dict:
+            self.v2 = result.get("protocolVersion") == PROTOCOL_V2
+        if self.v2:
+            model_v2 = V2_RESULTS.get(ours[1], _UNCHECKED)
+            if model_v2 is not None and model_v2 is not _UNCHECKED:
+                _validate(model_v2, result, f"{ours[1]} result", marks)
+            if model_v2 is not _UNCHECKED:
+                return
         if ours[1] in (methods.SESSION_NEW, methods.SESSION_FORK) and type(result) is dict:
             self.sessions.opened_session(result.get("sessionId"))
         model = RESULTS.get(ours[1])
@@ -330,6 +361,21 @@ def _session_notification(params: Any, marks: list[Mark]) -> None:
         if error:
             marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: {error}"))
     _mark_repairs(repairs, what, marks)
+
+
+def _v2_session_notification(params: Any, marks: list[Mark]) -> None:
+    """A v2 agent's `session/update`: its `sessionId`, and its update read as v2 reads it
+    (`models.v2.parse_v2_update`: v2's own kinds, then those it shares with v1)."""
+    what = methods.SESSION_UPDATE
+    if type(params) is not dict or type(params.get("sessionId")) is not str:
+        marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: sessionId missing or not a string"))
+        return
+    with recording_repairs() as repairs:
+        update = parse_v2_update(params.get("update"))
+    _mark_repairs(repairs, what, marks)
+    if isinstance(update, UnknownUpdate) and not repairs:
+        kind = update.session_update
+        marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"{what}: v2 session update {kind!r}"))
 
 
 def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) -> None:

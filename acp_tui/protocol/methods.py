@@ -52,6 +52,9 @@ PROVIDERS_SET: Final = "providers/set"
 PROVIDERS_DISABLE: Final = "providers/disable"
 SESSION_SET_TITLE: Final = "session/set_title"
 AUTH_STATUS: Final = "auth/status"
+SESSION_STATUS: Final = "session/status"
+SESSION_ARCHIVE: Final = "session/archive"
+SESSION_UNARCHIVE: Final = "session/unarchive"
 
 # ---- unstable: the agent calls the client --------------------------------------------------------
 MCP_MESSAGE: Final = "mcp/message"
@@ -115,7 +118,17 @@ PROTOCOL_METHODS: Final = frozenset({CANCEL_REQUEST})
 """Methods either side may send."""
 
 UNSTABLE_AGENT_METHODS: Final = frozenset(
-    {SESSION_FORK, PROVIDERS_LIST, PROVIDERS_SET, PROVIDERS_DISABLE, SESSION_SET_TITLE, AUTH_STATUS}
+    {
+        SESSION_FORK,
+        PROVIDERS_LIST,
+        PROVIDERS_SET,
+        PROVIDERS_DISABLE,
+        SESSION_SET_TITLE,
+        AUTH_STATUS,
+        SESSION_STATUS,
+        SESSION_ARCHIVE,
+        SESSION_UNARCHIVE,
+    }
 )
 """Unstable agent methods acp-tui uses (the unstable schema has more: acp-tui sends none)."""
 

@@ -104,6 +104,9 @@ class ChildSession:
     can_cancel: bool = False
     cwd: str | None = None
     additional_directories: list[str] | None = None
+    task: SessionMessageEntry | None = None
+    """The message its parent sent it (the parent's outgoing view), drawn in its lane: the lane
+    sits under the message that started the child."""
 
     @property
     def running(self) -> bool:
@@ -332,6 +335,12 @@ class SubagentSessions:
         return entry
 
     def _show_message(self, on: SessionThread, entry: SessionMessageEntry) -> None:
+        child = self.children.get(entry.recipient) if entry.recipient is not None else None
+        mine = child is not None and child.parent_id == self.session_id_of(on)
+        if entry.id == 0 and entry.outgoing and child is not None and mine:
+            child.task = entry  # the message that started it: drawn in its lane
+            self._lane_changed(child.session_id)
+            return
         if entry.id == 0:
             entry.id = on.next_entry_id()
             on.place_entry(entry)

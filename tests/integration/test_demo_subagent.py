@@ -37,8 +37,11 @@ async def test_the_demo_shows_a_subagent_session(tmp_path: Path) -> None:
         assert [e.text for e in child.thread.entries if isinstance(e, MessageEntry)][-1] == (
             CHILD_ANSWER
         )
+        # its task is in its lane (the lane sits under the message that started it); its
+        # answer, the child's message to its parent, is the parent's
+        assert child.task is not None and "rendered" in child.task.text
         replies = [e for e in thread.entries if isinstance(e, SessionMessageEntry)]
-        assert [r.outgoing for r in replies] == [True, False]
+        assert [(r.outgoing, r.text) for r in replies] == [(False, CHILD_ANSWER)]
         assert [n.title for n in thread.notices] == ["The subagent finished"]
         assert thread.title == RENAMED
         assert not any(isinstance(e, UnknownEntry) for e in thread.entries)

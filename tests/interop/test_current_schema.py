@@ -108,3 +108,29 @@ async def test_tool_call_names_and_no_marks_without_subagents(
         assert status.accounts == ("Anthropic API key (ANTHROPIC_API_KEY)",)
     finally:
         await session.close()
+
+
+async def test_under_protocol_2_no_frame_is_marked(
+    kit: Path, workdir: Path, tmp_path: Path
+) -> None:
+    """`--protocol 2`: the agent speaks the v2 draft, and the inspector reads its frames by v2's
+    rules (it marked 31 of them, read by v1's)."""
+    agent = new_agent()
+    async with start_fake_llm(kit, workdir, tmp_path / "llm.jsonl") as llm:
+        session = AgentSession(
+            [str(kit / "agent.sh"), agent.name],
+            workdir,
+            InteropUi(None),
+            env_extra={**llm.env, **agent.env()},
+            settings=Settings(hold_writes=HoldWrites.NEVER, protocol_version=2),
+        )
+        try:
+            assert await session.start(), session.error or session.crash
+            assert session.protocol_version == 2
+            assert session.thread.commands  # (v2 sends them in the session/new answer)
+            assert session.submit("Please do the task.") is None
+            assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
+            store = session.traffic_store
+            assert store.mark_counts.total() == 0, [str(m) for f in store.marked() for m in f.marks]
+        finally:
+            await session.close()

@@ -168,8 +168,16 @@ async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> 
     into a live lane that has the focus, and Enter again opens it."""
     from acp_tui.ui.widgets.frozen_history import FrozenHistory
 
+    task = {
+        "sessionUpdate": "session_message",
+        "messageId": "m1",
+        "senderSessionId": "sess-1",
+        "recipientSessionId": CHILD,
+        "content": [{"type": "text", "text": "go look"}],
+    }
     agent = write_scenario(tmp_path, steps(
         subagent(title="Explore", state={"state": "running"}),
+        update("sess-1", task),
         child_text("what the child found"),
         subagent(state={"state": "idle", "stopReason": "end_turn"}),
     ))  # fmt: skip
@@ -191,4 +199,7 @@ async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> 
         assert "what the child found" not in h.screen_text()
         await h.pilot.press("enter")
         await h.settle()
-        assert "what the child found" in h.screen_text()
+        screen = h.screen_text()
+        assert "what the child found" in screen
+        # its task, the message that started it, is drawn in the lane, first
+        assert screen.index("→ to Explore: go look") < screen.index("what the child found")

@@ -16,7 +16,7 @@ from acp_tui.protocol.models import MAX_CHILDREN
 from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
-from tests.schema_check import _validator
+from tests.schema_check import _validator, check_v2_update
 
 AGENT_PARAMS = {
     "session/update": "SessionNotification",
@@ -449,3 +449,45 @@ def test_ten_thousand_deep_and_ten_thousand_wide_are_marked_and_bounded() -> Non
         assert len(checked._checker.sessions.parents) <= MAX_CHILDREN
     assert "nested 9 deep" in str(store.frames[2 + 8].marks[0])
     assert "more than 256 subagent sessions" in str(wide.frames[2 + 256].marks[0])
+
+
+def v2_store() -> TrafficStore:
+    """A store whose agent answered `initialize` with version 2."""
+    store = TrafficStore()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                        "params": {"protocolVersion": 2}})  # fmt: skip
+    feed(store, "in", {"jsonrpc": "2.0", "id": 0, "result": {
+        "protocolVersion": 2, "info": {"name": "a", "version": "1"},
+        "authMethods": [{"methodId": "login", "name": "Log in", "type": "terminal",
+                         "args": ["--login"]}],
+    }})  # fmt: skip
+    return store
+
+
+V2_FRAMES = [
+    on("s", {"sessionUpdate": "state_update", "state": "running"}),
+    on("s", {"sessionUpdate": "user_message", "messageId": "u1",
+             "content": [{"type": "text", "text": "hi"}]}),
+    on("s", {"sessionUpdate": "agent_message_chunk", "messageId": "m1",
+             "content": {"type": "text", "text": "ok"}}),
+    on("s", {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "ls",
+             "status": "in_progress"}),
+    on("s", {"sessionUpdate": "terminal_update", "terminalId": "term", "command": "ls"}),
+    on("s", {"sessionUpdate": "state_update", "state": "idle", "stopReason": "error",
+             "error": {"code": -32603, "message": "boom"}}),
+]  # fmt: skip
+
+
+def test_a_v2_agents_frames_are_read_by_v2s_rules() -> None:
+    """The inspector marked 31 of claude-agent-acp 0.101's v2 frames (read by v1's rules):
+    its `initialize` answer, `state_update`, `user_message`, a prompt's empty answer."""
+    store = v2_store()
+    feed(store, "out", {"jsonrpc": "2.0", "id": 1, "method": "session/prompt",
+                        "params": {"sessionId": "s", "prompt": []}})  # fmt: skip
+    for frame in V2_FRAMES:
+        check_v2_update(frame["params"]["update"])  # (the v2 draft's `SessionUpdate`)
+        feed(store, "in", frame)
+    feed(store, "in", {"jsonrpc": "2.0", "id": 1, "result": {}})
+    assert [(f.label, f.marks) for f in store.frames if f.marks] == []
+    feed(store, "in", on("s", {"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "x"}))
+    assert [m.kind for m in store.frames[len(store) - 1].marks] == [MarkKind.UNKNOWN_VARIANT]

@@ -89,6 +89,8 @@ def test_grandchildren_nest_in_their_parents_thread() -> None:
 
 
 def test_session_messages_are_upserted_by_id_with_chunks() -> None:
+    """The parent's message to its child (its task) is drawn in the child's lane; the child's
+    message back is the parent's entry; both are upserted by id, chunks appended."""
     thread = root_thread()
     announce(thread, ROOT, "c1", title="Explore")
     send(thread, ROOT, {"sessionUpdate": "session_message", "messageId": "m1",
@@ -97,9 +99,14 @@ def test_session_messages_are_upserted_by_id_with_chunks() -> None:
     send(thread, ROOT, {"sessionUpdate": "session_message_chunk", "messageId": "m1",
                         "content": {"type": "text", "text": " please"}})  # fmt: skip
     send(thread, ROOT, {"sessionUpdate": "session_message", "messageId": "m1"})
-    (message,) = [e for e in thread.entries if isinstance(e, SessionMessageEntry)]
-    assert message.outgoing and message.recipient == "c1"
-    assert message.text == "look around please"
+    (lane,) = lanes(thread)
+    assert lane.child.task is not None and lane.child.task.text == "look around please"
+    assert not [e for e in thread.entries if isinstance(e, SessionMessageEntry)]
+    send(thread, ROOT, {"sessionUpdate": "session_message", "messageId": "m2",
+                        "senderSessionId": "c1", "recipientSessionId": ROOT,
+                        "content": [{"type": "text", "text": "found it"}]})  # fmt: skip
+    (reply,) = [e for e in thread.entries if isinstance(e, SessionMessageEntry)]
+    assert not reply.outgoing and reply.sender == "c1" and reply.text == "found it"
 
 
 def test_no_child_names_itself_the_root_or_an_ancestor_and_ownership_stays() -> None:

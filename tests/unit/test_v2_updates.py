@@ -314,3 +314,87 @@ def test_shared_kinds_go_to_the_thread(f: Fixture) -> None:
     )
     assert f.thread.usage is not None and f.thread.usage.used == 5
     assert "p" in f.thread.plans
+
+
+def test_a_subagent_sessions_v2_updates_go_to_its_lane() -> None:
+    """v2 (claude-agent-acp 0.101 under --protocol 2): a child's own updates, under its session
+    id, are its lane's, read by v2's rules; its `state_update` is not the parent's turn."""
+    from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+    from acp_tui.thread.thread import Thread
+    from acp_tui.thread.v2.updates import V2Reducer
+
+    thread = Thread()
+    thread.sessions.root_id = "root"
+    reducer = V2Reducer(thread)
+
+    def on(session_id: str, update: dict[str, object]) -> None:
+        reducer.apply_notification({"sessionId": session_id, "update": update})
+
+    on("root", {"sessionUpdate": "state_update", "state": "running"})
+    on("root", {"sessionUpdate": "subagent_update", "sessionId": "kid", "title": "Explore",
+                "state": {"state": "running"}})  # fmt: skip
+    on("kid", {"sessionUpdate": "state_update", "state": "running"})
+    on("kid", {"sessionUpdate": "agent_message_chunk", "messageId": "k1",
+               "content": {"type": "text", "text": "child text"}})  # fmt: skip
+    on("kid", {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Read"})
+    on("root", {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+    on("kid", {"sessionUpdate": "state_update", "state": "running"})  # late: the child's
+    assert thread.state == "idle" and not thread.turn_running
+    (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
+    assert "t1" in lane.child.thread.tool_calls and "t1" not in thread.tool_calls
+    assert [getattr(e, "text", None) for e in lane.child.thread.entries][:1] == ["child text"]
+
+
+def test_v2_commands_come_in_the_session_new_answer() -> None:
+    """claude-agent-acp 0.101 under v2 sends its slash commands in the `session/new` answer
+    (`availableCommands`), not as an update: the session shows them."""
+    from acp_tui.client.session.open import apply_session_setup
+    from acp_tui.protocol.models import NewSessionResponse
+    from acp_tui.thread.thread import Thread
+
+    thread = Thread()
+    answer = NewSessionResponse.model_validate({
+        "sessionId": "s", "availableCommands": [
+            {"name": "compact", "description": "Compact the context"}, {"name": 3},
+        ],
+    })  # fmt: skip
+    apply_session_setup(thread, answer)
+    assert [c.name for c in thread.commands] == ["compact"]
+
+
+def test_an_agent_terminals_lines_start_at_the_left() -> None:
+    """claude-agent-acp 0.101's v2 terminals send a command's output as written to a pipe (LF
+    alone): fed to the VT emulator as it is, each line started where the last ended (a
+    staircase); shown as a PTY would, each starts at the left. CRLF stays CRLF."""
+    from acp_tui.host.terminal_emulator import TerminalEmulator
+    from acp_tui.thread.v2.agent_terminals import as_terminal_shows
+
+    data = b"shell-ok\nhello.txt\r\nnotes.txt\n"
+    assert as_terminal_shows(data) == b"shell-ok\r\nhello.txt\r\nnotes.txt\r\n"
+    emulator = TerminalEmulator(40, 5)
+    emulator.feed(as_terminal_shows(data))
+    shown = [line.rstrip() for line in emulator.screen.display]
+    assert shown[:3] == ["shell-ok", "hello.txt", "notes.txt"]
+    raw = TerminalEmulator(40, 5)
+    raw.feed(data)
+    assert [line.rstrip() for line in raw.screen.display][0:1] == ["shell-ok"]
+    assert raw.screen.display[1].startswith(" " * len("shell-ok"))  # the staircase it was
+
+
+def test_a_v2_agents_providers_and_system_prompt_are_offered() -> None:
+    """claude-agent-acp 0.101 under v2 offers `providers` and `session.systemPrompt` in its
+    `initialize` answer: acp-tui lost its providers entry (read only `session.delete`)."""
+    from acp_tui.client.system_prompt import offered_modes
+    from acp_tui.client.v2.handshake import read_v2_initialize_result
+
+    hello = read_v2_initialize_result({
+        "protocolVersion": 2, "info": {"name": "claude", "version": "0.101.0"},
+        "capabilities": {"providers": {}, "session": {
+            "prompt": {"image": {}}, "delete": {}, "systemPrompt": {"mode": {"override": {}}},
+        }},
+        "authMethods": [],
+    })  # fmt: skip
+    assert hello.capabilities.providers == {}
+    assert offered_modes(hello.capabilities) == {"append", "override"}
+    bare = read_v2_initialize_result({"protocolVersion": 2, "capabilities": {}})
+    assert bare.capabilities.providers is None and offered_modes(bare.capabilities) == set()

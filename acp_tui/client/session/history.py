@@ -10,6 +10,7 @@ agent (`remembered`). Nothing here imports Textual.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -71,23 +72,65 @@ class SessionPage:
     error: str | None = None
 
 
-async def list_sessions(session: AgentSession, cursor: str | None = None) -> SessionPage:
-    """One page of the agent's `session/list` for this directory (or the remembered ones)."""
+async def list_sessions(
+    session: AgentSession, cursor: str | None = None, *, archived: bool = False
+) -> SessionPage:
+    """One page of the agent's `session/list` for this directory (or the remembered ones);
+    `archived`: the archived ones too, where the agent archives (`sessionCapabilities.archive`).
+    Where it answers `session/status`, each listed session says whether it is still open."""
     caps = HistoryCapabilities.of(session.agent_capabilities)
     if not caps.list:
         remembered = RememberedSessions().recent(session.cwd, agent_key(session))
         return SessionPage(remembered)
+    offered = session.agent_capabilities.session_capabilities
+    wanted = "include" if archived and offered.archive is not None else None
     try:
-        page = await session.api.list_sessions(str(session.cwd), cursor)
+        page = await session.api.list_sessions(str(session.cwd), cursor, archived=wanted)
     except (RpcError, ConnectionClosed) as error:
         return SessionPage([], error=error_text(error))
     children = session.thread.sessions.children  # a subagent session is never opened
+    listed = [s for s in page.sessions if s.session_id not in children]
+    statuses = await _statuses(session, [s.session_id for s in listed])
     sessions = [
-        SessionSummary(s.session_id, s.title, s.updated_at, s.cwd)
-        for s in page.sessions
-        if s.session_id not in children
-    ]
+        SessionSummary(s.session_id, s.title, s.updated_at, s.cwd, bool(s.archived),
+                       statuses.get(s.session_id))
+        for s in listed
+    ]  # fmt: skip
     return SessionPage(sessions, page.next_cursor)
+
+
+MAX_STATUS_ASKS = 20
+"""Sessions of a page asked `session/status` (the newest first; the rest say nothing)."""
+
+
+async def _statuses(session: AgentSession, ids: list[str]) -> dict[str, str]:
+    """`session/status` of each session (no side effect on the agent), where it answers it."""
+    if session.agent_capabilities.session_capabilities.status is None:
+        return {}
+
+    async def one(session_id: str) -> tuple[str, str | None]:
+        try:
+            return session_id, await session.api.session_status(session_id)
+        except (RpcError, ConnectionClosed):
+            return session_id, None
+
+    answers = await asyncio.gather(*(one(i) for i in ids[:MAX_STATUS_ASKS]))
+    return {session_id: status for session_id, status in answers if status is not None}
+
+
+async def archive_session(
+    session: AgentSession, session_id: str, *, archived: bool = True
+) -> str | None:
+    """`session/archive` (or `session/unarchive`) where the agent offers it; an error, or None."""
+    if session.agent_capabilities.session_capabilities.archive is None:
+        return f"{session.agent_name} cannot archive sessions"
+    if session_id in session.thread.sessions.children:
+        return "a subagent session is not archived on its own"
+    try:
+        await session.api.archive_session(session_id, archived=archived)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None
 
 
 async def most_recent(session: AgentSession) -> SessionSummary | None:

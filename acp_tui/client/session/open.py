@@ -24,7 +24,7 @@ from acp_tui.config import config_path
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.models import SessionSetup
+from acp_tui.protocol.models import SessionSetup, parse_session_update
 from acp_tui.signal import Signal
 from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
@@ -177,6 +177,10 @@ def apply_session_setup(
     extra = result.model_extra or {}
     if not keep_missing or "models" in extra:  # unstable: not in the models
         thread.set_models(parse_models(extra.get("models")))
+    commands = extra.get("availableCommands")
+    if isinstance(commands, list):  # v2 sends the first commands in the answer
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+        thread.apply(parse_session_update(update))
 
 
 async def authenticate(session: OpeningSession, error: str | None) -> AuthMethodInfo | None:

@@ -12,6 +12,10 @@ class SessionSummary:
     title: str | None = None
     updated_at: str | None = None
     cwd: str | None = None
+    archived: bool = False
+    """Unstable: archived (listed only when asked for)."""
+    status: str | None = None
+    """Unstable `session/status`: "open" (the agent has it in memory), "saved", or unknown."""
 
 
 def summary_from(raw: Any) -> SessionSummary | None:

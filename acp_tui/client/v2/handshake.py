@@ -34,6 +34,8 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
     info = response.info
     session = response.capabilities.session
     prompt = (session.prompt if session is not None else None) or {}
+    offered = _objects(response.capabilities.model_extra)  # unstable: providers
+    session_extra = _objects(session.model_extra if session is not None else None)
     capabilities = AgentCapabilities(
         # v2: session/list, resume and close are baseline methods; delete is advertised
         session_capabilities=SessionCapabilities(
@@ -41,7 +43,13 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
             resume={},
             close={},
             delete=session.delete if session is not None else None,
+            additional_directories=session.additional_directories if session else None,
+            system_prompt=session_extra.get("systemPrompt"),
+            title=session_extra.get("title"),
+            archive=session_extra.get("archive"),
+            status=session_extra.get("status"),
         ),
+        providers=offered.get("providers"),
         prompt_capabilities=PromptCapabilities(
             image=isinstance(prompt.get("image"), dict),
             audio=isinstance(prompt.get("audio"), dict),
@@ -64,3 +72,8 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
         Implementation(name=info.name, version=info.version, title=info.title) if info else None
     )
     return AgentHello(implementation, capabilities, methods, protocol_version=PROTOCOL_V2)
+
+
+def _objects(extra: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The capabilities among a model's extra fields that are objects (offered)."""
+    return {k: v for k, v in (extra or {}).items() if isinstance(v, dict)}

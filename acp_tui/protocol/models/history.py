@@ -21,6 +21,8 @@ class SessionInfo(AcpModel):
     cwd: OptStr = None
     title: OptDisplayStr = None
     updated_at: OptStr = None
+    archived: Annotated[bool | None, DefaultOnError] = None
+    """Unstable: the session is archived (hidden from the default list)."""
     additional_directories: Annotated[list[str], SkipInvalidItems, DefaultOnError] = Field(
         default_factory=list
     )

@@ -18,6 +18,16 @@ _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 """CSI, OSC and two-byte escape sequences."""
 
 
+_BARE_LF = re.compile(rb"(?<!\r)\n")
+
+
+def as_terminal_shows(data: bytes) -> bytes:
+    """An agent-owned command's output as a terminal would show it: each bare line feed also
+    returns the carriage (a PTY's `onlcr`). The agent's command writes to pipes, not to a PTY,
+    so its lines end in LF alone, which a VT emulator draws as a staircase."""
+    return _BARE_LF.sub(b"\r\n", data)
+
+
 OUTPUT_LIMIT = 1024 * 1024
 """Bytes of output kept per agent terminal (the tail)."""
 

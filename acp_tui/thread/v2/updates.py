@@ -78,6 +78,8 @@ class V2Reducer:
     messages: dict[tuple[MessageRole, str], MessageEntry] = field(default_factory=dict)
     terminals: dict[str, AgentTerminal] = field(default_factory=dict)
     pending: list[PendingPrompt] = field(default_factory=list)
+    children: dict[int, V2Reducer] = field(default_factory=dict)
+    """The reducers of subagent sessions' threads (by the thread's identity)."""
     on_placed: Callable[[PendingPrompt, MessageEntry], None] | None = None
     """Called when a user_message placed a pending prompt (the client drops it from its queue)."""
 
@@ -101,8 +103,27 @@ class V2Reducer:
     # ---- agent side ---------------------------------------------------------------------
 
     def apply_notification(self, params: Any) -> None:
-        """Apply the raw params of a `session/update` notification (read in protocol/)."""
+        """Apply the raw params of a `session/update` notification (read in protocol/). A
+        subagent session's own updates (under its session id) go to its thread, through a
+        reducer of its own (`thread/subagent_sessions.py`); a refused child's are dropped."""
+        sessions = self.thread.sessions
+        if (sessions.children or sessions.refused_count) and type(params) is dict:
+            session_id = params.get("sessionId")
+            child = sessions.route(session_id)
+            if child is not None and child is not self.thread:
+                self._child_reducer(child).apply_notification(params)
+                return
+            if child is None and sessions.drops(session_id):
+                sessions.dropped_updates += 1
+                return
         self.apply(parse_v2_update_notification(params))
+
+    def _child_reducer(self, child: Any) -> V2Reducer:
+        """The reducer of a subagent session's thread (made at its first update)."""
+        reducer = self.children.get(id(child))
+        if reducer is None or reducer.thread is not child:  # (an id reused after a reset)
+            reducer = self.children[id(child)] = V2Reducer(child)
+        return reducer
 
     def apply(self, update: Any) -> None:
         """Apply one typed v2 update (message chunks and upserts, state, terminals, ...) to the

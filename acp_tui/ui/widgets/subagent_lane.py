@@ -119,6 +119,8 @@ def lane_lines(
         return [head]
     body: list[Strip] = []
     inner = max(1, width - INDENT)
+    if child.task is not None:  # the message that started it
+        body += message_lines(child.task, child.thread.sessions, look, inner)
     for entry in child.thread.entries:
         body += entry_lines(entry, child.thread.sessions, look, inner, state)
         if len(body) > 2 * MAX_LINES:

@@ -28,7 +28,7 @@ from textual.strip import Strip
 
 from acp_tui.host.terminals import Terminal
 from acp_tui.safe_text import safe_line
-from acp_tui.thread.v2.agent_terminals import AgentTerminal
+from acp_tui.thread.v2.agent_terminals import AgentTerminal, as_terminal_shows
 
 if TYPE_CHECKING:
     from acp_tui.host.terminal_emulator import HistoryLine
@@ -225,6 +225,8 @@ class TerminalView(ScrollView, can_focus=True):
             return
         data = bytes(self._pending)
         self._pending.clear()
+        if self.agent_owned:  # pipes, not a PTY: lines end in LF alone
+            data = as_terminal_shows(data)
         screen = self._emulator.screen
         budget = max(4096, screen.columns * screen.lines * 4)
         self._emulator.feed(data, budget)
