@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import SessionState
@@ -21,7 +21,7 @@ from acp_tui.client.ui_port import ClientUi
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.models import SessionSetup
+from acp_tui.protocol.models import SessionSetup, parse_session_update
 from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
 
@@ -139,7 +139,8 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
 def apply_session_setup(
     thread: Thread, result: SessionSetup, *, keep_missing: bool = False
 ) -> None:
-    """What a session open answered besides its id: modes, config options, models.
+    """What a session open answered besides its id: modes, config options, models, and (v2)
+    the slash commands (`availableCommands`; v1 sends them as an update).
 
     Args:
         thread: the session's thread, which takes them.
@@ -154,6 +155,12 @@ def apply_session_setup(
     extra = result.model_extra or {}
     if not keep_missing or "models" in extra:  # unstable: not in the models
         thread.set_models(parse_models(extra.get("models")))
+    if "availableCommands" in extra:  # v2: in the answer (v1: available_commands_update)
+        thread.apply(parse_session_update(_commands_update(extra["availableCommands"])))
+
+
+def _commands_update(commands: Any) -> dict[str, Any]:
+    return {"sessionUpdate": "available_commands_update", "availableCommands": commands}
 
 
 async def authenticate(session: OpeningSession, error: str | None) -> AuthMethodInfo | None:

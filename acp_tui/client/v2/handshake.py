@@ -3,7 +3,7 @@
 A v2 client offers no `fs`/`terminal` (v2 dropped them: the agent reads, writes and runs
 things itself); it can run terminal logins (`auth.terminal`). The answer's `info`,
 `capabilities` and `authMethods` (`methodId`, explicit `type`) become the same `AgentHello`
-a v1 answer does, with `protocol_version=2`.
+a v1 answer does, with `protocol_version=2`; `providers` (unstable) is the same offer as v1's.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
             audio=isinstance(prompt.get("audio"), dict),
             embedded_context=isinstance(prompt.get("embeddedContext"), dict),
         ),
+        providers=response.capabilities.providers,  # unstable, the same `providers/*` as v1
     )
     methods = [
         AuthMethodInfo(

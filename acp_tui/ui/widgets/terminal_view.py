@@ -141,7 +141,9 @@ class TerminalView(ScrollView, can_focus=True):
         self.fit_output = fit_output
         self.set_class(fit_output, "-fit")
         rows = MAX_ROWS if fit_output else FIXED_ROWS
-        self._emulator = TerminalEmulator(80, rows, history=HISTORY_LINES)
+        self._emulator = TerminalEmulator(
+            80, rows, history=HISTORY_LINES, newline_mode=self.agent_owned
+        )
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray()
         self._following = True  # stick to the bottom until the user scrolls up
@@ -190,7 +192,9 @@ class TerminalView(ScrollView, can_focus=True):
         screen = self._emulator.screen
         from acp_tui.host.terminal_emulator import TerminalEmulator
 
-        self._emulator = TerminalEmulator(screen.columns, screen.lines, history=HISTORY_LINES)
+        self._emulator = TerminalEmulator(
+            screen.columns, screen.lines, history=HISTORY_LINES, newline_mode=True
+        )
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray(snapshot)
         self._frame_timer.resume()

@@ -29,6 +29,7 @@ from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
 from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.git_patch import patch_diffs
 from acp_tui.thread.v2.agent_terminals import AgentTerminal
 from acp_tui.ui.widgets import card_lines as cl
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
@@ -295,12 +296,15 @@ class ToolCallCard(Vertical):
         return self.state.user_toggled
 
     def diffs(self) -> list[FileDiff]:
-        """The diffs the call proposes, computed from its diff contents."""
-        return [
-            compute_diff(item.path, item.old_text, item.new_text)
-            for item in self.entry.content
-            if isinstance(item, m.Diff)
-        ]
+        """The diffs the call proposes, computed from its diff contents (a v2 diff's from its
+        git patch)."""
+        diffs: list[FileDiff] = []
+        for item in self.entry.content:
+            if isinstance(item, m.Diff):
+                diffs.append(compute_diff(item.path, item.old_text, item.new_text))
+            elif isinstance(item, m.PatchDiff):
+                diffs += patch_diffs(item)
+        return diffs
 
     def action_show_diff(self) -> None:
         """Open the card's diffs in the diff screen."""
