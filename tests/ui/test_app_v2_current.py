@@ -6,20 +6,23 @@ LF alone (not through a PTY). Each frame the agent sends is valid in the current
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from acp_tui.config import Settings
+from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.thread.v2.updates import encode_bytes
 from acp_tui.ui.screens.diff_screen import DiffScreen
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
+from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.terminal_view import TerminalView
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from tests.agents.scenarios import expect_prompt, write_scenario
 from tests.schema_check import _check, check_v2_update
-from tests.ui.app_harness import SID, AppHarness, fixed_cwd, run_app
+from tests.ui.app_harness import SID, AppHarness, demo_argv, demo_env, fixed_cwd, run_app
 
 V2 = {"settings": Settings(protocol_version=2)}
 PATCH = (
@@ -168,3 +171,133 @@ async def test_shell_output_with_lf_alone_is_lines(tmp_path: Path) -> None:
         terminal = next(v for v in h.all(TerminalView) if v.agent_owned)
         await h.until(lambda: "notes.txt" in "".join(terminal.text_lines()), "the output")
         assert terminal.text_lines()[:3] == ["shell-ok", "hello.txt", "notes.txt"]
+
+
+def agent_frames(h: AppHarness) -> list[dict[str, Any]]:
+    store = h.session.traffic_store
+    return [
+        json.loads(store.raws.get(i) or "null")
+        for i in range(len(store))
+        if store.directions[i] == "in"
+    ]
+
+
+def updates_of(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [
+        f["params"]["update"]
+        for f in frames
+        if f.get("method") == "session/update"
+        and f["params"]["update"].get("sessionUpdate") == kind
+    ]
+
+
+async def test_the_demo_speaks_the_current_draft(tmp_path: Path) -> None:
+    """The demo's v2 mode: commands in the session/new answer, a prompt answered with the id of
+    its user message, the background indexer listed in each state snapshot while it runs and
+    offering cancel; every frame valid in the current draft, none marked."""
+    from acp_tui.demo.sample_project import create_sample_project
+
+    cwd = fixed_cwd(tmp_path)
+    create_sample_project(cwd)
+    async with run_app(demo_argv(), cwd, env=demo_env(), session_kwargs=V2) as h:
+        thread = h.session.thread
+        await h.until(lambda: thread.commands, "the commands of session/new")
+        await h.type_prompt("/tour")
+        await h.until(lambda: h.all(PermissionPrompt), "the permission request")
+        h.one(PermissionPrompt).take_focus()
+        await h.pilot.press("a")
+
+        def indexer_call() -> ToolCallEntry | None:
+            return next((e for e in thread.tool_calls.values() if "Index" in e.title), None)
+
+        await h.until(indexer_call, "the indexer")
+        indexer = indexer_call()
+        assert indexer is not None
+        await h.until(lambda: indexer.status == "completed", "the indexer done")
+        await h.until(lambda: thread.background_work == (), "the snapshot without it")
+        frames = agent_frames(h)
+        store = h.session.traffic_store
+        assert store.mark_counts.total() == 0, [str(m) for f in store.marked() for m in f.marks]
+        assert store.schema_fit.level == SchemaLevel.V2_DRAFT
+    for frame in frames:
+        if frame.get("method") == "session/update":
+            check_v2_update(frame["params"]["update"])
+    new = next(f["result"] for f in frames if "availableCommands" in f.get("result", {}))
+    assert {c["name"] for c in new["availableCommands"]} >= {"tour"}
+    assert not updates_of(frames, "available_commands_update")
+    answered = [f["result"]["messageId"] for f in frames if "messageId" in f.get("result", {})]
+    users = [u["messageId"] for u in updates_of(frames, "user_message")]
+    assert answered and answered == users
+    listed = {"type": "tool_call", "toolCallId": indexer.tool_call_id}
+    states = updates_of(frames, "state_update")
+    assert all("background" in u for u in states)
+    assert any(listed in u["background"] for u in states)
+    assert states[-1]["state"] == "idle" and states[-1]["background"] == []
+    offered = [u for u in updates_of(frames, "tool_call_update") if "capabilities" in u]
+    assert offered[0]["capabilities"] == {"cancel": {}} and offered[-1]["capabilities"] is None
+
+
+async def test_background_work_is_shown_and_stopped_with_tool_call_cancel(
+    tmp_path: Path,
+) -> None:
+    call = {"toolCallId": "w1", "title": "Watch the tests", "kind": "execute"}
+    listed = [{"type": "tool_call", "toolCallId": "w1"}]
+    script = [
+        {"expect": "initialize", "match": {"protocolVersion": 2}, "respond": INITIALIZED},
+        {"expect": "session/new", "respond": {"sessionId": SID}},
+        expect_prompt(),
+        {"respond_to": "prompt", "respond": {"messageId": "u1"}},
+        update({"sessionUpdate": "state_update", "state": "running", "background": []}),
+        update(
+            {
+                "sessionUpdate": "tool_call_update",
+                **call,
+                "status": "in_progress",
+                "capabilities": {"cancel": {}},
+            }
+        ),
+        update(
+            {
+                "sessionUpdate": "state_update",
+                "state": "idle",
+                "stopReason": "end_turn",
+                "background": listed,
+            }
+        ),
+        {"expect": "tool_call/cancel", "match": {"toolCallId": "w1"}, "respond": {}},
+        update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "w1",
+                "status": "cancelled",
+                "capabilities": None,
+            }
+        ),
+        update(
+            {
+                "sessionUpdate": "state_update",
+                "state": "idle",
+                "stopReason": "end_turn",
+                "background": [],
+            }
+        ),
+        {"wait_notify": "session/cancel", "timeout": 30},
+    ]
+    agent = write_scenario(tmp_path, script)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), session_kwargs=V2) as h:
+        thread = h.session.thread
+        await h.type_prompt("watch")
+        await h.until(lambda: thread.background_work, "the background work")
+        assert h.one(StatusBar).activity == "idle · end_turn · 1 in background"
+        card = next(c for c in h.all(ToolCallCard) if c.entry.tool_call_id == "w1")
+        assert card.entry.can_cancel
+        await h.caught_up()
+        assert "x stops it" in h.screen_text()
+        card.head.focus()
+        await h.pilot.press("x")
+        await h.until(lambda: card.entry.status == "cancelled", "the call stopped")
+        (stop,) = h.sent_methods("tool_call/cancel")
+        assert stop["params"] == {"sessionId": SID, "toolCallId": "w1"}
+        await h.until(lambda: thread.background_work == (), "the snapshot without it")
+        assert not card.entry.can_cancel
+        assert h.one(StatusBar).activity == "idle · end_turn"

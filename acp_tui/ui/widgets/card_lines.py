@@ -324,6 +324,9 @@ def body_rows(
                 else:
                     shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
                     rows += _plain(wrap_text(Text(shown, style="dim"), look, width))
+    if entry.can_cancel and entry.status not in m.FINISHED_STATUSES:  # v2 background work
+        text = Text("x stops it (the agent offers that)", style="dim")
+        rows += _plain(wrap_text(text, look, width))
     output = raw_command_output(entry)
     if output is not None:
         rows += text_rows(output)

@@ -158,6 +158,10 @@ class TerminalView(ScrollView, can_focus=True):
         """An agent-owned terminal (v2): shown only; keys and ctrl+k do not reach it."""
         return isinstance(self.terminal, AgentTerminal)
 
+    def _agent_stoppable(self) -> bool:
+        """An agent-owned terminal the agent lets us stop (`terminal/cancel`)."""
+        return isinstance(self.terminal, AgentTerminal) and self.terminal.can_cancel
+
     def _show_title(self) -> None:
         # the command comes from the agent: shown as plain text, control characters replaced
         command = " ".join([self.terminal.command, *self.terminal.args]) or "terminal"
@@ -216,7 +220,13 @@ class TerminalView(ScrollView, can_focus=True):
         status = self.terminal.exit_status
         if status is None:
             self.border_subtitle = (
-                "running (the agent's)" if self.agent_owned else ("running · ctrl+k kill")
+                (
+                    "running (the agent's) · ctrl+k stop"
+                    if self._agent_stoppable()
+                    else "running (the agent's)"
+                )
+                if self.agent_owned
+                else "running · ctrl+k kill"
             )
         else:
             self.border_subtitle = status.describe()

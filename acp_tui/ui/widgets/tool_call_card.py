@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Vertical
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -114,7 +115,17 @@ class ToolCallCard(Vertical):
 
     DEFAULT_CSS = "ToolCallCard { height: auto; }"
 
-    BINDINGS = [Binding("d", "show_diff", "full diff", show=False)]
+    BINDINGS = [
+        Binding("d", "show_diff", "full diff", show=False),
+        Binding("x", "stop_call", "stop the call", show=False, id="card.stop"),
+    ]
+
+    class StopRequested(Message):
+        """The user asked to stop a tool call the agent offers to stop (v2 `tool_call/cancel`)."""
+
+        def __init__(self, tool_call_id: str) -> None:
+            super().__init__()
+            self.tool_call_id = tool_call_id
 
     def __init__(
         self,
@@ -305,6 +316,12 @@ class ToolCallCard(Vertical):
             elif isinstance(item, m.PatchDiff):
                 diffs += patch_diffs(item)
         return diffs
+
+    def action_stop_call(self) -> None:
+        """Ask to stop the call, when the agent offers that and it has not finished."""
+        entry = self.entry
+        if entry.can_cancel and entry.status not in m.FINISHED_STATUSES:
+            self.post_message(self.StopRequested(entry.tool_call_id))
 
     def action_show_diff(self) -> None:
         """Open the card's diffs in the diff screen."""
