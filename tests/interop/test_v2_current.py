@@ -67,6 +67,7 @@ async def test_claude_agent_acp_new_under_protocol_2(
             notes = edits["notes.txt"]
             assert (notes.added, notes.removed) == (1, 1)
             assert "new line" in notes.new_text and "old line" in (notes.old_text or "")
+            assert not any(call.disk_notes for call in calls)  # what landed is what they showed
 
             (shell,) = [c for c in calls if c.name == "Bash"]
             (terminal_id,) = [i.terminal_id for i in shell.content if isinstance(i, Terminal)]
