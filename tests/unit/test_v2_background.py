@@ -79,3 +79,9 @@ def test_ctrl_k_on_an_agent_terminal_sends_terminal_cancel_only_when_offered() -
              "exitStatus": {"signal": "SIGTERM"}})  # fmt: skip
     terminal.kill()
     assert cancelled == ["t1"]  # exited: nothing more to stop
+
+
+def test_a_paused_call_is_shown_as_paused() -> None:
+    from acp_tui.ui.widgets.tool_call_facts import status_text
+
+    assert status_text("paused", None).plain == "‖ paused"
