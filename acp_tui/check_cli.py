@@ -39,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
     parser.add_argument("--cwd", metavar="DIR", help="use DIR instead of a temporary directory")
     parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="the ACP version to offer (2: the v2 draft; frames are judged by the version the "
+        "agent answers)",
+    )
+    parser.add_argument(
         "-a",
         "--agent",
         metavar="NAME",
@@ -78,6 +86,7 @@ def main(argv: list[str]) -> int:
             mode=args.mode,
             time_limit=args.timeout,
             cwd=Path(args.cwd).resolve() if args.cwd else None,
+            protocol=args.protocol,
             env=env,
         )
     )
