@@ -74,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
         " offers Landlock); the report says which ran and what it allowed",
     )
     parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="the ACP version to offer (2: the v2 draft; frames are judged by the version the "
+        "agent answers)",
+    )
+    parser.add_argument(
         "-a",
         "--agent",
         metavar="NAME",
@@ -126,6 +134,7 @@ def main(argv: list[str]) -> int:
         guard=guard,
         say=progress,
         sandbox=sandbox,
+        protocol=args.protocol,
     )
     try:
         outcome = asyncio.run(_stoppable(check, guard))

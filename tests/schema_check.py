@@ -100,6 +100,8 @@ V2_REQUEST_PARAMS = {
     "session/delete": "DeleteSessionRequest",
     "session/resume": "ResumeSessionRequest",
     "session/close": "CloseSessionRequest",
+    "tool_call/cancel": "CancelToolCallRequest",
+    "terminal/cancel": "CancelTerminalRequest",
 }
 V2_NOTIFICATION_PARAMS = {
     "session/cancel": "CancelSessionNotification",

@@ -28,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.host.change_log import ChangeLog, Observed, WriteRecord
+from acp_tui.protocol.models import PatchDiff
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.git_patch import patch_diffs
 from acp_tui.thread.thread import Thread
 
 GRACE_SECONDS = 2.0
@@ -51,9 +53,22 @@ DiffText = tuple[str | None, str]
 
 
 def diff_texts(entry: ToolCallEntry, cwd: Path) -> dict[Path, DiffText]:
-    """The (old, new) text of each file the call's diffs show (the last diff per file)."""
+    """The (old, new) text of each file the call's diffs show (the last diff per file).
+
+    A v2 diff (a git patch) shows only its changed regions: a file it changes in one hunk gives
+    that hunk's old and new lines (a fragment, as some v1 agents send), a new file its text; a
+    file changed in several hunks or deleted gives nothing to compare with the disk."""
     found: dict[Path, DiffText] = {}
     for item in entry.content:
+        if isinstance(item, PatchDiff):
+            for diff in patch_diffs(item):
+                if (
+                    diff.path
+                    and not diff.is_deletion
+                    and (diff.is_new_file or len(diff.hunks) == 1)
+                ):
+                    found[resolve(diff.path, cwd)] = (diff.old_text, diff.new_text)
+            continue
         path = getattr(item, "path", None)
         if getattr(item, "type", None) == "diff" and isinstance(path, str) and path:
             old = getattr(item, "old_text", None)

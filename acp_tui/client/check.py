@@ -23,9 +23,10 @@ from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.host.asker import FixedAnswer
+from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.protocol.methods import INITIALIZE
-from acp_tui.protocol.models import RequestPermissionRequest, to_wire
+from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
 from acp_tui.protocol.process_tree import kill_tree
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.sandbox.policy import SandboxRequest
@@ -72,26 +73,44 @@ class CheckUi:
 
 
 class CheckSession(AgentSession):
-    """An `AgentSession` whose permission requests are answered by a fixed policy."""
+    """An `AgentSession` whose permission requests are answered by a fixed policy (v1: in place
+    of the route's handler; v2, whose driver asks the permission broker: as the broker's one
+    listener)."""
 
     def __init__(self, *args: Any, policy: Policy = "allow", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.policy = policy
         self.permission_answers: list[str] = []
+        self.permissions.subscribe(self._answer_pending)
+
+    def _chosen(self, options: list[PermissionOption]) -> PermissionOption | None:
+        for kind in _WANTED.get(self.policy, ()):
+            for option in options:
+                if option.kind == kind:
+                    self.permission_answers.append(f"{kind} {option.option_id}")
+                    return option
+        self.permission_answers.append("cancelled")
+        return None
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         self.thread.upsert_tool_call(params.tool_call)
-        wanted = {
-            "allow": ("allow_once", "allow_always"),
-            "reject": ("reject_once", "reject_always"),
-        }
-        for kind in wanted.get(self.policy, ()):
-            for option in params.options:
-                if option.kind == kind:
-                    self.permission_answers.append(f"{kind} {option.option_id}")
-                    return {"outcome": {"outcome": "selected", "optionId": option.option_id}}
-        self.permission_answers.append("cancelled")
-        return {"outcome": {"outcome": "cancelled"}}
+        option = self._chosen(params.options)
+        if option is None:
+            return {"outcome": {"outcome": "cancelled"}}
+        return {"outcome": {"outcome": "selected", "optionId": option.option_id}}
+
+    def _answer_pending(self, pending: PendingPermission) -> None:
+        option = self._chosen(pending.options)
+        if option is None:
+            pending.cancel()
+        else:
+            pending.select(option.option_id)
+
+
+_WANTED: dict[str, tuple[str, ...]] = {
+    "allow": ("allow_once", "allow_always"),
+    "reject": ("reject_once", "reject_always"),
+}
 
 
 @dataclass
@@ -143,6 +162,7 @@ async def run_check(
     guard: ProcessGuard | None = None,
     say: Callable[[str], None] | None = None,
     sandbox: SandboxRequest | None = None,
+    protocol: int = 1,
 ) -> CheckReport:
     """Run `acp-tui check`: start the agent, shake hands, open a session, optionally send one
     prompt, and report every frame that broke the protocol.
@@ -158,7 +178,7 @@ async def run_check(
         if cwd is None:
             cwd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="acp-check-")))
         ui = CheckUi(auth)
-        settings = Settings(hold_writes=HoldWrites.NEVER)
+        settings = Settings(hold_writes=HoldWrites.NEVER, protocol_version=protocol)
         session = CheckSession(
             argv, cwd, ui, settings=settings, policy=policy, env_extra=dict(env or {}),
             guard=guard, sandbox=sandbox,
@@ -294,7 +314,8 @@ def format_report(report: CheckReport) -> str:
         lines.append("agent's stderr:")
         lines.extend(f"  {line}" for line in report.stderr_tail)
     if not report.marks:
-        lines.append("conformance:      nothing outside the current ACP v1 schema")
+        version = "v2 draft" if report.protocol_version == 2 else "v1 schema"
+        lines.append(f"conformance:      nothing outside the current ACP {version}")
     else:
         counts = ", ".join(f"{count} {kind}" for kind, count in report.mark_counts.items())
         lines.append(f"conformance:      {report.violations} marks ({counts})")

@@ -84,6 +84,8 @@ class DemoAgent(RpcPeer):
                 methods.AUTH_LOGIN: self._authenticate,
                 methods.SESSION_RESUME: self._resume_session,
                 methods.SESSION_SET_CONFIG_OPTION: self._set_config_option,
+                methods.TOOL_CALL_CANCEL: self._cancel_tool_call,
+                methods.TERMINAL_CANCEL: self._cancel_terminal,
             }
         )
         self.extras = SessionExtras(self.sessions)
@@ -140,6 +142,15 @@ class DemoAgent(RpcPeer):
             }
         )
 
+    def v2_state(self, session: Session) -> v2.V2State:
+        """The session's v2 state (message ids, inbox, background work)."""
+        return self.v2_states.setdefault(session.id, v2.V2State())
+
+    def state_update(self, session: Session, state: str, **fields: Any) -> JsonObject:
+        """A v2 state snapshot, with the session's background work (the whole list)."""
+        work = list(self.v2_state(session).background)
+        return {"sessionUpdate": "state_update", "state": state, **fields, "background": work}
+
     async def request(self, method: str, params: JsonObject) -> Any:
         """Ask the client; other frames keep flowing while we wait for the answer with our id.
 
@@ -147,16 +158,12 @@ class DemoAgent(RpcPeer):
         """
         session = self.sessions.get(params.get("sessionId"))  # type: ignore[arg-type]
         if self.protocol >= 2 and method == methods.SESSION_REQUEST_PERMISSION and session:
-            await self.update(
-                session, {"sessionUpdate": "state_update", "state": "requires_action"}
-            )
+            await self.update(session, self.state_update(session, "requires_action"))
             try:
                 return await self._request(method, params)
             finally:
                 if session.turn is not None and not session.turn.done():
-                    await self.update(
-                        session, {"sessionUpdate": "state_update", "state": "running"}
-                    )
+                    await self.update(session, self.state_update(session, "running"))
         return await self._request(method, params)
 
     def request_soon(self, method: str, params: JsonObject) -> None:
@@ -220,8 +227,12 @@ class DemoAgent(RpcPeer):
         self._require_auth()
         session = Session(id=f"demo-{uuid.uuid4().hex[:12]}", cwd=self._cwd(params))
         self.sessions[session.id] = session
-        if self.protocol >= 2:
-            return {"sessionId": session.id, "configOptions": v2.config_options(session)}
+        if self.protocol >= 2:  # the current draft: the commands come with the answer
+            return {
+                "sessionId": session.id,
+                "configOptions": v2.config_options(session),
+                "availableCommands": v2.commands(),
+            }
         return {
             "sessionId": session.id,
             "modes": self._modes(session),
@@ -236,7 +247,7 @@ class DemoAgent(RpcPeer):
             raise RpcError(INVALID_PARAMS, "sessionId must be a string")
         session = self.sessions.setdefault(session_id, Session(id=session_id, cwd=cwd))
         session.cwd = cwd
-        return {"configOptions": v2.config_options(session)}
+        return {"configOptions": v2.config_options(session), "availableCommands": v2.commands()}
 
     async def _set_config_option(self, params: JsonObject) -> JsonObject:
         session = self.session(params)
@@ -263,12 +274,14 @@ class DemoAgent(RpcPeer):
         return {"modes": self._modes(session), "configOptions": self.extras.config_options(session)}
 
     async def _announce(self, session: Session) -> None:
-        commands = [
-            {"name": name, "description": description} for name, description in content.COMMANDS
-        ]
-        await self.update(
-            session, {"sessionUpdate": "available_commands_update", "availableCommands": commands}
-        )
+        if self.protocol < 2:  # (v2: in the session/new or resume answer)
+            commands = [
+                {"name": name, "description": description} for name, description in content.COMMANDS
+            ]
+            await self.update(
+                session,
+                {"sessionUpdate": "available_commands_update", "availableCommands": commands},
+            )
         await self.update(
             session,
             {
@@ -331,38 +344,42 @@ class DemoAgent(RpcPeer):
         """Accept now when idle (the turn runs on); during a turn, accept when a break point
         takes it. A `$/cancel_request` before that withdraws it from the inbox."""
         text = _first_text(prompt)
+        state = self.v2_states.setdefault(session.id, v2.V2State())
+        message_id = state.new_id("user")  # the answer names the user message it became
         if session.turn is None or session.turn.done():
-            session.turn = self._spawn(self._turns_v2(session, text, prompt))
-            return {}
-        inbox = self.v2_states.setdefault(session.id, v2.V2State()).inbox
+            session.turn = self._spawn(self._turns_v2(session, text, prompt, message_id))
+            return {"messageId": message_id}
+        inbox = state.inbox
         taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (text, taken)
+        entry = (text, taken, message_id)
         inbox.waiting.append(entry)
         try:
             await taken
         finally:
             if entry in inbox.waiting:
                 inbox.waiting.remove(entry)
-        return {}
+        return {"messageId": message_id}
 
-    async def _user_message(self, session: Session, text: str) -> None:
+    async def _user_message(self, session: Session, text: str, message_id: str) -> None:
         state = self.v2_states.setdefault(session.id, v2.V2State())
         await self.update(
             session,
             {
                 "sessionUpdate": "user_message",
-                "messageId": state.new_id("user"),
+                "messageId": message_id,
                 "content": [text_block(text)],
             },
         )
         state.last_kind = None
         session.history.append(("user", text))
 
-    async def _turns_v2(self, session: Session, text: str, prompt: list[Any]) -> str:
+    async def _turns_v2(
+        self, session: Session, text: str, prompt: list[Any], message_id: str
+    ) -> str:
         """Run turns while prompts keep coming: running → … → idle with the stop reason."""
         state = self.v2_states.setdefault(session.id, v2.V2State())
-        await self.update(session, {"sessionUpdate": "state_update", "state": "running"})
-        await self._user_message(session, text)
+        await self.update(session, self.state_update(session, "running"))
+        await self._user_message(session, text, message_id)
         stop_reason = "end_turn"
         while True:
             turn = Turn(self, session, prompt)
@@ -375,13 +392,12 @@ class DemoAgent(RpcPeer):
                 session.history.append(("agent", "".join(turn.said)))
             if stop_reason == "cancelled" or not state.inbox.waiting:
                 break
-            text, taken = state.inbox.waiting.pop(0)
+            text, taken, message_id = state.inbox.waiting.pop(0)
             prompt = [text_block(text)]
             taken.set_result(None)
-            await self._user_message(session, text)
-        await self.update(
-            session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": stop_reason}
-        )
+            await self._user_message(session, text, message_id)
+        state.stop_reason = stop_reason
+        await self.update(session, self.state_update(session, "idle", stopReason=stop_reason))
         return stop_reason
 
     async def break_point(self, session: Session, turn: Turn) -> None:
@@ -390,13 +406,32 @@ class DemoAgent(RpcPeer):
             return
         inbox = self.v2_states.setdefault(session.id, v2.V2State()).inbox
         while inbox.waiting:
-            text, taken = inbox.waiting.pop(0)
+            text, taken, message_id = inbox.waiting.pop(0)
             taken.set_result(None)
-            await self._user_message(session, text)
+            await self._user_message(session, text, message_id)
             await turn.say(
                 f"Taking your message now, mid-turn: *{text.strip()[:60]}*. "
                 "Noted; I'll carry on with the tour.\n"
             )
+
+    # ---- v2: stopping background work -----------------------------------------------------
+
+    async def _cancel_tool_call(self, params: JsonObject) -> JsonObject:
+        """`tool_call/cancel`: stop the background task if it is the one named (it confirms
+        with the call's `cancelled` status)."""
+        session = self.session(params)
+        stop = self.v2_states.setdefault(session.id, v2.V2State()).stoppable.get(
+            str(params.get("toolCallId"))
+        )
+        if stop is None:
+            raise RpcError(INVALID_PARAMS, "Unknown, finished or not cancellable tool call")
+        stop()
+        return {}
+
+    async def _cancel_terminal(self, params: JsonObject) -> JsonObject:
+        """`terminal/cancel`: the demo's terminals never offer it."""
+        self.session(params)
+        raise RpcError(INVALID_PARAMS, "Unknown, exited or not cancellable terminal")
 
     async def crash(self, exit_code: int, stderr_lines: list[str]) -> None:
         """`/crash`: our output is already flushed (every send drains); say why and die."""

@@ -60,6 +60,9 @@ class Peer(Protocol):
     def crash(self, exit_code: int, stderr_lines: list[str]) -> Awaitable[None]:
         """Write `stderr_lines` and exit with `exit_code` (the crash demo)."""
 
+    def v2_state(self, session: Session) -> v2.V2State:
+        """The session's v2 state (message ids, inbox, background work)."""
+
 
 class Turn:
     """Runs the script for one `session/prompt` and remembers what is still open."""
@@ -199,7 +202,7 @@ class Turn:
         await self.stream("agent_thought_chunk", content.THOUGHT)
         await self.set_plan("pending", "pending", "pending", "pending")
         if self.peer.protocol >= 2:
-            await v2.background_task(self)
+            await v2.background_task(self, self.peer.v2_state(self.session))
         await self.usage(1_240, 0.0042)
         await self.pause()
         await self.set_plan("in_progress", "pending", "pending", "pending")

@@ -24,6 +24,7 @@ import difflib
 import itertools
 import os
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,9 +44,10 @@ BACKGROUND_STEPS = ("indexed 12 files", "indexed 31 files", "indexed 54 files: d
 
 @dataclass
 class Inbox:
-    """Prompts the client sent while a turn ran: (text, future answered when taken)."""
+    """Prompts the client sent while a turn ran: (text, future answered when taken, the id of
+    the user message it becomes)."""
 
-    waiting: list[tuple[str, asyncio.Future[None]]] = field(default_factory=list)
+    waiting: list[tuple[str, asyncio.Future[None], str]] = field(default_factory=list)
 
 
 @dataclass
@@ -56,6 +58,12 @@ class V2State:
     last_kind: str | None = None
     message_id: str = ""
     inbox: Inbox = field(default_factory=Inbox)
+    background: list[JsonObject] = field(default_factory=list)
+    """The background work every state snapshot lists (the whole list each time)."""
+    stoppable: dict[str, Callable[[], None]] = field(default_factory=dict)
+    """Tool calls that offer `cancel`, and how each is stopped (`tool_call/cancel`)."""
+    stop_reason: str = "end_turn"
+    """The last turn's stop reason (a later idle snapshot repeats it)."""
 
     def new_id(self, prefix: str) -> str:
         """A new id with `prefix`, unique in this session."""
@@ -80,6 +88,14 @@ def config_options(session: Session) -> list[JsonObject]:
     ]
 
 
+def commands() -> list[JsonObject]:
+    """The slash commands as the current draft sends them in the session/new answer."""
+    return [
+        {"type": "command", "name": name, "description": description}
+        for name, description in content.COMMANDS
+    ]
+
+
 def initialize_answer(version: str) -> JsonObject:
     """The demo's v2 `initialize` answer."""
     return {
@@ -98,12 +114,17 @@ def initialize_answer(version: str) -> JsonObject:
 
 
 def git_patch(path: str, old: str, new: str) -> str:
-    """A unified diff of one file, as the v2 draft's patch content carries it."""
-    name = path.lstrip("/")
+    """One file's `diff --git` section, as the current draft's patch content carries it: the
+    absolute path without Git's `a/` `b/` prefixes, `/dev/null` for a new file's old side."""
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        path if old else "/dev/null",
+        path,
     )
-    return "".join(lines)
+    body = "".join(lines)
+    header = f"diff --git {path} {path}\n" + ("" if old else "new file mode 100644\n")
+    return header + body
 
 
 def _tool_content_v2(item: Any) -> Any:
@@ -111,7 +132,9 @@ def _tool_content_v2(item: Any) -> Any:
         old = item.get("oldText") or ""
         return {
             "type": "diff",
-            "changes": [{"operation": "modify" if old else "add", "path": item["path"]}],
+            "changes": [
+                {"operation": "modify" if old else "add", "path": item["path"], "fileType": "text"}
+            ],
             "patch": {
                 "format": "git_patch",
                 "text": git_patch(item["path"], old, item.get("newText", "")),
@@ -272,10 +295,41 @@ def permission_params(turn: TurnApi, call: str, path: str, options: list[JsonObj
     }
 
 
-async def background_task(turn: TurnApi) -> None:
-    """Started in the tour; keeps reporting after the turn went idle, then says it's done."""
-    call = await turn.tool_start("Index the project (in the background)", "search", "in_progress")
+async def background_task(turn: TurnApi, state: V2State) -> None:
+    """Started in the tour; keeps reporting after the turn went idle, then says it's done.
+
+    It is background work as the current draft has it: listed in every state snapshot while it
+    runs, and offering `cancel` (`tool_call/cancel` stops it: reported `cancelled`)."""
+    call = await turn.tool_start(
+        "Index the project (in the background)",
+        "search",
+        "in_progress",
+        capabilities={"cancel": {}},
+    )
     turn.open_tool_calls.pop(call, None)  # not the turn's: it outlives it
+    state.background.append({"type": "tool_call", "toolCallId": call})
+
+    async def finish(status: str) -> None:
+        state.stoppable.pop(call, None)
+        await turn.send(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": call,
+                "status": status,
+                "capabilities": None,
+            }
+        )
+        state.background[:] = [w for w in state.background if w.get("toolCallId") != call]
+        running = turn.session.turn
+        if running is None or running.done():  # idle: a snapshot without it says it is over
+            await turn.send(
+                {
+                    "sessionUpdate": "state_update",
+                    "state": "idle",
+                    "stopReason": state.stop_reason,
+                    "background": list(state.background),
+                }
+            )
 
     async def run() -> None:
         await turn.pause(1.5)
@@ -301,9 +355,7 @@ async def background_task(turn: TurnApi) -> None:
                     },
                 }
             )
-        await turn.send(
-            {"sessionUpdate": "tool_call_update", "toolCallId": call, "status": "completed"}
-        )
+        await finish("completed")
         await turn.send(
             {
                 "sessionUpdate": "agent_message_chunk",
@@ -312,4 +364,11 @@ async def background_task(turn: TurnApi) -> None:
             }
         )
 
-    turn.peer.spawn(run())
+    task = turn.peer.spawn(run())
+
+    def stop() -> None:
+        if not task.done():
+            task.cancel()
+            turn.peer.spawn(finish("cancelled"))
+
+    state.stoppable[call] = stop

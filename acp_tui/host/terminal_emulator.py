@@ -97,8 +97,14 @@ class TerminalEmulator:
     output the result reads the same as feeding everything.
     """
 
-    def __init__(self, columns: int = 80, lines: int = 24, history: int = 5000) -> None:
+    def __init__(
+        self, columns: int = 80, lines: int = 24, history: int = 5000, *, newline_mode: bool = False
+    ) -> None:
+        """`newline_mode`: a line feed also returns the carriage (the terminal's LNM mode), for
+        output that was not written through a PTY (an agent-owned terminal's: LF without CR)."""
         self.screen = ScrollbackScreen(columns, lines, history)
+        if newline_mode:
+            self.screen.set_mode(pyte.modes.LNM)
         self._stream = pyte.ByteStream(self.screen)
 
     def feed(self, data: bytes, budget: int | None = None) -> None:

@@ -107,6 +107,20 @@ class AgentApi:
 
     # ---- sessions ---------------------------------------------------------------------------
 
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        """v2 `tool_call/cancel`: ask the agent to stop a tool call that offers it (the agent
+        confirms with the call's final status)."""
+        await self._request(
+            methods.TOOL_CALL_CANCEL, {"sessionId": session_id, "toolCallId": tool_call_id}
+        )
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        """v2 `terminal/cancel`: ask the agent to stop a terminal that offers it (the agent
+        confirms with the terminal's exit status)."""
+        await self._request(
+            methods.TERMINAL_CANCEL, {"sessionId": session_id, "terminalId": terminal_id}
+        )
+
     async def new_session(
         self, cwd: str, mcp_servers: list[Any], *, system_prompt: JsonObject | None = None
     ) -> NewSessionResponse:

@@ -13,17 +13,21 @@ allows is never marked: ids from 0, a permission `toolCall` with only its id, a 
 a repeated `tool_call` for one id, extension methods starting with `_`.
 
 Only the agent's frames are judged; the client's own outgoing frames are tracked for pairing.
+A connection whose `initialize` was answered with protocol version 2 is judged by the v2 draft's
+rules from then on (`conformance_v2.py`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from acp_tui.protocol import conformance_v2 as v2
 from acp_tui.protocol import methods
 from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
@@ -37,16 +41,9 @@ from acp_tui.protocol.models import (
     PromptResponse,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
-    UnknownUpdate,
     parse_session_update,
 )
 from acp_tui.protocol.models._base import Repair, note_repair, recording_repairs
-from acp_tui.protocol.models.v2 import (
-    PROTOCOL_V2,
-    RequestPermissionRequestV2,
-    V2InitializeResponse,
-    parse_v2_update,
-)
 from acp_tui.protocol.router import CLIENT_REQUESTS
 from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
@@ -108,14 +105,6 @@ RESULTS: dict[str, type[BaseModel]] = {
     methods.SESSION_SET_MODE: SetSessionModeResponse,
     methods.SESSION_SET_CONFIG_OPTION: SetSessionConfigOptionResponse,
 }
-V2_RESULTS: dict[str, type[BaseModel] | None] = {
-    methods.INITIALIZE: V2InitializeResponse,
-    methods.SESSION_PROMPT: None,  # v2 answers a prompt when it is accepted: nothing to check
-    methods.SESSION_NEW: None,  # (v2 config options: read by the v2 driver, `models/v2.py`)
-    methods.SESSION_RESUME: None,
-}
-"""What a v2 agent's answers are read with (None: not checked; others as v1)."""
-_UNCHECKED: Any = object()
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 PERMISSION_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
@@ -155,7 +144,7 @@ class ConformanceChecker:
         self.sessions = SessionLinks()
         """The sessions the client opened and the subagent sessions announced."""
         self.v2 = False
-        """The agent answered `initialize` with version 2: its frames are read by v2's rules."""
+        """The agent answered `initialize` with ACP v2: the v2 draft's rules apply."""
 
     # ---- the client's frames ------------------------------------------------------------
 
@@ -224,7 +213,8 @@ class ConformanceChecker:
         self.fit.call(method, frame.get("params"))
         if method == methods.SESSION_REQUEST_PERMISSION:
             self._session_known(frame.get("params"), method, marks)
-        self._params(method, frame.get("params"), AGENT_REQUESTS, marks)
+        known = v2.V2_AGENT_REQUESTS if self.v2 else AGENT_REQUESTS
+        self._params(method, frame.get("params"), known, marks)
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
@@ -241,7 +231,8 @@ class ConformanceChecker:
                     marks.append(Mark(MarkKind.SUBAGENT_REFUSED, problem))
         else:
             self.fit.call(method, params)
-        self._params(method, params, AGENT_NOTIFICATIONS, marks)
+        known = v2.V2_AGENT_NOTIFICATIONS if self.v2 else AGENT_NOTIFICATIONS
+        self._params(method, params, known, marks)
 
     def _session_known(self, params: Any, method: str, marks: list[Mark]) -> None:
         session_id = params.get("sessionId") if type(params) is dict else None
@@ -261,21 +252,23 @@ class ConformanceChecker:
                 marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"method {method!r}"))
             return
         if method == methods.SESSION_UPDATE:
-            if self.v2:
-                _v2_session_notification(params, marks)
-                return
-            _session_notification(params, marks)
+            _session_notification(params, marks, v2.read_update if self.v2 else None)
             if type(params) is dict:
-                _check_values(method, params, marks)
-            return
-        if self.v2 and method == methods.SESSION_REQUEST_PERMISSION:
-            _validate(RequestPermissionRequestV2, params, method, marks)
+                self._check_values(method, params, marks)
             return
         model = known[method]
         if model is not None:
             _validate(model, params, method, marks)
             if type(params) is dict:
-                _check_values(method, params, marks)
+                self._check_values(method, params, marks)
+
+    def _check_values(self, method: str, params: dict[str, Any], marks: list[Mark]) -> None:
+        if not self.v2:
+            _check_values(method, params, marks)
+            return
+        for problem, detail in v2.value_problems(method, params):
+            kind = MarkKind.RELATIVE_PATH if problem == "relative" else MarkKind.UNKNOWN_VARIANT
+            marks.append(Mark(kind, detail))
 
     def _response(self, frame: dict[str, Any], marks: list[Mark]) -> None:
         request_id = frame.get("id")
@@ -294,16 +287,16 @@ class ConformanceChecker:
             return
         self.fit.result(ours[1], frame["result"])
         result = frame["result"]
-        if ours[1] == methods.INITIALIZE and type(result) is dict:
-            self.v2 = result.get("protocolVersion") == PROTOCOL_V2
-        if self.v2:
-            model_v2 = V2_RESULTS.get(ours[1], _UNCHECKED)
-            if model_v2 is not None and model_v2 is not _UNCHECKED:
-                _validate(model_v2, result, f"{ours[1]} result", marks)
-            if model_v2 is not _UNCHECKED:
-                return
         if ours[1] in (methods.SESSION_NEW, methods.SESSION_FORK) and type(result) is dict:
             self.sessions.opened_session(result.get("sessionId"))
+        if v2.answers_v2(ours[1], result):
+            self.v2 = True
+            self.fit.speaks_v2()
+        if self.v2:
+            model = v2.V2_RESULTS.get(ours[1])
+            if model is not None:
+                _validate(model, v2.v1_shaped(result), f"{ours[1]} result", marks)
+            return
         model = RESULTS.get(ours[1])
         if model is not None:
             _validate(model, frame["result"], f"{ours[1]} result", marks)
@@ -335,13 +328,16 @@ def _plain_text_chunk(params: Any) -> bool:
     return size == 2
 
 
-def _session_notification(params: Any, marks: list[Mark]) -> None:
+def _session_notification(
+    params: Any, marks: list[Mark], read_update: Callable[[Any], Any] | None = None
+) -> None:
     """`session/update`'s params checked as `SessionNotification` checks them (its first error
     and what its update's model repairs), without building its validator: that one holds every
     update kind's, the session reads each update with its kind's model alone
     (`parse_session_update`), and agents send updates as the session opens, before the
-    prompt is ready."""
+    prompt is ready. `read_update`: how the update is read (v2's reader; v1's by default)."""
     what = methods.SESSION_UPDATE
+    read = parse_session_update if read_update is None else read_update
     with recording_repairs() as repairs:
         if type(params) is not dict:
             error = "params: Input should be a valid dictionary or instance of SessionNotification"
@@ -355,27 +351,12 @@ def _session_notification(params: Any, marks: list[Mark]) -> None:
             elif type(params["sessionId"]) is not str:
                 error = "sessionId: Input should be a valid string"
             if "update" in params:
-                parse_session_update(params["update"])
+                read(params["update"])
             elif not error:
                 error = "update: Field required"
         if error:
             marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: {error}"))
     _mark_repairs(repairs, what, marks)
-
-
-def _v2_session_notification(params: Any, marks: list[Mark]) -> None:
-    """A v2 agent's `session/update`: its `sessionId`, and its update read as v2 reads it
-    (`models.v2.parse_v2_update`: v2's own kinds, then those it shares with v1)."""
-    what = methods.SESSION_UPDATE
-    if type(params) is not dict or type(params.get("sessionId")) is not str:
-        marks.append(Mark(MarkKind.WRONG_TYPE, f"{what}: sessionId missing or not a string"))
-        return
-    with recording_repairs() as repairs:
-        update = parse_v2_update(params.get("update"))
-    _mark_repairs(repairs, what, marks)
-    if isinstance(update, UnknownUpdate) and not repairs:
-        kind = update.session_update
-        marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"{what}: v2 session update {kind!r}"))
 
 
 def _validate(model: type[BaseModel], value: Any, what: str, marks: list[Mark]) -> None:

@@ -22,6 +22,7 @@ class SchemaLevel(IntEnum):
     V1_AUGUST = 0
     V1_CURRENT = 1
     V1_CURRENT_UNSTABLE = 2
+    V2_DRAFT = 3
 
     @property
     def title(self) -> str:
@@ -33,6 +34,7 @@ _TITLES: Final = {
     SchemaLevel.V1_AUGUST: "ACP v1 1.21 (August 2026)",
     SchemaLevel.V1_CURRENT: "ACP v1, current stable (SDK 2.4.0)",
     SchemaLevel.V1_CURRENT_UNSTABLE: "ACP v1, current with its unstable part (SDK 2.4.0)",
+    SchemaLevel.V2_DRAFT: "ACP v2, the current draft (SDK 2.4.0)",
 }
 
 STABLE_SINCE_AUGUST: Final = frozenset({"notice", "compaction_update", "compaction_summary_chunk"})
@@ -84,6 +86,10 @@ class SchemaFit:
     def _need(self, feature: str, level: SchemaLevel) -> None:
         if self.needs.get(feature, SchemaLevel.V1_AUGUST) < level:
             self.needs[feature] = level
+
+    def speaks_v2(self) -> None:
+        """The agent answered `initialize` with ACP v2: its frames are the v2 draft's."""
+        self._need("protocolVersion 2", SchemaLevel.V2_DRAFT)
 
     def update(self, update: Any) -> None:
         """A `session/update`'s update (a dict as sent)."""

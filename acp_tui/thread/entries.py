@@ -172,6 +172,8 @@ class ToolCallEntry:
     disk_notes: list[str] = field(default_factory=list)
     """What the change monitor saw differ from the call's diffs (a file that ended up unlike
     what the diff showed); set with `Thread.set_disk_notes`."""
+    can_cancel: bool = False
+    """v2: the agent lets the client stop this call (`capabilities.cancel`: `tool_call/cancel`)."""
     parent_tool_call_id: str | None = None
     """The tool call whose subagent runs this one, as the agent said (`session.subagents`)."""
     dropped_parent: str | None = None

@@ -147,6 +147,9 @@ class Thread(ThreadPlans, ThreadSettings):
         self.turn_running = False
         self.last_stop_reason: str | None = None
         self.state = "idle"
+        self.background_work: tuple[str, ...] | None = None
+        """v2: what the agent's last state snapshot listed as running in the background (each
+        as "kind id"); None when it reports none."""
         """The agent's foreground work: "idle", "running", "requires_action" (or newer, v2)."""
         self.background: set[int] = set()
         """Ids of entries that arrived or changed while idle (v2 background activity)."""

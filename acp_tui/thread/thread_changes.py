@@ -120,6 +120,11 @@ class TurnStateChanged:
     """The failure in words, when the turn stopped with an `error` stop reason."""
 
 
+@dataclass(slots=True)
+class BackgroundWorkChanged:
+    """v2: the background work a state snapshot lists changed (`Thread.background_work`)."""
+
+
 Change = (
     EntryAdded
     | MessageChunkAppended
@@ -136,5 +141,6 @@ Change = (
     | UsageChanged
     | InfoChanged
     | TurnStateChanged
+    | BackgroundWorkChanged
     | NoticeReceived
 )

@@ -173,3 +173,18 @@ async def test_requests_with_ids_json_rpc_does_not_allow_are_answered_and_marked
     invalid = [a for a in answers if a.get("error", {}).get("code") == -32600]
     assert [a["id"] for a in invalid] == [None] * len(INVALID_IDS)
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+async def test_check_offers_v2_and_judges_the_frames_by_the_v2_draft(tmp_path: Path) -> None:
+    """`--protocol 2`: the demo answers v2; its permission question is answered by the policy
+    (v2 asks through the permission broker), its frames fit the v2 draft and none is marked."""
+    demo = [sys.executable, "-m", "acp_tui.demo.agent"]
+    report = await run_check(demo, prompt="/edit", protocol=2, cwd=tmp_path)
+    assert report.error is None, report.error
+    assert report.protocol_version == 2
+    assert report.permission_answers == ["allow_once allow-once"]
+    assert report.stop_reason == "end_turn"
+    assert "tour" in report.commands
+    assert report.violations == 0, report.marks
+    assert "ACP v2, the current draft" in report.schema
+    assert "nothing outside the current ACP v2 draft" in format_report(report)

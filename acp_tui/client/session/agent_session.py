@@ -650,6 +650,12 @@ class AgentSession:
         """The unstable `session/set_model`; an error message, or None."""
         return await session_config.set_model(self, model_id)
 
+    async def cancel_tool_call(self, tool_call_id: str) -> str | None:
+        """v2: ask the agent to stop a tool call that offers it (`tool_call/cancel`)."""
+        if self.v2 is None:
+            return "only an ACP v2 agent can stop one tool call"
+        return await self.v2.cancel_tool_call(tool_call_id)
+
     async def list_providers(self) -> tuple[list[ProviderInfo], str | None]:
         """Unstable `providers/list`: the providers, or an error message."""
         return await providers.list_providers(self)

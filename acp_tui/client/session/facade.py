@@ -269,6 +269,11 @@ class SessionFacade(Protocol):
         it could not be, or None."""
         ...
 
+    async def cancel_tool_call(self, tool_call_id: str) -> str | None:
+        """v2: ask the agent to stop a tool call that offers it (`tool_call/cancel`); why it
+        could not, or None."""
+        ...
+
     async def cancel_subagent(self, session_id: str) -> bool:
         """Cancel a subagent session's work, when it offers that; False when it cannot be."""
         ...

@@ -162,7 +162,8 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
 def apply_session_setup(
     thread: Thread, result: SessionSetup, *, keep_missing: bool = False
 ) -> None:
-    """What a session open answered besides its id: modes, config options, models.
+    """What a session open answered besides its id: modes, config options, models, and (v2)
+    the slash commands (`availableCommands`; v1 sends them as an update).
 
     Args:
         thread: the session's thread, which takes them.

@@ -3,7 +3,7 @@
 A v2 client offers no `fs`/`terminal` (v2 dropped them: the agent reads, writes and runs
 things itself); it can run terminal logins (`auth.terminal`). The answer's `info`,
 `capabilities` and `authMethods` (`methodId`, explicit `type`) become the same `AgentHello`
-a v1 answer does, with `protocol_version=2`.
+a v1 answer does, with `protocol_version=2`; `providers` (unstable) is the same offer as v1's.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
     info = response.info
     session = response.capabilities.session
     prompt = (session.prompt if session is not None else None) or {}
-    offered = _objects(response.capabilities.model_extra)  # unstable: providers
     session_extra = _objects(session.model_extra if session is not None else None)
     capabilities = AgentCapabilities(
         # v2: session/list, resume and close are baseline methods; delete is advertised
@@ -49,12 +48,12 @@ def read_v2_initialize_result(result: Any) -> AgentHello:
             archive=session_extra.get("archive"),
             status=session_extra.get("status"),
         ),
-        providers=offered.get("providers"),
         prompt_capabilities=PromptCapabilities(
             image=isinstance(prompt.get("image"), dict),
             audio=isinstance(prompt.get("audio"), dict),
             embedded_context=isinstance(prompt.get("embeddedContext"), dict),
         ),
+        providers=response.capabilities.providers,  # unstable, the same `providers/*` as v1
     )
     methods = [
         AuthMethodInfo(

@@ -54,7 +54,9 @@ class V2Driver:
 
     def __init__(self, session: V2Session) -> None:
         self.session = session
-        self.reducer = V2Reducer(session.thread, on_placed=self._placed)
+        self.reducer = V2Reducer(
+            session.thread, on_placed=self._placed, on_terminal_cancel=self._cancel_terminal
+        )
         self._requests: dict[int, asyncio.Task[None]] = {}
         self._unsubscribe = session.thread.subscribe(self._on_change)
         self._unsubscribe_state = session.state_changed.subscribe(self._on_session_state)
@@ -169,6 +171,41 @@ class V2Driver:
                 self.reducer.pending = [p for p in self.reducer.pending if p.entry is None]
         elif isinstance(change, ch.ConfigOptionsChanged):
             self._modes_from_config()
+
+    # ---- background work: tool calls and terminals that offer cancel -----------------------
+
+    async def cancel_tool_call(self, tool_call_id: str) -> str | None:
+        """Ask the agent to stop a tool call that offers it (`tool_call/cancel`); why it could
+        not, or None (the call's final status comes as an update)."""
+        session = self.session
+        entry = session.thread.tool_calls.get(tool_call_id)
+        if entry is None or not entry.can_cancel:
+            return "the agent does not offer to stop this tool call"
+        if session.session_id is None:
+            return "no session"
+        try:
+            await session.api.cancel_tool_call(session.session_id, tool_call_id)
+        except RpcError as error:
+            return error.message
+        except ConnectionClosed:
+            return "the agent is not running"
+        return None
+
+    def _cancel_terminal(self, terminal_id: str) -> None:
+        session = self.session
+        if session.session_id is None:
+            return
+        session_id = session.session_id
+
+        async def cancel() -> None:
+            try:
+                await session.api.cancel_terminal(session_id, terminal_id)
+            except RpcError as error:
+                session.notices.emit(Notice(f"The terminal was not stopped: {error.message}"))
+            except ConnectionClosed:
+                pass
+
+        session.tasks.spawn(f"v2 terminal/cancel {terminal_id}", cancel())
 
     # ---- modes ------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
-"""ACP v2 (draft, schema 2.0.0-alpha.3) where it differs from v1: the wire shapes acp-tui reads.
+"""ACP v2 (the current draft: SDK 2.4.0's schema/v2) where it differs from v1: the wire shapes
+acp-tui reads.
 
-What v2 changes, as far as a client sees it (pinned schema in tests/data/acp-schema/v2):
+What v2 changes, as far as a client sees it (schema in tests/data/acp-schema/current/v2; the
+August alpha.3 pin in tests/data/acp-schema/v2 is older):
 
 - `initialize` carries `info`/`capabilities` (v1: `clientInfo`/`clientCapabilities`; the answer
   `info`/`capabilities`/`authMethods` with `methodId` and an explicit `type`). The client no
@@ -18,6 +20,12 @@ What v2 changes, as far as a client sees it (pinned schema in tests/data/acp-sch
   `session/set_mode` are gone (restarts use `session/resume`, modes are config options with
   category `mode`, set with `session/set_config_option` `{"type":"id"}`); `plan` is gone
   (`plan_update`); `session/request_permission` has `title` and a `subject`.
+- Since alpha.3: `session/prompt` is answered `{messageId}` (the id of the user message it
+  became); `session/new`, `resume` and `fork` answer the slash commands (`availableCommands`,
+  each `{"type": "command", ...}`); state snapshots list the background work (`background`:
+  terminals, tool calls, subagent sessions still running) and may be `unknown`; a tool call or
+  terminal that can be stopped says so (`capabilities.cancel`) and is stopped with
+  `tool_call/cancel` / `terminal/cancel`; a tool call may be `paused`; a terminal has a `size`.
 """
 
 from __future__ import annotations
@@ -29,8 +37,11 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from ._base import AcpModel, DefaultOnError, Meta, OptStr, OptUInt, SkipInvalidItems
+from .agent_methods import NewSessionResponse
 from .client_methods import PermissionOption, RequestPermissionRequest
 from .content import ContentBlock
+from .history import ForkSessionResponse, ResumeSessionResponse
+from .session import AvailableCommand
 from .tools import ToolCallContent, ToolCallUpdate
 from .updates import UnknownUpdate, parse_session_update
 from .work_state import WorkState
@@ -60,12 +71,40 @@ class MessageChunkV2(AcpModel):
     content: ContentBlock
 
 
+BACKGROUND_KINDS = ("terminal", "tool_call", "subagent")
+"""The kinds of background work the draft names (a newer one is kept as its string)."""
+
+
+class BackgroundWork(AcpModel):
+    """One piece of work running beside the foreground: a terminal, a tool call or a subagent
+    session the agent announced before (by its id)."""
+
+    type: str
+    terminal_id: OptStr = None
+    tool_call_id: OptStr = None
+    session_id: OptStr = None
+
+
 class StateUpdate(WorkState):
     """`state_update`: the agent's foreground work is `running`, `idle` (with its stop reason,
-    usage, and the error of an `error` stop) or `requires_action` (or a newer state, kept as its
-    string): a state snapshot."""
+    usage, and the error of an `error` stop), `requires_action` or `unknown` (or a newer state,
+    kept as its string): a state snapshot, with the background work as a whole list (None: not
+    reported; a malformed list reads as not reported)."""
 
     session_update: Literal["state_update"] = "state_update"
+    background: Annotated[list[BackgroundWork] | None, DefaultOnError] = None
+
+
+class CancelCapabilities(AcpModel):
+    """`capabilities` of a tool call or an agent-owned terminal: `cancel` (an object) when the
+    client may stop it (`tool_call/cancel`, `terminal/cancel`); a malformed value: no controls."""
+
+    cancel: Annotated[dict[str, Any] | None, DefaultOnError] = None
+
+
+class TerminalSize(AcpModel):
+    cols: int
+    rows: int
 
 
 class ToolCallContentChunk(AcpModel):
@@ -97,6 +136,8 @@ class TerminalUpdate(AcpModel):
     cwd: OptStr = None
     output: Annotated[TerminalOutput | None, DefaultOnError] = None
     exit_status: Annotated[TerminalExitStatus | None, DefaultOnError] = None
+    size: Annotated[TerminalSize | None, DefaultOnError] = None
+    capabilities: Annotated[CancelCapabilities | None, DefaultOnError] = None
 
 
 class TerminalOutputChunk(AcpModel):
@@ -173,6 +214,36 @@ def v1_config_options(options: list[Any]) -> list[Any]:
     ]
 
 
+# ---- answers ---------------------------------------------------------------------------------
+
+OptCommandList = Annotated[list[AvailableCommand] | None, SkipInvalidItems, DefaultOnError]
+
+
+class V2NewSessionResponse(NewSessionResponse):
+    """v2 `session/new` answer (config options read as v1's): also the slash commands."""
+
+    available_commands: OptCommandList = None
+
+
+class V2ResumeSessionResponse(ResumeSessionResponse):
+    """v2 `session/resume` answer: also the slash commands."""
+
+    available_commands: OptCommandList = None
+
+
+class V2ForkSessionResponse(ForkSessionResponse):
+    """v2 `session/fork` answer: also the slash commands."""
+
+    available_commands: OptCommandList = None
+
+
+class V2PromptResponse(AcpModel):
+    """v2 `session/prompt` answer, sent when the prompt is accepted: the id of the user message
+    it became (the turn itself is `state_update`)."""
+
+    message_id: str
+
+
 # ---- initialize ------------------------------------------------------------------------------
 
 
@@ -215,6 +286,8 @@ class V2SessionCapabilities(AcpModel):
 class V2AgentCapabilities(AcpModel):
     session: Annotated[V2SessionCapabilities | None, DefaultOnError] = None
     auth: OptObject = None
+    providers: OptObject = None
+    """Unstable: `{}` when the agent offers `providers/*`."""
 
 
 class V2InitializeResponse(AcpModel):
@@ -267,8 +340,11 @@ class RequestPermissionRequestV2(AcpModel):
 
 
 __all__ = [
+    "BACKGROUND_KINDS",
     "PROTOCOL_V2",
     "V2_UPDATE_TYPES",
+    "BackgroundWork",
+    "CancelCapabilities",
     "MessageChunkV2",
     "MessageUpsert",
     "RequestPermissionRequestV2",
@@ -276,11 +352,16 @@ __all__ = [
     "TerminalExitStatus",
     "TerminalOutput",
     "TerminalOutputChunk",
+    "TerminalSize",
     "TerminalUpdate",
     "ToolCallContentChunk",
     "V2AgentCapabilities",
     "V2AuthMethod",
+    "V2ForkSessionResponse",
     "V2InitializeResponse",
+    "V2NewSessionResponse",
+    "V2PromptResponse",
+    "V2ResumeSessionResponse",
     "V2Update",
     "decode_bytes",
     "parse_v2_update",

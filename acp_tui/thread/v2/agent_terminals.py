@@ -57,6 +57,10 @@ class AgentTerminal:
         self.args: list[str] = []
         self.cwd: str | None = None
         self.exit_status: AgentExitStatus | None = None
+        self.can_cancel = False
+        """The agent lets the client stop it (`capabilities.cancel`: `terminal/cancel`)."""
+        self.on_cancel: Callable[[str], None] | None = None
+        """How a cancel is sent (set by the session): called with the terminal's id."""
         self._limit = limit
         self._output = bytearray()
         self._dropped = False
@@ -120,4 +124,7 @@ class AgentTerminal:
         """The agent owns the size."""
 
     def kill(self) -> None:
-        """acp-tui cannot kill what the agent runs (cancel the turn instead)."""
+        """Ask the agent to stop the command, when it offers that (`terminal/cancel`); else
+        nothing: acp-tui cannot kill what the agent runs (cancel the turn instead)."""
+        if self.can_cancel and self.exit_status is None and self.on_cancel is not None:
+            self.on_cancel(self.id)

@@ -6,8 +6,10 @@
 - `tool_call_update` creates or patches a tool call (`null` clears a field to its default,
   arrays replace); `tool_call_content_chunk` appends one content item.
 - `terminal_update`/`terminal_output_chunk` keep agent-owned terminals (`AgentTerminal`).
-- `state_update` is the turn: `Thread.set_state`. Entries that arrive or change while idle are
-  marked as background activity (`Thread.background`).
+- `state_update` is the turn: `Thread.set_state`; its `background` list is
+  `Thread.background_work`. A tool call's or terminal's `capabilities.cancel` says the client
+  may stop it (`ToolCallEntry.can_cancel`, `AgentTerminal.can_cancel`). Entries that arrive or
+  change while idle are marked as background activity (`Thread.background`).
 - Prompts the client sent wait in `pending` until the agent's `user_message` places them (same
   text): a prompt shown locally is adopted by that message; a queued one is placed there.
 
@@ -21,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from acp_tui.protocol.models import (
     ContentBlock,
     TextContent,
@@ -28,6 +32,7 @@ from acp_tui.protocol.models import (
     UnknownUpdate,
 )
 from acp_tui.protocol.models.v2 import (
+    CancelCapabilities,
     MessageChunkV2,
     MessageUpsert,
     StateUpdate,
@@ -41,6 +46,9 @@ from acp_tui.thread.entries import MessageEntry, MessageRole, ToolCallEntry
 from acp_tui.thread.thread import Thread
 from acp_tui.thread.tool_calls import TOOL_FIELDS, stamp_times
 from acp_tui.thread.v2.agent_terminals import AgentExitStatus, AgentTerminal
+
+BACKGROUND_LIMIT = 256
+"""Background work items kept of one state snapshot (the rest are not listed)."""
 
 _ROLES: dict[str, MessageRole] = {
     "user_message": "user",
@@ -82,6 +90,8 @@ class V2Reducer:
     """The reducers of subagent sessions' threads (by the thread's identity)."""
     on_placed: Callable[[PendingPrompt, MessageEntry], None] | None = None
     """Called when a user_message placed a pending prompt (the client drops it from its queue)."""
+    on_terminal_cancel: Callable[[str], None] | None = None
+    """How a terminal that offers cancel is stopped (`terminal/cancel`), given to each one."""
 
     def __post_init__(self) -> None:
         self.thread.mark_background = True
@@ -134,7 +144,7 @@ class V2Reducer:
         elif isinstance(update, MessageUpsert):
             self._on_message(update)
         elif isinstance(update, StateUpdate):
-            self.thread.set_state(update.state, update.stop_reason, update.error_text)
+            self._on_state(update)
         elif isinstance(update, ToolCallUpdate):
             self._on_tool_call(update)
         elif isinstance(update, ToolCallContentChunk):
@@ -215,6 +225,29 @@ class V2Reducer:
             self.thread.changed.emit(ch.EntryChanged(entry))
         self._touched(entry)
 
+    # ---- state and background work ---------------------------------------------------------
+
+    def _on_state(self, update: StateUpdate) -> None:
+        """A state snapshot: the turn, and the background work as a whole list (kept bounded)."""
+        work = update.background
+        listed = (
+            None
+            if work is None
+            else tuple(
+                f"{item.type} {item.terminal_id or item.tool_call_id or item.session_id or ''}"
+                for item in work[:BACKGROUND_LIMIT]
+            )
+        )
+        thread = self.thread
+        if listed != thread.background_work:
+            thread.background_work = listed
+            thread.changed.emit(ch.BackgroundWorkChanged())
+        if update.state == "idle" == thread.state and (
+            update.stop_reason == thread.last_stop_reason
+        ):
+            return  # the same idle again (its background work changed): not another turn end
+        thread.set_state(update.state, update.stop_reason, update.error_text)
+
     # ---- tool calls ----------------------------------------------------------------------
 
     def _tool_call(self, tool_call_id: str) -> ToolCallEntry:
@@ -227,9 +260,15 @@ class V2Reducer:
     def _on_tool_call(self, update: ToolCallUpdate) -> None:
         fields = update.model_fields_set
         entry = self.thread.tool_calls.get(update.tool_call_id)
+        extra = update.model_extra or {}
         if entry is None:
-            self.thread._create_tool_call(update, fields)
+            entry = self.thread._create_tool_call(update, fields)
+            if "capabilities" in extra and cancel_offered(extra["capabilities"]):
+                entry.can_cancel = True
+                self.thread.changed.emit(ch.EntryChanged(entry))
             return
+        if "capabilities" in extra:  # patch: omitted keeps it, null or malformed clears it
+            entry.can_cancel = cancel_offered(extra["capabilities"])
         old_status = entry.status
         for name in TOOL_FIELDS:
             if name not in fields:
@@ -253,11 +292,16 @@ class V2Reducer:
 
     # ---- agent-owned terminals --------------------------------------------------------------
 
+    def _new_terminal(self, terminal_id: str) -> AgentTerminal:
+        terminal = AgentTerminal(terminal_id)
+        terminal.on_cancel = self.on_terminal_cancel
+        return terminal
+
     def _on_terminal(self, update: TerminalUpdate) -> None:
         terminal = self.terminals.get(update.terminal_id)
         new = terminal is None
         if terminal is None:
-            terminal = self.terminals[update.terminal_id] = AgentTerminal(update.terminal_id)
+            terminal = self.terminals[update.terminal_id] = self._new_terminal(update.terminal_id)
         sent = update.model_fields_set
         if "command" in sent:
             terminal.command = update.command or ""
@@ -266,6 +310,9 @@ class V2Reducer:
         if "output" in sent:
             data = update.output.decoded() if update.output is not None else b""
             terminal.replace(data if data is not None else b"")
+        if "capabilities" in sent:
+            caps = update.capabilities
+            terminal.can_cancel = caps is not None and caps.cancel is not None
         if "exit_status" in sent:
             status = update.exit_status
             terminal.set_exit(
@@ -284,7 +331,7 @@ class V2Reducer:
             return
         terminal = self.terminals.get(update.terminal_id)
         if terminal is None:
-            terminal = self.terminals[update.terminal_id] = AgentTerminal(update.terminal_id)
+            terminal = self.terminals[update.terminal_id] = self._new_terminal(update.terminal_id)
             terminal.append(data)
             self._refresh_cards(update.terminal_id, all_changes=False)
             return
@@ -298,6 +345,15 @@ class V2Reducer:
                 self.thread.changed.emit(ch.EntryChanged(entry))
                 if all_changes:
                     self._touched(entry)
+
+
+def cancel_offered(capabilities: Any) -> bool:
+    """Whether a `capabilities` object offers `cancel` (a malformed one offers nothing)."""
+    try:
+        read = CancelCapabilities.model_validate(capabilities)
+    except ValidationError:
+        return False
+    return read.cancel is not None
 
 
 def _replace(entry: MessageEntry, blocks: list[ContentBlock]) -> None:

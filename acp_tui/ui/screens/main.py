@@ -47,6 +47,7 @@ from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, ShowSessions
 from acp_tui.ui.workspace.tab_bar import TabBar
@@ -452,7 +453,9 @@ class MainScreen(
             case thread_changes.ConfigOptionsChanged() | thread_changes.ModelsChanged():
                 self._refresh_modes()  # a `mode` config option stands in for modes
                 self._refresh_model()
-            case thread_changes.TurnStateChanged() if self.session.speaks_v2:
+            case thread_changes.TurnStateChanged() | thread_changes.BackgroundWorkChanged() if (
+                self.session.speaks_v2
+            ):
                 self.query_one(StatusBar).activity = activity_text(thread)
                 self.refresh_bindings()
             case thread_changes.EntryAdded() | thread_changes.CommandsChanged():
@@ -509,6 +512,11 @@ class MainScreen(
     async def _cancel_subagent(self, event: SubagentLaneView.CancelRequested) -> None:
         if await self.session.cancel_subagent(event.session_id):
             notify(self, "Cancelling the subagent…", timeout=2)
+
+    @on(ToolCallCard.StopRequested)
+    async def _stop_tool_call(self, event: ToolCallCard.StopRequested) -> None:
+        error = await self.session.cancel_tool_call(event.tool_call_id)
+        notify(self, error or "Asked the agent to stop it…", timeout=2)
 
     @on(QueuedItem.RemoveRequested)
     def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:

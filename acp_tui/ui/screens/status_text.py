@@ -7,7 +7,16 @@ from acp_tui.ui.widgets.status_bar import format_tokens
 
 
 def activity_text(thread: Thread) -> str:
-    """The v2 turn state for the status bar; `requires_action` names what waits (f4 goes)."""
+    """The v2 turn state for the status bar (`requires_action` names what waits: f4 goes), and
+    how much work the agent says runs in the background."""
+    text = _state_text(thread)
+    work = len(thread.background_work or ())
+    if work:
+        text = f"{text} · {work} in background" if text else f"{work} in background"
+    return text
+
+
+def _state_text(thread: Thread) -> str:
     state = thread.state
     if state == "idle":
         reason = thread.last_stop_reason

@@ -27,6 +27,7 @@ from acp_tui.protocol import models as m
 from acp_tui.safe_text import safe_line
 from acp_tui.thread.diff import compute_diff
 from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.git_patch import patch_diffs
 from acp_tui.thread.permission import PermissionAsk
 from acp_tui.ui.widgets.diff_preview import DiffPreview
 from acp_tui.ui.widgets.entry_renderables import (
@@ -322,6 +323,9 @@ def body_rows(
                     missing = " (not found)" if terminals is not None else ""
                     text = Text(f"▶ terminal {safe_line(terminal_id)}{missing}", style="dim")
                     rows += _plain(wrap_text(text, look, width))
+            case m.PatchDiff() if diffs := patch_diffs(item):  # v2: drawn as a v1 diff is
+                for diff in diffs:
+                    rows += _plain(rich_lines(DiffPreview(diff), look, width))
             case m.UnknownToolCallContent():
                 patch = v2_patch_text(item.raw) if item.type == "patch_diff" else None
                 if patch is not None:
@@ -329,6 +333,9 @@ def body_rows(
                 else:
                     shown = f"[{format_raw(item.type)} content] {format_raw(item.raw)[:2000]}"
                     rows += _plain(wrap_text(Text(shown, style="dim"), look, width))
+    if entry.can_cancel and entry.status not in m.FINISHED_STATUSES:  # v2 background work
+        text = Text("x stops it (the agent offers that)", style="dim")
+        rows += _plain(wrap_text(text, look, width))
     output = raw_command_output(entry)
     if output is not None:
         rows += text_rows(output)

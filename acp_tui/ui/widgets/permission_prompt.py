@@ -28,7 +28,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from acp_tui.protocol.models import Diff
+from acp_tui.protocol.models import Diff, PatchDiff
 from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.thread.permission import OptionLike, PermissionAsk
 from acp_tui.ui.key_guard import QuestionKeys
@@ -80,7 +80,7 @@ def option_keys(options: list[OptionLike]) -> list[tuple[str, str]]:
 
 
 def _has_diff(entry: ToolCallEntry) -> bool:
-    return any(isinstance(item, Diff) for item in entry.content)
+    return any(isinstance(item, Diff | PatchDiff) for item in entry.content)
 
 
 class PermissionPrompt(Vertical, can_focus=True):

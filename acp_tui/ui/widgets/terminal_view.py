@@ -141,7 +141,9 @@ class TerminalView(ScrollView, can_focus=True):
         self.fit_output = fit_output
         self.set_class(fit_output, "-fit")
         rows = MAX_ROWS if fit_output else FIXED_ROWS
-        self._emulator = TerminalEmulator(80, rows, history=HISTORY_LINES)
+        self._emulator = TerminalEmulator(
+            80, rows, history=HISTORY_LINES, newline_mode=self.agent_owned
+        )
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray()
         self._following = True  # stick to the bottom until the user scrolls up
@@ -155,6 +157,10 @@ class TerminalView(ScrollView, can_focus=True):
     def agent_owned(self) -> bool:
         """An agent-owned terminal (v2): shown only; keys and ctrl+k do not reach it."""
         return isinstance(self.terminal, AgentTerminal)
+
+    def _agent_stoppable(self) -> bool:
+        """An agent-owned terminal the agent lets us stop (`terminal/cancel`)."""
+        return isinstance(self.terminal, AgentTerminal) and self.terminal.can_cancel
 
     def _show_title(self) -> None:
         # the command comes from the agent: shown as plain text, control characters replaced
@@ -190,7 +196,9 @@ class TerminalView(ScrollView, can_focus=True):
         screen = self._emulator.screen
         from acp_tui.host.terminal_emulator import TerminalEmulator
 
-        self._emulator = TerminalEmulator(screen.columns, screen.lines, history=HISTORY_LINES)
+        self._emulator = TerminalEmulator(
+            screen.columns, screen.lines, history=HISTORY_LINES, newline_mode=True
+        )
         self._emulator.screen.on_process_input = self._reply_to_program
         self._pending = bytearray(snapshot)
         self._frame_timer.resume()
@@ -212,7 +220,13 @@ class TerminalView(ScrollView, can_focus=True):
         status = self.terminal.exit_status
         if status is None:
             self.border_subtitle = (
-                "running (the agent's)" if self.agent_owned else ("running · ctrl+k kill")
+                (
+                    "running (the agent's) · ctrl+k stop"
+                    if self._agent_stoppable()
+                    else "running (the agent's)"
+                )
+                if self.agent_owned
+                else "running · ctrl+k kill"
             )
         else:
             self.border_subtitle = status.describe()

@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Vertical
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -29,6 +30,7 @@ from acp_tui.host.terminals import Terminal
 from acp_tui.protocol import models as m
 from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.git_patch import patch_diffs
 from acp_tui.thread.v2.agent_terminals import AgentTerminal
 from acp_tui.ui.widgets import card_lines as cl
 from acp_tui.ui.widgets.entry_lines import EntryItem, EntryLines
@@ -113,7 +115,17 @@ class ToolCallCard(Vertical):
 
     DEFAULT_CSS = "ToolCallCard { height: auto; }"
 
-    BINDINGS = [Binding("d", "show_diff", "full diff")]
+    BINDINGS = [
+        Binding("d", "show_diff", "full diff"),
+        Binding("x", "stop_call", "stop the call", show=False, id="card.stop"),
+    ]
+
+    class StopRequested(Message):
+        """The user asked to stop a tool call the agent offers to stop (v2 `tool_call/cancel`)."""
+
+        def __init__(self, tool_call_id: str) -> None:
+            super().__init__()
+            self.tool_call_id = tool_call_id
 
     def __init__(
         self,
@@ -297,17 +309,26 @@ class ToolCallCard(Vertical):
         return self.state.user_toggled
 
     def diffs(self) -> list[FileDiff]:
-        """The diffs the call proposes, computed from its diff contents."""
-        return [
-            compute_diff(item.path, item.old_text, item.new_text)
-            for item in self.entry.content
-            if isinstance(item, m.Diff)
-        ]
+        """The diffs the call proposes, computed from its diff contents (a v2 diff's from its
+        git patch)."""
+        diffs: list[FileDiff] = []
+        for item in self.entry.content:
+            if isinstance(item, m.Diff):
+                diffs.append(compute_diff(item.path, item.old_text, item.new_text))
+            elif isinstance(item, m.PatchDiff):
+                diffs += patch_diffs(item)
+        return diffs
+
+    def action_stop_call(self) -> None:
+        """Ask to stop the call, when the agent offers that and it has not finished."""
+        entry = self.entry
+        if entry.can_cancel and entry.status not in m.FINISHED_STATUSES:
+            self.post_message(self.StopRequested(entry.tool_call_id))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`d` only on a card with a diff (nor in the footer otherwise)."""
         if action == "show_diff":  # (no diff computed for it: this runs at every key refresh)
-            return any(isinstance(item, m.Diff) for item in self.entry.content)
+            return any(isinstance(item, m.Diff | m.PatchDiff) for item in self.entry.content)
         return True
 
     def action_show_diff(self) -> None:

@@ -33,6 +33,7 @@ KIND_ICONS = {
 STATUS_LOOK = {
     "pending": ("○ pending", "dim"),
     "in_progress": ("◐ running", "bold yellow"),
+    "paused": ("‖ paused", "yellow"),  # v2: background work waiting (not finished)
     "completed": ("✓ completed", "green"),
     "failed": ("✗ failed", "bold red"),
     "cancelled": ("⊘ cancelled", "magenta"),
