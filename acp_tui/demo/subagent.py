@@ -55,6 +55,7 @@ class Turn(Protocol):
     def path(self, relative: str) -> str:
         """An absolute path in the session directory."""
 
+
 CHILD_TITLE = "Survey the code"
 CHILD_TASK = "Find where tasks are rendered in src/app.py and say what could be simpler."
 CHILD_ANSWER = (
