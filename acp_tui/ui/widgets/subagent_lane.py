@@ -89,12 +89,11 @@ def contents_text(child: ChildSession) -> str:
 
 
 def lane_title(child: ChildSession) -> str:
-    """The lane's folded line: title, description, state, what it holds."""
-    title = f"⧉ {child.label}"
-    if child.description:
-        title += f" — {child.description}"
+    """The lane's folded line: title, state, what it holds, then the description (cut first
+    on a narrow screen)."""
     state, _ = state_text(child)
-    return f"{title}  {state + ' · ' if state else ''}{contents_text(child)}"
+    title = f"⧉ {child.label}  {state + ' · ' if state else ''}{contents_text(child)}"
+    return f"{title} — {child.description}" if child.description else title
 
 
 def lane_render(entry: SubagentLaneEntry, state: EntryViewState) -> Render:
