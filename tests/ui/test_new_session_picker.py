@@ -31,3 +31,20 @@ async def test_the_current_preset_is_listed_once_as_enters_choice(tmp_path: Path
         await pilot.pause()
     assert len(picked) == 1 and picked[0] is not None
     assert picked[0].preset is gemini and picked[0].argv == ("gemini", "--acp")
+
+
+async def test_the_current_agent_is_named_as_it_names_itself_not_by_its_module(
+    tmp_path: Path,
+) -> None:
+    """The demo runs as `python -m acp_tui.demo.agent`: ctrl+t said "acp_tui.demo.agent in …"
+    where the status bar says the agent's own name."""
+    from tests.ui.workspace_support import workspace_app
+
+    async with workspace_app(tmp_path) as h:
+        await h.pilot.press("ctrl+t")
+        await h.until(lambda: isinstance(h.app.screen, NewSessionScreen), "the picker")
+        options = h.app.screen.query_one(OptionList)
+        first = str(options.get_option_at_index(0).prompt)
+        assert first.startswith(f"{h.session.agent_name} in "), first
+        assert "acp_tui.demo.agent" not in first
+        await h.pilot.press("escape")

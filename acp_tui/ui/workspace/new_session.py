@@ -67,9 +67,13 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         current: SessionSpec,
         presets: tuple[Preset, ...],
         registry: RegistryAgents | None = None,
+        current_name: str | None = None,
     ) -> None:
         super().__init__()
         self.current = current
+        self.current_name = current_name or current.name
+        """What the current tab's agent is called (its own name once it said it), not its
+        command's module or program name."""
         self.presets = presets
         self.registry = registry
         self.registry_presets: tuple[Preset, ...] = ()
@@ -82,7 +86,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     def _options(self) -> list[Option]:
         current = self.current
         here = safe_text(str(current.cwd), limit=60)
-        options = [Option(Text(f"{safe_text(current.name, limit=30)} in {here}"), id=SAME)]
+        name = safe_text(self.current_name, limit=30)
+        options = [Option(Text(f"{name} in {here}"), id=SAME)]
         for index, preset in enumerate(self.presets):
             if preset == current.preset:
                 continue  # Enter's choice (the first line) already is this one
@@ -96,10 +101,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
             text = Text(f"… {more} more registry agents, not listed (acp-tui --list-agents lists "
                         "them, acp-tui -a ID starts one)", style="dim")  # fmt: skip
             options.append(Option(text, id=MORE, disabled=True))
-        options.append(Option(Text(f"{safe_text(current.name, limit=30)} in another directory…"),
-                              id=DIRECTORY))  # fmt: skip
-        options.append(Option(Text(f"{safe_text(current.name, limit=30)} in a new git worktree"),
-                              id=WORKTREE))  # fmt: skip
+        options.append(Option(Text(f"{name} in another directory…"), id=DIRECTORY))
+        options.append(Option(Text(f"{name} in a new git worktree"), id=WORKTREE))
         return options
 
     def compose(self) -> ComposeResult:

@@ -236,8 +236,11 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         if self.spawn is None:
             notify(self, "This app cannot open more sessions.", severity="warning")
             return
-        current = self.current_tab.spec
-        self.push_screen(NewSessionScreen(current, self.presets, self.registry), self._picked_new)
+        tab = self.current_tab
+        picker = NewSessionScreen(
+            tab.spec, self.presets, self.registry, current_name=tab.session.agent_name
+        )
+        self.push_screen(picker, self._picked_new)
 
     def _picked_new(self, spec: SessionSpec | None) -> None:
         if spec is not None:
