@@ -19,7 +19,6 @@ rules from then on (`conformance_v2.py`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from acp_tui.protocol import conformance_v2 as v2
 from acp_tui.protocol import methods
+from acp_tui.protocol.absolute_paths import is_absolute_path
 from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
@@ -107,12 +107,6 @@ RESULTS: dict[str, type[BaseModel]] = {
 }
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 PERMISSION_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
-_WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
-
-
-def is_absolute_path(path: str) -> bool:
-    """Absolute on POSIX (`/…`) or Windows (`C:\\…`, `\\\\server\\…`)."""
-    return path.startswith("/") or _WINDOWS_ABSOLUTE.match(path) is not None
 
 
 def _shown_id(request_id: Any) -> str:

@@ -14,6 +14,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from acp_tui.protocol import methods
+from acp_tui.protocol.absolute_paths import is_absolute_path
 from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
@@ -151,7 +152,5 @@ def _tool_call(call: dict[str, Any], what: str, found: list[tuple[str, str]]) ->
 
 
 def _path(path: Any, what: str, found: list[tuple[str, str]]) -> None:
-    from acp_tui.protocol.conformance import is_absolute_path  # (it imports this module)
-
     if isinstance(path, str) and not is_absolute_path(path):
         found.append(("relative", f"{what} {path!r}"))

@@ -21,7 +21,9 @@ import pytest
 
 from acp_tui.client.events import SessionState
 from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.config import Settings
 from acp_tui.protocol.traffic import TrafficEvent
+from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
@@ -81,7 +83,10 @@ class Snapshot:
         self.app = SnapshotApp(self._factory, key_guard=KeyGuard.unguarded())  # no time window
 
     def _factory(self, bridge: ScreenUi) -> AgentSession:
-        session = AgentSession(self.argv, self.cwd, bridge)
+        # no sandbox: the sidebar's Sandbox section would name this run's temporary directory
+        # (tests/ui/test_sandbox_section.py tests what it says)
+        settings = Settings(sandbox=SandboxMode.OFF)
+        session = AgentSession(self.argv, self.cwd, bridge, settings=settings)
         session.traffic.subscribe(self._tap)
         return session
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from acp_tui.protocol.conformance import MarkKind, is_absolute_path
+from acp_tui.protocol.absolute_paths import is_absolute_path
+from acp_tui.protocol.conformance import MarkKind
 from acp_tui.protocol.models import MAX_CHILDREN
 from acp_tui.protocol.schema_fit import SchemaLevel
 from acp_tui.protocol.traffic import TrafficEvent
@@ -480,14 +481,15 @@ V2_FRAMES = [
 
 def test_a_v2_agents_frames_are_read_by_v2s_rules() -> None:
     """The inspector marked 31 of claude-agent-acp 0.101's v2 frames (read by v1's rules):
-    its `initialize` answer, `state_update`, `user_message`, a prompt's empty answer."""
+    its `initialize` answer, `state_update`, `user_message`, a prompt's answer (the current
+    draft's: the message id the prompt was inserted as)."""
     store = v2_store()
     feed(store, "out", {"jsonrpc": "2.0", "id": 1, "method": "session/prompt",
                         "params": {"sessionId": "s", "prompt": []}})  # fmt: skip
     for frame in V2_FRAMES:
         check_v2_update(frame["params"]["update"])  # (the v2 draft's `SessionUpdate`)
         feed(store, "in", frame)
-    feed(store, "in", {"jsonrpc": "2.0", "id": 1, "result": {}})
+    feed(store, "in", {"jsonrpc": "2.0", "id": 1, "result": {"messageId": "m1"}})
     assert [(f.label, f.marks) for f in store.frames if f.marks] == []
     feed(store, "in", on("s", {"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "x"}))
     assert [m.kind for m in store.frames[len(store) - 1].marks] == [MarkKind.UNKNOWN_VARIANT]
