@@ -111,6 +111,7 @@ V2_RESULTS: dict[str, type[BaseModel] | None] = {
     methods.SESSION_PROMPT: None,  # v2 answers a prompt when it is accepted: nothing to check
     methods.SESSION_NEW: None,  # (v2 config options: read by the v2 driver, `models/v2.py`)
     methods.SESSION_RESUME: None,
+    methods.SESSION_SET_CONFIG_OPTION: None,
 }
 """What a v2 agent's answers are read with (None: not checked; others as v1)."""
 _UNCHECKED: Any = object()
