@@ -33,6 +33,7 @@ from acp_tui.client.session.history import (
     archive_session,
     delete_session,
     list_sessions,
+    rename_session,
 )
 from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.host.asker import Choice, Question
@@ -86,6 +87,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         Binding("ctrl+f", "fork", "fork", priority=True, id="sessions.fork"),
         Binding("ctrl+d", "delete", "delete", priority=True, id="sessions.delete"),
         Binding("ctrl+a", "archive", "archive", priority=True, id="sessions.archive"),
+        Binding("ctrl+n", "rename", "rename", priority=True, id="sessions.rename"),
         Binding("ctrl+s", "show_archived", "archived", priority=True, id="sessions.show-archived"),
         Binding(
             "ctrl+r",
@@ -113,6 +115,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """The agent archives sessions (`session/archive`): ctrl+a, ctrl+s."""
         self.show_archived = False
         """Archived sessions listed too (ctrl+s); hidden unless asked for."""
+        self.renames = session.agent_capabilities.session_capabilities.title is not None
+        """The agent takes a new title for a session (`session/set_title`): ctrl+n."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -131,6 +135,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         parts.append("ctrl+r old branch: files forward")
         if self.archives:
             parts.append("ctrl+a archive/unarchive · ctrl+s show archived")
+        if self.renames:
+            parts.append("ctrl+n rename")
         parts.append("esc a new session" if self.at_start else "esc close")
         hint = " · ".join(p for p in parts if p)
         if not self.caps.list:
@@ -343,4 +349,33 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             notify(self, f"Could not {'archive' if archived else 'unarchive'}: {error}")
             return
         notify(self, "Session archived." if archived else "Session unarchived.")
+        self.load_page(None)
+
+    def action_rename(self) -> None:
+        """Give the highlighted session a new title (`session/set_title`), if the agent can."""
+        from acp_tui.ui.screens.rename_screen import RenameScreen
+
+        if not self.taking_keys:
+            return
+        session_id = self._selected()
+        if session_id in (None, MORE):
+            return
+        assert session_id is not None
+        if not self.renames:
+            notify(self, f"{self.session.agent_name} does not rename sessions.")
+            return
+        summary = next((s for s in self.sessions if s.id == session_id), None)
+        current = summary.title if summary is not None and summary.title else ""
+
+        def renamed(title: str | None) -> None:
+            if title is not None:
+                self.run_worker(self._rename(session_id, title), group="sessions-rename")
+
+        self.app.push_screen(RenameScreen(current, told_to_agent=True), renamed)
+
+    async def _rename(self, session_id: str, title: str) -> None:
+        error = await rename_session(self.session, session_id, title)
+        if error is not None:
+            notify(self, f"Could not rename the session: {error}")
+            return
         self.load_page(None)
