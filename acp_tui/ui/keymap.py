@@ -29,6 +29,7 @@ BINDING_IDS = frozenset({
     "rewind.cancel", "rewind.confirm", "rewind.keep", "rewind.overwrite",
     "rules.close", "rules.edit-scopes", "rules.revoke", "rules.revoke_delete",
     "sessions.close", "sessions.delete", "sessions.fork", "sessions.rewind-forward",
+    "sessions.archive", "sessions.show-archived", "sessions.rename",
     "terminal.kill", "turn.revert",
     "workspace.close", "workspace.new", "workspace.new-cancel", "workspace.new-worktree",
     "workspace.next",

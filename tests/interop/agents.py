@@ -105,5 +105,18 @@ AGENTS = [
         "fast-agent", "venvs/fastagent/bin/fast-agent", uses_terminal=True, edits_notes=False
     ),
     InteropAgent("ts-example", _npm("zedsdk", "tsx"), fake_llm=False),
+    # the newest versions beside the pinned ones (the kit's `*-new`)
+    # claude-agent-acp 0.101 starts in Auto (no questions): Manual is `default`
+    InteropAgent(
+        "claude-agent-acp-new", _npm("claudeagentacp-new", "claude-agent-acp"), mode="default"
+    ),
+    InteropAgent("qwen-new", _npm("qwen-new", "qwen"), mode="default"),  # it starts in Auto
+    InteropAgent(
+        "fast-agent-new",
+        "venvs/fastagent-new/bin/fast-agent",
+        uses_terminal=True,
+        edits_notes=False,
+    ),
+    InteropAgent("vibe-new", "venvs/vibe-new/bin/vibe-acp", mode="ask"),
 ]
 BY_NAME = {agent.name: agent for agent in AGENTS}

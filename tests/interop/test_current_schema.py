@@ -134,3 +134,36 @@ async def test_under_protocol_2_no_frame_is_marked(
             assert store.mark_counts.total() == 0, [str(m) for f in store.marked() for m in f.marks]
         finally:
             await session.close()
+
+
+async def test_a_subagent_session_under_protocol_2(
+    kit: Path, workdir: Path, tmp_path: Path
+) -> None:
+    """The same hand-over under v2 (Manual: the `mode` config option): the child's lane, its
+    questions asked and answered in the parent's tab, their cards following it; no mark."""
+    agent = new_agent()
+    async with start_fake_llm(kit, workdir, tmp_path / "llm.jsonl", "--task") as llm:
+        session = AgentSession(
+            [str(kit / "agent.sh"), agent.name],
+            workdir,
+            InteropUi(None),
+            env_extra={**llm.env, **agent.env()},
+            settings=Settings(hold_writes=HoldWrites.NEVER, protocol_version=2),
+        )
+        answered: list[str] = []
+        session.permissions.subscribe(permission_answerer(answered))
+        try:
+            assert await session.start(), session.error or session.crash
+            assert await session.set_config_option("mode", "default") is None
+            assert session.submit("Please do the task.") is None
+            assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
+            thread = session.thread
+            (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
+            calls = [e for e in lane.child.thread.entries if isinstance(e, ToolCallEntry)]
+            assert len(calls) >= 3 and all(call.status == "completed" for call in calls)
+            asked = [call for key, call in thread.tool_calls.items() if " ▸ " in key]
+            assert answered and asked and all(call.status == "completed" for call in asked)
+            assert (workdir / "hello.txt").exists()
+            assert session.traffic_store.mark_counts.total() == 0
+        finally:
+            await session.close()

@@ -340,8 +340,15 @@ def test_a_subagent_sessions_v2_updates_go_to_its_lane() -> None:
     on("root", {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
     on("kid", {"sessionUpdate": "state_update", "state": "running"})  # late: the child's
     assert thread.state == "idle" and not thread.turn_running
+    # a call of the child that asked the user (asked in this tab) follows its child's updates
+    from acp_tui.protocol.models import ToolCallUpdate
+
+    thread.sessions.asked_call("kid", ToolCallUpdate(tool_call_id="t1"))
+    on("kid", {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"})
+    assert thread.tool_calls["kid ▸ t1"].status == "completed"
     (lane,) = [e for e in thread.entries if isinstance(e, SubagentLaneEntry)]
     assert "t1" in lane.child.thread.tool_calls and "t1" not in thread.tool_calls
+    assert lane.child.thread.tool_calls["t1"].status == "completed"
     assert [getattr(e, "text", None) for e in lane.child.thread.entries][:1] == ["child text"]
 
 

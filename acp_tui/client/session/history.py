@@ -290,3 +290,20 @@ def agent_key(session: AgentSession) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+async def rename_session(session: AgentSession, session_id: str, title: str) -> str | None:
+    """`session/set_title` for an earlier session (F5), where the agent offers it; the one
+    open in this tab is renamed with `AgentSession.rename` (its tab follows). An error, or None."""
+    if session_id == session.session_id:
+        return await session.rename(title)
+    title = " ".join(title.split())
+    if not title:
+        return "a title cannot be empty"
+    if session.agent_capabilities.session_capabilities.title is None:
+        return f"{session.agent_name} does not rename sessions"
+    try:
+        await session.api.set_title(session_id, title)
+    except (RpcError, ConnectionClosed) as error:
+        return error_text(error)
+    return None

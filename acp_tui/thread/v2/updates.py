@@ -122,6 +122,8 @@ class V2Reducer:
             child = sessions.route(session_id)
             if child is not None and child is not self.thread:
                 self._child_reducer(child).apply_notification(params)
+                if sessions.asked_calls:  # its calls that asked: their cards here follow
+                    sessions.follow_asked_call(str(session_id), params)
                 return
             if child is None and sessions.drops(session_id):
                 sessions.dropped_updates += 1

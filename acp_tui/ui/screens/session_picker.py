@@ -32,8 +32,10 @@ from textual.widgets.option_list import Option
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.history import (
     HistoryCapabilities,
+    archive_session,
     delete_session,
     list_sessions,
+    rename_session,
 )
 from acp_tui.client.session.session_summary import SessionSummary
 from acp_tui.host.asker import Choice, Question
@@ -87,6 +89,9 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         Binding("escape", "dismiss_none", "close", id="sessions.close"),
         Binding("ctrl+f", "fork", "fork", priority=True, id="sessions.fork"),
         Binding("ctrl+d", "delete", "delete", priority=True, id="sessions.delete"),
+        Binding("ctrl+a", "archive", "archive", priority=True, id="sessions.archive"),
+        Binding("ctrl+n", "rename", "rename", priority=True, id="sessions.rename"),
+        Binding("ctrl+s", "show_archived", "archived", priority=True, id="sessions.show-archived"),
         Binding(
             "ctrl+r",
             "rewind_forward",
@@ -110,6 +115,12 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         self.next_cursor: str | None = None
         self.error: str | None = None
         self._fetching = False
+        self.archives = session.agent_capabilities.session_capabilities.archive is not None
+        """The agent archives sessions (`session/archive`): ctrl+a, ctrl+s."""
+        self.show_archived = False
+        """Archived sessions listed too (ctrl+s); hidden unless asked for."""
+        self.renames = session.agent_capabilities.session_capabilities.title is not None
+        """The agent takes a new title for a session (`session/set_title`): ctrl+n."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -127,6 +138,10 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             parts.append("ctrl+f fork")
         parts.append("ctrl+d delete" if self.caps.delete or not self.caps.list else "")
         parts.append("ctrl+r old branch: files forward")
+        if self.archives:
+            parts.append("ctrl+a archive/unarchive · ctrl+s show archived")
+        if self.renames:
+            parts.append("ctrl+n rename")
         parts.append("esc a new session" if self.at_start else "esc close")
         hint = " · ".join(p for p in parts if p)
         if not self.caps.list:
@@ -160,7 +175,7 @@ class SessionPicker(ModalScreen[PickedSession | None]):
     async def load_page(self, cursor: str | None) -> None:
         """Load a page of sessions and show it (`cursor` None: the first page, replacing all)."""
         self._fetching = True
-        page = await list_sessions(self.session, cursor)
+        page = await list_sessions(self.session, cursor, archived=self.show_archived)
         self._fetching = False
         if cursor is None:
             self.sessions = []
@@ -188,6 +203,10 @@ class SessionPicker(ModalScreen[PickedSession | None]):
             when = describe_time(summary.updated_at)
             if when:
                 text.append(f"  {when}", style="dim")
+            if summary.status == "open":  # `session/status`: still in the agent's memory
+                text.append("  open", style="green")
+            if summary.archived:
+                text.append("  archived", style="yellow")
             text.append(f"\n  {safe_text(summary.id, limit=80)}", style="dim")
             options.add_option(Option(text, id=summary.id))
         if self.next_cursor is not None:
@@ -312,3 +331,65 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """Dismiss without a session (at start: a new session is opened)."""
         if self.taking_keys:
             self.dismiss(None)
+
+    def action_show_archived(self) -> None:
+        """List the archived sessions too, or hide them again (the agent's `archived` filter)."""
+        if not self.taking_keys:
+            return
+        if not self.archives:
+            notify(self, f"{self.session.agent_name} does not archive sessions.")
+            return
+        self.show_archived = not self.show_archived
+        self.load_page(None)
+
+    def action_archive(self) -> None:
+        """Archive the selected session (unarchive an archived one), if the agent can."""
+        if not self.taking_keys:
+            return
+        session_id = self._selected()
+        if session_id in (None, MORE):
+            return
+        assert session_id is not None
+        if not self.archives:
+            notify(self, f"{self.session.agent_name} does not archive sessions.")
+            return
+        summary = next((s for s in self.sessions if s.id == session_id), None)
+        archived = summary is None or not summary.archived
+        self.run_worker(self._archive(session_id, archived), group="sessions-archive")
+
+    async def _archive(self, session_id: str, archived: bool) -> None:
+        error = await archive_session(self.session, session_id, archived=archived)
+        if error is not None:
+            notify(self, f"Could not {'archive' if archived else 'unarchive'}: {error}")
+            return
+        notify(self, "Session archived." if archived else "Session unarchived.")
+        self.load_page(None)
+
+    def action_rename(self) -> None:
+        """Give the highlighted session a new title (`session/set_title`), if the agent can."""
+        from acp_tui.ui.screens.rename_screen import RenameScreen
+
+        if not self.taking_keys:
+            return
+        session_id = self._selected()
+        if session_id in (None, MORE):
+            return
+        assert session_id is not None
+        if not self.renames:
+            notify(self, f"{self.session.agent_name} does not rename sessions.")
+            return
+        summary = next((s for s in self.sessions if s.id == session_id), None)
+        current = summary.title if summary is not None and summary.title else ""
+
+        def renamed(title: str | None) -> None:
+            if title is not None:
+                self.run_worker(self._rename(session_id, title), group="sessions-rename")
+
+        self.app.push_screen(RenameScreen(current, told_to_agent=True), renamed)
+
+    async def _rename(self, session_id: str, title: str) -> None:
+        error = await rename_session(self.session, session_id, title)
+        if error is not None:
+            notify(self, f"Could not rename the session: {error}")
+            return
+        self.load_page(None)
