@@ -226,6 +226,14 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         option = options.get_option_at_index(options.highlighted)
         return None if option.disabled else option.id
 
+    def _acted_on(self) -> str | None:
+        """The highlighted session a key acts on: None while the guard holds the keys, or when
+        the highlight is on no session (nothing, or the "more" line)."""
+        if not self.taking_keys:
+            return None
+        session_id = self._selected()
+        return None if session_id in (None, MORE) else session_id
+
     @on(Input.Submitted, "#sessions-search")
     def _submit_search(self) -> None:
         self._choose(self._selected())
@@ -281,24 +289,17 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """Open the highlighted session, an old branch a rewind left, with its files forward."""
         from acp_tui.ui.workspace.messages import OpenBranch
 
-        if not self.taking_keys:
+        session_id = self._acted_on()
+        if session_id is None:
             return
-
-        session_id = self._selected()
-        if session_id in (None, MORE):
-            return
-        assert session_id is not None
         self.app.post_message(OpenBranch(self.session, session_id))
         self.dismiss(None)
 
     def action_delete(self) -> None:
         """Delete the selected session after asking, if the agent can delete."""
-        if not self.taking_keys:
+        session_id = self._acted_on()
+        if session_id is None:
             return
-        session_id = self._selected()
-        if session_id in (None, MORE):
-            return
-        assert session_id is not None
         if self.caps.list and not self.caps.delete:
             notify(self, f"{self.session.agent_name} cannot delete sessions.")
             return
@@ -344,12 +345,9 @@ class SessionPicker(ModalScreen[PickedSession | None]):
 
     def action_archive(self) -> None:
         """Archive the selected session (unarchive an archived one), if the agent can."""
-        if not self.taking_keys:
+        session_id = self._acted_on()
+        if session_id is None:
             return
-        session_id = self._selected()
-        if session_id in (None, MORE):
-            return
-        assert session_id is not None
         if not self.archives:
             notify(self, f"{self.session.agent_name} does not archive sessions.")
             return
@@ -369,12 +367,9 @@ class SessionPicker(ModalScreen[PickedSession | None]):
         """Give the highlighted session a new title (`session/set_title`), if the agent can."""
         from acp_tui.ui.screens.rename_screen import RenameScreen
 
-        if not self.taking_keys:
+        session_id = self._acted_on()
+        if session_id is None:
             return
-        session_id = self._selected()
-        if session_id in (None, MORE):
-            return
-        assert session_id is not None
         if not self.renames:
             notify(self, f"{self.session.agent_name} does not rename sessions.")
             return
