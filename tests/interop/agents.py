@@ -72,7 +72,8 @@ class InteropAgent:
         placed there, nothing else is added. The directories are made first, as an agent's first
         run would have left them (the sandbox never lets an agent make its own home entries)."""
         self.home.mkdir(parents=True, exist_ok=True)  # (agent.sh's own `mkdir -p`: the kit's)
-        preset = next((p for p in BUILTIN_PRESETS if p.name == self.name), None)
+        built_in = self.name.removesuffix("-new")  # (the kit's newest version of a preset's)
+        preset = next((p for p in BUILTIN_PRESETS if p.name == built_in), None)
         request = sandbox_request(Settings(), preset, [self.name], home=self.home)
         for path in request.state_dirs:
             if not path.suffix:  # (a file such as ~/.claude.json is the agent's to make)
