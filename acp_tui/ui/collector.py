@@ -8,18 +8,23 @@ widget is full of cycles (styles, message queue, signals, the lines it drew).
 So the app freezes rarely. When a turn ends its garbage is collected (`gc.collect()` walks only
 what is not frozen: the survivors since the last freeze, and the turn's garbage). What survives
 stays unfrozen until there are `FREEZE_AT` such objects; only then does a turn end freeze them.
-The history is compact data (a turn leaves about 150 tracked objects behind), so that is every
-hundred turns or so, and a collection walks at most that many objects (a few milliseconds),
-never the history. Freezing at every turn end, as this did before, froze the live widgets that
-change from turn to turn (the footer's keys, which a starting turn rebuilds; a restyled
-widget's component styles; with prompts back to back, the next turn's streaming message) and
-each of them stayed in the permanent generation as garbage when replaced: 0.4 MB a turn with
-turns back to back, 3,000-5,000 objects.
+A turn end finds 5,000-10,000 unfrozen objects alive (the live widgets of the moment), and the
+history is compact data (a turn leaves 130-250 tracked objects behind), so that is every 15-35
+turns (150 replies written at once, in a pty), and a collection walks at most about 20,000
+objects (25-35 ms on a loaded machine), never the history.
+
+Freezing at every turn end, as this did before, froze the live widgets of the moment, and what
+the next turn replaces stayed in the permanent generation as garbage: the footer's keys (a
+starting turn rebuilds them), restyled widgets' component styles, their lines, and when the
+user's next prompt had already started a turn (typed as "ready" shows, queued, `//all`), its
+prompt and streaming message (300 replies written at once, each prompt typed at "ready": 0.28
+MB a turn on main; with the footer rebuilt each turn, 0.4 MB).
 
 Nothing is frozen while a turn runs anywhere in the process (`watch`): its streaming message,
 cards and prompt would be replaced a moment later. Prompts back to back (queued, `//all`, tabs
 streaming in turn) may never leave a quiet turn end: past `MAX_UNFROZEN` objects the turn end
-freezes anyway (what that catches alive and dies later is one turn's widgets in hundreds).
+freezes anyway (what that catches alive and dies later is one turn's widgets every 15 turns or
+more).
 
 There is no full pass over the permanent generation: it would walk the whole history (hundreds
 of milliseconds in a long session). Our own cycles are broken where their owner dies (the
@@ -52,10 +57,10 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 
 log = logging.getLogger(__name__)
 
-FREEZE_AT = 20_000
+FREEZE_AT = 15_000
 """Unfrozen objects (surviving a turn end's collection) past which a quiet turn end freezes them:
 every collection of the oldest generation walks them all."""
-MAX_UNFROZEN = 60_000
+MAX_UNFROZEN = 20_000
 """The same past which a turn end freezes even while a turn runs."""
 
 
