@@ -24,7 +24,9 @@ run from another checkout (a worktree of main, say) to the rotation, and prints 
 ratios to it.
 
 Targets: acp-tui's first bytes on screen within 2x the floor's ready time; its ready prompt
-within 1.5x the minimal Textual app's. The last line is the worse of the two ratios over its
+within 1.5x the minimal Textual app's; its full UI ("● ready": sidebar, footer and the agent's
+session drawn, or the turn of the prompt typed at once started) within 1.5x the minimal app's
+ready too. The last line is the worse of the two ratios over its
 target (<= 1 meets both).
 """
 
@@ -72,6 +74,10 @@ class Launch:
     """acp-tui: seconds to Textual's own frame."""
     sents: list[float] = field(default_factory=list)
     """acp-tui: seconds to the turn of the prompt typed at the first text."""
+    fulls: list[float] = field(default_factory=list)
+    """acp-tui: seconds to the full UI: "● ready" in the status bar (sidebar, footer and the
+    agent's session drawn), or the turn started if that came first (the prompt typed at the
+    first text goes out as the session opens, and the status may go straight to "working")."""
 
 
 def command(name: str, workdir: Path, demo: bool) -> tuple[list[str], str, bytes]:
@@ -109,10 +115,11 @@ def launch(
     if name == BASELINE and baseline is not None:
         env["PYTHONPATH"] = str(baseline)
     ours = name in ("acp-tui", BASELINE)
-    app = sent = None
+    app = sent = full = None
     with PtyRun(argv, cwd=workdir, env=env) as run:
         if ours:
             run.watch(APP_TEXT)
+            run.watch(READY_TEXT)
             run.wait_for(lambda r: r.first_text is not None, timeout)
             typed = len(run.text)
             run.send(PROBE.encode())
@@ -122,6 +129,8 @@ def launch(
             sent = run.wait_for(lambda r: turn_started(r.text[since:]), timeout)
             if run.wait_for(APP_TEXT, timeout) is not None:
                 app = run.seen_at(APP_TEXT)
+            opened = run.seen_at(READY_TEXT)
+            full = sent if opened is None or sent is None else min(opened, sent)
             if sent is None:
                 print(f"  {name}: the prompt typed at the first text got no answer: not counted")
                 ready = None
@@ -141,6 +150,8 @@ def launch(
     if app is not None and sent is not None:
         into.apps.append(app - run.start)
         into.sents.append(sent - run.start)
+    if full is not None:
+        into.fulls.append(full - run.start)
 
 
 def turn_started(text: str) -> bool:
@@ -172,7 +183,8 @@ def main(runs: int, timeout: float, baseline: Path | None = None, demo: bool = F
         if done.apps:
             print(
                 f"  {name}: Textual's frame {spread(done.apps)}, the prompt typed at the first"
-                f" text sent (turn started) {spread(done.sents)}"
+                f" text sent (turn started) {spread(done.sents)}, full UI (● ready or the turn"
+                f" started) {spread(done.fulls)}"
             )
     ours, minimal = launches["acp-tui"], launches["minimal"]
     if baseline is not None:
@@ -180,17 +192,23 @@ def main(runs: int, timeout: float, baseline: Path | None = None, demo: bool = F
         print(
             f"acp-tui / baseline: usable {median(ours.readies) / median(old.readies):.2f}, "
             f"Textual frame {median(ours.apps) / median(old.apps):.2f}, "
-            f"CPU at sent {median(ours.cpus) / median(old.cpus):.2f}"
+            f"CPU at sent {median(ours.cpus) / median(old.cpus):.2f}, "
+            f"full UI {median(ours.fulls) / median(old.fulls):.2f}"
         )
     cpu_ratio = median(ours.cpus) / median(minimal.cpus)
     app_ratio = median(ours.apps) / median(minimal.readies)
     print(f"acp-tui CPU at sent / minimal Textual's at ready {cpu_ratio:.2f} (beside, not instead)")
     print(f"acp-tui Textual frame / minimal Textual ready {app_ratio:.2f} (beside, not instead)")
+    full_ratio = median(ours.fulls) / median(minimal.readies)
+    print(
+        f"acp-tui full UI (● ready) / minimal Textual ready {full_ratio:.2f} "
+        f"(target <= {READY_TARGET}, issue 36)"
+    )
     first_ratio = median(ours.firsts) / median(launches["floor"].readies)
     ready_ratio = median(ours.readies) / median(minimal.readies)
     print(f"acp-tui first bytes / floor ready {first_ratio:.2f} (target <= {FIRST_TARGET})")
     print(f"acp-tui ready / minimal Textual ready {ready_ratio:.2f} (target <= {READY_TARGET})")
-    worst = max(first_ratio / FIRST_TARGET, ready_ratio / READY_TARGET)
+    worst = max(first_ratio / FIRST_TARGET, ready_ratio / READY_TARGET, full_ratio / READY_TARGET)
     print(f"ratio {worst:.2f}")
     return worst
 

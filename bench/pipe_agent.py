@@ -12,6 +12,12 @@ With ``--think SECONDS`` it waits that long after each prompt before its first c
 time to its first token). With ``--opened FILE`` it creates FILE once it has answered
 ``session/new`` (a bench running
 several sessions in one client knows when each is open).
+With ``--load N`` it offers ``loadSession`` and answers ``session/load`` by replaying N turns
+(each a ``user_message_chunk`` "prompt K" and the text, marker numbered K, as one
+``agent_message_chunk``: a stored conversation comes back as stored messages), as fast as the
+pipe takes them; its turns then count on from N. With ``--gate FILE`` too, it creates the
+``--opened`` file when the load arrives and waits for FILE to exist before replaying (a bench
+reads the client's memory before the replay). The replay's last write is stamped as turn 0.
 Standard library only, so its own cost is the same whoever reads it.
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -60,6 +67,27 @@ def stream(text: str, chunk: int, rate: float, stamp: str, turn: int = 0) -> Non
             out.write(repr(last))
 
 
+def replay(text: str, turns: int, stamp: str) -> None:
+    """A stored conversation of `turns` turns sent back as `session/load` updates."""
+    last = time.monotonic()
+    for turn in range(1, turns + 1):
+        for kind, said in (
+            ("user_message_chunk", f"prompt {turn}"),
+            ("agent_message_chunk", text.replace("END-MARKER", turn_marker(turn))),
+        ):
+            update = {"sessionUpdate": kind, "content": {"type": "text", "text": said}}
+            params = {"sessionId": "bench", "update": update}
+            send({"jsonrpc": "2.0", "method": "session/update", "params": params})
+        last = time.monotonic()
+    with open(stamp, "a") as out:
+        out.write(f"0 {last!r}\n")
+
+
+def wait_for_file(path: str) -> None:
+    while not os.path.exists(path):
+        time.sleep(0.01)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("text_file")
@@ -69,6 +97,8 @@ def main() -> None:
     parser.add_argument("--numbered", action="store_true")
     parser.add_argument("--opened")
     parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--load", type=int, default=0)
+    parser.add_argument("--gate")
     args = parser.parse_args()
     turns = 0
     with open(args.text_file) as source:
@@ -81,7 +111,11 @@ def main() -> None:
                 {
                     "jsonrpc": "2.0",
                     "id": ident,
-                    "result": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": []},
+                    "result": {
+                        "protocolVersion": 1,
+                        "agentCapabilities": {"loadSession": bool(args.load)},
+                        "authMethods": [],
+                    },
                 }
             )
         elif method == "session/new":
@@ -89,6 +123,15 @@ def main() -> None:
             if args.opened:
                 with open(args.opened, "w"):
                     pass
+        elif method == "session/load" and args.load:
+            if args.opened:
+                with open(args.opened, "w"):
+                    pass
+            if args.gate:
+                wait_for_file(args.gate)
+            replay(text, args.load, args.stamp)
+            turns = args.load
+            send({"jsonrpc": "2.0", "id": ident, "result": {}})
         elif method == "session/prompt":
             turns += 1
             time.sleep(args.think)  # (a model's time to its first token)

@@ -494,3 +494,42 @@ async def test_dropped_lines_are_drawn_again_alike() -> None:
         static.refresh()
         await pilot.pause()
         assert [s.text for s in static._styles_cache._cache.values()] == [s.text for s in before]
+
+
+async def test_a_closed_widgets_data_binding_is_forgotten_once_asked() -> None:
+    """Textual keeps a `data_bind` watcher on the watched node until that reactive changes, so a
+    removed widget bound to a reactive that never changes stays alive; `forget_closed_watchers`
+    lets it go."""
+    import gc
+    import weakref
+
+    from textual.reactive import reactive
+
+    from acp_tui.ui.textual_internals import forget_closed_watchers, release_removed_children
+
+    class Bound(Static):
+        value = reactive(1)
+
+    class Source(Widget):
+        value = reactive(1)
+
+        def compose(self) -> ComposeResult:
+            yield Bound("bound").data_bind(value=Source.value)
+
+    app = Plain()
+    async with app.run_test() as pilot:
+        source = Source()
+        await app.screen.mount(source)
+        await pilot.pause()
+        doomed = source.children[0]  # (not a query: its cache would hold it)
+        gone = weakref.ref(doomed)
+        await doomed.remove()
+        await pilot.pause()  # (a frame without it)
+        del doomed
+        release_removed_children(source)
+        gc.collect()
+        kept = gone() is not None
+        forget_closed_watchers(source)
+        gc.collect()
+        assert kept, "Textual no longer keeps closed widgets' watchers: the helper can go"
+        assert gone() is None

@@ -1,6 +1,6 @@
 """CollectorPolicy: at a turn end the turn's garbage is collected (cycles that reached the
-oldest generation included) before what survives is frozen, and the permanent generation is
-never released for a full pass over everything."""
+oldest generation included); what survives is frozen only once it is many objects (and no turn
+runs, unless it is too many); the permanent generation is never released for a full pass."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from acp_tui.ui.collector import MAX_POSTPONED, CollectorPolicy
+from acp_tui.ui import collector as collector_module
+from acp_tui.ui.collector import CollectorPolicy
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +19,21 @@ def unfrozen() -> Iterator[None]:
     gc.collect()
     yield
     gc.unfreeze()
+
+
+@pytest.fixture
+def few(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What survives counts as few (this process has more objects than the app between turns)."""
+    monkeypatch.setattr(
+        collector_module, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False
+    )
+    monkeypatch.setattr(
+        collector_module, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False
+    )
+
+
+def unfrozen_now() -> set[int]:
+    return {id(obj) for obj in gc.get_objects()}  # (what collections still walk)
 
 
 class Node:
@@ -44,13 +60,34 @@ def test_the_garbage_of_a_finished_turn_is_collected_not_frozen() -> None:
     assert collector.collected > 0
 
 
-def test_what_survives_the_turn_is_frozen() -> None:
+def test_what_survives_the_turn_is_frozen_once_it_is_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
     collector = CollectorPolicy()
     kept = [Node() for _ in range(100)]
     collector.turn_ended()
-    walked = {id(obj) for obj in gc.get_objects()}  # (what collections still walk)
+    walked = unfrozen_now()
     assert not any(id(node) in walked for node in kept)
     assert gc.get_freeze_count() >= len(kept)
+    assert collector.freezes == 1
+
+
+def test_a_few_survivors_stay_unfrozen_so_what_a_later_turn_replaces_is_collected(
+    few: None,
+) -> None:
+    """Freezing at every turn end froze what the next turn replaces (the footer's keys, a
+    restyled widget's component styles), each then garbage no collection reaches (0.4 MB a turn
+    with turns back to back)."""
+    collector = CollectorPolicy()
+    replaced_later = Node()
+    frozen = gc.get_freeze_count()
+    collector.turn_ended()
+    assert gc.get_freeze_count() == frozen and collector.freezes == 0
+    dead = weakref.ref(replaced_later)
+    del replaced_later
+    collector.turn_ended()
+    assert dead() is None
 
 
 def test_the_permanent_generation_is_never_released(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,10 +113,14 @@ class Session:
         self.turn_running = False
 
 
-def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_are_idle() -> None:
+def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_are_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The collection comes a few frames after the turn end: a queued prompt (or another tab)
-    has started a turn by then, and its streaming message, frozen while alive, would die later
-    in the permanent generation with every line it drew (about 0.3 MB a turn)."""
+    may have started a turn by then, and its streaming message, frozen while alive, would die
+    later in the permanent generation with every line it drew."""
+    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
+    monkeypatch.setattr(collector_module, "MAX_UNFROZEN", 10**9, raising=False)
     collector = CollectorPolicy()
     first, second = Session(), Session()
     collector.watch(first)
@@ -89,26 +130,26 @@ def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_ar
     frozen = gc.get_freeze_count()
     collector.turn_ended()
     assert gc.get_freeze_count() == frozen  # (nothing frozen: the running turn's objects live)
-    assert id(live) in {id(obj) for obj in gc.get_objects()}
+    assert id(live) in unfrozen_now()
     second.turn_running = False
     collector.turn_ended()
     assert gc.get_freeze_count() > frozen
     assert collector.turns == 2 and collector.postponed == 1
 
 
-def test_turns_back_to_back_freeze_at_every_few_turn_ends_all_the_same() -> None:
-    """Never a quiet moment (prompts sent back to back): the unfrozen objects, which every full
-    collection walks, would grow with the history; the turn end after `MAX_POSTPONED` in a
-    row freezes anyway."""
+def test_turns_back_to_back_freeze_nothing_until_the_survivors_are_too_many(few: None) -> None:
+    """Never a quiet moment (prompts sent back to back): each turn end collects and freezes
+    nothing (a freeze every third turn end, as before, froze a running turn's widgets each time),
+    until the unfrozen objects, which every full collection walks, pass `MAX_UNFROZEN`."""
     collector = CollectorPolicy()
     busy = Session()
     busy.turn_running = True
     collector.watch(busy)
     frozen = gc.get_freeze_count()
-    for _ in range(MAX_POSTPONED):
+    for _ in range(10):
         collector.turn_ended()
     assert gc.get_freeze_count() == frozen
-    Node()
+    assert collector.postponed == 10
+    many = [Node() for _ in range(collector_module.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
     collector.turn_ended()
-    assert gc.get_freeze_count() > frozen
-    assert collector.postponed == MAX_POSTPONED
+    assert gc.get_freeze_count() >= frozen + len(many)

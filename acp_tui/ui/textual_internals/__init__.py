@@ -46,6 +46,9 @@ Textual names); `pyproject.toml` bounds Textual to the major version those tests
   gone; a long session kept up to 1,024 dead widgets' lines. Cleared when a turn settles.
 - `Widget._clear_arrangement_cache`: a parent's last four arrangements hold the children it
   removed (`release_removed_children`, before the turn end's collection).
+- A node's ``__watchers`` (what `data_bind` and `watch` add to the watched node) and
+  `MessagePump._closing`/`_closed`: the watchers closed widgets left, forgotten
+  (`forget_closed_watchers`: the footer's old keys).
 - `Widget._styles_cache`, `Widget._vertical_scrollbar` (and the horizontal one, the corner):
   the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
 - `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
@@ -62,6 +65,7 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from textual.app import App
     from textual.css.styles import RenderStyles
+    from textual.dom import DOMNode
     from textual.screen import Screen
     from textual.widget import Widget
 
@@ -130,6 +134,22 @@ def release_removed_children(parent: Widget) -> None:
     walks (a removed widget is full of cycles). Costs the parent one arrangement."""
     parent._clear_arrangement_cache()
     _ = parent.displayed_children  # (read again: the list of the removed ones is dropped)
+
+
+def forget_closed_watchers(node: DOMNode) -> None:
+    """Forget the watchers that closed widgets left on `node`'s reactives.
+
+    `data_bind` and `watch` add (widget, callback) to a list kept on the watched node, and
+    Textual drops the closed widgets' entries only when that reactive next changes. A `Footer`'s
+    keys bind its `compact`, which never changes: every rebuild of the keys (a turn starts, a
+    turn ends) kept the old keys alive for good, about seven widgets a turn."""
+    watchers: dict[str, list[tuple[Any, Any]]] = getattr(node, "__watchers", {})
+    for entries in watchers.values():
+        entries[:] = [
+            (reactable, callback)
+            for reactable, callback in entries
+            if not (reactable._closing or reactable._closed)
+        ]
 
 
 def drop_rendered_lines(screen: Widget) -> None:

@@ -9,7 +9,8 @@ refreshes the bindings again and the keys are rebuilt then, as they were.
 A screen shown again (its tab switched to) refreshes its bindings too, and the footer was
 rebuilt each time with the same keys (new key widgets styled and the screen laid out again, the
 largest part of a switch): it is rebuilt only when the keys it would draw differ from the ones
-it shows.
+it shows. The keys it removes are let go (Textual kept every key it ever built alive, through
+the `compact` each key binds to).
 
 The footer draws the screen's `active_bindings` in their order, and Textual orders them by the
 focus chain: a key the focused widget also binds (the prompt's TextArea binds f6) is listed
@@ -27,6 +28,8 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
+
+from acp_tui.ui.textual_internals import forget_closed_watchers
 
 
 def covered(screen: Screen[object]) -> bool:
@@ -55,6 +58,7 @@ class ScreenFooter(Footer):
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
+        forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
         keys = self._keys(self.screen)
         drawn = False
         for child in super().compose():
