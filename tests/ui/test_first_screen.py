@@ -43,3 +43,17 @@ async def test_a_scripted_agent_without_a_tour_gets_no_tour_hint(tmp_path: Path)
     async with run_app(argv, fixed_cwd(tmp_path)) as h:
         text = plain(h.one(EmptyState))
         assert "/ commands" in text and "/tour" not in text
+
+
+async def test_the_file_index_finishing_as_the_app_closes_raises_nothing(tmp_path: Path) -> None:
+    """The composer's file index is built in a thread that calls back on the loop: one that
+    ended while the app closed (the completion list already removed) raised NoMatches, a
+    failed worker that ended a test run."""
+    from acp_tui.ui.widgets.completion_list import CompletionList
+    from acp_tui.ui.widgets.composer import Composer
+
+    async with run_app(demo_argv(), fixed_cwd(tmp_path), env=demo_env()) as h:
+        composer = h.one(Composer)
+        await composer.query_one(CompletionList).remove()
+        composer._index_built()  # the thread's callback, as it lands during the close
+        composer._index_changed(None)

@@ -170,8 +170,15 @@ class Composer(Vertical):
         self.app.call_from_thread(self._index_built)
 
     def _index_built(self) -> None:
+        if self._being_removed():  # (the index thread ended as the app closed)
+            return
         self._refresh_completion()
         self._watch_index()
+
+    def _being_removed(self) -> bool:
+        """Whether the composer, or its completion list, is already gone (the app closing): the
+        file index's callbacks come from a thread and the watcher, at any time."""
+        return not self.is_attached or not self.query(CompletionList)
 
     @work(group="file-index-watch", exclusive=True)
     async def _watch_index(self) -> None:
@@ -179,7 +186,8 @@ class Composer(Vertical):
             await self.index.watch(self.watchers)
 
     def _index_changed(self, _: None) -> None:
-        self._refresh_completion()  # an open file list shows new files at once
+        if not self._being_removed():
+            self._refresh_completion()  # an open file list shows new files at once
 
     def _pasted(self, text: str) -> str:
         """A pasted (or dropped) path to an image or audio file becomes an @-mention."""
