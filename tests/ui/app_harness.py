@@ -239,13 +239,14 @@ async def run_app(
     # no key is held from a question unless the test gives the app a guard with a clock
     kwargs: dict[str, Any] = {"key_guard": KeyGuard.unguarded(), **(app_kwargs or {})}
     app = AcpApp(factory, start_agent=start, **kwargs)
+    notified: list[str] = []
+    _record_notifications(app, notified)  # (before it runs: a notice at start is a toast too)
     logged: list[str] = []
     handler = _ErrorLog(logged)
     logging.getLogger("acp_tui").addHandler(handler)
     try:
         async with app.run_test(size=size, notifications=notifications) as pilot:
-            harness = AppHarness(app, pilot, validator, failures, sent, logged)
-            _record_notifications(app, harness.notified)
+            harness = AppHarness(app, pilot, validator, failures, sent, logged, notified)
             if start and wait_ready:
                 await harness.ready()
             yield harness
