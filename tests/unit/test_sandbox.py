@@ -313,3 +313,19 @@ def test_a_refusal_hint_only_for_a_sandboxed_agent_that_said_it_was_refused() ->
     assert hint is not None and "mkdir '/home/u/.tool'" in hint and "project sandbox" in hint
     assert refusal_hint(SandboxPolicy(SandboxMode.OFF), said) is None
     assert refusal_hint(project, ["starting", "no such file"]) is None
+
+
+def test_a_refusal_hint_quotes_the_line_that_names_the_path() -> None:
+    """Node prints the refusal over several lines: the last that matched was `code: 'EACCES',`
+    (claude-code-acp's hint read "was refused: code: 'EACCES',.", naming no place)."""
+    from acp_tui.sandbox.refusals import refusal_hint
+
+    said = [
+        "Error: EACCES: permission denied, open '/home/u/.claude/debug/x.txt'",
+        "  errno: -13,",
+        "  code: 'EACCES',",
+        "  syscall: 'open',",
+    ]
+    hint = refusal_hint(SandboxPolicy(SandboxMode.PROJECT, abi=7), said)
+    assert hint is not None and "open '/home/u/.claude/debug/x.txt'" in hint, hint
+    assert "code: 'EACCES'" not in hint

@@ -96,7 +96,7 @@ class MainScreen(
         Binding("escape", "cancel_turn", "cancel turn", id="main.cancel-turn",
                 tooltip="cancel the running turn"),
         Binding("escape", "keep_waiting", "wait on", id="main.wait-on",
-                tooltip="an agent not answering as it starts: wait on (the bound again)"),
+                tooltip="an agent slow to start: keep waiting for it (its time starts again)"),
         Binding("ctrl+r", "restart_agent", "restart agent", id="main.restart-agent",
                 tooltip="restart a crashed or stuck agent and continue the session"),
         Binding("f2", "show_changes", "changes", id="main.changes",
