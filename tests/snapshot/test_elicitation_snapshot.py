@@ -40,3 +40,25 @@ def test_elicitation_form(snap_compare, make_snapshot) -> None:
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=(110, 60), run_before=run)
+
+
+def test_elicitation_form_at_80_by_24(snap_compare, make_snapshot) -> None:
+    """The same form in an 80×24 terminal: its fields scroll, its buttons stay reachable."""
+    params = {"sessionId": SID, "mode": "form", "message": "Where should the service go?",
+              "requestedSchema": SCHEMA}  # fmt: skip
+    steps = [initialize(), {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}},
+             expect_prompt(), {"request": "elicitation/create", "params": params}]  # fmt: skip
+    snapshot = make_snapshot(steps)
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await type_and_send(pilot, "deploy")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ElicitationScreen))
+        name = pilot.app.screen.query_one("#field-name", Input)
+        name.cursor_blink = False
+        name.focus()
+        main = next(s for s in pilot.app.screen_stack if isinstance(s, MainScreen))
+        main.query_one(StatusBar).running_since = None
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=(80, 24), run_before=run)
