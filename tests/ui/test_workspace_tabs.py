@@ -134,7 +134,16 @@ async def test_ctrl_w_asks_while_a_turn_runs_and_the_last_one_quits(tmp_path: Pa
         assert h.app.current_tab is first and isinstance(h.app.screen, MainScreen)
         assert h.app.screen.session is first.session
         assert not bar(h).display, "one session left: no tab bar"
-        await h.pilot.press("ctrl+w")  # the last one, idle: the app quits
+        await h.pilot.press("ctrl+w")  # the last one, idle: asked, since the app would quit
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the last one's question")
+        assert isinstance(h.app.screen, QuestionScreen)
+        assert "the last session: acp-tui quits" in h.app.screen.question.detail
+        await h.pilot.press("n")
+        await h.until(lambda: isinstance(h.app.screen, MainScreen), "kept")
+        assert first.session.state is not SessionState.CLOSED
+        await h.pilot.press("ctrl+w")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "asked again")
+        await h.pilot.press("y")
         await h.until(lambda: first.session.state is SessionState.CLOSED, "the quit")
 
 

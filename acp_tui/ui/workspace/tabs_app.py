@@ -296,19 +296,25 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
     # ------------------------------------------------------------------ closing
 
     def action_close_tab(self) -> None:
-        """ctrl+w: close the session shown, asked first while its turn runs; the last one
-        closing quits (asked the same)."""
+        """ctrl+w: close the session shown, asked first while its turn runs, and always when
+        it is the last one (closing it quits acp-tui: alt+backspace, a word's deletion in many
+        terminals, reaches Textual as ctrl+w, and quit the app without a word)."""
         tab = self.current_tab
         if tab.spec.worktree is not None:
             self.ask_close_worktree(tab)
             return
-        if not tab.session.thread.turn_running:
+        last = len(self.tabs) == 1
+        running = tab.session.thread.turn_running
+        if not running and not last:
             self.run_worker(self.close_tab(tab), group="close-tab")
             return
+        why = "A turn is running: it is cancelled and the agent stops." if running else ""
+        if last:
+            why = f"{why} It is the last session: acp-tui quits.".strip()
         question = Question(
             "close-session",
             f"Close the session of {tab.agent}?",
-            "A turn is running: it is cancelled and the agent stops.",
+            why,
             (Choice("keep", "Keep it", "n"), Choice("close", "Close it", "y")),
         )
 
