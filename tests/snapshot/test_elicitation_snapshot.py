@@ -43,7 +43,7 @@ def test_elicitation_form(snap_compare, make_snapshot) -> None:
 
 
 def test_elicitation_form_at_80_by_24(snap_compare, make_snapshot) -> None:
-    """The same form in an 80×24 terminal: its fields scroll, its buttons stay reachable."""
+    """The same form in an 80x24 terminal: its fields scroll, its buttons stay reachable."""
     params = {"sessionId": SID, "mode": "form", "message": "Where should the service go?",
               "requestedSchema": SCHEMA}  # fmt: skip
     steps = [initialize(), {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}},
