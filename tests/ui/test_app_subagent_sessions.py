@@ -203,3 +203,72 @@ async def test_a_frozen_lane_opens_with_enter_on_the_history(tmp_path: Path) -> 
         assert "what the child found" in screen
         # its task, the message that started it, is drawn in the lane, first
         assert screen.index("→ to Explore: go look") < screen.index("what the child found")
+
+
+async def test_an_open_lane_draws_the_childs_entries_as_the_parent_draws_them(
+    tmp_path: Path,
+) -> None:
+    """Opened, a lane holds the child's own conversation drawn by the parent's renderers: a
+    thought folded to its title, tool calls as cards (a finished one folded to its header, a
+    click unfolds it; its terminal's output inside), what became of its permission request;
+    a click inside acts on that entry alone, not the lane."""
+    thought = {"type": "text", "text": "first the files"}
+    agent = write_scenario(tmp_path, steps(
+        subagent(title="Explore", state={"state": "running"}),
+        update(CHILD, {"sessionUpdate": "agent_thought_chunk", "content": thought}),
+        child_text("I will list the files."),
+        update(CHILD, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "ls -la",
+                       "kind": "execute", "status": "pending", "rawInput": {"cmd": "ls"}}),
+        client_request("session/request_permission", ASK, save_as="asked"),
+        update(CHILD, {"sessionUpdate": "tool_call_update", "toolCallId": "t1",
+                       "status": "completed",
+                       "content": [{"type": "content",
+                                    "content": {"type": "text", "text": "a.py b.py"}}]}),
+        client_request("terminal/create", {"sessionId": CHILD, "command": "echo",
+                                           "args": ["hello from the child"]}, save_as="term"),
+        client_request("terminal/wait_for_exit", {"sessionId": CHILD,
+                                                  "terminalId": "$saved.term.result.terminalId"}),
+        update(CHILD, {"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "echo",
+                       "kind": "execute", "status": "in_progress",
+                       "content": [{"type": "terminal",
+                                    "terminalId": "$saved.term.result.terminalId"}]}),
+        subagent(state={"state": "idle", "stopReason": "end_turn"}),
+    ))  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        h.one(ConversationView).freeze_finished_turns = False  # the lane stays a live widget
+        await h.type_prompt("explore")
+        await h.until(lambda: h.all(PermissionPrompt), "the child's question, in this tab")
+        h.all(PermissionPrompt)[0].take_focus()
+        await h.until(lambda: h.all(PermissionPrompt)[0].has_focus_within, "the focus")
+        await h.pilot.press("a")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        view = await lane_view(h)
+        view.focus()
+        await h.pilot.press("enter")
+        await h.settle()
+        lines = view.text.splitlines()
+        text = view.text
+        assert "▶ 💭 thought" in text and "first the files" not in text  # folded, as above
+        assert "I will list the files." in text
+        header = next(y for y, line in enumerate(lines) if "ls -la · Bash" in line)
+        assert "╭" in lines[header - 1] and lines[header].lstrip().startswith("│")  # a card
+        assert "a.py b.py" in text and '"cmd"' not in text  # its output; raw input folded
+        assert "✓ answered: Allow" in text  # its question, answered in this tab
+        assert "hello from the child" in text  # the terminal's output, in its card
+
+        def line_of(words: str) -> int:
+            return next(y for y, line in enumerate(view.text.splitlines()) if words in line)
+
+        # a click on a section's title opens it in that card alone; the lane stays open
+        await h.pilot.click(view, offset=(8, line_of("▶ raw input")))
+        await h.settle()
+        assert '"cmd"' in view.text and "I will list the files." in view.text
+        # a click on the card's header folds that card
+        await h.pilot.click(view, offset=(8, line_of("ls -la · Bash")))
+        await h.settle()
+        assert "a.py b.py" not in view.text and "hello from the child" in view.text
+        # a click on the thought's title opens it
+        await h.pilot.click(view, offset=(8, line_of("💭 thought")))
+        await h.settle()
+        assert "first the files" in view.text and "I will list the files." in view.text
+        assert not any(isinstance(e, UnknownEntry) for e in h.session.thread.entries)

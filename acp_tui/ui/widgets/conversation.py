@@ -441,7 +441,8 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
         elif isinstance(entry, thread_entries.CompactionEntry):
             render = compaction_render(entry, self.view_state(entry.id))
         elif isinstance(entry, SubagentLaneEntry):
-            render = lane_render(entry, self.view_state(entry.id))
+            terminals = self.session.terminal_lookup if self.session is not None else None
+            render = lane_render(entry, self.view_state(entry.id), terminals)
         elif isinstance(entry, SessionMessageEntry):
             render = session_message_render(entry, self.thread.sessions)
         else:

@@ -36,6 +36,10 @@ class EntryViewState:
     text_pages: dict[int, int] = field(default_factory=dict)
     """How many pages of a long text block (by block index) the user asked to see (one unless
     said here; see `message_lines.TEXT_PAGE`)."""
+    nested: dict[tuple[str, int], EntryViewState] = field(default_factory=dict)
+    """A subagent lane's: the view states of the entries drawn inside it (a child session's
+    card folded by hand, a section opened), by (child session id, entry id); made only when
+    the user acts on one (`subagent_lane.py`)."""
 
     @property
     def user_toggled(self) -> bool:

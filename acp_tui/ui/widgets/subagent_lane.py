@@ -2,44 +2,67 @@
 thread's `subagent_sessions.py`).
 
 Folded: "▶ ⧉ Explore — reads the code  ◐ running · 2 messages, 1 tool call". Open (a click on the
-title, or Enter on the focused lane): the child's own conversation under it, indented: its
-messages, thoughts, tool calls (their headers, a permission question waiting said so; the
-question itself is asked in the parent's tab, see `AgentSession.request_permission`), the
+title, or Enter on the focused lane): the child's own conversation under it, indented, each
+entry drawn by the renderer that draws it in the parent (`message_lines`, `card_lines`,
+`compaction_lines`, `entry_renderables`): its messages, thoughts, tool call cards (a live
+terminal's last lines inside; a permission question said so, and its answer: the question
+itself is asked in the parent's tab, see `AgentSession.request_permission`), plans, the
 messages the sessions sent each other, and its own children as lanes of their own (each opens
-alone). At most `MAX_LINES` lines of a lane are drawn (the last ones), so a flood stays bounded.
-`c` on the focused lane cancels the child's work when it offers `cancel`.
+alone). A click inside an entry (fold a card, open a section, show more text) is routed to that
+entry's own view state (`EntryViewState.nested`), not the lane's. Bounded: the entries are drawn
+from the last one back until `MAX_LINES` lines are drawn (at most that many shown), so a flood
+of entries costs what the screen shows. `c` on the focused lane cancels the child's work when
+it offers `cancel`.
 """
 
 from __future__ import annotations
 
-import time
+import ast
+from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
-from acp_tui.thread.entries import Entry, MessageEntry, ToolCallEntry
+from acp_tui.protocol import models as m
+from acp_tui.safe_text import safe_text
+from acp_tui.thread.entries import (
+    CompactionEntry,
+    Entry,
+    MessageEntry,
+    PlanSnapshotEntry,
+    ToolCallEntry,
+    UnknownEntry,
+)
 from acp_tui.thread.subagent_sessions import (
     ChildSession,
     SessionMessageEntry,
     SubagentLaneEntry,
     SubagentSessions,
 )
+from acp_tui.ui.widgets import card_lines as cl
+from acp_tui.ui.widgets.compaction_lines import compaction_lines
 from acp_tui.ui.widgets.entry_lines import Render
 from acp_tui.ui.widgets.entry_renderables import (
     Look,
     cells,
+    click_style,
     collapsible_title,
     fill,
     padded,
+    plan_lines,
     section_action,
+    unknown_lines,
     with_margin,
     wrap_text,
 )
 from acp_tui.ui.widgets.entry_state import EntryViewState
 from acp_tui.ui.widgets.live_entry import LiveEntry
-from acp_tui.ui.widgets.tool_call_facts import header_text
+from acp_tui.ui.widgets.message_lines import message_render
+from acp_tui.ui.widgets.tool_call_facts import TerminalLookup
+from acp_tui.ui.widgets.tool_output import OUTPUT_TAIL_LINES, tool_text_lines
 
 MAX_LINES = 400
 """Lines drawn of an open lane's body (its last ones)."""
@@ -96,17 +119,37 @@ def lane_title(child: ChildSession) -> str:
     return f"{title} — {child.description}" if child.description else title
 
 
-def lane_render(entry: SubagentLaneEntry, state: EntryViewState) -> Render:
+@dataclass(frozen=True)
+class LaneContext:
+    """What drawing a lane reads besides the child: the lane's view state (which lanes are
+    open, the nested entries' own states) and the session's live terminals."""
+
+    state: EntryViewState
+    terminals: TerminalLookup | None = None
+
+
+def lane_render(
+    entry: SubagentLaneEntry, state: EntryViewState, terminals: TerminalLookup | None = None
+) -> Render:
     """The renderer of a lane, reading its view state when drawn."""
-    return lambda look, width: with_margin(lane_lines(entry.child, look, width, state), width, look)
+    context = LaneContext(state, terminals)
+    return lambda look, width: with_margin(
+        lane_lines(entry.child, look, width, context), width, look
+    )
 
 
 def lane_lines(
-    child: ChildSession, look: Look, width: int, state: EntryViewState, nested: bool = False
+    child: ChildSession,
+    look: Look,
+    width: int,
+    context: LaneContext | EntryViewState,
+    nested: bool = False,
 ) -> list[Strip]:
     """A lane's title row and, open, the child's conversation under it (bounded)."""
+    if isinstance(context, EntryViewState):
+        context = LaneContext(context)
     section = lane_section(child, nested)
-    shown = state.sections.get(section, False)
+    shown = context.state.sections.get(section, False)
     _, style_name = state_text(child)
     head = collapsible_title(
         lane_title(child), width, look.style("title"), expanded=shown,
@@ -116,45 +159,172 @@ def lane_lines(
         head = head.apply_style(look.style(style_name))
     if not shown:
         return [head]
-    body: list[Strip] = []
     inner = max(1, width - INDENT)
-    if child.task is not None:  # the message that started it
-        body += message_lines(child.task, child.thread.sessions, look, inner)
-    for entry in child.thread.entries:
-        body += entry_lines(entry, child.thread.sessions, look, inner, state)
-        if len(body) > 2 * MAX_LINES:
-            body = body[-MAX_LINES:]
-    if len(body) > MAX_LINES:
-        skipped = len(body) - MAX_LINES
-        note = fill(
-            cells(f"… {skipped} earlier lines", look.style("notice")), inner, look.style("notice")
-        )
-        body = [note, *body[-MAX_LINES:]]
+    body, skipped = bounded_body(child, look, inner, context)
+    if skipped:
+        noun = "entry" if skipped == 1 else "entries"
+        text = f"… {skipped} earlier {noun} not shown here (the export has them)"
+        body = [fill(cells(text, look.style("notice")), inner, look.style("notice")), *body]
     if not body:
         body = [fill(cells("nothing yet", look.style("notice")), inner, look.style("notice"))]
     return [head, *padded(body, width, look.style("base"), INDENT, 0)]
 
 
+def bounded_body(
+    child: ChildSession, look: Look, width: int, context: LaneContext
+) -> tuple[list[Strip], int]:
+    """The child's entries drawn from the last one back until `MAX_LINES` lines are drawn (its
+    task, the message that started it, first when every entry is drawn), at most `MAX_LINES`
+    lines; and how many entries were not drawn."""
+    entries = child.thread.entries
+    drawn: list[list[Strip]] = []
+    total = 0
+    for entry in reversed(entries):
+        if total >= MAX_LINES:
+            break
+        lines = entry_lines(entry, child, look, width, context)
+        drawn.append(lines)
+        total += len(lines)
+    skipped = len(entries) - len(drawn)
+    task = child.task
+    if not skipped and task is not None and total < MAX_LINES and not received(child, task):
+        drawn.append(message_lines(task, child.thread.sessions, look, width))
+    body = [line for lines in reversed(drawn) for line in lines]
+    return (body[-MAX_LINES:] if len(body) > MAX_LINES else body), skipped
+
+
+def received(child: ChildSession, task: SessionMessageEntry) -> bool:
+    """Whether the child's own transcript holds the task it was sent (then drawn there, once)."""
+    return any(
+        isinstance(entry, SessionMessageEntry) and entry.message_id == task.message_id
+        for entry in child.thread.entries
+    )
+
+
 def entry_lines(
-    entry: Entry, sessions: SubagentSessions, look: Look, width: int, state: EntryViewState
+    entry: Entry, child: ChildSession, look: Look, width: int, context: LaneContext
 ) -> list[Strip]:
-    """One entry of a child's conversation, as lines of its lane."""
-    if isinstance(entry, MessageEntry):
-        style = look.style("thought" if entry.role == "thought" else "base")
-        prefix = {"user": "(to it) ", "thought": "(thinking) "}.get(entry.role, "")
-        lines = wrap_text(Text(prefix + entry.text), look, width)
-        return [fill(line, width, style) for line in lines]
+    """One entry of a child's conversation, drawn as the parent draws that kind, its clicks
+    routed to the entry's own view state in the lane (see `SubagentLaneView.action_lane_click`)."""
+    key = (child.session_id, entry.id)
+    state = context.state.nested.get(key) or EntryViewState()
     if isinstance(entry, ToolCallEntry):
-        text = header_text(entry, time.monotonic())
-        if entry.open_permission is not None:
-            text.append("  ⚠ asks you (above, in this tab)", "bold")
-        return wrap_text(text, look, width)
+        return card_lines(entry, child, look, width, state, context.terminals)
     if isinstance(entry, SubagentLaneEntry):
-        return lane_lines(entry.child, look, width, state, nested=True)
+        return lane_lines(entry.child, look, width, context, nested=True)
     if isinstance(entry, SessionMessageEntry):
-        return message_lines(entry, sessions, look, width)
-    style = look.style("notice")
-    return [fill(cells(f"({type(entry).__name__})", style), width, style)]
+        return message_lines(entry, child.thread.sessions, look, width)
+    lines: list[Strip]
+    if isinstance(entry, MessageEntry):
+        lines = message_render(entry, state)(look, width)
+    elif isinstance(entry, CompactionEntry):
+        lines = compaction_lines(entry, look, width, state)
+    elif isinstance(entry, PlanSnapshotEntry):
+        lines = plan_lines(entry, look, width)
+    elif isinstance(entry, UnknownEntry):  # an update kind acp-tui does not know, as anywhere
+        lines = unknown_lines(entry, look, width)
+    else:  # pragma: no cover - every kind of `Entry` is drawn above
+        lines = []
+    return routed(lines, key)
+
+
+def routed(lines: list[Strip], key: tuple[str, int]) -> list[Strip]:
+    """`lines` whose clicks (`@click` actions of the renderer, meant for the entry's own
+    widget) run `lane_click` on the lane with the entry's key and that action."""
+    out: list[Strip] = []
+    for strip in lines:
+        segments = list(strip)
+        if not any(seg.style is not None and "@click" in seg.style.meta for seg in segments):
+            out.append(strip)
+            continue
+        changed = [
+            Segment(seg.text, seg.style + click_style(lane_action(key, seg.style.meta["@click"])))
+            if seg.style is not None and "@click" in seg.style.meta
+            else seg
+            for seg in segments
+        ]
+        out.append(Strip(changed, strip.cell_length))
+    return out
+
+
+def lane_action(key: tuple[str, int], action: str) -> str:
+    """The click action that runs `action` for the entry `key` drawn in a lane."""
+    return f"lane_click({key[0]!r}, {key[1]!r}, {action!r})"
+
+
+def card_lines(
+    entry: ToolCallEntry,
+    child: ChildSession,
+    look: Look,
+    width: int,
+    state: EntryViewState,
+    terminals: TerminalLookup | None,
+) -> list[Strip]:
+    """A child's tool call as the parent's card draws it (`card_lines.tool_call_parts`), with
+    a live terminal's last lines where the live card shows its terminal, and what became of
+    its permission request (asked in the parent's tab)."""
+    live = live_terminals(entry, terminals)
+    parts = cl.tool_call_parts(entry, look, width, state, terminals=live)
+    key = (child.session_id, entry.id)
+    lines: list[Strip] = []
+    for part in parts:
+        if isinstance(part, cl.Slot):
+            if part.kind == "terminal" and not part.hidden and terminals is not None:
+                lines += terminal_lines(part.key, terminals, entry, look, width)
+            continue
+        for y, strip in enumerate(part.strips):
+            action = part.actions.get(y)
+            if action is not None:
+                strip = strip.apply_style(click_style(lane_action(key, action)))
+            lines.append(strip)
+    asked = asked_line(entry, child)
+    if asked is not None:  # under the card, before its bottom margin
+        style = look.style("permission-answer")
+        shown = [fill(line, width, style) for line in wrap_text(asked, look, width)]
+        lines[-1:-1] = shown
+    return lines
+
+
+def live_terminals(entry: ToolCallEntry, terminals: TerminalLookup | None) -> frozenset[str]:
+    """The terminals of the call's content that the session has (their output is drawn)."""
+    if terminals is None:
+        return frozenset()
+    ids = (item.terminal_id for item in entry.content if isinstance(item, m.Terminal))
+    return frozenset(t for t in ids if terminals(t) is not None)
+
+
+def terminal_lines(
+    terminal_id: str, terminals: TerminalLookup, entry: ToolCallEntry, look: Look, width: int
+) -> list[Strip]:
+    """A terminal inside a child's card: its last lines of output, framed as the card's body
+    (as of the lane's last redraw: a lane is not a live terminal view)."""
+    terminal = terminals(terminal_id)
+    if terminal is None:
+        return []
+    text, _ = terminal.output_text()
+    inner = width - 4
+    shown = tool_text_lines(look.markdown, safe_text(text), inner, OUTPUT_TAIL_LINES)
+    border = look.style(cl.card_border_style(str(entry.status)))
+    base = look.style("base")
+    edge = cells("│", border)
+    return [
+        fill(Strip.join([edge, inside, edge]), width, base)
+        for inside in padded(shown or [Strip([])], width - 2, base)
+    ]
+
+
+def asked_line(entry: ToolCallEntry, child: ChildSession) -> Text | None:
+    """What became of the call's permission request, asked in the parent's tab (None: it
+    asked nothing)."""
+    sessions = child.thread.sessions
+    shown_id = sessions.asked_calls.get((child.session_id, entry.tool_call_id))
+    asked = sessions.root.tool_calls.get(shown_id) if shown_id is not None else None
+    if asked is None or not asked.permissions:
+        return None
+    if asked.open_permission is not None:
+        return Text("⚠ asks you: answer it above, in this tab", style="bold")
+    answers = [ask.answer for ask in asked.permissions if ask.answer]
+    return Text(answers[-1] if answers else "asked you (answered)")
 
 
 def message_lines(
@@ -201,8 +371,57 @@ class SubagentLaneView(LiveEntry):
         """Open or close the lane (as a click on its title does)."""
         self.action_toggle_section(LANE)
 
+    def action_lane_click(self, session_id: str, entry_id: int, action: str) -> None:
+        """A click on an entry drawn in the lane: `action` (what the entry's own widget does
+        with that click) applied to the entry's own view state, then the lane redrawn."""
+        lane = self.lane
+        child = lane.child.thread.sessions.children.get(session_id) if lane else None
+        found = [e for e in child.thread.entries if e.id == entry_id] if child else []
+        if not found:
+            return
+        entry = found[0]
+        state = self.state.nested.setdefault((session_id, entry_id), EntryViewState())
+        if isinstance(entry, ToolCallEntry):
+            self._card_action(entry, state, action)
+        else:
+            entry_action(state, action)
+        self.redraw()
+
+    def _card_action(self, entry: ToolCallEntry, state: EntryViewState, action: str) -> None:
+        """A card's line action (`card_lines`), as `ToolCallCard.line_action` does it."""
+        if action == cl.FOLD:
+            state.folded = not cl.is_folded(entry, state)
+        elif action == cl.EXPAND_OUTPUT:
+            state.output_expanded = True
+        elif action.startswith(cl.SECTION):
+            cl.toggle_section(entry, state, action.removeprefix(cl.SECTION))
+        elif action.startswith(cl.MEDIA):
+            index = int(action.removeprefix(cl.MEDIA))
+            item = entry.content[index] if index < len(entry.content) else None
+            if isinstance(item, m.Content) and isinstance(
+                item.content, m.ImageContent | m.AudioContent
+            ):
+                from acp_tui.ui.widgets.media_block_view import open_media
+
+                open_media(self, item.content)
+
     def action_cancel_child(self) -> None:
         """Ask to cancel the child's work, if it offers that."""
         lane = self.lane
         if lane is not None and lane.child.can_cancel and lane.child.running:
             self.post_message(self.CancelRequested(lane.child.session_id))
+
+
+def entry_action(state: EntryViewState, action: str) -> None:
+    """A click action of a message or compaction (`toggle_section(name)`, `show_more_text(n)`:
+    what `LiveEntry` and `MessageLines` do with them) applied to the entry's view state."""
+    name, _, args = action.partition("(")
+    try:
+        (value,) = ast.literal_eval(f"({args.removesuffix(')')},)")
+    except (ValueError, SyntaxError, TypeError):
+        return
+    if name == "toggle_section" and isinstance(value, str):
+        if state.sections.pop(value, False) is False:
+            state.sections[value] = True
+    elif name == "show_more_text" and type(value) is int:
+        state.text_pages[value] = state.text_pages.get(value, 1) + 1

@@ -1,0 +1,81 @@
+"""An open subagent lane stays bounded: its entries are drawn from the last one back until the
+lane holds `MAX_LINES` lines, however many the child has or however deep children nest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.style import Style
+
+from acp_tui.protocol.models import MAX_DEPTH
+from acp_tui.thread.thread import Thread
+from acp_tui.ui.markdown.render import RenderContext
+from acp_tui.ui.widgets import subagent_lane
+from acp_tui.ui.widgets.entry_renderables import Look
+from acp_tui.ui.widgets.entry_state import EntryViewState
+from acp_tui.ui.widgets.subagent_lane import LANE, MAX_LINES, LaneContext, lane_lines
+
+ROOT = "root-1"
+
+
+def send(thread: Thread, session_id: str, update: dict[str, Any]) -> None:
+    thread.apply_notification({"sessionId": session_id, "update": update})
+
+
+def announce(thread: Thread, on: str, child: str) -> None:
+    send(thread, on, {"sessionUpdate": "subagent_update", "sessionId": child, "title": child})
+
+
+def plain_look() -> Look:
+    console = Console(width=100, color_system=None)
+    return Look(console, console.options, RenderContext(console), lambda _name: Style())
+
+
+def test_ten_thousand_entries_of_a_child_draw_what_the_lane_shows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    thread = Thread()
+    thread.sessions.root_id = ROOT
+    announce(thread, ROOT, "c1")
+    for n in range(10_000):
+        send(thread, "c1", {"sessionUpdate": "tool_call", "toolCallId": f"t{n}",
+                            "title": f"call {n}", "status": "completed"})  # fmt: skip
+    drawn: list[object] = []
+    draw = subagent_lane.entry_lines
+
+    def counting(entry: Any, *args: Any) -> Any:
+        drawn.append(entry)
+        return draw(entry, *args)
+
+    monkeypatch.setattr(subagent_lane, "entry_lines", counting)
+    child = thread.sessions.children["c1"]
+    state = EntryViewState(sections={LANE: True})
+    lines = lane_lines(child, plain_look(), 100, LaneContext(state))
+    texts = [line.text for line in lines]
+    assert len(lines) <= MAX_LINES + 2  # the title, the note, the last lines
+    assert len(drawn) <= MAX_LINES  # not ten thousand cards to show the last ones
+    assert "call 9999" in texts[-3]
+    assert "earlier entries not shown here" in texts[1]
+
+
+def test_open_lanes_nested_as_deep_as_allowed_stay_bounded() -> None:
+    thread = Thread()
+    thread.sessions.root_id = ROOT
+    parent = ROOT
+    for depth in range(MAX_DEPTH + 5):  # past the limit: refused, not drawn
+        announce(thread, parent, f"c{depth}")
+        for n in range(500):
+            text = {"type": "text", "text": f"line {n} of c{depth}"}
+            chunk = {"sessionUpdate": "agent_message_chunk", "content": text}
+            send(thread, f"c{depth}", chunk)
+            send(thread, f"c{depth}", {"sessionUpdate": "tool_call", "toolCallId": f"t{n}",
+                                       "title": f"call {n}"})  # fmt: skip
+        parent = f"c{depth}"
+    sessions = thread.sessions
+    assert len(sessions.children) == MAX_DEPTH
+    state = EntryViewState(sections={LANE: True})
+    state.sections.update({f"lane:{sid}": True for sid in sessions.children})
+    lines = lane_lines(sessions.children["c0"], plain_look(), 100, LaneContext(state))
+    assert len(lines) <= MAX_LINES + 2
