@@ -12,7 +12,11 @@ Ownership never changes after the announcement, and a parent link never forms a 
 that names itself, its parent or any ancestor (the root included), a second parent, nesting past
 `MAX_DEPTH` or more than `MAX_CHILDREN` children are refused (`refused`: their traffic is
 dropped, not drawn as the parent's; the inspector marks the frames, `protocol/conformance.py`).
-Memory stays bounded whatever the agent sends. The claudeCode `_meta` nesting of tool calls
+A `subagent_update`, `session_message` or `session_message_chunk` that does not read (the
+inspector marks its frame) is never drawn as an unknown entry: it is counted on the lane of the
+child it names or whose traffic it is ("⚠ 2 malformed updates ignored"), else on the sessions
+(`on_malformed`: the thread says it once, as a notice). Memory stays bounded whatever the agent
+sends. The claudeCode `_meta` nesting of tool calls
 (`subagents.py`) stays the fallback for agents that do not send subagent sessions.
 """
 
@@ -36,7 +40,16 @@ from acp_tui.protocol.session_updates import (
     retargeted_tool_call_update,
     tool_call_of_notification,
 )
+from acp_tui.safe_text import safe_line
 from acp_tui.signal import Signal
+
+
+def short_error(error: str | None) -> str:
+    """Why an update did not read, on one line, cut and made safe (a pydantic error's first
+    lines without its link)."""
+    lines = [line.strip() for line in (error or "it does not read").splitlines()]
+    kept = [line for line in lines if line and not line.startswith("For further information")]
+    return safe_line(" · ".join(kept[:3])[:MAX_ERROR_CHARS])
 
 
 class SessionThread(Protocol):
@@ -85,6 +98,11 @@ MAX_ASKED_CALLS = 1024
 MAX_MESSAGE_BLOCKS = 512
 """Content blocks kept per session message (chunks past it are dropped)."""
 
+MAX_ERROR_CHARS = 300
+"""Characters kept of why a malformed update did not read."""
+SUBAGENT_KINDS = frozenset({"subagent_update", "session_message", "session_message_chunk"})
+"""The update kinds of subagent sessions (a malformed one is `on_malformed`'s)."""
+
 RUNNING_STATES = frozenset({"running", "requires_action"})
 """States in which a child counts as running (its work goes on, or waits for the user)."""
 
@@ -107,6 +125,10 @@ class ChildSession:
     task: SessionMessageEntry | None = None
     """The message its parent sent it (the parent's outgoing view), drawn in its lane: the lane
     sits under the message that started the child."""
+    malformed: int = 0
+    """Its updates (or its parent's about it) that did not read, ignored."""
+    malformed_error: str | None = None
+    """Why the last of them did not read (cut, made safe)."""
 
     @property
     def running(self) -> bool:
@@ -177,6 +199,10 @@ class SubagentSessions:
         """Announcements refused (see the module docstring), all told."""
         self.dropped_updates = 0
         """Updates of refused children, dropped."""
+        self.malformed = 0
+        """Subagent updates that did not read (`on_malformed`), all told."""
+        self.unmarked_malformed = 0
+        """Those of them that named no child to mark (the root's own)."""
         self._session_of: dict[int, str | None] = {id(root): None}
         self._messages: dict[tuple[int, str], SessionMessageEntry] = {}
         self._lanes: dict[str, SubagentLaneEntry] = {}
@@ -242,6 +268,8 @@ class SubagentSessions:
         self.root_id = None
         self.refused_count = 0
         self.dropped_updates = 0
+        self.malformed = 0
+        self.unmarked_malformed = 0
 
     # ---- updates --------------------------------------------------------------------------------
 
@@ -305,6 +333,26 @@ class SubagentSessions:
         parent = self._parent_threads.get(child_id)
         if lane is not None and parent is not None:
             parent.entry_changed(lane)
+
+    def on_malformed(self, on: SessionThread, raw: dict[str, Any], error: str | None) -> bool:
+        """A subagent update sent on `on`'s session that does not read: counted on the lane of
+        the child it names (a `subagent_update` about one of `on`'s children) or, sent on a
+        child's session, on that child's lane. Whether it is the first that marks no lane (the
+        thread then says so once; the inspector marks every frame)."""
+        self.malformed += 1
+        why = short_error(error)
+        own = self.session_id_of(on)
+        named = raw.get("sessionId") if raw.get("sessionUpdate") == "subagent_update" else None
+        child = self.children.get(named) if type(named) is str else None
+        if child is None or child.parent_id != own:
+            child = self.children.get(own) if own is not None else None
+        if child is None:
+            self.unmarked_malformed += 1
+            return self.unmarked_malformed == 1
+        child.malformed += 1
+        child.malformed_error = why
+        self._lane_changed(child.session_id)
+        return False
 
     def on_session_message(self, on: SessionThread, update: SessionMessage) -> None:
         """`session_message` on `on`'s transcript: create or patch the message by id."""

@@ -64,7 +64,7 @@ from acp_tui.thread.entries import (
     UnknownEntry,
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
-from acp_tui.thread.subagent_sessions import SubagentSessions
+from acp_tui.thread.subagent_sessions import SUBAGENT_KINDS, SubagentSessions, short_error
 from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
@@ -393,6 +393,12 @@ class Thread(ThreadPlans, ThreadSettings):
         self.changed.emit(ch.EntryChanged(entry))
 
     def _on_unknown(self, update: UnknownUpdate) -> None:
+        raw = update.raw
+        if type(raw) is dict and raw.get("sessionUpdate") in SUBAGENT_KINDS:
+            # a subagent update that does not read: never an unknown entry (its lane is marked)
+            if self.sessions.on_malformed(self, raw, update.error):
+                self._on_notice(malformed_subagent_notice(update.error))
+            return
         self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))
 
     # ---- client-driven changes ------------------------------------------------------------------
@@ -578,3 +584,15 @@ class Thread(ThreadPlans, ThreadSettings):
             self.background.add(entry.id)
         self.entries.append(entry)
         self.changed.emit(ch.EntryAdded(entry))
+
+
+def malformed_subagent_notice(error: str | None) -> Notice:
+    """What the thread says (once) of a malformed subagent update that names no child."""
+    why = short_error(error)
+    return Notice.model_validate(
+        {
+            "severity": "warning",
+            "title": "The agent sent a malformed subagent update (ignored)",
+            "description": f"{why}\nThe inspector marks each one.",
+        }
+    )

@@ -432,3 +432,32 @@ def parent_cycle_steps() -> list[Step]:
         call("s", "s"),
         upd("agent_message_chunk", content=text("after the cycles")),
     ]
+
+
+def malformed_subagent_steps(child: str) -> list[Step]:
+    """Subagent traffic that does not read, around a child `child` announced properly: on the
+    root, a `subagent_update` without its child's id, one whose id is a number, a
+    `session_message` without its id, a `session_message_chunk` whose content is no block (it
+    reads, the block repaired and marked); about
+    the child, a patch whose `cwd` is a number (with the payload in its error); under the
+    child's id, a message chunk without its id. Then a message (the app must still draw)."""
+
+    def on(session_id: str, variant: str, **fields: Any) -> Step:
+        return update(session_id, {"sessionUpdate": variant, **fields})
+
+    return [
+        on(SID, "subagent_update", title=hostile("no-id")),
+        on(SID, "subagent_update", sessionId=7, title="a number"),
+        on(SID, "session_message", content=[text(hostile("no-message-id"))]),
+        on(SID, "session_message_chunk", messageId="m1", content=3),
+        on(
+            SID,
+            "subagent_update",
+            sessionId=child,
+            title=hostile("child"),
+            state={"state": "running"},
+        ),
+        on(SID, "subagent_update", sessionId=child, cwd={"bad": hostile("cwd")}),
+        on(child, "session_message_chunk", content=text("no id")),
+        upd("agent_message_chunk", content=text("after the malformed ones")),
+    ]

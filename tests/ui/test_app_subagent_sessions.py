@@ -272,3 +272,44 @@ async def test_an_open_lane_draws_the_childs_entries_as_the_parent_draws_them(
         await h.settle()
         assert "first the files" in view.text and "I will list the files." in view.text
         assert not any(isinstance(e, UnknownEntry) for e in h.session.thread.entries)
+
+
+async def test_malformed_subagent_updates_are_marked_never_drawn_as_unknown(
+    tmp_path: Path,
+) -> None:
+    """A hostile agent's subagent traffic that does not read: each frame marked in the
+    inspector, none drawn as an unknown entry; the child's lane counts what was about it (its
+    last error, made safe, in the open lane), and what names no child is said once (a notice),
+    whatever the number."""
+    from tests.agents.hostile import SID, malformed_subagent_steps, shown_tag
+
+    child = f"{SID}/child"
+    flood = malformed_subagent_steps(child) * 3
+    agent = write_scenario(tmp_path, [
+        initialize_ok(), new_session_ok(SID), expect_prompt(), *flood, end_turn(),
+    ])  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        h.one(ConversationView).freeze_finished_turns = False  # the lane stays a live widget
+        await h.type_prompt("go")
+        await h.until(lambda: not h.session.turn_running, "the turn's end")
+        await h.until(lambda: "after the malformed ones" in h.screen_text(), "the text after")
+        thread = h.session.thread
+        assert not any(isinstance(e, UnknownEntry) for e in thread.entries)
+        lane = next(e for e in thread.entries if isinstance(e, SubagentLaneEntry))
+        assert lane.child.malformed == 6  # its cwd patch and its own chunk, three times
+        assert thread.sessions.malformed == 15  # (a chunk whose block is no object reads)
+        notices = [n.title for n in thread.notices]
+        assert notices == ["The agent sent a malformed subagent update (ignored)"]
+        from acp_tui.ui.widgets.subagent_lane import lane_title
+
+        assert "⚠ 6 malformed updates ignored" in lane_title(lane.child)  # (cut on the screen)
+        view = await lane_view(h)
+        view.focus()
+        await h.pilot.press("enter")
+        await h.settle()
+        assert "⚠ the last malformed update:" in view.text
+        store = h.session.traffic_store
+        kinds = {"subagent_update", "session_message", "session_message_chunk"}
+        marked = [f for f in store.marked() if f.update in kinds]
+        assert len(marked) == 18, [str(m) for f in store.marked() for m in f.marks]
+        assert shown_tag("child") in h.screen_text()  # the payload made safe, not raw

@@ -108,6 +108,9 @@ def contents_text(child: ChildSession) -> str:
     }
     told = [f"{n} {name}{'s' if n != 1 else ''}" for name, n in counts.items() if n]
     waiting = child.thread.waiting_permission()
+    if child.malformed:  # (the inspector marks each; the error shows in the open lane)
+        n = child.malformed
+        told.append(f"⚠ {n} malformed update{'s' if n != 1 else ''} ignored")
     return ", ".join(told + (["a question for you"] if waiting else [])) or "nothing yet"
 
 
@@ -161,6 +164,10 @@ def lane_lines(
         return [head]
     inner = max(1, width - INDENT)
     body, skipped = bounded_body(child, look, inner, context)
+    if child.malformed_error is not None:
+        note = Text(f"⚠ the last malformed update: {child.malformed_error}")
+        style = look.style("disk-note")
+        body += [fill(line, inner, style) for line in wrap_text(note, look, inner)[:4]]
     if skipped:
         noun = "entry" if skipped == 1 else "entries"
         text = f"… {skipped} earlier {noun} not shown here (the export has them)"
