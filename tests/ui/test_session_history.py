@@ -261,3 +261,63 @@ async def test_a_continued_session_watches_the_files_its_agent_changes(tmp_path:
         await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
         paths = [record.path.name for record in h.session.change_log.records]
         assert paths == ["hello.txt"]
+
+
+async def test_continue_skips_a_session_the_agent_says_is_gone_without_loading_it(
+    tmp_path: Path,
+) -> None:
+    """Where the agent answers `session/status`, `--continue` asks it (no side effect) and
+    continues the newest session the agent still knows: one it says is gone (-32002) is never
+    loaded."""
+    gone = {"code": -32002, "message": "Resource not found", "data": {"sessionId": "b"}}
+    steps = [
+        initialize_ok(loadSession=True, sessionCapabilities={"list": {}, "status": {}}),
+        {"expect": "session/list", "respond": {"sessions": [
+            listed("a", "Older", "2026-01-01T00:00:00Z"),
+            listed("b", "Newer", "2026-02-01T00:00:00Z"),
+        ]}},
+        {"expect": "session/status", "match": {"sessionId": "a"}, "respond": {"status": "saved"}},
+        {"expect": "session/status", "match": {"sessionId": "b"}, "error": gone},
+        {"expect": "session/load", "match": {"sessionId": "a"}, "respond": {}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    request = OpenRequest(continue_last=True)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
+        assert h.session.session_id == "a"
+        assert [f["params"]["sessionId"] for f in h.sent_methods("session/load")] == ["a"]
+        assert h.sent_methods("session/new") == []
+
+
+async def test_reopening_a_session_the_agent_says_is_gone_starts_a_new_one_unloaded(
+    tmp_path: Path,
+) -> None:
+    """A session id to reopen (`--resume ID`, a saved workspace's tab) is asked about first
+    where the agent answers `session/status`: gone, it is said, and a new session opens without
+    a `session/load` that would fail."""
+    gone = {"code": -32002, "message": "Resource not found", "data": {"sessionId": "old"}}
+    steps = [
+        initialize_ok(loadSession=True, sessionCapabilities={"status": {}}),
+        {"expect": "session/status", "match": {"sessionId": "old"}, "error": gone},
+        new_session_ok("fresh"),
+    ]
+    agent = write_scenario(tmp_path, steps)
+    request = OpenRequest(resume_id="old")
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
+        assert h.session.session_id == "fresh"
+        assert h.sent_methods("session/load") == []
+        await h.until(lambda: any("is gone" in n for n in h.notified), "the notice")
+
+
+async def test_continue_loads_a_session_still_open_in_the_agent(tmp_path: Path) -> None:
+    """An open session (in the agent's memory) is continued as any other: loaded."""
+    steps = [
+        initialize_ok(loadSession=True, sessionCapabilities={"list": {}, "status": {}}),
+        {"expect": "session/list", "respond": {"sessions": [listed("b", "Newer")]}},
+        {"expect": "session/status", "match": {"sessionId": "b"}, "respond": {"status": "open"}},
+        {"expect": "session/load", "match": {"sessionId": "b"}, "respond": {}},
+    ]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    request = OpenRequest(continue_last=True)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
+        assert h.session.session_id == "b"
+        assert len(h.sent_methods("session/status")) == 1

@@ -5,7 +5,10 @@ unstable `fork`) and `loadSession`. `open_session` opens into a fresh, empty con
 loads where it can (the agent replays the conversation, tool calls included, and the user sees
 it) and resumes otherwise (no replay: a notice says why the screen is empty). For an agent that
 cannot list, `RememberedSessions` keeps the ids and titles acp-tui created, per directory and
-agent (`remembered`). Nothing here imports Textual.
+agent (`remembered`). Where the agent answers the unstable `session/status` (no side effect),
+`--continue` and an id to reopen (`--resume ID`, a saved workspace's tabs) skip a session it
+no longer knows without loading it, and the picker shows which ones are still open. Nothing
+here imports Textual.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.mcp_offer import servers_for
 from acp_tui.client.session.config import error_text
 from acp_tui.client.session.remembered import RememberedSessions
-from acp_tui.client.session.session_summary import SessionSummary
+from acp_tui.client.session.session_summary import GONE, SessionSummary
 from acp_tui.client.system_prompt import system_prompt_param
 from acp_tui.protocol.connection import ConnectionClosed
-from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.errors import RESOURCE_NOT_FOUND, RpcError
 from acp_tui.protocol.models import AgentCapabilities
+from acp_tui.safe_text import safe_line
 
 if TYPE_CHECKING:
     from acp_tui.client.session.agent_session import AgentSession
@@ -103,16 +107,29 @@ MAX_STATUS_ASKS = 20
 """Sessions of a page asked `session/status` (the newest first; the rest say nothing)."""
 
 
+def offers_status(session: AgentSession) -> bool:
+    """Whether the agent answers `session/status` (`sessionCapabilities.status`)."""
+    return session.agent_capabilities.session_capabilities.status is not None
+
+
+async def session_status(session: AgentSession, session_id: str) -> str | None:
+    """`session/status` of one session (no side effect on the agent): "open", "saved" (or a
+    newer word), `GONE` when the agent does not know it (-32002); None when it does not say."""
+    try:
+        return await session.api.session_status(session_id)
+    except RpcError as error:
+        return GONE if error.code == RESOURCE_NOT_FOUND else None
+    except ConnectionClosed:
+        return None
+
+
 async def _statuses(session: AgentSession, ids: list[str]) -> dict[str, str]:
     """`session/status` of each session (no side effect on the agent), where it answers it."""
-    if session.agent_capabilities.session_capabilities.status is None:
+    if not offers_status(session):
         return {}
 
     async def one(session_id: str) -> tuple[str, str | None]:
-        try:
-            return session_id, await session.api.session_status(session_id)
-        except (RpcError, ConnectionClosed):
-            return session_id, None
+        return session_id, await session_status(session, session_id)
 
     answers = await asyncio.gather(*(one(i) for i in ids[:MAX_STATUS_ASKS]))
     return {session_id: status for session_id, status in answers if status is not None}
@@ -134,12 +151,14 @@ async def archive_session(
 
 
 async def most_recent(session: AgentSession) -> SessionSummary | None:
-    """The last session of this directory (the agent's list, newest `updatedAt` first)."""
+    """The last session of this directory (the agent's list, newest `updatedAt` first) that
+    the agent still knows: one `session/status` says is gone is skipped, never loaded."""
     page = await list_sessions(session)
-    if not page.sessions:
+    known = [s for s in page.sessions if s.status != GONE]
+    if not known:
         return None
-    dated = [s for s in page.sessions if s.updated_at]
-    return max(dated, key=lambda s: s.updated_at or "") if dated else page.sessions[0]
+    dated = [s for s in known if s.updated_at]
+    return max(dated, key=lambda s: s.updated_at or "") if dated else known[0]
 
 
 async def open_session(session: AgentSession, session_id: str) -> bool:
@@ -247,6 +266,16 @@ async def _open_requested(session: AgentSession, request: OpenRequest) -> bool:
             session.notices.emit(Notice("No earlier session in this directory: a new one."))
             return await session.open_new()
         session_id = recent.id
+    elif offers_status(session) and await session_status(session, session_id) == GONE:
+        # (asked without loading it: a load would fail, or replay part of it and then fail)
+        session.notices.emit(
+            Notice(
+                f"The earlier session {safe_line(session_id[:80])} is gone: the agent no longer "
+                "knows it. A new session instead.",
+                "warning",
+            )
+        )
+        return await session.open_new()
     if not caps.can_open:
         session.notices.emit(
             Notice(f"{session.agent_name} cannot open earlier sessions: a new one.", "warning")

@@ -15,7 +15,12 @@ class SessionSummary:
     archived: bool = False
     """Unstable: archived (listed only when asked for)."""
     status: str | None = None
-    """Unstable `session/status`: "open" (the agent has it in memory), "saved", or unknown."""
+    """Unstable `session/status`: "open" (the agent has it in memory), "saved", `GONE` (the
+    agent does not know it: -32002), or unknown (None: not asked, or no answer)."""
+
+
+GONE = "gone"
+"""A session `session/status` says the agent does not know (-32002): not opened."""
 
 
 def summary_from(raw: Any) -> SessionSummary | None:

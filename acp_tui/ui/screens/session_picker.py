@@ -37,7 +37,7 @@ from acp_tui.client.session.history import (
     list_sessions,
     rename_session,
 )
-from acp_tui.client.session.session_summary import SessionSummary
+from acp_tui.client.session.session_summary import GONE, SessionSummary
 from acp_tui.host.asker import Choice, Question
 from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.plain import notify
@@ -205,6 +205,8 @@ class SessionPicker(ModalScreen[PickedSession | None]):
                 text.append(f"  {when}", style="dim")
             if summary.status == "open":  # `session/status`: still in the agent's memory
                 text.append("  open", style="green")
+            elif summary.status == GONE:  # `session/status`: the agent no longer knows it
+                text.append("  gone", style="red")
             if summary.archived:
                 text.append("  archived", style="yellow")
             text.append(f"\n  {safe_text(summary.id, limit=80)}", style="dim")
