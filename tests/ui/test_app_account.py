@@ -60,3 +60,37 @@ def test_the_schemas_accounts_read_safely() -> None:
     assert status.accounts[0] == "● work — me@example.com"
     assert "\x1b" not in status.accounts[1]
     assert read_status({"state": 3}) is None and read_status("x") is None
+
+
+async def test_log_in_from_the_account_section(tmp_path: Path) -> None:
+    """Not logged in, with a login the agent offers: "Log in…" (Enter on it) asks which way,
+    `authenticate` is sent, the state is asked again and the section shows it, its "Log in…"
+    gone."""
+    from acp_tui.ui.screens.auth import AuthMethodScreen
+    from acp_tui.ui.widgets.account_section import AccountAction
+
+    init = initialize_ok(auth={"status": {}})
+    init["respond"]["authMethods"] = [{"id": "api-key", "name": "API key"}]
+    agent = write_scenario(tmp_path, [
+        init,
+        {"expect": "auth/status", "respond": {"state": "unauthenticated", "accounts": []}},
+        new_session_ok(),
+        {"expect": "authenticate", "match": {"methodId": "api-key"}, "respond": {}},
+        {"expect": "auth/status", "respond": ACCOUNTS},
+    ])  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        section = h.one(AccountSection)
+        await h.until(lambda: "not logged in" in shown(h), "the login state")
+        await h.settle()
+        login = section.query_one("#account-login", AccountAction)
+        assert login.display and "Log in…" in h.screen_text()
+        login.focus()
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login choice")
+        await h.pilot.press("enter")
+        await h.until(lambda: h.sent_methods("authenticate"), "the login sent")
+        await h.until(lambda: shown(h).startswith("logged in"), "the state asked again")
+        await h.settle()
+        assert login.display is False
+        assert "me@example.com" in h.screen_text()
+        assert len(h.sent_methods("auth/status")) == 2
