@@ -7,6 +7,8 @@ client core: what the current ACP schema brings, as a real agent sends it.
   questions are answered in the parent's tab, the files come out, nothing is drawn as unknown.
 - Its tool calls carry `ToolCall.name`; its frames are within the current schema (no mark), and
   `check` would say they need its unstable part; its `_auth/status_update` is the account shown.
+- acp-tui asks for notices, so a warning of its (an MCP server that fails to start) comes as a
+  `notice`, not as a bold line of its answer.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
 from acp_tui.protocol.schema_fit import SchemaLevel
-from acp_tui.thread.entries import ToolCallEntry, UnknownEntry
+from acp_tui.thread.entries import MessageEntry, ToolCallEntry, UnknownEntry
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from tests.interop.agents import InteropAgent
 from tests.interop.conftest import NOTES, start_fake_llm
@@ -165,5 +167,39 @@ async def test_a_subagent_session_under_protocol_2(
             assert answered and asked and all(call.status == "completed" for call in asked)
             assert (workdir / "hello.txt").exists()
             assert session.traffic_store.mark_counts.total() == 0
+        finally:
+            await session.close()
+
+
+async def test_a_notice_comes_as_a_notice_because_acp_tui_asks_for_them(
+    kit: Path, workdir: Path, tmp_path: Path
+) -> None:
+    """claude-agent-acp 0.101 sends `notice` only to a client that advertises
+    `clientCapabilities.session.notices` (else a bold line of its answer). One it sends offline:
+    an MCP server acp-tui passed that fails to start ("MCP server "x" failed to start", a
+    warning, once its first query reports the servers). acp-tui asks: it arrives as a notice,
+    kept apart from the conversation, and no bold line of it is in the agent's text."""
+    agent = new_agent()
+    broken = {"name": "broken", "command": "/bin/false", "args": [], "env": []}
+    async with start_fake_llm(kit, workdir, tmp_path / "llm.jsonl", "--only-text") as llm:
+        session = AgentSession(
+            [str(kit / "agent.sh"), agent.name],
+            workdir,
+            InteropUi(None),
+            env_extra={**llm.env, **agent.env()},
+            settings=Settings(hold_writes=HoldWrites.NEVER),
+            mcp_servers=[broken],
+        )
+        try:
+            assert await session.start(), session.error or session.crash
+            assert session.submit("Say hello.") is None
+            assert await wait_turn_end(session, TURN_SECONDS) == "end_turn"
+            thread = session.thread
+            titles = [(n.level, n.title) for n in thread.notices]
+            assert ("warning", 'MCP server "broken" failed to start') in titles, titles
+            said = [e for e in thread.entries if isinstance(e, MessageEntry)]
+            text = " ".join(e.text for e in said if e.role == "agent")
+            assert text, "its answer"
+            assert "failed to start" not in text
         finally:
             await session.close()
