@@ -129,6 +129,23 @@ class ChildSession:
     """Its updates (or its parent's about it) that did not read, ignored."""
     malformed_error: str | None = None
     """Why the last of them did not read (cut, made safe)."""
+    revision: int = 0
+    """Bumped by each change of its thread."""
+    entry_revisions: dict[int, int] = field(default_factory=dict)
+    """The revision of each entry's last change (by entry id), and `general_revision` that of
+    the last change about no entry in particular: what its lane has drawn is drawn again only
+    when these moved (`ui/widgets/subagent_lane.py`)."""
+    general_revision: int = 0
+
+    def note_change(self, change: Any) -> None:
+        """A change of its thread (`thread_changes`, read by its `entry` or `entries`)."""
+        self.revision += 1
+        about = getattr(change, "entry", None)
+        entries = [about] if about is not None else list(getattr(change, "entries", None) or ())
+        if not entries:
+            self.general_revision = self.revision
+        for entry in entries:
+            self.entry_revisions[entry.id] = self.revision
 
     @property
     def running(self) -> bool:
@@ -297,7 +314,7 @@ class SubagentSessions:
         self._parent_threads[child_id] = on
         lane = SubagentLaneEntry(child, on.next_entry_id())
         self._lanes[child_id] = lane
-        thread.changed.subscribe(lambda _change: self._lane_changed(child_id))
+        thread.changed.subscribe(lambda change: self._child_changed(child, change))
         on.place_entry(lane)
 
     def _may_announce(self, parent_id: str | None, child_id: str) -> bool:
@@ -327,6 +344,10 @@ class SubagentSessions:
             return
         if len(self.refused) < MAX_REFUSED:
             self.refused.add(child_id)
+
+    def _child_changed(self, child: ChildSession, change: Any) -> None:
+        child.note_change(change)
+        self._lane_changed(child.session_id)
 
     def _lane_changed(self, child_id: str) -> None:
         lane = self._lanes.get(child_id)

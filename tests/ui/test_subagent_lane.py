@@ -79,3 +79,43 @@ def test_open_lanes_nested_as_deep_as_allowed_stay_bounded() -> None:
     state.sections.update({f"lane:{sid}": True for sid in sessions.children})
     lines = lane_lines(sessions.children["c0"], plain_look(), 100, LaneContext(state))
     assert len(lines) <= MAX_LINES + 2
+
+
+def test_an_open_lane_draws_again_only_the_entries_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A child streaming into an open lane: each draw draws its last message again, not every
+    card above it (they are kept from the draw before); a card the user folds is drawn again."""
+    thread = Thread()
+    thread.sessions.root_id = ROOT
+    announce(thread, ROOT, "c1")
+    for n in range(30):
+        send(thread, "c1", {"sessionUpdate": "tool_call", "toolCallId": f"t{n}",
+                            "title": f"call {n}", "status": "completed"})  # fmt: skip
+    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "a"}}
+    send(thread, "c1", chunk)
+    drawn: list[Any] = []
+    draw = subagent_lane.drawn_entry
+
+    def counting(entry: Any, *args: Any) -> Any:
+        drawn.append(entry)
+        return draw(entry, *args)
+
+    monkeypatch.setattr(subagent_lane, "drawn_entry", counting)
+    child = thread.sessions.children["c1"]
+    state = EntryViewState(sections={LANE: True})
+    context = LaneContext(state)
+    look = plain_look()
+    first = context.draw(child, look, 100)
+    assert len(drawn) == 31
+    drawn.clear()
+    send(thread, "c1", chunk)  # the message grows
+    again = context.draw(child, look, 100)
+    assert drawn == [child.thread.entries[-1]]
+    assert any("aa" in line.text for line in again)
+    assert [line.text for line in again[:-3]] == [line.text for line in first[:-3]]
+    drawn.clear()
+    card = child.thread.entries[3]
+    state.nested[("c1", card.id)] = EntryViewState(folded=False)  # unfolded by hand
+    context.draw(child, look, 100)
+    assert drawn == [card]

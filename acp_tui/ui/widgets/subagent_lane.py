@@ -18,7 +18,7 @@ it offers `cancel`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from rich.segment import Segment
 from rich.text import Text
@@ -98,14 +98,10 @@ def state_text(child: ChildSession) -> tuple[str, str]:
     return STATE_LOOK.get(state.state, (f"? {state.state}", "notice"))
 
 
-def contents_text(child: ChildSession) -> str:
-    """What the child's conversation holds, counted."""
-    entries = child.thread.entries
-    counts = {
-        "message": sum(1 for e in entries if type(e) is MessageEntry and e.role != "thought"),
-        "tool call": sum(1 for e in entries if type(e) is ToolCallEntry),
-        "subagent": sum(1 for e in entries if type(e) is SubagentLaneEntry),
-    }
+def contents_text(child: ChildSession, context: LaneContext | None = None) -> str:
+    """What the child's conversation holds, counted (with `context`, only the entries added
+    since it last counted)."""
+    counts = count_entries(child, context)
     told = [f"{n} {name}{'s' if n != 1 else ''}" for name, n in counts.items() if n]
     waiting = child.thread.waiting_permission()
     if child.malformed:  # (the inspector marks each; the error shows in the open lane)
@@ -114,21 +110,68 @@ def contents_text(child: ChildSession) -> str:
     return ", ".join(told + (["a question for you"] if waiting else [])) or "nothing yet"
 
 
-def lane_title(child: ChildSession) -> str:
+def count_entries(child: ChildSession, context: LaneContext | None) -> dict[str, int]:
+    """The child's messages, tool calls and subagents, counted (entries are only appended: a
+    context counts those past the ones it counted before)."""
+    entries = child.thread.entries
+    done, counts = (0, {"message": 0, "tool call": 0, "subagent": 0})
+    if context is not None:
+        done, counts = context.counts.get(child.session_id, (0, counts))
+        if done > len(entries):
+            done, counts = 0, {"message": 0, "tool call": 0, "subagent": 0}
+    counts = dict(counts)
+    for index in range(done, len(entries)):
+        entry = entries[index]
+        if type(entry) is MessageEntry and entry.role != "thought":
+            counts["message"] += 1
+        elif type(entry) is ToolCallEntry:
+            counts["tool call"] += 1
+        elif type(entry) is SubagentLaneEntry:
+            counts["subagent"] += 1
+    if context is not None:
+        context.counts[child.session_id] = (len(entries), counts)
+    return counts
+
+
+def lane_title(child: ChildSession, context: LaneContext | None = None) -> str:
     """The lane's folded line: title, state, what it holds, then the description (cut first
     on a narrow screen)."""
     state, _ = state_text(child)
-    title = f"⧉ {child.label}  {state + ' · ' if state else ''}{contents_text(child)}"
+    title = f"⧉ {child.label}  {state + ' · ' if state else ''}{contents_text(child, context)}"
     return f"{title} — {child.description}" if child.description else title
 
 
-@dataclass(frozen=True)
 class LaneContext:
     """What drawing a lane reads besides the child: the lane's view state (which lanes are
-    open, the nested entries' own states) and the session's live terminals."""
+    open, the nested entries' own states), the session's live terminals, and what the last
+    draw made: each entry's lines with what they were drawn from (drawn again only when the
+    entry, its view state, its question or the styles changed; only the last draw's entries
+    are kept), the counts of the title."""
 
-    state: EntryViewState
-    terminals: TerminalLookup | None = None
+    def __init__(self, state: EntryViewState, terminals: TerminalLookup | None = None) -> None:
+        self.state = state
+        self.terminals = terminals
+        self.counts: dict[str, tuple[int, dict[str, int]]] = {}
+        self._kept: dict[tuple[str, int], tuple[object, list[Strip]]] = {}
+        self._drawn: dict[tuple[str, int], tuple[object, list[Strip]]] = {}
+
+    def draw(self, child: ChildSession, look: Look, width: int) -> list[Strip]:
+        """The lane's lines (a draw: what it did not draw again is forgotten after it)."""
+        self._drawn = {}
+        try:
+            return lane_lines(child, look, width, self)
+        finally:
+            self._kept, self._drawn = self._drawn, {}
+
+    def lines(
+        self, key: tuple[str, int], made_of: object, draw: Callable[[], list[Strip]]
+    ) -> list[Strip]:
+        """The lines of the entry `key`: those of the last draw if made of the same, else
+        drawn."""
+        kept = self._kept.get(key)
+        lines = kept[1] if kept is not None and kept[0] == made_of else draw()
+        self._drawn[key] = (made_of, lines)
+        return lines
 
 
 def lane_render(
@@ -136,9 +179,7 @@ def lane_render(
 ) -> Render:
     """The renderer of a lane, reading its view state when drawn."""
     context = LaneContext(state, terminals)
-    return lambda look, width: with_margin(
-        lane_lines(entry.child, look, width, context), width, look
-    )
+    return lambda look, width: with_margin(context.draw(entry.child, look, width), width, look)
 
 
 def lane_lines(
@@ -155,7 +196,7 @@ def lane_lines(
     shown = context.state.sections.get(section, False)
     _, style_name = state_text(child)
     head = collapsible_title(
-        lane_title(child), width, look.style("title"), expanded=shown,
+        lane_title(child, context), width, look.style("title"), expanded=shown,
         action=section_action(section),
     )  # fmt: skip
     if child.running or (child.state is not None and child.state.error_text):
@@ -215,10 +256,36 @@ def entry_lines(
     routed to the entry's own view state in the lane (see `SubagentLaneView.action_lane_click`)."""
     key = (child.session_id, entry.id)
     state = context.state.nested.get(key) or EntryViewState()
-    if isinstance(entry, ToolCallEntry):
-        return card_lines(entry, child, look, width, state, context.terminals)
     if isinstance(entry, SubagentLaneEntry):
         return lane_lines(entry.child, look, width, context, nested=True)
+    if isinstance(entry, ToolCallEntry) and live_terminals(entry, context.terminals):
+        return card_lines(entry, child, look, width, state, context.terminals)  # (output moves)
+    made_of = (
+        width,
+        look.style("base"),
+        look.style("title"),
+        child.general_revision,
+        child.entry_revisions.get(entry.id, 0),
+        repr(state),
+        asked_line(entry, child) if isinstance(entry, ToolCallEntry) else None,
+    )
+    return context.lines(
+        key, made_of, lambda: drawn_entry(entry, child, look, width, state, context)
+    )
+
+
+def drawn_entry(
+    entry: Entry,
+    child: ChildSession,
+    look: Look,
+    width: int,
+    state: EntryViewState,
+    context: LaneContext,
+) -> list[Strip]:
+    """One entry of a child's conversation drawn by its kind's renderer (not a lane)."""
+    key = (child.session_id, entry.id)
+    if isinstance(entry, ToolCallEntry):
+        return card_lines(entry, child, look, width, state, context.terminals)
     if isinstance(entry, SessionMessageEntry):
         return message_lines(entry, child.thread.sessions, look, width)
     lines: list[Strip]
