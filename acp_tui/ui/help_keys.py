@@ -67,6 +67,7 @@ def sections(app: App[Any]) -> list[tuple[str, list[Row]]]:
     from acp_tui.ui.widgets.frozen_history import FrozenHistory
     from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
     from acp_tui.ui.widgets.prompt_input import PromptInput
+    from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
     from acp_tui.ui.widgets.tool_call_card import CardLines, ToolCallCard
     from acp_tui.ui.widgets.turn_summary import TurnSummaryView
     from acp_tui.ui.workspace.tabs_app import WORKSPACE_BINDINGS
@@ -87,6 +88,7 @@ def sections(app: App[Any]) -> list[tuple[str, list[Row]]]:
         *binding_rows(app, ToolCallCard.BINDINGS),
         *binding_rows(app, TurnSummaryView.BINDINGS),
         *binding_rows(app, FrozenHistory.BINDINGS),
+        *binding_rows(app, SubagentLaneView.BINDINGS),
     ]
     permission = [
         *binding_rows(app, PermissionPrompt.BINDINGS),

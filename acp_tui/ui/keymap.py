@@ -16,6 +16,7 @@ BINDING_IDS = frozenset({
     "inspector.close", "inspector.copy", "inspector.direction", "inspector.errors",
     "inspector.group", "inspector.marked", "inspector.method", "inspector.next",
     "inspector.pair", "inspector.previous", "inspector.search", "inspector.summary",
+    "lane.cancel", "lane.open",
     "main.cancel-turn", "main.changes", "main.copy", "main.focus-prompt", "main.fork-here",
     "main.next-mode", "main.permission", "main.pick-model", "main.restart-agent", "main.rules",
     "main.rewind", "main.sessions", "main.toggle-sidebar", "main.wait-on",

@@ -424,8 +424,14 @@ class SubagentLaneView(LiveEntry):
     """A lane, live: Enter opens or closes it, `c` cancels the child's work (when offered)."""
 
     BINDINGS = [
-        Binding("enter", "toggle_lane", "Open/close", show=False),
-        Binding("c", "cancel_child", "Cancel subagent", show=False),
+        Binding("enter", "toggle_lane", "open/close a subagent's lane", show=False, id="lane.open"),
+        Binding(
+            "c",
+            "cancel_child",
+            "cancel a subagent (if it offers that)",
+            show=False,
+            id="lane.cancel",
+        ),
     ]
 
     class CancelRequested(Message):
