@@ -119,3 +119,27 @@ def test_an_open_lane_draws_again_only_the_entries_that_changed(
     state.nested[("c1", card.id)] = EntryViewState(folded=False)  # unfolded by hand
     context.draw(child, look, 100)
     assert drawn == [card]
+
+
+def test_a_click_inside_a_lane_acts_on_that_entrys_own_state() -> None:
+    """The click actions of the parent's renderers (`toggle_section(name)`,
+    `show_more_text(n)`), run in a lane on the entry's own view state; anything else is
+    ignored."""
+    from acp_tui.ui.widgets.subagent_lane import entry_action, lane_action
+
+    state = EntryViewState()
+    entry_action(state, "toggle_section('thought')")
+    assert state.sections == {"thought": True}
+    entry_action(state, "toggle_section('thought')")
+    assert state.sections == {}
+    entry_action(state, "show_more_text(2)")
+    entry_action(state, "show_more_text(2)")
+    assert state.text_pages == {2: 3}
+    for odd in ("quit()", "toggle_section(3)", "show_more_text('x')", "toggle_section(", ""):
+        entry_action(state, odd)
+    assert state == EntryViewState(text_pages={2: 3})
+    # the lane's own action names the entry by its session (made inert by repr) and id
+    action = lane_action(("c'1)", 4), "toggle_section('thought')")
+    from textual.actions import parse
+
+    assert parse(action) == ("", "lane_click", ("c'1)", 4, "toggle_section('thought')"))
