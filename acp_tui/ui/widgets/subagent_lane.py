@@ -11,8 +11,9 @@ messages the sessions sent each other, and its own children as lanes of their ow
 alone). A click inside an entry (fold a card, open a section, show more text) is routed to that
 entry's own view state (`EntryViewState.nested`), not the lane's. Bounded: the entries are drawn
 from the last one back until `MAX_LINES` lines are drawn (at most that many shown), so a flood
-of entries costs what the screen shows. `c` on the focused lane cancels the child's work when
-it offers `cancel`.
+of entries costs what the screen shows; and what a draw drew is kept (`LaneContext`): a child
+streaming into an open lane draws again the entry that changed, not the cards above it. `c` on
+the focused lane cancels the child's work when it offers `cancel`.
 """
 
 from __future__ import annotations
