@@ -208,17 +208,10 @@ class Thread(ThreadPlans, ThreadSettings):
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
         sessions = self.sessions
-        if sessions.children or sessions.refused_count:
-            session_id = notification_session_id(params)
-            child = sessions.route(session_id)
-            if child is not None and child is not self:
-                child.apply_notification(params)  # a subagent session's own traffic
-                if sessions.asked_calls:
-                    sessions.follow_asked_call(str(session_id), params)
-                return
-            if child is None and sessions.drops(session_id):
-                sessions.dropped_updates += 1
-                return
+        if (sessions.children or sessions.refused_count) and sessions.divert(
+            self, notification_session_id(params), params, lambda c: c.apply_notification(params)
+        ):
+            return  # a subagent session's own traffic, or a refused child's
         update = parse_update_notification(params)
         if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
             self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
@@ -278,11 +271,7 @@ class Thread(ThreadPlans, ThreadSettings):
             entry = MessageEntry(role, [block], update.message_id, id=self._new_id())
             self._add_entry(entry)
             return
-        index, text = entry.append_block(block)
-        if text is None:
-            self.changed.emit(ch.EntryChanged(entry))
-        else:
-            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
+        self.append_to_message(entry, block)
 
     def _on_tool_call(self, update: ToolCall) -> None:
         entry = self.tool_calls.get(update.tool_call_id)
@@ -516,10 +505,7 @@ class Thread(ThreadPlans, ThreadSettings):
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
-        entry = self.tool_calls.get(tool_call_id)
-        if entry is None:
-            update = ToolCallUpdate(tool_call_id=tool_call_id)
-            entry = self._create_tool_call(update, {"tool_call_id"})
+        entry = self.tool_call(tool_call_id)
         if ask.asked_at is None:
             ask.asked_at = self._clock()
         self._unnest(entry)
@@ -547,6 +533,76 @@ class Thread(ThreadPlans, ThreadSettings):
         waiting = [entry for _, entry in self.permission_queue.waiting()[1:]]
         if waiting:  # they moved up: their cards say how many questions are before them
             self.changed.emit(ch.PermissionQueueMoved(waiting))
+
+    # ---- upserts by id (the v2 reducer, `thread/v2/updates.py`) ----------------------------------
+
+    def track_background(self) -> None:
+        """From now on, entries that arrive or change while idle are background activity (v2)."""
+        self.mark_background = True
+
+    def set_background_work(self, work: tuple[str, ...] | None) -> None:
+        """What the agent's last state snapshot lists as running in the background (v2)."""
+        if work != self.background_work:
+            self.background_work = work
+            self.changed.emit(ch.BackgroundWorkChanged())
+
+    def add_message(
+        self, role: MessageRole, blocks: list[ContentBlock], message_id: str | None
+    ) -> MessageEntry:
+        """A new message at the end of the conversation (never coalesced into the last one)."""
+        entry = MessageEntry(role, list(blocks), message_id, id=self._new_id())
+        self._add_entry(entry)
+        return entry
+
+    def append_to_message(self, entry: MessageEntry, block: ContentBlock) -> None:
+        """One more block of `entry`, wherever it is (text merges into a trailing text block)."""
+        index, text = entry.append_block(block)
+        if text is None:
+            self.changed.emit(ch.EntryChanged(entry))
+        else:
+            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
+
+    def replace_message(
+        self, entry: MessageEntry, blocks: list[ContentBlock], message_id: str | None = None
+    ) -> None:
+        """`entry`'s content is now `blocks` (v2: an array replaces, null clears); with
+        `message_id`, the agent's id for a message shown before it had one."""
+        if message_id is not None:
+            entry.message_id = message_id
+        entry.replace_blocks(blocks)
+        self.changed.emit(ch.EntryChanged(entry))
+
+    def tool_call(self, tool_call_id: str) -> ToolCallEntry:
+        """The tool call with this id; one never announced becomes a new entry."""
+        entry = self.tool_calls.get(tool_call_id)
+        if entry is None:
+            update = ToolCallUpdate(tool_call_id=tool_call_id)
+            entry = self._create_tool_call(update, {"tool_call_id"})
+        return entry
+
+    def add_tool_call(self, update: ToolCallUpdate, fields: set[str]) -> ToolCallEntry:
+        """A tool call first seen in `update` (its `fields` sent), as a new entry."""
+        return self._create_tool_call(update, fields)
+
+    def patch_tool_call(
+        self, entry: ToolCallEntry, values: dict[str, Any], *, can_cancel: bool | None = None
+    ) -> None:
+        """Set `values` on the call's fields as they are (v2 patch semantics decided by the
+        caller), and whether the client may cancel it (None: unchanged); a status change
+        stamps its times. Emits even when nothing changed (the reducer's `EntryChanged`)."""
+        if can_cancel is not None:
+            entry.can_cancel = can_cancel
+        old_status = entry.status
+        for name, value in values.items():
+            setattr(entry, name, value)
+        if entry.status != old_status:
+            stamp_times(entry, self._clock())
+        self.changed.emit(ch.EntryChanged(entry))
+
+    def append_tool_content(self, entry: ToolCallEntry, item: Any) -> None:
+        """One more content item of the call (v2 `tool_call_content_chunk`)."""
+        entry.content = [*entry.content, item]
+        self.changed.emit(ch.EntryChanged(entry))
 
     # ---- helpers --------------------------------------------------------------------------------
 
