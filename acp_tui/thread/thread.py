@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from acp_tui.protocol.models import (
     FINISHED_STATUSES,
     AgentMessageChunk,
     AgentThoughtChunk,
+    AvailableCommand,
     AvailableCommandsUpdate,
     CompactionSummaryChunk,
     CompactionUpdate,
@@ -31,9 +32,12 @@ from acp_tui.protocol.models import (
     PlanEntry,
     PlanRemoved,
     PlanUpdate,
+    SessionConfigOption,
     SessionInfoUpdate,
     SessionMessage,
     SessionMessageChunk,
+    SessionMode,
+    SessionModeState,
     SessionUpdate,
     SubagentUpdate,
     TextContent,
@@ -53,6 +57,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
+from acp_tui.thread.config_options import ModelState
 from acp_tui.thread.echo import PromptEcho
 from acp_tui.thread.entries import (
     CompactionEntry,
@@ -107,9 +112,10 @@ NOTICES_KEPT = 200
 """The agent's most recent notices kept (a flood of them must not grow without bound)."""
 
 
-class Thread(ThreadPlans, ThreadSettings):
+class Thread:
     """Conversation state of one session, updated in place by its reducer methods, observed
-    via changes."""
+    via changes. Its plans and the agent's settings are parts it owns (`agent_plans`,
+    `agent_settings`), read through it."""
 
     def __init__(
         self,
@@ -132,15 +138,16 @@ class Thread(ThreadPlans, ThreadSettings):
         self._nesting = SubagentNesting()
         self.permission_queue = PermissionQueue[ToolCallEntry]()
         """The permission questions waiting for the user, oldest (the one asked) first."""
-        self.plan: list[PlanEntry] | None = None
-        self.plans: dict[str, PlanState] = {}
+        self.agent_plans = ThreadPlans(self)
+        """The agent's plans (`plan`, `plans`), and their snapshot entries."""
         self.compactions: dict[str, CompactionEntry] = {}
         self.notices: list[Notice] = []
         """The agent's most recent notices, in order (shown apart: not conversation entries);
         at most `NOTICES_KEPT` (twice that between trims)."""
         self.notice_count = 0
         """How many notices the agent sent (the oldest are forgotten past `NOTICES_KEPT`)."""
-        self._reset_settings()
+        self.agent_settings = ThreadSettings(self.changed)
+        """The agent's modes, config options, models and commands."""
         self.usage: UsageState | None = None
         self.title: str | None = None
         self.updated_at: str | None = None
@@ -166,12 +173,12 @@ class Thread(ThreadPlans, ThreadSettings):
             UserMessageChunk: self._on_chunk,
             ToolCall: self._on_tool_call,
             ToolCallUpdate: self._on_tool_call_update,
-            Plan: self._on_plan,
-            PlanUpdate: self._on_plan_update,
-            PlanRemoved: self._on_plan_removed,
-            AvailableCommandsUpdate: self._on_commands,
-            CurrentModeUpdate: self._on_current_mode,
-            ConfigOptionUpdate: self._on_config_options,
+            Plan: self.agent_plans.on_plan,
+            PlanUpdate: self.agent_plans.on_plan_update,
+            PlanRemoved: self.agent_plans.on_plan_removed,
+            AvailableCommandsUpdate: self.agent_settings.on_commands,
+            CurrentModeUpdate: self.agent_settings.on_current_mode,
+            ConfigOptionUpdate: self.agent_settings.on_config_options,
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
             Notice: self._on_notice,
@@ -186,6 +193,58 @@ class Thread(ThreadPlans, ThreadSettings):
     def _child_thread(self, sessions: SubagentSessions) -> Thread:
         """A child session's own thread (same clock, the root's subagent sessions)."""
         return Thread(clock=self._clock, sessions=sessions)
+
+    # ---- the parts' state, read through the thread (written by the parts only) ------------------
+
+    @property
+    def plan(self) -> list[PlanEntry] | None:
+        """The session's plan (v1 `plan`), if the agent sent one."""
+        return self.agent_plans.plan
+
+    @property
+    def plans(self) -> dict[str, PlanState]:
+        """The plans by id (unstable `plan_update`)."""
+        return self.agent_plans.plans
+
+    @property
+    def modes(self) -> list[SessionMode]:
+        return self.agent_settings.modes
+
+    @property
+    def current_mode_id(self) -> str | None:
+        return self.agent_settings.current_mode_id
+
+    @property
+    def commands(self) -> list[AvailableCommand]:
+        return self.agent_settings.commands
+
+    @property
+    def config_options(self) -> list[SessionConfigOption]:
+        return self.agent_settings.config_options
+
+    @property
+    def models(self) -> ModelState | None:
+        return self.agent_settings.models
+
+    def set_current_mode(self, mode_id: str) -> None:
+        """The current mode (after session/set_mode or a current_mode_update); emits if changed."""
+        self.agent_settings.set_current_mode(mode_id)
+
+    def set_modes(self, state: SessionModeState | None) -> None:
+        """The modes from a session/new or session/load response (None: no modes)."""
+        self.agent_settings.set_modes(state)
+
+    def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:
+        """The config options from a session response or config_option_update (None: none)."""
+        self.agent_settings.set_config_options(options)
+
+    def set_models(self, models: ModelState | None) -> None:
+        """The unstable `models` state from a session response (None: the agent has none)."""
+        self.agent_settings.set_models(models)
+
+    def set_current_model(self, model_id: str) -> None:
+        """The current model after `session/set_model` succeeded."""
+        self.agent_settings.set_current_model(model_id)
 
     # ---- observing ------------------------------------------------------------------------------
 
@@ -467,12 +526,11 @@ class Thread(ThreadPlans, ThreadSettings):
         self.tool_calls = {}
         self._nesting = SubagentNesting()
         self.permission_queue = PermissionQueue[ToolCallEntry]()
-        self.plan = None
-        self.plans = {}
+        self.agent_plans.reset()
         self.compactions = {}
         self.notices = []
         self.notice_count = 0
-        self._reset_settings()
+        self.agent_settings.reset()
         self.usage = None
         self.title = None
         self.updated_at = None
