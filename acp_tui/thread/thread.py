@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from acp_tui.protocol.models import (
-    FINISHED_STATUSES,
     AgentMessageChunk,
     AgentThoughtChunk,
     AvailableCommand,
@@ -70,10 +69,9 @@ from acp_tui.thread.entries import (
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagent_sessions import SubagentSessions
-from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
-from acp_tui.thread.tool_calls import copy_tool_fields, fallback_title, stamp_times
+from acp_tui.thread.thread_tool_calls import ThreadToolCalls
 
 log = logging.getLogger(__name__)
 
@@ -134,10 +132,8 @@ class Thread:
         self.generation = 0
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
-        self.tool_calls: dict[str, ToolCallEntry] = {}
-        self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue[ToolCallEntry]()
-        """The permission questions waiting for the user, oldest (the one asked) first."""
+        self.tool_call_part = ThreadToolCalls(self, clock)
+        """The tool calls and the permission questions about them."""
         self.agent_plans = ThreadPlans(self)
         """The agent's plans (`plan`, `plans`), and their snapshot entries."""
         self.compactions: dict[str, CompactionEntry] = {}
@@ -167,12 +163,12 @@ class Thread:
         self.skip_replayed = False
         """Set while a `session/load` replays a conversation this thread already shows (after a
         restart): the replayed messages, tool calls and plans are dropped."""
-        self._handlers: dict[type[Any], Callable[[Any], None]] = {
+        self._handlers: dict[type[Any], Callable[[Any], object]] = {
             AgentMessageChunk: self._on_chunk,
             AgentThoughtChunk: self._on_chunk,
             UserMessageChunk: self._on_chunk,
-            ToolCall: self._on_tool_call,
-            ToolCallUpdate: self._on_tool_call_update,
+            ToolCall: self.tool_call_part.on_tool_call,
+            ToolCallUpdate: self.tool_call_part.upsert,
             Plan: self.agent_plans.on_plan,
             PlanUpdate: self.agent_plans.on_plan_update,
             PlanRemoved: self.agent_plans.on_plan_removed,
@@ -195,6 +191,16 @@ class Thread:
         return Thread(clock=self._clock, sessions=sessions)
 
     # ---- the parts' state, read through the thread (written by the parts only) ------------------
+
+    @property
+    def tool_calls(self) -> dict[str, ToolCallEntry]:
+        """The tool calls by id (nested ones included)."""
+        return self.tool_call_part.by_id
+
+    @property
+    def permission_queue(self) -> PermissionQueue[ToolCallEntry]:
+        """The permission questions waiting for the user, oldest (the one asked) first."""
+        return self.tool_call_part.permission_queue
 
     @property
     def plan(self) -> list[PlanEntry] | None:
@@ -332,71 +338,6 @@ class Thread:
             return
         self.append_to_message(entry, block)
 
-    def _on_tool_call(self, update: ToolCall) -> None:
-        entry = self.tool_calls.get(update.tool_call_id)
-        if entry is None:
-            self._create_tool_call(update, update.model_fields_set)
-        else:
-            self._merge_tool_call(entry, update, update.model_fields_set)
-
-    def _on_tool_call_update(self, update: ToolCallUpdate) -> None:
-        self.upsert_tool_call(update)
-
-    def _create_tool_call(
-        self, update: ToolCall | ToolCallUpdate, fields: set[str]
-    ) -> ToolCallEntry:
-        now = self._clock()
-        entry = ToolCallEntry(
-            tool_call_id=update.tool_call_id,
-            title=update.title or "",
-            id=self._new_id(),
-            created_at=now,
-        )
-        copy_tool_fields(entry, update, fields - {"title"})
-        if not entry.title:
-            entry.title, entry.title_derived = fallback_title(entry), True
-        stamp_times(entry, now)
-        self.tool_calls[entry.tool_call_id] = entry
-        if self.sessions.root is self:  # a subagent session's own calls are its lane's
-            entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
-        if self._nesting.place(entry, self.tool_calls):
-            self._tool_call_changed(entry)  # (its parent's card counts it)
-        else:
-            self._add_entry(entry)
-        if self._nesting.adopt(entry):
-            self._tool_call_changed(entry)
-        return entry
-
-    def _tool_call_changed(self, entry: ToolCallEntry) -> None:
-        """A tool call changed: redraw its card, or the card it is nested in (none while it,
-        or the call it is nested in, waits for its parent)."""
-        root = self._nesting.root(entry)
-        if not self._nesting.is_waiting(root):  # (a call under one still waiting: not shown yet)
-            self.changed.emit(ch.EntryChanged(root))
-
-    def _unnest(self, entry: ToolCallEntry) -> None:
-        """A nested call the user must see on its own (a permission request): top level."""
-        if entry.nested_in is None and not self._nesting.is_waiting(entry):
-            return
-        parent = self._nesting.detach(entry)
-        if parent is not None:
-            self._tool_call_changed(parent)
-        self._add_entry(entry)
-
-    def _merge_tool_call(
-        self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
-    ) -> None:
-        old_status = entry.status
-        if copy_tool_fields(entry, update, fields):
-            if "title" in fields and entry.title:
-                entry.title_derived = False  # the agent's own title from now on
-            elif entry.title_derived or not entry.title:
-                entry.title = fallback_title(entry)  # (more may be known of it now)
-                entry.title_derived = True
-            if entry.status != old_status:
-                stamp_times(entry, self._clock())
-            self._tool_call_changed(entry)
-
     def _on_info(self, update: SessionInfoUpdate) -> None:
         sent = update.model_fields_set
         if "title" in sent:
@@ -478,8 +419,7 @@ class Thread:
         if not running:
             self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
-            for orphan in self._nesting.orphans():  # their parent never came
-                self._add_entry(orphan)
+            self.tool_call_part.place_orphans()  # their parent never came
         ended = None if running else stop_reason
         failure = None if running else error
         self.changed.emit(ch.TurnStateChanged(running, ended, state, failure))
@@ -506,13 +446,7 @@ class Thread:
 
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
-        now = self._clock()
-        cancelled = [e for e in self.tool_calls.values() if e.status not in FINISHED_STATUSES]
-        for entry in cancelled:
-            entry.status = "cancelled"
-            stamp_times(entry, now)
-            self._tool_call_changed(entry)
-        return cancelled
+        return self.tool_call_part.cancel_unfinished()
 
     def reset(self) -> None:
         """Forget the conversation and the session's state, to open another session in this
@@ -523,9 +457,7 @@ class Thread:
         self._break_coalescing = False
         self._echo = None
         self.entries = []
-        self.tool_calls = {}
-        self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue[ToolCallEntry]()
+        self.tool_call_part.reset()
         self.agent_plans.reset()
         self.compactions = {}
         self.notices = []
@@ -547,50 +479,19 @@ class Thread:
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
         request may name a tool call never announced, or carry fields newer than its updates)."""
-        fields = tool_call.model_fields_set
-        entry = self.tool_calls.get(tool_call.tool_call_id)
-        if entry is None:
-            return self._create_tool_call(tool_call, fields)
-        self._merge_tool_call(entry, tool_call, fields)
-        return entry
+        return self.tool_call_part.upsert(tool_call)
 
     def set_disk_notes(self, tool_call_id: str, notes: list[str]) -> None:
         """What landed on disk differs from the call's diffs (notes), or no longer does ([])."""
-        entry = self.tool_calls.get(tool_call_id)
-        if entry is not None and entry.disk_notes != notes:
-            entry.disk_notes = list(notes)
-            self._tool_call_changed(entry)
+        self.tool_call_part.set_disk_notes(tool_call_id, notes)
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
-        entry = self.tool_call(tool_call_id)
-        if ask.asked_at is None:
-            ask.asked_at = self._clock()
-        self._unnest(entry)
-        entry.permissions.append(ask)
-        if ask.asked and ask.open:
-            self.permission_queue.add(ask, entry)
-        self.changed.emit(ch.PermissionChanged(entry, ask))
-        return entry
+        return self.tool_call_part.ask_permission(tool_call_id, ask)
 
     def settle_permission(self, tool_call_id: str, request_id: int, answer: str) -> None:
         """The permission request `request_id` about the tool call was answered."""
-        entry = self.tool_calls.get(tool_call_id)
-        asks = entry.permissions if entry is not None else []
-        ask = next((a for a in asks if a.request_id == request_id), None)
-        if entry is None or ask is None or not ask.open:
-            return
-        ask.answer = answer
-        ask.answered_at = self._clock()
-        ask.respond = None
-        promoted = self.permission_queue.remove(request_id)
-        self.changed.emit(ch.PermissionChanged(entry, ask))
-        if promoted is not None:  # the next question in line is asked now
-            head = next(a for a in promoted.permissions if a.current)
-            self.changed.emit(ch.PermissionChanged(promoted, head, moved=True))
-        waiting = [entry for _, entry in self.permission_queue.waiting()[1:]]
-        if waiting:  # they moved up: their cards say how many questions are before them
-            self.changed.emit(ch.PermissionQueueMoved(waiting))
+        self.tool_call_part.settle_permission(tool_call_id, request_id, answer)
 
     # ---- upserts by id (the v2 reducer, `thread/v2/updates.py`) ----------------------------------
 
@@ -632,15 +533,11 @@ class Thread:
 
     def tool_call(self, tool_call_id: str) -> ToolCallEntry:
         """The tool call with this id; one never announced becomes a new entry."""
-        entry = self.tool_calls.get(tool_call_id)
-        if entry is None:
-            update = ToolCallUpdate(tool_call_id=tool_call_id)
-            entry = self._create_tool_call(update, {"tool_call_id"})
-        return entry
+        return self.tool_call_part.get_or_create(tool_call_id)
 
     def add_tool_call(self, update: ToolCallUpdate, fields: set[str]) -> ToolCallEntry:
         """A tool call first seen in `update` (its `fields` sent), as a new entry."""
-        return self._create_tool_call(update, fields)
+        return self.tool_call_part.create(update, fields)
 
     def patch_tool_call(
         self, entry: ToolCallEntry, values: dict[str, Any], *, can_cancel: bool | None = None
@@ -648,19 +545,11 @@ class Thread:
         """Set `values` on the call's fields as they are (v2 patch semantics decided by the
         caller), and whether the client may cancel it (None: unchanged); a status change
         stamps its times. Emits even when nothing changed (the reducer's `EntryChanged`)."""
-        if can_cancel is not None:
-            entry.can_cancel = can_cancel
-        old_status = entry.status
-        for name, value in values.items():
-            setattr(entry, name, value)
-        if entry.status != old_status:
-            stamp_times(entry, self._clock())
-        self.changed.emit(ch.EntryChanged(entry))
+        self.tool_call_part.patch(entry, values, can_cancel)
 
     def append_tool_content(self, entry: ToolCallEntry, item: Any) -> None:
         """One more content item of the call (v2 `tool_call_content_chunk`)."""
-        entry.content = [*entry.content, item]
-        self.changed.emit(ch.EntryChanged(entry))
+        self.tool_call_part.append_content(entry, item)
 
     # ---- helpers --------------------------------------------------------------------------------
 
