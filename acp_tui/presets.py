@@ -35,15 +35,30 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from acp_tui.host.settings_file import read_settings_file
 from acp_tui.mcp_servers import normalize_servers
 from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.system_prompt_setting import read_system_prompt
 
-if TYPE_CHECKING:
-    from acp_tui.registry.launch import RegistryLaunch
+
+class RegistryStart(Protocol):
+    """How the ACP registry starts an agent, as much as is read outside the registry: said here
+    so that presets import nothing of the registry, which builds presets. The registry's own
+    `acp_tui.registry.launch.RegistryLaunch` is one (`launch_of` gives a preset's back typed)."""
+
+    @property
+    def prefix(self) -> tuple[str, ...]:
+        """The command without the agent's arguments (`npx -y PKG`, the binary's path)."""
+
+    @property
+    def version(self) -> str:
+        """The registry's version of the agent."""
+
+    @property
+    def kind(self) -> str:
+        """`npx`, `uvx`, `binary` or `none`."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +80,7 @@ class Preset:
     version: str = ""
     """The registry's version of the agent (shown in lists)."""
     description: str = ""
-    registry: RegistryLaunch | None = None
+    registry: RegistryStart | None = None
     """How the registry starts it, when `command` is the registry's (npx, uvx, a binary)."""
     registry_id: str | None = None
     """Its id in the ACP registry when that differs from `name` (another name that starts it)."""

@@ -26,7 +26,7 @@ from acp_tui.presets import BUILTIN_PRESETS, Preset
 from acp_tui.registry.index import RegistryAgent, RegistryIndex
 from acp_tui.registry.installed import InstallError, command_path
 from acp_tui.registry.installed import install_dir as _install_dir
-from acp_tui.registry.launch import RegistryLaunch
+from acp_tui.registry.launch import RegistryLaunch, launch_of
 
 if TYPE_CHECKING:  # (the download is imported when one runs)
     from acp_tui.registry.install import DownloadControl, Progress
@@ -115,7 +115,7 @@ def registry_bases(index: RegistryIndex | None, root: Path, platform: str) -> di
 
 def startable(preset: Preset) -> bool:
     """It can be started now: installed, or a binary the registry has for this platform."""
-    launch = preset.registry
+    launch = launch_of(preset)
     if launch is not None and launch.refused:
         return False
     return preset.installed() or (launch is not None and launch.kind == "binary")
@@ -124,7 +124,7 @@ def startable(preset: Preset) -> bool:
 def status(preset: Preset) -> str:
     """`installed`, `npx`/`uvx` (the tool is there; it fetches the package itself), `download`
     (a registry binary fetched on first start), `missing` or `refused` (its `cmd` leads out)."""
-    launch = preset.registry
+    launch = launch_of(preset)
     if launch is not None and launch.refused:
         return "refused"
     if preset.installed():
@@ -134,7 +134,7 @@ def status(preset: Preset) -> str:
 
 def not_startable(preset: Preset) -> str | None:
     """Why a registry preset cannot start here (its tool missing, no build), else None."""
-    launch = preset.registry
+    launch = launch_of(preset)
     if launch is not None and launch.refused:
         return launch.refused
     if launch is None or startable(preset):
@@ -155,7 +155,7 @@ def ensure_installed(
     `InstallError` (one line) when that fails. `control` lets the caller abandon it."""
     from acp_tui.registry.install import install_binary
 
-    launch = preset.registry
+    launch = launch_of(preset)
     if launch is not None and launch.refused:
         raise InstallError(launch.refused)
     if launch is None or launch.kind != "binary" or preset.installed():

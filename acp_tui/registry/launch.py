@@ -1,5 +1,6 @@
-"""`RegistryLaunch`: how a preset's command comes from the registry (npx, uvx, a binary). Kept
-apart from `agents.py` so `acp_tui.presets` can name it without importing what imports it."""
+"""`RegistryLaunch`: how a preset's command comes from the registry (npx, uvx, a binary); a
+preset holds it as a `acp_tui.presets.RegistryStart` (presets import nothing of the registry),
+`launch_of` gives it back typed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from acp_tui.presets import Preset
 from acp_tui.registry.index import BinaryTarget
 
 Kind = Literal["npx", "uvx", "binary", "none"]
@@ -30,3 +32,9 @@ class RegistryLaunch:
     refused: str = ""
     """Why the registry's way cannot be used at all (a binary's `cmd` leading out of its install
     directory): never started, never "installed"."""
+
+
+def launch_of(preset: Preset) -> RegistryLaunch | None:
+    """How the registry starts the preset's agent (None: not the registry's way)."""
+    launch = preset.registry
+    return launch if isinstance(launch, RegistryLaunch) else None

@@ -130,6 +130,13 @@ class MessageEntry:
         parts.append(block)
         return len(parts) - 1, None
 
+    def replace_blocks(self, blocks: list[ContentBlock]) -> None:
+        """The message's content is now `blocks` (what was appended so far is dropped)."""
+        self.parts = []
+        self._blocks = None
+        for block in blocks:
+            self.append_block(block)
+
     @property
     def blocks(self) -> list[ContentBlock]:
         if self._blocks is None:

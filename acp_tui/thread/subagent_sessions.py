@@ -246,6 +246,27 @@ class SubagentSessions:
             return True
         return self.root_id is not None and session_id != self.root_id
 
+    def divert(
+        self,
+        thread: SessionThread,
+        session_id: Any,
+        params: Any,
+        apply_child: Callable[[SessionThread], None],
+    ) -> bool:
+        """Whether an update under `session_id` that `thread` received is not its own: a child
+        session's (given to `apply_child` with the child's thread; followed in the parent's tab
+        when that call asked the user), or dropped (`drops`, counted)."""
+        child = self.route(session_id)
+        if child is not None and child is not thread:
+            apply_child(child)
+            if self.asked_calls:
+                self.follow_asked_call(str(session_id), params)
+            return True
+        if child is None and self.drops(session_id):
+            self.dropped_updates += 1
+            return True
+        return False
+
     def running(self) -> int:
         """How many children run (or wait for the user) now."""
         return sum(1 for child in self.children.values() if child.running)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from acp_tui.protocol.models import (
-    FINISHED_STATUSES,
     AgentMessageChunk,
     AgentThoughtChunk,
+    AvailableCommand,
     AvailableCommandsUpdate,
     CompactionSummaryChunk,
     CompactionUpdate,
@@ -31,9 +31,12 @@ from acp_tui.protocol.models import (
     PlanEntry,
     PlanRemoved,
     PlanUpdate,
+    SessionConfigOption,
     SessionInfoUpdate,
     SessionMessage,
     SessionMessageChunk,
+    SessionMode,
+    SessionModeState,
     SessionUpdate,
     SubagentUpdate,
     TextContent,
@@ -53,6 +56,7 @@ from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
+from acp_tui.thread.config_options import ModelState
 from acp_tui.thread.echo import PromptEcho
 from acp_tui.thread.entries import (
     CompactionEntry,
@@ -65,10 +69,9 @@ from acp_tui.thread.entries import (
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagent_sessions import SUBAGENT_KINDS, SubagentSessions, short_error
-from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
-from acp_tui.thread.tool_calls import copy_tool_fields, fallback_title, stamp_times
+from acp_tui.thread.thread_tool_calls import ThreadToolCalls
 
 log = logging.getLogger(__name__)
 
@@ -107,9 +110,10 @@ NOTICES_KEPT = 200
 """The agent's most recent notices kept (a flood of them must not grow without bound)."""
 
 
-class Thread(ThreadPlans, ThreadSettings):
+class Thread:
     """Conversation state of one session, updated in place by its reducer methods, observed
-    via changes."""
+    via changes. Its plans and the agent's settings are parts it owns (`agent_plans`,
+    `agent_settings`), read through it."""
 
     def __init__(
         self,
@@ -128,19 +132,18 @@ class Thread(ThreadPlans, ThreadSettings):
         self.generation = 0
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
-        self.tool_calls: dict[str, ToolCallEntry] = {}
-        self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue[ToolCallEntry]()
-        """The permission questions waiting for the user, oldest (the one asked) first."""
-        self.plan: list[PlanEntry] | None = None
-        self.plans: dict[str, PlanState] = {}
+        self.tool_call_part = ThreadToolCalls(self, clock)
+        """The tool calls and the permission questions about them."""
+        self.agent_plans = ThreadPlans(self)
+        """The agent's plans (`plan`, `plans`), and their snapshot entries."""
         self.compactions: dict[str, CompactionEntry] = {}
         self.notices: list[Notice] = []
         """The agent's most recent notices, in order (shown apart: not conversation entries);
         at most `NOTICES_KEPT` (twice that between trims)."""
         self.notice_count = 0
         """How many notices the agent sent (the oldest are forgotten past `NOTICES_KEPT`)."""
-        self._reset_settings()
+        self.agent_settings = ThreadSettings(self.changed)
+        """The agent's modes, config options, models and commands."""
         self.usage: UsageState | None = None
         self.title: str | None = None
         self.updated_at: str | None = None
@@ -160,18 +163,18 @@ class Thread(ThreadPlans, ThreadSettings):
         self.skip_replayed = False
         """Set while a `session/load` replays a conversation this thread already shows (after a
         restart): the replayed messages, tool calls and plans are dropped."""
-        self._handlers: dict[type[Any], Callable[[Any], None]] = {
+        self._handlers: dict[type[Any], Callable[[Any], object]] = {
             AgentMessageChunk: self._on_chunk,
             AgentThoughtChunk: self._on_chunk,
             UserMessageChunk: self._on_chunk,
-            ToolCall: self._on_tool_call,
-            ToolCallUpdate: self._on_tool_call_update,
-            Plan: self._on_plan,
-            PlanUpdate: self._on_plan_update,
-            PlanRemoved: self._on_plan_removed,
-            AvailableCommandsUpdate: self._on_commands,
-            CurrentModeUpdate: self._on_current_mode,
-            ConfigOptionUpdate: self._on_config_options,
+            ToolCall: self.tool_call_part.on_tool_call,
+            ToolCallUpdate: self.tool_call_part.upsert,
+            Plan: self.agent_plans.on_plan,
+            PlanUpdate: self.agent_plans.on_plan_update,
+            PlanRemoved: self.agent_plans.on_plan_removed,
+            AvailableCommandsUpdate: self.agent_settings.on_commands,
+            CurrentModeUpdate: self.agent_settings.on_current_mode,
+            ConfigOptionUpdate: self.agent_settings.on_config_options,
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
             Notice: self._on_notice,
@@ -186,6 +189,68 @@ class Thread(ThreadPlans, ThreadSettings):
     def _child_thread(self, sessions: SubagentSessions) -> Thread:
         """A child session's own thread (same clock, the root's subagent sessions)."""
         return Thread(clock=self._clock, sessions=sessions)
+
+    # ---- the parts' state, read through the thread (written by the parts only) ------------------
+
+    @property
+    def tool_calls(self) -> dict[str, ToolCallEntry]:
+        """The tool calls by id (nested ones included)."""
+        return self.tool_call_part.by_id
+
+    @property
+    def permission_queue(self) -> PermissionQueue[ToolCallEntry]:
+        """The permission questions waiting for the user, oldest (the one asked) first."""
+        return self.tool_call_part.permission_queue
+
+    @property
+    def plan(self) -> list[PlanEntry] | None:
+        """The session's plan (v1 `plan`), if the agent sent one."""
+        return self.agent_plans.plan
+
+    @property
+    def plans(self) -> dict[str, PlanState]:
+        """The plans by id (unstable `plan_update`)."""
+        return self.agent_plans.plans
+
+    @property
+    def modes(self) -> list[SessionMode]:
+        return self.agent_settings.modes
+
+    @property
+    def current_mode_id(self) -> str | None:
+        return self.agent_settings.current_mode_id
+
+    @property
+    def commands(self) -> list[AvailableCommand]:
+        return self.agent_settings.commands
+
+    @property
+    def config_options(self) -> list[SessionConfigOption]:
+        return self.agent_settings.config_options
+
+    @property
+    def models(self) -> ModelState | None:
+        return self.agent_settings.models
+
+    def set_current_mode(self, mode_id: str) -> None:
+        """The current mode (after session/set_mode or a current_mode_update); emits if changed."""
+        self.agent_settings.set_current_mode(mode_id)
+
+    def set_modes(self, state: SessionModeState | None) -> None:
+        """The modes from a session/new or session/load response (None: no modes)."""
+        self.agent_settings.set_modes(state)
+
+    def set_config_options(self, options: Sequence[SessionConfigOption | Any] | None) -> None:
+        """The config options from a session response or config_option_update (None: none)."""
+        self.agent_settings.set_config_options(options)
+
+    def set_models(self, models: ModelState | None) -> None:
+        """The unstable `models` state from a session response (None: the agent has none)."""
+        self.agent_settings.set_models(models)
+
+    def set_current_model(self, model_id: str) -> None:
+        """The current model after `session/set_model` succeeded."""
+        self.agent_settings.set_current_model(model_id)
 
     # ---- observing ------------------------------------------------------------------------------
 
@@ -208,17 +273,10 @@ class Thread(ThreadPlans, ThreadSettings):
         """Apply the raw params of a `session/update` notification (read in protocol/:
         `parse_update_notification`)."""
         sessions = self.sessions
-        if sessions.children or sessions.refused_count:
-            session_id = notification_session_id(params)
-            child = sessions.route(session_id)
-            if child is not None and child is not self:
-                child.apply_notification(params)  # a subagent session's own traffic
-                if sessions.asked_calls:
-                    sessions.follow_asked_call(str(session_id), params)
-                return
-            if child is None and sessions.drops(session_id):
-                sessions.dropped_updates += 1
-                return
+        if (sessions.children or sessions.refused_count) and sessions.divert(
+            self, notification_session_id(params), params, lambda c: c.apply_notification(params)
+        ):
+            return  # a subagent session's own traffic, or a refused child's
         update = parse_update_notification(params)
         if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
             self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
@@ -278,76 +336,7 @@ class Thread(ThreadPlans, ThreadSettings):
             entry = MessageEntry(role, [block], update.message_id, id=self._new_id())
             self._add_entry(entry)
             return
-        index, text = entry.append_block(block)
-        if text is None:
-            self.changed.emit(ch.EntryChanged(entry))
-        else:
-            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
-
-    def _on_tool_call(self, update: ToolCall) -> None:
-        entry = self.tool_calls.get(update.tool_call_id)
-        if entry is None:
-            self._create_tool_call(update, update.model_fields_set)
-        else:
-            self._merge_tool_call(entry, update, update.model_fields_set)
-
-    def _on_tool_call_update(self, update: ToolCallUpdate) -> None:
-        self.upsert_tool_call(update)
-
-    def _create_tool_call(
-        self, update: ToolCall | ToolCallUpdate, fields: set[str]
-    ) -> ToolCallEntry:
-        now = self._clock()
-        entry = ToolCallEntry(
-            tool_call_id=update.tool_call_id,
-            title=update.title or "",
-            id=self._new_id(),
-            created_at=now,
-        )
-        copy_tool_fields(entry, update, fields - {"title"})
-        if not entry.title:
-            entry.title, entry.title_derived = fallback_title(entry), True
-        stamp_times(entry, now)
-        self.tool_calls[entry.tool_call_id] = entry
-        if self.sessions.root is self:  # a subagent session's own calls are its lane's
-            entry.parent_tool_call_id = parent_tool_call_id(entry.meta)
-        if self._nesting.place(entry, self.tool_calls):
-            self._tool_call_changed(entry)  # (its parent's card counts it)
-        else:
-            self._add_entry(entry)
-        if self._nesting.adopt(entry):
-            self._tool_call_changed(entry)
-        return entry
-
-    def _tool_call_changed(self, entry: ToolCallEntry) -> None:
-        """A tool call changed: redraw its card, or the card it is nested in (none while it,
-        or the call it is nested in, waits for its parent)."""
-        root = self._nesting.root(entry)
-        if not self._nesting.is_waiting(root):  # (a call under one still waiting: not shown yet)
-            self.changed.emit(ch.EntryChanged(root))
-
-    def _unnest(self, entry: ToolCallEntry) -> None:
-        """A nested call the user must see on its own (a permission request): top level."""
-        if entry.nested_in is None and not self._nesting.is_waiting(entry):
-            return
-        parent = self._nesting.detach(entry)
-        if parent is not None:
-            self._tool_call_changed(parent)
-        self._add_entry(entry)
-
-    def _merge_tool_call(
-        self, entry: ToolCallEntry, update: ToolCall | ToolCallUpdate, fields: set[str]
-    ) -> None:
-        old_status = entry.status
-        if copy_tool_fields(entry, update, fields):
-            if "title" in fields and entry.title:
-                entry.title_derived = False  # the agent's own title from now on
-            elif entry.title_derived or not entry.title:
-                entry.title = fallback_title(entry)  # (more may be known of it now)
-                entry.title_derived = True
-            if entry.status != old_status:
-                stamp_times(entry, self._clock())
-            self._tool_call_changed(entry)
+        self.append_to_message(entry, block)
 
     def _on_info(self, update: SessionInfoUpdate) -> None:
         sent = update.model_fields_set
@@ -436,8 +425,7 @@ class Thread(ThreadPlans, ThreadSettings):
         if not running:
             self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
-            for orphan in self._nesting.orphans():  # their parent never came
-                self._add_entry(orphan)
+            self.tool_call_part.place_orphans()  # their parent never came
         ended = None if running else stop_reason
         failure = None if running else error
         self.changed.emit(ch.TurnStateChanged(running, ended, state, failure))
@@ -464,13 +452,7 @@ class Thread(ThreadPlans, ThreadSettings):
 
     def cancel_unfinished_tool_calls(self) -> list[ToolCallEntry]:
         """Mark every tool call not yet finished as "cancelled" (client-side); returns them."""
-        now = self._clock()
-        cancelled = [e for e in self.tool_calls.values() if e.status not in FINISHED_STATUSES]
-        for entry in cancelled:
-            entry.status = "cancelled"
-            stamp_times(entry, now)
-            self._tool_call_changed(entry)
-        return cancelled
+        return self.tool_call_part.cancel_unfinished()
 
     def reset(self) -> None:
         """Forget the conversation and the session's state, to open another session in this
@@ -481,15 +463,12 @@ class Thread(ThreadPlans, ThreadSettings):
         self._break_coalescing = False
         self._echo = None
         self.entries = []
-        self.tool_calls = {}
-        self._nesting = SubagentNesting()
-        self.permission_queue = PermissionQueue[ToolCallEntry]()
-        self.plan = None
-        self.plans = {}
+        self.tool_call_part.reset()
+        self.agent_plans.reset()
         self.compactions = {}
         self.notices = []
         self.notice_count = 0
-        self._reset_settings()
+        self.agent_settings.reset()
         self.usage = None
         self.title = None
         self.updated_at = None
@@ -506,53 +485,77 @@ class Thread(ThreadPlans, ThreadSettings):
     def upsert_tool_call(self, tool_call: ToolCallUpdate) -> ToolCallEntry:
         """Merge `tool_call` into the entry with its id, or add it as a new entry (a permission
         request may name a tool call never announced, or carry fields newer than its updates)."""
-        fields = tool_call.model_fields_set
-        entry = self.tool_calls.get(tool_call.tool_call_id)
-        if entry is None:
-            return self._create_tool_call(tool_call, fields)
-        self._merge_tool_call(entry, tool_call, fields)
-        return entry
+        return self.tool_call_part.upsert(tool_call)
 
     def set_disk_notes(self, tool_call_id: str, notes: list[str]) -> None:
         """What landed on disk differs from the call's diffs (notes), or no longer does ([])."""
-        entry = self.tool_calls.get(tool_call_id)
-        if entry is not None and entry.disk_notes != notes:
-            entry.disk_notes = list(notes)
-            self._tool_call_changed(entry)
+        self.tool_call_part.set_disk_notes(tool_call_id, notes)
 
     def ask_permission(self, tool_call_id: str, ask: PermissionAsk) -> ToolCallEntry:
         """A permission request about a tool call (one never seen becomes a new entry)."""
-        entry = self.tool_calls.get(tool_call_id)
-        if entry is None:
-            update = ToolCallUpdate(tool_call_id=tool_call_id)
-            entry = self._create_tool_call(update, {"tool_call_id"})
-        if ask.asked_at is None:
-            ask.asked_at = self._clock()
-        self._unnest(entry)
-        entry.permissions.append(ask)
-        if ask.asked and ask.open:
-            self.permission_queue.add(ask, entry)
-        self.changed.emit(ch.PermissionChanged(entry, ask))
-        return entry
+        return self.tool_call_part.ask_permission(tool_call_id, ask)
 
     def settle_permission(self, tool_call_id: str, request_id: int, answer: str) -> None:
         """The permission request `request_id` about the tool call was answered."""
-        entry = self.tool_calls.get(tool_call_id)
-        asks = entry.permissions if entry is not None else []
-        ask = next((a for a in asks if a.request_id == request_id), None)
-        if entry is None or ask is None or not ask.open:
-            return
-        ask.answer = answer
-        ask.answered_at = self._clock()
-        ask.respond = None
-        promoted = self.permission_queue.remove(request_id)
-        self.changed.emit(ch.PermissionChanged(entry, ask))
-        if promoted is not None:  # the next question in line is asked now
-            head = next(a for a in promoted.permissions if a.current)
-            self.changed.emit(ch.PermissionChanged(promoted, head, moved=True))
-        waiting = [entry for _, entry in self.permission_queue.waiting()[1:]]
-        if waiting:  # they moved up: their cards say how many questions are before them
-            self.changed.emit(ch.PermissionQueueMoved(waiting))
+        self.tool_call_part.settle_permission(tool_call_id, request_id, answer)
+
+    # ---- upserts by id (the v2 reducer, `thread/v2/updates.py`) ----------------------------------
+
+    def track_background(self) -> None:
+        """From now on, entries that arrive or change while idle are background activity (v2)."""
+        self.mark_background = True
+
+    def set_background_work(self, work: tuple[str, ...] | None) -> None:
+        """What the agent's last state snapshot lists as running in the background (v2)."""
+        if work != self.background_work:
+            self.background_work = work
+            self.changed.emit(ch.BackgroundWorkChanged())
+
+    def add_message(
+        self, role: MessageRole, blocks: list[ContentBlock], message_id: str | None
+    ) -> MessageEntry:
+        """A new message at the end of the conversation (never coalesced into the last one)."""
+        entry = MessageEntry(role, list(blocks), message_id, id=self._new_id())
+        self._add_entry(entry)
+        return entry
+
+    def append_to_message(self, entry: MessageEntry, block: ContentBlock) -> None:
+        """One more block of `entry`, wherever it is (text merges into a trailing text block)."""
+        index, text = entry.append_block(block)
+        if text is None:
+            self.changed.emit(ch.EntryChanged(entry))
+        else:
+            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
+
+    def replace_message(
+        self, entry: MessageEntry, blocks: list[ContentBlock], message_id: str | None = None
+    ) -> None:
+        """`entry`'s content is now `blocks` (v2: an array replaces, null clears); with
+        `message_id`, the agent's id for a message shown before it had one."""
+        if message_id is not None:
+            entry.message_id = message_id
+        entry.replace_blocks(blocks)
+        self.changed.emit(ch.EntryChanged(entry))
+
+    def tool_call(self, tool_call_id: str) -> ToolCallEntry:
+        """The tool call with this id; one never announced becomes a new entry."""
+        return self.tool_call_part.get_or_create(tool_call_id)
+
+    def add_tool_call(self, update: ToolCallUpdate, fields: set[str]) -> ToolCallEntry:
+        """A tool call first seen in `update` (its `fields` sent), as a new entry."""
+        return self.tool_call_part.create(update, fields)
+
+    def patch_tool_call(
+        self, entry: ToolCallEntry, values: dict[str, Any], *, can_cancel: bool | None = None
+    ) -> None:
+        """Set `values` on the call's fields as they are (v2 patch semantics decided by the
+        caller), and whether the client may cancel it (None: unchanged); a status change
+        stamps its times. Emits even when nothing changed (the reducer's `EntryChanged`)."""
+        self.tool_call_part.patch(entry, values, can_cancel)
+
+    def append_tool_content(self, entry: ToolCallEntry, item: Any) -> None:
+        """One more content item of the call (v2 `tool_call_content_chunk`)."""
+        self.tool_call_part.append_content(entry, item)
 
     # ---- helpers --------------------------------------------------------------------------------
 

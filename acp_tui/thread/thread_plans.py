@@ -2,10 +2,14 @@
 (unstable `plan_update`/`plan_removed`), each shown in the conversation as one snapshot entry
 per turn, updated in place.
 
-A part of `Thread` (its base class), emitting on the thread's signal.
+A part `Thread` owns (`Thread.plans_part`): it sees the thread through `PlanHost`, adds its
+entries and emits on the thread's signal through it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
 
 from acp_tui.protocol.models import Plan, PlanEntry, PlanRemoved, PlanUpdate, UnknownUpdate, to_wire
 from acp_tui.signal import Signal
@@ -14,36 +18,55 @@ from acp_tui.thread.entries import Entry, MessageEntry, PlanSnapshotEntry, PlanS
 from acp_tui.thread.plans import plan_state
 
 
+class PlanHost(Protocol):
+    """What the plans need of their `Thread`."""
+
+    @property
+    def changed(self) -> Signal[ch.Change]:
+        """The thread's signal."""
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        """The thread's entries, in order."""
+
+    def next_entry_id(self) -> int:
+        """A new entry id of the thread."""
+
+    def place_entry(self, entry: Entry) -> None:
+        """Add an entry at the end of the conversation."""
+
+    def apply(self, update: UnknownUpdate) -> None:
+        """Apply an update the thread shows as unknown."""
+
+
 class ThreadPlans:
-    """The plan handlers of `Thread` (see the module docstring)."""
+    """The plans of one thread (see the module docstring)."""
 
-    changed: Signal[ch.Change]
-    entries: list[Entry]
-    plan: list[PlanEntry] | None
-    plans: dict[str, PlanState]
+    def __init__(self, thread: PlanHost) -> None:
+        self._thread = thread
+        self.plan: list[PlanEntry] | None = None
+        """The session's plan (v1 `plan`), if the agent sent one."""
+        self.plans: dict[str, PlanState] = {}
+        """The plans by id (unstable `plan_update`), in the order they came."""
 
-    def _add_entry(self, entry: Entry) -> None:
-        raise NotImplementedError
+    def reset(self) -> None:
+        """Forget every plan (another session opens in the thread)."""
+        self.plan = None
+        self.plans = {}
 
-    def _new_id(self) -> int:
-        raise NotImplementedError
-
-    def _on_unknown(self, update: UnknownUpdate) -> None:
-        raise NotImplementedError
-
-    def _on_plan(self, update: Plan) -> None:
+    def on_plan(self, update: Plan) -> None:
         self.plan = list(update.entries)
         state = PlanState(plan_id=None, entries=list(update.entries), meta=update.meta)
-        self.changed.emit(ch.PlanChanged(None))
+        self._thread.changed.emit(ch.PlanChanged(None))
         self._snapshot(state)
 
-    def _on_plan_update(self, update: PlanUpdate) -> None:
+    def on_plan_update(self, update: PlanUpdate) -> None:
         state = plan_state(update)
         if state is None or state.plan_id is None:
-            self._on_unknown(UnknownUpdate(raw=to_wire(update), error="plan without an id"))
+            self._thread.apply(UnknownUpdate(raw=to_wire(update), error="plan without an id"))
             return
         self.plans[state.plan_id] = state
-        self.changed.emit(ch.PlanChanged(state.plan_id))
+        self._thread.changed.emit(ch.PlanChanged(state.plan_id))
         self._snapshot(state)
 
     def _snapshot(self, state: PlanState) -> None:
@@ -54,28 +77,28 @@ class ThreadPlans:
         if live is not None:
             live.plan = state
             live.removed = False
-            self.changed.emit(ch.EntryChanged(live))
+            self._thread.changed.emit(ch.EntryChanged(live))
         else:
-            self._add_entry(PlanSnapshotEntry(state, id=self._new_id()))
+            self._thread.place_entry(PlanSnapshotEntry(state, id=self._thread.next_entry_id()))
 
     def _turns_snapshot(self, plan_id: str | None) -> PlanSnapshotEntry | None:
         """The snapshot of `plan_id` since the user's last prompt, if any."""
-        for entry in reversed(self.entries):
+        for entry in reversed(self._thread.entries):
             if type(entry) is PlanSnapshotEntry and entry.plan_id == plan_id:
                 return entry
             if type(entry) is MessageEntry and entry.role == "user":
                 return None
         return None
 
-    def _on_plan_removed(self, update: PlanRemoved) -> None:
+    def on_plan_removed(self, update: PlanRemoved) -> None:
         if self.plans.pop(update.plan_id, None) is None:
             return
-        self.changed.emit(ch.PlanRemoved(update.plan_id))
-        for entry in self.entries:
+        self._thread.changed.emit(ch.PlanRemoved(update.plan_id))
+        for entry in self._thread.entries:
             if (
                 type(entry) is PlanSnapshotEntry
                 and entry.plan_id == update.plan_id
                 and not entry.removed
             ):
                 entry.removed = True
-                self.changed.emit(ch.EntryChanged(entry))
+                self._thread.changed.emit(ch.EntryChanged(entry))

@@ -1,7 +1,8 @@
 """The session's settings as the thread keeps them: modes, config options, models, commands.
 
-A part of `Thread` (its base class): the agent's modes and config options follow each other
-(an agent with both may report only one), and every change is emitted on the thread's signal.
+A part `Thread` owns (`Thread.settings`): the agent's modes and config options follow each
+other (an agent with both may report only one), and every change is emitted on the thread's
+signal, which the part is given.
 """
 
 from __future__ import annotations
@@ -32,28 +33,30 @@ from acp_tui.thread.config_options import (
 class ThreadSettings:
     """Modes, config options, models and commands of a session (see the module docstring)."""
 
-    changed: Signal[ch.Change]
-    modes: list[SessionMode]
-    current_mode_id: str | None
-    commands: list[AvailableCommand]
-    config_options: list[SessionConfigOption]
-    models: ModelState | None
+    def __init__(self, changed: Signal[ch.Change]) -> None:
+        self.changed = changed
+        self.modes: list[SessionMode] = []
+        self.current_mode_id: str | None = None
+        self.commands: list[AvailableCommand] = []
+        self.config_options: list[SessionConfigOption] = []
+        self.models: ModelState | None = None
 
-    def _reset_settings(self) -> None:
+    def reset(self) -> None:
+        """Forget the session's settings (another session opens in the thread)."""
         self.modes = []
         self.current_mode_id = None
         self.commands = []
         self.config_options = []
         self.models = None
 
-    def _on_commands(self, update: AvailableCommandsUpdate) -> None:
+    def on_commands(self, update: AvailableCommandsUpdate) -> None:
         self.commands = list(update.available_commands)
         self.changed.emit(ch.CommandsChanged())
 
-    def _on_current_mode(self, update: CurrentModeUpdate) -> None:
+    def on_current_mode(self, update: CurrentModeUpdate) -> None:
         self.set_current_mode(update.current_mode_id)
 
-    def _on_config_options(self, update: ConfigOptionUpdate) -> None:
+    def on_config_options(self, update: ConfigOptionUpdate) -> None:
         self.set_config_options(update.config_options)
 
     def set_current_mode(self, mode_id: str) -> None:

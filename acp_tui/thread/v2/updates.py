@@ -41,10 +41,9 @@ from acp_tui.protocol.models.v2 import (
     ToolCallContentChunk,
 )
 from acp_tui.protocol.session_updates import parse_v2_update_notification
-from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import MessageEntry, MessageRole, ToolCallEntry
 from acp_tui.thread.thread import Thread
-from acp_tui.thread.tool_calls import TOOL_FIELDS, stamp_times
+from acp_tui.thread.tool_calls import TOOL_FIELDS
 from acp_tui.thread.v2.agent_terminals import AgentExitStatus, AgentTerminal
 
 BACKGROUND_LIMIT = 256
@@ -94,7 +93,7 @@ class V2Reducer:
     """How a terminal that offers cancel is stopped (`terminal/cancel`), given to each one."""
 
     def __post_init__(self) -> None:
-        self.thread.mark_background = True
+        self.thread.track_background()
 
     # ---- client side --------------------------------------------------------------------
 
@@ -117,17 +116,17 @@ class V2Reducer:
         subagent session's own updates (under its session id) go to its thread, through a
         reducer of its own (`thread/subagent_sessions.py`); a refused child's are dropped."""
         sessions = self.thread.sessions
-        if (sessions.children or sessions.refused_count) and type(params) is dict:
-            session_id = params.get("sessionId")
-            child = sessions.route(session_id)
-            if child is not None and child is not self.thread:
-                self._child_reducer(child).apply_notification(params)
-                if sessions.asked_calls:  # its calls that asked: their cards here follow
-                    sessions.follow_asked_call(str(session_id), params)
-                return
-            if child is None and sessions.drops(session_id):
-                sessions.dropped_updates += 1
-                return
+        if (
+            (sessions.children or sessions.refused_count)
+            and type(params) is dict
+            and sessions.divert(
+                self.thread,
+                params.get("sessionId"),
+                params,
+                lambda child: self._child_reducer(child).apply_notification(params),
+            )
+        ):
+            return
         self.apply(parse_v2_update_notification(params))
 
     def _child_reducer(self, child: Any) -> V2Reducer:
@@ -173,10 +172,8 @@ class V2Reducer:
                 self.pending.remove(pending)
                 entry = pending.entry
                 if entry is not None:  # shown already: the agent's message is that one
-                    entry.message_id = message_id
                     self.messages[(role, message_id)] = entry
-                    _replace(entry, first)
-                    self.thread.changed.emit(ch.EntryChanged(entry))
+                    self.thread.replace_message(entry, first, message_id)
                 else:
                     entry = self._add_message(role, message_id, first)
                 if self.on_placed is not None:
@@ -187,10 +184,8 @@ class V2Reducer:
     def _add_message(
         self, role: MessageRole, message_id: str, blocks: list[ContentBlock]
     ) -> MessageEntry:
-        thread = self.thread
-        entry = MessageEntry(role, list(blocks), message_id, id=thread._new_id())
+        entry = self.thread.add_message(role, blocks, message_id)
         self.messages[(role, message_id)] = entry
-        thread._add_entry(entry)
         return entry
 
     def _match_pending(self, blocks: list[ContentBlock]) -> PendingPrompt | None:
@@ -207,11 +202,7 @@ class V2Reducer:
         if entry is None:
             self._new_message(role, update.message_id, [update.content])
             return
-        index, text = entry.append_block(update.content)
-        if text is None:
-            self.thread.changed.emit(ch.EntryChanged(entry))
-        else:
-            self.thread.changed.emit(ch.MessageChunkAppended(entry, index, text))
+        self.thread.append_to_message(entry, update.content)
         self._touched(entry)
 
     def _on_message(self, update: MessageUpsert) -> None:
@@ -223,8 +214,7 @@ class V2Reducer:
             self._new_message(role, update.message_id, blocks)
             return
         if sent:  # null clears, an array replaces (chunks accumulated so far included)
-            _replace(entry, blocks)
-            self.thread.changed.emit(ch.EntryChanged(entry))
+            self.thread.replace_message(entry, blocks)
         self._touched(entry)
 
     # ---- state and background work ---------------------------------------------------------
@@ -241,9 +231,7 @@ class V2Reducer:
             )
         )
         thread = self.thread
-        if listed != thread.background_work:
-            thread.background_work = listed
-            thread.changed.emit(ch.BackgroundWorkChanged())
+        thread.set_background_work(listed)
         if update.state == "idle" == thread.state and (
             update.stop_reason == thread.last_stop_reason
         ):
@@ -252,26 +240,18 @@ class V2Reducer:
 
     # ---- tool calls ----------------------------------------------------------------------
 
-    def _tool_call(self, tool_call_id: str) -> ToolCallEntry:
-        entry = self.thread.tool_calls.get(tool_call_id)
-        if entry is None:
-            update = ToolCallUpdate(tool_call_id=tool_call_id)
-            entry = self.thread._create_tool_call(update, {"tool_call_id"})
-        return entry
-
     def _on_tool_call(self, update: ToolCallUpdate) -> None:
         fields = update.model_fields_set
         entry = self.thread.tool_calls.get(update.tool_call_id)
         extra = update.model_extra or {}
         if entry is None:
-            entry = self.thread._create_tool_call(update, fields)
+            entry = self.thread.add_tool_call(update, fields)
             if "capabilities" in extra and cancel_offered(extra["capabilities"]):
-                entry.can_cancel = True
-                self.thread.changed.emit(ch.EntryChanged(entry))
+                self.thread.patch_tool_call(entry, {}, can_cancel=True)
             return
-        if "capabilities" in extra:  # patch: omitted keeps it, null or malformed clears it
-            entry.can_cancel = cancel_offered(extra["capabilities"])
-        old_status = entry.status
+        # capabilities patched: omitted keeps it, null or malformed clears it
+        can_cancel = cancel_offered(extra["capabilities"]) if "capabilities" in extra else None
+        values: dict[str, Any] = {}
         for name in TOOL_FIELDS:
             if name not in fields:
                 continue
@@ -280,16 +260,13 @@ class V2Reducer:
                 continue  # the user cancelled it; only a real completion overrides that
             if value is None:  # v2: null clears
                 value = _cleared(name, entry)
-            setattr(entry, name, list(value) if isinstance(value, list) else value)
-        if entry.status != old_status:
-            stamp_times(entry, self.thread._clock())
-        self.thread.changed.emit(ch.EntryChanged(entry))
+            values[name] = list(value) if isinstance(value, list) else value
+        self.thread.patch_tool_call(entry, values, can_cancel=can_cancel)
         self._touched(entry)
 
     def _on_tool_content(self, update: ToolCallContentChunk) -> None:
-        entry = self._tool_call(update.tool_call_id)
-        entry.content = [*entry.content, update.content]
-        self.thread.changed.emit(ch.EntryChanged(entry))
+        entry = self.thread.tool_call(update.tool_call_id)
+        self.thread.append_tool_content(entry, update.content)
         self._touched(entry)
 
     # ---- agent-owned terminals --------------------------------------------------------------
@@ -344,7 +321,7 @@ class V2Reducer:
         command or exit status changes the card's title line)."""
         for entry in self.thread.tool_calls.values():
             if any(getattr(c, "terminal_id", None) == terminal_id for c in entry.content):
-                self.thread.changed.emit(ch.EntryChanged(entry))
+                self.thread.entry_changed(entry)
                 if all_changes:
                     self._touched(entry)
 
@@ -356,13 +333,6 @@ def cancel_offered(capabilities: Any) -> bool:
     except ValidationError:
         return False
     return read.cancel is not None
-
-
-def _replace(entry: MessageEntry, blocks: list[ContentBlock]) -> None:
-    entry.parts = []
-    entry._blocks = None
-    for block in blocks:
-        entry.append_block(block)
 
 
 def _cleared(name: str, entry: ToolCallEntry) -> Any:

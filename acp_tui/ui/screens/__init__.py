@@ -1,3 +1,5 @@
-"""Modal and full screens pushed over the main screen: reviews, questions, pickers, the changes and
-rules lists, the workspace's overview and compare.
+"""The screens: the main screen of a session (`main`, with the parts it inherits:
+`composer_actions`, `settings_actions`, `sidebar_fit`) and the modals pushed over it: reviews,
+questions, forms, pickers, the changes and rules lists, the overview and compare, the rewind
+confirmation, the login; and the agent picker app run before the main one (`agent_picker`).
 """
