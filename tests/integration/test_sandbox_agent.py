@@ -204,8 +204,8 @@ async def test_a_missing_writable_path_fails_the_start_with_its_name(
 async def test_an_agent_ended_by_a_refusal_gets_a_notice_naming_it(
     places: dict[str, Path],
 ) -> None:
-    """An agent that cannot make its state directory and exits: the notice quotes what it said
-    was refused and says how to allow it."""
+    """An agent that cannot make its state directory and exits: the notice names the directory
+    it needed and the option and the setting that allow it."""
     wanted = places["home"] / ".newagent"
     argv = ["/bin/sh", "-c", f"mkdir {wanted} || exit 3"]
     session = AgentSession(argv, places["project"], HeadlessUi(), settings=Settings())
@@ -214,10 +214,11 @@ async def test_an_agent_ended_by_a_refusal_gets_a_notice_naming_it(
     try:
         assert not await session.start()
         assert session.state is SessionState.CRASHED
-        hints = [text for text in notices if "was refused" in text]
+        hints = [text for text in notices if "sandbox refused the agent" in text]
         assert len(hints) == 1, notices
-        assert str(wanted) in hints[0] and "Permission denied" in hints[0]
-        assert "sandbox_writable" in hints[0]
+        assert "If it needs the directory ~/.newagent, make it (mkdir -p ~/.newagent)" in hints[0]
+        assert "--sandbox-writable ~/.newagent," in hints[0]
+        assert 'sandbox_writable = ["~/.newagent"]' in hints[0]
     finally:
         await session.close()
     assert not wanted.exists()
