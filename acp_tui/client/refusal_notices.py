@@ -42,6 +42,8 @@ class RefusalNotices:
         self.terminal_output = terminal_output
         self.told: set[Path] = set()
         """The directories a notice named already."""
+        self.said: list[str] = []
+        """Every notice said, in order (`check` reports them)."""
         self._looked_at: set[str] = set()
 
     def on_change(self, change: ch.Change) -> None:
@@ -68,7 +70,8 @@ class RefusalNotices:
             if refusal.directory is None or refusal.directory in self.told:
                 continue
             self.told.add(refusal.directory)
-            self.say(hint_for(self.policy, refusal))
+            self.said.append(hint_for(self.policy, refusal))
+            self.say(self.said[-1])
 
     def crash_hint(self, crash_tail: list[str]) -> str | None:
         """The notice for an agent that ended: the refusal it wrote last (its longer stderr
@@ -78,6 +81,8 @@ class RefusalNotices:
         for refusal in find_refusals(self.policy, tail):
             if refusal.directory is not None:
                 self.told.add(refusal.directory)
+        if hint is not None:
+            self.said.append(hint)
         return hint
 
     def _call_texts(self, call: ToolCallEntry) -> Iterator[str]:
