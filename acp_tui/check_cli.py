@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 USAGE = (
     "acp-tui check [--prompt TEXT] [--permission allow|reject|cancel] [--auth METHOD] "
     "[--mode ID] [--json] [--timeout SECONDS] [--prompt-timeout SECONDS] "
-    "[--sandbox off|project|strict] "
+    "[--sandbox off|project|strict] [--sandbox-writable DIR] "
     "(-a NAME [-- ARGS...] | -- AGENT_CMD [ARGS...])"
 )
 STEP_SECONDS = 60.0
@@ -74,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
         " offers Landlock); the report says which ran and what it allowed",
     )
     parser.add_argument(
+        "--sandbox-writable",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="one more place the sandboxed agent may write, this run only (repeated; it must"
+        " exist), e.g. the HOME a wrapper script gives the agent",
+    )
+    parser.add_argument(
         "--protocol",
         type=int,
         choices=(1, 2),
@@ -97,6 +105,13 @@ def main(argv: list[str]) -> int:
     split = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]
+    from acp_tui.launch_options import sandbox_writable
+
+    try:
+        writable = sandbox_writable(args.sandbox_writable)
+    except ValueError as error:
+        print(f"acp-tui check: {error}", file=sys.stderr)
+        return 2
     env: dict[str, str] = {}
     preset: Preset | None = None
     if args.agent is not None:
@@ -118,7 +133,9 @@ def main(argv: list[str]) -> int:
     from acp_tui.host.process_guard import ProcessGuard
 
     loaded = load_settings()  # (only the sandbox's: the rest of the check runs at defaults)
-    sandbox = sandbox_request(loaded.settings, preset, agent_argv, asked=args.sandbox)
+    sandbox = sandbox_request(
+        loaded.settings, preset, agent_argv, asked=args.sandbox, writable=writable
+    )
     progress = _Progress()
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: nothing of the agent outlives the check, even kill -9

@@ -19,7 +19,7 @@ from acp_tui.agent_choice import (
     open_catalog,
     resolve_preset,
 )
-from acp_tui.launch_options import LaunchOptions
+from acp_tui.launch_options import LaunchOptions, sandbox_writable
 from acp_tui.pydantic_plugins import skip_pydantic_plugins
 
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
@@ -109,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
         " the user's secrets unreadable (default: the `sandbox` setting, else project where"
         " the kernel offers Landlock)",
     )
+    parser.add_argument(
+        "--sandbox-writable",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="one more place the sandboxed agent may write, this run only (repeated; it must"
+        " exist), e.g. the HOME a wrapper script gives the agent",
+    )
     return parser
 
 
@@ -193,11 +201,19 @@ def parse_args(
         inspect=args.inspect,
         protocol=args.protocol,
         sandbox=args.sandbox,
+        sandbox_writable=_sandbox_writable(args.sandbox_writable),
         preset=preset,
         pick_agent=pick,
         messages=(*table.messages, *(catalog.notices if catalog is not None else ())),
         more_presets=more,
     )
+
+
+def _sandbox_writable(given: list[str]) -> tuple[Path, ...]:
+    try:
+        return sandbox_writable(given)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _wants_registry(name: str, table: PresetTable) -> bool:

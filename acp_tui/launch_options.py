@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,9 @@ class LaunchOptions:
     """`--protocol N`: the ACP version to offer (overrides the `protocol_version` setting)."""
     sandbox: str | None = None
     """`--sandbox MODE` (off, project, strict): overrides the preset's and the setting's."""
+    sandbox_writable: tuple[Path, ...] = ()
+    """`--sandbox-writable DIR` (repeated): more places the agent may write, this run only
+    (absolute, existing)."""
     preset: Preset | None = None
     """The agent preset started (its defaults are applied once the session is open)."""
     pick_agent: bool = False
@@ -57,6 +61,18 @@ class LaunchOptions:
 
 DEMO_NAME = "acp-tui demo agent"
 """What `--demo`'s agent is called before it says so itself (the name it gives, too)."""
+
+
+def sandbox_writable(given: list[str]) -> tuple[Path, ...]:
+    """`--sandbox-writable`'s paths, `~` expanded, made absolute from the current directory.
+    Raises ValueError for one that does not exist (as a `sandbox_writable` entry would)."""
+    paths = []
+    for word in given:
+        path = Path(os.path.expanduser(word)).absolute()
+        if not path.exists():
+            raise ValueError(f"--sandbox-writable: {path} does not exist")
+        paths.append(path)
+    return tuple(paths)
 
 
 def with_preset(options: LaunchOptions, preset: Preset) -> LaunchOptions:

@@ -239,6 +239,7 @@ def _fill(report: CheckReport, session: CheckSession) -> None:
     store: TrafficStore = session.traffic_store
     if session.sandbox is not None:
         report.sandbox = session.sandbox.describe(Path.home())
+        report.sandbox += [f"  refused: {hint}" for hint in session.refusals.said]
     else:
         report.sandbox = [f"sandbox: not set up: {session.sandbox_error}"]
     report.agent_info = to_wire(session.agent_info) if session.agent_info is not None else {}

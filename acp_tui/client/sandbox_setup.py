@@ -41,11 +41,13 @@ def sandbox_request(
     argv: Sequence[str],
     *,
     asked: SandboxMode | str | None = None,
+    writable: Sequence[Path] = (),
     home: Path | None = None,
 ) -> SandboxRequest:
     """The request for an agent: the mode `--sandbox` asked for, else the preset's, else the
-    setting's; the places the user allows (settings and preset); a built-in's own directories.
-    `home`: the agent's home directory when it is not the user's (else the preset's `HOME`)."""
+    setting's; the places the user allows (settings, preset and `writable`: the run's
+    `--sandbox-writable`); a built-in's own directories. `home`: the agent's home directory
+    when it is not the user's (else the preset's `HOME`)."""
     if home is None and preset is not None and os.path.isabs(preset.env.get("HOME", "")):
         home = Path(preset.env["HOME"])
     agent_home = home if home is not None else Path.home()
@@ -61,7 +63,11 @@ def sandbox_request(
     return SandboxRequest(
         mode,
         preset.name if preset is not None else program_id(argv),
-        writable=(*settings.sandbox_writable, *(preset.sandbox_writable if preset else ())),
+        writable=(
+            *settings.sandbox_writable,
+            *(preset.sandbox_writable if preset else ()),
+            *writable,
+        ),
         state_dirs=state,
         secrets=tuple(settings.sandbox_secrets),
         home=home,

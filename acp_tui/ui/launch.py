@@ -126,7 +126,9 @@ def quick_sandbox(options: LaunchOptions, argv: list[str], cwd: Path) -> Sandbox
     """The sandbox the settings most likely ask for, for the prestarted agent (the session
     plans its own from the settings and compares). Raises SandboxError."""
     quick = QuickSandboxSettings.read()
-    request = sandbox_request(quick, options.preset, argv, asked=options.sandbox)
+    request = sandbox_request(
+        quick, options.preset, argv, asked=options.sandbox, writable=options.sandbox_writable
+    )
     from acp_tui.host.local_files import real_path
 
     environ = {**os.environ, **quick_agent_env(), **preset_env(options)}
@@ -163,7 +165,9 @@ def _run(
     mcp_servers, mcp_problems = preset_mcp_servers(loaded.settings.mcp_servers, preset)
 
     def factory(bridge: ScreenUi) -> AgentSession:
-        sandbox = sandbox_request(loaded.settings, preset, argv, asked=options.sandbox)
+        sandbox = sandbox_request(
+            loaded.settings, preset, argv, asked=options.sandbox, writable=options.sandbox_writable
+        )
         session = AgentSession(
             argv,
             cwd,
@@ -194,7 +198,13 @@ def _run(
         servers, _ = preset_mcp_servers(loaded.settings.mcp_servers, spec.preset)
         where = real_path(spec.cwd)
         store = rules_by_dir.setdefault(where, RulesStore(where))
-        sandbox = sandbox_request(loaded.settings, spec.preset, spec.argv, asked=options.sandbox)
+        sandbox = sandbox_request(
+            loaded.settings,
+            spec.preset,
+            spec.argv,
+            asked=options.sandbox,
+            writable=options.sandbox_writable,
+        )
         log = options.log_path
         session = AgentSession(
             list(spec.argv),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_tui.client.check_steps import StepLimits
 from acp_tui.client.events import SessionState
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import Settings
@@ -204,8 +205,8 @@ async def test_a_missing_writable_path_fails_the_start_with_its_name(
 async def test_an_agent_ended_by_a_refusal_gets_a_notice_naming_it(
     places: dict[str, Path],
 ) -> None:
-    """An agent that cannot make its state directory and exits: the notice quotes what it said
-    was refused and says how to allow it."""
+    """An agent that cannot make its state directory and exits: the notice names the directory
+    it needed and the option and the setting that allow it."""
     wanted = places["home"] / ".newagent"
     argv = ["/bin/sh", "-c", f"mkdir {wanted} || exit 3"]
     session = AgentSession(argv, places["project"], HeadlessUi(), settings=Settings())
@@ -214,10 +215,42 @@ async def test_an_agent_ended_by_a_refusal_gets_a_notice_naming_it(
     try:
         assert not await session.start()
         assert session.state is SessionState.CRASHED
-        hints = [text for text in notices if "was refused" in text]
+        hints = [text for text in notices if "sandbox refused the agent" in text]
         assert len(hints) == 1, notices
-        assert str(wanted) in hints[0] and "Permission denied" in hints[0]
-        assert "sandbox_writable" in hints[0]
+        assert "If it needs the directory ~/.newagent, make it (mkdir -p ~/.newagent)" in hints[0]
+        assert "--sandbox-writable ~/.newagent," in hints[0]
+        assert 'sandbox_writable = ["~/.newagent"]' in hints[0]
     finally:
         await session.close()
     assert not wanted.exists()
+
+
+@needs_landlock
+async def test_check_reports_the_directory_a_refused_agent_needed(
+    places: dict[str, Path],
+) -> None:
+    """`acp-tui check` says what the sidebar's notice says: the directory and how to allow it,
+    and with that directory allowed for the run the agent starts."""
+    from acp_tui.client.check import format_report, run_check
+    from acp_tui.client.sandbox_setup import sandbox_request
+
+    state = places["home"] / ".newagent"
+    script = (
+        f"mkdir -p {state}/cache || exit 3; exec {sys.executable} -c 'import sys; sys.stdin.read()'"
+    )
+    argv = ["/bin/sh", "-c", script]
+    refused = await run_check(argv, cwd=places["project"], limits=StepLimits(step=5.0))
+    lines = format_report(refused).splitlines()
+    said = [line for line in lines if line.startswith("  refused: ")]
+    assert len(said) == 1, lines
+    assert "If it needs the directory ~/.newagent, make it (mkdir -p ~/.newagent)" in said[0]
+    assert not state.exists()
+
+    state.mkdir()
+    request = sandbox_request(Settings(), None, argv, writable=[state])
+    allowed = await run_check(
+        argv, cwd=places["project"], sandbox=request, limits=StepLimits(step=2.0)
+    )
+    assert (state / "cache").is_dir()  # it wrote its own state, then waited for initialize
+    assert not [line for line in format_report(allowed).splitlines() if "refused:" in line]
+    assert "  writable: ~/.newagent" in format_report(allowed).splitlines()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
+
 from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.status_bar import StatusBar
 from tests.agents.scenarios import (
@@ -241,3 +243,31 @@ async def test_a_mode_that_skips_permissions_is_set_only_once_confirmed(tmp_path
         await h.until(mode_shown(h, "Bypass Permissions"), "switched once confirmed")
         sent = [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")]
         assert sent == ["bypassPermissions"]
+
+
+async def test_a_confirmation_answered_by_two_keys_at_once_is_answered_once(
+    tmp_path: Path,
+) -> None:
+    """A prompt typed into the mode's confirmation ("Please do the task." has two `s`, its
+    Switch key): the second key reached the screen before it was gone and acp-tui ended with
+    ScreenStackError ("Can't pop screen")."""
+    from acp_tui.ui.screens.question import QuestionScreen
+
+    steps = [
+        initialize_ok(),
+        new_session_ok(SID, modes=PERMISSIVE_MODES),
+        {"expect": "session/set_mode", "match": {"modeId": "bypassPermissions"}, "respond": {}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(mode_shown(h, "Default"), "mode Default")
+        await h.pilot.press("shift+tab")
+        await h.until(lambda: isinstance(h.app.screen, QuestionScreen), "the confirmation")
+        await h.pilot.press("f4")  # the question chosen: its keys answer it
+        for _ in range(2):  # both queued before the first is handled, as typed keys come
+            h.app.post_message(events.Key("s", "s"))
+        await h.until(lambda: not isinstance(h.app.screen, QuestionScreen), "answered")
+        await h.until(mode_shown(h, "Bypass Permissions"), "switched once confirmed")
+        assert [f["params"]["modeId"] for f in h.sent_methods("session/set_mode")] == [
+            "bypassPermissions"
+        ]

@@ -302,30 +302,3 @@ def test_a_ruleset_of_the_first_abi_still_confines_on_a_newer_kernel(tmp_path: P
     assert "Permission denied" in result.stderr
     assert not outside.exists()
     assert (where.project / "inside.txt").read_text() == "b\n"
-
-
-def test_a_refusal_hint_only_for_a_sandboxed_agent_that_said_it_was_refused() -> None:
-    from acp_tui.sandbox.refusals import refusal_hint
-
-    said = ["starting", "Error: EACCES: permission denied, mkdir '/home/u/.tool'", "bye"]
-    project = SandboxPolicy(SandboxMode.PROJECT, abi=7)
-    hint = refusal_hint(project, said)
-    assert hint is not None and "mkdir '/home/u/.tool'" in hint and "project sandbox" in hint
-    assert refusal_hint(SandboxPolicy(SandboxMode.OFF), said) is None
-    assert refusal_hint(project, ["starting", "no such file"]) is None
-
-
-def test_a_refusal_hint_quotes_the_line_that_names_the_path() -> None:
-    """Node prints the refusal over several lines: the last that matched was `code: 'EACCES',`
-    (claude-code-acp's hint read "was refused: code: 'EACCES',.", naming no place)."""
-    from acp_tui.sandbox.refusals import refusal_hint
-
-    said = [
-        "Error: EACCES: permission denied, open '/home/u/.claude/debug/x.txt'",
-        "  errno: -13,",
-        "  code: 'EACCES',",
-        "  syscall: 'open',",
-    ]
-    hint = refusal_hint(SandboxPolicy(SandboxMode.PROJECT, abi=7), said)
-    assert hint is not None and "open '/home/u/.claude/debug/x.txt'" in hint, hint
-    assert "code: 'EACCES'" not in hint

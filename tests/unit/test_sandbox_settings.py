@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from acp_tui.cli import parse_args
 from acp_tui.client.sandbox_setup import sandbox_request, worktree_git_dirs
 from acp_tui.config import Settings, load_settings
@@ -96,3 +98,36 @@ def test_a_git_file_counts_only_when_its_git_directory_points_back(tmp_path: Pat
     (fake / "gitdir").write_text(str(project / ".git"))
     (tmp_path / "repo" / ".git" / "objects").mkdir()
     assert worktree_git_dirs(project / "sub") == [fake, tmp_path / "repo/.git/objects"]
+
+
+def test_sandbox_writable_on_the_command_line_is_repeated_and_reaches_the_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path)
+    options = parse_args(
+        ["--sandbox-writable", "~/kit", "--sandbox-writable", "other", "--cwd", str(tmp_path),
+         "--demo"]
+    )  # fmt: skip
+    assert options.sandbox_writable == (tmp_path / "kit", tmp_path / "other")
+    request = sandbox_request(
+        Settings(sandbox_writable=[tmp_path]), None, ["agent"], writable=options.sandbox_writable
+    )
+    assert request.writable == (tmp_path, tmp_path / "kit", tmp_path / "other")
+
+
+@pytest.mark.parametrize("command", [[], ["check"]])
+def test_a_sandbox_writable_path_that_does_not_exist_is_a_message(
+    tmp_path: Path, command: list[str]
+) -> None:
+    missing = tmp_path / "nowhere"
+    agent = ["--demo"] if not command else ["--", sys.executable, "-c", "pass"]
+    result = subprocess.run(
+        [sys.executable, "-m", "acp_tui", *command, "--sandbox-writable", str(missing), *agent],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert f"--sandbox-writable: {missing} does not exist" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -28,6 +28,7 @@ from acp_tui.client.host_services import host_services
 from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.prompt_turn import PromptTurns
+from acp_tui.client.refusal_notices import RefusalNotices
 from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
@@ -69,7 +70,6 @@ from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
 from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
-from acp_tui.sandbox.refusals import refusal_hint
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
@@ -223,6 +223,14 @@ class AgentSession:
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
         self.v2: V2Driver | None = None
         """The v2 prompt lifecycle, once the agent speaks v2."""
+        self.refusals = RefusalNotices(
+            self.sandbox,
+            lambda text: self.notices.emit(Notice(text, "warning")),
+            self.stderr_tail,
+            self._terminal_output,
+        )
+        """Notices naming a directory the sandbox refused the agent (once each)."""
+        self.thread.subscribe(self.refusals.on_change)
         self.tasks.failed.subscribe(self._on_task_failure)
 
     # ----------------------------------------------------------------- lifecycle
@@ -270,6 +278,10 @@ class AgentSession:
         """The last lines the agent wrote to stderr (made safe), none without a process."""
         process = self.connector.process
         return process.stderr_tail(lines) if process is not None else []
+
+    def _terminal_output(self, terminal_id: str) -> str:
+        terminal = self.terminals.get(terminal_id)
+        return terminal.output_text()[0] if terminal is not None else ""
 
     @property
     def _process(self) -> AgentProcess | None:
@@ -696,7 +708,7 @@ class AgentSession:
             return
         self.state = state
         if state is SessionState.CRASHED and self.crash is not None:
-            hint = refusal_hint(self.sandbox, self.crash.stderr_tail)
+            hint = self.refusals.crash_hint(self.crash.stderr_tail)
             if hint is not None:  # (before the state is told: the banner's notices include it)
                 self.notices.emit(Notice(hint, "warning"))
         if state not in (SessionState.STARTING, SessionState.AUTHENTICATING):

@@ -44,6 +44,9 @@ class QuestionScreen(ModalScreen[str | None]):
         super().__init__()
         self.question = question
         self.keys = QuestionKeys()
+        self.answered = False
+        """Dismissed already: a key queued behind the answering one answers nothing (a second
+        dismiss popped the screen below, and the app ended with ScreenStackError)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -74,7 +77,7 @@ class QuestionScreen(ModalScreen[str | None]):
         """Dismiss with the id of the pressed choice."""
         event.stop()
         index = int((event.button.id or "choice-0").removeprefix("choice-"))
-        self.dismiss(self.question.choices[index].id)
+        self._answer(self.question.choices[index].id)
 
     def on_key(self, event: events.Key) -> None:
         """A choice's own key answers with that choice, unless the guard holds the key (it goes
@@ -83,9 +86,14 @@ class QuestionScreen(ModalScreen[str | None]):
             return
         for choice in self.question.choices:
             if choice.key and event.key == choice.key:
-                self.dismiss(choice.id)
+                self._answer(choice.id)
                 return
 
     def action_dismiss_none(self) -> None:
         """Dismiss without an answer."""
-        self.dismiss(None)
+        self._answer(None)
+
+    def _answer(self, choice_id: str | None) -> None:
+        if not self.answered:
+            self.answered = True
+            self.dismiss(choice_id)
