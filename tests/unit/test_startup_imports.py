@@ -64,7 +64,17 @@ sys.exit(main(["--cwd", cwd, "--demo"]))
 
 # Started once the session is open (the change monitor, the composer's file index): not loaded
 # when the status bar first says "ready".
-AFTER_READY = ("watchfiles", "anyio")
+AFTER_READY = (
+    "watchfiles",
+    "anyio",
+    # the v2 draft's models, rules and driver: loaded once an agent answers `initialize` with
+    # v2 (the demo agent speaks v1), never by a v1 session
+    "acp_tui.protocol.models.v2",
+    "acp_tui.protocol.conformance_v2",
+    "acp_tui.client.v2.session",
+    "acp_tui.client.v2.handshake",
+    "acp_tui.thread.v2.updates",
+)
 
 # The same launch, but the modules are looked at when the session turns ready (the state
 # listener added after the main screen's own).
