@@ -96,7 +96,7 @@ class AcpApp(WorkspaceApp):
         preset: Preset | None = None,
         key_guard: KeyGuard | None = None,
         spawn: SpawnSession | None = None,
-        presets: tuple[Preset, ...] = (),
+        presets: tuple[Preset, ...] | Callable[[], tuple[Preset, ...]] = (),
         registry: RegistryAgents | None = None,
         more: tuple[SessionSpec, ...] = (),
         workspace_dir: Path | None = None,
