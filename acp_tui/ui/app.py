@@ -225,9 +225,10 @@ class AcpApp(WorkspaceApp):
             ok = await self._open_picked_at_start(tab)
         self.show_current_thread(tab)
         if ok:
-            session_history.remember(tab.session)
             await self.apply_preset(tab)
             tab.session.send_queued()  # (at the session picked: none was open before)
+            # (a file read and written with an fsync: after the frame that says "ready")
+            self.call_after_refresh(session_history.remember, tab.session)
             # the Markdown renderer's one-time costs, paid while the user types
             self.set_timer(warm_up.AFTER, self._warm_up_when_quiet)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
