@@ -39,6 +39,9 @@ LAZY = (
     "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
     "acp_tui.workspace.worktrees",  # a worktree made (ctrl+t) or removed; git
     "acp_tui.workspace.store",  # the tabs saved for --continue (once a session is open)
+    "acp_tui.ui.workspace.workspace_overview",  # ctrl+o
+    "acp_tui.ui.screens.overview_screen",
+    "textual.widgets._data_table",  # the overview's and the rules' tables
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
