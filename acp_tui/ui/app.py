@@ -220,6 +220,8 @@ class AcpApp(WorkspaceApp):
         # walking it again and again while text streams (long GC pauses showed as lag).
         gc.freeze()
         tab = self.current_tab
+        # the change monitor (git, the baseline's thread) starts once "ready" is drawn
+        tab.session.changes.start_after = self._next_frame
         ok = await session_history.start(tab.session, self.open_request)
         if ok and self.open_request.pick:
             ok = await self._open_picked_at_start(tab)
@@ -236,6 +238,12 @@ class AcpApp(WorkspaceApp):
             self.exit_message = tab.session.error
             await tab.session.close()
             self.exit(1)
+
+    async def _next_frame(self) -> None:
+        """Return once the screen shown has been refreshed (its idle callbacks run)."""
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
 
     def _warm_up_when_quiet(self) -> None:
         """Start the renderer's warm-up unless text streams in a tab; look again `AFTER`

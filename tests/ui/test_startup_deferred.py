@@ -78,3 +78,31 @@ async def test_the_file_index_starts_after_the_frame_that_says_ready(tmp_path: P
         await h.ready()
         assert started_at_ready == [False]
         await h.until(lambda: h.one(Composer).index.built, "the file index built")
+
+
+async def test_the_change_monitor_starts_after_the_frame_that_says_ready(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its start (git, then the baseline's thread) comes once the screen that shows the session
+    open has been refreshed, not between the session's answer and that frame."""
+    order: list[str] = []
+    start = ChangeMonitor.start
+
+    async def recording_start(monitor: ChangeMonitor) -> None:
+        order.append("monitor")
+        await start(monitor)
+
+    monkeypatch.setattr(ChangeMonitor, "start", recording_start)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        assert h.session.state is SessionState.STARTING  # (else the check below sees nothing)
+
+        def on_state(state: SessionState) -> None:
+            if state is SessionState.READY:
+                h.app.call_after_refresh(order.append, "frame")
+
+        h.session.state_changed.subscribe(on_state)
+        await h.ready()
+        await h.until(lambda: "monitor" in order, "the change monitor's start")
+        await h.session.changes.wait_ready()
+        assert order == ["frame", "monitor"]
