@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
 from acp_tui.client.change_attribution import ChangeAttribution
@@ -73,6 +73,10 @@ class ChangeTracking:
             ignored = self.monitor.ignored
             self.turns.ignored = lambda path: path in ignored
         self._start: asyncio.Task[None] | None = None
+        self.start_after: Callable[[], Awaitable[None]] | None = None
+        """What the monitor's start waits for first (the UI: the frame that shows the session
+        open drawn, before the git call and the baseline's thread compete with it); None: at
+        once. A prompt waits for it too (`wait_ready`)."""
 
     def start_soon(self) -> None:
         """Arm the watcher and take the baseline in the background."""
@@ -81,6 +85,8 @@ class ChangeTracking:
 
     async def _run_start(self, monitor: ChangeMonitor) -> None:
         try:
+            if self.start_after is not None:
+                await self.start_after()
             await monitor.start()
         except asyncio.CancelledError:
             task = asyncio.current_task()

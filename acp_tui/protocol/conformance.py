@@ -26,7 +26,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from acp_tui.protocol import conformance_v2 as v2
 from acp_tui.protocol import methods
 from acp_tui.protocol.absolute_paths import is_absolute_path
 from acp_tui.protocol.models import (
@@ -48,6 +47,7 @@ from acp_tui.protocol.router import CLIENT_REQUESTS
 from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
 from acp_tui.protocol.session_links import SessionLinks
+from acp_tui.protocol.version import answers_v2
 
 
 class MarkKind(StrEnum):
@@ -207,8 +207,7 @@ class ConformanceChecker:
         self.fit.call(method, frame.get("params"))
         if method == methods.SESSION_REQUEST_PERMISSION:
             self._session_known(frame.get("params"), method, marks)
-        known = v2.V2_AGENT_REQUESTS if self.v2 else AGENT_REQUESTS
-        self._params(method, frame.get("params"), known, marks)
+        self._params(method, frame.get("params"), self._agent_requests(), marks)
 
     def _agent_notification(self, frame: dict[str, Any], method: str, marks: list[Mark]) -> None:
         params = frame.get("params")
@@ -225,8 +224,21 @@ class ConformanceChecker:
                     marks.append(Mark(MarkKind.SUBAGENT_REFUSED, problem))
         else:
             self.fit.call(method, params)
-        known = v2.V2_AGENT_NOTIFICATIONS if self.v2 else AGENT_NOTIFICATIONS
-        self._params(method, params, known, marks)
+        self._params(method, params, self._agent_notifications(), marks)
+
+    def _agent_requests(self) -> dict[str, type[BaseModel] | None]:
+        if not self.v2:
+            return AGENT_REQUESTS
+        from acp_tui.protocol import conformance_v2 as v2  # (a v1 agent never loads v2's rules)
+
+        return v2.V2_AGENT_REQUESTS
+
+    def _agent_notifications(self) -> dict[str, type[BaseModel] | None]:
+        if not self.v2:
+            return AGENT_NOTIFICATIONS
+        from acp_tui.protocol import conformance_v2 as v2
+
+        return v2.V2_AGENT_NOTIFICATIONS
 
     def _session_known(self, params: Any, method: str, marks: list[Mark]) -> None:
         session_id = params.get("sessionId") if type(params) is dict else None
@@ -246,7 +258,7 @@ class ConformanceChecker:
                 marks.append(Mark(MarkKind.UNKNOWN_VARIANT, f"method {method!r}"))
             return
         if method == methods.SESSION_UPDATE:
-            _session_notification(params, marks, v2.read_update if self.v2 else None)
+            _session_notification(params, marks, self._v2_reader())
             if type(params) is dict:
                 self._check_values(method, params, marks)
             return
@@ -256,10 +268,19 @@ class ConformanceChecker:
             if type(params) is dict:
                 self._check_values(method, params, marks)
 
+    def _v2_reader(self) -> Callable[[Any], Any] | None:
+        if not self.v2:
+            return None
+        from acp_tui.protocol import conformance_v2 as v2
+
+        return v2.read_update
+
     def _check_values(self, method: str, params: dict[str, Any], marks: list[Mark]) -> None:
         if not self.v2:
             _check_values(method, params, marks)
             return
+        from acp_tui.protocol import conformance_v2 as v2
+
         for problem, detail in v2.value_problems(method, params):
             kind = MarkKind.RELATIVE_PATH if problem == "relative" else MarkKind.UNKNOWN_VARIANT
             marks.append(Mark(kind, detail))
@@ -283,10 +304,12 @@ class ConformanceChecker:
         result = frame["result"]
         if ours[1] in (methods.SESSION_NEW, methods.SESSION_FORK) and type(result) is dict:
             self.sessions.opened_session(result.get("sessionId"))
-        if v2.answers_v2(ours[1], result):
+        if answers_v2(ours[1], result):
             self.v2 = True
             self.fit.speaks_v2()
         if self.v2:
+            from acp_tui.protocol import conformance_v2 as v2
+
             model = v2.V2_RESULTS.get(ours[1])
             if model is not None:
                 _validate(model, v2.v1_shaped(result), f"{ours[1]} result", marks)

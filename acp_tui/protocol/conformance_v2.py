@@ -26,7 +26,6 @@ from acp_tui.protocol.models import (
 from acp_tui.protocol.models._base import note_repair
 from acp_tui.protocol.models.v2 import (
     BACKGROUND_KINDS,
-    PROTOCOL_V2,
     RequestPermissionRequestV2,
     V2ForkSessionResponse,
     V2InitializeResponse,
@@ -65,15 +64,6 @@ V2_RESULTS: Final[dict[str, type[BaseModel]]] = {
 V2_STOP_REASONS: Final = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled",
                           "error")  # fmt: skip
 V2_TOOL_CALL_STATUSES: Final = (*TOOL_CALL_STATUSES, "paused")
-
-
-def answers_v2(method: str, result: Any) -> bool:
-    """Whether this answer makes the connection v2 (`initialize` answered with version 2)."""
-    return (
-        method == methods.INITIALIZE
-        and type(result) is dict
-        and result.get("protocolVersion") == PROTOCOL_V2
-    )
 
 
 def v1_shaped(result: Any) -> Any:

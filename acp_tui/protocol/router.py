@@ -27,7 +27,6 @@ from acp_tui.protocol.models import (
     WriteTextFileRequest,
     to_wire,
 )
-from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 
 P = TypeVar("P", bound=BaseModel)
 
@@ -43,10 +42,13 @@ CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
 }
 """The requests an ACP agent sends its client, and the params model of each."""
 
-V2_CLIENT_REQUESTS: dict[str, type[BaseModel]] = {
-    methods.SESSION_REQUEST_PERMISSION: RequestPermissionRequestV2,
-}
-"""The same for a v2 agent (v2 dropped fs/* and terminal/*)."""
+
+def v2_client_requests() -> dict[str, type[BaseModel]]:
+    """The same for a v2 agent (v2 dropped fs/* and terminal/*); its models are imported here,
+    when an agent speaks v2, not by every launch."""
+    from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
+
+    return {methods.SESSION_REQUEST_PERMISSION: RequestPermissionRequestV2}
 
 
 def wire_form(result: Any) -> Any:

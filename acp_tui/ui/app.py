@@ -96,7 +96,7 @@ class AcpApp(WorkspaceApp):
         preset: Preset | None = None,
         key_guard: KeyGuard | None = None,
         spawn: SpawnSession | None = None,
-        presets: tuple[Preset, ...] = (),
+        presets: tuple[Preset, ...] | Callable[[], tuple[Preset, ...]] = (),
         registry: RegistryAgents | None = None,
         more: tuple[SessionSpec, ...] = (),
         workspace_dir: Path | None = None,
@@ -220,14 +220,17 @@ class AcpApp(WorkspaceApp):
         # walking it again and again while text streams (long GC pauses showed as lag).
         gc.freeze()
         tab = self.current_tab
+        # the change monitor (git, the baseline's thread) starts once "ready" is drawn
+        tab.session.changes.start_after = self._next_frame
         ok = await session_history.start(tab.session, self.open_request)
         if ok and self.open_request.pick:
             ok = await self._open_picked_at_start(tab)
         self.show_current_thread(tab)
         if ok:
-            session_history.remember(tab.session)
             await self.apply_preset(tab)
             tab.session.send_queued()  # (at the session picked: none was open before)
+            # (a file read and written with an fsync: after the frame that says "ready")
+            self.call_after_refresh(session_history.remember, tab.session)
             # the Markdown renderer's one-time costs, paid while the user types
             self.set_timer(warm_up.AFTER, self._warm_up_when_quiet)
         if not ok and tab.session.state is SessionState.FAILED and len(self.tabs) == 1:
@@ -235,6 +238,12 @@ class AcpApp(WorkspaceApp):
             self.exit_message = tab.session.error
             await tab.session.close()
             self.exit(1)
+
+    async def _next_frame(self) -> None:
+        """Return once the screen shown has been refreshed (its idle callbacks run)."""
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
 
     def _warm_up_when_quiet(self) -> None:
         """Start the renderer's warm-up unless text streams in a tab; look again `AFTER`

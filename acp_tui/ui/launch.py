@@ -35,6 +35,7 @@ from acp_tui.ui.early_start import EarlyStart, demo_argv
 
 if TYPE_CHECKING:
     from acp_tui.presets import Preset
+    from acp_tui.registry.catalog import Catalog
     from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
 __all__ = ["demo_argv", "run_app"]
@@ -249,7 +250,7 @@ def _run(
         inspect=options.inspect,
         open_request=open_request,
         spawn=spawn,
-        presets=workspace_presets(),
+        presets=workspace_presets,  # (read when ctrl+t first opens: not before ready)
         registry=registry_agents(),
         more=tuple(SessionSpec(p.command, cwd, p, env=dict(p.env)) for p in options.more_presets),
         workspace_dir=cwd,
@@ -273,11 +274,16 @@ def workspace_presets() -> tuple[Preset, ...]:
 
 
 def registry_agents() -> RegistryAgents:
-    """The ACP registry's agents for the new-session picker (read when it opens)."""
-    from acp_tui.registry.catalog import Catalog
+    """The ACP registry's agents for the new-session picker (its catalog opened, and read, when
+    the picker first asks)."""
     from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
-    return RegistryAgents(Catalog.open())
+    def open_catalog() -> Catalog:
+        from acp_tui.registry.catalog import Catalog
+
+        return Catalog.open()
+
+    return RegistryAgents(open_catalog)
 
 
 def preset_env(options: LaunchOptions) -> dict[str, str]:

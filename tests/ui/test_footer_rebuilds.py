@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.app import ComposeResult
 from textual.widgets import Footer
 
+from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 
@@ -46,3 +49,31 @@ async def test_the_footer_still_shows_a_key_that_changed(tmp_path: Path) -> None
         h.app.set_keymap({"main.changes": "f9"})
         await h.until(lambda: "f9 changes" in footer_texts(h), "the remapped key in the footer")
         assert "f2 changes" not in footer_texts(h)
+
+
+async def test_changes_asked_before_the_footer_rebuilt_make_one_rebuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change of the bindings asks for a rebuild after the next refresh; those asked
+    before it (while the app starts: the focus set, the session's state) rebuilt the same keys
+    once each."""
+    builds: list[object] = []
+    compose = ScreenFooter.compose
+
+    def counting_compose(footer: ScreenFooter) -> ComposeResult:
+        builds.append(footer)
+        return compose(footer)
+
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.settle()
+        await h.until(lambda: "f2 changes" in footer_texts(h), "the changes key")
+        monkeypatch.setattr(ScreenFooter, "compose", counting_compose)
+        footer = h.one(ScreenFooter)
+        h.app.set_keymap({"main.changes": "f9"})
+        for _ in range(3):  # three changes before the footer's next refresh (as its own)
+            footer.call_later(footer.bindings_changed, h.app.screen)
+        await h.until(lambda: "f9 changes" in footer_texts(h), "the remapped key in the footer")
+        for _ in range(5):
+            await h.pilot.pause()
+        assert len(builds) == 1

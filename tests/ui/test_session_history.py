@@ -189,8 +189,12 @@ async def test_an_agent_that_cannot_list_gets_the_remembered_sessions(tmp_path: 
     ]
     agent = write_scenario(tmp_path, steps)
     async with run_app(agent.argv, cwd) as h:
-        remembered = [s.id for s in RememberedSessions().recent(cwd, "scripted_agent")]
-        assert remembered == ["sess-9", "kept-1"], "the new session is remembered too"
+
+        def remembered() -> list[str]:
+            return [s.id for s in RememberedSessions().recent(cwd, "scripted_agent")]
+
+        # (written once the frame that says "ready" is drawn)
+        await h.until(lambda: remembered() == ["sess-9", "kept-1"], "the new session remembered")
         await h.pilot.press("f5")
         await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the picker")
         await h.until(lambda: any("Yesterday's work" in r for r in picker_rows(h)), "listed")

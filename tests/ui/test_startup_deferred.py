@@ -13,6 +13,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.composer.file_index import FileIndex
 from acp_tui.host.change_monitor import ChangeMonitor
 from acp_tui.ui.widgets.completion_list import CompletionList
+from acp_tui.ui.widgets.composer import Composer
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 
@@ -59,3 +60,49 @@ async def test_a_mention_typed_before_the_session_opens_is_completed(tmp_path: P
         assert h.session.state is SessionState.STARTING
         await h.type_prompt("read @not", send=False)
         await h.until(lambda: completions(h) == ["notes.txt"], "the file offered")
+
+
+async def test_the_file_index_starts_after_the_frame_that_says_ready(tmp_path: Path) -> None:
+    """Its thread (git, a stat a file) holds the interpreter by turns with the loop: the frame
+    that says "ready" is drawn before it starts."""
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    started_at_ready: list[bool] = []
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        assert h.session.state is SessionState.STARTING  # (else the check below sees nothing)
+
+        def on_state(state: SessionState) -> None:  # (after the screen's own listener)
+            if state is SessionState.READY:
+                started_at_ready.append(any(w.group == "file-index" for w in h.app.workers))
+
+        h.session.state_changed.subscribe(on_state)
+        await h.ready()
+        assert started_at_ready == [False]
+        await h.until(lambda: h.one(Composer).index.built, "the file index built")
+
+
+async def test_the_change_monitor_starts_after_the_frame_that_says_ready(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its start (git, then the baseline's thread) comes once the screen that shows the session
+    open has been refreshed, not between the session's answer and that frame."""
+    order: list[str] = []
+    start = ChangeMonitor.start
+
+    async def recording_start(monitor: ChangeMonitor) -> None:
+        order.append("monitor")
+        await start(monitor)
+
+    monkeypatch.setattr(ChangeMonitor, "start", recording_start)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path), wait_ready=False) as h:
+        assert h.session.state is SessionState.STARTING  # (else the check below sees nothing)
+
+        def on_state(state: SessionState) -> None:
+            if state is SessionState.READY:
+                h.app.call_after_refresh(order.append, "frame")
+
+        h.session.state_changed.subscribe(on_state)
+        await h.ready()
+        await h.until(lambda: "monitor" in order, "the change monitor's start")
+        await h.session.changes.wait_ready()
+        assert order == ["frame", "monitor"]

@@ -14,8 +14,8 @@ from acp_tui.ui.screens.compare_screen import CompareScreen
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.widgets.diff_preview import diff_title
-from acp_tui.ui.workspace.overview import WorkspaceOverview
 from acp_tui.ui.workspace.tab import SessionTab
+from acp_tui.ui.workspace.workspace_overview import WorkspaceOverview
 from tests.git_repo import make_repo
 from tests.ui.app_harness import AppHarness
 from tests.ui.workspace_support import bar, open_tab, workspace_app

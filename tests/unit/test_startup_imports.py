@@ -39,6 +39,9 @@ LAZY = (
     "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
     "acp_tui.workspace.worktrees",  # a worktree made (ctrl+t) or removed; git
     "acp_tui.workspace.store",  # the tabs saved for --continue (once a session is open)
+    "acp_tui.ui.workspace.workspace_overview",  # ctrl+o
+    "acp_tui.ui.screens.overview_screen",
+    "textual.widgets._data_table",  # the overview's and the rules' tables
 )
 
 # Runs the real launch (`acp_tui.cli.main`, prestart and all) on Textual's headless driver and
@@ -64,7 +67,17 @@ sys.exit(main(["--cwd", cwd, "--demo"]))
 
 # Started once the session is open (the change monitor, the composer's file index): not loaded
 # when the status bar first says "ready".
-AFTER_READY = ("watchfiles", "anyio")
+AFTER_READY = (
+    "watchfiles",
+    "anyio",
+    # the v2 draft's models, rules and driver: loaded once an agent answers `initialize` with
+    # v2 (the demo agent speaks v1), never by a v1 session
+    "acp_tui.protocol.models.v2",
+    "acp_tui.protocol.conformance_v2",
+    "acp_tui.client.v2.session",
+    "acp_tui.client.v2.handshake",
+    "acp_tui.thread.v2.updates",
+)
 
 # The same launch, but the modules are looked at when the session turns ready (the state
 # listener added after the main screen's own).

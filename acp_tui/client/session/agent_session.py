@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.client import logout, providers
 from acp_tui.client.auth_status import AuthStatus, fetch_status, offers_status, status_received
@@ -41,7 +41,6 @@ from acp_tui.client.session.routes import install_handlers, v1_routes
 from acp_tui.client.start_watch import StartWatch
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
-from acp_tui.client.v2.session import V2Driver
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
 from acp_tui.host import error_log
@@ -74,6 +73,9 @@ from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
 from acp_tui.thread.v2.agent_terminals import AgentTerminal
+
+if TYPE_CHECKING:
+    from acp_tui.client.v2.session import V2Driver
 
 log = logging.getLogger(__name__)
 
@@ -504,6 +506,8 @@ class AgentSession:
             self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
         if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
             if self.v2 is None:
+                from acp_tui.client.v2.session import V2Driver  # (v2 only: not at launch)
+
                 self.v2 = V2Driver(self)
             self.v2.install_routes(connection, v1_routes(self).methods)
         return True

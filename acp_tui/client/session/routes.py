@@ -4,10 +4,9 @@ params validated by its model, see `protocol/router.py`), `session/update` strai
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_tui.client.elicitation import ElicitationBroker
-from acp_tui.client.v2.session import V2Driver
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol import methods
@@ -24,6 +23,9 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.router import Router
 from acp_tui.thread.thread import Thread
+
+if TYPE_CHECKING:
+    from acp_tui.client.v2.session import V2Driver  # (imported once an agent speaks v2)
 
 
 class RoutedSession(Protocol):

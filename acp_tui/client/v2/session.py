@@ -29,7 +29,7 @@ from acp_tui.protocol.models import (
     TextContent,
 )
 from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
-from acp_tui.protocol.router import V2_CLIENT_REQUESTS, Router
+from acp_tui.protocol.router import Router, v2_client_requests
 from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import MessageEntry
@@ -267,7 +267,7 @@ class V2Driver:
 
     def routes(self) -> Router:
         """The router for the agent's v2 requests (permissions, files, terminals, elicitations)."""
-        router = Router(V2_CLIENT_REQUESTS)
+        router = Router(v2_client_requests())
         router.route(
             methods.SESSION_REQUEST_PERMISSION,
             RequestPermissionRequestV2,

@@ -36,6 +36,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
+from acp_tui.protocol.version import PROTOCOL_V2
+
 from ._base import AcpModel, DefaultOnError, Meta, OptStr, OptUInt, SkipInvalidItems
 from .agent_methods import NewSessionResponse
 from .client_methods import PermissionOption, RequestPermissionRequest
@@ -45,8 +47,6 @@ from .session import AvailableCommand
 from .tools import ToolCallContent, ToolCallUpdate
 from .updates import UnknownUpdate, parse_session_update
 from .work_state import WorkState
-
-PROTOCOL_V2 = 2
 
 ContentBlockList = Annotated[list[ContentBlock] | None, SkipInvalidItems, DefaultOnError]
 

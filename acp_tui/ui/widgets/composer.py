@@ -134,10 +134,12 @@ class Composer(Vertical):
 
     def start_index(self) -> None:
         """Build the file index (in a thread), then follow the tree (once): when the session
-        has opened (the screen calls it), or at the first @-mention typed before that."""
+        has opened (the screen calls it), or at the first @-mention typed before that. The
+        thread starts once the screen has been drawn: its listing (git, a stat a file) holds
+        the interpreter by turns with the loop, and the frame that says "ready" goes first."""
         if not self._index_started:
             self._index_started = True
-            self._build_index()
+            self.call_after_refresh(self._build_index)
 
     def claim_held_keys(self) -> None:
         """Keys a question holds go here (the composer of the session shown, with several)."""

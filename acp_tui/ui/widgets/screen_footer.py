@@ -57,6 +57,14 @@ class ScreenFooter(Footer):
             return
         super().bindings_changed(screen)
 
+    async def recompose(self) -> None:
+        """Rebuild the keys, unless they are the ones drawn by now: a change of the bindings asks
+        for a rebuild after the next refresh, and several changes before it (the focus set, the
+        session's state, while the app starts) each asked for one, of the same keys."""
+        if self._drawn is not None and self.is_attached and self._drawn == self._keys(self.screen):
+            return
+        await super().recompose()
+
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
         keys = self._keys(self.screen)

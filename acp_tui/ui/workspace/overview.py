@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
 from textual.app import App
-from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
 
 from acp_tui.client.session.overview import NamedChanges, SessionRow, SessionWatch, named_changes
 from acp_tui.client.session.overview import Worktree as RowWorktree
 from acp_tui.safe_text import safe_line
 from acp_tui.thread.diff import FileDiff
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.overview_screen import KEY_HELP, OverviewScreen
 from acp_tui.ui.workspace.worktree_link import checkout_locks
 
 if TYPE_CHECKING:
@@ -93,36 +89,6 @@ class TabWatch:
                             wt.path)  # fmt: skip
 
 
-class WorkspaceOverview(OverviewScreen):
-    """`OverviewScreen` with the workspace's actions on the selected row: `a` apply its
-    worktree, `c` compare it with the current tab."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *OverviewScreen.BINDINGS,
-        Binding("a", "row('apply')", "Apply worktree", id="overview.apply"),
-        Binding("c", "row('compare')", "Compare with current", id="overview.compare"),
-    ]
-
-    def __init__(
-        self, rows: Callable[[], list[SessionRow]], current: int, act: Callable[[str, int], None]
-    ) -> None:
-        super().__init__(rows, current)
-        self.act = act
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        help_line = f"{KEY_HELP} · a apply worktree · c compare with current"
-        self.query_one("#overview-keys", Static).update(Text(help_line))
-
-    def action_row(self, what: str) -> None:
-        table: DataTable[Text] = self.query_one(DataTable)
-        if not self.shown:
-            return
-        index = table.cursor_row
-        self.dismiss(None)
-        self.act(what, index)
-
-
 class OverviewActions(App[int]):
     """The overview's part of the workspace app (a base of `WorkspaceApp`)."""
 
@@ -142,6 +108,8 @@ class OverviewActions(App[int]):
         def opened(index: int | None) -> None:
             if index is not None and 0 <= index < len(self.tabs):
                 self.run_worker(self.show_tab(self.tabs[index]), group="show-tab")
+
+        from acp_tui.ui.workspace.workspace_overview import WorkspaceOverview  # (not at start)
 
         current = self.tabs.index(self.current_tab)
         self.push_screen(WorkspaceOverview(rows, current, self._overview_act), opened)

@@ -38,12 +38,20 @@ def registry_presets(table: PresetTable) -> tuple[Preset, ...]:
 class RegistryAgents:
     """The registry of the user's settings, read for the ctrl+t picker."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self.catalog = catalog
+    def __init__(self, catalog: Catalog | Callable[[], Catalog]) -> None:
+        self._catalog = catalog
+        """The catalog, or what opens it (at the first use: not on the way to the first screen)."""
         self._lock = threading.Lock()  # one reading of the catalog at a time
         self._said = 0  # the catalog's notices already given (each is said once per app)
         self.downloads: set[DownloadControl] = set()
         """The downloads running (`install`), abandoned when the app quits."""
+
+    @property
+    def catalog(self) -> Catalog:
+        """The registry's catalog (opened at the first use)."""
+        if callable(self._catalog):
+            self._catalog = self._catalog()
+        return self._catalog
 
     def abandon_downloads(self) -> None:
         """Stop every download still running and remove what each left (the app quits)."""

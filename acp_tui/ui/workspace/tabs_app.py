@@ -97,7 +97,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         spec: Callable[[AgentSession], SessionSpec],
         *,
         spawn: SpawnSession | None,
-        presets: tuple[Preset, ...],
+        presets: tuple[Preset, ...] | Callable[[], tuple[Preset, ...]],
         more: tuple[SessionSpec, ...],
         registry: RegistryAgents | None = None,
     ) -> None:
@@ -106,7 +106,9 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         read_alt_digits()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
-        self.presets = presets
+        self._presets = presets
+        """The new-session picker's presets, or what reads them (at its first opening: their
+        commands are looked for on PATH, not on the way to the first screen)."""
         self.registry = registry
         """The ACP registry's agents, offered by ctrl+t too (None: not offered)."""
         self.more_at_start = more
@@ -117,6 +119,13 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         session = first(ui)
         self.current_tab = SessionTab(session, ui, spec(session), ui.mode or "")
         self.tabs.append(self.current_tab)
+
+    @property
+    def presets(self) -> tuple[Preset, ...]:
+        """The agent presets the new-session picker offers (read once, when first asked)."""
+        if callable(self._presets):
+            self._presets = self._presets()
+        return self._presets
 
     def _next_mode(self) -> str:
         self._serial += 1
