@@ -27,13 +27,7 @@ from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.sidebar_fit import SidebarFit
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
-from acp_tui.ui.textual_internals import use_compositor
-from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
-from acp_tui.ui.textual_internals.frame_pacing import PacedFrames
-from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
-from acp_tui.ui.textual_internals.layout_once import LayoutOnce
-from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
-from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -68,17 +62,7 @@ class ScreenParts:
     status: StatusBar
 
 
-class MainScreen(
-    KeepStylesOnResume,
-    KeepLayoutOnSwitch,
-    AnchorAtNewHeight,
-    KeepFrameOnSwitch,
-    LayoutOnce,
-    PacedFrames,
-    ComposerActions,
-    SettingsActions,
-    SidebarFit,
-):
+class MainScreen(EngineScreen, ComposerActions, SettingsActions, SidebarFit):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart."""
 
@@ -125,8 +109,6 @@ class MainScreen(
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
         super().__init__()
-        # a streamed line repaints only its own rows; a tab shown again paints the frame it kept
-        use_compositor(self, FrameCompositor())
         self.session = session
         self.ui = ui  # its tab's: the session's questions wait while the tab is hidden
         self.generation = session.thread.generation  # another session opens on a new screen
@@ -265,7 +247,7 @@ class MainScreen(
         screen pushed over it keeps it going: it may still show beneath)."""
         if self.ui is not None and not self.ui.shown and not self._paused:
             self._tick_while_shown(False)
-            self.keep_frame_soon()
+            self.engine.kept_frame.keep_frame_soon()
 
     def _tick_while_shown(self, shown: bool) -> None:
         """Pause the clock and the prompts' blinking (remembering which blinked), or resume
@@ -281,7 +263,7 @@ class MainScreen(
         if shown:
             changed = parts.conversation.catch_up()
             if parts.sidebar.catch_up() or changed:
-                self.drop_frame()  # (what changed while hidden is composed anew)
+                self.engine.kept_frame.drop_frame()  # (what changed while hidden is composed anew)
         else:
             parts.conversation.hide()
             parts.sidebar.hide()

@@ -28,7 +28,7 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.textual_internals import read_alt_digits
-from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
+from acp_tui.ui.textual_internals.engine import EngineApp
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import PromptAll
@@ -86,7 +86,9 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving, SwitchAtOnce):
+class WorkspaceApp(
+    OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving, EngineApp[int]
+):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
 
     key_guard: KeyGuard
