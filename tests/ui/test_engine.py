@@ -421,3 +421,12 @@ async def test_a_frame_after_a_slow_one_is_not_pushed_a_tick_later(
 def test_the_engine_screen_is_drawn_by_a_paced_timer() -> None:
     screen = EngineScreen()
     assert isinstance(screen.engine.pacing, frame_pacing.PacedFrames)
+
+
+def test_the_screen_and_the_app_are_built_on_the_engine_with_one_base_each() -> None:
+    """What they do besides is done by objects they own, not by mixins."""
+    from acp_tui.ui.app import AcpApp
+
+    assert MainScreen.__bases__ == (EngineScreen,)
+    assert WorkspaceApp.__bases__ == (EngineApp,)
+    assert AcpApp.__bases__ == (WorkspaceApp,)
