@@ -104,8 +104,6 @@ class AcpApp(WorkspaceApp):
         early_prompt: EarlyPrompt | None = None,
     ) -> None:
         super().__init__()
-        self.workspace_dir = workspace_dir
-        """Where the tabs are saved for `--continue` (None: not saved)."""
         self.restore = restore
         """`--continue`: the other sessions of the saved workspace, reopened in tabs."""
         self.key_guard = key_guard or KeyGuard()
@@ -121,6 +119,7 @@ class AcpApp(WorkspaceApp):
             presets=presets,
             registry=registry,
             more=more,
+            workspace_dir=workspace_dir,
         )
         self.start_agent = start_agent
         self.exit_message: str | None = None
@@ -378,7 +377,7 @@ class AcpApp(WorkspaceApp):
             yield SystemCommand(
                 "Apply this worktree",
                 "Review this session's worktree changes into the main checkout, file by file",
-                lambda: self.apply_tab(self.current_tab),
+                lambda: self.overview.apply_tab(self.current_tab),
             )
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
@@ -531,13 +530,13 @@ class AcpApp(WorkspaceApp):
         """However the app ends (quit, a signal, `exit()` from anywhere), every session closes:
         the agents, their terminals and change monitors stop with the app."""
         set_failure_reporter(self._previous_reporter)
-        self.stop_saving()  # (quit saved the tabs as they were)
+        self.saving.stop_saving()  # (quit saved the tabs as they were)
         if self.registry is not None:
             self.registry.abandon_downloads()  # (no half-downloaded agent left behind)
         await self.close_every_session()
 
     async def action_quit(self) -> None:
-        await self.save_workspace()  # every tab as it is now, for `--continue`
+        await self.saving.save()  # every tab as it is now, for `--continue`
         for tab in self.tabs:
             session_history.remember(tab.session)
         # no layout or repaint while the sessions close: each await of a close would

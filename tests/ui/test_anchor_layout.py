@@ -1,6 +1,7 @@
-"""AnchorAtNewHeight: a layout that makes a container anchored to its bottom shorter or taller
-paints it at its bottom, not scrolled by the change (Textual anchors with the container's height
-of the previous arrangement: the end cut off, or blank rows below it, until a later layout)."""
+"""AnchorAtNewHeight (an `EngineScreen` step): a layout that makes a container anchored to its
+bottom shorter or taller paints it at its bottom, not scrolled by the change (Textual anchors
+with the container's height of the previous arrangement: the end cut off, or blank rows below
+it, until a later layout)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,21 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from tests.ui.test_markdown_stream import wait_until
 
 LINES = 30
 
 
 class Painting(Screen[None]):
-    """Records the screen as composed at each frame painted."""
+    """Records the screen as composed at each frame painted (after the engine's steps, on an
+    engine screen)."""
+
+    frames: list[list[str]]
 
     def __init__(self) -> None:
         super().__init__()
-        self.frames: list[list[str]] = []
+        self.frames = []
 
     def compose(self) -> ComposeResult:
         yield Static("header\nheader", id="header")
@@ -37,7 +41,7 @@ class Painting(Screen[None]):
             self.frames.append([strip.text.rstrip() for strip in self._compositor.render_strips()])
 
 
-class Anchored(AnchorAtNewHeight, Painting):
+class Anchored(Painting, EngineScreen):
     pass
 
 

@@ -111,7 +111,8 @@ async def test_turn_end_notifies_when_the_terminal_is_unfocused(
         h.one(PromptInput).submit()
         await h.until(lambda: h.sent_methods("session/prompt"), "the prompt")
         await h.settle()
-        assert screen.sent_notifications == (["The turn has ended."] if enabled else [])
+        sent = screen.composer_actions.sent_notifications
+        assert sent == (["The turn has ended."] if enabled else [])
 
 
 async def test_an_agent_image_opens_with_the_system_viewer(

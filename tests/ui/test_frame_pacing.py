@@ -15,7 +15,8 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from acp_tui.ui.textual_internals import frame_pacing
-from acp_tui.ui.textual_internals.frame_pacing import PacedFrames, PacedTimer
+from acp_tui.ui.textual_internals.engine import EngineScreen
+from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 
 INTERVAL = 1 / 60
 
@@ -133,7 +134,7 @@ class Counted(Static):
         return super().render()
 
 
-class PacedScreen(PacedFrames):
+class PacedScreen(EngineScreen):
     def compose(self) -> ComposeResult:
         yield Counted()
 
@@ -166,4 +167,4 @@ async def test_a_paced_screen_is_drawn_by_its_paced_timer() -> None:
 def test_the_main_screen_is_paced() -> None:
     from acp_tui.ui.screens.main import MainScreen
 
-    assert issubclass(MainScreen, PacedFrames)
+    assert issubclass(MainScreen, EngineScreen)

@@ -1,5 +1,6 @@
-"""LayoutOnce: a widget that grows costs one layout, not a second one asked for by the virtual
-sizes the first one set, and one frame, not a second one repainting what the layout painted."""
+"""LayoutOnce (an `EngineScreen` step): a widget that grows costs one layout, not a second one
+asked for by the virtual sizes the first one set, and one frame, not a second one repainting what
+the layout painted."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Static
 
-from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from tests.ui.test_markdown_stream import wait_until
 
 
@@ -30,8 +31,8 @@ class Plain(Screen[None]):
             yield Static("one", id="text")
 
 
-class Once(LayoutOnce, Plain):
-    pass
+class Once(Plain, EngineScreen):
+    """The same screen through the engine (its counts taken around all of the engine's steps)."""
 
 
 class GrowApp(App[None]):

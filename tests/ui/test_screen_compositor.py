@@ -1,5 +1,5 @@
-"""RowCompositor: a partial update renders only the rows each widget shows in it, and paints
-what Textual's own compositor paints."""
+"""RowCompositor (an `EngineScreen`'s compositor): a partial update renders only the rows each
+widget shows in it, and paints what Textual's own compositor paints."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from acp_tui.ui.markdown import StreamingMarkdown
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor, Spans, add_span, covers
 from tests.ui.test_markdown_stream import wait_until
 
@@ -43,12 +44,9 @@ class CountingScroll(VerticalScroll):
 
 
 class Streaming(Screen[None]):
-    CSS = "#side { width: 20; height: 1fr; } #head { height: 3; }"
+    """A streamed message beside and below other widgets, on a stock screen."""
 
-    def __init__(self, rows: bool) -> None:
-        super().__init__()
-        if rows:
-            self._compositor = RowCompositor()
+    CSS = "#side { width: 20; height: 1fr; } #head { height: 3; }"
 
     def compose(self) -> ComposeResult:
         yield CountingStatic("a header line", id="head")
@@ -58,19 +56,26 @@ class Streaming(Screen[None]):
             yield CountingStatic("side\n" * 30, id="side")
 
 
+class EngineStreaming(EngineScreen):
+    """The same widgets on an engine screen (its compositor a `RowCompositor`)."""
+
+    CSS = Streaming.CSS
+    compose = Streaming.compose
+
+
 class StreamingApp(App[None]):
     def __init__(self, rows: bool) -> None:
         super().__init__()
         self.rows = rows
 
     def on_mount(self) -> None:
-        self.push_screen(Streaming(self.rows))
+        self.push_screen(EngineStreaming() if self.rows else Streaming())
 
 
 async def stream(rows: bool) -> tuple[list[str], int, int]:
     app = StreamingApp(rows)
     async with app.run_test(size=(60, 20)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, Streaming))
+        await wait_until(pilot, lambda: isinstance(app.screen, (Streaming, EngineStreaming)))
         md = app.screen.query_one("#md", StreamingMarkdown)
         md.append("one two three\n\nfour")
         await wait_until(pilot, lambda: "four" in md.rendered_text)

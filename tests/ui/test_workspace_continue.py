@@ -74,8 +74,8 @@ async def test_nothing_is_saved_once_the_app_closes(tmp_path: Path) -> None:
         close_every_session = app.close_every_session
 
         async def closing() -> None:
-            app.schedule_save()  # what a session's state change does as it closes
-            scheduled.append(app._save_timer)
+            app.saving.schedule_save()  # what a session's state change does as it closes
+            scheduled.append(app.saving.save_timer)
             await close_every_session()
 
         app.close_every_session = closing  # type: ignore[method-assign]
@@ -90,7 +90,7 @@ async def test_a_quit_right_when_a_save_was_due_leaves_nothing_unawaited(tmp_pat
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         async with workspace_app(tmp_path, app_kwargs={"workspace_dir": cwd}) as h:
-            h.app._save_soon()  # (what the timer calls)
+            h.app.saving._save_soon()  # (what the timer calls)
             h.app.exit(0)
         gc.collect()
     assert not [str(w.message) for w in caught if "never awaited" in str(w.message)]

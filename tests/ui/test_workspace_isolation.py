@@ -91,7 +91,7 @@ async def test_keys_in_one_tab_never_answer_another_tabs_questions(tmp_path: Pat
         assert h.app.screen.session is first.session
         assert [label.state for label in bar(h).labels] == ["idle", "needs you"]
         assert any("needs you" in text for text in h.notified), h.notified
-        assert second.screen is not None and second.screen.sent_notifications
+        assert second.screen is not None and second.screen.composer_actions.sent_notifications
 
         await h.pilot.press("a", "y", "A", "r", "1", "enter", "tab", "enter", "escape", "y")
         await h.pilot.press("enter", "a")

@@ -41,7 +41,8 @@ async def test_ctrl_o_shows_every_tab_and_enter_goes_there(tmp_path: Path) -> No
     async with workspace_app(tmp_path) as h:
         first = h.app.tabs[0]
         second = await open_tab(h)
-        assert set(h.app.watches) == {first, second}, "one watch per tab, made when it opened"
+        watches = h.app.overview.watches
+        assert set(watches) == {first, second}, "one watch per tab, made when it opened"
         screen = await overview(h)
         await h.until(lambda: len(screen.shown) == 2, "two rows")
         assert screen.query_one(DataTable).cursor_row == 1, "the current tab is selected"
@@ -51,7 +52,7 @@ async def test_ctrl_o_shows_every_tab_and_enter_goes_there(tmp_path: Path) -> No
 
         await h.pilot.press("alt+2", "ctrl+w")
         await h.until(lambda: len(h.app.tabs) == 1, "the second tab to close")
-        assert set(h.app.watches) == {first}, "its watch closed with it"
+        assert set(h.app.overview.watches) == {first}, "its watch closed with it"
 
 
 async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) -> None:
@@ -66,7 +67,7 @@ async def test_a_worktree_tab_applies_compares_and_is_removed(tmp_path: Path) ->
         (wt.path / "README.md").write_text(EDITED)  # what its agent did
 
         screen = await overview(h)
-        await h.until(lambda: len(h.app.watches[tab].diffs) == 1, "the worktree's diff")
+        await h.until(lambda: len(h.app.overview.watches[tab].diffs) == 1, "the worktree's diff")
         await h.until(lambda: wt.branch in str(screen.shown[1]), "the branch in the overview")
         await h.until(lambda: "+1" in str(screen.shown[1]), "its diff counted in its row")
 

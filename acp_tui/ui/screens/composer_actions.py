@@ -1,8 +1,8 @@
 """What the main screen does for the composer: local slash commands (//export, //copy, //editor),
 the copy key, $EDITOR, and desktop notifications when the user is elsewhere.
 
-A mixin so `MainScreen` stays about the conversation; it needs `self.session` and the
-`Composer` in the screen.
+An object the `MainScreen` owns (`composer_actions`), so the screen stays about the
+conversation; the screen's actions and message handlers for these delegate to it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import on, work
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
@@ -45,29 +44,34 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
     from acp_tui.ui.elicitation_queue import ElicitationQueue
-    from acp_tui.ui.screen_ui import ScreenUi
+    from acp_tui.ui.screens.main import MainScreen
+
+COMPOSER_BINDINGS = [
+    Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
+]
+"""The main screen's keys for what this object does."""
 
 
-class ComposerActions(Screen[None]):
-    """The composer's side of the main screen (a mixin of `MainScreen`): local slash commands,
-    export, copy, $EDITOR, desktop notifications, elicitation forms."""
+class ComposerActions:
+    """The composer's side of a main screen (owned by it): local slash commands, export, copy,
+    $EDITOR, desktop notifications, elicitation forms."""
 
-    COMPOSER_BINDINGS = [
-        Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
-    ]
-    session: SessionFacade
-    ui: ScreenUi | None = None
-    """The session's questions' way to the screen (its tab's); None: straight to the app."""
-    _turn_started: float | None = None
-    _elicitations: ElicitationQueue | None = None
-    """The agent's questions, shown one at a time (made at the first)."""
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self._turn_started: float | None = None
+        self._elicitations: ElicitationQueue | None = None
+        """The agent's questions, shown one at a time (made at the first)."""
+        self.sent_notifications: list[str] = []
+        """The bodies of desktop notifications sent (for the user's record and for tests)."""
 
-    def composer_mount(self) -> list[Callable[[], None]]:
+    @property
+    def session(self) -> SessionFacade:
+        return self.screen.session
+
+    def subscribe(self) -> list[Callable[[], None]]:
         """Subscribe to what the composer reacts to (state, permissions, elicitations, turns);
         returns the unsubscribes."""
         session = self.session
-        self.sent_notifications: list[str] = []
-        """The bodies of desktop notifications sent (for the user's record and for tests)."""
         return [
             session.state_changed.subscribe(self._notify_on_state),
             session.permission_asked.subscribe(self._notify_on_permission),
@@ -76,8 +80,8 @@ class ComposerActions(Screen[None]):
 
     # ------------------------------------------------------------------ local commands
 
-    @on(Composer.LocalCommand)
-    def _local_command(self, event: Composer.LocalCommand) -> None:
+    def local_command(self, event: Composer.LocalCommand) -> None:
+        """A local slash command typed in the composer."""
         if event.name == "export":
             self.export_conversation(event.args)
         elif event.name == "copy":
@@ -87,24 +91,27 @@ class ComposerActions(Screen[None]):
         elif event.name == "rewind":
             from acp_tui.ui.workspace.messages import RewindAsk
 
-            self.post_message(RewindAsk(self.session))
+            self.screen.post_message(RewindAsk(self.session))
         elif event.name == "all":
             self._prompt_all(event.args)
         else:
             from acp_tui.ui.session_actions import run_local_command
 
-            run_local_command(self, event.name)  # type: ignore[arg-type]  # (the main screen)
+            run_local_command(self.screen, event.name)
 
     def _prompt_all(self, text: str) -> None:
         from acp_tui.ui.workspace.messages import PromptAll
 
         if not text.strip():
-            notify(self, "//all PROMPT sends PROMPT to every open session.")
+            notify(self.screen, "//all PROMPT sends PROMPT to every open session.")
             return
-        self.post_message(PromptAll(text))
+        self.screen.post_message(PromptAll(text))
 
-    @work(group="export")
-    async def export_conversation(self, given: str = "") -> Path | None:
+    def export_conversation(self, given: str = "") -> None:
+        """Export the conversation (`_export`) in a worker of the screen."""
+        self.screen.run_worker(self._export(given), group="export")
+
+    async def _export(self, given: str) -> Path | None:
         """Write the conversation as Markdown (`given`: a path or name, else a default in the
         session directory) through the file host; the path written, or None when it was not
         (the user is told why)."""
@@ -119,14 +126,14 @@ class ComposerActions(Screen[None]):
         try:
             written = await session.write_export(path, markdown, typed=bool(given.strip()))
         except OwnWriteError as error:
-            notify(self, f"Export failed: {error}", severity="error")
+            notify(self.screen, f"Export failed: {error}", severity="error")
             return None
-        notify(self, f"Conversation exported to {written}", title="Export")
+        notify(self.screen, f"Conversation exported to {written}", title="Export")
         return written
 
     # ------------------------------------------------------------------ copy
 
-    def action_copy(self) -> None:
+    def copy(self) -> None:
         """Copy what has focus: a terminal's output, a diff, a tool call; else the last
         agent message."""
         found = self._focused_copy_text()
@@ -142,8 +149,8 @@ class ComposerActions(Screen[None]):
         from acp_tui.ui.widgets.terminal_view import TerminalView
         from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
-        widget = self.focused
-        while widget is not None and widget is not self:
+        widget = self.screen.focused
+        while widget is not None and widget is not self.screen:
             if isinstance(widget, TerminalView):
                 return widget.terminal.output_text()[0], "terminal output"
             if isinstance(widget, DiffView):
@@ -170,52 +177,49 @@ class ComposerActions(Screen[None]):
         entries = list(self.session.thread.entries)
         text = last_code_block(entries) if code else last_agent_text(entries)
         if text is None:
-            notify(self, "Nothing to copy yet.")
+            notify(self.screen, "Nothing to copy yet.")
             return
         self._copy(text, "code block" if code else "agent message")
 
     def _copy(self, text: str, what: str) -> None:
-        app = self.app
+        app = self.screen.app
 
         def write(sequence: str) -> None:
             write_to_terminal(app, sequence)
 
         how = copy_text(text, write)
-        notify(self, f"Copied the {what} ({len(text)} characters) via {how}")
+        notify(self.screen, f"Copied the {what} ({len(text)} characters) via {how}")
 
     # ------------------------------------------------------------------ $EDITOR
-
-    @on(PromptInput.EditorRequested)
-    def _editor_requested(self, event: PromptInput.EditorRequested) -> None:
-        self.open_editor()
 
     def open_editor(self) -> None:
         """Edit the prompt in $VISUAL/$EDITOR (the app suspended meanwhile) and load the result
         back. The draft lives in a private directory the host makes (`private_draft`) and is read
         back through the host (a regular file, no symlink followed)."""
-        prompt = self.query_one(PromptInput)
+        screen = self.screen
+        prompt = screen.query_one(PromptInput)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         with private_draft(prompt.text) as path:
             argv = [*shlex.split(editor), str(path)]
             try:
                 try:
-                    with self.app.suspend():
+                    with screen.app.suspend():
                         code = subprocess.run(argv, check=False).returncode
                 except SuspendNotSupported:  # headless (tests): no terminal to hand over
                     code = subprocess.run(argv, check=False, capture_output=True).returncode
             except OSError as error:
-                notify(self, f"Could not run {editor}: {error}", severity="error")
+                notify(self.screen, f"Could not run {editor}: {error}", severity="error")
                 return
             if code != 0:
-                notify(self, f"{editor} exited with code {code}; prompt unchanged")
+                notify(self.screen, f"{editor} exited with code {code}; prompt unchanged")
                 return
             try:
                 edited = read_regular_text(path)
             except LocalFileError as error:
-                notify(self, f"{error}; prompt unchanged", severity="error")
+                notify(self.screen, f"{error}; prompt unchanged", severity="error")
                 return
         if edited is None:
-            notify(self, f"{editor} removed the draft; prompt unchanged")
+            notify(self.screen, f"{editor} removed the draft; prompt unchanged")
             return
         text = edited.rstrip("\n")
         prompt.load_text(text)
@@ -233,26 +237,27 @@ class ComposerActions(Screen[None]):
             return
         settings = self.session.settings
         long_turn = time.monotonic() - started >= settings.notify_after_seconds
-        unseen = not self.app.app_focus or not self.shown  # (a tab in the background)
+        unseen = not self.screen.app.app_focus or not self.shown  # (a tab in the background)
         if settings.notify_turn_end and (long_turn or unseen):
             self.desktop_notify(self.session.agent_name, "The turn has ended.")
 
     @property
     def shown(self) -> bool:
         """This session's screen is in the stack on screen (not a tab in the background)."""
-        return self in self.app.screen_stack
+        return self.screen in self.screen.app.screen_stack
 
     def show_question(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
         """Show a question of this session over its own screens: through its tab's `ScreenUi`
         (it waits while the tab is in the background), else at once."""
-        if self.ui is not None:
-            self.ui.show(screen, callback)
+        ui = self.screen.ui
+        if ui is not None:
+            ui.show(screen, callback)
         else:
-            self.app.push_screen(screen, callback=callback)
+            self.screen.app.push_screen(screen, callback=callback)
 
     def _notify_on_permission(self, pending: PendingPermission) -> None:
         settings = self.session.settings
-        if settings.notify_permission and (not self.app.app_focus or not self.shown):
+        if settings.notify_permission and (not self.screen.app.app_focus or not self.shown):
             title = str(pending.tool_call.get("title") or "a tool call")
             # the screen already rings the bell for an unfocused permission request
             self.desktop_notify(self.session.agent_name, f"Permission needed: {title}", bell=False)
@@ -264,14 +269,14 @@ class ComposerActions(Screen[None]):
             self._elicitations = ElicitationQueue(self.show_question)
         self._elicitations.add(pending)
         # (a session in the background: its `ScreenUi` notifies when the form waits for its tab)
-        if self.session.settings.notify_elicitation and not self.app.app_focus and self.shown:
+        app_focus = self.screen.app.app_focus
+        if self.session.settings.notify_elicitation and not app_focus and self.shown:
             self.desktop_notify(self.session.agent_name, f"Input needed: {pending.message}")
 
     def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
         """OSC 777 + OSC 9 (through tmux when inside it) and the bell."""
-        write_to_terminal(
-            self.app, desktop_notification(title, body, tmux=bool(os.environ.get("TMUX")))
-        )
+        app = self.screen.app
+        write_to_terminal(app, desktop_notification(title, body, tmux=bool(os.environ.get("TMUX"))))
         if bell:
-            self.app.bell()
+            app.bell()
         self.sent_notifications.append(body)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
@@ -18,32 +18,29 @@ from acp_tui.client.turn_changes import TurnSummary
 from acp_tui.client.write_review import WriteReport
 from acp_tui.protocol.models import Notice as ThreadNotice
 from acp_tui.thread import thread_changes
+from acp_tui.thread.config_options import MODEL
 from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.key_labels import key_label
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.composer_actions import ComposerActions
+from acp_tui.ui.screens.composer_actions import COMPOSER_BINDINGS, ComposerActions
 from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.sidebar_fit import SidebarFit
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
-from acp_tui.ui.textual_internals import use_compositor
-from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
-from acp_tui.ui.textual_internals.frame_pacing import PacedFrames
-from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
-from acp_tui.ui.textual_internals.layout_once import LayoutOnce
-from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
-from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.empty_state import EmptyState
+from acp_tui.ui.widgets.mode_list import ModeList
 from acp_tui.ui.widgets.notices_section import notice_toast
 from acp_tui.ui.widgets.permission_prompt import PermissionPrompt
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.screen_footer import ScreenFooter, in_stable_order
+from acp_tui.ui.widgets.settings_section import SettingsSection
 from acp_tui.ui.widgets.sidebar import Sidebar
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
@@ -53,8 +50,12 @@ from acp_tui.ui.workspace.messages import ForkWhole, RewindHere, SendOnBranch, S
 from acp_tui.ui.workspace.tab_bar import TabBar
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from acp_tui.ui.screen_ui import ScreenUi
     from acp_tui.ui.workspace.messages import RewindPoint
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -68,19 +69,11 @@ class ScreenParts:
     status: StatusBar
 
 
-class MainScreen(
-    KeepStylesOnResume,
-    KeepLayoutOnSwitch,
-    AnchorAtNewHeight,
-    KeepFrameOnSwitch,
-    LayoutOnce,
-    PacedFrames,
-    ComposerActions,
-    SettingsActions,
-    SidebarFit,
-):
+class MainScreen(EngineScreen):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
-    keys for cancel, modes, changes, rules and restart."""
+    keys for cancel, modes, changes, rules and restart. What it does for the composer, the
+    session's settings and the sidebar's width is done by objects it owns (`composer_actions`,
+    `setting_actions`, `sidebar_fit`), its keys and message handlers delegating to them."""
 
     DEFAULT_CSS = """
     MainScreen { layout: vertical; }
@@ -116,7 +109,7 @@ class MainScreen(
                 tooltip="back to the prompt"),
         Binding("f4", "focus_permission", "permission", show=False, id="main.permission",
                 tooltip="go to the oldest permission request waiting"),
-        *ComposerActions.COMPOSER_BINDINGS,
+        *COMPOSER_BINDINGS,
     ]
     # fmt: on
     FOOTER_FIRST = ("help",)
@@ -125,8 +118,6 @@ class MainScreen(
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:
         super().__init__()
-        # a streamed line repaints only its own rows; a tab shown again paints the frame it kept
-        use_compositor(self, FrameCompositor())
         self.session = session
         self.ui = ui  # its tab's: the session's questions wait while the tab is hidden
         self.generation = session.thread.generation  # another session opens on a new screen
@@ -140,6 +131,9 @@ class MainScreen(
         """The agent's notices: a few toasts a second, the rest told as one count."""
         self._held_notices_due = False
         """A rewind done here: the next prompt sent continues in a new branch."""
+        self.composer_actions = ComposerActions(self)
+        self.setting_actions = SettingsActions(self)
+        self.sidebar_fit = SidebarFit(lambda: self.query_one(Sidebar))
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -208,7 +202,7 @@ class MainScreen(
             session.thread.subscribe(self._on_thread_change),
             session.written.subscribe(self._on_write),
             session.turn_changes.summary_changed.subscribe(self._on_turn_summary),
-            *self.composer_mount(),
+            *self.composer_actions.subscribe(),
         ]
         status = self.query_one(StatusBar)
         status.agent_name = session.agent_name
@@ -217,6 +211,63 @@ class MainScreen(
         # now, not with `focus()` (queued behind them): keys typed while the app starts go here
         self.set_focus(self.query_one(PromptInput))
         self._on_state(session.state)
+
+    # ----------------------------------------------------- owned: composer, settings, sidebar
+
+    @on(Composer.LocalCommand)
+    def _local_command(self, event: Composer.LocalCommand) -> None:
+        self.composer_actions.local_command(event)
+
+    @on(PromptInput.EditorRequested)
+    def _editor_requested(self, event: PromptInput.EditorRequested) -> None:
+        self.composer_actions.open_editor()
+
+    def action_copy(self) -> None:
+        """Copy what has focus (a terminal's output, a diff, a tool call), else the last agent
+        message (f8)."""
+        self.composer_actions.copy()
+
+    def show_question(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+        """Show a question of this session over its own screens (`ComposerActions`)."""
+        self.composer_actions.show_question(screen, callback)
+
+    def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
+        """A desktop notification (OSC 777 + OSC 9) and the bell (`ComposerActions`)."""
+        self.composer_actions.desktop_notify(title, body, bell=bell)
+
+    @on(ModeList.ModeChosen)
+    def _mode_chosen(self, event: ModeList.ModeChosen) -> None:
+        self.setting_actions.mode_chosen(event)
+
+    @on(SettingsSection.ChangeRequested)
+    def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
+        self.setting_actions.config_change(event)
+
+    @on(SettingsSection.ModelRequested)
+    def _model_change(self, event: SettingsSection.ModelRequested) -> None:
+        self.setting_actions.model_change(event)
+
+    def action_pick_model(self) -> None:
+        """Open the picker of the agent's models (f6)."""
+        self.setting_actions.pick_setting(MODEL)
+
+    def action_cycle_mode(self) -> None:
+        """Select the agent's next session mode, set once the presses stop (shift+tab)."""
+        self.setting_actions.cycle_mode()
+
+    def pick_setting(self, category: str) -> None:
+        """Open the quick picker of the model (or thought level) option."""
+        self.setting_actions.pick_setting(category)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit the sidebar to the new width."""
+        self.sidebar_fit.fit(event.size.width)
+
+    def action_toggle_sidebar(self) -> None:
+        """Show or hide the sidebar, whatever the width from now on (ctrl+b)."""
+        self.sidebar_fit.toggle()
+
+    # ------------------------------------------------------------ lifecycle
 
     def on_unmount(self) -> None:
         """Drop every subscription taken in `on_mount`."""
@@ -265,7 +316,7 @@ class MainScreen(
         screen pushed over it keeps it going: it may still show beneath)."""
         if self.ui is not None and not self.ui.shown and not self._paused:
             self._tick_while_shown(False)
-            self.keep_frame_soon()
+            self.engine.kept_frame.keep_frame_soon()
 
     def _tick_while_shown(self, shown: bool) -> None:
         """Pause the clock and the prompts' blinking (remembering which blinked), or resume
@@ -281,7 +332,7 @@ class MainScreen(
         if shown:
             changed = parts.conversation.catch_up()
             if parts.sidebar.catch_up() or changed:
-                self.drop_frame()  # (what changed while hidden is composed anew)
+                self.engine.kept_frame.drop_frame()  # (what changed while hidden is composed anew)
         else:
             parts.conversation.hide()
             parts.sidebar.hide()
@@ -331,10 +382,10 @@ class MainScreen(
         if state is SessionState.READY:
             self.query_one(Sidebar).refresh_providers()
         if state in (SessionState.READY, SessionState.RUNNING):
-            self._refresh_modes()
+            self.setting_actions.refresh_modes()
             # a screen mounted after the options came (another session, a new branch whose
             # first prompt already runs)
-            self._refresh_model()
+            self.setting_actions.refresh_model()
 
     def _tick_start(self) -> None:
         """While the agent starts, once a second: how long it has been starting (the status
@@ -449,10 +500,10 @@ class MainScreen(
             case thread_changes.UsageChanged():
                 self.query_one(StatusBar).usage = describe_usage(thread.usage)
             case thread_changes.ModesChanged() | thread_changes.CurrentModeChanged():
-                self._refresh_modes()
+                self.setting_actions.refresh_modes()
             case thread_changes.ConfigOptionsChanged() | thread_changes.ModelsChanged():
-                self._refresh_modes()  # a `mode` config option stands in for modes
-                self._refresh_model()
+                self.setting_actions.refresh_modes()  # a `mode` config option stands in for modes
+                self.setting_actions.refresh_model()
             case thread_changes.TurnStateChanged() | thread_changes.BackgroundWorkChanged() if (
                 self.session.speaks_v2
             ):

@@ -1,8 +1,9 @@
 """What the main screen does for the session's settings: the mode list and the status bar's
 mode, model and thought level; mode, model and option changes asked for in the sidebar or by key.
 
-A mixin so `MainScreen` stays about the conversation; it needs `self.session`, a `ModeList`,
-a `SettingsSection` and a `StatusBar` in the screen.
+An object the `MainScreen` owns (`setting_actions`), so the screen stays about the
+conversation; it needs a `ModeList`, a `SettingsSection` and a `StatusBar` in the screen, whose
+actions and message handlers for these delegate to it.
 
 shift+tab only moves what is selected on screen (the mode list's highlight, the status bar's
 "mode: → NAME"); the agent is asked for the mode once, `MODE_SETTLE` seconds after the last
@@ -15,8 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import on
-from textual.screen import Screen
 from textual.timer import Timer
 
 from acp_tui.host.asker import Choice, Question
@@ -36,6 +35,7 @@ from acp_tui.ui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
+    from acp_tui.ui.screens.main import MainScreen
 
 
 MODE_SETTLE = 0.8
@@ -45,17 +45,24 @@ SWITCH = "switch"
 STAY = "stay"
 
 
-class SettingsActions(Screen[None]):
-    """The settings' side of the main screen (a mixin of `MainScreen`): modes, model, options."""
+class SettingsActions:
+    """The settings' side of a main screen (owned by it): modes, model, options."""
 
-    session: SessionFacade
-    _mode_timer: Timer | None = None
-    pending_mode: str | None = None
-    """The mode shift+tab selected, not yet asked of the agent."""
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self._mode_timer: Timer | None = None
+        self.pending_mode: str | None = None
+        """The mode shift+tab selected, not yet asked of the agent."""
 
-    def _refresh_modes(self) -> None:
+    @property
+    def session(self) -> SessionFacade:
+        return self.screen.session
+
+    def refresh_modes(self) -> None:
+        """The mode list and the status bar's mode, as the session has them."""
         thread = self.session.thread
-        modes = self.query_one(ModeList)
+        screen = self.screen
+        modes = screen.query_one(ModeList)
         available, current_id = mode_choices(
             thread.modes, thread.current_mode_id, thread.config_options
         )
@@ -63,13 +70,14 @@ class SettingsActions(Screen[None]):
         current = next((m for m in modes.modes if m.id == current_id), None)
         pending = next((m for m in modes.modes if m.id == self.pending_mode), None)
         if pending is not None and pending.id != current_id:
-            self.query_one(StatusBar).mode = "→ " + safe_text(pending.name, limit=40)
+            screen.query_one(StatusBar).mode = "→ " + safe_text(pending.name, limit=40)
             return
-        self.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
+        screen.query_one(StatusBar).mode = safe_text(current.name, limit=40) if current else ""
 
-    def _refresh_model(self) -> None:
+    def refresh_model(self) -> None:
+        """The status bar's model and thought level, as the session has them."""
         thread = self.session.thread
-        status = self.query_one(StatusBar)
+        status = self.screen.query_one(StatusBar)
         model = option_by_category(thread.config_options, MODEL)
         name = value_name(model) if model else thread.models.current_name() if thread.models else ""
         status.model = safe_text(name, limit=40)
@@ -77,26 +85,26 @@ class SettingsActions(Screen[None]):
         status.thought = safe_text(value_name(thought), limit=20) if thought else ""
         status.thought_name = (safe_text(thought.name, limit=24) if thought else "") or "thinking"
 
-    @on(ModeList.ModeChosen)
-    def _mode_chosen(self, event: ModeList.ModeChosen) -> None:
-        self.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
+    def mode_chosen(self, event: ModeList.ModeChosen) -> None:
+        """A mode picked in the sidebar: set (confirmed first if it asks nothing)."""
+        self.screen.run_worker(self._set_mode(event.mode_id), group="mode", exclusive=True)
 
     async def _set_mode(self, mode_id: str) -> None:
         if not await self._confirmed(mode_id):
-            notify(self, "Mode not changed.")
-            self._refresh_modes()
+            notify(self.screen, "Mode not changed.")
+            self.refresh_modes()
             return
         error = await self.session.choose_mode(mode_id)
         if error is not None:
-            notify(self, f"Could not switch mode: {error}", severity="error")
-        self._refresh_modes()
+            notify(self.screen, f"Could not switch mode: {error}", severity="error")
+        self.refresh_modes()
 
     async def _confirmed(self, mode_id: str) -> bool:
         """True, unless the mode lets the agent act without asking and the user does not
         confirm it."""
         from acp_tui.ui.screens.question import QuestionScreen  # (only when asked)
 
-        mode = next((m for m in self.query_one(ModeList).modes if m.id == mode_id), None)
+        mode = next((m for m in self.screen.query_one(ModeList).modes if m.id == mode_id), None)
         name, description = (mode.name, mode.description) if mode else (mode_id, None)
         if not skips_permissions(mode_id, name, description):
             return True
@@ -112,53 +120,49 @@ class SettingsActions(Screen[None]):
             choices=(Choice(STAY, "Stay", "n"), Choice(SWITCH, f"Switch to {name}", "s")),
             data={"mode": mode_id},
         )
-        return await self.app.push_screen_wait(QuestionScreen(question)) == SWITCH
+        return await self.screen.app.push_screen_wait(QuestionScreen(question)) == SWITCH
 
-    @on(SettingsSection.ChangeRequested)
-    def _config_change(self, event: SettingsSection.ChangeRequested) -> None:
-        self.run_worker(self._set_config(event.config_id, event.value), group="config")
+    def config_change(self, event: SettingsSection.ChangeRequested) -> None:
+        """An option changed in the sidebar: asked of the agent."""
+        self.screen.run_worker(self._set_config(event.config_id, event.value), group="config")
 
     async def _set_config(self, config_id: str, value: str | bool) -> None:
         error = await self.session.set_config_option(config_id, value)
         if error is not None:
-            notify(self, f"Could not change the setting: {error}", severity="error")
+            notify(self.screen, f"Could not change the setting: {error}", severity="error")
 
-    @on(SettingsSection.ModelRequested)
-    def _model_change(self, event: SettingsSection.ModelRequested) -> None:
-        self.run_worker(self._set_model(event.model_id), group="config")
+    def model_change(self, event: SettingsSection.ModelRequested) -> None:
+        """A model picked in the sidebar: asked of the agent."""
+        self.screen.run_worker(self._set_model(event.model_id), group="config")
 
     async def _set_model(self, model_id: str) -> None:
         error = await self.session.set_model(model_id)
         if error is not None:
-            notify(self, f"Could not change the model: {error}", severity="error")
-
-    def action_pick_model(self) -> None:
-        """Open the picker of the agent's models."""
-        self.pick_setting(MODEL)
+            notify(self.screen, f"Could not change the model: {error}", severity="error")
 
     def pick_setting(self, category: str) -> None:
         """Open the quick picker of the model (or thought level) option."""
-        if not self.query_one(SettingsSection).pick_category(category):
+        if not self.screen.query_one(SettingsSection).pick_category(category):
             what = "models" if category == MODEL else "thought levels"
-            notify(self, f"{self.session.agent_name} offers no choice of {what}.")
+            notify(self.screen, f"{self.session.agent_name} offers no choice of {what}.")
 
-    def action_cycle_mode(self) -> None:
+    def cycle_mode(self) -> None:
         """Select the agent's next session mode; it is set once the presses stop."""
-        modes = self.query_one(ModeList)
+        modes = self.screen.query_one(ModeList)
         mode_id = modes.next_mode_id()
         if mode_id is None:
             return
         self.pending_mode = mode_id
         modes.highlight_mode(mode_id)
-        self._refresh_modes()
+        self.refresh_modes()
         if self._mode_timer is not None:
             self._mode_timer.stop()
-        self._mode_timer = self.set_timer(MODE_SETTLE, self._settle_mode)
+        self._mode_timer = self.screen.set_timer(MODE_SETTLE, self._settle_mode)
 
     def _settle_mode(self) -> None:
         """The presses stopped: ask the agent for the mode selected (if it is not in force)."""
         mode_id, self.pending_mode, self._mode_timer = self.pending_mode, None, None
-        if mode_id is None or mode_id == self.query_one(ModeList).current:
-            self._refresh_modes()
+        if mode_id is None or mode_id == self.screen.query_one(ModeList).current:
+            self.refresh_modes()
             return
-        self.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)
+        self.screen.run_worker(self._set_mode(mode_id), group="mode", exclusive=True)

@@ -13,32 +13,30 @@ conversation 42, where a permission card's buttons ran off the screen. Below 118
 
 from __future__ import annotations
 
-from textual import events
-from textual.screen import Screen
+from collections.abc import Callable
 
 from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.widgets.sidebar import Sidebar
 
 
-class SidebarFit(Screen[None]):
-    """The main screen's sidebar follows the width until the user chooses (a mixin)."""
+class SidebarFit:
+    """A main screen's sidebar follows the width until the user chooses (owned by the screen:
+    its resize and ctrl+b delegate here)."""
 
-    sidebar_chosen: bool | None = None
-    """ctrl+b's choice: shown (True) or hidden (False); None: by the width."""
+    def __init__(self, sidebar: Callable[[], Sidebar]) -> None:
+        self._sidebar = sidebar
+        self.sidebar_chosen: bool | None = None
+        """ctrl+b's choice: shown (True) or hidden (False); None: by the width."""
 
-    def fit_sidebar(self, columns: int) -> None:
+    def fit(self, columns: int) -> None:
         """Show or hide the sidebar for a screen `columns` wide (the user's choice first)."""
-        sidebar = self.query_one(Sidebar)
+        sidebar = self._sidebar()
         shown = self.sidebar_chosen if self.sidebar_chosen is not None else shows_sidebar(columns)
         if sidebar.display != shown:
             sidebar.display = shown
 
-    def on_resize(self, event: events.Resize) -> None:
-        """Refit the sidebar to the new width."""
-        self.fit_sidebar(event.size.width)
-
-    def action_toggle_sidebar(self) -> None:
+    def toggle(self) -> None:
         """Show or hide the sidebar, whatever the width from now on (ctrl+b)."""
-        sidebar = self.query_one(Sidebar)
+        sidebar = self._sidebar()
         self.sidebar_chosen = not sidebar.display
         sidebar.display = self.sidebar_chosen

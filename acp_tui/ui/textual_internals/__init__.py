@@ -5,12 +5,17 @@ and nowhere else (`tests/ui/test_textual_internals.py` checks each use against t
 Textual, failing with a message naming what changed, and scans the rest of `acp_tui` for private
 Textual names); `pyproject.toml` bounds Textual to the major version those tests ran on.
 
+What acp-tui changes in a screen or the app is done by one screen class and one app class,
+`EngineScreen` and `EngineApp` (`engine.py`): each private hook overridden once, running its
+steps (one small module each) in the order written there. `tests/ui/test_engine.py` runs each
+step against stock Textual: the same widgets and events, the same screen, the work counted.
+
 - `App._driver`: write escape sequences Textual has no API for (OSC 52 copy, OSC 9/777).
 - `App._keymap`: the key the user's keymap binds to a binding id, to show it on a button.
 - `App._handle_exception`: report an error raised in a loop callback as Textual does its own.
 - `App._register`: mount an installed screen in the background (as `push_screen` does).
-- `Screen._compositor`: install `RowCompositor` (`row_compositor.py`, a subclass of
-  `textual._compositor.Compositor`).
+- `Screen._compositor`: install `FrameCompositor`, a `RowCompositor` (`row_compositor.py`, a
+  subclass of `textual._compositor.Compositor`).
 - `Screen._refresh_layout`, `Reactive._layout`: one layout per growth (`layout_once.py`);
   `Screen._compositor_refresh`, `Compositor._dirty_regions`, `Widget._repaint_required` and
   `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
@@ -119,7 +124,8 @@ def release_dead_widget_renders() -> None:
 
     Textual caches `StylesCache.get_inner_outer` with `lru_cache(1024)` on the method, so each
     key holds a widget's `StylesCache` (with every strip it rendered) alive after the widget
-    was removed. Clearing it costs the live widgets one small recomputation each."""
+    was removed. Clearing it costs the live widgets one small recomputation each.
+    A fix Textual could take upstream: a cache per `StylesCache`, not one on the method."""
     from textual._styles_cache import StylesCache
 
     StylesCache.get_inner_outer.cache_clear()

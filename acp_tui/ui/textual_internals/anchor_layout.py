@@ -13,50 +13,58 @@ shorter, and its end moved up by a row a moment later, when the turn's end was f
 So a layout that changed the height of an anchored container (not released by the user) is
 done again, with the heights the first one gave, and only that second arrangement is painted.
 A screen that is not shown (a hidden tab laid out in the background) is arranged again at once.
+
+A step of `EngineScreen` (`engine.py`): the first of its layout and of its paint steps.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 
 
-class AnchorAtNewHeight(Screen[Any]):
+class AnchorAtNewHeight:
     """Arrange again, before painting, a layout that changed an anchored container's height
     (see the module docstring)."""
 
-    _anchor_heights: dict[Widget, int] | None = None
-    """While a layout runs, until its frame is painted: the container heights its anchored
-    containers had before it."""
-    _rearranging = False
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        self._heights: dict[Widget, int] | None = None
+        """While a layout runs, until its frame is painted: the container heights its anchored
+        containers had before it."""
+        self._rearranging = False
 
-    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+    def around_layout(self, layout: Callable[[], None]) -> None:
+        """Run `layout`; arrange again if it moved an anchored container and painted nothing."""
         if self._rearranging:
-            super()._refresh_layout(size, scroll)
+            layout()
             return
-        self._anchor_heights = {
+        self._heights = {
             widget: widget.container_size.height
-            for widget in self._compositor.widgets
+            for widget in self._screen._compositor.widgets
             if widget._anchored and not widget._anchor_released
         }
         try:
-            super()._refresh_layout(size, scroll)
+            layout()
         finally:
-            heights, self._anchor_heights = self._anchor_heights, None
+            heights, self._heights = self._heights, None
         if heights and self._anchors_moved(heights):  # (no frame painted: hidden, or a batch)
             self._rearrange()
 
-    def _compositor_refresh(self) -> None:
-        heights, self._anchor_heights = self._anchor_heights, None
+    def around_paint(self, paint: Callable[[], None]) -> None:
+        """Paint, unless the layout just done moved an anchored container: then arrange again
+        (which paints)."""
+        heights, self._heights = self._heights, None
         if heights and self._anchors_moved(heights):
-            self._rearrange()  # (which paints)
+            self._rearrange()
             return
-        super()._compositor_refresh()
+        paint()
 
-    def _anchors_moved(self, heights: dict[Widget, int]) -> bool:
+    @staticmethod
+    def _anchors_moved(heights: dict[Widget, int]) -> bool:
         """Whether the layout just done changed the height of a container it kept anchored."""
         return any(
             widget.container_size.height != height
@@ -66,8 +74,9 @@ class AnchorAtNewHeight(Screen[Any]):
 
     def _rearrange(self) -> None:
         """The layout again, at the size of the one just done (its frame painted if shown)."""
+        screen = self._screen
         self._rearranging = True
         try:
-            self._refresh_layout(self._compositor.size)
+            screen._refresh_layout(screen._compositor.size)
         finally:
             self._rearranging = False

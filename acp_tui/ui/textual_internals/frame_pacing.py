@@ -1,5 +1,7 @@
 """A frame asked for is drawn as soon as one frame's time has passed since the last one began.
 
+A fix Textual could take upstream: `Timer._run` skips one tick too many after a late tick.
+
 Textual draws a screen from its update timer (`Screen._update_timer`, an interval of
 1 / `TEXTUAL_FPS` that the screen pauses at each frame and resumes when something asks to be
 drawn). The timer keeps a grid of ticks, and when it finds the next tick already past it means to
@@ -9,8 +11,9 @@ layout of a growing message, 10 to 25 ms) is followed by a wait of one to two fr
 zero to one, before the next frame may begin. The last frame of a reply the agent wrote at full
 speed waited up to 24 ms on an idle loop, after its text had been read (a traced run).
 
-`PacedFrames` gives the screen a `PacedTimer` instead: a frame asked for begins at once when at
-least one interval has passed since the previous frame began, or when it has. That is what the
+`PacedFrames` (`EngineScreen`'s update timer) is a `PacedTimer` instead: a frame asked for
+begins at once when at least one interval has passed since the previous frame began, or when
+it has. That is what the
 grid meant to give; at most `TEXTUAL_FPS` frames a second, as before.
 """
 
@@ -48,23 +51,28 @@ class PacedTimer(Timer):
                 break
 
 
-class PacedFrames(Screen[Any]):
-    """A screen drawn by a `PacedTimer` (see the module docstring)."""
+class PacedFrames:
+    """The update timer of a screen: a `PacedTimer` (see the module docstring), made when first
+    asked for, as `Screen._update_timer` makes Textual's with `set_interval`."""
 
-    _paced_timer: PacedTimer | None = None
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        self._timer: PacedTimer | None = None
 
     @property
-    def _update_timer(self) -> Timer:
-        timer = self._paced_timer
-        if timer is None:  # as `Screen._update_timer` makes its own, with `set_interval`
+    def timer(self) -> Timer:
+        """The screen's update timer (started, and stopped with the screen's other timers)."""
+        timer = self._timer
+        if timer is None:
+            screen = self._screen
             timer = PacedTimer(
-                self,
+                screen,
                 UPDATE_PERIOD,
                 name="screen_update",
-                callback=self._on_timer_update,
+                callback=screen._on_timer_update,
                 pause=True,
             )
             timer._start()
-            self._timers.add(timer)
-            self._paced_timer = timer
+            screen._timers.add(timer)
+            self._timer = timer
         return timer

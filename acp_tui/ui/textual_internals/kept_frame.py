@@ -18,16 +18,19 @@ frame is kept, not by the first switch back (a whole arrangement of a 200-turn c
 slowest part of that switch); a layout asked after the frame was kept drops it and keeps a new
 one a moment later, the same way. The work of a hidden screen waits while the screen shown is
 busy (`keeping_waits`: its session streams), so that a visible stream never waits for it.
+
+A step of `EngineScreen` (`engine.py`): the second of its paint steps, and the screen's resume,
+layout and update messages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from textual import events, messages
+from textual import events
 from textual._compositor import LayoutUpdate
 from textual._context import visible_screen_stack
 from textual.geometry import Region, Size
@@ -110,44 +113,51 @@ class FrameCompositor(RowCompositor):
         self._armed = repainted
 
 
-class KeepFrameOnSwitch(Screen[Any]):
-    """A screen that keeps its frame while a tab switch hides it (see the module docstring);
-    its compositor must be a `FrameCompositor`."""
+class KeepFrameOnSwitch:
+    """Keeps the frame of a screen that a tab switch hides (see the module docstring); the
+    screen's compositor is a `FrameCompositor`."""
 
-    _repainted: set[Widget] | None = None
-    """Since the kept frame was composed: the widgets that asked to be repainted (None: no
-    frame kept)."""
-    _keep_pending = False
-    """A `keep_frame` is due (one timer at a time)."""
-    laid_out_hidden = 0
-    """Layouts done while hidden since the screen was last shown."""
+    def __init__(
+        self, screen: Screen[Any], compositor: FrameCompositor, waits: Callable[[], bool]
+    ) -> None:
+        self._screen = screen
+        self._compositor = compositor
+        self._waits = waits
+        """Whether the frame waits to be kept (the screen shown is busy)."""
+        self._repainted: set[Widget] | None = None
+        """Since the kept frame was composed: the widgets that asked to be repainted (None: no
+        frame kept)."""
+        self._keep_pending = False
+        """A `keep_frame` is due (one timer at a time)."""
+        self.laid_out_hidden = 0
+        """Layouts done while hidden since the screen was last shown."""
 
     def keep_frame_soon(self) -> None:
         """Hidden by a tab switch: compose the frame in a moment (`KEEP_AFTER`)."""
         if not self._keep_pending:
             self._keep_pending = True
-            self.set_timer(KEEP_AFTER, self.keep_frame)
+            self._screen.set_timer(KEEP_AFTER, self.keep_frame)
 
     def keep_frame(self) -> None:
         """Compose and keep the frame now, unless the screen is shown; a layout it must have
         first is done now, and the frame kept a moment later (once the widgets it resized
         have taken their new size)."""
         self._keep_pending = False
-        compositor = self._compositor
-        if self.is_current or not isinstance(compositor, FrameCompositor):
+        screen, compositor = self._screen, self._compositor
+        if screen.is_current or screen._compositor is not compositor:
             return
-        if not self.is_attached or not compositor.visible_widgets:
+        if not screen.is_attached or not compositor.visible_widgets:
             return
-        if self.keeping_waits():
+        if self._waits():
             self.keep_frame_soon()  # (the screen shown first)
             return
-        if self._layout_required or self._scroll_required:
+        if screen._layout_required or screen._scroll_required:
             if self.laid_out_hidden >= HIDDEN_LAYOUTS:
                 return
             self._lay_out_hidden()
             self.keep_frame_soon()
             return
-        compositor.keep(self.app.console)
+        compositor.keep(screen.app.console)
         self._repainted = set()
 
     @property
@@ -155,22 +165,19 @@ class KeepFrameOnSwitch(Screen[Any]):
         """Whether a frame is kept (the widgets asking to be repainted are being counted)."""
         return self._repainted is not None
 
-    def keeping_waits(self) -> bool:
-        """Whether the frame waits to be kept (the screen shown is busy); a subclass says when."""
-        return False
-
     def _lay_out_hidden(self) -> None:
         """The layout the screen's update would do once shown, done now (nothing is painted:
         the screen is not current)."""
-        self._refresh_layout(scroll=self._scroll_required)
-        self._layout_required = False
-        self._scroll_required = False
+        screen = self._screen
+        screen._refresh_layout(scroll=screen._scroll_required)
+        screen._layout_required = False
+        screen._scroll_required = False
         self.laid_out_hidden += 1
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # runs before Screen's own handler: a restyle (the theme changed) means the screen is
-        # composed as ever; the widgets repainted while hidden (its tab's session changed
-        # them) and those the resume repaints are drawn anew in the kept frame
+    def resumed(self, event: events.ScreenResume) -> None:
+        """The screen resumes (before Textual's handler): a restyle (the theme changed) means
+        the screen is composed as ever; the widgets repainted while hidden (its tab's session
+        changed them) and those the resume repaints are drawn anew in the kept frame."""
         self._keep_pending = False  # (a timer still due finds the screen shown: it does nothing)
         self.laid_out_hidden = 0
         if event.refresh_styles:
@@ -179,34 +186,32 @@ class KeepFrameOnSwitch(Screen[Any]):
     def drop_frame(self) -> None:
         """Compose the next frame as ever (what the kept frame shows has changed)."""
         self._repainted = None
-        compositor = self._compositor
-        if isinstance(compositor, FrameCompositor):
-            compositor.kept = None
+        self._compositor.kept = None
 
-    async def _on_layout(self, message: messages.Layout) -> None:
-        # (Screen's own handler runs after this one)
+    def layout_asked(self) -> None:
+        """A widget asked for a layout (before Textual's handler): the kept frame is dropped,
+        and laid out and kept again in the background while hidden."""
         kept = self._repainted is not None
         self.drop_frame()
-        if kept and not self.is_current:
-            self.keep_frame_soon()  # (laid out and kept again in the background)
+        if kept and not self._screen.is_current:
+            self.keep_frame_soon()
 
-    async def _on_update(self, message: messages.Update) -> None:
-        # runs before Screen's own handler (the subclass's comes first in the MRO)
-        widget = message.widget
+    def repaint_asked(self, widget: object) -> None:
+        """A widget asked to be repainted (before Textual's handler): counted, if a frame is
+        kept."""
         if self._repainted is not None and isinstance(widget, Widget):
             self._repainted.add(widget)
 
-    def _compositor_refresh(self) -> None:
+    def around_paint(self, paint: Callable[[], None]) -> None:
+        """Paint; the first full update after a show from the kept frame if it may."""
         repainted, self._repainted = self._repainted, None
-        compositor = self._compositor
-        if repainted is None or self is not self.app.screen:
-            if isinstance(compositor, FrameCompositor):
-                compositor.kept = None  # (not shown alone: composed as ever)
-            super()._compositor_refresh()
+        screen, compositor = self._screen, self._compositor
+        if repainted is None or screen is not screen.app.screen:
+            compositor.kept = None  # (not shown alone: composed as ever)
+            paint()
             return
-        assert isinstance(compositor, FrameCompositor)
         compositor.arm(repainted)
         try:
-            super()._compositor_refresh()
+            paint()
         finally:
             compositor.arm(None)

@@ -1,5 +1,7 @@
 """One layout per change of size, not two, and one frame for it, not two.
 
+A fix Textual could take upstream: a layout should not ask for another layout by the sizes it sets.
+
 A layout (`Screen._refresh_layout`) arranges every widget and then tells each one its new size
 and virtual size. Textual sets the virtual size through a reactive declared ``layout=True``, so
 every widget whose content grew (a streaming message, its message view, the conversation that
@@ -17,10 +19,13 @@ conversation, ~28 KB written to the terminal, twice per growth). A repaint a wid
 that frame painted, is dropped: the frame already showed it (its lines were marked dirty when
 it asked, so the layout's frame rendered them anew). Repaints asked for before or after the
 layout, or of widgets outside what it painted, are kept.
+
+A step of `EngineScreen` (`engine.py`): the last of its layout and of its paint steps.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.geometry import Region, Size
@@ -31,37 +36,43 @@ from textual.widget import Widget
 _VIRTUAL_SIZE: Reactive[Size] = Widget.__dict__["virtual_size"]
 
 
-class LayoutOnce(Screen[Any]):
-    """A screen whose layouts do not ask for a second layout, nor a second frame (see the
-    module docstring)."""
+class LayoutOnce:
+    """Layouts that do not ask for a second layout, nor a second frame (see the module
+    docstring)."""
 
-    _painted: list[Region] | None = None
-    """While a layout runs: the regions its frame painted (None: no frame painted yet)."""
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        self._painted: list[Region] | None = None
+        """While a layout runs: the regions its frame painted (None: no frame painted yet)."""
 
-    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
-        asked = {widget for widget in self._compositor.widgets if widget._repaint_required}
+    def around_layout(self, layout: Callable[[], None]) -> None:
+        """Run `layout` with the virtual sizes asking for no layout; then forget the repaints
+        its frame already showed."""
+        asked = {w for w in self._screen._compositor.widgets if w._repaint_required}
         self._painted = []
         asks, _VIRTUAL_SIZE._layout = _VIRTUAL_SIZE._layout, False
         try:
-            super()._refresh_layout(size, scroll)
+            layout()
         finally:
             _VIRTUAL_SIZE._layout = asks
             painted, self._painted = self._painted, None
         if painted:
             self._drop_repainted(asked, painted)
 
-    def _compositor_refresh(self) -> None:
+    def around_paint(self, paint: Callable[[], None]) -> None:
+        """Note what a layout's frame paints, then paint."""
         painted = self._painted
         if painted is not None:
-            compositor = self._compositor
-            if self is self.app.screen and compositor._dirty_regions:
+            screen = self._screen
+            compositor = screen._compositor
+            if screen is screen.app.screen and compositor._dirty_regions:
                 painted.extend(compositor._dirty_regions)
-        super()._compositor_refresh()
+        paint()
 
     def _drop_repainted(self, asked: set[Widget], painted: list[Region]) -> None:
         """Forget the repaints widgets asked for during the layout, where its frame painted
         them (`asked`: the widgets that had asked before the layout, left alone)."""
-        for widget, (region, clip) in self._compositor.visible_widgets.items():
+        for widget, (region, clip) in self._screen._compositor.visible_widgets.items():
             if not widget._repaint_required or widget in asked:
                 continue
             shown = clip.intersection(region)

@@ -18,7 +18,7 @@ from textual.dom import NoScreen
 from textual.geometry import Region
 from textual.widget import Widget
 
-from acp_tui.ui.textual_internals.kept_frame import KeepFrameOnSwitch
+from acp_tui.ui.textual_internals.engine import EngineScreen
 
 
 def repaint_soon(widget: Widget, region: Region) -> None:
@@ -36,7 +36,7 @@ def repaint_soon(widget: Widget, region: Region) -> None:
         screen is None
         or screen is not app.screen
         or app._batch_count
-        or (isinstance(screen, KeepFrameOnSwitch) and screen.keeps_frame)
+        or (isinstance(screen, EngineScreen) and screen.engine.kept_frame.keeps_frame)
     ):
         widget.refresh(region)
         return

@@ -11,6 +11,8 @@ height, and `AnchorAtNewHeight` (`anchor_layout.py`) arranges it again before th
 painted (Textual anchors it with its height of the previous arrangement: a tab switched to after
 the terminal was resized while it was hidden was painted scrolled by the change, blank rows at
 the bottom or its end cut off).
+
+A step of `EngineScreen` (`engine.py`, its `_screen_resized`).
 """
 
 from __future__ import annotations
@@ -21,15 +23,19 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 
-class KeepLayoutOnSwitch(Screen[Any]):
-    """Lay out on a switch to this screen only when the terminal's size changed."""
+class KeepLayoutOnSwitch:
+    """Lay out on a switch to the screen only when the terminal's size changed."""
 
-    _arranged_for: Size | None = None
-    """The size of the last layout asked through `_screen_resized` (None: none yet)."""
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        self._arranged_for: Size | None = None
+        """The size of the last layout asked through `_screen_resized` (None: none yet)."""
 
-    def _screen_resized(self, size: Size) -> None:
-        if self.is_attached and size == self._arranged_for:
-            return
-        if self.is_attached and self.stack_updates:
+    def needs_layout(self, size: Size) -> bool:
+        """Whether the screen, told the terminal's size is `size`, must be laid out."""
+        screen = self._screen
+        if screen.is_attached and size == self._arranged_for:
+            return False
+        if screen.is_attached and screen.stack_updates:
             self._arranged_for = size
-        super()._screen_resized(size)
+        return True

@@ -7,7 +7,7 @@ styles of a suspended screen's nodes still follow their own class changes meanwh
 restyles a node whose classes change wherever it is); what only a resume catches is a change
 of the app's CSS variables (the theme). `KeepStylesOnResume` remembers them when the screen is
 suspended and lets the resume restyle only if they changed (`App.theme_variables`: the ones
-Textual computed last, not computed again here).
+Textual computed last, not computed again here). A step of `EngineScreen` (`engine.py`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,19 @@ from textual import events
 from textual.screen import Screen
 
 
-class KeepStylesOnResume(Screen[Any]):
+class KeepStylesOnResume:
     """Restyle on resume only when the app's CSS variables changed while suspended."""
 
-    _styled_with: dict[str, str] | None = None
+    def __init__(self, screen: Screen[Any]) -> None:
+        self._screen = screen
+        self._styled_with: dict[str, str] | None = None
 
-    def _on_screen_suspend(self) -> None:
-        self._styled_with = self.app.theme_variables
+    def suspended(self) -> None:
+        """The screen is suspended: remember the variables it is styled with."""
+        self._styled_with = self._screen.app.theme_variables
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # runs before Screen's own handler (the subclass's comes first in the MRO)
-        if self._styled_with is not None and self._styled_with == self.app.theme_variables:
+    def resumed(self, event: events.ScreenResume) -> None:
+        """The screen resumes (before Textual's handler): no restyle if nothing changed."""
+        if self._styled_with is not None and self._styled_with == self._screen.app.theme_variables:
             event.refresh_styles = False
         self._styled_with = None

@@ -1,15 +1,12 @@
-"""Rewind's requests to the app (a base of `WorkspaceApp`), each for the tab of the session that
-asked: rewind there (`e`, `//rewind`), send the edited prompt on a new branch, and open an old
-branch a rewind left (f5, `w`) in a new tab of the same agent and directory, its files rewound
-forward there. The rewinding itself is `ui/rewind_actions.py`'s."""
+"""Rewind's requests to the app (an object `WorkspaceApp` owns: `branches`), each for the tab of
+the session that asked: rewind there (`e`, `//rewind`), send the edited prompt on a new branch,
+and open an old branch a rewind left (f5, `w`) in a new tab of the same agent and directory, its
+files rewound forward there. The rewinding itself is `ui/rewind_actions.py`'s."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING
-
-from textual import on
-from textual.app import App
 
 from acp_tui.client.session import history as session_history
 from acp_tui.client.session.history import OpenRequest
@@ -25,58 +22,45 @@ from acp_tui.ui.workspace.messages import (
 )
 
 if TYPE_CHECKING:
-    from acp_tui.ui.screens.session_picker import PickedSession
-    from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
     from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 
-class BranchActions(App[int]):
-    """What rewind asks of the app."""
+class BranchActions:
+    """What rewind asks of the app (the app's handlers of these messages delegate here)."""
 
-    spawn: SpawnSession | None
+    def __init__(self, app: WorkspaceApp) -> None:
+        self.app = app
 
-    def tab_of(self, session: object) -> SessionTab | None:
-        raise NotImplementedError  # WorkspaceApp's
-
-    async def open_picked(self, picked: PickedSession, tab: SessionTab | None = None) -> None:
-        raise NotImplementedError  # AcpApp's
-
-    async def open_tab(
-        self, spec: SessionSpec, *, show: bool = True, request: OpenRequest | None = None
-    ) -> SessionTab | None:
-        raise NotImplementedError  # WorkspaceApp's
-
-    def show_current_thread(self, tab: SessionTab | None = None) -> None:
-        raise NotImplementedError  # AcpApp's
-
-    @on(RewindHere)
-    def _rewind_here(self, message: RewindHere) -> None:
-        tab = self.tab_of(message.session)
+    def rewind_here(self, message: RewindHere) -> None:
+        """Rewind to before a prompt of the session's (`e`)."""
+        tab = self.app.tab_of(message.session)
         if tab is not None and tab.screen is not None:
             from acp_tui.ui import rewind_actions  # (at a rewind, not at the start)
 
             rewind_actions.rewind_here(tab.screen)
 
-    @on(RewindAsk)
-    def _rewind_ask(self, message: RewindAsk) -> None:
-        tab = self.tab_of(message.session)
+    def rewind_ask(self, message: RewindAsk) -> None:
+        """`//rewind`: pick the prompt to rewind to."""
+        tab = self.app.tab_of(message.session)
         if tab is not None and tab.screen is not None:
             from acp_tui.ui import rewind_actions
 
             rewind_actions.ask_prompt(tab.screen)
 
-    @on(SendOnBranch)
-    def _send_on_branch(self, message: SendOnBranch) -> None:
-        tab = self.tab_of(message.session)
+    def send_on_branch_asked(self, message: SendOnBranch) -> None:
+        """The edited prompt of a rewind, to send on a new branch (`send_on_branch`)."""
+        tab = self.app.tab_of(message.session)
         if tab is not None:
             work = self.send_on_branch(tab, message.point, message.text)
-            self.run_worker(work, group=f"open-{tab.mode}", exclusive=True)
+            self.app.run_worker(work, group=f"open-{tab.mode}", exclusive=True)
 
-    @on(OpenBranch)
-    def _open_branch(self, message: OpenBranch) -> None:
-        tab = self.tab_of(message.session)
+    def open_branch_asked(self, message: OpenBranch) -> None:
+        """An old branch to open (`open_branch`)."""
+        tab = self.app.tab_of(message.session)
         if tab is not None:
-            self.run_worker(self.open_branch(tab, message.session_id), group="open-branch")
+            work = self.open_branch(tab, message.session_id)
+            self.app.run_worker(work, group="open-branch")
 
     async def send_on_branch(self, tab: SessionTab, point: RewindPoint, text: str) -> None:
         """The edited prompt: open the new branch in the tab, then send it there."""
@@ -89,20 +73,20 @@ class BranchActions(App[int]):
                 outcome = await message_fork.start_fresh(session)
             else:
                 outcome = await message_fork.continue_from(session, point.before)
-            self.show_current_thread(tab)
+            self.app.show_current_thread(tab)
             failed = outcome if isinstance(outcome, str) else None
             if failed is None:
                 session_history.remember(session)
                 for problem in outcome.problems if not isinstance(outcome, str) else ():
-                    notify(self, f"The new branch did not take {problem}", severity="warning")
+                    notify(self.app, f"The new branch did not take {problem}", severity="warning")
             if failed is not None:
-                notify(self, f"Could not start the new branch: {failed}", severity="error")
+                notify(self.app, f"Could not start the new branch: {failed}", severity="error")
                 if tab.screen is not None:
                     for prompt_input in tab.screen.query(PromptInput).results(PromptInput):
                         prompt_input.load_text(text)
                         prompt_input.focus()
                 return
-            notify(self, "New branch: the old one stays in the session list (f5).")
+            notify(self.app, "New branch: the old one stays in the session list (f5).")
         session.submit(text)
 
     async def open_branch(self, tab: SessionTab, session_id: str) -> None:
@@ -116,20 +100,21 @@ class BranchActions(App[int]):
         try:
             branch = await rewind_branches.load(cwd, session_id)
         except rewind_branches.BranchError as error:
-            notify(self, f"Cannot rewind forward: {error}", severity="error")
+            notify(self.app, f"Cannot rewind forward: {error}", severity="error")
             return
+        app = self.app
         if branch is None:
-            notify(self, "No file state was saved for that session (it was not left by a rewind).")
+            notify(app, "No file state was saved for that session (it was not left by a rewind).")
             return
-        if tab.session.session_id != session_id and self.spawn is None:
+        if tab.session.session_id != session_id and app.spawn is None:
             # an app that opens no other session (a replay, a test): in this tab, as it was
             from acp_tui.ui.screens.session_picker import PickedSession
 
-            await self.open_picked(PickedSession("open", session_id), tab)
+            await app.open_picked(PickedSession("open", session_id), tab)
             if tab.session.session_id != session_id:
                 return  # (the app said why)
         elif tab.session.session_id != session_id:
-            opened = await self.open_tab(tab.spec, request=OpenRequest(resume_id=session_id))
+            opened = await app.open_tab(tab.spec, request=OpenRequest(resume_id=session_id))
             if opened is None or opened.starting is None:
                 return
             await opened.starting.wait()
@@ -145,9 +130,9 @@ class BranchActions(App[int]):
         )
         after = safe_line(" ".join(branch.prompt.split())[:60])
         title = f"Rewind forward: the files as that branch left them (it went on from “{after}”)"
-        overwrite = await self.push_screen_wait(RewindScreen(plan, cwd, title, forward=True))
+        overwrite = await app.push_screen_wait(RewindScreen(plan, cwd, title, forward=True))
         if overwrite is None:
-            notify(self, "Rewind forward cancelled: nothing changed.")
+            notify(self.app, "Rewind forward cancelled: nothing changed.")
             return
         result = await rewind.apply_plan(plan, session.reverts, overwrite=overwrite)
-        rewind_actions.report(self, result, cwd, "Rewound forward")
+        rewind_actions.report(app, result, cwd, "Rewound forward")

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.app import App
-
 from acp_tui.host.asker import Choice, Question
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
@@ -14,18 +12,19 @@ from acp_tui.ui.screens.question import QuestionScreen
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 KEEP = "keep"
 REMOVE = "remove"
 
 
-class WorktreeClosing(App[int]):
-    """Closing a worktree tab (a base of `WorkspaceApp`)."""
+class WorktreeClosing:
+    """Closing a worktree tab (owned by `WorkspaceApp`: `worktree_closing`)."""
 
-    async def close_tab(self, tab: SessionTab) -> None:
-        raise NotImplementedError  # WorkspaceApp's
+    def __init__(self, app: WorkspaceApp) -> None:
+        self.app = app
 
-    def ask_close_worktree(self, tab: SessionTab) -> None:
+    def ask(self, tab: SessionTab) -> None:
         """Ask what becomes of the tab's worktree, then close the tab (or not)."""
         wt = tab.spec.worktree
         assert wt is not None
@@ -46,11 +45,12 @@ class WorktreeClosing(App[int]):
 
         def answered(answer: str | None) -> None:
             if answer in (KEEP, REMOVE):
-                self.run_worker(self.close_worktree_tab(tab, answer == REMOVE), group="close-tab")
+                work = self.close(tab, answer == REMOVE)
+                self.app.run_worker(work, group="close-tab")
 
-        self.push_screen(QuestionScreen(question), answered)
+        self.app.push_screen(QuestionScreen(question), answered)
 
-    async def close_worktree_tab(self, tab: SessionTab, remove: bool) -> None:
+    async def close(self, tab: SessionTab, remove: bool) -> None:
         """Close the tab; with `remove`, its agent stops first, then its worktree and branch go."""
         from acp_tui.workspace.worktrees import (  # (git: not at start)
             WorktreeError,
@@ -63,7 +63,7 @@ class WorktreeClosing(App[int]):
             try:
                 await remove_worktree(wt)
             except WorktreeError as error:
-                notify(self, f"The worktree stays: {safe_line(str(error))}", severity="error")
+                notify(self.app, f"The worktree stays: {safe_line(str(error))}", severity="error")
             else:
-                notify(self, f"Removed the worktree and branch {safe_line(wt.branch)}.")
-        await self.close_tab(tab)
+                notify(self.app, f"Removed the worktree and branch {safe_line(wt.branch)}.")
+        await self.app.close_tab(tab)

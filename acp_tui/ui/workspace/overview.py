@@ -8,8 +8,6 @@ import dataclasses
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
-
 from acp_tui.client.session.overview import NamedChanges, SessionRow, SessionWatch, named_changes
 from acp_tui.client.session.overview import Worktree as RowWorktree
 from acp_tui.safe_text import safe_line
@@ -19,6 +17,7 @@ from acp_tui.ui.workspace.worktree_link import checkout_locks
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 RunWork = Callable[[Coroutine[Any, Any, None]], object]
 
@@ -89,61 +88,69 @@ class TabWatch:
                             wt.path)  # fmt: skip
 
 
-class OverviewActions(App[int]):
-    """The overview's part of the workspace app (a base of `WorkspaceApp`)."""
+class OverviewActions:
+    """The overview's part of the workspace app (owned by `WorkspaceApp`: `overview`), with each
+    open tab's watch."""
 
-    tabs: list[SessionTab]
-    current_tab: SessionTab
-    watches: dict[SessionTab, TabWatch]
+    def __init__(self, app: WorkspaceApp) -> None:
+        self.app = app
+        self.watches: dict[SessionTab, TabWatch] = {}
+        """Each open tab's watch for the overview (made when the tab opens, closed with it)."""
 
-    async def show_tab(self, tab: SessionTab) -> None:
-        raise NotImplementedError  # WorkspaceApp's
-
-    def show_overview(self) -> None:
+    def show(self) -> None:
         """ctrl+o: the overview of every tab; Enter shows the selected one."""
+        app = self.app
 
         def rows() -> list[SessionRow]:
-            return [self.watch_of(tab).row() for tab in self.tabs]
+            return [self.watch_of(tab).row() for tab in app.tabs]
 
         def opened(index: int | None) -> None:
-            if index is not None and 0 <= index < len(self.tabs):
-                self.run_worker(self.show_tab(self.tabs[index]), group="show-tab")
+            if index is not None and 0 <= index < len(app.tabs):
+                app.run_worker(app.show_tab(app.tabs[index]), group="show-tab")
 
         from acp_tui.ui.workspace.workspace_overview import WorkspaceOverview  # (not at start)
 
-        current = self.tabs.index(self.current_tab)
-        self.push_screen(WorkspaceOverview(rows, current, self._overview_act), opened)
+        current = app.tabs.index(app.current_tab)
+        app.push_screen(WorkspaceOverview(rows, current, self._act), opened)
 
-    def _overview_act(self, what: str, index: int) -> None:
-        if not 0 <= index < len(self.tabs):
+    def _act(self, what: str, index: int) -> None:
+        app = self.app
+        if not 0 <= index < len(app.tabs):
             return
-        tab = self.tabs[index]
+        tab = app.tabs[index]
         if what == "apply":
             self.apply_tab(tab)
-        elif tab is self.current_tab:
-            notify(self, "Choose another session to compare with this one.", severity="warning")
+        elif tab is app.current_tab:
+            notify(app, "Choose another session to compare with this one.", severity="warning")
         else:
-            self.run_worker(self.compare(self.current_tab, tab), group="compare", exclusive=True)
+            app.run_worker(self.compare(app.current_tab, tab), group="compare", exclusive=True)
 
     def watch_of(self, tab: SessionTab) -> TabWatch:
         """The tab's watch (made when it opened; made here for a tab added otherwise)."""
         watch = self.watches.get(tab)
         if watch is None:
-            run: RunWork = lambda work: self.run_worker(work, group="diff")  # noqa: E731
+            run: RunWork = lambda work: self.app.run_worker(work, group="diff")  # noqa: E731
             watch = self.watches[tab] = TabWatch(tab, run)
         return watch
 
+    def forget(self, tab: SessionTab) -> None:
+        """The tab closed: its watch too."""
+        watch = self.watches.pop(tab, None)
+        if watch is not None:
+            watch.close()
+
     def apply_tab(self, tab: SessionTab) -> None:
         """Apply a worktree tab's changes into its main checkout (with the user, file by file)."""
+        app = self.app
         wt = tab.spec.worktree
         if wt is None:
-            notify(self, "This session works in place: its changes are already on disk.")
+            notify(app, "This session works in place: its changes are already on disk.")
             return
-        locks = checkout_locks(wt, self.tabs)
+        locks = checkout_locks(wt, app.tabs)
         from acp_tui.ui.screens.apply_worktree import apply_worktree  # the review: not at start
 
-        work = apply_worktree(self, wt, locks=locks)
-        self.run_worker(work, group="apply-worktree", exclusive=True)
+        work = apply_worktree(app, wt, locks=locks)
+        app.run_worker(work, group="apply-worktree", exclusive=True)
 
     async def compare(self, left: SessionTab, right: SessionTab) -> None:
         """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
@@ -151,13 +158,14 @@ class OverviewActions(App[int]):
         (1 is the tab further left), whichever of the two is shown."""
         from acp_tui.workspace.worktrees import WorktreeError
 
-        if self.tabs.index(left) > self.tabs.index(right):
+        app = self.app
+        if app.tabs.index(left) > app.tabs.index(right):
             left, right = right, left
 
         try:
             sides = (await self.watch_of(left).named(), await self.watch_of(right).named())
         except WorktreeError as error:
-            notify(self, f"Could not compare: {safe_line(str(error))}", severity="error")
+            notify(app, f"Could not compare: {safe_line(str(error))}", severity="error")
             return
 
         def chosen(side: str | None) -> None:
@@ -166,4 +174,4 @@ class OverviewActions(App[int]):
 
         from acp_tui.ui.screens.compare_screen import CompareScreen  # not needed at start
 
-        self.push_screen(CompareScreen(*sides), chosen)
+        app.push_screen(CompareScreen(*sides), chosen)

@@ -8,7 +8,6 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
 from textual.timer import Timer
 from textual.worker import Worker
 
@@ -18,6 +17,7 @@ from acp_tui.ui.plain import notify
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
+    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
     from acp_tui.workspace.store import SessionRecord
 
 SAVE_DELAY = 0.5
@@ -44,46 +44,50 @@ def record_of(tab: SessionTab) -> SessionRecord:
     )
 
 
-class WorkspaceSaving(App[int]):
-    """Saving the tabs (a base of `WorkspaceApp`); `workspace_dir` None: nothing is saved."""
+class WorkspaceSaving:
+    """Saving the tabs (owned by `WorkspaceApp`: `saving`); `workspace_dir` None: nothing is
+    saved."""
 
-    tabs: list[SessionTab]
-    workspace_dir: Path | None = None
-    _save_timer: Timer | None = None
-    _save_failed = False
-    _saving_stopped = False
+    def __init__(self, app: WorkspaceApp, workspace_dir: Path | None) -> None:
+        self.app = app
+        self.workspace_dir = workspace_dir
+        """Where the tabs are saved for `--continue` (None: not saved)."""
+        self.save_timer: Timer | None = None
+        """The save due (None: none)."""
+        self._save_failed = False
+        self._saving_stopped = False
 
     def stop_saving(self) -> None:
         """No more saves: the app is closing (its sessions, closing, change state; a save then
         would be written after the app ended, over whatever was saved since)."""
         self._saving_stopped = True
-        if self._save_timer is not None:
-            self._save_timer.stop()
-            self._save_timer = None
+        if self.save_timer is not None:
+            self.save_timer.stop()
+            self.save_timer = None
 
     def schedule_save(self) -> None:
         """Save soon (a burst of changes makes one write)."""
-        if self.workspace_dir is None or not self.is_running or self._saving_stopped:
+        if self.workspace_dir is None or not self.app.is_running or self._saving_stopped:
             return
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_DELAY, self._save_soon)
+        if self.save_timer is not None:
+            self.save_timer.stop()
+        self.save_timer = self.app.set_timer(SAVE_DELAY, self._save_soon)
 
     def _save_soon(self) -> None:
-        self._save_timer = None
+        self.save_timer = None
         # the method, not a coroutine made now: a worker that the quit cancels before it
         # started would leave that coroutine never awaited (a warning printed at exit)
-        worker: Worker[None] = self.run_worker(self.save_workspace, group="save-workspace")
+        worker: Worker[None] = self.app.run_worker(self.save, group="save-workspace")
         del worker  # (typed: an async method matches two of Textual's work types)
 
-    async def save_workspace(self) -> None:
+    async def save(self) -> None:
         """Write the tabs' records now (each tab that has a session id; none: nothing)."""
         directory = self.workspace_dir
         if directory is None:
             return
         from acp_tui.workspace import store
 
-        records = [record_of(tab) for tab in self.tabs]
+        records = [record_of(tab) for tab in self.app.tabs]
         if not any(r.session_id for r in records):
             return  # nothing worth keeping yet: an earlier saved workspace stays
         try:
@@ -91,4 +95,4 @@ class WorkspaceSaving(App[int]):
         except store.StoreError as error:
             if not self._save_failed:
                 self._save_failed = True
-                notify(self, safe_line(str(error)), title="Workspace", severity="warning")
+                notify(self.app, safe_line(str(error)), title="Workspace", severity="warning")

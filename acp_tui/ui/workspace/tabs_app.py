@@ -28,11 +28,17 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.textual_internals import read_alt_digits
-from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
+from acp_tui.ui.textual_internals.engine import EngineApp
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
-from acp_tui.ui.workspace.messages import PromptAll
-from acp_tui.ui.workspace.overview import OverviewActions, TabWatch
+from acp_tui.ui.workspace.messages import (
+    OpenBranch,
+    PromptAll,
+    RewindAsk,
+    RewindHere,
+    SendOnBranch,
+)
+from acp_tui.ui.workspace.overview import OverviewActions
 from acp_tui.ui.workspace.saving import WorkspaceSaving
 from acp_tui.ui.workspace.spec import SessionSpec, SpawnSession
 from acp_tui.ui.workspace.tab import SessionTab, TabState
@@ -41,6 +47,7 @@ from acp_tui.ui.workspace.tab_bar import TabLabel
 if TYPE_CHECKING:
     from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.presets import Preset
+    from acp_tui.ui.screens.session_picker import PickedSession
     from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
 WORKSPACE_BINDINGS = [
@@ -86,8 +93,10 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSaving, SwitchAtOnce):
-    """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown."""
+class WorkspaceApp(EngineApp[int]):
+    """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown. The
+    overview, closing a worktree tab, rewind's branches and saving the workspace are done by
+    objects it owns (`overview`, `worktree_closing`, `branches`, `saving`)."""
 
     key_guard: KeyGuard
 
@@ -100,9 +109,11 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         presets: tuple[Preset, ...] | Callable[[], tuple[Preset, ...]],
         more: tuple[SessionSpec, ...],
         registry: RegistryAgents | None = None,
+        workspace_dir: Path | None = None,
     ) -> None:
         """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
-        sessions of the tabs opened later (None: no new sessions in this app)."""
+        sessions of the tabs opened later (None: no new sessions in this app); the tabs are
+        saved in `workspace_dir` for `--continue` (None: not saved)."""
         read_alt_digits()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
@@ -113,8 +124,10 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         """The ACP registry's agents, offered by ctrl+t too (None: not offered)."""
         self.more_at_start = more
         self._serial = 0
-        self.watches: dict[SessionTab, TabWatch] = {}
-        """Each open tab's watch for the overview (made when the tab opens, closed with it)."""
+        self.overview = OverviewActions(self)
+        self.worktree_closing = WorktreeClosing(self)
+        self.branches = BranchActions(self)
+        self.saving = WorkspaceSaving(self, workspace_dir)
         ui = ScreenUi(self, mode=self._next_mode())
         session = first(ui)
         self.current_tab = SessionTab(session, ui, spec(session), ui.mode or "")
@@ -158,7 +171,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         tab.key = tab.key or tab.mode
         self.add_mode(tab.mode, lambda: self.main_screen(tab))
         session = tab.session
-        self.watch_of(tab)
+        self.overview.watch_of(tab)
         tab.unsubscribe += [
             session.state_changed.subscribe(lambda _: self._state_changed()),
             session.thread.subscribe(lambda change: self._on_thread(tab, change)),
@@ -168,7 +181,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
 
     def _state_changed(self) -> None:
         self.refresh_tabs()
-        self.schedule_save()  # (a session id comes with a state change)
+        self.saving.schedule_save()  # (a session id comes with a state change)
 
     def _on_thread(self, tab: SessionTab, change: thread_changes.Change) -> None:
         # called for every change, text chunks too: only a few kinds matter here
@@ -180,7 +193,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
             self.refresh_tabs()
         elif isinstance(change, thread_changes.InfoChanged):
             self.refresh_tabs()
-            self.schedule_save()  # the title
+            self.saving.schedule_save()  # the title
         elif isinstance(change, thread_changes.EntryChanged | thread_changes.EntryAdded) and (
             isinstance(change.entry, SubagentLaneEntry)
         ):
@@ -272,7 +285,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         tab.reopens = request.resume_id if request is not None else None
         self.tabs.append(tab)
         self.add_tab(tab)
-        self.schedule_save()
+        self.saving.schedule_save()
         if show:
             await self.show_tab(tab)
         else:
@@ -300,7 +313,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
 
     def action_overview(self) -> None:
         """The workspace overview (key `workspace.overview`, `overview.py`)."""
-        self.show_overview()
+        self.overview.show()
 
     # ------------------------------------------------------------------ closing
 
@@ -310,7 +323,7 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         terminals, reaches Textual as ctrl+w, and quit the app without a word)."""
         tab = self.current_tab
         if tab.spec.worktree is not None:
-            self.ask_close_worktree(tab)
+            self.worktree_closing.ask(tab)
             return
         last = len(self.tabs) == 1
         running = tab.session.thread.turn_running
@@ -346,11 +359,9 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
         self.tabs.remove(tab)
         for unsubscribe in tab.unsubscribe:
             unsubscribe()
-        watch = self.watches.pop(tab, None)
-        if watch is not None:
-            watch.close()
+        self.overview.forget(tab)
         await self.remove_mode(tab.mode)
-        self.schedule_save()
+        self.saving.schedule_save()
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
         self.refresh_tabs()
@@ -359,6 +370,32 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session."""
         raise NotImplementedError  # AcpApp's
+
+    async def open_picked(self, picked: PickedSession, tab: SessionTab | None = None) -> None:
+        """Open, fork or start anew the session picked, in `tab` (else the one shown)."""
+        raise NotImplementedError  # AcpApp's
+
+    def show_current_thread(self, tab: SessionTab | None = None) -> None:
+        """Show the tab's thread as its session has it now (after a session was replaced)."""
+        raise NotImplementedError  # AcpApp's
+
+    # ------------------------------------------------------------------ rewind's branches
+
+    @on(RewindHere)
+    def _rewind_here(self, message: RewindHere) -> None:
+        self.branches.rewind_here(message)
+
+    @on(RewindAsk)
+    def _rewind_ask(self, message: RewindAsk) -> None:
+        self.branches.rewind_ask(message)
+
+    @on(SendOnBranch)
+    def _send_on_branch(self, message: SendOnBranch) -> None:
+        self.branches.send_on_branch_asked(message)
+
+    @on(OpenBranch)
+    def _open_branch(self, message: OpenBranch) -> None:
+        self.branches.open_branch_asked(message)
 
     async def action_quit(self) -> None:
         raise NotImplementedError  # AcpApp's

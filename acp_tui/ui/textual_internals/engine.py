@@ -1,0 +1,150 @@
+"""The one screen class and the one app class through which acp-tui changes Textual.
+
+`EngineScreen` overrides each private hook of `Screen` it needs once, and runs in it the steps
+that change it, in the order written here and nowhere else (no order of base classes):
+
+- `_refresh_layout` (a layout): `AnchorAtNewHeight`, then `LayoutOnce`, around Textual's layout.
+  The anchor's second arrangement runs the whole layout again, its frame painted once.
+- `_compositor_refresh` (a frame painted): `AnchorAtNewHeight` (a layout that moved an anchored
+  container is done again instead, which paints), then `KeepFrameOnSwitch` (the kept frame may
+  be painted), then `LayoutOnce` (notes what the frame paints), around Textual's paint.
+- `_update_timer`: `PacedFrames` (frames paced from when the last began).
+- `_screen_resized`: `KeepLayoutOnSwitch` (no layout on a switch back at the same size).
+- `_on_screen_suspend`: `KeepStylesOnResume` (the CSS variables remembered).
+- `_on_screen_resume`: `KeepStylesOnResume` (no restyle unless the theme changed), then
+  `KeepFrameOnSwitch` (which reads whether the resume restyles), before Textual's handler.
+- `_on_layout`, `_on_update`: `KeepFrameOnSwitch` (a kept frame dropped, repaints counted),
+  before Textual's handler.
+- The compositor: a `FrameCompositor` (a `RowCompositor` that can keep a frame).
+
+`EngineApp` overrides `App.delay_update` once: `SwitchAtOnce` (`switch_to_built`).
+
+Each step is a plain object in its own module, holding its own state; a screen or app built on
+these owns them (`engine`). What acp-tui changes in single widgets stays with the widget, one
+hook each and no order to keep: `QuickScrollbars` (`quick_scrollbar.py`), `KeysFirstTextArea`
+and `KeysFirstInput` (`keys_first.py`), `WrapRow` (`wrap_layout.py`); and `repaint_soon`
+(`quick_repaint.py`) is what a widget calls instead of `refresh`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from textual import events, messages
+from textual.app import App
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import AwaitMount
+
+from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
+from acp_tui.ui.textual_internals.frame_pacing import PacedFrames
+from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
+from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
+from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
+from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
+
+ReturnType = TypeVar("ReturnType")
+
+Run = Callable[[], None]
+
+
+def _wrapped(steps: tuple[Callable[[Run], None], ...], innermost: Run) -> Run:
+    """`innermost` run inside each of `steps`, the first step outermost."""
+    run = innermost
+    for step in reversed(steps):
+        run = _bind(step, run)
+    return run
+
+
+def _bind(step: Callable[[Run], None], inner: Run) -> Run:
+    return lambda: step(inner)
+
+
+class ScreenEngine:
+    """The steps of an `EngineScreen`, in the order they run (see the module docstring)."""
+
+    def __init__(self, screen: Screen[Any], waits: Callable[[], bool]) -> None:
+        self.compositor = FrameCompositor()
+        self.anchor = AnchorAtNewHeight(screen)
+        self.layout_once = LayoutOnce(screen)
+        self.kept_frame = KeepFrameOnSwitch(screen, self.compositor, waits)
+        self.pacing = PacedFrames(screen)
+        self.resume_layout = KeepLayoutOnSwitch(screen)
+        self.resume_styles = KeepStylesOnResume(screen)
+        self.layout_steps: tuple[Callable[[Run], None], ...] = (
+            self.anchor.around_layout,
+            self.layout_once.around_layout,
+        )
+        """Around a layout, outermost first."""
+        self.paint_steps: tuple[Callable[[Run], None], ...] = (
+            self.anchor.around_paint,
+            self.kept_frame.around_paint,
+            self.layout_once.around_paint,
+        )
+        """Around a frame painted, outermost first."""
+
+
+class EngineScreen(Screen[Any]):
+    """A screen with acp-tui's changes to Textual (see the module docstring): its steps are
+    `engine`'s."""
+
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name, id, classes)
+        self.engine = ScreenEngine(self, self.keeping_waits)
+        self._compositor = self.engine.compositor
+
+    def keeping_waits(self) -> bool:
+        """Whether the frame of this hidden screen waits to be kept (the screen shown is busy);
+        a subclass says when (the default: never)."""
+        return False
+
+    @property
+    def _update_timer(self) -> Timer:
+        return self.engine.pacing.timer
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        layout = super()._refresh_layout
+        _wrapped(self.engine.layout_steps, lambda: layout(size, scroll))()
+
+    def _compositor_refresh(self) -> None:
+        _wrapped(self.engine.paint_steps, super()._compositor_refresh)()
+
+    def _screen_resized(self, size: Size) -> None:
+        if self.engine.resume_layout.needs_layout(size):
+            super()._screen_resized(size)
+
+    def _on_screen_suspend(self) -> None:
+        # (Textual's own handler runs after this one: each class's handler is called)
+        self.engine.resume_styles.suspended()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        engine = self.engine
+        engine.resume_styles.resumed(event)
+        engine.kept_frame.resumed(event)
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        self.engine.kept_frame.layout_asked()
+
+    async def _on_update(self, message: messages.Update) -> None:
+        self.engine.kept_frame.repaint_asked(message.widget)
+
+
+class EngineApp(App[ReturnType]):
+    """An app with acp-tui's changes to Textual (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.switch_at_once = SwitchAtOnce(self)
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        if self.switch_at_once.delays():
+            super().delay_update(delay)
+
+    def switch_to_built(self, mode: str) -> AwaitMount:
+        """`switch_mode` to `mode`, whose screens are mounted: painted at the next frame."""
+        return self.switch_at_once.switch_to_built(mode)
