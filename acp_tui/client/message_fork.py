@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 from acp_tui.client.mcp_offer import servers_for
-from acp_tui.client.presets import apply_settings, current_settings
 from acp_tui.client.session.config import error_text
 from acp_tui.client.session.history import HistoryCapabilities
+from acp_tui.client.session_settings import apply_settings, current_settings
 from acp_tui.composer.prompt_content import PromptCapabilities
 from acp_tui.output.export import conversation_markdown
 from acp_tui.protocol.connection import ConnectionClosed

@@ -296,7 +296,7 @@ class AcpApp(WorkspaceApp):
         preset = tab.spec.preset
         if preset is None or not preset.has_defaults:
             return
-        from acp_tui.client.presets import apply_defaults
+        from acp_tui.client.session_settings import apply_defaults
 
         problems = await apply_defaults(tab.session, preset)
         if problems:

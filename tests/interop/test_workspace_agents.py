@@ -22,7 +22,7 @@ from acp_tui.protocol.process_tree import descendants, snapshot
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.tab import SessionTab
-from acp_tui.workspace.worktrees import create_worktree
+from acp_tui.worktrees.worktrees import create_worktree
 from tests.git_repo import make_repo, run_git
 from tests.interop.agents import BY_NAME
 from tests.interop.conftest import NOTES, agent_for, start_fake_llm

@@ -19,8 +19,8 @@ from acp_tui.ui.screens.apply_worktree import (
     apply_worktree,
 )
 from acp_tui.ui.screens.question import QuestionScreen
-from acp_tui.workspace.apply import ApplySummary
-from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
+from acp_tui.worktrees.apply import ApplySummary
+from acp_tui.worktrees.worktrees import Worktree, create_worktree, remove_worktree
 from tests.git_repo import make_repo
 from tests.ui.headless_app import headless_app, until
 

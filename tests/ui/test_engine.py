@@ -427,6 +427,12 @@ def test_the_screen_and_the_app_are_built_on_the_engine_with_one_base_each() -> 
     """What they do besides is done by objects they own, not by mixins."""
     from acp_tui.ui.app import AcpApp
 
-    assert MainScreen.__bases__ == (EngineScreen,)
-    assert WorkspaceApp.__bases__ == (EngineApp,)
+    from acp_tui.ui.screens.session_screen_port import SessionScreenPort
+    from acp_tui.ui.workspace.app_port import WorkspaceAppPort
+
+    # each on one base: the interface its owned parts see (declarations only), on the engine
+    assert MainScreen.__bases__ == (SessionScreenPort,)
+    assert SessionScreenPort.__bases__ == (EngineScreen,)
+    assert WorkspaceApp.__bases__ == (WorkspaceAppPort,)
+    assert WorkspaceAppPort.__bases__ == (EngineApp,)
     assert AcpApp.__bases__ == (WorkspaceApp,)

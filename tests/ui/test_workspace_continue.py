@@ -8,10 +8,10 @@ import gc
 import warnings
 from pathlib import Path
 
+from acp_tui.client import saved_workspace as store
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.restore import plan_restore
-from acp_tui.workspace import store
 from tests.ui.app_harness import demo_argv, fixed_cwd
 from tests.ui.workspace_support import open_tab, workspace_app
 

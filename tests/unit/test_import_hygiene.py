@@ -9,10 +9,10 @@ def test_core_layers_do_not_import_textual() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
         "import acp_tui.protocol, acp_tui.thread, acp_tui.host, acp_tui.client, acp_tui.config\n"
-        "import acp_tui.composer, acp_tui.output, acp_tui.workspace, acp_tui.registry\n"
+        "import acp_tui.composer, acp_tui.output, acp_tui.worktrees, acp_tui.registry\n"
         "import acp_tui.sandbox\n"
         "pkgs = (acp_tui.protocol, acp_tui.thread, acp_tui.host, acp_tui.client,\n"
-        "        acp_tui.composer, acp_tui.output, acp_tui.workspace, acp_tui.registry,\n"
+        "        acp_tui.composer, acp_tui.output, acp_tui.worktrees, acp_tui.registry,\n"
         "        acp_tui.sandbox)\n"
         "for pkg in pkgs:\n"
         "    for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"

@@ -36,9 +36,9 @@ LAZY = (
     "acp_tui.client.rewind",  # e, //rewind, f5 `w`
     "acp_tui.client.rewind_branches",
     "acp_tui.ui.rewind_actions",
-    "acp_tui.workspace.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
-    "acp_tui.workspace.worktrees",  # a worktree made (ctrl+t) or removed; git
-    "acp_tui.workspace.store",  # the tabs saved for --continue (once a session is open)
+    "acp_tui.worktrees.worktree_diff",  # a worktree tab in the overview (ctrl+o), compare
+    "acp_tui.worktrees.worktrees",  # a worktree made (ctrl+t) or removed; git
+    "acp_tui.client.saved_workspace",  # the tabs saved for --continue (once a session is open)
     "acp_tui.ui.workspace.workspace_overview",  # ctrl+o
     "acp_tui.ui.screens.overview_screen",
     "textual.widgets._data_table",  # the overview's and the rules' tables

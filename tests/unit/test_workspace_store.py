@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.host.permission_rules import user_data_dir
-from acp_tui.workspace.store import (
+from acp_tui.client.saved_workspace import (
     MAX_STORE_BYTES,
     SessionRecord,
     StoreError,
@@ -19,7 +18,8 @@ from acp_tui.workspace.store import (
     save,
     store_path,
 )
-from acp_tui.workspace.worktrees import Worktree, create_worktree, remove_worktree
+from acp_tui.host.permission_rules import user_data_dir
+from acp_tui.worktrees.worktrees import Worktree, create_worktree, remove_worktree
 from tests.git_repo import make_repo
 
 

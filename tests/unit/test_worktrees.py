@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.workspace import git as git_module
-from acp_tui.workspace.worktrees import (
+from acp_tui.worktrees import git as git_module
+from acp_tui.worktrees.worktrees import (
     Worktree,
     WorktreeError,
     create_worktree,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.workspace.apply import (
+from acp_tui.worktrees.apply import (
     HARD_LINKED,
     Action,
     ApplyConflict,
@@ -20,8 +20,8 @@ from acp_tui.workspace.apply import (
     apply_item,
     apply_plan,
 )
-from acp_tui.workspace.worktree_diff import Kind, Status, worktree_diff
-from acp_tui.workspace.worktrees import Worktree, WorktreeError, create_worktree, remove_worktree
+from acp_tui.worktrees.worktree_diff import Kind, Status, worktree_diff
+from acp_tui.worktrees.worktrees import Worktree, WorktreeError, create_worktree, remove_worktree
 from tests.git_repo import commit_all, make_repo
 
 EDITED = "one\ntwo (agent)\nthree\n"

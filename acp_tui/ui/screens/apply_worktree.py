@@ -42,7 +42,7 @@ from acp_tui.thread.hunks import ReviewedWrite
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
-from acp_tui.workspace.apply import (
+from acp_tui.worktrees.apply import (
     Action,
     ApplyItem,
     ApplySummary,
@@ -50,7 +50,7 @@ from acp_tui.workspace.apply import (
     apply_item,
     apply_plan,
 )
-from acp_tui.workspace.worktrees import Worktree, WorktreeError
+from acp_tui.worktrees.worktrees import Worktree, WorktreeError
 
 T = TypeVar("T")
 R = TypeVar("R")  # the app's return type: any app

@@ -44,7 +44,7 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
     from acp_tui.ui.elicitation_queue import ElicitationQueue
-    from acp_tui.ui.screens.main import MainScreen
+    from acp_tui.ui.screens.session_screen_port import SessionScreenPort
 
 COMPOSER_BINDINGS = [
     Binding("f8", "copy", "copy", show=False, priority=True, id="main.copy"),
@@ -56,7 +56,7 @@ class ComposerActions:
     """The composer's side of a main screen (owned by it): local slash commands, export, copy,
     $EDITOR, desktop notifications, elicitation forms."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: SessionScreenPort) -> None:
         self.screen = screen
         self._turn_started: float | None = None
         self._elicitations: ElicitationQueue | None = None

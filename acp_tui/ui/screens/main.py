@@ -24,11 +24,11 @@ from acp_tui.ui.key_labels import key_label
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.composer_actions import COMPOSER_BINDINGS, ComposerActions
+from acp_tui.ui.screens.session_screen_port import SessionScreenPort
 from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.sidebar_fit import SidebarFit
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
-from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -69,7 +69,7 @@ class ScreenParts:
     status: StatusBar
 
 
-class MainScreen(EngineScreen):
+class MainScreen(SessionScreenPort):
     """The screen of a session: conversation, prompt and queue, sidebar, status bar, crash banner;
     keys for cancel, modes, changes, rules and restart. What it does for the composer, the
     session's settings and the sidebar's width is done by objects it owns (`composer_actions`,

@@ -35,7 +35,7 @@ from acp_tui.ui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from acp_tui.client.session.facade import SessionFacade
-    from acp_tui.ui.screens.main import MainScreen
+    from acp_tui.ui.screens.session_screen_port import SessionScreenPort
 
 
 MODE_SETTLE = 0.8
@@ -48,7 +48,7 @@ STAY = "stay"
 class SettingsActions:
     """The settings' side of a main screen (owned by it): modes, model, options."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: SessionScreenPort) -> None:
         self.screen = screen
         self._mode_timer: Timer | None = None
         self.pending_mode: str | None = None

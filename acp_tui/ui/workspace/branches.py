@@ -22,14 +22,14 @@ from acp_tui.ui.workspace.messages import (
 )
 
 if TYPE_CHECKING:
+    from acp_tui.ui.workspace.app_port import WorkspaceAppPort
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 
 class BranchActions:
     """What rewind asks of the app (the app's handlers of these messages delegate here)."""
 
-    def __init__(self, app: WorkspaceApp) -> None:
+    def __init__(self, app: WorkspaceAppPort) -> None:
         self.app = app
 
     def rewind_here(self, message: RewindHere) -> None:

@@ -11,8 +11,8 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screens.question import QuestionScreen
 
 if TYPE_CHECKING:
+    from acp_tui.ui.workspace.app_port import WorkspaceAppPort
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 KEEP = "keep"
 REMOVE = "remove"
@@ -21,7 +21,7 @@ REMOVE = "remove"
 class WorktreeClosing:
     """Closing a worktree tab (owned by `WorkspaceApp`: `worktree_closing`)."""
 
-    def __init__(self, app: WorkspaceApp) -> None:
+    def __init__(self, app: WorkspaceAppPort) -> None:
         self.app = app
 
     def ask(self, tab: SessionTab) -> None:
@@ -52,7 +52,7 @@ class WorktreeClosing:
 
     async def close(self, tab: SessionTab, remove: bool) -> None:
         """Close the tab; with `remove`, its agent stops first, then its worktree and branch go."""
-        from acp_tui.workspace.worktrees import (  # (git: not at start)
+        from acp_tui.worktrees.worktrees import (  # (git: not at start)
             WorktreeError,
             remove_worktree,
         )

@@ -31,7 +31,7 @@ from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.workspace.registry_agents import RegistryAgents, install
 from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.worktree_link import worktree_name
-from acp_tui.workspace.worktrees import WorktreeError, create_worktree
+from acp_tui.worktrees.worktrees import WorktreeError, create_worktree
 
 SAME = "same"
 DIRECTORY = "directory"

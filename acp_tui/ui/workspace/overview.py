@@ -16,8 +16,8 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.workspace.worktree_link import checkout_locks
 
 if TYPE_CHECKING:
+    from acp_tui.ui.workspace.app_port import WorkspaceAppPort
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 
 RunWork = Callable[[Coroutine[Any, Any, None]], object]
 
@@ -54,7 +54,7 @@ class TabWatch:
         return self.diffs
 
     async def _compute(self, moved: int) -> None:
-        from acp_tui.workspace.worktrees import WorktreeError  # (git: not at start)
+        from acp_tui.worktrees.worktrees import WorktreeError  # (git: not at start)
 
         try:
             self.diffs = await self.worktree_diffs()
@@ -68,7 +68,7 @@ class TabWatch:
         """The worktree's text changes against its base, now (raises `WorktreeError`); each
         names its file by its absolute path in the worktree, as a session's own changes do (a
         relative path is flagged as suspicious wherever a diff is shown)."""
-        from acp_tui.workspace.worktree_diff import worktree_diff  # (git: not at start)
+        from acp_tui.worktrees.worktree_diff import worktree_diff  # (git: not at start)
 
         wt = self.tab.spec.worktree
         assert wt is not None
@@ -92,7 +92,7 @@ class OverviewActions:
     """The overview's part of the workspace app (owned by `WorkspaceApp`: `overview`), with each
     open tab's watch."""
 
-    def __init__(self, app: WorkspaceApp) -> None:
+    def __init__(self, app: WorkspaceAppPort) -> None:
         self.app = app
         self.watches: dict[SessionTab, TabWatch] = {}
         """Each open tab's watch for the overview (made when the tab opens, closed with it)."""
@@ -156,7 +156,7 @@ class OverviewActions:
         """The two tabs' changes side by side; the side chosen is applied (a worktree's) or said
         to be on disk already (a session that wrote in place). The sides go in the tabs' order
         (1 is the tab further left), whichever of the two is shown."""
-        from acp_tui.workspace.worktrees import WorktreeError
+        from acp_tui.worktrees.worktrees import WorktreeError
 
         app = self.app
         if app.tabs.index(left) > app.tabs.index(right):

@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.client import saved_workspace as store
 from acp_tui.host.asker import Choice, Question
 from acp_tui.host.local_files import real_path
 from acp_tui.presets import Preset
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.workspace.spec import SessionSpec
-from acp_tui.workspace import store
 
 
 @dataclass(frozen=True)

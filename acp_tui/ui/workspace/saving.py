@@ -1,4 +1,4 @@
-"""The saved workspace (`acp_tui.workspace.store`), for `acp-tui --continue`: written whenever a
+"""The saved workspace (`client/saved_workspace`), for `acp-tui --continue`: written whenever a
 tab opens, closes, or its session gets its id or title (debounced: one write for a burst, off
 the event loop, through the store's atomic write); a failure is said once, never raised."""
 
@@ -16,9 +16,9 @@ from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
 
 if TYPE_CHECKING:
+    from acp_tui.client.saved_workspace import SessionRecord
+    from acp_tui.ui.workspace.app_port import WorkspaceAppPort
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.ui.workspace.tabs_app import WorkspaceApp
-    from acp_tui.workspace.store import SessionRecord
 
 SAVE_DELAY = 0.5
 """Seconds a change waits for the next before the workspace is written."""
@@ -26,7 +26,9 @@ SAVE_DELAY = 0.5
 
 def record_of(tab: SessionTab) -> SessionRecord:
     """What `--continue` needs to reopen the tab's session."""
-    from acp_tui.workspace import store  # (at the first save, after the first frame)
+    from acp_tui.client import (
+        saved_workspace as store,  # (at the first save, after the first frame)
+    )
 
     session = tab.session
     spec = tab.spec
@@ -48,7 +50,7 @@ class WorkspaceSaving:
     """Saving the tabs (owned by `WorkspaceApp`: `saving`); `workspace_dir` None: nothing is
     saved."""
 
-    def __init__(self, app: WorkspaceApp, workspace_dir: Path | None) -> None:
+    def __init__(self, app: WorkspaceAppPort, workspace_dir: Path | None) -> None:
         self.app = app
         self.workspace_dir = workspace_dir
         """Where the tabs are saved for `--continue` (None: not saved)."""
@@ -85,7 +87,7 @@ class WorkspaceSaving:
         directory = self.workspace_dir
         if directory is None:
             return
-        from acp_tui.workspace import store
+        from acp_tui.client import saved_workspace as store
 
         records = [record_of(tab) for tab in self.app.tabs]
         if not any(r.session_id for r in records):

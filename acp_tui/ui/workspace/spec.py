@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.presets import Preset
     from acp_tui.ui.screen_ui import ScreenUi
-    from acp_tui.workspace.worktrees import Worktree
+    from acp_tui.worktrees.worktrees import Worktree
 
 
 @dataclass(frozen=True)

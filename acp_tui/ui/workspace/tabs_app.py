@@ -28,7 +28,7 @@ from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.textual_internals import read_alt_digits
-from acp_tui.ui.textual_internals.engine import EngineApp
+from acp_tui.ui.workspace.app_port import WorkspaceAppPort
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
 from acp_tui.ui.workspace.messages import (
@@ -47,7 +47,6 @@ from acp_tui.ui.workspace.tab_bar import TabLabel
 if TYPE_CHECKING:
     from acp_tui.client.session.agent_session import AgentSession
     from acp_tui.presets import Preset
-    from acp_tui.ui.screens.session_picker import PickedSession
     from acp_tui.ui.workspace.registry_agents import RegistryAgents
 
 WORKSPACE_BINDINGS = [
@@ -93,7 +92,7 @@ WORKSPACE_BINDINGS = [
 ]
 
 
-class WorkspaceApp(EngineApp[int]):
+class WorkspaceApp(WorkspaceAppPort):
     """The tabs of the app (a base of `AcpApp`): `tabs` in order, `current_tab` shown. The
     overview, closing a worktree tab, rewind's branches and saving the workspace are done by
     objects it owns (`overview`, `worktree_closing`, `branches`, `saving`)."""
@@ -369,14 +368,6 @@ class WorkspaceApp(EngineApp[int]):
 
     async def close_session(self, tab: SessionTab) -> None:
         """Remember and close a tab's session."""
-        raise NotImplementedError  # AcpApp's
-
-    async def open_picked(self, picked: PickedSession, tab: SessionTab | None = None) -> None:
-        """Open, fork or start anew the session picked, in `tab` (else the one shown)."""
-        raise NotImplementedError  # AcpApp's
-
-    def show_current_thread(self, tab: SessionTab | None = None) -> None:
-        """Show the tab's thread as its session has it now (after a session was replaced)."""
         raise NotImplementedError  # AcpApp's
 
     # ------------------------------------------------------------------ rewind's branches

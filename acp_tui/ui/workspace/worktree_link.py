@@ -1,4 +1,4 @@
-"""What the tabs need of git worktrees beyond `acp_tui.workspace.worktrees`: a new worktree's
+"""What the tabs need of git worktrees beyond `acp_tui.worktrees.worktrees`: a new worktree's
 name, and the per-path locks of the main checkout a worktree is applied into."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from acp_tui.host.reverts import PathLocks
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.tab import SessionTab
-    from acp_tui.workspace.worktrees import Worktree
+    from acp_tui.worktrees.worktrees import Worktree
 
 
 def worktree_name(agent: str) -> str:

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from acp_tui.workspace.git import GitError, git
+from acp_tui.worktrees.git import GitError, git
 
 _NAMES = ("current", "base", "theirs")
 

@@ -38,8 +38,8 @@ from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.reverts import PathLocks
 from acp_tui.protocol.errors import RpcError
 from acp_tui.thread.diff import FileDiff, compute_diff
-from acp_tui.workspace.merge import merge_texts
-from acp_tui.workspace.worktree_diff import (
+from acp_tui.worktrees.merge import merge_texts
+from acp_tui.worktrees.worktree_diff import (
     MAX_DIFF_BYTES,
     ChangedFile,
     Kind,
@@ -47,7 +47,7 @@ from acp_tui.workspace.worktree_diff import (
     decode_text,
     worktree_diff,
 )
-from acp_tui.workspace.worktrees import Worktree
+from acp_tui.worktrees.worktrees import Worktree
 
 MAX_COPY_BYTES = 16 * 1024 * 1024
 """The largest file applied whole (binary, or too large to diff)."""

@@ -29,7 +29,7 @@ from acp_tui.host.atomic_write import atomic_write_text
 from acp_tui.host.permission_rules import user_data_dir
 from acp_tui.host.settings_file import SettingsFileError, read_settings_file
 from acp_tui.safe_text import safe_line
-from acp_tui.workspace.worktrees import Worktree
+from acp_tui.worktrees.worktrees import Worktree
 
 FILE_VERSION = 1
 MAX_STORE_BYTES = 1024 * 1024

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.thread.diff import FileDiff, compute_diff
-from acp_tui.workspace.git import GitError, git
-from acp_tui.workspace.worktrees import Worktree, WorktreeError, git_dir_args
+from acp_tui.worktrees.git import GitError, git
+from acp_tui.worktrees.worktrees import Worktree, WorktreeError, git_dir_args
 
 MAX_DIFF_BYTES = 2 * 1024 * 1024
 """Files larger than this (either side) are listed, not diffed."""

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.permission_rules import user_data_dir
-from acp_tui.workspace.git import CHECKOUT_TIMEOUT, GitError, first_line, git
+from acp_tui.worktrees.git import CHECKOUT_TIMEOUT, GitError, first_line, git
 
 BRANCH_PREFIX = "acp-tui/"
 BASE_KEY = "acptuibase"
