@@ -24,6 +24,7 @@ from acp_tui.host.asker import Choice, FixedAnswer, Question
 from acp_tui.host.boundary import DENY
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permission_rules import PermissionPolicy, RuleEffect, RulesStore
+from acp_tui.presets import Preset
 from acp_tui.registry.catalog import Catalog
 from acp_tui.thread.diff import compute_diff
 from acp_tui.ui.key_guard import KeyGuard
@@ -41,6 +42,9 @@ from acp_tui.ui.screens.rename_screen import RenameScreen
 from acp_tui.ui.screens.review_screen import WriteReviewScreen
 from acp_tui.ui.screens.rewind_screen import RewindScreen
 from acp_tui.ui.screens.rules_screen import RulesScreen
+from acp_tui.ui.workspace.new_session import NewSessionScreen
+from acp_tui.ui.workspace.registry_agents import RegistryAgents
+from acp_tui.ui.workspace.spec import SessionSpec
 from tests.agents.hostile import hostile
 from tests.registry_server import index_with, serve
 from tests.snapshot.test_diff_view_snapshots import NEW, OLD
@@ -237,3 +241,27 @@ def test_choice_picker_f6(snap_compare, size: tuple[int, int]) -> None:
     ]
     screen = ChoicePicker("Model", choices, current="sonnet")
     assert snap_compare(ScreenApp(screen), terminal_size=size, run_before=still)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_session_ctrl_t_with_the_registry(
+    snap_compare, size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # the registry's npx agent cannot start
+    claude = Preset("claude", ("claude-agent-acp",))
+    gemini = Preset("gemini", ("gemini", "--acp"))
+    current = SessionSpec(claude.command, PROJECT, claude)
+    node = {"id": "node-one", "name": "Node One", "version": "2.0.0", "description": "via node",
+            "distribution": {"npx": {"package": "node-one@2.0.0"}}}  # fmt: skip
+    with serve() as server:
+        url = server.put_index(index_with(node))
+        catalog = Catalog(url, tmp_path / "cache", config_path=tmp_path / "none.toml")
+        screen = NewSessionScreen(current, (claude, gemini), RegistryAgents(catalog))
+
+        async def listed(pilot) -> None:
+            while not screen.registry_presets:
+                await pilot.pause(0.02)
+            await still(pilot)
+
+        assert snap_compare(ScreenApp(screen), terminal_size=size, run_before=listed)
