@@ -82,6 +82,7 @@ def _read_hunk(section: _Section, match: re.Match[str], lines: list[str], i: int
         new_start if new_count else new_start + 1,
     )
     body: list[DiffLine] = []
+    old_seen = new_seen = 0  # the lines of each side read so far (the header says how many)
     while i < len(lines):
         line = lines[i]
         kind = _KINDS.get(line[:1]) if line else "context"
@@ -92,13 +93,15 @@ def _read_hunk(section: _Section, match: re.Match[str], lines: list[str], i: int
                 )
             i += 1
             continue
-        if kind is None or _ends(body, old_count, new_count):
+        if kind is None or (old_seen >= old_count and new_seen >= new_count):
             break
         old = old_no if kind != "add" else None
         new = new_no if kind != "remove" else None
         body.append(DiffLine(kind, old, new, line[1:]))
         old_no += kind != "add"
         new_no += kind != "remove"
+        old_seen += kind != "add"
+        new_seen += kind != "remove"
         i += 1
     header = match[0]
     index = len(section.hunks)
@@ -106,13 +109,6 @@ def _read_hunk(section: _Section, match: re.Match[str], lines: list[str], i: int
         Hunk(index, old_start, old_count, new_start, new_count, tuple(body), header)
     )
     return i
-
-
-def _ends(body: list[DiffLine], old_count: int, new_count: int) -> bool:
-    """The hunk holds as many lines of each side as its header says."""
-    old = sum(1 for line in body if line.kind != "add")
-    new = sum(1 for line in body if line.kind != "remove")
-    return old >= old_count and new >= new_count
 
 
 def _side(hunks: list[Hunk], drop: LineKind) -> str:

@@ -57,14 +57,3 @@ def test_elicitation_form(snap_compare, make_snapshot) -> None:
         await hold_still(pilot)
 
     assert snap_compare(snapshot.app, terminal_size=(110, 60), run_before=run)
-
-
-def test_elicitation_form_at_80_by_24(snap_compare, make_snapshot) -> None:
-    """The same form in an 80x24 terminal: its fields scroll, its buttons stay reachable."""
-    snapshot = make_snapshot(form_steps())
-
-    async def run(pilot) -> None:
-        await open_form(pilot, snapshot)
-        await hold_still(pilot)
-
-    assert snap_compare(snapshot.app, terminal_size=(80, 24), run_before=run)
