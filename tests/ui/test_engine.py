@@ -426,7 +426,6 @@ def test_the_engine_screen_is_drawn_by_a_paced_timer() -> None:
 def test_the_screen_and_the_app_are_built_on_the_engine_with_one_base_each() -> None:
     """What they do besides is done by objects they own, not by mixins."""
     from acp_tui.ui.app import AcpApp
-
     from acp_tui.ui.screens.session_screen_port import SessionScreenPort
     from acp_tui.ui.workspace.app_port import WorkspaceAppPort
 
