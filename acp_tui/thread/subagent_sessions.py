@@ -376,7 +376,7 @@ class SubagentSessions:
         if lane is not None and parent is not None:
             parent.entry_changed(lane)
 
-    def on_malformed(self, on: SessionThread, raw: dict[str, Any], error: str | None) -> bool:
+    def on_malformed(self, on: SessionThread, named: str | None, error: str | None) -> bool:
         """A subagent update sent on `on`'s session that does not read: counted on the lane of
         the child it names (a `subagent_update` about one of `on`'s children) or, sent on a
         child's session, on that child's lane. Whether it is the first that marks no lane (the
@@ -384,8 +384,7 @@ class SubagentSessions:
         self.malformed += 1
         why = short_error(error)
         own = self.session_id_of(on)
-        named = raw.get("sessionId") if raw.get("sessionUpdate") == "subagent_update" else None
-        child = self.children.get(named) if type(named) is str else None
+        child = self.children.get(named) if named is not None else None
         if child is None or child.parent_id != own:
             child = self.children.get(own) if own is not None else None
         if child is None:

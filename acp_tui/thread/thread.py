@@ -382,10 +382,9 @@ class Thread:
         self.changed.emit(ch.EntryChanged(entry))
 
     def _on_unknown(self, update: UnknownUpdate) -> None:
-        raw = update.raw
-        if type(raw) is dict and raw.get("sessionUpdate") in SUBAGENT_KINDS:
+        if update.session_update in SUBAGENT_KINDS:
             # a subagent update that does not read: never an unknown entry (its lane is marked)
-            if self.sessions.on_malformed(self, raw, update.error):
+            if self.sessions.on_malformed(self, update.named_session, update.error):
                 self._on_notice(malformed_subagent_notice(update.error))
             return
         self._add_entry(UnknownEntry(update.raw, update.error, id=self._new_id()))

@@ -212,6 +212,14 @@ class UnknownUpdate(BaseModel):
         kind = self.raw.get("sessionUpdate") if isinstance(self.raw, dict) else None
         return kind if isinstance(kind, str) else None
 
+    @property
+    def named_session(self) -> str | None:
+        """The session id a `subagent_update` names (the child it is about), if it is a string."""
+        if self.session_update != "subagent_update":
+            return None
+        named = self.raw.get("sessionId")
+        return named if isinstance(named, str) else None
+
     @model_serializer
     def _serialize(self) -> Any:
         return self.raw
