@@ -114,13 +114,42 @@ async def test_a_turn_end_freezes_nothing_that_a_later_turn_replaces(
         assert seen.removed_alive() == []
 
 
+async def test_the_footer_keeps_its_keys_across_turns(tmp_path: Path) -> None:
+    """A turn's start shows the cancel key and its end hides it: the footer rebuilt its keys
+    twice a turn (new widgets, the old ones garbage, frozen for good when a turn end's freeze
+    caught them alive). After the first turn the same key widgets serve every turn, the cancel
+    key shown while a turn runs and hidden after it."""
+    async with run_app(agent_argv(tmp_path, think=0.3), fixed_cwd(tmp_path)) as h:
+        seen = Seen()
+        await h.type_prompt("prompt 1")
+        await until_idle(h, seen)
+        keys = list(h.app.screen.query(FooterKey))
+        cancel = [key for key in keys if key.action == "cancel_turn"]
+        assert len(cancel) == 1 and not cancel[0].display
+        for turn in range(2, 6):
+            await h.type_prompt(f"prompt {turn}")
+            await h.until(lambda: cancel[0].display, "the cancel key shown as the turn runs")
+            seen.note(list(h.app.screen.query(FooterKey)))
+            await until_idle(h, seen)
+            assert not cancel[0].display
+        assert list(h.app.screen.query(FooterKey)) == keys
+        assert all(new is old for new, old in zip(h.app.screen.query(FooterKey), keys, strict=True))
+        assert seen.count == len(keys)
+
+
 async def test_the_footer_lets_go_of_the_keys_it_replaces(tmp_path: Path) -> None:
-    """The footer rebuilds its keys as each turn starts (cancel shown) and ends: Textual kept
-    every key it ever built alive through the `compact` each key binds to (about seven widgets
-    a turn, for good)."""
+    """Keys the footer rebuilds (their key remapped): Textual kept every key it ever built
+    alive through the `compact` each key binds to (about seven widgets a rebuild, for good)."""
     async with run_app(agent_argv(tmp_path), fixed_cwd(tmp_path)) as h:
         seen = Seen()
-        for turn in range(1, 6):
+        await h.type_prompt("prompt 1")
+        await until_idle(h, seen)
+        for turn in range(2, 6):
+            h.app.set_keymap({"main.changes": f"f{turn + 6}"})
+            await h.until(
+                lambda turn=turn: any(key.key == f"f{turn + 6}" for key in h.all(FooterKey)),
+                "the footer rebuilt with the remapped key",
+            )
             await h.type_prompt(f"prompt {turn}")
             await until_idle(h, seen)
         assert seen.count > 2 * len(h.all(FooterKey))  # (rebuilt: the test means something)
