@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from acp_tui.ui import collector as collector_module
-from acp_tui.ui.collector import CollectorPolicy
+from acp_tui.ui import runtime
+from acp_tui.ui.runtime import CollectorPolicy
 
 
 @pytest.fixture(autouse=True)
@@ -25,10 +25,10 @@ def unfrozen() -> Iterator[None]:
 def few(monkeypatch: pytest.MonkeyPatch) -> None:
     """What survives counts as few (this process has more objects than the app between turns)."""
     monkeypatch.setattr(
-        collector_module, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False
+        runtime, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False
     )
     monkeypatch.setattr(
-        collector_module, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False
+        runtime, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False
     )
 
 
@@ -63,7 +63,7 @@ def test_the_garbage_of_a_finished_turn_is_collected_not_frozen() -> None:
 def test_what_survives_the_turn_is_frozen_once_it_is_many(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
+    monkeypatch.setattr(runtime, "FREEZE_AT", 0, raising=False)
     collector = CollectorPolicy()
     kept = [Node() for _ in range(100)]
     collector.turn_ended()
@@ -119,8 +119,8 @@ def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_ar
     """The collection comes a few frames after the turn end: a queued prompt (or another tab)
     may have started a turn by then, and its streaming message, frozen while alive, would die
     later in the permanent generation with every line it drew."""
-    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
-    monkeypatch.setattr(collector_module, "MAX_UNFROZEN", 10**9, raising=False)
+    monkeypatch.setattr(runtime, "FREEZE_AT", 0, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 10**9, raising=False)
     collector = CollectorPolicy()
     first, second = Session(), Session()
     collector.watch(first)
@@ -150,6 +150,6 @@ def test_turns_back_to_back_freeze_nothing_until_the_survivors_are_too_many(few:
         collector.turn_ended()
     assert gc.get_freeze_count() == frozen
     assert collector.postponed == 10
-    many = [Node() for _ in range(collector_module.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
+    many = [Node() for _ in range(runtime.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
     collector.turn_ended()
     assert gc.get_freeze_count() >= frozen + len(many)

@@ -27,7 +27,6 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
-from acp_tui.ui.textual_internals import read_alt_digits
 from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
@@ -103,7 +102,6 @@ class WorkspaceApp(OverviewActions, WorktreeClosing, BranchActions, WorkspaceSav
     ) -> None:
         """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
         sessions of the tabs opened later (None: no new sessions in this app)."""
-        read_alt_digits()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
         self.presets = presets
