@@ -20,13 +20,16 @@ the next turn replaces stayed in the permanent generation as garbage: the footer
 starting turn rebuilds them), restyled widgets' component styles, their lines, and when the
 user's next prompt had already started a turn (typed as "ready" shows, queued, `//all`), its
 prompt and streaming message (300 replies written at once, each prompt typed at "ready": 0.28
-MB a turn on main; with the footer rebuilt each turn, 0.4 MB).
+MB a turn on main; with the footer rebuilt each turn, 0.4 MB). The footer now keeps its keys
+across turns (`ScreenFooter`: the cancel key hidden, not rebuilt).
 
 Nothing is frozen while a turn runs anywhere in the process (`watch`): its streaming message,
 cards and prompt would be replaced a moment later. Prompts back to back (queued, `//all`, tabs
 streaming in turn) may never leave a quiet turn end: past `MAX_UNFROZEN` objects the turn end
 freezes anyway (what that catches alive and dies later is one turn's widgets every 15 turns or
-more).
+more). Between turn ends (a `session/load` replaying a whole conversation), a full collection
+the interpreter runs by itself freezes its survivors past `MAX_UNFROZEN` as well
+(`runtime.bound_full_collections`).
 
 There is no full pass over the permanent generation: it would walk the whole history (hundreds
 of milliseconds in a long session). Our own cycles are broken where their owner dies (the

@@ -77,6 +77,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     error_log.install()  # acp-tui's own errors: the state directory's errors.log, named when shown
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
+    unbound = runtime.bound_full_collections()  # (no full collection walks a replay twice)
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
@@ -106,6 +107,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         raise
     finally:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
+        unbound()
         _close_loop(loop)
         guard.close()
         # (at the process's exit, not now: tests run the app in their own process)

@@ -22,8 +22,9 @@ warm-up) wait less for the GIL in the same way.
 live as long as the app, and collections would walk them again and again meanwhile); once the
 main screen is mounted what was built is frozen and collections resume (`keep_what_was_built`),
 and again once the first session is open (`freeze`). Each turn end collects the turn's garbage
-and freezes the survivors when it is safe (`TurnEndCollection`, below; `ui/collector.py` puts
-the turn's widgets away first). At the process's exit nothing is walked any more
+and freezes the survivors when it is safe (`CollectorPolicy`, below; `ui/collector.py` puts
+the turn's widgets away first); between turn ends, a full collection that finds too many
+survivors freezes them (`bound_full_collections`). At the process's exit nothing is walked any more
 (`leave_garbage_to_exit`).
 
 **The key table.** ESC + a digit is read as alt+digit (`read_terminal_keys`).
@@ -34,6 +35,7 @@ from __future__ import annotations
 import gc
 import sys
 import weakref
+from collections.abc import Callable
 from typing import Protocol
 
 SWITCH_INTERVAL = 0.001
@@ -93,7 +95,8 @@ FREEZE_AT = 15_000
 """Unfrozen objects (surviving a turn end's collection) past which a quiet turn end freezes them:
 every collection of the oldest generation walks them all."""
 MAX_UNFROZEN = 20_000
-"""The same past which a turn end freezes even while a turn runs."""
+"""The same past which a turn end freezes even while a turn runs, and past which a full
+collection the interpreter ran by itself freezes its survivors (`full_collection_ended`)."""
 
 
 class Turns(Protocol):
@@ -117,7 +120,10 @@ class CollectorPolicy:
         """Turn ends that froze nothing (for tests)."""
         self.freezes = 0
         """Turn ends that froze what survived (for tests)."""
+        self.bulk_freezes = 0
+        """Full collections between turn ends whose survivors were frozen (for tests)."""
         self._watched: weakref.WeakSet[Turns] = weakref.WeakSet()
+        self._collecting = False
 
     def watch(self, turns: Turns) -> None:
         """Freeze nothing while `turns` runs one (held weakly: forgotten with it)."""
@@ -129,8 +135,12 @@ class CollectorPolicy:
         if not self.enabled:
             return
         self.turns += 1
-        self.collected += gc.collect()  # (only the unfrozen objects: the survivors since the
-        # last freeze, and the turn's garbage)
+        self._collecting = True
+        try:
+            self.collected += gc.collect()  # (only the unfrozen objects: the survivors since
+            # the last freeze, and the turn's garbage)
+        finally:
+            self._collecting = False
         unfrozen = len(gc.get_objects())
         running = any(turns.turn_running for turns in list(self._watched))
         if unfrozen < (MAX_UNFROZEN if running else FREEZE_AT):
@@ -138,6 +148,41 @@ class CollectorPolicy:
             return
         self.freezes += 1
         gc.freeze()
+
+    def full_collection_ended(self) -> None:
+        """A full collection the interpreter ran by itself (not a turn end's) is over: past
+        `MAX_UNFROZEN` survivors they are frozen, whether a turn runs or not.
+
+        Between turn ends nothing else bounds what a full collection walks: a `session/load`
+        replays a whole conversation at full speed, and each automatic full collection walked
+        all of it built so far (up to 240 ms for 300 turns), the first turn end's collection
+        too. Frozen here, they are walked once; the next automatic full collection comes only
+        once a quarter as many new objects have survived (the interpreter's rule), and walks
+        only those. What this catches alive and dies later stays, as at a busy turn end."""
+        if not self.enabled or self._collecting or len(gc.get_objects()) < MAX_UNFROZEN:
+            return
+        self.bulk_freezes += 1
+        gc.freeze()
+
+
+def _after_collection(phase: str, info: dict[str, int]) -> None:
+    """A `gc.callbacks` hook: a full collection that ended goes to the process's policy."""
+    if phase == "stop" and info.get("generation") == 2:
+        collection.full_collection_ended()
+
+
+def bound_full_collections() -> Callable[[], None]:
+    """From now on, each automatic full collection's survivors past `MAX_UNFROZEN` are frozen
+    (`CollectorPolicy.full_collection_ended`); set by the launch for the app's run. Returns
+    what undoes it."""
+    if _after_collection not in gc.callbacks:
+        gc.callbacks.append(_after_collection)
+
+    def undo() -> None:
+        if _after_collection in gc.callbacks:
+            gc.callbacks.remove(_after_collection)
+
+    return undo
 
 
 collection = CollectorPolicy()

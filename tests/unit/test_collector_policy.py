@@ -24,12 +24,8 @@ def unfrozen() -> Iterator[None]:
 @pytest.fixture
 def few(monkeypatch: pytest.MonkeyPatch) -> None:
     """What survives counts as few (this process has more objects than the app between turns)."""
-    monkeypatch.setattr(
-        runtime, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False
-    )
-    monkeypatch.setattr(
-        runtime, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False
-    )
+    monkeypatch.setattr(runtime, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False)
 
 
 def unfrozen_now() -> set[int]:
@@ -153,3 +149,62 @@ def test_turns_back_to_back_freeze_nothing_until_the_survivors_are_too_many(few:
     many = [Node() for _ in range(runtime.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
     collector.turn_ended()
     assert gc.get_freeze_count() >= frozen + len(many)
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[CollectorPolicy]:
+    """A fresh process policy, its full-collection hook installed (removed after)."""
+    policy = CollectorPolicy()
+    monkeypatch.setattr(runtime, "collection", policy)
+    undo = runtime.bound_full_collections()
+    yield policy
+    undo()
+
+
+def test_a_full_collection_between_turn_ends_freezes_its_survivors_past_the_bound(
+    installed: CollectorPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `session/load` replays a whole conversation between two turn ends: each automatic full
+    collection walked everything built so far (240 ms for 300 turns). Past `MAX_UNFROZEN`
+    survivors, a full collection freezes them: the next one does not walk them again."""
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", len(gc.get_objects()) // 2, raising=False)
+    kept = [Node() for _ in range(100)]
+    dead = old_garbage()
+    gc.collect()  # (a full collection: the hook runs as after an automatic one)
+    assert dead() is None  # (collected first: garbage is never what gets frozen)
+    walked = unfrozen_now()
+    assert not any(id(node) in walked for node in kept)
+    assert installed.bulk_freezes == 1
+
+
+def test_a_full_collection_with_few_survivors_freezes_nothing(
+    installed: CollectorPolicy, few: None
+) -> None:
+    live = Node()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert gc.get_freeze_count() == frozen and installed.bulk_freezes == 0
+    assert id(live) in unfrozen_now()
+
+
+def test_the_turn_ends_own_collection_is_left_to_the_turn_end(
+    installed: CollectorPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet turn end with fewer survivors than `FREEZE_AT` freezes nothing, even when they are
+    more than the bound for collections between turn ends."""
+    monkeypatch.setattr(runtime, "FREEZE_AT", 10**9, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 0, raising=False)
+    frozen = gc.get_freeze_count()
+    installed.turn_ended()
+    assert gc.get_freeze_count() == frozen
+    assert installed.bulk_freezes == 0 and installed.postponed == 1
+
+
+def test_the_hook_is_removed_with_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runtime, "collection", CollectorPolicy())
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 0, raising=False)
+    undo = runtime.bound_full_collections()
+    undo()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert gc.get_freeze_count() == frozen
