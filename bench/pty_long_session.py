@@ -237,7 +237,7 @@ def main(
     longest5 = sorted((cpu for *_, cpu in pauses), reverse=True)[:5]
     print(
         f"  collections over {PAUSE_TARGET * 500:.0f} ms of CPU: {len(over)} "
-        f"(generations {sorted(gen for gen, _ in over)}); the five longest (ms of CPU): "
+        f"({sum(gen == 2 for gen, _ in over)} full ones); the five longest (ms of CPU): "
         + ", ".join(f"{cpu * 1000:.1f}" for cpu in longest5)
     )
     print(f"ratio {ratio:.2f}")
