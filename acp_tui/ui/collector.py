@@ -12,8 +12,8 @@ what is not frozen: the survivors since the last freeze, and the turn's garbage)
 stays unfrozen until there are `FREEZE_AT` such objects; only then does a turn end freeze them.
 A turn end finds 5,000-10,000 unfrozen objects alive (the live widgets of the moment), and the
 history is compact data (a turn leaves 130-250 tracked objects behind), so that is every 15-35
-turns (150 replies written at once, in a pty), and a collection walks at most about 20,000
-objects (25-35 ms on a loaded machine), never the history.
+turns (150 replies written at once, in a pty), and a collection walks at most about 15,000-
+19,000 objects (17-48 ms of CPU on a machine loaded 4-7), never the history.
 
 Freezing at every turn end, as this did before, froze the live widgets of the moment, and what
 the next turn replaces stayed in the permanent generation as garbage: the footer's keys (a
