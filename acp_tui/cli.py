@@ -264,9 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"usage: {USAGE}", file=sys.stderr)
         return 2
-    from acp_tui.ui.frame_handoff import hand_frames_over_sooner  # standard library only
+    from acp_tui.ui import runtime  # standard library only
 
-    hand_frames_over_sooner()  # (the app's threads: Textual's writer, the early keys' reader)
+    runtime.setup()  # the process's policy (the switch interval), before the app's threads
     early = None
     if not options.pick_agent and options.replay_path is None:
         from acp_tui.ui.early_start import EarlyStart, demo_argv  # standard library only

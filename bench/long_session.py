@@ -44,9 +44,13 @@ from textual._compositor import CompositorUpdate
 from acp_tui.client.session.agent_session import AgentSession
 
 try:
-    from acp_tui.ui import collector
+    from acp_tui.ui import runtime
+
+    collection: Any = runtime.collection
 except ImportError:  # an older tree, for comparisons
-    collector = None  # type: ignore[assignment]
+    from acp_tui.ui import collector
+
+    collection = getattr(collector, "policy", None)
 from acp_tui.ui.app import AcpApp
 from bench.headless import HeadlessUi
 from bench.turns import chunks, complete_tool_call, start_turn, update
@@ -231,9 +235,9 @@ def main() -> None:
         help="leave the garbage collector alone at turn ends (to measure the policy)",
     )
     args = parser.parse_args()
-    if collector is not None:
-        collector.policy.enabled = not args.no_collector_policy
-    on = collector is not None and collector.policy.enabled
+    if collection is not None:
+        collection.enabled = not args.no_collector_policy
+    on = collection is not None and collection.enabled
     print(f"collector policy: {'on' if on else 'off'}")
     ratio, growth, work = asyncio.run(run(args.turns))
     print(

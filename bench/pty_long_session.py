@@ -233,6 +233,13 @@ def main(
         growth / RSS_TARGET,
         longest / PAUSE_TARGET,
     )
+    over = [(gen, cpu) for gen, _wall, cpu in pauses if cpu > PAUSE_TARGET / 2]
+    longest5 = sorted((cpu for *_, cpu in pauses), reverse=True)[:5]
+    print(
+        f"  collections over {PAUSE_TARGET * 500:.0f} ms of CPU: {len(over)} "
+        f"({sum(gen == 2 for gen, _ in over)} full ones); the five longest (ms of CPU): "
+        + ", ".join(f"{cpu * 1000:.1f}" for cpu in longest5)
+    )
     print(f"ratio {ratio:.2f}")
     return ratio
 

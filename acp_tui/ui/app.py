@@ -4,7 +4,6 @@ main screen."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import signal
 import threading
@@ -25,6 +24,7 @@ from acp_tui.host import error_log
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.presets import Preset
 from acp_tui.signal import FailureReporter, ListenerFailure, set_failure_reporter
+from acp_tui.ui import runtime
 from acp_tui.ui.commands import SessionCommands
 from acp_tui.ui.early_prompt import EarlyPrompt
 from acp_tui.ui.help_keys import HELP_BINDING
@@ -159,8 +159,7 @@ class AcpApp(WorkspaceApp):
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         # `launch.py` turned automatic collections off while the app started: what was built
         # lives as long as the app, frozen (no collection walks it), and collections resume
-        gc.freeze()
-        gc.enable()
+        runtime.keep_what_was_built()
         if self.start_agent:
             # Once the main screen is mounted (a failure cannot race its mounting), and not
             # "after a refresh": a callback that waits for a refresh that does not come would
@@ -217,7 +216,7 @@ class AcpApp(WorkspaceApp):
     async def _start(self) -> None:
         # Everything built so far lives as long as the app: keep the garbage collector from
         # walking it again and again while text streams (long GC pauses showed as lag).
-        gc.freeze()
+        runtime.freeze()
         tab = self.current_tab
         # the change monitor (git, the baseline's thread) starts once "ready" is drawn
         tab.session.changes.start_after = self._next_frame

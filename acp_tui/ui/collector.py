@@ -1,4 +1,6 @@
-"""Keep long-lived objects out of the garbage collector's way, and no garbage in with them.
+"""Keep long-lived objects out of the garbage collector's way, and no garbage in with them: the
+turn's widgets put away before the turn end's collection (`collect_after`), and why that
+collection freezes when it does (`runtime.CollectorPolicy`, `FREEZE_AT`, `MAX_UNFROZEN`).
 
 A full collection walks every tracked object, so in a long session its pauses would grow with
 the history. Objects in the permanent generation (`gc.freeze`) are never walked, and never
@@ -10,21 +12,24 @@ what is not frozen: the survivors since the last freeze, and the turn's garbage)
 stays unfrozen until there are `FREEZE_AT` such objects; only then does a turn end freeze them.
 A turn end finds 5,000-10,000 unfrozen objects alive (the live widgets of the moment), and the
 history is compact data (a turn leaves 130-250 tracked objects behind), so that is every 15-35
-turns (150 replies written at once, in a pty), and a collection walks at most about 20,000
-objects (25-35 ms on a loaded machine), never the history.
+turns (150 replies written at once, in a pty), and a collection walks at most about 15,000-
+19,000 objects (17-48 ms of CPU on a machine loaded 4-7), never the history.
 
 Freezing at every turn end, as this did before, froze the live widgets of the moment, and what
 the next turn replaces stayed in the permanent generation as garbage: the footer's keys (a
 starting turn rebuilds them), restyled widgets' component styles, their lines, and when the
 user's next prompt had already started a turn (typed as "ready" shows, queued, `//all`), its
 prompt and streaming message (300 replies written at once, each prompt typed at "ready": 0.28
-MB a turn on main; with the footer rebuilt each turn, 0.4 MB).
+MB a turn on main; with the footer rebuilt each turn, 0.4 MB). The footer now keeps its keys
+across turns (`ScreenFooter`: the cancel key hidden, not rebuilt).
 
 Nothing is frozen while a turn runs anywhere in the process (`watch`): its streaming message,
 cards and prompt would be replaced a moment later. Prompts back to back (queued, `//all`, tabs
 streaming in turn) may never leave a quiet turn end: past `MAX_UNFROZEN` objects the turn end
 freezes anyway (what that catches alive and dies later is one turn's widgets every 15 turns or
-more).
+more). Between turn ends (a `session/load` replaying a whole conversation), a full collection
+the interpreter runs by itself freezes its survivors past `MAX_UNFROZEN` as well
+(`runtime.bound_full_collections`).
 
 There is no full pass over the permanent generation: it would walk the whole history (hundreds
 of milliseconds in a long session). Our own cycles are broken where their owner dies (the
@@ -38,16 +43,14 @@ garbage, collected at once, and never frozen by the freeze that may follow.
 
 from __future__ import annotations
 
-import gc
 import logging
-import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
 
 from textual.await_remove import AwaitRemove
 from textual.widget import Widget
 
 from acp_tui.host import memory_snapshots
+from acp_tui.ui import runtime
 from acp_tui.ui.textual_internals import (
     drop_rendered_lines,
     release_dead_widget_renders,
@@ -57,60 +60,11 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 
 log = logging.getLogger(__name__)
 
-FREEZE_AT = 15_000
-"""Unfrozen objects (surviving a turn end's collection) past which a quiet turn end freezes them:
-every collection of the oldest generation walks them all."""
-MAX_UNFROZEN = 20_000
-"""The same past which a turn end freezes even while a turn runs."""
-
-
-class Turns(Protocol):
-    """What runs turns (a thread): whether one runs now."""
-
-    @property
-    def turn_running(self) -> bool: ...
-
-
-class CollectorPolicy:
-    """Called at each turn end; ``enabled`` False leaves the collector alone (benchmarks)."""
-
-    def __init__(self, *, enabled: bool = True) -> None:
-        self.enabled = enabled
-        self.turns = 0
-        self.collected = 0
-        """Objects the turn-end collections freed (for tests and benchmarks)."""
-        self.postponed = 0
-        """Turn ends that froze nothing (for tests)."""
-        self.freezes = 0
-        """Turn ends that froze what survived (for tests)."""
-        self._watched: weakref.WeakSet[Turns] = weakref.WeakSet()
-
-    def watch(self, turns: Turns) -> None:
-        """Freeze nothing while `turns` runs one (held weakly: forgotten with it)."""
-        self._watched.add(turns)
-
-    def turn_ended(self) -> None:
-        """Collect the turn's garbage; freeze the survivors once they are many (and no turn
-        runs, unless they are too many)."""
-        memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
-        if not self.enabled:
-            return
-        self.turns += 1
-        self.collected += gc.collect()  # (only the unfrozen objects: the survivors since the
-        # last freeze, and the turn's garbage)
-        unfrozen = len(gc.get_objects())
-        running = any(turns.turn_running for turns in list(self._watched))
-        if unfrozen < (MAX_UNFROZEN if running else FREEZE_AT):
-            self.postponed += 1
-            return
-        self.freezes += 1
-        gc.freeze()
-
 
 def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitRemove]]]) -> None:
-    """The turn end's collection (`policy.turn_ended`), once `settle` has put the turn's widgets
-    away and the widgets it removed are gone, so their cycles are collected as the turn's
-    garbage instead of being frozen. `widget` (their parent) runs the wait."""
+    """The turn end's collection (`runtime.collection.turn_ended`), once `settle` has put the
+    turn's widgets away and the widgets it removed are gone, so their cycles are collected as
+    the turn's garbage instead of being frozen. `widget` (their parent) runs the wait."""
 
     def collect() -> None:
         release_removed_children(widget)  # (Textual's caches would keep them alive)
@@ -119,7 +73,8 @@ def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitR
             drop_rendered_lines(widget.screen)  # (strips are cycles: collected now, not frozen)
             for lines in widget.screen.query(EntryLines):
                 lines.drop_strips()
-        policy.turn_ended()
+        memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
+        runtime.collection.turn_ended()
 
     async def settle_then_collect() -> None:
         try:
@@ -130,9 +85,3 @@ def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitR
         widget.call_after_refresh(collect)
 
     widget.call_later(settle_then_collect)  # (no task or worker of its own to outlive it)
-
-
-policy = CollectorPolicy()
-"""The process's policy. Process-wide on purpose: Python has one garbage collector per process
-(`gc.freeze`/`gc.collect` act on all of it), so two policies would undo each other. Nothing of a
-session is kept here: `turn_ended` counts turn ends of every session."""

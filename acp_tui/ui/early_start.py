@@ -11,13 +11,13 @@ direct call). Standard library only, like the two modules it drives.
 
 from __future__ import annotations
 
-import gc
 import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from acp_tui.client.command_name import command_name
+from acp_tui.ui import runtime
 from acp_tui.ui.early_input import EarlyInput
 from acp_tui.ui.early_prompt import EarlyPrompt
 from acp_tui.ui.first_frame import FirstFrame
@@ -43,7 +43,7 @@ class EarlyStart:
         """Draw the skeleton for the agent `argv` runs, start reading keys into its prompt, turn
         collections off (start-up builds objects that live as long as the app: collections would
         walk them again and again meanwhile)."""
-        gc.disable()
+        runtime.pause_collections()
         start = cls(EarlyInput(), FirstFrame(), EarlyPrompt())
         start.early_input.start(start._typed)  # before the frame: no key echoed by the tty
         # the layout before Textual even loads, named as the user knows the agent (`name`)
@@ -69,7 +69,7 @@ class EarlyStart:
         """However launching ended: collections on, the skeleton gone if Textual never took the
         terminal, the terminal's attributes back (idempotent). If the app never got the early
         prompt, what was typed in it is printed on standard error: not lost."""
-        gc.enable()
+        runtime.resume_collections()
         self.early_input.restore()
         self.first_frame.restore()
         if not self._taken:

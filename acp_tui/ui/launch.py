@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import gc
 import itertools
 import os
 import sys
@@ -31,6 +30,7 @@ from acp_tui.host.memory_snapshots import install_from_env as snapshot_memory
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.launch_options import LaunchOptions, with_preset
 from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
+from acp_tui.ui import runtime
 from acp_tui.ui.early_start import EarlyStart, demo_argv
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     error_log.install()  # acp-tui's own errors: the state directory's errors.log, named when shown
     log_gc_pauses()  # (only when a benchmark asks, by the environment)
     snapshot_memory()  # (likewise)
+    unbound = runtime.bound_full_collections()  # (no full collection walks a replay twice)
     guard = ProcessGuard()
     guard.install()  # subreaper + watchdog: no process of ours outlives us, even after kill -9
     loop = asyncio.new_event_loop()
@@ -107,20 +108,12 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
         raise
     finally:
         start.end()  # the collector on, nothing of the frame left if Textual never took over
+        unbound()
         _close_loop(loop)
         guard.close()
         # (at the process's exit, not now: tests run the app in their own process)
-        atexit.unregister(_leave_garbage_to_exit)
-        atexit.register(_leave_garbage_to_exit)
-
-
-def _leave_garbage_to_exit() -> None:
-    """The process exits (an `atexit` hook, run before the interpreter's tear-down): what is
-    left is freed by the exit, not walked. The interpreter's last collections walked every
-    widget of the conversation (cards, prompts): with 500 permission questions queued they took
-    0.8 s of the quit, the tear-down as much again. Frozen objects are never walked."""
-    gc.disable()
-    gc.freeze()
+        atexit.unregister(runtime.leave_garbage_to_exit)
+        atexit.register(runtime.leave_garbage_to_exit)
 
 
 def quick_sandbox(options: LaunchOptions, argv: list[str], cwd: Path) -> SandboxPolicy:
@@ -242,6 +235,7 @@ def _run(
         restore = plan_restore(cwd, argv, load_presets().presets)
         if restore is not None and restore.first is not None:
             open_request = OpenRequest(resume_id=restore.first)
+    runtime.read_terminal_keys()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
     app = AcpApp(
         factory,
         startup_messages=[*loaded.messages, *options.messages, *mcp_problems, *rules.messages],

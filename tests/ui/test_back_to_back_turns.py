@@ -2,7 +2,7 @@
 nothing behind: no widget of a finished turn outlives it, neither held by Textual nor frozen.
 
 Each test drives a real agent process (`bench/pipe_agent.py`, the long-session bench's agent)
-through several turns. A widget frozen alive (`gc.freeze`, `acp_tui.ui.collector`) and removed
+through several turns. A widget frozen alive (`gc.freeze`, `acp_tui.ui.runtime`) and removed
 later is garbage no collection reaches: `gc.collect()` here frees only what is not frozen, so a
 removed widget still alive after it was either held or frozen."""
 
@@ -19,7 +19,7 @@ import pytest
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
-from acp_tui.ui import collector
+from acp_tui.ui import runtime
 from acp_tui.ui.textual_internals import release_removed_children
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
@@ -32,7 +32,7 @@ REPLY = "## Reply\n\nSome prose, a `code` span and a list:\n\n- one\n- two\n\nDo
 @pytest.fixture(autouse=True)
 def own_collector_policy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The policy is the process's: a fresh one (no thread of an earlier test watched)."""
-    monkeypatch.setattr(collector, "policy", collector.CollectorPolicy())
+    monkeypatch.setattr(runtime, "collection", runtime.CollectorPolicy())
     yield
     gc.unfreeze()  # (what the app froze is the next test's to walk, not garbage for good)
 
@@ -97,7 +97,7 @@ async def test_a_turn_end_freezes_nothing_that_a_later_turn_replaces(
     footer's keys (rebuilt as a turn starts), the next turn's entries when prompts come back to
     back. Frozen, each stayed as garbage for good (0.4 MB a turn). With few objects to walk, a
     turn end now freezes nothing (the threshold raised here: a test process has more)."""
-    monkeypatch.setattr(collector, "FREEZE_AT", 10**9, raising=False)
+    monkeypatch.setattr(runtime, "FREEZE_AT", 10**9, raising=False)
     async with run_app(agent_argv(tmp_path, think=0.3), fixed_cwd(tmp_path)) as h:
         seen = Seen()
         note_live_entries(monkeypatch, seen)
@@ -107,20 +107,51 @@ async def test_a_turn_end_freezes_nothing_that_a_later_turn_replaces(
         for turn in range(4, 8):
             await h.type_prompt(f"prompt {turn}")  # (queued: sent as the turn before ends)
         await until_idle(h, seen)
-        assert collector.policy.turns >= 6
+        assert runtime.collection.turns >= 6
         assert seen.count >= 20
         release_removed_children(h.one(ScreenFooter))  # (its last layouts: bounded)
         gc.collect()
         assert seen.removed_alive() == []
 
 
+async def test_the_footer_keeps_its_keys_across_turns(tmp_path: Path) -> None:
+    """A turn's start shows the cancel key and its end hides it: the footer rebuilt its keys
+    twice a turn (new widgets, the old ones garbage, frozen for good when a turn end's freeze
+    caught them alive). After the first turn the same key widgets serve every turn, the cancel
+    key shown while a turn runs and hidden after it."""
+    async with run_app(agent_argv(tmp_path, think=0.3), fixed_cwd(tmp_path)) as h:
+        seen = Seen()
+        await h.type_prompt("prompt 1")
+        await until_idle(h, seen)
+        keys = list(h.app.screen.query(FooterKey))
+        cancel = [key for key in keys if key.action == "cancel_turn"]
+        assert len(cancel) == 1 and not cancel[0].display
+        for turn in range(2, 6):
+            await h.type_prompt(f"prompt {turn}")
+            await h.until(lambda: cancel[0].display, "the cancel key shown as the turn runs")
+            seen.note(list(h.app.screen.query(FooterKey)))
+            await until_idle(h, seen)
+            assert not cancel[0].display
+        assert list(h.app.screen.query(FooterKey)) == keys
+        assert all(new is old for new, old in zip(h.app.screen.query(FooterKey), keys, strict=True))
+        assert seen.count == len(keys)
+
+
 async def test_the_footer_lets_go_of_the_keys_it_replaces(tmp_path: Path) -> None:
-    """The footer rebuilds its keys as each turn starts (cancel shown) and ends: Textual kept
-    every key it ever built alive through the `compact` each key binds to (about seven widgets
-    a turn, for good)."""
+    """Keys the footer rebuilds (their key remapped): Textual kept every key it ever built
+    alive through the `compact` each key binds to (about seven widgets a rebuild, for good)."""
     async with run_app(agent_argv(tmp_path), fixed_cwd(tmp_path)) as h:
         seen = Seen()
-        for turn in range(1, 6):
+        await h.type_prompt("prompt 1")
+        await until_idle(h, seen)
+        for turn in range(2, 6):
+            remapped = f"f{turn + 6}"
+            h.app.set_keymap({"main.changes": remapped})
+
+            def rebuilt(remapped: str = remapped) -> bool:
+                return any(key.key == remapped for key in h.all(FooterKey))
+
+            await h.until(rebuilt, "the footer rebuilt with the remapped key")
             await h.type_prompt(f"prompt {turn}")
             await until_idle(h, seen)
         assert seen.count > 2 * len(h.all(FooterKey))  # (rebuilt: the test means something)

@@ -20,7 +20,7 @@ def footer_key_widgets(h: AppHarness) -> list[object]:
 
 
 def footer_texts(h: AppHarness) -> list[str]:
-    keys = h.one(Footer).query("FooterKey")
+    keys = [key for key in h.one(Footer).query("FooterKey") if key.display]  # (shown ones)
     return [f"{getattr(key, 'key_display', '')} {getattr(key, 'description', '')}" for key in keys]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from textual.widget import Widget
 
-from acp_tui.ui import collector
+from acp_tui.ui import runtime
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.message_view import AgentMessageView
@@ -29,7 +29,7 @@ def own_collector_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     session's thread: a thread an earlier test in this process left alive with its turn still
     running would postpone the turn end's collection (`MAX_POSTPONED`), and the turn's widgets
     would be frozen alive (seen once in CI, in a worker where such a test had run first)."""
-    monkeypatch.setattr(collector, "policy", collector.CollectorPolicy())
+    monkeypatch.setattr(runtime, "collection", runtime.CollectorPolicy())
 
 
 STEPS = [
@@ -51,10 +51,10 @@ async def test_the_widgets_of_a_finished_turn_are_freed_by_its_collection(tmp_pa
         streamed: list[Widget] = [*h.all(AgentMessageView), *h.all(ToolCallCard)]
         dead = [weakref.ref(widget) for widget in streamed]
         del streamed
-        collections = collector.policy.turns
+        collections = runtime.collection.turns
         await h.through_gates(1)
         await h.settle()
-        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        await h.until(lambda: runtime.collection.turns > collections, "the turn end's collection")
         alive = [ref() for ref in dead if ref() is not None]
         assert not alive, f"frozen with the turn's survivors: {alive}"
         conversation = h.one(ConversationView)
@@ -65,9 +65,9 @@ async def test_the_widgets_of_a_finished_turn_are_freed_by_its_collection(tmp_pa
 async def test_a_click_on_the_finished_turns_card_thaws_it(tmp_path: Path) -> None:
     agent = write_scenario(tmp_path, one_turn([s for s in STEPS if s.get("expect") is None]))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
-        collections = collector.policy.turns
+        collections = runtime.collection.turns
         await h.prompt("go")
-        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        await h.until(lambda: runtime.collection.turns > collections, "the turn end's collection")
         conversation = h.one(ConversationView)
         assert not h.all(ToolCallCard) and h.all(FrozenHistory)
         card = next(e for e in h.session.thread.entries if e.id in conversation.frozen_entry_ids
@@ -95,9 +95,9 @@ async def test_one_click_on_a_finished_turns_card_does_what_it_does_on_a_live_ca
     ]  # fmt: skip
     agent = write_scenario(tmp_path, one_turn(steps))
     async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
-        collections = collector.policy.turns
+        collections = runtime.collection.turns
         await h.prompt("go")
-        await h.until(lambda: collector.policy.turns > collections, "the turn end's collection")
+        await h.until(lambda: runtime.collection.turns > collections, "the turn end's collection")
         assert not h.all(ToolCallCard) and "the card's body" not in h.screen_text(), "folded"
         rows = h.screen_text().splitlines()
         row = next(y for y, line in enumerate(rows) if "Read a.py" in line)

@@ -137,10 +137,10 @@ def test_the_app_runs_with_a_short_switch_interval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Textual's writer thread gets the GIL after 1 ms, not 5, while the app is busy (see
-    `acp_tui.ui.frame_handoff`): set before the app runs, by the command."""
+    `acp_tui.ui.runtime`): set before the app runs, by the command."""
     from acp_tui import cli
     from acp_tui.ui import launch
-    from acp_tui.ui.frame_handoff import SWITCH_INTERVAL
+    from acp_tui.ui.runtime import SWITCH_INTERVAL
 
     seen: list[float] = []
 

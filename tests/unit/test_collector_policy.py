@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from acp_tui.ui import collector as collector_module
-from acp_tui.ui.collector import CollectorPolicy
+from acp_tui.ui import runtime
+from acp_tui.ui.runtime import CollectorPolicy
 
 
 @pytest.fixture(autouse=True)
@@ -24,12 +24,8 @@ def unfrozen() -> Iterator[None]:
 @pytest.fixture
 def few(monkeypatch: pytest.MonkeyPatch) -> None:
     """What survives counts as few (this process has more objects than the app between turns)."""
-    monkeypatch.setattr(
-        collector_module, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False
-    )
-    monkeypatch.setattr(
-        collector_module, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False
-    )
+    monkeypatch.setattr(runtime, "FREEZE_AT", len(gc.get_objects()) + 10_000, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", len(gc.get_objects()) + 20_000, raising=False)
 
 
 def unfrozen_now() -> set[int]:
@@ -63,7 +59,7 @@ def test_the_garbage_of_a_finished_turn_is_collected_not_frozen() -> None:
 def test_what_survives_the_turn_is_frozen_once_it_is_many(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
+    monkeypatch.setattr(runtime, "FREEZE_AT", 0, raising=False)
     collector = CollectorPolicy()
     kept = [Node() for _ in range(100)]
     collector.turn_ended()
@@ -119,8 +115,8 @@ def test_a_turn_end_while_another_turn_already_runs_freezes_nothing_until_all_ar
     """The collection comes a few frames after the turn end: a queued prompt (or another tab)
     may have started a turn by then, and its streaming message, frozen while alive, would die
     later in the permanent generation with every line it drew."""
-    monkeypatch.setattr(collector_module, "FREEZE_AT", 0, raising=False)
-    monkeypatch.setattr(collector_module, "MAX_UNFROZEN", 10**9, raising=False)
+    monkeypatch.setattr(runtime, "FREEZE_AT", 0, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 10**9, raising=False)
     collector = CollectorPolicy()
     first, second = Session(), Session()
     collector.watch(first)
@@ -150,6 +146,65 @@ def test_turns_back_to_back_freeze_nothing_until_the_survivors_are_too_many(few:
         collector.turn_ended()
     assert gc.get_freeze_count() == frozen
     assert collector.postponed == 10
-    many = [Node() for _ in range(collector_module.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
+    many = [Node() for _ in range(runtime.MAX_UNFROZEN - len(gc.get_objects()) + 1)]
     collector.turn_ended()
     assert gc.get_freeze_count() >= frozen + len(many)
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[CollectorPolicy]:
+    """A fresh process policy, its full-collection hook installed (removed after)."""
+    policy = CollectorPolicy()
+    monkeypatch.setattr(runtime, "collection", policy)
+    undo = runtime.bound_full_collections()
+    yield policy
+    undo()
+
+
+def test_a_full_collection_between_turn_ends_freezes_its_survivors_past_the_bound(
+    installed: CollectorPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `session/load` replays a whole conversation between two turn ends: each automatic full
+    collection walked everything built so far (240 ms for 300 turns). Past `MAX_UNFROZEN`
+    survivors, a full collection freezes them: the next one does not walk them again."""
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", len(gc.get_objects()) // 2, raising=False)
+    kept = [Node() for _ in range(100)]
+    dead = old_garbage()
+    gc.collect()  # (a full collection: the hook runs as after an automatic one)
+    assert dead() is None  # (collected first: garbage is never what gets frozen)
+    walked = unfrozen_now()
+    assert not any(id(node) in walked for node in kept)
+    assert installed.bulk_freezes == 1
+
+
+def test_a_full_collection_with_few_survivors_freezes_nothing(
+    installed: CollectorPolicy, few: None
+) -> None:
+    live = Node()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert gc.get_freeze_count() == frozen and installed.bulk_freezes == 0
+    assert id(live) in unfrozen_now()
+
+
+def test_the_turn_ends_own_collection_is_left_to_the_turn_end(
+    installed: CollectorPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet turn end with fewer survivors than `FREEZE_AT` freezes nothing, even when they are
+    more than the bound for collections between turn ends."""
+    monkeypatch.setattr(runtime, "FREEZE_AT", 10**9, raising=False)
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 0, raising=False)
+    frozen = gc.get_freeze_count()
+    installed.turn_ended()
+    assert gc.get_freeze_count() == frozen
+    assert installed.bulk_freezes == 0 and installed.postponed == 1
+
+
+def test_the_hook_is_removed_with_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runtime, "collection", CollectorPolicy())
+    monkeypatch.setattr(runtime, "MAX_UNFROZEN", 0, raising=False)
+    undo = runtime.bound_full_collections()
+    undo()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert gc.get_freeze_count() == frozen

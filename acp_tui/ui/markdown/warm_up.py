@@ -37,7 +37,7 @@ AFTER = 0.25
 """Seconds after the session opened before the app first calls `start_if_quiet` (and between
 two calls while text streams): its first frame long drawn, and before a model's first token
 (half a second or more) for a prompt sent as the session opened. Keys typed meanwhile wait at
-most the interpreter's switch interval (1 ms, `frame_handoff`)."""
+most the interpreter's switch interval (1 ms, `runtime`)."""
 
 _started = threading.Event()  # (running or done: the renderer's caches are the process's)
 _finished = threading.Event()

@@ -199,7 +199,8 @@ def read_alt_digits() -> None:
 
     `textual._ansi_sequences.ANSI_SEQUENCES_KEYS` maps them to the characters WezTerm's macOS
     Option row types ("\\x1b1" is "¡", "\\x1b2" is "™"), so alt+N typed "¡" into the prompt and
-    no binding saw it. A key name without a character is typed into no text area."""
+    no binding saw it. A key name without a character is typed into no text area.
+    Process-wide (Textual has one table): set once by the launch (`runtime.read_terminal_keys`)."""
     from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 
     sequences = cast("dict[str, object]", ANSI_SEQUENCES_KEYS)  # a dict typed as a Mapping

@@ -28,7 +28,7 @@ from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry, PlanSnapshotEntry, ToolCallEntry
 from acp_tui.thread.subagent_sessions import SessionMessageEntry, SubagentLaneEntry
 from acp_tui.thread.thread import Thread
-from acp_tui.ui import collector
+from acp_tui.ui import runtime
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets import card_lines
 from acp_tui.ui.widgets import entry_renderables as er
@@ -124,7 +124,7 @@ class ConversationView(QuickScrollbars, ConversationCatchUp, ConversationTurnEnd
         for entry in list(self.thread.entries):
             self._add_entry(entry)
         self._unsubscribe = self.thread.subscribe(self._observe)  # (not while hidden)
-        collector.policy.watch(self.thread)
+        runtime.collection.watch(self.thread)
         if self.session is not None:
             self.session.notices.subscribe(self._observe_notice)
 

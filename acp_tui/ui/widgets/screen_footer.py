@@ -12,6 +12,12 @@ largest part of a switch): it is rebuilt only when the keys it would draw differ
 it shows. The keys it removes are let go (Textual kept every key it ever built alive, through
 the `compact` each key binds to).
 
+A turn's start shows the cancel key and its end hides it again: the footer rebuilt its keys
+twice a turn, new widgets whose old ones were garbage of every turn (and, caught alive by a
+turn end's freeze, garbage for good). When every key to show is one the footer has built, in
+its order, the keys not to show are hidden instead (`display`), and the same widgets serve
+every turn.
+
 The footer draws the screen's `active_bindings` in their order, and Textual orders them by the
 focus chain: a key the focused widget also binds (the prompt's TextArea binds f6) is listed
 where that widget lists it. So the keys moved when the focus did (a permission question taking
@@ -27,6 +33,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from acp_tui.ui.textual_internals import forget_closed_watchers
@@ -43,6 +50,20 @@ def covered(screen: Screen[object]) -> bool:
 
 
 Keys = tuple[tuple[object, ...], ...]
+ShownKey = tuple[str, str, str, str, bool, str, bool]
+"""A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
+
+
+def shown_key(key: Widget) -> ShownKey:
+    """What `key` (a `FooterKey` the footer built) shows and does."""
+
+    def text(name: str) -> str:
+        value = getattr(key, name, "")
+        return value if isinstance(value, str) else ""
+
+    disabled, palette = key.has_class("-disabled"), key.has_class("-command-palette")
+    return (text("key"), text("key_display"), text("description"), text("action"), disabled,
+            text("tooltip"), palette)  # fmt: skip
 
 
 class ScreenFooter(Footer):
@@ -53,7 +74,13 @@ class ScreenFooter(Footer):
     """The keys the footer shows (None: none drawn yet)."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if covered(screen) or (self._drawn is not None and self._drawn == self._keys(screen)):
+        if covered(screen):
+            return
+        keys = self._keys(screen)
+        if self._drawn is not None and self._drawn == keys:
+            return
+        if self._drawn is not None and screen is self.screen and self._show_only(screen):
+            self._drawn = keys
             return
         super().bindings_changed(screen)
 
@@ -64,6 +91,48 @@ class ScreenFooter(Footer):
         if self._drawn is not None and self.is_attached and self._drawn == self._keys(self.screen):
             return
         await super().recompose()
+
+    def _show_only(self, screen: Screen[object]) -> bool:
+        """Show the built keys `screen` binds now and hide the others, if all of them are built
+        and in the order to show them; False (nothing changed) otherwise."""
+        built = list(self.query_children("FooterKey"))
+        if len(built) != len(self.children):  # (binding groups: labels, keys in a group)
+            return False
+        where = {shown_key(key): index for index, key in enumerate(built)}
+        wanted = self._wanted(screen)
+        if any(key not in where for key in wanted):
+            return False
+        places = [where[key] for key in wanted]
+        if places != sorted(places):
+            return False
+        shown = set(wanted)
+        for key in built:
+            key.display = shown_key(key) in shown
+        return True
+
+    def _wanted(self, screen: Screen[object]) -> list[ShownKey]:
+        """The keys `Footer.compose` would build for `screen` (no binding groups), as
+        `shown_key` describes a built one."""
+        app = self.app
+        first: dict[str, tuple[Binding, bool, str]] = {}
+        active = screen.active_bindings
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                first.setdefault(binding.action, (binding, enabled, tooltip))
+        wanted = [
+            (binding.key, app.get_key_display(binding), binding.description, binding.action,
+             not enabled, tooltip or "", False)
+            for binding, enabled, tooltip in first.values()
+        ]  # fmt: skip
+        palette = active.get(app.COMMAND_PALETTE_BINDING)
+        if palette is not None and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            _, binding, enabled, _ = palette
+            tip = binding.tooltip or binding.description
+            wanted.append(
+                (binding.key, app.get_key_display(binding), binding.description, binding.action,
+                 not enabled, tip, True)
+            )  # fmt: skip
+        return wanted
 
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)

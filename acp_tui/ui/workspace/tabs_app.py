@@ -27,7 +27,6 @@ from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
-from acp_tui.ui.textual_internals import read_alt_digits
 from acp_tui.ui.workspace.app_port import WorkspaceAppPort
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
@@ -113,7 +112,6 @@ class WorkspaceApp(WorkspaceAppPort):
         """Build the first tab's session (`first`, around its `ScreenUi`); `spawn` builds the
         sessions of the tabs opened later (None: no new sessions in this app); the tabs are
         saved in `workspace_dir` for `--continue` (None: not saved)."""
-        read_alt_digits()  # alt+N from a real terminal (tmux: ESC N) reaches the bindings
         self.tabs: list[SessionTab] = []
         self.spawn = spawn
         self._presets = presets
