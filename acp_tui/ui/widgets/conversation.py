@@ -89,6 +89,8 @@ class ConversationView(QuickScrollbars, VerticalScroll):
         super().__init__(id=id)
         self.thread = thread
         self.session = session
+        # its parts (see the module docstring), each built once what it uses is; the two that
+        # ask whether the tab is hidden read `while_hidden`, built last, when they are called
         self.shown = ShownEntries()
         self.card_clock = CardClock(self.shown, hidden=lambda: self.while_hidden.hidden)
         self.drawing = EntryDrawing(thread, session, self.shown, self.card_clock.card_changed)
