@@ -21,7 +21,7 @@ from textual.widgets._footer import FooterKey
 
 from acp_tui.ui import runtime
 from acp_tui.ui.textual_internals import release_removed_children
-from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.conversation_drawing import EntryDrawing
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 
@@ -79,15 +79,15 @@ async def until_idle(h: AppHarness, seen: Seen | None = None) -> None:
 
 def note_live_entries(monkeypatch: pytest.MonkeyPatch, seen: Seen) -> None:
     """Every live view the conversation makes for an entry goes into `seen`."""
-    make = ConversationView._view_for
+    make = EntryDrawing.view_for
 
-    def noted(self: ConversationView, *args: Any, **kwargs: Any) -> Widget | None:
+    def noted(self: EntryDrawing, *args: Any, **kwargs: Any) -> Widget | None:
         view = make(self, *args, **kwargs)
         if view is not None:
             seen.note([view])
         return view
 
-    monkeypatch.setattr(ConversationView, "_view_for", noted)
+    monkeypatch.setattr(EntryDrawing, "view_for", noted)
 
 
 async def test_a_turn_end_freezes_nothing_that_a_later_turn_replaces(

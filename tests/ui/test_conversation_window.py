@@ -284,7 +284,7 @@ async def test_a_long_thread_keeps_a_bounded_number_of_live_widgets() -> None:
             if turn % 50 == 0:
                 await settled(pilot, conversation)
         await settled(pilot, conversation)
-        limit = conversation.live_entries + conversation.freeze_batch
+        limit = conversation.window.live_entries + conversation.window.freeze_batch
         assert len(conversation.views) <= limit
         assert len(app.screen.query("*")) < 400  # 450 entries, ~8 widgets each when live
         first_ids = {entry.id for entry in session.thread.entries[:30]}

@@ -52,8 +52,9 @@ async def test_thousands_of_tool_calls_stay_data_until_shown(tmp_path: Path) -> 
         newest = f"call-{TOOL_CALLS - 1}"
         await h.until(lambda: newest in h.screen_text(), "the newest call on screen")
         assert most < WIDGET_BOUND and widgets(h) < WIDGET_BOUND
-        assert len(conversation.views) <= conversation.live_entries * 2
-        assert len(conversation.frozen_entry_ids) >= TOOL_CALLS - conversation.live_entries * 2
+        live_entries = conversation.window.live_entries
+        assert len(conversation.views) <= live_entries * 2
+        assert len(conversation.frozen_entry_ids) >= TOOL_CALLS - live_entries * 2
 
 
 async def test_ctrl_q_quits_while_a_tool_call_flood_still_arrives(tmp_path: Path) -> None:
@@ -177,6 +178,7 @@ async def test_five_hundred_permission_requests_show_one_live_prompt(tmp_path: P
         assert chosen == {"p-0": "allow", "p-1": "reject", "p-2": "allow"}
         assert most <= 2  # one live prompt (and the one answered, while it unmounts)
         conversation = h.one(ConversationView)
-        assert len(conversation.views) <= conversation.live_entries * 2 + conversation.freeze_batch
+        window = conversation.window
+        assert len(conversation.views) <= window.live_entries * 2 + window.freeze_batch
         await h.pilot.press("escape")  # cancel the turn: the rest are answered "cancelled"
         await h.until(lambda: not len(queue), "the queue emptied")

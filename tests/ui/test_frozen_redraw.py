@@ -16,11 +16,11 @@ async def test_a_frozen_card_drawn_again_changes_only_its_history(
     async with headless_app() as (app, pilot):
         conversation = await fed_turns(app, pilot, 29)
         session = app.session
-        histories = conversation.frozen_histories()
+        histories = conversation.window.frozen_histories()
         assert histories == list(conversation.query_children(FrozenHistory))
         entry = session.thread.tool_calls["call-1"]
-        item = conversation._frozen[entry.id]
-        holder = conversation.history_holding(item)
+        item = conversation.shown.frozen[entry.id]
+        holder = conversation.window.history_holding(item)
         assert holder is not None and any(held is item for held in holder.items)
         others = [history for history in histories if history is not holder]
         # another history, made for the test: it must not be laid out again
@@ -29,7 +29,7 @@ async def test_a_frozen_card_drawn_again_changes_only_its_history(
         others.append(spare)
         changed: list[FrozenHistory] = []
         monkeypatch.setattr(FrozenHistory, "changed", lambda self: changed.append(self))
-        conversation._thawed_this_frame = BURST_LIVE  # a burst thawed its share this frame
-        assert conversation._redraw_frozen(entry)
+        conversation.bursts._thawed_this_frame = BURST_LIVE  # a burst thawed its share this frame
+        assert conversation.bursts.redraw_frozen(entry)
         assert changed == [holder]
         assert not any(history in changed for history in others)

@@ -64,14 +64,14 @@ async def test_the_end_of_the_text_is_on_screen_before_the_message_is_redrawn(
         await h.ready()
         conversation = h.one(ConversationView)
         shown_at_redraw: list[str] = []
-        finish_streaming = conversation._finish_streaming
+        finish_streaming = conversation.turn_end._finish_streaming
 
-        def recording(except_id: int | None = None, up_to: int | None = None) -> None:
-            if up_to is not None and h.all(AgentMessageView):
+        def recording(up_to: int) -> None:
+            if h.all(AgentMessageView):
                 shown_at_redraw.append(h.screen_text())
-            finish_streaming(except_id=except_id, up_to=up_to)
+            finish_streaming(up_to)
 
-        monkeypatch.setattr(conversation, "_finish_streaming", recording)
+        monkeypatch.setattr(conversation.turn_end, "_finish_streaming", recording)
         await h.type_prompt("stream")
         await h.until(lambda: "row 11" in h.screen_text(), "the first rows on the screen")
         await h.through_gates(1)

@@ -14,7 +14,7 @@ import pytest
 from textual.app import App
 
 from acp_tui.ui.screens.main import MainScreen
-from acp_tui.ui.widgets import conversation_turn_end
+from acp_tui.ui.widgets import conversation_card_clock
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
@@ -164,7 +164,7 @@ def card_clock(conversation: ConversationView) -> bool:
     clocks = [
         timer
         for timer in conversation._timers
-        if timer._callback == conversation._tick_running_cards
+        if timer._callback == conversation.card_clock.tick
     ]
     assert len(clocks) == 1, "one clock per conversation"
     return clocks[0]._active.is_set()
@@ -173,7 +173,7 @@ def card_clock(conversation: ConversationView) -> bool:
 async def test_the_cards_clock_runs_only_while_a_call_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(conversation_turn_end, "TICK", 0.05)
+    monkeypatch.setattr(conversation_card_clock, "TICK", 0.05)
     async with headless_app((120, 40)) as (app, pilot):
         conversation = app.screen.query_one(ConversationView)
         await pilot.pause()

@@ -14,37 +14,62 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from acp_tui.client.events import Notice
 from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry
-from acp_tui.ui.widgets.conversation_bursts import ConversationBursts
+from acp_tui.thread.thread import Thread
+from acp_tui.ui.widgets.conversation_shown import ShownEntries
 from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
 
 Missed = thread_changes.EntryAdded | Notice | Callable[[], None]
 """What a hidden conversation places when shown again, in the order it came."""
 
 
-class ConversationCatchUp(ConversationBursts):
-    """The hidden side of `ConversationView` (a mixin: it needs the view's state)."""
+class CatchUp:
+    """The conversation's changes remembered while its tab is hidden, drawn once shown."""
 
-    _hidden = False
-    _catching_up = False
-
-    if TYPE_CHECKING:
-
-        def _on_change(self, change: thread_changes.Change) -> None: ...
-        def _on_notice(self, notice: Notice) -> None: ...
-        def _turn_ended(
-            self, stop_reason: str | None, last: int, error: str | None = None
-        ) -> None: ...
-        def _wake_clock(self) -> None: ...
+    def __init__(
+        self,
+        thread: Thread,
+        shown: ShownEntries,
+        *,
+        draw_change: Callable[[thread_changes.Change], None],
+        place_notice: Callable[[Notice], None],
+        end_turn: Callable[[str | None, int, str | None], None],
+        update_entry: Callable[[Entry], None],
+        arriving: Callable[[int], bool],
+        shown_again: Callable[[], None],
+    ) -> None:
+        self._thread = thread
+        self._shown = shown
+        self._draw_change = draw_change
+        self._place_notice = place_notice
+        self._end_turn = end_turn
+        """Ends a turn: its stop reason, its last entry's id, what failed (if it did)."""
+        self._update_entry = update_entry
+        """Draws a shown entry again."""
+        self._arriving = arriving
+        """Whether a burst holds the entry for the next frame (it is known)."""
+        self._shown_again = shown_again
+        """Told once it caught up (the running cards' clock)."""
+        self._hidden = False
+        self._catching_up = False
+        self._missed: list[Missed] = []
+        self._touched: dict[int, Entry] = {}
+        """Entries shown before the tab was hidden that changed since (once each)."""
+        self._placing: set[int] = set()
+        """Entries that came while hidden (drawn from their data when placed)."""
 
     @property
     def hidden(self) -> bool:
         """Its tab is in the background: changes are remembered, nothing is drawn."""
         return self._hidden
+
+    @property
+    def catching_up(self) -> bool:
+        """Drawing what changed while hidden, now."""
+        return self._catching_up
 
     @property
     def missed_anything(self) -> bool:
@@ -56,11 +81,7 @@ class ConversationCatchUp(ConversationBursts):
         if self._hidden:
             return
         self._hidden = True
-        self._missed: list[Missed] = []
-        self._touched: dict[int, Entry] = {}
-        """Entries shown before the tab was hidden that changed since (once each)."""
-        self._placing: set[int] = set()
-        """Entries that came while hidden (drawn from their data when placed)."""
+        self._missed, self._touched, self._placing = [], {}, set()
 
     def catch_up(self) -> bool:
         """Its tab is shown again: what changed meanwhile is drawn, once. True if anything
@@ -76,14 +97,14 @@ class ConversationCatchUp(ConversationBursts):
                 self._bring_up_to_date(entry)
             for item in missed:
                 if isinstance(item, Notice):
-                    self._on_notice(item)
+                    self._place_notice(item)
                 elif isinstance(item, thread_changes.EntryAdded):
-                    self._on_change(item)
+                    self._draw_change(item)
                 else:
                     item()
         finally:
             self._catching_up = False
-        self._wake_clock()
+        self._shown_again()
         return bool(missed or touched)
 
     def when_shown(self, show: Callable[[], None]) -> None:
@@ -94,21 +115,18 @@ class ConversationCatchUp(ConversationBursts):
         else:
             show()
 
-    def _streams(self, entry: Entry) -> bool:
+    def streams(self, entry: Entry) -> bool:
         """Whether a message placed now may still be streaming: while catching up only the
         last entry of a running turn (the others are drawn from their data at once)."""
         if not self._catching_up:
             return True
-        entries = self.thread.entries
-        return self.thread.turn_running and bool(entries) and entries[-1] is entry
+        entries = self._thread.entries
+        return self._thread.turn_running and bool(entries) and entries[-1] is entry
 
-    def _known(self, entry: Entry) -> bool:
-        return entry.id in self.views or entry.id in self._frozen or entry.id in self._arriving
-
-    def _observe(self, change: thread_changes.Change) -> None:
-        """A change of the thread: handled now, or remembered while hidden."""
+    def observe(self, change: thread_changes.Change) -> None:
+        """A change of the thread: drawn now, or remembered while hidden."""
         if not self._hidden:
-            self._on_change(change)
+            self._draw_change(change)
             return
         match change:
             case (
@@ -122,14 +140,20 @@ class ConversationCatchUp(ConversationBursts):
                 for tool_call in entries:
                     self._remember(tool_call)
             case thread_changes.TurnStateChanged(running=False, stop_reason=stop_reason):
-                last = self.thread.entries[-1].id if self.thread.entries else 0
-                self._missed.append(partial(self._turn_ended, stop_reason, last, change.error))
+                last = self._thread.entries[-1].id if self._thread.entries else 0
+                ended = partial(self._end_turn, stop_reason, last, change.error)
+                self._missed.append(ended)
 
-    def _observe_notice(self, notice: Notice) -> None:
+    def observe_notice(self, notice: Notice) -> None:
+        """A notice of the agent: placed now, or remembered while hidden."""
         if self._hidden:
             self._missed.append(notice)
         else:
-            self._on_notice(notice)
+            self._place_notice(notice)
+
+    def _known(self, entry: Entry) -> bool:
+        shown = self._shown
+        return entry.id in shown.views or entry.id in shown.frozen or self._arriving(entry.id)
 
     def _remember(self, entry: Entry) -> None:
         if entry.id in self._placing:
@@ -143,7 +167,7 @@ class ConversationCatchUp(ConversationBursts):
     def _bring_up_to_date(self, entry: Entry) -> None:
         """An entry shown before the tab was hidden changed: a streaming message gets the text
         it missed, anything else is drawn again (as one change would)."""
-        view = self.views.get(entry.id)
+        view = self._shown.views.get(entry.id)
         if isinstance(view, AgentMessageView | ThoughtView):
             view.catch_up()
         else:
