@@ -156,6 +156,9 @@ async def test_alt_n_from_a_terminal_switches_tabs_and_types_nothing(tmp_path: P
     through Textual's own parser, as the driver reads them, and reach the app."""
     from textual._xterm_parser import XTermParser  # the driver's reading of terminal bytes
 
+    from acp_tui.ui import runtime
+
+    runtime.read_terminal_keys()  # as the entry point does before it builds the app
     async with workspace_app(tmp_path) as h:
         first = h.app.tabs[0]
         second = await open_tab(h)
