@@ -11,6 +11,8 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.launch_options import add_sandbox_writable, sandbox_writable
+
 if TYPE_CHECKING:
     from acp_tui.client.check import CheckReport
     from acp_tui.host.process_guard import ProcessGuard
@@ -73,14 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the agent's sandbox (default: the `sandbox` setting, else project where the kernel"
         " offers Landlock); the report says which ran and what it allowed",
     )
-    parser.add_argument(
-        "--sandbox-writable",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="one more place the sandboxed agent may write, this run only (repeated; it must"
-        " exist), e.g. the HOME a wrapper script gives the agent",
-    )
+    add_sandbox_writable(parser)
     parser.add_argument(
         "--protocol",
         type=int,
@@ -105,8 +100,6 @@ def main(argv: list[str]) -> int:
     split = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:split])
     agent_argv = argv[split + 1 :]
-    from acp_tui.launch_options import sandbox_writable
-
     try:
         writable = sandbox_writable(args.sandbox_writable)
     except ValueError as error:

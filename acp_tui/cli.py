@@ -19,7 +19,7 @@ from acp_tui.agent_choice import (
     open_catalog,
     resolve_preset,
 )
-from acp_tui.launch_options import LaunchOptions, sandbox_writable
+from acp_tui.launch_options import LaunchOptions, add_sandbox_writable, sandbox_writable
 from acp_tui.pydantic_plugins import skip_pydantic_plugins
 
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
@@ -109,14 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         " the user's secrets unreadable (default: the `sandbox` setting, else project where"
         " the kernel offers Landlock)",
     )
-    parser.add_argument(
-        "--sandbox-writable",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="one more place the sandboxed agent may write, this run only (repeated; it must"
-        " exist), e.g. the HOME a wrapper script gives the agent",
-    )
+    add_sandbox_writable(parser)
     return parser
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # (not `typing`'s: `--help` and `--version` import no more than they need)
 if TYPE_CHECKING:
+    from argparse import ArgumentParser
+
     from acp_tui.presets import Preset
 
 
@@ -61,6 +63,19 @@ class LaunchOptions:
 
 DEMO_NAME = "acp-tui demo agent"
 """What `--demo`'s agent is called before it says so itself (the name it gives, too)."""
+
+
+def add_sandbox_writable(parser: ArgumentParser) -> None:
+    """`--sandbox-writable DIR`, the same for `acp-tui` and `acp-tui check` (read with
+    `sandbox_writable`)."""
+    parser.add_argument(
+        "--sandbox-writable",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="one more place the sandboxed agent may write, this run only (repeated; it must"
+        " exist), e.g. the HOME a wrapper script gives the agent",
+    )
 
 
 def sandbox_writable(given: list[str]) -> tuple[Path, ...]:
