@@ -7,5 +7,6 @@ everything acp-tui does to the machine for a session: the cwd boundary (`boundar
 files and directories (`own_files`, `own_writes`, `app_dirs`, `local_files`, `screenshots`,
 `settings_file`, `error_log`), the shared directory watchers and the change monitor
 (`dir_watch`, `inotify`, `change_monitor`), the process guard that leaves no orphans
-(`process_guard`), and hooks for benchmarks (`gc_pauses`, `memory_snapshots`). It asks the user
-only through `asker`. No Textual."""
+(`process_guard`), and hooks for benchmarks (`gc_pauses`, `memory_snapshots`). It knows no UI: it
+asks the user through `asker`, the permission broker's signals and the write gate it is given.
+No Textual."""
