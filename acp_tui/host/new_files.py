@@ -1,6 +1,7 @@
 """Files and directories acp-tui creates new, never replacing anything: a private temporary
-directory (the inputs of `git merge-file`), the temporary file handed to the system viewer, a
-registry agent's download and its archive unpacked below a directory acp-tui made.
+directory (the inputs of `git merge-file`, `acp-tui check`'s scratch directory, the demo's
+sample project), the temporary file handed to the system viewer, a registry agent's download
+and its archive unpacked below a directory acp-tui made.
 
 Every path is walked with directory descriptors (`beneath`) without following any symlink: a
 symlink on the way (an archive's own link member, or one planted meanwhile) is refused
@@ -23,7 +24,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -48,6 +49,15 @@ def private_scratch(prefix: str = PREFIX) -> Iterator[Path]:
         yield directory
     finally:
         remove_tree(directory)
+
+
+def private_tree(prefix: str, files: Mapping[str, str]) -> Path:
+    """A new `private_directory` holding `files` (relative path → UTF-8 text, mode 0644, their
+    directories made): the demo's sample project. Its real path; left for the session."""
+    root = private_directory(prefix)
+    for relative, text in files.items():
+        write_new(root / relative, text.encode("utf-8"), mode=0o644)
+    return root
 
 
 def remove_tree(path: Path) -> None:
