@@ -67,13 +67,17 @@ class JsonlTrafficLog:
     symlink followed, locked against another acp-tui logging there). Lines are buffered: on an
     event loop the buffer is written `FLUSH_SECONDS` after the first unwritten line (later
     again while another process holds the file's lock), without one at once; always by
-    `flush()`, `close()` and at interpreter exit. I/O errors are logged once and then the log
-    stops writing: the app never crashes because of it.
+    `flush()`, `close()` and at interpreter exit. I/O errors are logged once (and told to
+    `on_failure`, the reason in words) and then the log stops writing: the app never crashes
+    because of it.
     """
 
-    def __init__(self, path: str | Path, opener: LogOpener) -> None:
+    def __init__(
+        self, path: str | Path, opener: LogOpener, on_failure: Callable[[str], None] | None = None
+    ) -> None:
         self.path = Path(path)
         self._opener = opener
+        self._on_failure = on_failure
         self._sink: LineSink | None = None
         self._pending: list[str] = []
         self._pending_size = 0
@@ -139,6 +143,9 @@ class JsonlTrafficLog:
         self._failed = True
         self._pending.clear()
         logger.warning("traffic log %s disabled: %s", self.path, exc)
+        if self._on_failure is not None:
+            strerror, filename = getattr(exc, "strerror", None), getattr(exc, "filename", None)
+            self._on_failure(f"{filename}: {strerror}" if strerror and filename else str(exc))
 
     def close(self) -> None:
         """Flush and close the file; later frames are not written."""

@@ -106,3 +106,14 @@ def test_two_logs_of_one_path_keep_every_line_whole(tmp_path: Path) -> None:
     second.close()
     tags = sorted(int(json.loads(line)["frame"]["tag"]) for line in path.read_text().splitlines())
     assert tags == list(range(40))
+
+
+def test_a_log_that_cannot_be_opened_says_why_once(tmp_path: Path) -> None:
+    (tmp_path / "log.jsonl").symlink_to(tmp_path / "elsewhere")
+    told: list[str] = []
+    log = JsonlTrafficLog(tmp_path / "log.jsonl", open_append_log, told.append)
+    log(_frame("a"))
+    log(_frame("b"))
+    log.close()
+    assert told == [f"{tmp_path / 'log.jsonl'}: is or goes through a symbolic link: not followed"]
+    assert not (tmp_path / "elsewhere").exists()

@@ -184,7 +184,9 @@ class AgentSession:
         self.traffic: Signal[TrafficEvent] = Signal("traffic")
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._log = JsonlTrafficLog(log_path, open_append_log) if log_path else None
+        self._log = (
+            JsonlTrafficLog(log_path, open_append_log, self._log_failed) if log_path else None
+        )
         self.log_path = log_path
         """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
         self.announce_log = False
@@ -382,6 +384,12 @@ class AgentSession:
         return self.terminals.get(terminal_id)
 
     # ----------------------------------------------------------------- lifecycle (continued)
+
+    def _log_failed(self, reason: str) -> None:
+        """The `--log` file was not opened or written (a link planted at its path, a full
+        disk): said, since the tab said where its traffic goes."""
+        text = f"This tab's ACP traffic is not logged: {safe_text(reason)}"
+        self.notices.emit(Notice(text, "warning"))
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
