@@ -115,3 +115,18 @@ def test_an_archive_read_through_the_host_is_not_a_symlink(tmp_path: Path) -> No
     with pytest.raises(PathChanged):
         extract(tmp_path / "download", "tar", target, "agent")
     assert list(target.iterdir()) == []
+
+
+def test_the_demos_sample_project_is_a_private_tree(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from acp_tui.demo.sample_project import SAMPLE_FILES
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    root = new_files.private_tree("acp-tui-demo-", SAMPLE_FILES)
+    assert root.parent == tmp_path and stat.S_IMODE(root.stat().st_mode) == 0o700
+    assert {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()} == set(
+        SAMPLE_FILES
+    )
+    assert (root / "src" / "app.py").read_text() == SAMPLE_FILES["src/app.py"]
