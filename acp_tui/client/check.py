@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.handshake import AuthMethodInfo
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import HoldWrites, Settings
+from acp_tui.host import new_files
 from acp_tui.host.asker import FixedAnswer
 from acp_tui.host.permissions import PendingPermission
 from acp_tui.host.process_guard import ProcessGuard
@@ -176,7 +176,7 @@ async def run_check(
     guard = guard if guard is not None else ProcessGuard()
     with contextlib.ExitStack() as stack:
         if cwd is None:
-            cwd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="acp-check-")))
+            cwd = stack.enter_context(new_files.private_scratch("acp-check-"))
         ui = CheckUi(auth)
         settings = Settings(hold_writes=HoldWrites.NEVER, protocol_version=protocol)
         session = CheckSession(

@@ -31,6 +31,7 @@ from acp_tui.client.permission_state import show_permissions_in
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.open import apply_session_setup
 from acp_tui.client.ui_port import ClientUi
+from acp_tui.host.local_files import LocalFileError, open_regular
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import DEFAULT_MAX_FRAME_BYTES
 from acp_tui.protocol.line_reader import READ_BLOCK, read_file_lines
@@ -146,7 +147,9 @@ def load_log(
     offset = 0
 
     try:
-        file = path.open("rb")
+        file = open_regular(path.absolute())
+    except LocalFileError as error:
+        raise ReplayError(str(error)) from error
     except OSError as error:
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from error
     frames = RecordedFrames(file)

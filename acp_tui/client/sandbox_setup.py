@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
+from acp_tui.host.local_files import read_regular_text
 from acp_tui.presets import Preset
 from acp_tui.sandbox.agent_dirs import program_id
 from acp_tui.sandbox.modes import SandboxMode
@@ -82,6 +83,12 @@ def session_roots(cwd: Path, settings: SandboxSettings) -> list[Path]:
     return roots + worktree_git_dirs(cwd)
 
 
+def _small_text(path: Path) -> str | None:
+    """A git pointer file (`.git`, `gitdir`), through the host: a regular file of at most 4 KiB,
+    never a FIFO the agent put there (a blocking read at every start)."""
+    return read_regular_text(path, max_bytes=4096, follow=True)
+
+
 def worktree_git_dirs(cwd: Path) -> list[Path]:
     """For a directory in a linked worktree: its own git directory (`.git/worktrees/NAME`: index,
     HEAD) and the shared objects, refs and logs, never the rest (hooks, config). The `.git`
@@ -94,12 +101,12 @@ def worktree_git_dirs(cwd: Path) -> list[Path]:
         if not marker.is_file():
             continue
         try:
-            text = marker.read_text(errors="replace").strip()
+            text = (_small_text(marker) or "").strip()
             gitdir = Path(text.removeprefix("gitdir:").strip())
             if not text.startswith("gitdir:") or not gitdir.is_absolute():
                 return []
-            back = Path((gitdir / "gitdir").read_text(errors="replace").strip())
-        except OSError:
+            back = Path((_small_text(gitdir / "gitdir") or "").strip())
+        except (OSError, ValueError):  # ValueError: a NUL in a name the agent wrote
             return []
         common = gitdir.parent.parent
         if gitdir.parent.name != "worktrees" or os.path.realpath(back) != os.path.realpath(marker):

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from acp_tui.host import new_files
 from acp_tui.host.atomic_write import atomic_write_text
 from acp_tui.host.permission_rules import user_data_dir
 from acp_tui.host.settings_file import SettingsFileError, read_settings_file
@@ -209,7 +210,8 @@ def save(directory: Path, records: Sequence[SessionRecord], *, path: Path | None
     _, problems = load(directory, path=path)
     if problems:  # keep what could not be read: never overwrite it unseen
         with contextlib.suppress(OSError):
-            os.replace(path, path.with_name(path.name + ".corrupt"))
+            real = Path(os.path.realpath(path))
+            new_files.move_into_place(real, real.with_name(real.name + ".corrupt"))
     data = {
         "version": FILE_VERSION,
         "directory": str(directory),

@@ -1,13 +1,14 @@
 """The small project `acp-tui --demo` opens, so the demo agent has real files to read and edit.
 
-`create_sample_project(root)` writes README.md, src/app.py and pyproject.toml into `root`.
+`SAMPLE_FILES` are README.md, src/app.py and pyproject.toml; the UI has the host make them in a
+new private directory (`host.new_files.private_tree`) for `acp-tui --demo` without `--cwd`;
+`create_sample_project(root)` writes them where a test says.
 The demo agent's `/edit` step changes three separate places of `APP_PY` (see
 `acp_tui.demo.content.APP_EDITS`), so the diff it proposes has three hunks.
 """
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 README_MD = """\
@@ -100,10 +101,3 @@ def create_sample_project(root: Path) -> None:
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-
-
-def new_sample_project() -> Path:
-    """A fresh temporary directory holding the demo project (`acp-tui --demo` without `--cwd`)."""
-    root = Path(tempfile.mkdtemp(prefix="acp-tui-demo-"))
-    create_sample_project(root)
-    return root

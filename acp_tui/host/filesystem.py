@@ -16,7 +16,8 @@ Errors answered to the agent (`RpcError`; ``data`` is ``{"path", "reason", ...}`
 
 - -32602 invalid params: malformed params; relative path / NUL byte / outside-cwd denial /
   target changed (see `boundary`); reasons ``"is_directory"``, ``"not_regular_file"``,
-  ``"binary"`` (not UTF-8 or contains NUL bytes), ``"too_large"``;
+  ``"binary"`` (not UTF-8 or contains NUL bytes), ``"too_large"``, ``"own_file"`` (one of
+  acp-tui's own files kept from the agent, `OwnFiles.kept_from_agent`: the `--log` files);
 - -32002 resource not found: the file to read does not exist (reason ``"not_found"``, message
   "Resource not found: PATH" as the SDKs word it). Outside the session roots this (like any other
   read error) is answered only after the user allowed the read: a path that does not exist is
@@ -220,6 +221,7 @@ class FileSystemHost:
             raise
         try:
             await self.policy.check_resolved(requested, real, "read", links=fa.links_of(info))
+            self._refuse_own(real, path)
         except BaseException:
             os.close(fd)
             raise
@@ -229,6 +231,19 @@ class FileSystemHost:
         if seen is not None:
             self._known[real] = seen
         return content
+
+    def _refuse_own(self, real: Path, path: str) -> None:
+        """One of acp-tui's own files kept from the agent (its traffic log, its XDG directories:
+        `OwnFiles.kept_from_agent`) is neither read nor written for it; told only after the
+        boundary's question, as any other error outside the roots."""
+        if self.own_files.kept_from_agent(real):
+            raise fa.error(
+                INVALID_PARAMS,
+                f"{path} is one of acp-tui's own files (a traffic log, its settings or state): "
+                "not for the agent",
+                path,
+                "own_file",
+            )
 
     def _reads_as_empty(self, resolved: Path, error: RpcError) -> bool:
         """A missing file inside the roots, for an agent that needs `missing_reads_empty`."""
@@ -269,6 +284,7 @@ class FileSystemHost:
             raise
         if target.real != consented or target.links > 1:
             await self.policy.check_resolved(requested, target.real, "write", links=target.links)
+        self._refuse_own(target.real, path)
         if target.read_only:
             await confirm_read_only(self._asker, path, target.real, target.info)
         outcome: ReviewOutcome | None = None

@@ -3,7 +3,10 @@ every open goes through a `beneath` walk (directory fds, ``O_NOFOLLOW`` on the f
 only regular files are read (a FIFO or a device is refused, never opened for a blocking read),
 and reads are bounded in size. Used for the file under review, the Changes view's current
 content, theme files, the $EDITOR draft (in a private directory made here) and what a path the
-user typed or pasted is (`path_kind`: the @-mention chips, a pasted media file).
+user typed or pasted is (`path_kind`: the @-mention chips, a pasted media file); and by the
+layers below the UI for the files they read that are not the agent's requests: a `--replay`
+log (`open_regular`: read in blocks, kept open), the registry's cached index, a linked
+worktree's `.git` file.
 
 Errors are `LocalFileError`s (an `OSError`) whose message names the path and says why.
 Blocking: run in a thread from async code.
@@ -18,11 +21,12 @@ import stat
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from acp_tui.host import beneath
 from acp_tui.host.atomic_write import atomic_write_bytes
 from acp_tui.host.beneath import PathChanged
+from acp_tui.host.open_beneath import NotRegularFile, open_entry
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -110,6 +114,26 @@ def read_regular(
     if len(data) > max_bytes:
         raise LocalFileError(f"{path} is too large (over {max_bytes} bytes): not read")
     return data
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """The regular file at the absolute `path` (symlinks followed by the walk, the final name
+    opened ``O_NOFOLLOW`` relative to its directory), open for reading in blocks; a directory, a
+    FIFO or a device is refused (`LocalFileError`) without any blocking open. `FileNotFoundError`
+    when nothing is there."""
+    try:
+        opened = open_entry(path)
+    except FileNotFoundError:
+        raise
+    except NotRegularFile as error:
+        raise LocalFileError(f"{error.strerror}: not read") from None
+    except OSError as error:
+        raise LocalFileError(f"cannot read {path}: {error.strerror or error}") from None
+    if opened.is_dir:
+        opened.close()
+        raise LocalFileError(f"{path} is a directory: not read")
+    os.set_blocking(opened.fd, True)
+    return os.fdopen(opened.fd, "rb")
 
 
 def read_regular_text(

@@ -6,6 +6,11 @@ worktrees under the data directory, where sessions work).
 
 They are never changes of the session: the change monitor skips them (no record, so no turn
 summary, no Changes view entry and no revert can touch them), and a revert refuses them.
+Some are kept from the agent too (`kept_from_agent`: `fs/read_text_file` and
+`fs/write_text_file` refuse them): the traffic logs (every frame of every tab, tokens included,
+and the record of what the agent did), the diagnostics a benchmark asks for, and the XDG
+directories (the remembered permission rules, saved sessions, the error log; not the git
+worktrees). An `/export` is the user's and stays the agent's to read.
 Paths are kept resolved (symlinks followed, as `boundary.resolve_path` does), and compared
 with the real paths the monitor and the change log carry.
 """
@@ -30,8 +35,11 @@ class OwnFiles:
         self._dirs: set[Path] = set()
         self._not_own: set[Path] = set()
         self._log_bases: list[Path] = []
+        self._kept: set[Path] = set()
+        self._kept_dirs: set[Path] = set()
         for directory in (app_dirs.data_dir(), app_dirs.cache_dir(), app_dirs.state_dir()):
             self.add_dir(directory)
+            self._kept_dirs |= {directory.absolute(), resolve_path(directory.absolute())}
         worktrees = app_dirs.data_dir() / app_dirs.WORKTREES
         self._not_own |= {worktrees.absolute(), resolve_path(worktrees.absolute())}
 
@@ -44,8 +52,8 @@ class OwnFiles:
 
     def add_tab_logs(self, path: Path) -> None:
         """Count the `--log` file `path` and every later tab's beside it (`tab_log_path`) as
-        acp-tui's own: every tab of the app logs there."""
-        self.add(path)
+        acp-tui's own, and kept from the agent: every tab of the app logs there."""
+        self._kept |= {self.add(path), Path(path).absolute()}
         self._log_bases += [Path(path).absolute(), resolve_path(Path(path).absolute())]
 
     def add_dir(self, path: Path) -> None:
@@ -59,10 +67,21 @@ class OwnFiles:
         collection, each record keeping the whole growing file twice."""
         gc_log = gc_pauses.log_path()
         if gc_log is not None:
-            self.add(gc_log)
+            self._kept |= {self.add(gc_log), Path(gc_log).absolute()}
         snapshots = memory_snapshots.directory()
         if snapshots is not None:
             self.add_dir(snapshots.absolute())
+            self._kept_dirs |= {snapshots.absolute(), resolve_path(snapshots.absolute())}
+
+    def kept_from_agent(self, real: Path) -> bool:
+        """Whether the agent's `fs/*` requests are refused at the real path `real`: a traffic
+        log (any tab's), a diagnostics file, anything in acp-tui's XDG directories but the git
+        worktrees (see the module doc)."""
+        if real in self._kept or any(is_tab_log_of(real, base) for base in self._log_bases):
+            return True
+        if any(is_within(real, d) for d in self._not_own):
+            return False
+        return any(is_within(real, d) for d in self._kept_dirs)
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, Path):

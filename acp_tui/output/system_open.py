@@ -10,22 +10,20 @@ import mimetypes
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
+from acp_tui.host import new_files
 
-def media_file(data: str, mime_type: str, directory: Path | None = None) -> Path:
-    """Write base64 `data` to a new file; raises ValueError when it is not base64."""
+
+def media_file(data: str, mime_type: str) -> Path:
+    """Write base64 `data` to a new private file (`host.new_files.temp_file`); raises
+    ValueError when it is not base64."""
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as error:
         raise ValueError(f"the block's data is not base64: {error}") from None
     suffix = mimetypes.guess_extension(mime_type, strict=False) or ".bin"
-    with tempfile.NamedTemporaryFile(
-        prefix="acp-tui-", suffix=suffix, dir=directory, delete=False
-    ) as handle:
-        handle.write(raw)
-    return Path(handle.name)
+    return new_files.temp_file(raw, suffix=suffix)
 
 
 def opener() -> list[str] | None:

@@ -6,9 +6,10 @@ import asyncio
 import atexit
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,26 @@ class TrafficEvent:
 
 FLUSH_SECONDS = 0.25
 """Buffered lines reach the file at most this long after they were logged (and at close)."""
+BUFFER_BYTES = 256 * 1024
+"""Lines buffered beyond this are written at once, without waiting for the scheduled flush."""
+
+
+class LineSink(Protocol):
+    """Where the log's lines go: a file the host opened (`acp_tui.host.append_log.AppendLog`);
+    the protocol layer opens no file itself."""
+
+    def append(self, data: bytes, *, patient: bool = False) -> bool:
+        """Append whole lines in one piece; False when it cannot now (try again later), unless
+        `patient`."""
+        ...
+
+    def close(self) -> None:
+        """Close the file."""
+        ...
+
+
+LogOpener = Callable[[Path], LineSink]
+"""Opens the log file at a path (`acp_tui.host.append_log.open_append_log`); raises `OSError`."""
 
 
 class JsonlTrafficLog:
@@ -42,31 +63,44 @@ class JsonlTrafficLog:
 
     Each line is `{"dir": "in"|"out", "t": <unix time>, "frame": <the frame>}`; a frame that is
     not valid JSON is kept as its raw string. A valid frame is written as it came (not parsed
-    and dumped again). Writes are buffered: on an event loop the buffer is flushed
-    `FLUSH_SECONDS` after the first unflushed line, without one at once; always by `flush()`,
-    `close()` and at interpreter exit. I/O errors are logged once and then the log stops
-    writing: the app never crashes because of it.
+    and dumped again). The file is opened by `opener` at the first frame (the host's rules: no
+    symlink followed, locked against another acp-tui logging there). Lines are buffered: on an
+    event loop the buffer is written `FLUSH_SECONDS` after the first unwritten line (later
+    again while another process holds the file's lock), without one at once; always by
+    `flush()`, `close()` and at interpreter exit. I/O errors are logged once (and told to
+    `on_failure`, the reason in words) and then the log stops writing: the app never crashes
+    because of it.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, opener: LogOpener, on_failure: Callable[[str], None] | None = None
+    ) -> None:
         self.path = Path(path)
-        self._file: IO[str] | None = None
+        self._opener = opener
+        self._on_failure = on_failure
+        self._sink: LineSink | None = None
+        self._pending: list[str] = []
+        self._pending_size = 0
         self._failed = False
         self._flush_scheduled = False
 
     def __call__(self, event: TrafficEvent) -> None:
         if self._failed:
             return
+        if self._sink is None:
+            try:
+                self._sink = self._opener(self.path)
+            except OSError as exc:
+                self._fail(exc)
+                return
+            atexit.register(self.flush)
         line = _log_line(event)
-        try:
-            if self._file is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("a", encoding="utf-8", buffering=256 * 1024)
-                atexit.register(self.flush)
-            self._file.write(line)
-        except OSError as exc:
-            self._fail(exc)
-            return
+        self._pending.append(line)
+        self._pending_size += len(line)
+        if self._pending_size > BUFFER_BYTES:
+            self._write(patient=self._pending_size > 8 * BUFFER_BYTES)
+            if self._failed or not self._pending:
+                return
         self._schedule_flush()
 
     def _schedule_flush(self) -> None:
@@ -78,32 +112,52 @@ class JsonlTrafficLog:
             self.flush()
             return
         self._flush_scheduled = True
-        loop.call_later(FLUSH_SECONDS, self.flush)
+        loop.call_later(FLUSH_SECONDS, self._flush_soon)
+
+    def _flush_soon(self) -> None:
+        self._flush_scheduled = False
+        if not self._write(patient=False):
+            self._schedule_flush()  # another acp-tui is writing this file: in a moment
 
     def flush(self) -> None:
         """Write what is buffered to the file now (scheduled within `FLUSH_SECONDS` of a frame, and
         at exit)."""
         self._flush_scheduled = False
-        if self._file is None or self._failed:
-            return
+        self._write(patient=True)
+
+    def _write(self, *, patient: bool) -> bool:
+        """Write the buffered lines; False when they wait for another writer's lock."""
+        if not self._pending or self._failed or self._sink is None:
+            return True
         try:
-            self._file.flush()
-        except (OSError, ValueError) as exc:  # ValueError: closed in the meantime
+            if not self._sink.append("".join(self._pending).encode("utf-8"), patient=patient):
+                return False
+        except OSError as exc:
             self._fail(exc)
+            return True
+        self._pending.clear()
+        self._pending_size = 0
+        return True
 
     def _fail(self, exc: Exception) -> None:
         self._failed = True
+        self._pending.clear()
         logger.warning("traffic log %s disabled: %s", self.path, exc)
+        if self._on_failure is not None:
+            strerror, filename = getattr(exc, "strerror", None), getattr(exc, "filename", None)
+            self._on_failure(f"{filename}: {strerror}" if strerror and filename else str(exc))
 
     def close(self) -> None:
         """Flush and close the file; later frames are not written."""
-        if self._file is not None:
+        self.flush()
+        self._failed = True
+        if self._sink is not None:
             atexit.unregister(self.flush)
             try:
-                self._file.close()
+                self._sink.close()
             except OSError as exc:
                 logger.warning("closing traffic log %s: %s", self.path, exc)
-            self._file = None
+            self._sink = None
 
 
 def _log_line(event: TrafficEvent) -> str:

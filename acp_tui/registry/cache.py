@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.host.local_files import open_regular, read_regular_text
 from acp_tui.registry import DEFAULT_URL
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class IndexCache:
         """The cached index (no network), or None when there is none (or it is unreadable).
         Parsed once per version of the file: read again only when the file changed."""
         try:
-            with self.body.open("rb") as file:
+            with open_regular(self.body.absolute()) as file:
                 info = os.fstat(file.fileno())
                 identity = (info.st_ino, info.st_size, info.st_mtime_ns)
                 if self._parsed is not None and self._parsed[0] == identity:
@@ -78,7 +79,9 @@ class IndexCache:
 
     def meta(self) -> dict[str, Any]:
         try:
-            meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
+            meta = json.loads(
+                read_regular_text(self.meta_path.absolute(), max_bytes=1 << 20, follow=True) or ""
+            )
         except (OSError, ValueError):
             return {}
         return meta if isinstance(meta, dict) else {}

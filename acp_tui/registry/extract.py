@@ -8,12 +8,13 @@ anything else is a raw binary.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import shutil
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
+
+from acp_tui.host import new_files
 
 if TYPE_CHECKING:  # (imported where an archive is opened: listing agents needs neither)
     import tarfile
@@ -144,31 +145,58 @@ def zip_file_type(member: zipfile.ZipInfo) -> int:
 
 def extract(archive_file: Path, kind: str, target: Path, raw_name: str) -> None:
     """Unpack `archive_file` into the empty directory `target` (a raw binary is copied there as
-    `raw_name`); raises `UnsafeArchive` before writing anything when a member is refused."""
-    if kind == "zip":
-        _extract_zip(archive_file, target)
-    elif kind == "tar":
-        _extract_tar(archive_file, target)
-    else:
-        destination = target / member_path(raw_name)
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(archive_file, destination)
-        destination.chmod(0o755)
+    `raw_name`); raises `UnsafeArchive` before writing anything when a member is refused.
+
+    Every member is then created through the host (`new_files`: a walk by directory
+    descriptors that follows no symlink, files created ``O_EXCL``), so even a link that the
+    checks let through, or one planted meanwhile, cannot carry a member out of `target`."""
+    with new_files.open_own(archive_file) as archive:
+        if kind == "zip":
+            _extract_zip(archive, target)
+        elif kind == "tar":
+            _extract_tar(archive, target)
+        else:
+            with new_files.create_file(target / member_path(raw_name), mode=0o755) as out:
+                shutil.copyfileobj(archive, out)
 
 
-def _extract_tar(archive_file: Path, target: Path) -> None:
+def _mode(permissions: int) -> int:
+    """A member's file mode: executable for all when it was for anyone, never setuid or
+    writable by others."""
+    return 0o755 if permissions & 0o111 else 0o644
+
+
+def _extract_tar(archive_file: BinaryIO, target: Path) -> None:
     import tarfile
 
     try:
-        with tarfile.open(archive_file, "r:*") as archive:
-            members = check_tar(archive)
-            # the data filter is a second guard (it refuses what check_tar refused already)
-            archive.extractall(target, members=members, filter="data")
+        with tarfile.open(fileobj=archive_file, mode="r:*") as archive:
+            for member in check_tar(archive):
+                _extract_tar_member(archive, member, target)
     except tarfile.TarError as error:
         raise UnsafeArchive(f"not a readable tar archive ({error})") from None
 
 
-def _extract_zip(archive_file: Path, target: Path) -> None:
+def _extract_tar_member(archive: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> None:
+    relative = member_path(member.name)
+    if not relative:
+        return
+    destination = target / relative
+    if member.isdir():
+        new_files.make_directory(destination)
+    elif member.issym():
+        new_files.make_symlink(destination, member.linkname)
+    elif member.islnk():
+        new_files.make_hard_link(destination, target / member_path(member.linkname))
+    else:
+        source = archive.extractfile(member)
+        if source is None:
+            raise UnsafeArchive(f"member {member.name!r} has no data")
+        with source, new_files.create_file(destination, mode=_mode(member.mode)) as out:
+            shutil.copyfileobj(source, out)
+
+
+def _extract_zip(archive_file: BinaryIO, target: Path) -> None:
     import zipfile
 
     try:
@@ -185,15 +213,12 @@ def _extract_zip_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, targe
     if not relative:
         return
     destination = target / relative
-    mode = member.external_attr >> 16
     if member.is_dir() or zip_file_type(member) == stat.S_IFDIR:
-        destination.mkdir(parents=True, exist_ok=True)
+        new_files.make_directory(destination)
         return
-    destination.parent.mkdir(parents=True, exist_ok=True)
     if stat.S_ISLNK(zip_file_type(member)):
-        os.symlink(archive.read(member).decode("utf-8"), destination)
+        new_files.make_symlink(destination, archive.read(member).decode("utf-8"))
         return
-    with archive.open(member) as source, open(destination, "xb") as out:
+    mode = _mode(member.external_attr >> 16)
+    with archive.open(member) as source, new_files.create_file(destination, mode=mode) as out:
         shutil.copyfileobj(source, out)
-    if mode & 0o111:
-        destination.chmod(0o755)

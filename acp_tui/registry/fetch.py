@@ -89,8 +89,7 @@ def _store(cache: IndexCache, body: bytes, etag: str | None, last_modified: str 
     meta = {"url": cache.url, "etag": etag, "last_modified": last_modified,
             "fetched_at": time.time()}  # fmt: skip
     try:
-        cache.dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(cache.body, body)
+        atomic_write_bytes(cache.body, body)  # (its directories made through the walk)
         atomic_write_bytes(cache.meta_path, json.dumps(meta).encode())
     except OSError:
         pass  # a cache that cannot be written is only slower next time

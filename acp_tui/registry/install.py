@@ -17,9 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shutil
 import stat
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -27,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.host import new_files
 from acp_tui.registry.extract import UnsafeArchive, archive_kind, extract
 from acp_tui.registry.fetch import user_agent
 from acp_tui.registry.index import BinaryTarget
@@ -81,7 +80,7 @@ class DownloadControl:
             self.cancelled.set()
             work, self._work = self._work, None
         if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
+            new_files.remove_tree(work)
 
     def check(self) -> None:
         if self.cancelled.is_set():
@@ -100,21 +99,23 @@ def install_binary(
     limits: Limits | None = None,
 ) -> Path:
     """The agent's install directory, downloading and unpacking it first when it is not there."""
-    final = install_dir(root, agent_id, version)
+    # the cache directory as the user set it up (a symlinked ~/.cache is theirs); below it, in
+    # what acp-tui makes, nothing is followed (`new_files`)
+    final = install_dir(Path(os.path.realpath(root)), agent_id, version)
     command_path(final, target.cmd)  # a command leading out is refused before any download
     if final.is_dir():
         return final
     control = control if control is not None else DownloadControl()
-    final.parent.mkdir(parents=True, exist_ok=True)
+    new_files.make_directory(final.parent)
     _remove_stale(final.parent)
     prefix = f".{version}.partial-{os.getpid()}-"
-    work = Path(tempfile.mkdtemp(prefix=prefix, dir=final.parent))
+    work = new_files.private_directory(prefix, final.parent)
     try:
         control.started(work)
         download = work / "download"
         _download(target, download, progress, timeout, control, limits or Limits())
         tree = work / "tree"
-        tree.mkdir()
+        new_files.make_directory(tree)
         kind = archive_kind(urllib.parse.urlsplit(target.archive).path)
         try:
             extract(download, kind, tree, target.cmd)
@@ -128,14 +129,14 @@ def install_binary(
         _check_command(tree, target.cmd)
         control.check()
         try:
-            os.rename(tree, final)
+            new_files.move_into_place(tree, final)
         except OSError:
             if not final.is_dir():  # (else another acp-tui installed it meanwhile: use that)
                 raise
         return final
     finally:
         control.finished()
-        shutil.rmtree(work, ignore_errors=True)
+        new_files.remove_tree(work)
 
 
 def _check_command(tree: Path, cmd: str) -> None:
@@ -145,9 +146,8 @@ def _check_command(tree: Path, cmd: str) -> None:
         raise InstallError(f"the command {safe_line(cmd)!r} leads out of the archive")
     if not real.is_file():
         raise InstallError(f"the archive has no file {safe_line(cmd)!r} to run")
-    mode = real.stat().st_mode
-    if not mode & stat.S_IXUSR:
-        real.chmod(stat.S_IMODE(mode) | 0o755)
+    if not real.stat().st_mode & stat.S_IXUSR:
+        new_files.make_executable(real)
 
 
 def _download(
@@ -166,7 +166,10 @@ def _download(
     done = 0
     pace = _Pace(limits)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response, open(path, "xb") as out:
+        with (
+            urllib.request.urlopen(request, timeout=timeout) as response,
+            new_files.create_file(path) as out,
+        ):
             length = response.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > MAX_DOWNLOAD_BYTES:
@@ -228,7 +231,7 @@ def _remove_stale(parent: Path) -> None:
             owner = entry.name.split(".partial-", 1)[1].split("-", 1)[0]
             gone = owner.isdigit() and not _running(int(owner))
             if gone or time.time() - entry.stat().st_mtime > STALE_SECONDS:
-                shutil.rmtree(entry, ignore_errors=True)
+                new_files.remove_tree(entry)
 
 
 def _running(pid: int) -> bool:

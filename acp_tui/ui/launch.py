@@ -66,9 +66,10 @@ def run_app(options: LaunchOptions, early: EarlyStart | None = None) -> int:
     if options.demo:
         argv = demo_argv()
         if options.cwd_defaulted:
-            from acp_tui.demo.sample_project import new_sample_project
+            from acp_tui.demo.sample_project import SAMPLE_FILES
+            from acp_tui.host.new_files import private_tree
 
-            cwd = new_sample_project()
+            cwd = private_tree("acp-tui-demo-", SAMPLE_FILES)
     if options.replay_path is not None:
         if early is not None:
             early.end()

@@ -4,10 +4,9 @@ put on top of the main checkout's current text, when the two do not overlap."""
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 from pathlib import Path
 
+from acp_tui.host import new_files
 from acp_tui.worktrees.git import GitError, git
 
 _NAMES = ("current", "base", "theirs")
@@ -15,9 +14,13 @@ _NAMES = ("current", "base", "theirs")
 
 def _write_inputs(texts: tuple[str, str, str]) -> Path:
     """(blocking) A private directory (0700) holding the three texts."""
-    directory = Path(tempfile.mkdtemp(prefix="acp-tui-merge-"))
-    for name, text in zip(_NAMES, texts, strict=True):
-        (directory / name).write_bytes(text.encode("utf-8"))
+    directory = new_files.private_directory("acp-tui-merge-")
+    try:
+        for name, text in zip(_NAMES, texts, strict=True):
+            new_files.write_new(directory / name, text.encode("utf-8"))
+    except BaseException:
+        new_files.remove_tree(directory)
+        raise
     return directory
 
 
@@ -30,7 +33,7 @@ async def merge_texts(current: str, base: str, theirs: str) -> str | None:
     except GitError:
         return None
     finally:
-        await asyncio.to_thread(shutil.rmtree, directory, True)
+        await asyncio.to_thread(new_files.remove_tree, directory)
     if result.returncode != 0:
         return None  # > 0: that many conflicts; < 0: an error
     try:

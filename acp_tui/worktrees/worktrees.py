@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.host import new_files
 from acp_tui.host.local_files import LocalFileError, read_regular
 from acp_tui.host.permission_rules import user_data_dir
 from acp_tui.worktrees.git import CHECKOUT_TIMEOUT, GitError, first_line, git
@@ -180,8 +181,9 @@ def _real(path: Path) -> Path:
 def _prepare(path: Path) -> Path:
     """Make the worktree's parent directory; `path` with that parent real (so the worktree's
     files are read without any symbolic link on the way)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return _real(path.parent) / path.name
+    parent = _real(path.parent)  # (the data directory as the user set it up)
+    new_files.make_directory(parent)  # below its real part, nothing followed
+    return parent / path.name
 
 
 def owned(path: Path) -> bool:

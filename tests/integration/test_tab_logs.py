@@ -52,3 +52,27 @@ async def test_every_tab_logs_its_frames_and_the_later_ones_say_where(tmp_path: 
         f"This tab's ACP traffic is logged to {tmp_path / 'traffic.tab2.jsonl'}"
     ]
     assert tmp_path / "traffic.tab2.jsonl" in first.fs.own_files
+
+
+async def test_a_link_planted_at_a_later_tabs_log_is_not_followed_and_said(
+    tmp_path: Path,
+) -> None:
+    """The first tab's agent made `traffic.tab2.jsonl -> victim` before the second tab began."""
+    log = tmp_path / "traffic.jsonl"
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    tab_log_path(log, 2).symlink_to(victim)
+    second = AgentSession(DEMO, tmp_path, HeadlessUi(), log_path=tab_log_path(log, 2),
+                          log_base=log, env_extra={"ACP_TUI_DEMO_SPEED": "0"})  # fmt: skip
+    notices: list[Notice] = []
+    second.notices.subscribe(notices.append)
+    try:
+        assert await second.start()
+    finally:
+        await second.close()
+    assert victim.read_text() == "keep\n"
+    warned = [n for n in notices if n.severity == "warning"]
+    assert [n.text for n in warned] == [
+        f"This tab's ACP traffic is not logged: {tab_log_path(log, 2)}: "
+        "is or goes through a symbolic link: not followed"
+    ]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from acp_tui.host.append_log import open_append_log
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.traffic import NOT_PARSED, JsonlTrafficLog, TrafficEvent
 
@@ -188,7 +189,7 @@ async def test_taps_see_every_frame_both_ways(pair, tmp_path) -> None:
     conn, peer = pair
     events: list[TrafficEvent] = []
     conn.add_tap(events.append)
-    log = JsonlTrafficLog(tmp_path / "logs" / "traffic.jsonl")
+    log = JsonlTrafficLog(tmp_path / "logs" / "traffic.jsonl", open_append_log)
     conn.add_tap(log)
 
     def broken_tap(event):
@@ -220,7 +221,7 @@ async def test_taps_see_every_frame_both_ways(pair, tmp_path) -> None:
 
 
 async def test_traffic_log_is_buffered_and_reaches_the_file_soon(tmp_path) -> None:
-    log = JsonlTrafficLog(tmp_path / "traffic.jsonl")
+    log = JsonlTrafficLog(tmp_path / "traffic.jsonl", open_append_log)
     frames = ['{"jsonrpc":"2.0","method":"a","params":{"x":[1,2]}}', '{"id":1,\r"result":null}\r']
     for frame in frames:
         log(TrafficEvent("in", 1.5, frame))
@@ -244,7 +245,7 @@ async def test_traffic_log_is_buffered_and_reaches_the_file_soon(tmp_path) -> No
 
 
 def test_traffic_log_trusts_the_connections_verdict_on_json(tmp_path) -> None:
-    log = JsonlTrafficLog(tmp_path / "traffic.jsonl")
+    log = JsonlTrafficLog(tmp_path / "traffic.jsonl", open_append_log)
     log(TrafficEvent("in", 1.0, '{"id":1,"result":{}}', json_ok=True))  # written as it came
     log(TrafficEvent("in", 2.0, '{"id":', json_ok=False))  # kept as a string
     log(TrafficEvent("in", 3.0, '{"id":', json_ok=None))  # unknown: checked by the log itself
@@ -271,7 +272,7 @@ async def test_a_connection_tells_its_taps_whether_a_frame_parsed() -> None:
 
 
 def test_traffic_log_never_raises_on_io_errors(tmp_path) -> None:
-    log = JsonlTrafficLog(tmp_path)  # a directory: open() fails
+    log = JsonlTrafficLog(tmp_path, open_append_log)  # a directory: the open fails
     log(TrafficEvent("in", 0.0, "{}"))
     log(TrafficEvent("out", 0.0, "{}"))
     log.close()

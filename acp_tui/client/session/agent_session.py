@@ -44,6 +44,7 @@ from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
 from acp_tui.host import error_log
+from acp_tui.host.append_log import open_append_log
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
@@ -183,7 +184,9 @@ class AgentSession:
         self.traffic: Signal[TrafficEvent] = Signal("traffic")
         self.traffic_store = TrafficStore()
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._log = JsonlTrafficLog(log_path) if log_path else None
+        self._log = (
+            JsonlTrafficLog(log_path, open_append_log, self._log_failed) if log_path else None
+        )
         self.log_path = log_path
         """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
         self.announce_log = False
@@ -382,6 +385,12 @@ class AgentSession:
 
     # ----------------------------------------------------------------- lifecycle (continued)
 
+    def _log_failed(self, reason: str) -> None:
+        """The `--log` file was not opened or written (a link planted at its path, a full
+        disk): said, since the tab said where its traffic goes."""
+        text = f"This tab's ACP traffic is not logged: {safe_text(reason)}"
+        self.notices.emit(Notice(text, "warning"))
+
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
 
@@ -442,7 +451,7 @@ class AgentSession:
         await self.changes.stop()
         await self.tasks.close()
         if self._log is not None:
-            self._log.flush()  # it is buffered
+            self._log.close()  # what is buffered written, the file closed
         self.set_state(SessionState.CLOSED)
 
     async def open_new(self) -> bool:
