@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
-from textual import messages
+from textual import events, messages
 from textual.app import App, ComposeResult
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
@@ -18,14 +18,16 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static, TextArea
 
+from acp_tui.ui.screens.elicitation_screen import FormInput
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.textual_internals import frame_pacing
 from acp_tui.ui.textual_internals.engine import EngineApp, EngineScreen
 from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
 from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 from tests.ui.headless_app import until
 
@@ -435,3 +437,76 @@ def test_the_screen_and_the_app_are_built_on_the_engine_with_one_base_each() -> 
     assert WorkspaceApp.__bases__ == (WorkspaceAppPort,)
     assert WorkspaceAppPort.__bases__ == (EngineApp,)
     assert AcpApp.__bases__ == (WorkspaceApp,)
+
+
+# ------------------------------------------------------------------------------- keys first
+# Not a change to Textual: a widget's own `on_key`/`on_paste` runs before the handlers of the
+# Textual class it extends, and `prevent_default` keeps those from running (Textual's
+# documented order), so the prompt and the form fields see each key first without the engine.
+
+
+def _typed_at_once(app: App[Any], *keys: tuple[str, str | None]) -> None:
+    """The keys queued to the app together, as a fast typist's reach it (not one per idle)."""
+    for key, character in keys:
+        app.post_message(events.Key(key, character))
+
+
+async def prompt_typed(stock: bool) -> tuple[str, list[str]]:
+    """`a`, `b`, enter, `c` typed at once into a stock `TextArea` or the `PromptInput`: the text
+    left and the prompts sent."""
+    sent: list[str] = []
+
+    class Typing(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TextArea() if stock else PromptInput()
+
+        def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
+            sent.append(message.text)
+
+    app = Typing()
+    async with app.run_test() as pilot:
+        area = app.query_one(TextArea)
+        area.focus()
+        await pilot.pause()
+        _typed_at_once(app, ("a", "a"), ("b", "b"), ("enter", None), ("c", "c"))
+        await until(pilot, lambda: area.text.endswith("c"), "the keys typed")
+        app.post_message(events.Paste("one\r\ntwo"))
+        await until(pilot, lambda: "two" in area.text, "the paste")
+        return area.text, sent
+
+
+async def test_the_prompt_sees_each_key_before_the_text_area() -> None:
+    """The documented difference: Enter sends what was typed before it (inserting no line), and
+    the paste is one edit with its line endings made `\\n`; every other key as Textual types it."""
+    stock_text, stock_sent = await prompt_typed(stock=True)
+    text, sent = await prompt_typed(stock=False)
+    assert (stock_text, stock_sent) == ("ab\ncone\ntwo", [])
+    assert (text, sent) == ("cone\ntwo", ["ab"])
+
+
+async def form_typed(stock: bool) -> list[str]:
+    """`x`, enter, `y` typed at once into a stock `Input` or a `FormInput`: the values sent."""
+    sent: list[str] = []
+
+    class Form(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Input() if stock else FormInput()
+
+        def on_input_submitted(self, message: Input.Submitted) -> None:
+            sent.append(message.value)
+
+    app = Form()
+    async with app.run_test() as pilot:
+        field = app.query_one(Input)
+        field.focus()
+        await pilot.pause()
+        _typed_at_once(app, ("x", "x"), ("enter", None), ("y", "y"))
+        await until(pilot, lambda: bool(sent) and field.value == "xy", "the keys typed")
+        return sent
+
+
+async def test_a_form_field_sends_its_value_with_the_enter_key() -> None:
+    """Textual's enter is a binding, run once the key bubbled to the app: the `y` typed after it
+    is in the value by then. The form field sends the value as it was at the enter."""
+    assert await form_typed(stock=True) == ["xy"]
+    assert await form_typed(stock=False) == ["x"]

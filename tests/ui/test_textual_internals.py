@@ -20,7 +20,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Static
 
 import acp_tui.ui
 from acp_tui.ui import textual_internals
@@ -300,12 +300,6 @@ async def test_styles_key_changes_with_a_style() -> None:
         before = styles_key(static.styles)
         static.styles.padding = (1, 2)
         assert styles_key(static.styles) != before, "Textual changed: RenderStyles._cache_key"
-
-
-def test_text_area_key_handlers() -> None:
-    assert _params(_has(TextArea, "_on_key", "TextArea._on_key")) == ["self", "event"]
-    assert _params(_has(TextArea, "_on_paste", "TextArea._on_paste")) == ["self", "event"]
-    assert _params(_has(Input, "_on_key", "Input._on_key")) == ["self", "event"]
 
 
 def test_escape_digit_is_read_as_alt_digit() -> None:

@@ -56,8 +56,6 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   (`forget_closed_watchers`: the footer's old keys).
 - `Widget._styles_cache`, `Widget._vertical_scrollbar` (and the horizontal one, the corner):
   the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
-- `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
-  text area or field acts on it (`keys_first.py`).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
 """

@@ -21,9 +21,15 @@ that change it, in the order written here and nowhere else (no order of base cla
 
 Each step is a plain object in its own module, holding its own state; a screen or app built on
 these owns them (`engine`). What acp-tui changes in single widgets stays with the widget, one
-hook each and no order to keep: `QuickScrollbars` (`quick_scrollbar.py`), `KeysFirstTextArea`
-and `KeysFirstInput` (`keys_first.py`), `WrapRow` (`wrap_layout.py`); and `repaint_soon`
-(`quick_repaint.py`) is what a widget calls instead of `refresh`.
+hook each and no order to keep: `QuickScrollbars` (`quick_scrollbar.py`), `WrapRow`
+(`wrap_layout.py`); and `repaint_soon` (`quick_repaint.py`) is what a widget calls instead of
+`refresh`.
+
+Not here, because it changes nothing in Textual: keys first. The prompt (`PromptInput`) and a
+form's text field (`FormInput`) see each key and paste before the text area or field acts on it
+with their own public `on_key`/`on_paste`: Textual calls a subclass's handler before its base
+classes' and `prevent_default` skips theirs (`tests/ui/test_engine.py` runs both against the stock
+widgets).
 """
 
 from __future__ import annotations
