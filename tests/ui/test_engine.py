@@ -12,7 +12,7 @@ import pytest
 from rich.segment import Segment
 from textual import events, messages
 from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -20,7 +20,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Button, Input, Static, TextArea
 
 from acp_tui.ui.screens.elicitation_screen import FormInput
 from acp_tui.ui.screens.main import MainScreen
@@ -30,6 +30,7 @@ from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
 from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
 from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollBar
+from acp_tui.ui.textual_internals.wrap_layout import WrapRow
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 from tests.ui.headless_app import until
@@ -613,3 +614,49 @@ async def test_the_quick_scrollbar_shows_what_textual_shows_painting_a_few_lines
     assert stock.styled_rows >= positions * 12  # Textual's own: every row of the bar, each time
     assert ours.styled_rows == 0
     assert 0 < ours.painted_lines <= positions * 4  # above, thumb's ends, below: its few lines
+
+
+# ------------------------------------------------------------------------------- wrap layout
+
+OPTIONS = ("Allow (a)", "Always allow edits (A)", "Reject (r)", "Always reject (R)")
+
+
+async def buttons_shown(wrap: bool, width: int) -> tuple[list[list[Segment]], list[str]]:
+    """A permission card's buttons in a `WrapRow` or a stock `Horizontal`, `width` columns wide:
+    the screen's lines (segments, and text)."""
+
+    class Row(App[None]):
+        CSS = "Button { margin-right: 1; min-width: 12; } Horizontal { height: auto; }"
+
+        def compose(self) -> ComposeResult:
+            with WrapRow() if wrap else Horizontal():
+                for label in OPTIONS:
+                    yield Button(label)
+            yield Static("below")
+
+    app = Row()
+    async with app.run_test(size=(width, 10)) as pilot:
+        await until(pilot, lambda: any("below" in line for line in _shown(app)), "the row")
+        await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        return [list(strip) for strip in strips], [strip.text for strip in strips]
+
+
+async def test_a_wrap_row_that_fits_shows_what_a_horizontal_row_shows() -> None:
+    stock, _ = await buttons_shown(wrap=False, width=100)
+    ours, text = await buttons_shown(wrap=True, width=100)
+    assert ours == stock
+    assert "Always reject (R)" in text[1]
+
+
+async def test_a_wrap_row_too_wide_goes_on_below_where_a_horizontal_row_is_clipped() -> None:
+    """The documented difference: at 50 columns Textual's row runs off the edge (the last button
+    is not on the screen); the wrap row puts the buttons that do not fit on the next line."""
+    _, stock = await buttons_shown(wrap=False, width=50)
+    _, ours = await buttons_shown(wrap=True, width=50)
+    assert "Always reject" not in "".join(stock)
+    fit = len(" Allow (a)    Always allow edits (A) ")  # the buttons that fit, as Textual's row
+    assert [line[:fit] for line in ours[:3]] == [line[:fit] for line in stock[:3]]
+    assert "Reject (r)" not in ours[1]
+    assert "Reject (r)" in ours[4] and "Always reject (R)" in ours[4]
+    assert "below" in ours[6]

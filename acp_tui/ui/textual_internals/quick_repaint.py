@@ -1,5 +1,7 @@
 """A region of a widget repainted by the next frame without the messages `Widget.refresh` posts.
 
+A fix Textual could take upstream: `refresh` of a shown widget could mark its screen at once.
+
 `Widget.refresh(region)` marks the region and prompts the widget; at its idle it posts `Update`
 to its screen, which adds it to the widgets to paint and prompts itself; at the screen's idle the
 update timer resumes and the next frame paints the region. A streamed message repaints a line
