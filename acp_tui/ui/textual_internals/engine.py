@@ -33,9 +33,9 @@ these owns them (`engine`). What stays with a widget: `WrapRow` (`wrap_layout.py
 whose layout wraps its children. A layout belongs to the container it arranges: the widget's
 public `layout` property, which `WrapRow` overrides (the `layout` style names one of the layouts
 in Textual's process-wide map, which acp-tui does not write to), so it is no step of the screen
-or the app, and has no order to keep. It reads
-the private `textual._resolve.resolve_box_models` (each child's box at a width, as Textual's
-layouts read them) and is tested against a stock `Horizontal`.
+or the app, and has no order to keep. It reads the private `textual._resolve.resolve_box_models`
+(each child's box at a width, as Textual's layouts read them) and is tested against a stock
+`Horizontal`.
 
 Not here, because it changes nothing in Textual: keys first. The prompt (`PromptInput`) and a
 form's text field (`FormInput`) see each key and paste before the text area or field acts on it
