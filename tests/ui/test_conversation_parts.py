@@ -9,7 +9,6 @@ from textual.widget import Widget
 from acp_tui.client.events import Notice
 from acp_tui.thread import thread_changes
 from acp_tui.thread.thread import Thread
-from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.conversation_catch_up import CatchUp
 from acp_tui.ui.widgets.conversation_shown import ShownEntries
@@ -20,8 +19,8 @@ def text(value: str) -> dict[str, str]:
     return {"type": "text", "text": value}
 
 
-def test_the_view_has_two_bases_and_no_mixin() -> None:
-    assert ConversationView.__bases__ == (QuickScrollbars, VerticalScroll)
+def test_the_view_has_one_base_and_no_mixin() -> None:
+    assert ConversationView.__bases__ == (VerticalScroll,)
 
 
 def test_a_hidden_tab_draws_what_came_once_and_in_order_when_shown() -> None:

@@ -10,22 +10,28 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
-from textual import messages
+from textual import events, messages
 from textual.app import App, ComposeResult
+from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Button, Input, Static, TextArea
 
+from acp_tui.ui.screens.elicitation_screen import FormInput
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.textual_internals import frame_pacing
 from acp_tui.ui.textual_internals.engine import EngineApp, EngineScreen
 from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
 from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
+from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollBar
+from acp_tui.ui.textual_internals.wrap_layout import WrapRow
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 from tests.ui.headless_app import until
 
@@ -58,8 +64,9 @@ def test_each_screen_hook_is_overridden_once_by_the_engine(hook: str) -> None:
     assert _overriders(MainScreen, hook) == ["EngineScreen"]
 
 
-def test_the_app_hook_is_overridden_once_by_the_engine() -> None:
-    assert _overriders(WorkspaceApp, "delay_update") == ["EngineApp"]
+@pytest.mark.parametrize("hook", ["delay_update", "_register"])
+def test_each_app_hook_is_overridden_once_by_the_engine(hook: str) -> None:
+    assert _overriders(WorkspaceApp, hook) == ["EngineApp"]
 
 
 def test_the_steps_run_in_the_order_written_in_the_engine() -> None:
@@ -316,9 +323,9 @@ def _counting_updates(base: type[Screen[Any]]) -> Screen[Any]:
 
 
 async def repaint(engine: bool) -> tuple[int, int, list[str]]:
-    """A widget's text changed and repainted (`refresh` on a stock screen, `repaint_soon` on
-    the engine's): the `Update` messages the screen got, the rows the frame rendered, and what
-    the screen shows."""
+    """A widget's text changed and repainted with `repaint_soon` on a stock screen (where it is
+    `refresh`) or the engine's: the `Update` messages the screen got, the rows the frame
+    rendered, and what the screen shows."""
     screen = _counting_updates(EngineScreen if engine else Screen)
 
     class One(App[None]):
@@ -332,10 +339,7 @@ async def repaint(engine: bool) -> tuple[int, int, list[str]]:
         row = screen.query_one(OneRow)
         before = screen.updates  # type: ignore[attr-defined]
         row.text, row.rows = "after", 0
-        if engine:
-            repaint_soon(row, Region(0, 0, row.size.width, 1))
-        else:
-            row.refresh(Region(0, 0, row.size.width, 1))
+        repaint_soon(row, Region(0, 0, row.size.width, 1))  # (`refresh` on a stock screen)
         await until(pilot, lambda: row.rows > 0, "the repaint")
         await pilot.pause(0.1)
         rows = row.rows
@@ -435,3 +439,224 @@ def test_the_screen_and_the_app_are_built_on_the_engine_with_one_base_each() -> 
     assert WorkspaceApp.__bases__ == (WorkspaceAppPort,)
     assert WorkspaceAppPort.__bases__ == (EngineApp,)
     assert AcpApp.__bases__ == (WorkspaceApp,)
+
+
+# ------------------------------------------------------------------------------- keys first
+# Not a change to Textual: a widget's own `on_key`/`on_paste` runs before the handlers of the
+# Textual class it extends, and `prevent_default` keeps those from running (Textual's
+# documented order), so the prompt and the form fields see each key first without the engine.
+
+
+def _typed_at_once(app: App[Any], *keys: tuple[str, str | None]) -> None:
+    """The keys queued to the app together, as a fast typist's reach it (not one per idle)."""
+    for key, character in keys:
+        app.post_message(events.Key(key, character))
+
+
+async def prompt_typed(stock: bool) -> tuple[str, list[str]]:
+    """`a`, `b`, enter, `c` typed at once into a stock `TextArea` or the `PromptInput`: the text
+    left and the prompts sent."""
+    sent: list[str] = []
+
+    class Typing(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TextArea() if stock else PromptInput()
+
+        def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
+            sent.append(message.text)
+
+    app = Typing()
+    async with app.run_test() as pilot:
+        area = app.query_one(TextArea)
+        area.focus()
+        await pilot.pause()
+        _typed_at_once(app, ("a", "a"), ("b", "b"), ("enter", None), ("c", "c"))
+        await until(pilot, lambda: area.text.endswith("c"), "the keys typed")
+        app.post_message(events.Paste("one\r\ntwo"))
+        await until(pilot, lambda: "two" in area.text, "the paste")
+        return area.text, sent
+
+
+async def test_the_prompt_sees_each_key_before_the_text_area() -> None:
+    """The documented difference: Enter sends what was typed before it (inserting no line), and
+    the paste is one edit with its line endings made `\\n`; every other key as Textual types it."""
+    stock_text, stock_sent = await prompt_typed(stock=True)
+    text, sent = await prompt_typed(stock=False)
+    assert (stock_text, stock_sent) == ("ab\ncone\ntwo", [])
+    assert (text, sent) == ("cone\ntwo", ["ab"])
+
+
+async def form_typed(stock: bool) -> list[str]:
+    """`x`, enter, `y` typed at once into a stock `Input` or a `FormInput`: the values sent."""
+    sent: list[str] = []
+
+    class Form(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Input() if stock else FormInput()
+
+        def on_input_submitted(self, message: Input.Submitted) -> None:
+            sent.append(message.value)
+
+    app = Form()
+    async with app.run_test() as pilot:
+        field = app.query_one(Input)
+        field.focus()
+        await pilot.pause()
+        _typed_at_once(app, ("x", "x"), ("enter", None), ("y", "y"))
+        await until(pilot, lambda: bool(sent) and field.value == "xy", "the keys typed")
+        return sent
+
+
+async def test_a_form_field_sends_its_value_with_the_enter_key() -> None:
+    """Textual's enter is a binding, run once the key bubbled to the app: the `y` typed after it
+    is in the value by then. The form field sends the value as it was at the enter."""
+    assert await form_typed(stock=True) == ["xy"]
+    assert await form_typed(stock=False) == ["x"]
+
+
+# --------------------------------------------------------------------------- quick scrollbar
+
+
+class AskingScroll(VerticalScroll):
+    """A scroll that asks for the quick bar (a stock app ignores it), its bar's gutter stable
+    (the conversation's) or not."""
+
+    QUICK_SCROLLBAR = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("\n".join(f"line {index}" for index in range(200)))
+
+
+@dataclass
+class Scrolled:
+    frames: list[list[list[Segment]]]
+    """The whole screen at each position, each line's segments (text and style)."""
+    styled_rows: int
+    """Rows of the bar drawn through Textual's styles cache (a Rich render per pass)."""
+    painted_lines: int
+    """Lines the quick bar painted itself."""
+    quick: bool
+
+
+async def scroll_through(engine: bool, gutter: str, monkeypatch: pytest.MonkeyPatch) -> Scrolled:
+    """Page down through 200 lines and back up with the keys, in a stock app or the engine's: what
+    each position shows and the bar's lines drawn."""
+    from textual._styles_cache import StylesCache
+
+    from acp_tui.ui.markdown import screen_lines
+    from acp_tui.ui.textual_internals import quick_scrollbar
+
+    scrolled = Scrolled([], 0, 0, quick=False)
+    render_widget = StylesCache.render_widget
+    render_line = StylesCache.render_line
+    rendering: list[Widget] = []
+
+    def counting_widget(cache: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
+        rendering.append(widget)
+        try:
+            return render_widget(cache, widget, crop)
+        finally:
+            rendering.pop()
+
+    def counting_line(cache: StylesCache, *args: Any, **kwargs: Any) -> Any:
+        if rendering and isinstance(rendering[-1], ScrollBar):
+            scrolled.styled_rows += 1
+        return render_line(cache, *args, **kwargs)
+
+    paint = screen_lines.paint  # (what the quick bar paints its lines with)
+
+    def counting_paint(*args: Any) -> Strip:
+        scrolled.painted_lines += 1
+        return paint(*args)
+
+    monkeypatch.setattr(StylesCache, "render_widget", counting_widget)
+    monkeypatch.setattr(StylesCache, "render_line", counting_line)
+    monkeypatch.setattr(quick_scrollbar, "paint", counting_paint)
+    try:
+        return await _scroll_through(engine, gutter, scrolled)
+    finally:
+        monkeypatch.undo()
+
+
+async def _scroll_through(engine: bool, gutter: str, scrolled: Scrolled) -> Scrolled:
+    class Scrolling((EngineApp if engine else App)[None]):  # type: ignore[misc]
+        CSS = f"AskingScroll {{ scrollbar-gutter: {gutter}; }}"
+
+        def compose(self) -> ComposeResult:
+            yield AskingScroll()
+
+    app = Scrolling()
+    app.animation_level = "none"  # (a page down in one step: one position, one frame)
+    async with app.run_test(size=(30, 12)) as pilot:
+        scroll = app.query_one(AskingScroll)
+        scroll.focus()
+        await until(pilot, lambda: scroll.vertical_scrollbar.size.height == 12, "the bar")
+        scrolled.quick = isinstance(scroll.vertical_scrollbar, QuickScrollBar)
+        for key in ["pagedown"] * 6 + ["end", "pageup", "home"]:
+            await pilot.press(key)
+            await until(pilot, lambda: not scroll.is_scrolling, "scrolled")
+            await pilot.pause()
+            strips = app.screen._compositor.render_strips()
+            scrolled.frames.append([list(strip) for strip in strips])
+    return scrolled
+
+
+@pytest.mark.parametrize("gutter", ["stable", "auto"])
+async def test_the_quick_scrollbar_shows_what_textual_shows_painting_a_few_lines(
+    gutter: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stock = await scroll_through(False, gutter, monkeypatch)
+    ours = await scroll_through(True, gutter, monkeypatch)
+    assert (stock.quick, ours.quick) == (False, True)
+    assert ours.frames == stock.frames
+    assert len({str(frame) for frame in ours.frames}) == 9  # (each position a new screen)
+    positions = len(ours.frames)
+    assert stock.styled_rows >= positions * 12  # Textual's own: every row of the bar, each time
+    assert ours.styled_rows == 0
+    assert 0 < ours.painted_lines <= positions * 4  # above, thumb's ends, below: its few lines
+
+
+# ------------------------------------------------------------------------------- wrap layout
+
+OPTIONS = ("Allow (a)", "Always allow edits (A)", "Reject (r)", "Always reject (R)")
+
+
+async def buttons_shown(wrap: bool, width: int) -> tuple[list[list[Segment]], list[str]]:
+    """A permission card's buttons in a `WrapRow` or a stock `Horizontal`, `width` columns wide:
+    the screen's lines (segments, and text)."""
+
+    class Row(App[None]):
+        CSS = "Button { margin-right: 1; min-width: 12; } Horizontal { height: auto; }"
+
+        def compose(self) -> ComposeResult:
+            with WrapRow() if wrap else Horizontal():
+                for label in OPTIONS:
+                    yield Button(label)
+            yield Static("below")
+
+    app = Row()
+    async with app.run_test(size=(width, 10)) as pilot:
+        await until(pilot, lambda: any("below" in line for line in _shown(app)), "the row")
+        await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        return [list(strip) for strip in strips], [strip.text for strip in strips]
+
+
+async def test_a_wrap_row_that_fits_shows_what_a_horizontal_row_shows() -> None:
+    stock, _ = await buttons_shown(wrap=False, width=100)
+    ours, text = await buttons_shown(wrap=True, width=100)
+    assert ours == stock
+    assert "Always reject (R)" in text[1]
+
+
+async def test_a_wrap_row_too_wide_goes_on_below_where_a_horizontal_row_is_clipped() -> None:
+    """The documented difference: at 50 columns Textual's row runs off the edge (the last button
+    is not on the screen); the wrap row puts the buttons that do not fit on the next line."""
+    _, stock = await buttons_shown(wrap=False, width=50)
+    _, ours = await buttons_shown(wrap=True, width=50)
+    assert "Always reject" not in "".join(stock)
+    fit = len(" Allow (a)    Always allow edits (A) ")  # the buttons that fit, as Textual's row
+    assert [line[:fit] for line in ours[:3]] == [line[:fit] for line in stock[:3]]
+    assert "Reject (r)" not in ours[1]
+    assert "Reject (r)" in ours[4] and "Always reject (R)" in ours[4]
+    assert "below" in ours[6]

@@ -5,7 +5,7 @@ each of its rows through the styles cache."""
 from __future__ import annotations
 
 import pytest
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.geometry import Offset, Region
 from textual.scrollbar import ScrollBar
@@ -15,16 +15,17 @@ from textual.widgets import Static
 from acp_tui.ui.markdown import screen_lines
 from acp_tui.ui.markdown.screen_lines import Look
 from acp_tui.ui.textual_internals import quick_scrollbar
-from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollBar, QuickScrollbars
+from acp_tui.ui.textual_internals.engine import EngineApp
+from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollBar
 from acp_tui.ui.widgets.conversation import ConversationView
 from tests.ui.headless_app import headless_app, until
 
 
-class Scroll(QuickScrollbars, VerticalScroll):
-    pass
+class Scroll(VerticalScroll):
+    QUICK_SCROLLBAR = True
 
 
-class ScrollApp(App[None]):
+class ScrollApp(EngineApp[None]):
     def compose(self) -> ComposeResult:
         with Scroll():
             yield Static("\n".join(f"line {index}" for index in range(200)))

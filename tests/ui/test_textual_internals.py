@@ -20,7 +20,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Static
 
 import acp_tui.ui
 from acp_tui.ui import textual_internals
@@ -33,6 +33,7 @@ from acp_tui.ui.textual_internals import (
     use_compositor,
     write_to_terminal,
 )
+from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 
@@ -141,6 +142,8 @@ def test_quick_scrollbar_internals() -> None:
 
     start = _has(App, "_start_widget", "App._start_widget")
     assert _params(start) == ["self", "parent", "widget"]
+    register = _params(_has(App, "_register", "App._register"))
+    assert register == ["self", "parent", "widgets", "before", "after", "cache"]
     _has(ScrollBarRender, "render_bar", "ScrollBarRender.render_bar")
     bar = _params(ScrollBarRender.render_bar)
     assert bar == [
@@ -205,14 +208,20 @@ class Counted(Widget):
         return Strip([Segment(self.text if y == 0 else "")])
 
 
-class CountedApp(App[None]):
+class CountedScreen(EngineScreen):
     def compose(self) -> ComposeResult:
         yield Counted()
 
 
+class CountedApp(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(CountedScreen())
+
+
 async def test_quick_repaint_paints_the_region_in_the_next_frame() -> None:
-    """`repaint_soon` (Widget._set_dirty, _layout_cache, _rich_style_cache, Screen._dirty_widgets,
-    _update_timer, App._batch_count): the region painted by the next frame, not refreshed."""
+    """`repaint_soon` on an engine's screen (Widget._set_dirty, _layout_cache, _rich_style_cache,
+    Screen._dirty_widgets, _update_timer, App._batch_count): the region painted by the next
+    frame, not refreshed."""
     for name in ("_set_dirty", "_layout_cache", "_rich_style_cache"):
         assert hasattr(Widget, name) or name in Widget.__init__.__code__.co_names, name
     assert _params(_has(Widget, "_set_dirty", "Widget._set_dirty")) == ["self", "regions"]
@@ -220,7 +229,7 @@ async def test_quick_repaint_paints_the_region_in_the_next_frame() -> None:
     app = CountedApp()
     async with app.run_test() as pilot:
         await pilot.pause()
-        counted = app.query_one(Counted)
+        counted = app.screen.query_one(Counted)
         assert isinstance(app._batch_count, int), "Textual changed: App._batch_count"
         counted.text, counted.asked = "after", 0
         repaint_soon(counted, Region(0, 0, counted.size.width, 1))
@@ -300,12 +309,6 @@ async def test_styles_key_changes_with_a_style() -> None:
         before = styles_key(static.styles)
         static.styles.padding = (1, 2)
         assert styles_key(static.styles) != before, "Textual changed: RenderStyles._cache_key"
-
-
-def test_text_area_key_handlers() -> None:
-    assert _params(_has(TextArea, "_on_key", "TextArea._on_key")) == ["self", "event"]
-    assert _params(_has(TextArea, "_on_paste", "TextArea._on_paste")) == ["self", "event"]
-    assert _params(_has(Input, "_on_key", "Input._on_key")) == ["self", "event"]
 
 
 def test_escape_digit_is_read_as_alt_digit() -> None:

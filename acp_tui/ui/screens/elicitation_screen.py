@@ -34,7 +34,6 @@ from acp_tui.client.elicitation import (
 )
 from acp_tui.ui.key_guard import CHOOSE_KEY, QuestionKeys
 from acp_tui.ui.plain import notify
-from acp_tui.ui.textual_internals.keys_first import KeysFirstInput
 from acp_tui.ui.widgets.guard_hint import GuardHint
 
 FORM_KEYS = "enter next text field, accept from the last · tab next field · esc cancel"
@@ -42,17 +41,17 @@ RELEASE_POLL = 0.1  # seconds between looks at whether the form may take keys
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_]+")
 
 
-class FormInput(KeysFirstInput):
+class FormInput(Input):
     """A text field whose enter is taken with the key, not by a binding after it bubbled (a key
-    typed right after enter would be in the value by then)."""
+    typed right after enter would be in the value by then): Textual calls this `on_key` before
+    the field's own handling, which `prevent_default` skips."""
 
-    async def key_first(self, event: events.Key) -> bool:
+    async def on_key(self, event: events.Key) -> None:
         if event.key != "enter":
-            return False
+            return
         event.stop()
         event.prevent_default()
         self.post_message(self.Submitted(self, self.value))
-        return True
 
 
 def field_id(index: int, name: str) -> str:

@@ -21,12 +21,13 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   `Widget._repaint_regions`: one frame per layout (the repaints it already painted dropped).
 - `Widget._set_dirty`, `Widget._layout_cache`, `Widget._rich_style_cache`,
   `Screen._dirty_widgets`, `Screen._update_timer`, `App._batch_count`: a streamed line repainted
-  without the three messages `refresh` costs (`quick_repaint.py`).
+  without the three messages `refresh` costs (`quick_repaint.py`, a step of `EngineScreen`).
 - `Widget._repaint_required`, `Widget._layout_required`, `Screen._dirty_widgets`,
   `Screen._layout_required`: whether what a widget asked for is drawn yet (`repaint_pending`:
   a streamed message is redrawn from its data only once its last lines are on the screen).
-- `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's scrollbar paints its
-  own lines (`quick_scrollbar.py`, with `ScrollBarRender.render_bar`).
+- `App._register`, `Widget._vertical_scrollbar`, `App._start_widget`: the conversation's
+  scrollbar paints its own lines (`quick_scrollbar.py`, a step of `EngineApp`, with
+  `ScrollBarRender.render_bar`).
 - `Screen._refresh_layout`, `Screen._compositor_refresh`, `Widget._anchored`,
   `Widget._anchor_released`, `Compositor.widgets`: a layout that changed the height of a
   container anchored to its bottom is arranged again before it is painted (`anchor_layout.py`).
@@ -56,8 +57,6 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   (`forget_closed_watchers`: the footer's old keys).
 - `Widget._styles_cache`, `Widget._vertical_scrollbar` (and the horizontal one, the corner):
   the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
-- `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
-  text area or field acts on it (`keys_first.py`).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
 """

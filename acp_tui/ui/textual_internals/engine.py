@@ -16,14 +16,32 @@ that change it, in the order written here and nowhere else (no order of base cla
 - `_on_layout`, `_on_update`: `KeepFrameOnSwitch` (a kept frame dropped, repaints counted),
   before Textual's handler.
 - The compositor: a `FrameCompositor` (a `RowCompositor` that can keep a frame).
+- Quick repaint: `QuickRepaint` (`quick_repaint.py`), which a widget reaches with
+  `repaint_soon(widget, region)` instead of `refresh`: the region marked dirty for the next frame
+  without the messages `refresh` costs. It runs on its own, read by no other step; it leaves to
+  `refresh` a screen whose kept frame counts the repaints (`KeepFrameOnSwitch` reads `Update`).
 
-`EngineApp` overrides `App.delay_update` once: `SwitchAtOnce` (`switch_to_built`).
+`EngineApp` overrides two private hooks of `App`, once each:
+
+- `delay_update`: `SwitchAtOnce` (`switch_to_built`).
+- `_register` (widgets mounted): `QuickScrollbars`, after Textual's registration, gives each new
+  widget whose class says `QUICK_SCROLLBAR = True` a `QuickScrollBar` (`quick_scrollbar.py`),
+  made as Textual makes its vertical bar, only at mount instead of first use.
 
 Each step is a plain object in its own module, holding its own state; a screen or app built on
-these owns them (`engine`). What acp-tui changes in single widgets stays with the widget, one
-hook each and no order to keep: `QuickScrollbars` (`quick_scrollbar.py`), `KeysFirstTextArea`
-and `KeysFirstInput` (`keys_first.py`), `WrapRow` (`wrap_layout.py`); and `repaint_soon`
-(`quick_repaint.py`) is what a widget calls instead of `refresh`.
+these owns them (`engine`). What stays with a widget: `WrapRow` (`wrap_layout.py`), a container
+whose layout wraps its children. A layout belongs to the container it arranges: the widget's
+public `layout` property, which `WrapRow` overrides (the `layout` style names one of the layouts
+in Textual's process-wide map, which acp-tui does not write to), so it is no step of the screen
+or the app, and has no order to keep. It reads the private `textual._resolve.resolve_box_models`
+(each child's box at a width, as Textual's layouts read them) and is tested against a stock
+`Horizontal`.
+
+Not here, because it changes nothing in Textual: keys first. The prompt (`PromptInput`) and a
+form's text field (`FormInput`) see each key and paste before the text area or field acts on it
+with their own public `on_key`/`on_paste`: Textual calls a subclass's handler before its base
+classes' and `prevent_default` skips theirs (`tests/ui/test_engine.py` runs both against the stock
+widgets).
 """
 
 from __future__ import annotations
@@ -33,15 +51,19 @@ from typing import Any, TypeVar
 
 from textual import events, messages
 from textual.app import App
+from textual.css.styles import RulesMap
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 
 from acp_tui.ui.textual_internals.anchor_layout import AnchorAtNewHeight
 from acp_tui.ui.textual_internals.frame_pacing import PacedFrames
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor, KeepFrameOnSwitch
 from acp_tui.ui.textual_internals.layout_once import LayoutOnce
+from acp_tui.ui.textual_internals.quick_repaint import QuickRepaint
+from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.textual_internals.resume_layout import KeepLayoutOnSwitch
 from acp_tui.ui.textual_internals.resume_styles import KeepStylesOnResume
 from acp_tui.ui.textual_internals.switch_at_once import SwitchAtOnce
@@ -74,6 +96,7 @@ class ScreenEngine:
         self.pacing = PacedFrames(screen)
         self.resume_layout = KeepLayoutOnSwitch(screen)
         self.resume_styles = KeepStylesOnResume(screen)
+        self.quick_repaint = QuickRepaint(screen, lambda: self.kept_frame.keeps_frame)
         self.layout_steps: tuple[Callable[[Run], None], ...] = (
             self.anchor.around_layout,
             self.layout_once.around_layout,
@@ -140,10 +163,23 @@ class EngineApp(App[ReturnType]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.switch_at_once = SwitchAtOnce(self)
+        self.quick_scrollbars = QuickScrollbars(self)
 
     def delay_update(self, delay: float = 0.05) -> None:
         if self.switch_at_once.delays():
             super().delay_update(delay)
+
+    def _register(
+        self,
+        parent: DOMNode,
+        *widgets: Widget,
+        before: int | None = None,
+        after: int | None = None,
+        cache: dict[tuple[Any, ...], RulesMap] | None = None,
+    ) -> list[Widget]:
+        registered = super()._register(parent, *widgets, before=before, after=after, cache=cache)
+        self.quick_scrollbars.registered(widgets)
+        return registered
 
     def switch_to_built(self, mode: str) -> AwaitMount:
         """`switch_mode` to `mode`, whose screens are mounted: painted at the next frame."""

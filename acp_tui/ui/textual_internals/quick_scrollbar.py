@@ -1,5 +1,7 @@
 """A vertical scrollbar that paints its own lines, the same lines Textual paints.
 
+A fix Textual could take upstream: a `ScrollBar` could keep its lines while its thumb stays put.
+
 Textual paints a `ScrollBar` as any widget: its `ScrollBarRender` goes through a Rich console
 render, each line through the styles cache (a `Strip` and its caches per line and pass). That
 cost 8.5 ms per paint of a 50-row bar, and the conversation's bar is painted again at every
@@ -7,15 +9,22 @@ layout of a streamed message (the thumb moves). `QuickScrollBar` builds the same
 `ScrollBarRender.render_bar` and paints them as `screen_lines.paint` paints a plain box (its
 style, its width, the app's line filters), keeping them until the bar or its look changes.
 A bar Textual must paint itself (a box that is not plain, a renderer of another class) is left
-to Textual. `QuickScrollbars` gives a scrollable widget this bar (it replaces Textual's private
-`_vertical_scrollbar` and starts it with `App._start_widget`, as Textual does).
+to Textual.
+
+A widget asks for it with `QUICK_SCROLLBAR = True` on its class; `QuickScrollbars`, a step of
+`EngineApp`, gives it the bar when the app registers the widget (`App._register`): the bar made
+as Textual's `vertical_scrollbar` makes its own on first use (hidden, in the private
+`_vertical_scrollbar`, started with `App._start_widget`), only made before that first use, at
+the width its styles give a shown bar.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Iterable
+from typing import Any
 
 from rich.segment import Segment
+from textual.app import App
 from textual.color import Color
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -70,17 +79,25 @@ class QuickScrollBar(ScrollBar):
         return strips
 
 
-class QuickScrollbars:
-    """Mixed into a scrollable widget (first): its vertical scrollbar is a `QuickScrollBar`."""
+def wants_quick_scrollbar(widget: Widget) -> bool:
+    """Whether `widget`'s class asks for a `QuickScrollBar` (`QUICK_SCROLLBAR = True`)."""
+    return getattr(type(widget), "QUICK_SCROLLBAR", False) is True
 
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        widget = cast(Widget, self)
-        if widget._vertical_scrollbar is None:
-            bar = QuickScrollBar(
-                vertical=True, name="vertical", thickness=widget.scrollbar_size_vertical
-            )
-            bar.display = False
-            widget._vertical_scrollbar = bar
-            widget.app._start_widget(widget, bar)
-        return widget._vertical_scrollbar
+
+class QuickScrollbars:
+    """The step of an app that gives each widget asking for it a `QuickScrollBar`."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+
+    def registered(self, widgets: Iterable[Widget]) -> None:
+        """`widgets` were registered (and started): the ones that ask get their bar, made and
+        started as `Widget.vertical_scrollbar` makes Textual's."""
+        for widget in widgets:
+            if widget._vertical_scrollbar is None and wants_quick_scrollbar(widget):
+                thickness = widget.styles.scrollbar_size_vertical  # (as once shown: Textual
+                # reads `scrollbar_size_vertical`, 0 while a bar without a stable gutter is hidden)
+                bar = QuickScrollBar(vertical=True, name="vertical", thickness=thickness)
+                bar.display = False
+                widget._vertical_scrollbar = bar
+                self.app._start_widget(widget, bar)

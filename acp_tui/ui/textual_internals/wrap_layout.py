@@ -1,6 +1,8 @@
 """A row of widgets that wraps: each child at its own width, left to right, and the next line when
 one does not fit (Textual's horizontal layout runs off the edge instead).
 
+A fix Textual could take upstream: a `wrap` layout beside `horizontal`, `grid` and `stream`.
+
 A permission card's buttons at 80 columns showed "Allow (a)" and a clipped "Always allow edi":
 the Reject buttons were off the screen. The wrap is part of the layout itself, at the width the
 layout is given, so no resize handler lays the card out a second time after a frame was painted

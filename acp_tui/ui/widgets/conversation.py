@@ -30,7 +30,6 @@ from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry
 from acp_tui.thread.thread import Thread
 from acp_tui.ui import runtime
-from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollbars
 from acp_tui.ui.widgets.conversation_bursts import Bursts
 from acp_tui.ui.widgets.conversation_card_clock import CardClock
 from acp_tui.ui.widgets.conversation_catch_up import CatchUp
@@ -58,12 +57,16 @@ if TYPE_CHECKING:
 __all__ = ["ConversationNote", "ConversationView"]
 
 
-class ConversationView(QuickScrollbars, VerticalScroll):
+class ConversationView(VerticalScroll):
     DEFAULT_CSS = """
     ConversationView { height: 1fr; padding: 0 1; scrollbar-gutter: stable; }
     ConversationView .-background { border-left: outer $accent 60%; }
     """
     # (.-background: a streaming message or a card; entries drawn from data draw their bar)
+
+    QUICK_SCROLLBAR = True
+    """The engine's scrollbar that paints its own lines (`textual_internals/quick_scrollbar.py`):
+    this bar is painted again at every layout of a streamed message."""
 
     freeze_finished_turns = True
     """False keeps finished entries live in the window of recent ones (tests comparing live

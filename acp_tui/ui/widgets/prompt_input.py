@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.widgets import TextArea
 
 from acp_tui.ui.key_guard import KeyGuard
-from acp_tui.ui.textual_internals.keys_first import KeysFirstTextArea
 from acp_tui.ui.widgets.completion_list import Completion, CompletionList
 
 if TYPE_CHECKING:
@@ -29,10 +29,14 @@ COMPLETION_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
 EDITING_KEYS = frozenset({"backspace", "delete", "enter", *NEWLINE_KEYS})
 
 
-class PromptInput(KeysFirstTextArea):
+class PromptInput(TextArea):
     """Enter sends; Ctrl+J (or Shift/Alt+Enter where the terminal tells them apart) adds a line.
 
     Up on the first line and Down on the last line walk through the prompts sent before.
+
+    Its `on_key` and `on_paste` see each key and paste before the text area does: Textual calls
+    a subclass's handler first, and `prevent_default` keeps the text area's own from running
+    (so Enter sends without inserting a line, with every key typed before it in the text).
     """
 
     DEFAULT_CSS = """
@@ -78,7 +82,8 @@ class PromptInput(KeysFirstTextArea):
         self.paste_transform: Callable[[str], str] | None = None
         self._hint_shown = False
 
-    async def key_first(self, event: events.Key) -> bool:
+    async def on_key(self, event: events.Key) -> None:
+        """A key, before the text area acts on it (`prevent_default` where taken)."""
         if event.is_printable or event.key in EDITING_KEYS:
             KeyGuard.of(self.app).typed()  # a question arriving now waits until the user stops
         completion = self.completion
@@ -98,45 +103,43 @@ class PromptInput(KeysFirstTextArea):
                     self.submit()  # the command is typed out already: Enter runs it
                 elif chosen is not None:
                     self.post_message(self.CompletionChosen(self, chosen))
-            return True
+            return
         if event.key == "enter":
             event.stop()
             event.prevent_default()
             self.submit()
-            return True
+            return
         if event.character == "?" and not self.text and not self.read_only:
             event.stop()  # `?` in an empty prompt: the help (typed after a word, it is text)
             event.prevent_default()
             await self.app.run_action("help")
-            return True
+            return
         if event.key in NEWLINE_KEYS:
             event.stop()
             event.prevent_default()
             self.insert("\n")
-            return True
+            return
         if event.key == "up" and self.cursor_location[0] == 0 and self.sent_history:
             event.stop()
             event.prevent_default()
             self.history_back()
-            return True
+            return
         if event.key == "down" and self._history_index is not None and self._on_last_line():
             event.stop()
             event.prevent_default()
             self.history_forward()
-            return True
-        return False
 
-    async def paste_first(self, event: events.Paste) -> bool:
+    async def on_paste(self, event: events.Paste) -> None:
+        """A paste, inserted in one edit instead of the text area's own insert."""
         event.stop()
         event.prevent_default()
         if self.read_only:
-            return True
+            return
         KeyGuard.of(self.app).typed()
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
         if self.paste_transform is not None:
             text = self.paste_transform(text)
         self.insert_text(text)
-        return True
 
     def insert_text(self, text: str) -> None:
         """Insert at the cursor (replacing a selection) in one edit, the cursor after it."""
