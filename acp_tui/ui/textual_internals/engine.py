@@ -11,7 +11,8 @@ that change it, in the order written here and nowhere else (no order of base cla
 - `_update_timer`: `PacedFrames` (frames paced from when the last began).
 - `_screen_resized`: `KeepLayoutOnSwitch` (no layout on a switch back at the same size).
 - `_on_screen_suspend`: `KeepStylesOnResume` (the CSS variables remembered).
-- `_on_screen_resume`: `KeepStylesOnResume` (no restyle unless the theme changed), then
+- `_on_screen_resume`: `KeepStylesOnResume` (no restyle unless what styles come from changed
+  since the screen was built or suspended: its first showing too), then
   `KeepFrameOnSwitch` (which reads whether the resume restyles), before Textual's handler.
 - `_on_layout`, `_on_update`: `KeepFrameOnSwitch` (a kept frame dropped, repaints counted),
   before Textual's handler.
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from textual import events, messages
+from textual._context import NoActiveAppError
 from textual.app import App
 from textual.geometry import Size
 from textual.screen import Screen
@@ -97,6 +99,11 @@ class EngineScreen(Screen[Any]):
         super().__init__(name, id, classes)
         self.engine = ScreenEngine(self, self.keeping_waits)
         self._compositor = self.engine.compositor
+        try:
+            app: App[Any] | None = self.app
+        except NoActiveAppError:
+            app = None
+        self.engine.resume_styles.built(app)
 
     def keeping_waits(self) -> bool:
         """Whether the frame of this hidden screen waits to be kept (the screen shown is busy);
