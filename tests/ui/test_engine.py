@@ -351,6 +351,53 @@ async def test_unscoped_css_added_before_a_screen_is_first_shown_restyles_as_tex
     assert restyles >= 1
 
 
+async def first_switch(
+    engine: bool, *, theme: bool = False
+) -> tuple[list[list[tuple[str, str]]], int]:
+    """A mode switched to for the first time (the theme changed just before): what it shows
+    and how many times the app's CSS was refreshed for it."""
+    refreshes: list[str] = []
+
+    class Switching(App[None]):
+        MODES = {"rows": EngineStyled if engine else StockStyled, "other": Other}
+
+        def refresh_css(self, animate: bool = True) -> None:
+            refreshes.append("css")
+            super().refresh_css(animate)
+
+    app = Switching()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await app.switch_mode("other")
+        await pilot.pause(0.1)
+        if theme:
+            app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        before = len(refreshes)
+        await app.switch_mode("rows")
+        await until(pilot, lambda: "row 0" in "".join(_shown(app)), "the rows shown")
+        await pilot.pause(0.1)
+        return _shown_styled(app), len(refreshes) - before
+
+
+async def test_a_mode_first_switched_to_refreshes_no_css_when_nothing_changed() -> None:
+    """Textual refreshed the app's CSS twice (every source parsed, every node styled again) for
+    a new mode's screen, whose nodes were styled from the CSS as it is."""
+    stock_shown, stock_refreshes = await first_switch(engine=False)
+    shown, refreshes = await first_switch(engine=True)
+    assert shown == stock_shown
+    assert "row 5" in "".join(text for row in shown for text, _ in row)
+    assert stock_refreshes == 2  # Textual's own
+    assert refreshes == 0
+
+
+async def test_a_mode_first_switched_to_after_a_theme_change_shows_it_as_textual_does() -> None:
+    stock_shown, _ = await first_switch(engine=False, theme=True)
+    shown, refreshes = await first_switch(engine=True, theme=True)
+    plain_shown, _ = await first_switch(engine=True)
+    assert shown == stock_shown
+    assert shown != plain_shown  # (the theme shows in the rows' colours)
+    assert refreshes >= 1  # (the theme's own refresh)
+
+
 async def test_the_main_screen_is_not_restyled_as_it_is_first_shown(tmp_path: Path) -> None:
     """At start-up the main screen's nodes are styled as they are mounted; Textual styled them all
     again as `switch_mode` resumed the screen, twice: a quarter of the CPU to "ready"."""

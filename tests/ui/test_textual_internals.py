@@ -274,6 +274,8 @@ async def test_resume_styles_internals() -> None:
         scoped = [where for where, source in sources.items() if source.scope]
         assert any(name == "Static.DEFAULT_CSS" for _, name in scoped)
         assert app.theme_variables, "Textual changed: App.theme_variables"
+        assert isinstance(app._css_update_count, int), "Textual changed: App._css_update_count"
+        assert Screen()._css_update_count == -1, "Textual changed: Screen._css_update_count"
 
 
 async def test_anchor_layout_internals() -> None:

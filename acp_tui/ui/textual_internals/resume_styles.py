@@ -18,7 +18,14 @@ screen is built too, before any of its nodes is styled: if nothing changed by it
 every node was styled from what is still there. A scoped `DEFAULT_CSS` added meanwhile (a
 widget class mounted for the first time) does not count: its rules match only nodes of its
 class or inside one, and such a node was styled after the class's CSS was added (Textual adds
-it as the first node of the class is registered, before styling it). A step of `EngineScreen`
+it as the first node of the class is registered, before styling it).
+
+Before that resume, `App.switch_mode` refreshed the app's CSS twice for a new mode's screen
+(`App.refresh_css`: the variables computed again, every source parsed again, every node of the
+app styled again): a screen built holds `_css_update_count` -1, "styled before any change", and
+the first refresh marks the screen shown until then, not the new one. A screen built in an app
+is styled from the CSS as it is then: it takes the app's count, and a change of the theme after
+it was built (which counts one more) still refreshes as it shows. A step of `EngineScreen`
 (`engine.py`).
 """
 
@@ -66,8 +73,11 @@ class KeepStylesOnResume:
 
     def built(self, app: App[Any] | None) -> None:
         """The screen is built in `app` (None: outside any app): remember what its nodes will
-        be styled with."""
-        self._styled_with = None if app is None else StylesStamp.of(app)
+        be styled with, and that they are styled from the CSS as it is now (see below)."""
+        if app is None:
+            return
+        self._styled_with = StylesStamp.of(app)
+        self._screen._css_update_count = app._css_update_count
 
     def suspended(self) -> None:
         """The screen is suspended: remember what it is styled with."""
