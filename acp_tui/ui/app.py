@@ -147,7 +147,8 @@ class AcpApp(WorkspaceApp):
             self.set_keymap(keymap)
         first = self.current_tab
         self.add_tab(first)
-        await self.switch_mode(first.mode)  # mounted before the agent starts
+        # mounted before the agent starts; no frame until this returns (Textual's batch)
+        await self.switch_in_mount(first.mode)
         main = first.screen
         assert main is not None
         take_early_prompt(main.query_one(PromptInput), self.early_prompt)

@@ -461,6 +461,26 @@ async def test_a_switch_to_a_built_screen_holds_no_frames() -> None:
     assert "the other screen" in shown[0]
 
 
+async def test_the_app_switches_to_its_first_screen_without_holding_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's own batch holds the frames while the app's `on_mount` runs, and it awaits the
+    first screen's mount: the 50 ms `switch_mode` adds held back the first frame."""
+    held: list[float] = []
+    delay_update = App.delay_update
+
+    def recording(app: App[Any], delay: float = 0.05) -> None:
+        held.append(delay)
+        delay_update(app, delay)
+
+    monkeypatch.setattr(App, "delay_update", recording)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        assert h.session.state is SessionState.READY
+        assert isinstance(h.app.screen, MainScreen)
+    assert held == []
+
+
 # ---------------------------------------------------------------------------- quick repaint
 
 

@@ -18,7 +18,8 @@ that change it, in the order written here and nowhere else (no order of base cla
   before Textual's handler.
 - The compositor: a `FrameCompositor` (a `RowCompositor` that can keep a frame).
 
-`EngineApp` overrides `App.delay_update` once: `SwitchAtOnce` (`switch_to_built`).
+`EngineApp` overrides `App.delay_update` once: `SwitchAtOnce` (`switch_to_built`,
+`switch_in_mount`).
 
 Each step is a plain object in its own module, holding its own state; a screen or app built on
 these owns them (`engine`). What acp-tui changes in single widgets stays with the widget, one
@@ -155,3 +156,8 @@ class EngineApp(App[ReturnType]):
     def switch_to_built(self, mode: str) -> AwaitMount:
         """`switch_mode` to `mode`, whose screens are mounted: painted at the next frame."""
         return self.switch_at_once.switch_to_built(mode)
+
+    def switch_in_mount(self, mode: str) -> AwaitMount:
+        """`switch_mode` from the app's `on_mount` (awaited there): painted at the next frame
+        after it returns."""
+        return self.switch_at_once.switch_in_mount(mode)
