@@ -400,7 +400,7 @@ async def test_a_mode_first_switched_to_after_a_theme_change_shows_it_as_textual
 
 async def test_the_main_screen_is_not_restyled_as_it_is_first_shown(tmp_path: Path) -> None:
     """At start-up the main screen's nodes are styled as they are mounted; Textual styled them all
-    again as `switch_mode` resumed the screen, twice: a quarter of the CPU to "ready"."""
+    again as `switch_mode` resumed the screen, twice (80 of the ~145 stylings to "ready")."""
     restyled: list[str] = []
     styles = MainScreen.update_node_styles
 
