@@ -56,7 +56,9 @@ if TYPE_CHECKING:
 SessionFactory = Callable[[ScreenUi], AgentSession]
 SIGNAL_EXIT_GRACE = 2.0
 INSPECTOR_PREPARE_DELAY = 1.0
-"""Seconds after start-up before the inspector's screen is built in the background."""
+"""Seconds after the first session's start is over (ready, or failed) before the inspector's
+screen is built in the background: counted from the app's mount, it was built before "ready"
+on a loaded machine (or with a slow agent), on the way of the frame that says it."""
 
 
 def _die_by(sig: int) -> None:
@@ -147,14 +149,16 @@ class AcpApp(WorkspaceApp):
             self.set_keymap(keymap)
         first = self.current_tab
         self.add_tab(first)
-        await self.switch_mode(first.mode)  # mounted before the agent starts
+        # mounted before the agent starts; no frame until this returns (Textual's batch)
+        await self.switch_in_mount(first.mode)
         main = first.screen
         assert main is not None
         take_early_prompt(main.query_one(PromptInput), self.early_prompt)
         if self.inspect_at_start:
             self.action_inspector()
-        else:
+        elif not self.start_agent:
             self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
+        # (else once the session's start is over: not while "ready" is yet to be drawn)
         if self.startup_messages:
             notify(self, "\n".join(self.startup_messages), title="Settings", severity="warning")
         # `launch.py` turned automatic collections off while the app started: what was built
@@ -236,6 +240,9 @@ class AcpApp(WorkspaceApp):
             self.exit_message = tab.session.error
             await tab.session.close()
             self.exit(1)
+            return
+        if not self.inspect_at_start:
+            self.set_timer(INSPECTOR_PREPARE_DELAY, self.prepare_inspector)
 
     async def _next_frame(self) -> None:
         """Return once the screen shown has been refreshed (its idle callbacks run)."""

@@ -94,3 +94,14 @@ async def test_log_in_from_the_account_section(tmp_path: Path) -> None:
         assert login.display is False
         assert "me@example.com" in h.screen_text()
         assert len(h.sent_methods("auth/status")) == 2
+
+
+async def test_no_account_row_is_built_until_the_agent_tells_a_state(tmp_path: Path) -> None:
+    """Most agents tell none: the section's rows (two of them focusable, with their own CSS) were
+    built, styled and laid out for the first frame, hidden."""
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        section = h.one(AccountSection)
+        assert h.session.auth_status is None
+        assert not section.display
+        assert list(section.children) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,9 +23,10 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static, TextArea
 
+from acp_tui.client.events import SessionState
 from acp_tui.ui.screens.elicitation_screen import FormInput
 from acp_tui.ui.screens.main import MainScreen
-from acp_tui.ui.textual_internals import frame_pacing
+from acp_tui.ui.textual_internals import frame_pacing, register_screen
 from acp_tui.ui.textual_internals.engine import EngineApp, EngineScreen
 from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
@@ -33,6 +35,8 @@ from acp_tui.ui.textual_internals.quick_scrollbar import QuickScrollBar
 from acp_tui.ui.textual_internals.wrap_layout import WrapRow
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.workspace.tabs_app import WorkspaceApp
+from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
+from tests.ui.app_harness import fixed_cwd, run_app
 from tests.ui.headless_app import until
 
 ROWS = 6
@@ -250,6 +254,176 @@ async def test_a_theme_changed_while_hidden_restyles_as_textual_does() -> None:
     assert ours.restyles == stock.restyles == 1
 
 
+# ------------------------------------------------------------------ a screen shown first
+
+
+class Styled(Static):
+    """A row drawn in the theme's colours."""
+
+    DEFAULT_CSS = "Styled { height: 1; background: $primary; color: $text; }"
+
+
+class Recoloured(Static):
+    """Unscoped CSS that recolours the rows of any screen, mounted only when asked."""
+
+    SCOPED_CSS = False
+    DEFAULT_CSS = "Styled { background: red; }"
+
+
+class StockStyled(Screen[None]):
+    restyles = 0
+
+    def compose(self) -> ComposeResult:
+        for index in range(ROWS):
+            yield Styled(f"row {index}")
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        self.restyles += 1
+        super().update_node_styles(animate)
+
+
+class EngineStyled(EngineScreen):
+    restyles = 0
+
+    def compose(self) -> ComposeResult:
+        for index in range(ROWS):
+            yield Styled(f"row {index}")
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        self.restyles += 1
+        super().update_node_styles(animate)
+
+
+def _shown_styled(app: App[Any]) -> list[list[tuple[str, str]]]:
+    """Each row on screen as its segments: text and style."""
+    strips = app.screen._compositor.render_strips()
+    return [[(segment.text, str(segment.style)) for segment in strip] for strip in strips]
+
+
+async def first_showing(
+    engine: bool, *, theme: bool = False, unscoped: bool = False
+) -> tuple[list[list[tuple[str, str]]], int]:
+    """A screen of rows built (composed and mounted, off the stack) while another is shown,
+    (the theme changed, unscoped CSS added), then shown for the first time: what it shows and
+    how many times it was restyled as it was shown."""
+
+    class Showing(App[None]):
+        MODES = {"other": Other}
+
+    app = Showing()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await app.switch_mode("other")
+        await pilot.pause()
+        rows_screen: StockStyled | EngineStyled = EngineStyled() if engine else StockStyled()
+        app.install_screen(rows_screen, "rows")
+        register_screen(app, rows_screen)
+        await until(pilot, lambda: len(rows_screen.query(Styled)) == ROWS, "the rows mounted")
+        if theme:
+            app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        if unscoped:
+            await app.screen.mount(Recoloured("recoloured"))
+        await pilot.pause(0.1)
+        before = rows_screen.restyles
+        await app.push_screen("rows")
+        await until(pilot, lambda: "row 0" in "".join(_shown(app)), "the rows shown")
+        await pilot.pause(0.1)
+        return _shown_styled(app), rows_screen.restyles - before
+
+
+async def test_a_screen_shown_the_first_time_shows_what_textual_shows_without_a_restyle() -> None:
+    """Its nodes were styled as they were mounted, and nothing they come from changed since."""
+    stock_shown, stock_restyles = await first_showing(engine=False)
+    shown, restyles = await first_showing(engine=True)
+    assert shown == stock_shown
+    assert "row 5" in "".join(text for row in shown for text, _ in row)
+    assert stock_restyles >= 1  # Textual's own: every node styled again
+    assert restyles == 0
+
+
+async def test_a_theme_changed_before_a_screen_is_first_shown_restyles_as_textual_does() -> None:
+    stock_shown, _ = await first_showing(engine=False, theme=True)
+    shown, restyles = await first_showing(engine=True, theme=True)
+    plain_shown, _ = await first_showing(engine=True)
+    assert shown == stock_shown
+    assert shown != plain_shown  # (the theme shows in the rows' colours)
+    assert restyles >= 1
+
+
+async def test_unscoped_css_added_before_a_screen_is_first_shown_restyles_as_textual_does() -> None:
+    stock_shown, _ = await first_showing(engine=False, unscoped=True)
+    shown, restyles = await first_showing(engine=True, unscoped=True)
+    plain_shown, _ = await first_showing(engine=True)
+    assert shown == stock_shown
+    assert shown != plain_shown  # (the rows are red)
+    assert restyles >= 1
+
+
+async def first_switch(
+    engine: bool, *, theme: bool = False
+) -> tuple[list[list[tuple[str, str]]], int]:
+    """A mode switched to for the first time (the theme changed just before): what it shows
+    and how many times the app's CSS was refreshed for it."""
+    refreshes: list[str] = []
+
+    class Switching(App[None]):
+        MODES = {"rows": EngineStyled if engine else StockStyled, "other": Other}
+
+        def refresh_css(self, animate: bool = True) -> None:
+            refreshes.append("css")
+            super().refresh_css(animate)
+
+    app = Switching()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await app.switch_mode("other")
+        await pilot.pause(0.1)
+        if theme:
+            app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        before = len(refreshes)
+        await app.switch_mode("rows")
+        await until(pilot, lambda: "row 0" in "".join(_shown(app)), "the rows shown")
+        await pilot.pause(0.1)
+        return _shown_styled(app), len(refreshes) - before
+
+
+async def test_a_mode_first_switched_to_refreshes_no_css_when_nothing_changed() -> None:
+    """Textual refreshed the app's CSS twice (every source parsed, every node styled again) for
+    a new mode's screen, whose nodes were styled from the CSS as it is."""
+    stock_shown, stock_refreshes = await first_switch(engine=False)
+    shown, refreshes = await first_switch(engine=True)
+    assert shown == stock_shown
+    assert "row 5" in "".join(text for row in shown for text, _ in row)
+    assert stock_refreshes == 2  # Textual's own
+    assert refreshes == 0
+
+
+async def test_a_mode_first_switched_to_after_a_theme_change_shows_it_as_textual_does() -> None:
+    stock_shown, _ = await first_switch(engine=False, theme=True)
+    shown, refreshes = await first_switch(engine=True, theme=True)
+    plain_shown, _ = await first_switch(engine=True)
+    assert shown == stock_shown
+    assert shown != plain_shown  # (the theme shows in the rows' colours)
+    assert refreshes >= 1  # (the theme's own refresh)
+
+
+async def test_the_main_screen_is_not_restyled_as_it_is_first_shown(tmp_path: Path) -> None:
+    """At start-up the main screen's nodes are styled as they are mounted; Textual styled them all
+    again as `switch_mode` resumed the screen, twice (80 of the ~145 stylings to "ready")."""
+    restyled: list[str] = []
+    styles = MainScreen.update_node_styles
+
+    def counting(screen: MainScreen, animate: bool = True) -> None:
+        restyled.append("screen")
+        styles(screen, animate)
+
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MainScreen, "update_node_styles", counting)
+        async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+            assert h.session.state is SessionState.READY
+            assert isinstance(h.app.screen, MainScreen)
+            assert restyled == []
+
+
 # --------------------------------------------------------------------------- switch at once
 
 
@@ -292,6 +466,26 @@ async def test_a_switch_to_a_built_screen_holds_no_frames() -> None:
     assert held == 0
     assert shown == stock_shown
     assert "the other screen" in shown[0]
+
+
+async def test_the_app_switches_to_its_first_screen_without_holding_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's own batch holds the frames while the app's `on_mount` runs, and it awaits the
+    first screen's mount: the 50 ms `switch_mode` adds held back the first frame."""
+    held: list[float] = []
+    delay_update = App.delay_update
+
+    def recording(app: App[Any], delay: float = 0.05) -> None:
+        held.append(delay)
+        delay_update(app, delay)
+
+    monkeypatch.setattr(App, "delay_update", recording)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        assert h.session.state is SessionState.READY
+        assert isinstance(h.app.screen, MainScreen)
+    assert held == []
 
 
 # ---------------------------------------------------------------------------- quick repaint

@@ -4,12 +4,14 @@ inspector's key line."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label
 
+from acp_tui.client.events import SessionState
 from acp_tui.ui import app as app_module
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.inspector.frame_list import FrameList
@@ -18,6 +20,8 @@ from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.screen_footer import ScreenFooter
+from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
+from tests.ui.app_harness import fixed_cwd, run_app
 from tests.ui.headless_app import headless_app, until
 from tests.ui.inspector_support import InspectorApp, frame, sample_store
 
@@ -160,3 +164,30 @@ async def test_key_bar_lists_the_screen_keys_and_a_press_on_one_presses_it() -> 
         start = next(start for start, _end, key in bar._spans if key == "d")
         await pilot.click(KeyBar, offset=(start + 1, 0))
         await until(pilot, lambda: screen.row_filter.direction == "in", "direction: received")
+
+
+async def test_it_is_built_once_the_session_is_open_not_while_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Timed from the app's mount, it was built before "ready" whenever the agent took longer
+    than the delay (a loaded machine, a slow agent), on the way of the frame that says it."""
+    monkeypatch.setattr(app_module, "INSPECTOR_PREPARE_DELAY", 0.01)
+    states: list[SessionState] = []
+    prepare = AcpApp.prepare_inspector
+
+    def recording(app: AcpApp) -> None:
+        states.append(app.session.state)
+        prepare(app)
+
+    monkeypatch.setattr(AcpApp, "prepare_inspector", recording)
+    cwd = fixed_cwd(tmp_path)
+    agent = write_scenario(tmp_path, [initialize_ok(), {"wait_file": "go"}, new_session_ok()])
+    async with run_app(agent.argv, cwd, wait_ready=False) as h:
+        await h.until(lambda: h.sent_methods("session/new"), "the session asked for")
+        await h.pilot.pause()
+        assert h.session.state is SessionState.STARTING
+        assert states == []
+        (cwd / "go").write_text("")
+        await h.ready()
+        await h.until(lambda: h.app.is_screen_installed("inspector"), "the background build")
+        assert states == [SessionState.READY]

@@ -268,6 +268,25 @@ def test_resume_layout_internals() -> None:
     assert _params(resume) == ["self", "event"]
 
 
+async def test_resume_styles_internals() -> None:
+    """`KeepStylesOnResume` reads these (what it saves: `test_engine.py`)."""
+    from textual._context import NoActiveAppError
+    from textual.css.stylesheet import CssSource
+
+    with pytest.raises(NoActiveAppError):
+        _ = Screen().app
+    assert list(CssSource._fields) == ["content", "is_defaults", "tie_breaker", "scope"]
+    app = Plain()
+    async with app.run_test():
+        sources = app.stylesheet.source
+        assert all(isinstance(source, CssSource) for source in sources.values())
+        scoped = [where for where, source in sources.items() if source.scope]
+        assert any(name == "Static.DEFAULT_CSS" for _, name in scoped)
+        assert app.theme_variables, "Textual changed: App.theme_variables"
+        assert isinstance(app._css_update_count, int), "Textual changed: App._css_update_count"
+        assert Screen()._css_update_count == -1, "Textual changed: Screen._css_update_count"
+
+
 async def test_anchor_layout_internals() -> None:
     """`AnchorAtNewHeight` reads these (what it changes: `test_anchor_layout.py`)."""
     app = Plain()

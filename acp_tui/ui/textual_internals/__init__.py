@@ -33,8 +33,11 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   container anchored to its bottom is arranged again before it is painted (`anchor_layout.py`).
 - `Screen._screen_resized`: no layout on a switch back to a screen of the same size
   (`resume_layout.py`);
-  `Screen._on_screen_suspend`/`_on_screen_resume`: no restyle of a resumed screen unless the
-  theme changed (`resume_styles.py`).
+  `Screen._on_screen_suspend`/`_on_screen_resume`, `textual._context.NoActiveAppError`: no
+  restyle of a resumed screen, the first showing too, unless what styles come from changed: the
+  theme, the unscoped CSS, the app's classes (`resume_styles.py`); `Screen._css_update_count`,
+  `App._css_update_count`: a screen built takes the app's count, so that its first showing
+  refreshes the app's CSS only if the theme changed since (`resume_styles.py`).
 - `Compositor._render_chops`, `LayoutUpdate`, `textual._context.visible_screen_stack`,
   `Screen._on_update` and `Screen._compositor_refresh`: a tab shown again paints the frame it
   composed while hidden, with the widgets repainted since drawn anew (`kept_frame.py`).

@@ -11,7 +11,8 @@ that change it, in the order written here and nowhere else (no order of base cla
 - `_update_timer`: `PacedFrames` (frames paced from when the last began).
 - `_screen_resized`: `KeepLayoutOnSwitch` (no layout on a switch back at the same size).
 - `_on_screen_suspend`: `KeepStylesOnResume` (the CSS variables remembered).
-- `_on_screen_resume`: `KeepStylesOnResume` (no restyle unless the theme changed), then
+- `_on_screen_resume`: `KeepStylesOnResume` (no restyle unless what styles come from changed
+  since the screen was built or suspended: its first showing too), then
   `KeepFrameOnSwitch` (which reads whether the resume restyles), before Textual's handler.
 - `_on_layout`, `_on_update`: `KeepFrameOnSwitch` (a kept frame dropped, repaints counted),
   before Textual's handler.
@@ -23,7 +24,7 @@ that change it, in the order written here and nowhere else (no order of base cla
 
 `EngineApp` overrides two private hooks of `App`, once each:
 
-- `delay_update`: `SwitchAtOnce` (`switch_to_built`).
+- `delay_update`: `SwitchAtOnce` (`switch_to_built`, `switch_in_mount`).
 - `_register` (widgets mounted): `QuickScrollbars`, after Textual's registration, gives each new
   widget whose class says `QUICK_SCROLLBAR = True` a `QuickScrollBar` (`quick_scrollbar.py`),
   made as Textual makes its vertical bar, only at mount instead of first use.
@@ -50,6 +51,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from textual import events, messages
+from textual._context import NoActiveAppError
 from textual.app import App
 from textual.css.styles import RulesMap
 from textual.dom import DOMNode
@@ -120,6 +122,11 @@ class EngineScreen(Screen[Any]):
         super().__init__(name, id, classes)
         self.engine = ScreenEngine(self, self.keeping_waits)
         self._compositor = self.engine.compositor
+        try:
+            app: App[Any] | None = self.app
+        except NoActiveAppError:
+            app = None
+        self.engine.resume_styles.built(app)
 
     def keeping_waits(self) -> bool:
         """Whether the frame of this hidden screen waits to be kept (the screen shown is busy);
@@ -184,3 +191,8 @@ class EngineApp(App[ReturnType]):
     def switch_to_built(self, mode: str) -> AwaitMount:
         """`switch_mode` to `mode`, whose screens are mounted: painted at the next frame."""
         return self.switch_at_once.switch_to_built(mode)
+
+    def switch_in_mount(self, mode: str) -> AwaitMount:
+        """`switch_mode` from the app's `on_mount` (awaited there): painted at the next frame
+        after it returns."""
+        return self.switch_at_once.switch_in_mount(mode)

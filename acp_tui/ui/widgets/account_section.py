@@ -1,8 +1,8 @@
 """The sidebar's Account section: the agent's login state and accounts (unstable `auth/status`,
 `auth/status_update`, claude-agent-acp's `_auth/status_update`), with "Log in…" and "Log out…".
 
-Shown once the agent told its state. Everything drawn is agent text made safe where it was read
-(`client/auth_status.py`), drawn as `Text` (never markup).
+Shown, and its rows built, once the agent told its state. Everything drawn is agent text made
+safe where it was read (`client/auth_status.py`), drawn as `Text` (never markup).
 """
 
 from __future__ import annotations
@@ -61,6 +61,11 @@ class AccountSection(Vertical):
         self._unsubscribe: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
+        """Nothing until the agent tells a state (`show`): most never do, and the first frame
+        was built, styled and laid out with four rows nobody saw."""
+        yield from ()
+
+    def _rows(self) -> ComposeResult:
         yield Static("Account", id="account-title")
         yield Static("", id="account-lines")
         yield AccountAction("Log in…", self._log_in, id="account-login")
@@ -82,6 +87,8 @@ class AccountSection(Vertical):
         self.display = status is not None
         if status is None:
             return
+        if not self.children:  # (the first state told: the rows are built now)
+            self.mount_all(self._rows())
         text = Text(status.state_text, style="bold" if status.logged_in else "yellow")
         for line in status.accounts:
             text.append(f"\n{line}")
