@@ -82,6 +82,9 @@ AFTER_READY = (
     "acp_tui.protocol.models.providers",  # providers/*
     "acp_tui.protocol.models.auth_status",  # the unstable auth status
     "acp_tui.protocol.models.mcp_over_acp",  # mcp/message
+    "acp_tui.host.pty_process",  # the agent's first terminal
+    "acp_tui.host.terminal_screen",
+    "acp_tui.sandbox.refusals",  # a tool call or turn that ended, in a sandbox
 )
 
 # The same launch, but the modules are looked at when the session turns ready (the state
