@@ -1,7 +1,7 @@
 """The first frame, in a real terminal: acp-tui against the floor client and minimal Textual apps.
 
     uv run python bench/first_frame.py [--runs 5] [--timeout 20] [--demo] [--baseline DIR]
-                                       [--agent AGENT_CMD...]
+                                       [--sandbox MODE] [--agent AGENT_CMD...]
 
 Each run starts, in a 160x50 pseudo-terminal (`bench/pty_harness.py`), with the agent a
 separate process (`bench/pipe_agent.py`, which answers `initialize` and `session/new` at once;
@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,8 +97,11 @@ def pipe_agent(workdir: Path) -> list[str]:
     return python_script("pipe_agent.py", str(workdir / "text"), "--stamp", str(workdir / "s"))
 
 
-def command(name: str, workdir: Path, demo: bool, agent: list[str]) -> tuple[list[str], str, bytes]:
-    """The command line, its ready text and the keys that end it; `agent`: the agent's."""
+def command(
+    name: str, workdir: Path, demo: bool, agent: list[str], options: Sequence[str] = ()
+) -> tuple[list[str], str, bytes]:
+    """The command line, its ready text and the keys that end it; `agent`: the agent's;
+    `options`: acp-tui's own (`--sandbox off`, say)."""
     if name == "floor":
         return (
             python_script("floor_client.py", "--ready", "floor ready", "--idle", "--", *agent),
@@ -110,8 +114,8 @@ def command(name: str, workdir: Path, demo: bool, agent: list[str]) -> tuple[lis
         argv = python_script("minimal_textual_client.py", "--ready", LOG_READY, "--", *agent)
         return argv, LOG_READY, b"\x11"
     if demo:
-        return [str(ACP_TUI), "--cwd", str(workdir), "--demo"], READY_TEXT, b"\x11"
-    return [str(ACP_TUI), "--cwd", str(workdir), "--", *agent], READY_TEXT, b"\x11"
+        return [str(ACP_TUI), "--cwd", str(workdir), *options, "--demo"], READY_TEXT, b"\x11"
+    return [str(ACP_TUI), "--cwd", str(workdir), *options, "--", *agent], READY_TEXT, b"\x11"
 
 
 def launch(
@@ -122,6 +126,7 @@ def launch(
     into: Launch | None,
     demo: bool = False,
     agent: list[str] | None = None,
+    options: Sequence[str] = (),
 ) -> None:
     """Launch `name` once; its seconds to the first printable text, to the ready text and its
     CPU seconds then go `into` (None: a warm-up run).
@@ -129,7 +134,9 @@ def launch(
     acp-tui is typed to as a user would: "hi there" as soon as the first text shows (ready: when
     it shows in the prompt), then Enter, which must start a turn ("working" or the agent's
     answer shows) for the run to count."""
-    argv, ready_text, quit_keys = command(name, workdir, demo, agent or pipe_agent(workdir))
+    argv, ready_text, quit_keys = command(
+        name, workdir, demo, agent or pipe_agent(workdir), options
+    )
     env = env_for_terminal()
     if name == BASELINE and baseline is not None:
         env["PYTHONPATH"] = str(baseline)
@@ -183,6 +190,7 @@ def main(
     baseline: Path | None = None,
     demo: bool = False,
     agent: list[str] | None = None,
+    options: Sequence[str] = (),
 ) -> float:
     clients = (*CLIENTS, BASELINE) if baseline is not None else CLIENTS
     launches = {name: Launch() for name in clients}
@@ -191,12 +199,14 @@ def main(
         workdir = Path(tmp)
         (workdir / "text").write_text("hello END-MARKER\n")
         for name in clients:  # not counted: compiled modules written, caches warm
-            launch(name, workdir, timeout, baseline, None, demo, agent)
+            launch(name, workdir, timeout, baseline, None, demo, agent, options)
         for _n, name in interleaved(clients, runs):
-            launch(name, workdir, timeout, baseline, launches[name], demo, agent)
+            launch(name, workdir, timeout, baseline, launches[name], demo, agent, options)
     named = " ".join(agent) if agent else "the pipe agent"
     if demo:
         named = f"acp-tui --demo; the others: {named}"
+    if options:
+        named += f"; acp-tui {' '.join(options)}"
     print(f"{runs} interleaved runs in a 160x50 pty ({named}), medians (min-max) in seconds")
     print(f"  load average {before} before, {load()} after ({len(clients)} clients, 2 cores)")
     heads = ("first bytes on screen", "usable prompt", "CPU at ready (acp-tui: sent)")
@@ -256,6 +266,12 @@ if __name__ == "__main__":
     )
     parser.add_argument("--demo", action="store_true", help="acp-tui with its demo agent")
     parser.add_argument(
+        "--sandbox",
+        choices=("off", "project", "strict"),
+        help="acp-tui's --sandbox (e.g. off for an agent that writes outside the project and its"
+        " known directories: the interop kit's agents write to a HOME of their own)",
+    )
+    parser.add_argument(
         "--agent",
         nargs=argparse.REMAINDER,
         metavar="AGENT_CMD",
@@ -264,4 +280,5 @@ if __name__ == "__main__":
     )
     args = parser.parse_args()
     baseline = args.baseline.resolve() if args.baseline else None
-    main(args.runs, args.timeout, baseline, args.demo, args.agent or None)
+    options = ("--sandbox", args.sandbox) if args.sandbox else ()
+    main(args.runs, args.timeout, baseline, args.demo, args.agent or None, options)
