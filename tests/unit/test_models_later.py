@@ -7,6 +7,8 @@ import importlib
 import subprocess
 import sys
 
+import pytest
+
 from acp_tui.protocol import models
 
 
@@ -24,12 +26,9 @@ def test_a_later_name_is_its_submodules_object_and_in_all() -> None:
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
-    try:
-        models.NoSuchModel  # noqa: B018
-    except AttributeError as error:
-        assert "NoSuchModel" in str(error)
-    else:
-        raise AssertionError("no AttributeError")
+    unknown = "NoSuchModel"
+    with pytest.raises(AttributeError, match=unknown):
+        getattr(models, unknown)
 
 
 PROBE = """
