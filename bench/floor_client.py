@@ -17,6 +17,16 @@ import os
 import subprocess
 import sys
 import time
+from typing import IO
+
+
+def read_answer(lines: IO[bytes], ident: int) -> None:
+    """Read the agent's lines until the answer to request `ident` (a real agent may send
+    notifications first)."""
+    for line in lines:
+        message = json.loads(line)
+        if isinstance(message, dict) and message.get("id") == ident and "method" not in message:
+            return
 
 
 def main() -> None:
@@ -38,7 +48,7 @@ def main() -> None:
         agent.stdin.write((json.dumps(frame) + "\n").encode())
         agent.stdin.flush()
         if method != "session/prompt":
-            json.loads(agent.stdout.readline())
+            read_answer(agent.stdout, ident)
         if method == "session/new" and ready is not None:
             sys.stdout.write(ready + "\n")
             sys.stdout.flush()

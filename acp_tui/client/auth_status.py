@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models import AgentCapabilities, AuthStatusUpdateNotification
+from acp_tui.protocol.models import AgentCapabilities
 from acp_tui.safe_text import safe_line
 from acp_tui.signal import Signal
 
@@ -60,6 +60,8 @@ def read_status(params: Any) -> AuthStatus | None:
             line += f" ({safe_line(detail)})"
         kind = extension.get("kind")
         return AuthStatus("authenticated" if kind else "unauthenticated", (line,) if kind else ())
+    from acp_tui.protocol.models import AuthStatusUpdateNotification  # (built when first read)
+
     try:
         status = AuthStatusUpdateNotification.model_validate(params)
     except ValidationError:

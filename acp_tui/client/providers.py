@@ -6,14 +6,15 @@ the agent's errors). Headers are sent, never kept or logged here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from acp_tui.client.session.config import error_text
 from acp_tui.client.session.core import Caller
 from acp_tui.protocol.connection import ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models import (
-    ProviderInfo,
-    SetProviderRequest,
-)
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.models import ProviderInfo
 
 
 def parse_headers(text: str) -> tuple[dict[str, str], str | None]:
@@ -42,6 +43,8 @@ async def set_provider(
     session: Caller, provider_id: str, api_type: str, base_url: str, headers: dict[str, str]
 ) -> str | None:
     """`providers/set`; an error message, or None when the agent took it."""
+    from acp_tui.protocol.models import SetProviderRequest  # (built when first used)
+
     request = SetProviderRequest(
         provider_id=provider_id, api_type=api_type, base_url=base_url, headers=headers or None
     )

@@ -12,7 +12,6 @@ from typing import Any
 
 from acp_tui.protocol.models.tools import Content, Terminal
 from acp_tui.sandbox.policy import SandboxPolicy
-from acp_tui.sandbox.refusals import find_refusals, hint_for, refusal_hint
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import ToolCallEntry
 
@@ -66,6 +65,8 @@ class RefusalNotices:
         """Say each directory refused in `texts` that no notice named yet."""
         if self.policy is None:
             return
+        from acp_tui.sandbox.refusals import find_refusals, hint_for  # (its patterns: on first use)
+
         for refusal in find_refusals(self.policy, texts):
             if refusal.directory is None or refusal.directory in self.told:
                 continue
@@ -76,6 +77,8 @@ class RefusalNotices:
     def crash_hint(self, crash_tail: list[str]) -> str | None:
         """The notice for an agent that ended: the refusal it wrote last (its longer stderr
         tail, else the crash's), said whether or not its directory was named before."""
+        from acp_tui.sandbox.refusals import find_refusals, refusal_hint
+
         tail = self.stderr_tail(STDERR_LINES) or crash_tail
         hint = refusal_hint(self.policy, tail)
         for refusal in find_refusals(self.policy, tail):

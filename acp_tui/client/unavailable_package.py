@@ -10,14 +10,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-_NPM_VERSION = re.compile(r"No matching version found for (\S+?)\.?$", re.IGNORECASE)
-_NPM_404 = re.compile(r"'(\S+)' is not in th\w* registry")
-_NPM_CODE = re.compile(r"\bnpm (?:ERR!|error) code (ETARGET|E404)\b")
-_UV = re.compile(
-    r"no version of ([A-Za-z0-9_.\-\[\]]+?)(?:==([0-9A-Za-z.+!\-]+?))?(?=[\s,;]|\.?$)",
-    re.IGNORECASE,
-)
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """npm's code line, its two messages and uv's (compiled when an agent first ends early,
+    not by every launch)."""
+    return (
+        re.compile(r"\bnpm (?:ERR!|error) code (ETARGET|E404)\b"),
+        re.compile(r"No matching version found for (\S+?)\.?$", re.IGNORECASE),
+        re.compile(r"'(\S+)' is not in th\w* registry"),
+        re.compile(
+            r"no version of ([A-Za-z0-9_.\-\[\]]+?)(?:==([0-9A-Za-z.+!\-]+?))?(?=[\s,;]|\.?$)",
+            re.IGNORECASE,
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -42,14 +50,15 @@ class UnavailablePackage:
 def unavailable_package(stderr_tail: Sequence[str]) -> UnavailablePackage | None:
     """The package the installer could not get, read from the agent's last stderr lines (None:
     nothing says so)."""
-    npm = any(_NPM_CODE.search(line) for line in stderr_tail)
+    npm_code, npm_version, npm_404, uv = _patterns()
+    npm = any(npm_code.search(line) for line in stderr_tail)
     for line in stderr_tail:
         line = line.strip()
-        if match := _NPM_VERSION.search(line):
+        if match := npm_version.search(line):
             return UnavailablePackage(match.group(1), "npm")
-        if match := _NPM_404.search(line):
+        if match := npm_404.search(line):
             return UnavailablePackage(match.group(1), "npm")
-        if match := _UV.search(line):
+        if match := uv.search(line):
             name, version = match.group(1), match.group(2)
             return UnavailablePackage(f"{name}=={version}" if version else name, "uv")
     return UnavailablePackage("", "npm") if npm else None

@@ -20,11 +20,9 @@ import subprocess
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.host.process_guard import ProcessGuard
-from acp_tui.host.pty_process import ExitStatus, PtyProcess
-from acp_tui.host.terminal_screen import MAX_RETAINED_BYTES, OutputBuffer, render_text
 from acp_tui.protocol.errors import invalid_params
 from acp_tui.protocol.models import CreateTerminalRequest, EnvVariable, TerminalRequest
 from acp_tui.protocol.process_tree import (
@@ -39,7 +37,10 @@ from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.tasks import Supervisor
 
-__all__ = ["ExitStatus", "Terminal", "TerminalHost"]
+if TYPE_CHECKING:  # (the PTY and the screen's text: imported when the first terminal starts)
+    from acp_tui.host.pty_process import ExitStatus, PtyProcess
+
+__all__ = ["Terminal", "TerminalHost"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class Terminal:
         self.output_byte_limit = output_byte_limit
         self.exit_status: ExitStatus | None = None
         self.released = False
+        from acp_tui.host.terminal_screen import OutputBuffer
+
         self._buffer = OutputBuffer(max(output_byte_limit, UI_OUTPUT_LIMIT))
         self.output_arrived: Signal[bytes] = Signal("terminal output")
         self.exited: Signal[ExitStatus] = Signal("terminal exit")
@@ -101,6 +104,8 @@ class Terminal:
     def fail_to_start(self, message: str, exit_code: int) -> None:
         """Report an exec failure the way a shell would: a message, then an exit code."""
         self._on_data(f"{message}\r\n".encode(errors="replace"))
+        from acp_tui.host.pty_process import ExitStatus
+
         self._set_exited(ExitStatus(exit_code=exit_code))
 
     async def _watch_exit(self, process: PtyProcess) -> None:
@@ -175,6 +180,8 @@ class Terminal:
         if self._text_cache is not None and self._text_cache[0] == total:
             return self._text_cache[1], self._text_cache[2]
         data, truncated = self._buffer.tail(self.output_byte_limit)
+        from acp_tui.host.terminal_screen import render_text
+
         text = render_text(data)
         if len(text) * 4 > self.output_byte_limit:  # could exceed the limit (U+FFFD is 3 bytes)
             encoded = text.encode()
@@ -244,6 +251,9 @@ class TerminalHost:
             raise invalid_params("sessionId, command and args must not contain NUL bytes")
         env = _env(params.env)
         limit = params.output_byte_limit
+        from acp_tui.host.pty_process import PtyProcess
+        from acp_tui.host.terminal_screen import MAX_RETAINED_BYTES
+
         limit = self.default_output_byte_limit if limit is None else min(limit, MAX_RETAINED_BYTES)
         cwd = await self._cwd(params.cwd)
         session_id = params.session_id

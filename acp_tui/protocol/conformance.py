@@ -19,23 +19,21 @@ rules from then on (`conformance_v2.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from acp_tui.protocol import methods
+from acp_tui.protocol import methods, models
 from acp_tui.protocol.absolute_paths import is_absolute_path
 from acp_tui.protocol.models import (
     TOOL_CALL_STATUSES,
     TOOL_KINDS,
     AuthenticateResponse,
-    AuthStatusUpdateNotification,
     InitializeResponse,
     LoadSessionResponse,
-    MessageMcpRequest,
     NewSessionResponse,
     PromptResponse,
     SetSessionConfigOptionResponse,
@@ -85,16 +83,20 @@ _REPAIR_KINDS = {
     "invalid": MarkKind.WRONG_TYPE,
 }
 
-AGENT_REQUESTS: dict[str, type[BaseModel] | None] = {
+Known = Mapping[str, type[BaseModel] | str | None]
+"""The params model of each method known (None: checked by hand or not at all; a name: a model
+of `models.LATER`, built when a frame of that method first comes)."""
+
+AGENT_REQUESTS: dict[str, type[BaseModel] | str | None] = {
     **CLIENT_REQUESTS,  # the params models the client's router validates with
     methods.ELICITATION_CREATE: None,
-    methods.MCP_MESSAGE: MessageMcpRequest,  # unstable: answered "method not found"
+    methods.MCP_MESSAGE: "MessageMcpRequest",  # unstable: answered "method not found"
 }
-AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | None] = {
+AGENT_NOTIFICATIONS: dict[str, type[BaseModel] | str | None] = {
     methods.SESSION_UPDATE: None,  # checked by hand: `_session_notification`
     methods.ELICITATION_COMPLETE: None,
     methods.CANCEL_REQUEST: None,
-    methods.AUTH_STATUS_UPDATE: AuthStatusUpdateNotification,  # unstable
+    methods.AUTH_STATUS_UPDATE: "AuthStatusUpdateNotification",  # unstable
 }
 RESULTS: dict[str, type[BaseModel]] = {
     methods.INITIALIZE: InitializeResponse,
@@ -226,14 +228,14 @@ class ConformanceChecker:
             self.fit.call(method, params)
         self._params(method, params, self._agent_notifications(), marks)
 
-    def _agent_requests(self) -> dict[str, type[BaseModel] | None]:
+    def _agent_requests(self) -> Known:
         if not self.v2:
             return AGENT_REQUESTS
         from acp_tui.protocol import conformance_v2 as v2  # (a v1 agent never loads v2's rules)
 
         return v2.V2_AGENT_REQUESTS
 
-    def _agent_notifications(self) -> dict[str, type[BaseModel] | None]:
+    def _agent_notifications(self) -> Known:
         if not self.v2:
             return AGENT_NOTIFICATIONS
         from acp_tui.protocol import conformance_v2 as v2
@@ -250,7 +252,7 @@ class ConformanceChecker:
         self,
         method: str,
         params: Any,
-        known: dict[str, type[BaseModel] | None],
+        known: Known,
         marks: list[Mark],
     ) -> None:
         if method not in known:
@@ -263,6 +265,8 @@ class ConformanceChecker:
                 self._check_values(method, params, marks)
             return
         model = known[method]
+        if isinstance(model, str):
+            model = getattr(models, model)
         if model is not None:
             _validate(model, params, method, marks)
             if type(params) is dict:

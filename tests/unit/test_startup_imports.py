@@ -77,6 +77,14 @@ AFTER_READY = (
     "acp_tui.client.v2.session",
     "acp_tui.client.v2.handshake",
     "acp_tui.thread.v2.updates",
+    # the models of rarely used methods (`models.LATER`): built when one is first used
+    "acp_tui.protocol.models.history",  # session/list, resume, fork
+    "acp_tui.protocol.models.providers",  # providers/*
+    "acp_tui.protocol.models.auth_status",  # the unstable auth status
+    "acp_tui.protocol.models.mcp_over_acp",  # mcp/message
+    "acp_tui.host.pty_process",  # the agent's first terminal
+    "acp_tui.host.terminal_screen",
+    "acp_tui.sandbox.refusals",  # a tool call or turn that ended, in a sandbox
 )
 
 # The same launch, but the modules are looked at when the session turns ready (the state

@@ -60,9 +60,7 @@ from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.protocol.models import (
     AgentCapabilities,
-    ForkSessionResponse,
     Implementation,
-    ProviderInfo,
     RequestPermissionRequest,
 )
 from acp_tui.protocol.process import AgentProcess
@@ -77,6 +75,7 @@ from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver
+    from acp_tui.protocol.models import ForkSessionResponse, ProviderInfo
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from acp_tui.client.auth_hints import env_hint
 from acp_tui.client.connector import Connector, GaveUp, Lost
@@ -24,10 +24,13 @@ from acp_tui.config import config_path
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.models import SessionSetup, parse_session_update
+from acp_tui.protocol.models import parse_session_update
 from acp_tui.signal import Signal
 from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.models import SessionSetup
 
 
 class OpeningSession(McpSession, StateMachine, Caller, Protocol):

@@ -11,21 +11,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from acp_tui.signal import Signal, Unsubscribe
 
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-"""CSI, OSC and two-byte escape sequences."""
+
+@cache
+def _escapes() -> re.Pattern[str]:
+    """CSI, OSC and two-byte escape sequences (compiled when a v2 agent's terminal is first
+    read, not by every launch)."""
+    return re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
 
-_BARE_LF = re.compile(rb"(?<!\r)\n")
+@cache
+def _bare_lf() -> re.Pattern[bytes]:
+    """A line feed with no carriage return before it."""
+    return re.compile(rb"(?<!\r)\n")
 
 
 def as_terminal_shows(data: bytes) -> bytes:
     """An agent-owned command's output as a terminal would show it: each bare line feed also
     returns the carriage (a PTY's `onlcr`). The agent's command writes to pipes, not to a PTY,
     so its lines end in LF alone, which a VT emulator draws as a staircase."""
-    return _BARE_LF.sub(b"\r\n", data)
+    return _bare_lf().sub(b"\r\n", data)
 
 
 OUTPUT_LIMIT = 1024 * 1024
@@ -102,7 +110,7 @@ class AgentTerminal:
     def output_text(self) -> tuple[str, bool]:
         """The output as plain text (escape sequences dropped; for copying), and whether its
         start was dropped (only the tail is kept)."""
-        text = _ESCAPES.sub("", self._output.decode("utf-8", "replace")).replace("\r\n", "\n")
+        text = _escapes().sub("", self._output.decode("utf-8", "replace")).replace("\r\n", "\n")
         return text, self._dropped
 
     def add_output_listener(self, callback: Callable[[bytes], None]) -> Unsubscribe:
