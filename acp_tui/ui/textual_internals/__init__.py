@@ -58,6 +58,9 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
 - `TextArea._on_key`, `TextArea._on_paste`, `Input._on_key`: see a key or a paste before the
   text area or field acts on it (`keys_first.py`).
+- `textual._spatial_map.SpatialMap` (subclassed) and `DockArrangeResult._spatial_map`: the
+  conversation's frozen history kept out of the grid that finds the children on the screen
+  (`tall_regions.py`: filling it grew with the history, at each arrangement).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
 """
