@@ -314,6 +314,23 @@ def test_kept_frame_internals() -> None:
     assert _params(refresh) == ["self"]
 
 
+def test_tall_regions_internals() -> None:
+    from textual._spatial_map import SpatialMap
+    from textual.layout import DockArrangeResult
+
+    assert "_spatial_map" in DockArrangeResult.__dataclass_fields__, (
+        "Textual changed: DockArrangeResult._spatial_map"
+    )
+    assert _params(_has(SpatialMap, "insert", "SpatialMap.insert")) == [
+        "self",
+        "regions_and_values",
+    ]
+    assert _params(_has(SpatialMap, "get_values_in_region", "SpatialMap.get_values_in_region")) == [
+        "self",
+        "region",
+    ]
+
+
 def test_switch_at_once_internals() -> None:
     """`EngineApp` overrides `App.delay_update` and reads `App._batch_count` (what it saves:
     `test_engine.py`)."""

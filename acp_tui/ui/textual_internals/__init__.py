@@ -60,6 +60,9 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   (`forget_closed_watchers`: the footer's old keys).
 - `Widget._styles_cache`, `Widget._vertical_scrollbar` (and the horizontal one, the corner):
   the lines a widget rendered, dropped before the turn end's collection (`drop_rendered_lines`).
+- `textual._spatial_map.SpatialMap` (subclassed) and `DockArrangeResult._spatial_map`: the
+  conversation's frozen history kept out of the grid that finds the children on the screen
+  (`tall_regions.py`: filling it grew with the history, at each arrangement).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
 """

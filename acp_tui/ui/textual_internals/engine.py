@@ -36,7 +36,9 @@ public `layout` property, which `WrapRow` overrides (the `layout` style names on
 in Textual's process-wide map, which acp-tui does not write to), so it is no step of the screen
 or the app, and has no order to keep. It reads the private `textual._resolve.resolve_box_models`
 (each child's box at a width, as Textual's layouts read them) and is tested against a stock
-`Horizontal`.
+`Horizontal`. So does the conversation's arrangement, through the public `Widget.arrange` it
+overrides: `tall_regions_apart` (`tall_regions.py`) keeps its frozen history out of Textual's
+spatial grid, tested against Textual's own `SpatialMap`.
 
 Not here, because it changes nothing in Textual: keys first. The prompt (`PromptInput`) and a
 form's text field (`FormInput`) see each key and paste before the text area or field acts on it

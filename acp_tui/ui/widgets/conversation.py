@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from textual import on
 from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.widget import Widget
 
 from acp_tui.client.events import Notice
@@ -30,6 +32,7 @@ from acp_tui.thread import thread_changes
 from acp_tui.thread.entries import Entry
 from acp_tui.thread.thread import Thread
 from acp_tui.ui import runtime
+from acp_tui.ui.textual_internals.tall_regions import tall_regions_apart
 from acp_tui.ui.widgets.conversation_bursts import Bursts
 from acp_tui.ui.widgets.conversation_card_clock import CardClock
 from acp_tui.ui.widgets.conversation_catch_up import CatchUp
@@ -126,6 +129,11 @@ class ConversationView(VerticalScroll):
             shown_again=self.card_clock.wake,
         )
         self._unsubscribe: Callable[[], None] | None = None
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """Textual's arrangement, its frozen histories kept out of the grid that finds the
+        children on the screen (`tall_regions`: filling it grew with the history)."""
+        return tall_regions_apart(super().arrange(size, optimal))
 
     def on_mount(self) -> None:
         """Draw the thread's entries so far and follow its changes."""

@@ -183,6 +183,29 @@ class EntryLines(Widget):
         self._styles_checked = False
         self.changed()
 
+    def extend_items(self, items: Iterable[EntryItem]) -> None:
+        """Add items after the last one: what is laid out already stays, and only the new
+        items are styled and laid out (a turn end adds its entries to a history of hundreds,
+        so its cost does not grow with the history)."""
+        added = list(items)
+        if not added:
+            return
+        self.items.extend(added)
+        if self._styles_checked:
+            self._restyle(added)  # (laid out below: nothing above them moves)
+        layout = self._layout
+        if layout is not None:
+            offsets, total = layout.offsets, layout.total
+            look = self.look
+            for item in added:
+                offsets.append(total)
+                total += self._item_height(item, look, layout.width)
+            self._layout = ItemLayout(layout.width, offsets, total)  # (the strips cached
+            # for the lines above stay right)
+        else:
+            self._cache.clear()
+        self.refresh(layout=True)
+
     def index_of(self, item: EntryItem) -> int:
         """The position of `item` (by identity)."""
         return next(i for i, candidate in enumerate(self.items) if candidate is item)
@@ -236,14 +259,22 @@ class EntryLines(Widget):
             self._styles_key = key
             self._layout = None
             self._cache.clear()
+        if self._restyle(self.items):
+            self._layout = None
+            self._cache.clear()
+
+    def _restyle(self, items: list[EntryItem]) -> bool:
+        """Forget the lines of each of `items` drawn with other styles than this widget's
+        (drawn again when next laid out); whether any was."""
         key = self._styles_key
-        for item in self.items:
+        restyled = False
+        for item in items:
             if item.styles is not key:
                 if item.styles != key:
                     item.invalidate()
-                    self._layout = None
-                    self._cache.clear()
+                    restyled = True
                 item.styles = key
+        return restyled
 
     def layout_for(self, width: int) -> ItemLayout:
         """Where each item's lines start at `width`, computed once per width and change."""
@@ -256,13 +287,16 @@ class EntryLines(Widget):
             total = 0
             for item in self.items:
                 offsets.append(total)
-                if item.lazy and not item.drawn(width):
-                    total += self._estimate
-                else:
-                    total += len(item.lines(look, width))
+                total += self._item_height(item, look, width)
             layout = self._layout = ItemLayout(width, offsets, total)
             self._cache.clear()
         return layout
+
+    def _item_height(self, item: EntryItem, look: Look, width: int) -> int:
+        """Lines `item` takes at `width` (estimated for a lazy item not drawn yet)."""
+        if item.lazy and not item.drawn(width):
+            return self._estimate
+        return len(item.lines(look, width))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
