@@ -1,0 +1,196 @@
+"""Parts of the main screen that live beside the agent, at 80x24 and 160x50: the crash banner
+(the agent crashed during a prompt, or exited while idle), a live terminal card (a PTY command
+running in the conversation), the subagent lane opened on its child's cards, and the LLM
+providers screen the sidebar opens.
+
+Deterministic as `test_app_at_two_sizes.py`: fixed names and paths, tool calls in clock-free
+states, the running turn's clock stopped for the picture, a terminal whose command printed a
+fixed text and then waits for input nobody types (a condition, not a delay).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import OptionList
+
+from acp_tui.client.events import SessionState
+from acp_tui.ui.screens.providers_screen import ProvidersScreen
+from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
+from acp_tui.ui.widgets.terminal_view import TerminalView
+from tests.agents.scenarios import end_turn, expect_prompt, update
+from tests.snapshot.test_app_snapshots import (
+    caught_up,
+    initialize,
+    make_snapshot,
+    type_and_send,
+    until,
+)
+from tests.ui.app_harness import MODES, SID, upd
+
+__all__ = ["make_snapshot"]  # the fixture, used by name
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
+NEW = {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}}
+
+
+def said(text: str) -> dict[str, Any]:
+    return upd("agent_message_chunk", content={"type": "text", "text": text})
+
+
+CRASHES = {
+    # a prompt half answered, then stderr and exit code 3
+    "crashed_during_a_prompt": [
+        initialize(), NEW, expect_prompt(), said("Reading shop.py first."),
+        {"stderr": "agent: loading model weights\nagent: error: config.toml: bad key 'x'\n"},
+        {"exit": 3},
+    ],
+    # the session opened, then the agent left quietly
+    "exited_while_idle": [initialize(), NEW, {"exit": 0}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("how", list(CRASHES))
+def test_crash_banner(snap_compare, make_snapshot, how: str, size: tuple[int, int]) -> None:
+    snapshot = make_snapshot(CRASHES[how])
+    prompted = how == "crashed_during_a_prompt"
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        if prompted:
+            await until(pilot, lambda: session.state is SessionState.READY)
+            await type_and_send(pilot, "fix total")
+        await until(pilot, lambda: session.state is SessionState.CRASHED)
+        await until(pilot, lambda: pilot.app.screen.query_one("CrashBanner").display)
+        await caught_up(pilot)
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+SHELL = "printf 'collected 4 items\\n\\ntests/test_shop.py ....\\n4 passed\\n'; read answer"
+TERMINAL_ID = "$saved.term.result.terminalId"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_live_terminal_card(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """A command the agent runs in a terminal, still running (it waits for a line on its
+    input), its output in the card; the call pending (no clock runs on it)."""
+    create = {"sessionId": SID, "command": "sh", "args": ["-c", SHELL]}
+    snapshot = make_snapshot([
+        initialize(), NEW, expect_prompt(), said("Running the tests."),
+        {"request": "terminal/create", "params": create, "save_as": "term"},
+        upd("tool_call", toolCallId="t1", title="Run the tests", kind="execute",
+            status="pending", content=[{"type": "terminal", "terminalId": TERMINAL_ID}],
+            rawInput={"command": "sh", "args": ["-c", SHELL]}),
+    ])  # fmt: skip
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await type_and_send(pilot, "run the tests")
+        await until(pilot, lambda: pilot.app.screen.query(TerminalView))
+        view = pilot.app.screen.query_one(TerminalView)
+        await until(pilot, lambda: "4 passed" in "\n".join(view.text_lines()))
+        await caught_up(pilot)
+        pilot.app.screen.query_one(StatusBar).running_since = None  # the turn's clock
+        pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+CHILD = f"{SID}/agent-1"
+
+
+def child(variant: str, /, **fields: Any) -> dict[str, Any]:
+    return update(CHILD, {"sessionUpdate": variant, **fields})
+
+
+def subagent(**fields: Any) -> dict[str, Any]:
+    return upd("subagent_update", sessionId=CHILD, **fields)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_subagent_lane_opened(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """A finished child's lane, opened with Enter: its thought (folded), its message, a tool
+    call with its output and one with its terminal's output."""
+    echo = {"sessionId": CHILD, "command": "echo", "args": ["hello from the child"]}
+    done = {"sessionId": CHILD, "terminalId": "$saved.term.result.terminalId"}
+    listing = [{"type": "content", "content": {"type": "text", "text": "cart.py shop.py"}}]
+    snapshot = make_snapshot([
+        initialize(), NEW, expect_prompt(),
+        said("I will ask a helper to look around."),
+        subagent(title="Explore", description="looks around the project",
+                 state={"state": "running"}),
+        child("agent_thought_chunk", content={"type": "text", "text": "first the files"}),
+        child("agent_message_chunk", content={"type": "text", "text": "I will list the files."}),
+        child("tool_call", toolCallId="t1", title="ls", kind="execute", status="completed",
+              content=listing, rawInput={"command": "ls"}),
+        {"request": "terminal/create", "params": echo, "save_as": "term"},
+        {"request": "terminal/wait_for_exit", "params": done},
+        child("tool_call", toolCallId="t2", title="echo", kind="execute", status="completed",
+              content=[{"type": "terminal", "terminalId": TERMINAL_ID}]),
+        subagent(state={"state": "idle", "stopReason": "end_turn"}),
+        said("The helper found two files."),
+        end_turn(),
+    ])  # fmt: skip
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.READY)
+        conversation = pilot.app.screen.query_one(ConversationView)
+        conversation.freeze_finished_turns = False  # the lane stays a live widget
+        await type_and_send(pilot, "explore")
+        await until(pilot, lambda: not session.turn_running)
+        await caught_up(pilot)
+        view = pilot.app.screen.query_one(SubagentLaneView)
+        view.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: "hello from the child" in view.text)
+        await caught_up(pilot)
+        conversation.scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+PROVIDERS = [
+    {"providerId": "main", "supported": ["anthropic", "openai"], "required": True,
+     "current": {"apiType": "anthropic", "baseUrl": "https://api.anthropic.com"}},
+    {"providerId": "fast", "supported": ["openai"], "required": False, "current": None},
+    {"providerId": "[b]local[/b]", "supported": ["openai"], "required": False,
+     "current": {"apiType": "openai", "baseUrl": "http://localhost:8080/v1"}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_providers_screen(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """The agent's LLM providers (markup in an id drawn as text), the form open on one that can
+    be disabled."""
+    hello = initialize()
+    hello["respond"] = {**hello["respond"], "agentCapabilities": {"providers": {}}}
+    listed = {"expect": "providers/list", "respond": {"providers": PROVIDERS}}
+    snapshot = make_snapshot([hello, NEW, listed])
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        row = pilot.app.screen.query_one("ProvidersRow")
+        await until(pilot, lambda: row.display)
+        if not row.region:  # the sidebar is hidden where the screen is narrow
+            await pilot.press("ctrl+b")
+            await until(pilot, lambda: row.region)
+        row.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ProvidersScreen))
+        screen = pilot.app.screen
+        listing = screen.query_one("#providers", OptionList)
+        await until(pilot, lambda: listing.option_count == len(PROVIDERS))
+        listing.highlighted = 1
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.chosen is not None)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
