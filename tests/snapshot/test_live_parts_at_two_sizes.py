@@ -16,8 +16,10 @@ import pytest
 from textual.widgets import OptionList
 
 from acp_tui.client.events import SessionState
+from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from acp_tui.ui.widgets.terminal_view import TerminalView
@@ -113,18 +115,29 @@ def subagent(**fields: Any) -> dict[str, Any]:
     return upd("subagent_update", sessionId=CHILD, **fields)
 
 
+TASK = {
+    "sessionUpdate": "session_message",
+    "messageId": "m1",
+    "senderSessionId": SID,
+    "recipientSessionId": CHILD,
+    "content": [{"type": "text", "text": "find the files that compute the total"}],
+}
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_subagent_lane_opened(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
-    """A finished child's lane, opened with Enter: its thought (folded), its message, a tool
-    call with its output and one with its terminal's output."""
+    """A finished child's lane, thawed from the finished turn's history and opened with Enter,
+    as a user does: its task first, its thought (folded), its message, a tool call with its
+    output and one with its terminal's output."""
     echo = {"sessionId": CHILD, "command": "echo", "args": ["hello from the child"]}
-    done = {"sessionId": CHILD, "terminalId": "$saved.term.result.terminalId"}
+    done = {"sessionId": CHILD, "terminalId": TERMINAL_ID}
     listing = [{"type": "content", "content": {"type": "text", "text": "cart.py shop.py"}}]
     snapshot = make_snapshot([
         initialize(), NEW, expect_prompt(),
         said("I will ask a helper to look around."),
         subagent(title="Explore", description="looks around the project",
                  state={"state": "running"}),
+        update(SID, TASK),
         child("agent_thought_chunk", content={"type": "text", "text": "first the files"}),
         child("agent_message_chunk", content={"type": "text", "text": "I will list the files."}),
         child("tool_call", toolCallId="t1", title="ls", kind="execute", status="completed",
@@ -141,17 +154,23 @@ def test_subagent_lane_opened(snap_compare, make_snapshot, size: tuple[int, int]
     async def run(pilot) -> None:
         session = snapshot.app.session
         await until(pilot, lambda: session.state is SessionState.READY)
-        conversation = pilot.app.screen.query_one(ConversationView)
-        conversation.freeze_finished_turns = False  # the lane stays a live widget
         await type_and_send(pilot, "explore")
         await until(pilot, lambda: not session.turn_running)
-        await caught_up(pilot)
+        conversation = pilot.app.screen.query_one(ConversationView)
+        lane = next(e for e in session.thread.entries if isinstance(e, SubagentLaneEntry))
+        await until(pilot, lambda: lane.id in conversation.frozen_entry_ids)
+        history = conversation.query_children(FrozenHistory).first()
+        history.focus()
+        await pilot.pause()
+        while history.cursor_entry is not lane:
+            await pilot.press("up")
+        await pilot.press("enter")  # thawed, focused
+        await until(pilot, lambda: pilot.app.screen.query(SubagentLaneView))
         view = pilot.app.screen.query_one(SubagentLaneView)
-        view.focus()
-        await pilot.press("enter")
+        await until(pilot, lambda: view.has_focus)
+        await pilot.press("enter")  # opened
         await until(pilot, lambda: "hello from the child" in view.text)
         await caught_up(pilot)
-        conversation.scroll_end(animate=False)
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
