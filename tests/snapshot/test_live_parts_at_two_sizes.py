@@ -20,10 +20,13 @@ from acp_tui.thread.subagent_sessions import SubagentLaneEntry
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
+from acp_tui.ui.widgets.notices_section import NoticesSection
+from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from acp_tui.ui.widgets.terminal_view import TerminalView
 from tests.agents.scenarios import end_turn, expect_prompt, update
+from tests.snapshot.test_app_at_two_sizes import finished_turn, turn
 from tests.snapshot.test_app_snapshots import (
     caught_up,
     initialize,
@@ -31,7 +34,7 @@ from tests.snapshot.test_app_snapshots import (
     type_and_send,
     until,
 )
-from tests.ui.app_harness import MODES, SID, upd
+from tests.ui.app_harness import MODES, SID, text, upd
 
 __all__ = ["make_snapshot"]  # the fixture, used by name
 
@@ -210,6 +213,55 @@ def test_providers_screen(snap_compare, make_snapshot, size: tuple[int, int]) ->
         listing.highlighted = 1
         await pilot.press("enter")
         await until(pilot, lambda: screen.chosen is not None)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+COMPACTIONS = [
+    said("Working on it."),
+    upd("compaction_update", compactionId="c1", status="in_progress"),
+    upd("compaction_summary_chunk", compactionId="c1", content=text("Fixed **total()** ")),
+    upd("compaction_summary_chunk", compactionId="c1", content=text("in shop.py.")),
+    upd("compaction_update", compactionId="c1", status="completed"),
+    said("Carrying on."),
+    upd("compaction_update", compactionId="c2", status="in_progress"),
+    upd("compaction_update", compactionId="c2", status="failed", error="context [red]too long"),
+    upd("notice", severity="warning", title="Rate [bold]limited[/]", description="Retrying"),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_compactions_and_a_notice(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """A context compaction folded to its title, one that failed with the agent's error (markup
+    drawn as text), and a notice: in the sidebar (toasts, which leave with the clock, cleared)."""
+    snapshot = make_snapshot(turn(COMPACTIONS))
+
+    async def run(pilot) -> None:
+        await finished_turn(pilot, snapshot.app.session, COMPACTIONS)
+        await until(pilot, lambda: pilot.app.screen.query_one(NoticesSection).display)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_queued_prompts(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """Prompts typed while the agent works: listed under the prompt, counted in the status
+    line (the turn's clock stopped)."""
+    snapshot = make_snapshot([initialize(), NEW, expect_prompt(), said("Working on it.")])
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.READY)
+        await type_and_send(pilot, "fix total")
+        await until(pilot, lambda: session.turn_running)
+        await type_and_send(pilot, "then add a test for the tax")
+        await type_and_send(pilot, "and update the [b]README[/b]")
+        await until(pilot, lambda: len(pilot.app.screen.query(QueuedItem)) == 2)
+        await caught_up(pilot)
+        pilot.app.screen.query_one(StatusBar).running_since = None  # the turn's clock
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
