@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import OptionList
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Input, OptionList
 
 from acp_tui.client.events import SessionState
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
@@ -262,6 +263,31 @@ def test_queued_prompts(snap_compare, make_snapshot, size: tuple[int, int]) -> N
         await until(pilot, lambda: len(pilot.app.screen.query(QueuedItem)) == 2)
         await caught_up(pilot)
         pilot.app.screen.query_one(StatusBar).running_since = None  # the turn's clock
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_command_palette_ctrl_p(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """Textual's palette with acp-tui's commands, searched for "mo": the commands that match
+    (export, rename, edit in $EDITOR), best first, the matched letters marked."""
+    snapshot = make_snapshot([initialize(), NEW])
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: snapshot.app.session.state is SessionState.READY)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+        palette = pilot.app.screen
+        palette.query_one(Input).cursor_blink = False
+        await pilot.press("m", "o")
+        listing = palette.query_one(CommandList)
+
+        def searched() -> bool:  # the search's worker done, its hits listed
+            searching = [w for w in pilot.app.workers if w.node is palette and w.is_running]
+            return bool(listing.option_count) and not searching
+
+        await until(pilot, searched)
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
