@@ -10,6 +10,9 @@ fixed text and then waits for input nobody types (a condition, not a delay).
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +20,12 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 
 from acp_tui.client.events import SessionState
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.config import Settings
+from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -26,9 +34,12 @@ from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
 from acp_tui.ui.widgets.terminal_view import TerminalView
-from tests.agents.scenarios import end_turn, expect_prompt, update
+from acp_tui.ui.workspace.spec import SessionSpec
+from acp_tui.ui.workspace.tab_bar import TabBar
+from tests.agents.scenarios import SCRIPTED_AGENT, end_turn, expect_prompt, update
 from tests.snapshot.test_app_at_two_sizes import finished_turn, turn
 from tests.snapshot.test_app_snapshots import (
+    SnapshotApp,
     caught_up,
     initialize,
     make_snapshot,
@@ -292,3 +303,47 @@ def test_command_palette_ctrl_p(snap_compare, make_snapshot, size: tuple[int, in
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+class TabsApp(SnapshotApp):
+    """The snapshot app with more tabs: every tab's agent stopped when it exits."""
+
+    async def on_unmount(self) -> None:
+        for tab in list(self.tabs):
+            await tab.session.close()
+
+
+SECOND_INFO = {"name": "second", "title": "Second Agent", "version": "2.0"}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_tabs(snap_compare, make_snapshot, size: tuple[int, int], tmp_path: Path) -> None:
+    """Two sessions side by side in tabs (the bar on top): the first shown after its turn, the
+    second, another agent in the same directory, ready."""
+    updates = [said("The total now adds the tax.")]
+    snapshot = make_snapshot(turn(updates))
+    hello = {**initialize(), "respond": {**initialize()["respond"], "agentInfo": SECOND_INFO}}
+    (tmp_path / "second.json").write_text(json.dumps([hello, NEW]))
+    second = tmp_path / "second"
+    second.write_text(
+        f"#!/bin/sh\nexec {sys.executable} {SCRIPTED_AGENT} {tmp_path / 'second.json'}\n"
+    )
+    second.chmod(0o755)
+
+    def spawn(bridge: ScreenUi, spec: SessionSpec) -> AgentSession:
+        settings = Settings(sandbox=SandboxMode.OFF)  # (as the first tab's)
+        return AgentSession(list(spec.argv), spec.cwd, bridge, settings=settings)
+
+    more = (SessionSpec((str(second),), snapshot.cwd),)
+    app = TabsApp(snapshot._factory, key_guard=KeyGuard.unguarded(), spawn=spawn, more=more)
+    snapshot.app = app
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: len(app.tabs) == 2)
+        await until(pilot, lambda: all(t.session.state is SessionState.READY for t in app.tabs))
+        await until(pilot, lambda: app.session is app.tabs[0].session)
+        await finished_turn(pilot, app.session, updates)
+        await until(pilot, lambda: len(pilot.app.screen.query_one(TabBar).labels) == 2)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
