@@ -28,6 +28,7 @@ from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
 from acp_tui.ui.widgets.conversation import ConversationView
+from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.notices_section import NoticesSection
 from acp_tui.ui.widgets.queue_view import QueuedItem
@@ -67,6 +68,12 @@ CRASHES = {
     ],
     # the session opened, then the agent left quietly
     "exited_while_idle": [initialize(), NEW, {"exit": 0}],
+    # npx could not fetch the agent's version: no restart offered (it would fail the same way)
+    "unpublished_version": [
+        {"stderr": "npm error code ETARGET\n"
+                   "npm error notarget No matching version found for some-agent@9.9.9.\n"},
+        {"exit": 1},
+    ],
 }  # fmt: skip
 
 
@@ -82,7 +89,7 @@ def test_crash_banner(snap_compare, make_snapshot, how: str, size: tuple[int, in
             await until(pilot, lambda: session.state is SessionState.READY)
             await type_and_send(pilot, "fix total")
         await until(pilot, lambda: session.state is SessionState.CRASHED)
-        await until(pilot, lambda: pilot.app.screen.query_one("CrashBanner").display)
+        await until(pilot, lambda: pilot.app.screen.query_one(CrashBanner).display)
         await caught_up(pilot)
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
@@ -113,6 +120,40 @@ def test_live_terminal_card(snap_compare, make_snapshot, size: tuple[int, int]) 
         await until(pilot, lambda: "4 passed" in "\n".join(view.text_lines()))
         await caught_up(pilot)
         pilot.app.screen.query_one(StatusBar).running_since = None  # the turn's clock
+        pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+FAILING = "printf 'tests/test_shop.py F\\n1 failed\\n'; exit 1"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_finished_terminal_card(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """A command that ran in a terminal and failed: its exit code under its output (the border
+    red), the call failed, the turn over."""
+    create = {"sessionId": SID, "command": "sh", "args": ["-c", FAILING]}
+    done = {"sessionId": SID, "terminalId": TERMINAL_ID}
+    snapshot = make_snapshot([
+        initialize(), NEW, expect_prompt(),
+        {"request": "terminal/create", "params": create, "save_as": "term"},
+        {"request": "terminal/wait_for_exit", "params": done},
+        upd("tool_call", toolCallId="t1", title="Run the tests", kind="execute",
+            status="failed", content=[{"type": "terminal", "terminalId": TERMINAL_ID}]),
+        said("One test fails."),
+        end_turn(),
+    ])  # fmt: skip
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.READY)
+        await type_and_send(pilot, "run the tests")
+        await until(pilot, lambda: not session.turn_running)
+        await caught_up(pilot)
+        await until(
+            pilot, lambda: "exit" in str(pilot.app.screen.query_one(TerminalView).border_subtitle)
+        )
         pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
         await pilot.pause()
 
