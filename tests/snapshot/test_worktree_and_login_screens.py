@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 from textual.app import App
 
+from acp_tui.client.events import SessionState
+from acp_tui.config import Settings
 from acp_tui.host.terminals import TerminalHost
+from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.thread.diff import compute_diff
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screens.apply_worktree import (
@@ -24,12 +27,16 @@ from acp_tui.ui.screens.apply_worktree import (
     apply_worktree,
 )
 from acp_tui.ui.screens.auth import LoginTerminalScreen
+from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.terminal_view import TerminalView
+from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.workspace.workspace_overview import WorkspaceOverview
 from acp_tui.worktrees.apply import Action, ApplyItem, ApplySummary
 from acp_tui.worktrees.worktrees import Worktree
 from tests.snapshot.test_diff_view_snapshots import NEW, OLD
 from tests.snapshot.test_screens_at_two_sizes import PROJECT, SIZES, ScreenApp, still
+from tests.ui.test_replay import app_for, recording
 from tests.ui.workspace_sessions import Workspace
 from tests.unit.thread_support import Clock
 
@@ -145,3 +152,26 @@ def test_login_terminal(snap_compare, size: tuple[int, int], tmp_path: Path) -> 
         await still(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=waiting)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_paused(snap_compare, size: tuple[int, int], tmp_path: Path) -> None:
+    """`acp-tui replay`: a recorded session stepped (f8) to its tool call while paused, no
+    agent; the replay's keys in the footer. Its turn is running there: its clock stopped."""
+    # no sandbox: the sidebar's Sandbox section would name this run's temporary directory
+    settings = Settings(sandbox=SandboxMode.OFF)
+    app = app_for(recording(tmp_path), tmp_path, paused=True, settings=settings)
+
+    async def stepped(pilot) -> None:
+        session = app.replay
+        while session.state is not SessionState.READY:
+            await pilot.pause(0.02)
+        await pilot.press(*["f8"] * 8)
+        while not (session.position == 8 and pilot.app.screen.query(ToolCallCard)):
+            await pilot.pause(0.02)
+        for prompt in pilot.app.screen.query(PromptInput):
+            prompt.cursor_blink = False
+        pilot.app.screen.query_one(StatusBar).running_since = None
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=stepped)
