@@ -15,11 +15,13 @@ import pytest
 from textual.app import App
 
 from acp_tui.client.events import SessionState
+from acp_tui.client.replay import ReplaySession, load_log
 from acp_tui.config import Settings
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.sandbox.modes import SandboxMode
 from acp_tui.thread.diff import compute_diff
 from acp_tui.ui.key_guard import KeyGuard
+from acp_tui.ui.replay_app import ReplayApp
 from acp_tui.ui.screens.apply_worktree import (
     ApplyQuestionScreen,
     ApplyReviewScreen,
@@ -36,7 +38,7 @@ from acp_tui.worktrees.apply import Action, ApplyItem, ApplySummary
 from acp_tui.worktrees.worktrees import Worktree
 from tests.snapshot.test_diff_view_snapshots import NEW, OLD
 from tests.snapshot.test_screens_at_two_sizes import PROJECT, SIZES, ScreenApp, still
-from tests.ui.test_replay import app_for, recording
+from tests.ui.test_replay import recording
 from tests.ui.workspace_sessions import Workspace
 from tests.unit.thread_support import Clock
 
@@ -154,13 +156,25 @@ def test_login_terminal(snap_compare, size: tuple[int, int], tmp_path: Path) -> 
     assert snap_compare(app, terminal_size=size, run_before=waiting)
 
 
+class StillReplayApp(ReplayApp):
+    """The replay app with its prompt's cursor steadily on (a blinking cursor is a clock), from
+    the first frame on, as `SnapshotApp` does."""
+
+    def on_ready(self) -> None:
+        for prompt in self.screen.query(PromptInput):
+            prompt.cursor_blink = False
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_replay_paused(snap_compare, size: tuple[int, int], tmp_path: Path) -> None:
     """`acp-tui replay`: a recorded session stepped (f8) to its tool call while paused, no
     agent; the replay's keys in the footer. Its turn is running there: its clock stopped."""
+    frames = load_log(recording(tmp_path))
     # no sandbox: the sidebar's Sandbox section would name this run's temporary directory
     settings = Settings(sandbox=SandboxMode.OFF)
-    app = app_for(recording(tmp_path), tmp_path, paused=True, settings=settings)
+    app = StillReplayApp(
+        lambda bridge: ReplaySession(frames, tmp_path, bridge, paused=True, settings=settings)
+    )
 
     async def stepped(pilot) -> None:
         session = app.replay
@@ -169,8 +183,6 @@ def test_replay_paused(snap_compare, size: tuple[int, int], tmp_path: Path) -> N
         await pilot.press(*["f8"] * 8)
         while not (session.position == 8 and pilot.app.screen.query(ToolCallCard)):
             await pilot.pause(0.02)
-        for prompt in pilot.app.screen.query(PromptInput):
-            prompt.cursor_blink = False
         pilot.app.screen.query_one(StatusBar).running_since = None
         await pilot.pause()
 
