@@ -23,7 +23,9 @@ from acp_tui.client.events import SessionState
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.config import Settings
 from acp_tui.sandbox.modes import SandboxMode
+from acp_tui.thread.entries import MessageEntry
 from acp_tui.thread.subagent_sessions import SubagentLaneEntry
+from acp_tui.thread.thread_changes import TurnStateChanged
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
@@ -388,3 +390,48 @@ def test_two_tabs(snap_compare, make_snapshot, size: tuple[int, int], tmp_path: 
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_stop_reasons(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """How three turns ended, under each: the answer cut at the token limit, a refusal (its
+    prompt marked not kept), and a turn cancelled with Esc."""
+    snapshot = make_snapshot([
+        initialize(), NEW,
+        expect_prompt(), said("The total is computed in"), end_turn(stop_reason="max_tokens"),
+        expect_prompt(), end_turn(stop_reason="refusal"),
+        expect_prompt(), said("Starting."), {"wait_notify": "session/cancel"},
+        end_turn(stop_reason="cancelled"),
+    ])  # fmt: skip
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.READY)
+
+        ended: list[str | None] = []  # each turn's stop reason, as it ends
+
+        def turn_ended(change: object) -> None:
+            if isinstance(change, TurnStateChanged) and not change.running:
+                ended.append(change.stop_reason)
+
+        session.thread.subscribe(turn_ended)
+
+        def said_so_far() -> str:
+            entries = session.thread.entries
+            return "".join(e.text for e in entries if isinstance(e, MessageEntry))
+
+        await type_and_send(pilot, "explain total")
+        await until(pilot, lambda: len(ended) == 1)
+        await type_and_send(pilot, "delete the tests")
+        await until(pilot, lambda: len(ended) == 2)
+        await type_and_send(pilot, "fix total")
+        await until(pilot, lambda: "Starting." in said_so_far())
+        await pilot.press("escape")
+        await until(pilot, lambda: len(ended) == 3)
+        assert ended == ["max_tokens", "refusal", "cancelled"]
+        await caught_up(pilot)
+        pilot.app.clear_notifications()  # "Cancelling…": a toast leaves with the clock
+        pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
