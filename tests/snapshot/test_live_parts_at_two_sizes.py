@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Group
+from rich.text import Text
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 
@@ -29,10 +31,12 @@ from acp_tui.thread.thread_changes import TurnStateChanged
 from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.providers_screen import ProvidersScreen
+from acp_tui.ui.widgets import empty_state, status_bar
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.crash_banner import CrashBanner
 from acp_tui.ui.widgets.frozen_history import FrozenHistory
 from acp_tui.ui.widgets.notices_section import NoticesSection
+from acp_tui.ui.widgets.prompt_input import PromptInput
 from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.status_bar import StatusBar
 from acp_tui.ui.widgets.subagent_lane import SubagentLaneView
@@ -432,6 +436,37 @@ def test_stop_reasons(snap_compare, make_snapshot, size: tuple[int, int]) -> Non
         await caught_up(pilot)
         pilot.app.clear_notifications()  # "Cancelling…": a toast leaves with the clock
         pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_starting_agent(
+    snap_compare, make_snapshot, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that has not answered `initialize` yet: what it wrote to stderr, and a prompt
+    typed meanwhile (sent once the session opens). The seconds it has been starting are a
+    clock: shown as a fixed "3s" here."""
+    monkeypatch.setattr(empty_state, "format_elapsed", lambda seconds: "3s")
+    monkeypatch.setattr(status_bar, "format_elapsed", lambda seconds: "3s")
+    snapshot = make_snapshot([
+        {"stderr": "agent: loading model weights\nagent: 2 of 3 shards\n"},
+        {"wait_file": "never", "timeout": 60},  # answers nothing: the test ends it
+    ])  # fmt: skip
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.STARTING)
+        hint = pilot.app.screen.query_one(empty_state.EmptyState)
+
+        def drawn() -> str:
+            content = hint.content
+            lines = content.renderables if isinstance(content, Group) else []
+            return "\n".join(line.plain for line in lines if isinstance(line, Text))
+
+        await until(pilot, lambda: "2 of 3 shards" in drawn())
+        pilot.app.screen.query_one(PromptInput).insert("fix total")
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
