@@ -11,6 +11,7 @@ fixed text and then waits for input nobody types (a condition, not a delay).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -467,6 +468,54 @@ def test_starting_agent(
 
         await until(pilot, lambda: "2 of 3 shards" in drawn())
         pilot.app.screen.query_one(PromptInput).insert("fix total")
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+def fixed_project(shop: str) -> Path:
+    """`/tmp/acp-tui-snapshots/project` holding `shop.py`: the same path on every run and
+    machine (not $TMPDIR: it differs between machines), kept between runs; suites that run at
+    once write the same bytes, each by an atomic rename."""
+    project = Path("/tmp/acp-tui-snapshots/project")
+    project.mkdir(parents=True, exist_ok=True)
+    target = project / "shop.py"
+    if not target.is_file() or target.read_text() != shop:
+        staged = project / f".shop.py.{os.getpid()}"
+        staged.write_text(shop)
+        os.replace(staged, target)
+    return project
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_prompt_with_an_attached_file(snap_compare, make_snapshot, size: tuple[int, int]) -> None:
+    """A prompt that @-mentions a file of the project: the file goes with it (embedded), and the
+    user's message shows what was attached."""
+    hello = initialize()
+    capabilities = {"promptCapabilities": {"embeddedContext": True}}
+    hello["respond"] = {**hello["respond"], "agentCapabilities": capabilities}
+    snapshot = make_snapshot([
+        hello, NEW, expect_prompt(), said("It multiplies price by qty."), end_turn(),
+    ])  # fmt: skip
+    # the attachment is named by its absolute path: the project in a directory of a fixed name
+    project = fixed_project("def total(price, qty):\n    return price * qty\n")
+
+    def in_project(bridge: ScreenUi) -> AgentSession:  # (as the snapshot's, in `project`)
+        settings = Settings(sandbox=SandboxMode.OFF)
+        session = AgentSession(snapshot.argv, project, bridge, settings=settings)
+        session.traffic.subscribe(snapshot._tap)
+        return session
+
+    snapshot.app = SnapshotApp(in_project, key_guard=KeyGuard.unguarded())
+
+    async def run(pilot) -> None:
+        session = snapshot.app.session
+        await until(pilot, lambda: session.state is SessionState.READY)
+        await type_and_send(pilot, "explain @shop.py please")
+        await until(pilot, lambda: session.thread.last_stop_reason == "end_turn")
+        await until(pilot, lambda: not session.turn_running)
+        await caught_up(pilot)
+        pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
