@@ -442,6 +442,13 @@ def test_stop_reasons(snap_compare, make_snapshot, size: tuple[int, int]) -> Non
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
 
 
+def hint_drawn(pilot) -> str:
+    """The text the hint over the empty conversation draws now."""
+    content = pilot.app.screen.query_one(empty_state.EmptyState).content
+    lines = content.renderables if isinstance(content, Group) else []
+    return "\n".join(line.plain for line in lines if isinstance(line, Text))
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_starting_agent(
     snap_compare, make_snapshot, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
@@ -459,14 +466,8 @@ def test_starting_agent(
     async def run(pilot) -> None:
         session = snapshot.app.session
         await until(pilot, lambda: session.state is SessionState.STARTING)
-        hint = pilot.app.screen.query_one(empty_state.EmptyState)
-
-        def drawn() -> str:
-            content = hint.content
-            lines = content.renderables if isinstance(content, Group) else []
-            return "\n".join(line.plain for line in lines if isinstance(line, Text))
-
-        await until(pilot, lambda: "2 of 3 shards" in drawn())
+        await until(pilot, lambda: "2 of 3 shards" in hint_drawn(pilot))
+        await until(pilot, lambda: "Starting agent… 3s" in hint_drawn(pilot))  # (its clock)
         pilot.app.screen.query_one(PromptInput).insert("fix total")
         await pilot.pause()
 
@@ -516,6 +517,36 @@ def test_prompt_with_an_attached_file(snap_compare, make_snapshot, size: tuple[i
         await until(pilot, lambda: not session.turn_running)
         await caught_up(pilot)
         pilot.app.screen.query_one(ConversationView).scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_stall_banner(
+    snap_compare, make_snapshot, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that does not answer `initialize` within `initialize_warning_seconds` (0.5 s
+    here): the banner says so, and the keys to wait on, restart or quit. The
+    seconds it has been starting, under the banner, are shown as a fixed "3s"."""
+    monkeypatch.setattr(empty_state, "format_elapsed", lambda seconds: "3s")
+    monkeypatch.setattr(status_bar, "format_elapsed", lambda seconds: "3s")
+    # silent: what it wrote to stderr by then would depend on how fast it started
+    snapshot = make_snapshot([{"wait_file": "never", "timeout": 60}])  # the test ends it
+
+    def impatient(bridge: ScreenUi) -> AgentSession:  # (as the snapshot's, warned at 0.5 s)
+        settings = Settings(sandbox=SandboxMode.OFF, initialize_warning_seconds=0.5)
+        session = AgentSession(snapshot.argv, snapshot.cwd, bridge, settings=settings)
+        session.traffic.subscribe(snapshot._tap)
+        return session
+
+    snapshot.app = SnapshotApp(impatient, key_guard=KeyGuard.unguarded())
+
+    async def run(pilot) -> None:
+        await until(pilot, lambda: pilot.app.screen.query_one(CrashBanner).display)
+        await until(pilot, lambda: snapshot.app.session.stall is not None)
+        # the hint under it is drawn again each second while the agent starts: once with its clock
+        await until(pilot, lambda: "Starting agent… 3s" in hint_drawn(pilot))
         await pilot.pause()
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
