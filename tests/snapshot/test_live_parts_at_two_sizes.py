@@ -97,6 +97,11 @@ def test_crash_banner(snap_compare, make_snapshot, how: str, size: tuple[int, in
             await type_and_send(pilot, "fix total")
         await until(pilot, lambda: session.state is SessionState.CRASHED)
         await until(pilot, lambda: pilot.app.screen.query_one(CrashBanner).display)
+        if prompted:  # what it said before it went
+            await until(pilot, lambda: any(
+                isinstance(e, MessageEntry) and "Reading shop.py first." in e.text
+                for e in session.thread.entries
+            ))  # fmt: skip
         await caught_up(pilot)
 
     assert snap_compare(snapshot.app, terminal_size=size, run_before=run)
@@ -317,6 +322,10 @@ def test_queued_prompts(snap_compare, make_snapshot, size: tuple[int, int]) -> N
         await until(pilot, lambda: session.state is SessionState.READY)
         await type_and_send(pilot, "fix total")
         await until(pilot, lambda: session.turn_running)
+        await until(pilot, lambda: any(  # the agent's line, shown above the queue
+            isinstance(e, MessageEntry) and "Working on it." in e.text
+            for e in session.thread.entries
+        ))  # fmt: skip
         await type_and_send(pilot, "then add a test for the tax")
         await type_and_send(pilot, "and update the [b]README[/b]")
         await until(pilot, lambda: len(pilot.app.screen.query(QueuedItem)) == 2)
