@@ -46,10 +46,14 @@ class ScreenUi:
         """This session's tab is the one on screen."""
         return self.mode is None or self.app.current_mode == self.mode
 
-    def show(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+    def show(
+        self, screen: Screen[T], callback: Callable[[T | None], None], *, asks: bool = True
+    ) -> None:
         """Push `screen` over this session's screens now if its tab is shown, else when it is
-        (`release`); `callback` gets what it is dismissed with."""
-        answered = False
+        (`release`); `callback` gets what it is dismissed with. `asks`: the session waits on
+        the user's answer (counted in `pending`: the tab "needs you"); False for a screen the
+        user opened (the session picker), which waits on nobody."""
+        answered = not asks
 
         def done(result: T | None) -> None:
             nonlocal answered
@@ -58,7 +62,8 @@ class ScreenUi:
                 self._count(-1)
             callback(result)
 
-        self._count(+1)
+        if asks:
+            self._count(+1)
         if self.shown:
             self.app.push_screen(screen, callback=done)
         else:
@@ -73,7 +78,8 @@ class ScreenUi:
             self.app.push_screen(screen, callback=done)
 
     def withdraw(self, screen: Screen[Any]) -> bool:
-        """Drop a question still waiting for the tab (its asker gave up); True if it was."""
+        """Drop a question (`show`n with `asks`) still waiting for the tab (its asker gave up);
+        True if it was."""
         for item in self._held:
             if item[0] is screen:
                 self._held.remove(item)
