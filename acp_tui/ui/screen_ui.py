@@ -113,12 +113,18 @@ class ScreenUi:
             self.withdraw(screen)  # cancelled while waiting for the tab: nothing left behind
 
     async def choose_auth_method(
-        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
+        self,
+        agent: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
     ) -> AuthMethodInfo | None:
-        """Let the user pick how to log in (`AuthMethodScreen`); None gives up."""
+        """Let the user pick how to log in (`AuthMethodScreen`, worded for who asked); None
+        gives up."""
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
-        return await self.ask_screen(AuthMethodScreen(agent, methods, error))
+        return await self.ask_screen(AuthMethodScreen(agent, methods, error, by_user=by_user))
 
     async def run_login_terminal(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
