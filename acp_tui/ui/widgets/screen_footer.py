@@ -24,12 +24,20 @@ where that widget lists it. So the keys moved when the focus did (a permission q
 the focus as a turn starts sent `f6 model` from first to eighth). `in_stable_order` gives a
 screen one order whatever has the focus: the focused widget's own keys first, then the
 screen's in the order it declares them, then the app's.
+
+Keys that do not fit the footer's width were cut off at its right edge (at 80 columns "^t new
+session" lost its half, the palette's key drawn over it). The footer now fits them: while they
+are too wide it hides the keys its screen names in `FOOTER_DROPPED_FIRST`, in that order, then
+the others from the right, except those in `FOOTER_KEPT` (help, quit, new session, the keys a
+turn needs); and the help key, which lists every key, then reads "f1 more".
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
@@ -52,6 +60,9 @@ def covered(screen: Screen[object]) -> bool:
 Keys = tuple[tuple[object, ...], ...]
 ShownKey = tuple[str, str, str, str, bool, str, bool]
 """A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
+HELP_ACTION = "help"
+MORE_KEYS = "more"
+"""The help key's description while the footer hides keys that do not fit."""
 
 
 def shown_key(key: Widget) -> ShownKey:
@@ -72,6 +83,8 @@ class ScreenFooter(Footer):
 
     _drawn: Keys | None = None
     """The keys the footer shows (None: none drawn yet)."""
+    _unfitted: tuple[list[Widget], Widget | None, str] = ([], None, "")
+    """The keys hidden because they did not fit, the help key made to say so and what it said."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if covered(screen):
@@ -91,10 +104,62 @@ class ScreenFooter(Footer):
         if self._drawn is not None and self.is_attached and self._drawn == self._keys(self.screen):
             return
         await super().recompose()
+        self.fit()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the keys to the new width."""
+        self.fit()
+
+    def fit(self) -> None:
+        """Show every key the screen shows, less those that do not fit the footer's width (see
+        the module's docstring)."""
+        self._unfit()
+        dropped_first: tuple[str, ...] = getattr(self.screen, "FOOTER_DROPPED_FIRST", ())
+        kept: tuple[str, ...] = getattr(self.screen, "FOOTER_KEPT", ())
+        shown = [key for key in self.query_children("FooterKey") if key.display]
+        width = self.size.width
+        if not width or not (dropped_first or kept):
+            return
+        need = sum(_cells(key) for key in shown)
+        help_key = next((key for key in shown if _action(key) == HELP_ACTION), None)
+        more = cell_len(MORE_KEYS) - cell_len(_description(help_key)) if help_key else 0
+        droppable = [key for action in dropped_first for key in shown if _action(key) == action]
+        droppable += [key for key in reversed(shown)
+                      if _action(key) not in kept and key not in droppable]  # fmt: skip
+        hidden: list[Widget] = []
+        for key in droppable:
+            if need + (more if hidden else 0) <= width:
+                break
+            hidden.append(key)
+            need -= _cells(key)
+        for key in hidden:
+            key.display = False
+        said = _description(help_key)
+        if hidden and help_key is not None:
+            help_key.description = MORE_KEYS  # type: ignore[attr-defined]
+            help_key.refresh(layout=True)
+        self._unfitted = (hidden, help_key if hidden else None, said)
+
+    def _unfit(self) -> None:
+        """Undo `fit`: its hidden keys shown, the help key's description as it was."""
+        hidden, help_key, said = self._unfitted
+        self._unfitted = ([], None, "")
+        for key in hidden:
+            key.display = True
+        if help_key is not None:
+            help_key.description = said  # type: ignore[attr-defined]
+            help_key.refresh(layout=True)
 
     def _show_only(self, screen: Screen[object]) -> bool:
         """Show the built keys `screen` binds now and hide the others, if all of them are built
         and in the order to show them; False (nothing changed) otherwise."""
+        self._unfit()
+        try:
+            return self._show_wanted(screen)
+        finally:
+            self.fit()
+
+    def _show_wanted(self, screen: Screen[object]) -> bool:
         built = list(self.query_children("FooterKey"))
         if len(built) != len(self.children):  # (binding groups: labels, keys in a group)
             return False
@@ -136,6 +201,7 @@ class ScreenFooter(Footer):
 
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
+        self._unfitted = ([], None, "")
         keys = self._keys(self.screen)
         drawn = False
         for child in super().compose():
@@ -154,6 +220,25 @@ class ScreenFooter(Footer):
         ]  # fmt: skip
         palette = (self.show_command_palette, app.ENABLE_COMMAND_PALETTE, self.compact)
         return (palette, *shown)
+
+
+def _action(key: Widget) -> str:
+    value = getattr(key, "action", "")
+    return value if isinstance(value, str) else ""
+
+
+def _description(key: Widget | None) -> str:
+    value = getattr(key, "description", "")
+    return value if isinstance(value, str) else ""
+
+
+def _cells(key: Widget) -> int:
+    """The cells a built key takes in a compact footer: its key, a space and its description,
+    and a cell of margin (the palette's: of border)."""
+    shown = getattr(key, "key_display", "")
+    label = cell_len(shown if isinstance(shown, str) else "")
+    description = _description(key)
+    return label + (1 + cell_len(description) if description else 0) + 1
 
 
 def in_stable_order(
