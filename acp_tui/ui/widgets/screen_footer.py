@@ -83,8 +83,10 @@ class ScreenFooter(Footer):
 
     _drawn: Keys | None = None
     """The keys the footer shows (None: none drawn yet)."""
-    _unfitted: tuple[list[Widget], Widget | None, str] = ([], None, "")
-    """The keys hidden because they did not fit, the help key made to say so and what it said."""
+    _unwanted: frozenset[Widget] | set[Widget] = frozenset()
+    """The built keys the screen does not show now (`_show_only`)."""
+    _help_said: tuple[Widget, str] | None = None
+    """The help key and its own description (`fit` makes it "more" while keys are hidden)."""
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if covered(screen):
@@ -111,20 +113,38 @@ class ScreenFooter(Footer):
         self.fit()
 
     def fit(self) -> None:
-        """Show every key the screen shows, less those that do not fit the footer's width (see
-        the module's docstring)."""
-        self._unfit()
+        """Show the keys the screen shows, less those that do not fit the footer's width (see
+        the module's docstring); only the keys whose display changes are touched."""
+        built = list(self.query_children("FooterKey"))
+        on = [key for key in built if key not in self._unwanted]
+        help_key = next((key for key in on if _action(key) == HELP_ACTION), None)
+        said = self._said(help_key) if help_key is not None else ""
+        hidden = self._too_many(on, help_key, said)
+        for key in built:
+            show = key in on and key not in hidden
+            if key.display != show:
+                key.display = show
+        self._help_said = (help_key, said) if help_key is not None else None
+        if help_key is not None:
+            description = MORE_KEYS if hidden else said
+            if _description(help_key) != description:
+                help_key.description = description  # type: ignore[attr-defined]
+                help_key.refresh(layout=True)
+
+    def _too_many(self, on: list[Widget], help_key: Widget | None, said: str) -> list[Widget]:
+        """The keys of `on` to hide for the rest to fit: the screen's `FOOTER_DROPPED_FIRST`
+        first, then the others but its `FOOTER_KEPT`, from the right."""
         dropped_first: tuple[str, ...] = getattr(self.screen, "FOOTER_DROPPED_FIRST", ())
         kept: tuple[str, ...] = getattr(self.screen, "FOOTER_KEPT", ())
-        shown = [key for key in self.query_children("FooterKey") if key.display]
         width = self.size.width
         if not width or not (dropped_first or kept):
-            return
-        need = sum(_cells(key) for key in shown)
-        help_key = next((key for key in shown if _action(key) == HELP_ACTION), None)
-        more = cell_len(MORE_KEYS) - cell_len(_description(help_key)) if help_key else 0
-        droppable = [key for action in dropped_first for key in shown if _action(key) == action]
-        droppable += [key for key in reversed(shown)
+            return []
+        need = sum(_cells(key) for key in on)
+        if help_key is not None:  # (as it reads with every key shown)
+            need += cell_len(said) - cell_len(_description(help_key))
+        more = cell_len(MORE_KEYS) - cell_len(said) if help_key is not None else 0
+        droppable = [key for action in dropped_first for key in on if _action(key) == action]
+        droppable += [key for key in reversed(on)
                       if _action(key) not in kept and key not in droppable]  # fmt: skip
         hidden: list[Widget] = []
         for key in droppable:
@@ -132,38 +152,28 @@ class ScreenFooter(Footer):
                 break
             hidden.append(key)
             need -= _cells(key)
-        for key in hidden:
-            key.display = False
-        said = _description(help_key)
-        if hidden and help_key is not None:
-            help_key.description = MORE_KEYS  # type: ignore[attr-defined]
-            help_key.refresh(layout=True)
-        self._unfitted = (hidden, help_key if hidden else None, said)
+        return hidden
 
-    def _unfit(self) -> None:
-        """Undo `fit`: its hidden keys shown, the help key's description as it was."""
-        hidden, help_key, said = self._unfitted
-        self._unfitted = ([], None, "")
-        for key in hidden:
-            key.display = True
-        if help_key is not None:
-            help_key.description = said  # type: ignore[attr-defined]
-            help_key.refresh(layout=True)
+    def _said(self, help_key: Widget) -> str:
+        """The help key's own description (`fit` may have made it "more")."""
+        if self._help_said is not None and self._help_said[0] is help_key:
+            return self._help_said[1]
+        return _description(help_key)
+
+    def _as_built(self, key: Widget) -> ShownKey:
+        """`shown_key(key)`, the help key with its own description."""
+        shown = shown_key(key)
+        if self._help_said is not None and self._help_said[0] is key:
+            shown = (shown[0], shown[1], self._help_said[1], *shown[3:])
+        return shown
 
     def _show_only(self, screen: Screen[object]) -> bool:
         """Show the built keys `screen` binds now and hide the others, if all of them are built
         and in the order to show them; False (nothing changed) otherwise."""
-        self._unfit()
-        try:
-            return self._show_wanted(screen)
-        finally:
-            self.fit()
-
-    def _show_wanted(self, screen: Screen[object]) -> bool:
         built = list(self.query_children("FooterKey"))
         if len(built) != len(self.children):  # (binding groups: labels, keys in a group)
             return False
-        where = {shown_key(key): index for index, key in enumerate(built)}
+        where = {self._as_built(key): index for index, key in enumerate(built)}
         wanted = self._wanted(screen)
         if any(key not in where for key in wanted):
             return False
@@ -171,8 +181,8 @@ class ScreenFooter(Footer):
         if places != sorted(places):
             return False
         shown = set(wanted)
-        for key in built:
-            key.display = shown_key(key) in shown
+        self._unwanted = {key for key in built if self._as_built(key) not in shown}
+        self.fit()
         return True
 
     def _wanted(self, screen: Screen[object]) -> list[ShownKey]:
@@ -201,7 +211,7 @@ class ScreenFooter(Footer):
 
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
-        self._unfitted = ([], None, "")
+        self._unwanted, self._help_said = frozenset(), None
         keys = self._keys(self.screen)
         drawn = False
         for child in super().compose():
