@@ -115,6 +115,8 @@ class ScreenFooter(Footer):
     def fit(self) -> None:
         """Show the keys the screen shows, less those that do not fit the footer's width (see
         the module's docstring); only the keys whose display changes are touched."""
+        if not self.is_attached:  # (rebuilt as the app closes: no screen left to ask)
+            return
         built = list(self.query_children("FooterKey"))
         on = [key for key in built if key not in self._unwanted]
         help_key = next((key for key in on if _action(key) == HELP_ACTION), None)
