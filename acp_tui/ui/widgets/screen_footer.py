@@ -26,25 +26,25 @@ screen one order whatever has the focus: the focused widget's own keys first, th
 screen's in the order it declares them, then the app's.
 
 Keys that do not fit the footer's width were cut off at its right edge (at 80 columns "^t new
-session" lost its half, the palette's key drawn over it). The footer now fits them: while they
-are too wide it hides the keys its screen names in `FOOTER_DROPPED_FIRST`, in that order, then
-the others from the right, except those in `FOOTER_KEPT` (help, quit, new session, the keys a
-turn needs); and the help key, which lists every key, then reads "f1 more".
+session" lost its half under the palette's key). The footer's layout (`FitRowLayout`) leaves
+out, whole, the keys that do not fit: those its screen names in `FOOTER_DROPPED_FIRST`, in that
+order, then the others from the right, except those in `FOOTER_KEPT` (help, quit, new session,
+the keys a turn needs); and the help key, which lists every key, then reads "f1 more".
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
+from textual.layout import Layout
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
 from acp_tui.ui.textual_internals import forget_closed_watchers
+from acp_tui.ui.textual_internals.fit_row import FitRowLayout
 
 
 def covered(screen: Screen[object]) -> bool:
@@ -62,7 +62,7 @@ ShownKey = tuple[str, str, str, str, bool, str, bool]
 """A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
 HELP_ACTION = "help"
 MORE_KEYS = "more"
-"""The help key's description while the footer hides keys that do not fit."""
+"""The help key's description while the footer leaves out keys that do not fit."""
 
 
 def shown_key(key: Widget) -> ShownKey:
@@ -83,10 +83,59 @@ class ScreenFooter(Footer):
 
     _drawn: Keys | None = None
     """The keys the footer shows (None: none drawn yet)."""
-    _unwanted: frozenset[Widget] | set[Widget] = frozenset()
-    """The built keys the screen does not show now (`_show_only`)."""
     _help_said: tuple[Widget, str] | None = None
-    """The help key and its own description (`fit` makes it "more" while keys are hidden)."""
+    """The help key and its own description (it reads "more" while keys are left out)."""
+
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
+        self._fit_row = FitRowLayout(self)
+
+    @property
+    def layout(self) -> Layout:
+        """The keys in a row that leaves out those that do not fit (`FitRowLayout`)."""
+        return self._fit_row
+
+    def give_way_order(self, children: list[Widget]) -> list[Widget]:
+        """The screen's `FOOTER_DROPPED_FIRST`, in that order, then the keys not in its
+        `FOOTER_KEPT` from the right (none on a screen that names neither)."""
+        dropped_first: tuple[str, ...] = getattr(self.screen, "FOOTER_DROPPED_FIRST", ())
+        kept: tuple[str, ...] = getattr(self.screen, "FOOTER_KEPT", ())
+        if not (dropped_first or kept):
+            return []
+        first = [key for action in dropped_first for key in children if _action(key) == action]
+        return first + [key for key in reversed(children)
+                        if _action(key) not in kept and key not in first]  # fmt: skip
+
+    def left_out(self, children: list[Widget]) -> bool:
+        """The help key reads "more" while keys are left out (the same width as "help"); True
+        if it changed."""
+        help_key = next(
+            (key for key in self.query_children("FooterKey") if _action(key) == HELP_ACTION),
+            None,
+        )
+        if help_key is None:
+            return False
+        said = self._said(help_key)
+        self._help_said = (help_key, said)
+        description = MORE_KEYS if children else said
+        if _description(help_key) == description:
+            return False
+        help_key.description = description  # type: ignore[attr-defined]
+        help_key.refresh()
+        return True
+
+    def _said(self, help_key: Widget) -> str:
+        """The help key's own description (the layout may have made it "more")."""
+        if self._help_said is not None and self._help_said[0] is help_key:
+            return self._help_said[1]
+        return _description(help_key)
+
+    def _as_built(self, key: Widget) -> ShownKey:
+        """`shown_key(key)`, the help key with its own description."""
+        shown = shown_key(key)
+        if self._help_said is not None and self._help_said[0] is key:
+            shown = (shown[0], shown[1], self._help_said[1], *shown[3:])
+        return shown
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if covered(screen):
@@ -106,68 +155,6 @@ class ScreenFooter(Footer):
         if self._drawn is not None and self.is_attached and self._drawn == self._keys(self.screen):
             return
         await super().recompose()
-        self.fit()
-
-    def on_resize(self, _event: events.Resize) -> None:
-        """Fit the keys to the new width."""
-        self.fit()
-
-    def fit(self) -> None:
-        """Show the keys the screen shows, less those that do not fit the footer's width (see
-        the module's docstring); only the keys whose display changes are touched."""
-        if not self.is_attached:  # (rebuilt as the app closes: no screen left to ask)
-            return
-        built = list(self.query_children("FooterKey"))
-        on = [key for key in built if key not in self._unwanted]
-        help_key = next((key for key in on if _action(key) == HELP_ACTION), None)
-        said = self._said(help_key) if help_key is not None else ""
-        hidden = self._too_many(on, help_key, said)
-        for key in built:
-            show = key in on and key not in hidden
-            if key.display != show:
-                key.display = show
-        self._help_said = (help_key, said) if help_key is not None else None
-        if help_key is not None:
-            description = MORE_KEYS if hidden else said
-            if _description(help_key) != description:
-                help_key.description = description  # type: ignore[attr-defined]
-                help_key.refresh(layout=True)
-
-    def _too_many(self, on: list[Widget], help_key: Widget | None, said: str) -> list[Widget]:
-        """The keys of `on` to hide for the rest to fit: the screen's `FOOTER_DROPPED_FIRST`
-        first, then the others but its `FOOTER_KEPT`, from the right."""
-        dropped_first: tuple[str, ...] = getattr(self.screen, "FOOTER_DROPPED_FIRST", ())
-        kept: tuple[str, ...] = getattr(self.screen, "FOOTER_KEPT", ())
-        width = self.size.width
-        if not width or not (dropped_first or kept):
-            return []
-        need = sum(_cells(key) for key in on)
-        if help_key is not None:  # (as it reads with every key shown)
-            need += cell_len(said) - cell_len(_description(help_key))
-        more = cell_len(MORE_KEYS) - cell_len(said) if help_key is not None else 0
-        droppable = [key for action in dropped_first for key in on if _action(key) == action]
-        droppable += [key for key in reversed(on)
-                      if _action(key) not in kept and key not in droppable]  # fmt: skip
-        hidden: list[Widget] = []
-        for key in droppable:
-            if need + (more if hidden else 0) <= width:
-                break
-            hidden.append(key)
-            need -= _cells(key)
-        return hidden
-
-    def _said(self, help_key: Widget) -> str:
-        """The help key's own description (`fit` may have made it "more")."""
-        if self._help_said is not None and self._help_said[0] is help_key:
-            return self._help_said[1]
-        return _description(help_key)
-
-    def _as_built(self, key: Widget) -> ShownKey:
-        """`shown_key(key)`, the help key with its own description."""
-        shown = shown_key(key)
-        if self._help_said is not None and self._help_said[0] is key:
-            shown = (shown[0], shown[1], self._help_said[1], *shown[3:])
-        return shown
 
     def _show_only(self, screen: Screen[object]) -> bool:
         """Show the built keys `screen` binds now and hide the others, if all of them are built
@@ -183,8 +170,8 @@ class ScreenFooter(Footer):
         if places != sorted(places):
             return False
         shown = set(wanted)
-        self._unwanted = {key for key in built if self._as_built(key) not in shown}
-        self.fit()
+        for key in built:
+            key.display = self._as_built(key) in shown
         return True
 
     def _wanted(self, screen: Screen[object]) -> list[ShownKey]:
@@ -213,7 +200,6 @@ class ScreenFooter(Footer):
 
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
-        self._unwanted, self._help_said = frozenset(), None
         keys = self._keys(self.screen)
         drawn = False
         for child in super().compose():
@@ -239,18 +225,9 @@ def _action(key: Widget) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _description(key: Widget | None) -> str:
+def _description(key: Widget) -> str:
     value = getattr(key, "description", "")
     return value if isinstance(value, str) else ""
-
-
-def _cells(key: Widget) -> int:
-    """The cells a built key takes in a compact footer: its key, a space and its description,
-    and a cell of margin (the palette's: of border)."""
-    shown = getattr(key, "key_display", "")
-    label = cell_len(shown if isinstance(shown, str) else "")
-    description = _description(key)
-    return label + (1 + cell_len(description) if description else 0) + 1
 
 
 def in_stable_order(
