@@ -12,7 +12,9 @@ class HeadlessUi:
 
     asker = FixedAnswer("deny")
 
-    async def choose_auth_method(self, agent: Any, methods: Any, error: Any) -> None:
+    async def choose_auth_method(
+        self, agent: Any, methods: Any, error: Any, *, by_user: bool = False
+    ) -> None:
         return None
 
     async def run_login_terminal(self, argv: Any, env: Any, cwd: Any) -> None:

@@ -50,7 +50,12 @@ class CheckUi:
         self.auth_error: str | None = None
 
     async def choose_auth_method(
-        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
+        self,
+        agent: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
     ) -> AuthMethodInfo | None:
         """Pick the method named by --auth; with none or a second failure, record why and give
         up.

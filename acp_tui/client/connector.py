@@ -210,19 +210,21 @@ class Connector:
         preferred: AuthMethodInfo | None = None,
         agent: str = "the agent",
         hint: Callable[[AuthMethodInfo], str | None] = lambda _method: None,
+        by_user: bool = False,
     ) -> LoggedIn | GaveUp | Lost:
         """Ask the user how to log in until a method works or they give up. An agent method is
         `authenticate` on this connection (`v2`: `auth/login`); a terminal method runs
         the agent's login command, after which (ACP v1) the caller reconnects
         (`LoggedIn.reconnect`). A `preferred` method (a preset's) is tried first, once,
         without asking. `agent` names the agent in the question; `hint(method)` is added to
-        the error of a method that failed (which variable to set, and where)."""
+        the error of a method that failed (which variable to set, and where); `by_user`: the
+        user asked to log in (the agent did not demand it), which the question says."""
         method: AuthMethodInfo | None
         while True:
             if preferred is not None:
                 method, preferred = preferred, None
             else:
-                method = await ui.choose_auth_method(agent, methods, error)
+                method = await ui.choose_auth_method(agent, methods, error, by_user=by_user)
             if method is None:
                 return GaveUp()
             if method.type == "terminal":

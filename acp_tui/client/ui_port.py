@@ -24,7 +24,12 @@ class ClientUi(Protocol):
         ...
 
     async def choose_auth_method(
-        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
+        self,
+        agent: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
     ) -> AuthMethodInfo | None:
         """Let the user pick how to log in; None gives up.
 
@@ -33,6 +38,8 @@ class ClientUi(Protocol):
             methods: the ways to log in the agent offered (texts already safe to show).
             error: why the login is asked for (the agent's error, or the last method's
                 failure), or None.
+            by_user: the user asked to log in (the sidebar's "Log in…"), the agent did not
+                demand it (its answer "authentication required").
         """
         ...
 

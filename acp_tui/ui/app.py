@@ -437,7 +437,7 @@ class AcpApp(WorkspaceApp):
             if choice is not None:
                 self.run_worker(self.open_picked(choice, tab), group="open-session")
 
-        tab.ui.show(SessionPicker(tab.session), picked)
+        tab.ui.show(SessionPicker(tab.session), picked, asks=False)  # (the user asked)
 
     async def open_picked(self, picked: PickedSession, tab: SessionTab | None = None) -> None:
         """Leave a tab's session (remembered, closed) and open, or fork then open, one."""

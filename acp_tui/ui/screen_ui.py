@@ -33,7 +33,8 @@ class ScreenUi:
         self.mode = mode
         """The Textual mode of this session's tab (None: whatever is shown, a one-session app)."""
         self._asker = _ScreenAsker(self)
-        self._held: deque[tuple[Screen[Any], Callable[[Any], None]]] = deque()
+        self._held: deque[tuple[Screen[Any], Callable[[Any], None], bool]] = deque()
+        """Screens waiting for the tab: each with its callback and whether it asks."""
         self.pending = 0
         """Questions of this session not answered yet, shown or waiting for the tab."""
         self.changed: Signal[int] = Signal("ScreenUi.changed")
@@ -46,10 +47,14 @@ class ScreenUi:
         """This session's tab is the one on screen."""
         return self.mode is None or self.app.current_mode == self.mode
 
-    def show(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+    def show(
+        self, screen: Screen[T], callback: Callable[[T | None], None], *, asks: bool = True
+    ) -> None:
         """Push `screen` over this session's screens now if its tab is shown, else when it is
-        (`release`); `callback` gets what it is dismissed with."""
-        answered = False
+        (`release`); `callback` gets what it is dismissed with. `asks`: the session waits on
+        the user's answer (counted in `pending`: the tab "needs you"); False for a screen the
+        user opened (the session picker), which waits on nobody."""
+        answered = not asks
 
         def done(result: T | None) -> None:
             nonlocal answered
@@ -58,26 +63,28 @@ class ScreenUi:
                 self._count(-1)
             callback(result)
 
-        self._count(+1)
+        if asks:
+            self._count(+1)
         if self.shown:
             self.app.push_screen(screen, callback=done)
         else:
-            self._held.append((screen, done))
+            self._held.append((screen, done, asks))
             self.asked_hidden.emit(screen)
 
     def release(self) -> None:
         """The tab is shown now: its waiting questions go on screen, oldest first (the newest on
         top, as when they came while it was shown)."""
         while self._held and self.shown:
-            screen, done = self._held.popleft()
+            screen, done, _ = self._held.popleft()
             self.app.push_screen(screen, callback=done)
 
     def withdraw(self, screen: Screen[Any]) -> bool:
-        """Drop a question still waiting for the tab (its asker gave up); True if it was."""
+        """Drop a screen still waiting for the tab (its asker gave up); True if it was."""
         for item in self._held:
             if item[0] is screen:
                 self._held.remove(item)
-                self._count(-1)
+                if item[2]:
+                    self._count(-1)
                 return True
         return False
 
@@ -90,16 +97,17 @@ class ScreenUi:
         """Where host code asks its questions (each becomes a `QuestionScreen`)."""
         return self._asker
 
-    async def ask_screen(self, screen: Screen[T]) -> T | None:
-        """Push a screen and wait for it to be dismissed, from any coroutine on the app's loop."""
+    async def ask_screen(self, screen: Screen[T], *, asks: bool = True) -> T | None:
+        """Push a screen and wait for it to be dismissed, from any coroutine on the app's loop
+        (`asks`: as `show` takes it)."""
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
 
         def done(result: T | None) -> None:
             if not future.done():
                 future.set_result(result)
 
-        self.show(screen, done)
-        if self.shown:
+        self.show(screen, done, asks=asks)
+        if self.shown and asks:  # (a screen the user opened needs no bell)
             self.app.bell()
         try:
             return await future
@@ -107,12 +115,19 @@ class ScreenUi:
             self.withdraw(screen)  # cancelled while waiting for the tab: nothing left behind
 
     async def choose_auth_method(
-        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
+        self,
+        agent: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
     ) -> AuthMethodInfo | None:
-        """Let the user pick how to log in (`AuthMethodScreen`); None gives up."""
+        """Let the user pick how to log in (`AuthMethodScreen`, worded for who asked: a login
+        the user asked for waits on nobody, its tab does not say "needs you"); None gives up."""
         from acp_tui.ui.screens.auth import AuthMethodScreen
 
-        return await self.ask_screen(AuthMethodScreen(agent, methods, error))
+        screen = AuthMethodScreen(agent, methods, error, by_user=by_user)
+        return await self.ask_screen(screen, asks=not by_user)
 
     async def run_login_terminal(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path

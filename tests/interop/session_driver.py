@@ -32,7 +32,12 @@ class InteropUi:
         self.auth_asked: list[str | None] = []
 
     async def choose_auth_method(
-        self, agent: str, methods: Sequence[AuthMethodInfo], error: str | None
+        self,
+        agent: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
     ) -> AuthMethodInfo | None:
         self.auth_asked.append(error)
         if len(self.auth_asked) > 2:

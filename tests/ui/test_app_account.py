@@ -87,6 +87,11 @@ async def test_log_in_from_the_account_section(tmp_path: Path) -> None:
         login.focus()
         await h.pilot.press("enter")
         await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login choice")
+        # the user asked: nothing says the agent demanded it, esc only cancels
+        asked = h.screen_text()
+        assert "needs you" not in asked and "give up" not in asked
+        assert "Log in to" in asked and "esc cancel" in asked
+        assert h.app.current_tab.ui.pending == 0, "nothing waits on the user: not 'needs you'"
         await h.pilot.press("enter")
         await h.until(lambda: h.sent_methods("authenticate"), "the login sent")
         await h.until(lambda: shown(h).startswith("logged in"), "the state asked again")

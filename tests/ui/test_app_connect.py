@@ -100,6 +100,9 @@ async def test_demo_login_is_offered_chosen_and_the_session_retried(tmp_path: Pa
         await wait_login_screen(h, "Demo login")
         text = h.screen_text()
         assert "Pretend to log in (no key needed)" in text
+        # the agent demanded it: the question says so, and esc gives the session up
+        assert "needs you to log in" in text and "esc give up" in text
+        assert h.app.current_tab.ui.pending == 1, "the session waits on the user"
         await h.pilot.press("enter")
         await h.ready()
         (auth,) = h.sent_methods("authenticate")

@@ -14,6 +14,7 @@ from acp_tui.thread.entries import ToolCallEntry
 from acp_tui.ui.screens.changes_screen import ChangesScreen
 from acp_tui.ui.screens.diff_screen import DiffScreen
 from acp_tui.ui.screens.question import QuestionScreen
+from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.diff_view import DiffView
 from acp_tui.ui.widgets.turn_summary import TurnSummaryView
 from tests.agents.scenarios import (
@@ -26,6 +27,7 @@ from tests.agents.scenarios import (
     write_scenario,
 )
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+from tests.ui.conversation_text import live_card
 
 OLD_NOTES = "".join(f"line {i}\n" for i in range(1, 21))
 NEW_NOTES = OLD_NOTES.replace("line 2\n", "line 2 (agent)\n").replace(
@@ -95,8 +97,19 @@ async def test_agent_owned_writes_are_reviewed_like_client_writes(tmp_path: Path
         await h.pilot.press("right")
         await h.pilot.press("enter")
         await h.until(lambda: isinstance(h.app.screen, DiffScreen), "the diff")
-        shown = h.app.screen.query_one(DiffView).diff
+        view = h.app.screen.query_one(DiffView)
+        shown = view.diff
         assert (shown.old_text, shown.new_text) == (OLD_NOTES, NEW_NOTES)
+        assert view.header_text(100).plain.startswith(" notes.txt  +"), "relative to the project"
+        await h.pilot.press("escape")
+        # so does a card's (d)
+        card = await live_card(h.pilot, h.one(ConversationView), call(h, "e1").id)
+        card.action_show_diff()
+        await h.until(
+            lambda: isinstance(h.app.screen, DiffScreen) and h.app.screen.query(DiffView),
+            "the card's diff",
+        )
+        assert h.app.screen.query_one(DiffView).header_text(100).plain.startswith(" notes.txt  +")
         await h.pilot.press("escape")
 
         # the Changes view: attributed, and a hunk reverted

@@ -61,6 +61,9 @@ async def test_files_matched_across_roots_and_both_diffs_side_by_side() -> None:
         diffs = [view.diff for view in screen.query(DiffView)]
         assert [d.new_text for d in diffs] == [SHOP_CLAUDE, SHOP_CODEX]
         assert diffs[0].old_text == diffs[1].old_text  # the same base
+        # each side's path relative to its own root: the same file, named the same
+        headers = [view.header_text(60).plain for view in screen.query(DiffView)]
+        assert [h.split("  ")[0] for h in headers] == [" shop.py", " shop.py"], headers
         text = screen_text(app)
         assert KEY_HELP in text and "claude-agent-acp  +2 -2" in text
         await pilot.press("down")

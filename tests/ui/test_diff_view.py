@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from rich.console import Console
 from textual.app import App, ComposeResult
 
 from acp_tui.thread.diff import FileDiff, compute_diff
 from acp_tui.ui.widgets.diff_view import DiffLayout, DiffPreview, DiffView
+from acp_tui.ui.widgets.path_fit import path_tail
 
 
 def many_hunks(count: int = 12) -> FileDiff:
@@ -21,14 +23,17 @@ def many_hunks(count: int = 12) -> FileDiff:
 
 
 class DiffApp(App[None]):
-    def __init__(self, diff: FileDiff, layout: DiffLayout = "auto") -> None:
+    def __init__(
+        self, diff: FileDiff, layout: DiffLayout = "auto", root: Path | None = None
+    ) -> None:
         super().__init__()
         self.diff = diff
         self.layout_choice = layout
+        self.root = root
         self.hunk_messages: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield DiffView(self.diff, layout=self.layout_choice)
+        yield DiffView(self.diff, layout=self.layout_choice, root=self.root)
 
     def on_diff_view_current_hunk_changed(self, message: DiffView.CurrentHunkChanged) -> None:
         self.hunk_messages.append(message.index)
@@ -280,3 +285,32 @@ async def test_syntax_colours_follow_the_app_theme() -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert keyword_colour(view) != dark
+
+
+async def test_the_header_fits_a_narrow_view_keeping_counts_and_the_file_name() -> None:
+    """At the width a diff gets in f2 at 80 columns the header still ends with the current
+    hunk, the counts and the file's name show, and the path inside the project is relative."""
+    deep = "/work/project/src/shop/checkout/pricing/total.py"
+    diff = compute_diff(deep, "a\nb\n" + "x\n" * 30 + "c\n", "a\nB\n" + "x\n" * 30 + "C\n")
+    app = DiffApp(diff, layout="unified", root=Path("/work/project"))
+    async with app.run_test(size=(44, 10)) as pilot:
+        view = app.query_one(DiffView)
+        await pilot.pause()
+        header = screen_lines(view)[0].rstrip()
+        assert header.endswith("+2 \N{MINUS SIGN}2  1/2"), header
+        assert header.startswith(" …/") and "/pricing/total.py  +2" in header
+        wide = view.header_text(100).plain
+        assert (
+            wide == " src/shop/checkout/pricing/total.py  +2 \N{MINUS SIGN}2   hunk 1/2 · unified"
+        )
+        outside = DiffView(compute_diff("/etc/hosts", "a\n", "b\n"), root=Path("/work/project"))
+        await app.mount(outside)
+        assert outside.header_text(100).plain.startswith(" /etc/hosts  +1")
+
+
+def test_a_long_path_loses_its_head_not_its_file_name() -> None:
+    assert path_tail("src/shop/checkout/total.py", 100) == "src/shop/checkout/total.py"
+    assert path_tail("src/shop/checkout/total.py", 20) == "…/checkout/total.py"
+    assert path_tail("src/shop/checkout/total.py", 12) == "…/total.py"
+    assert path_tail("src/shop/checkout/total.py", 6) == "…al.py"
+    assert path_tail("界界界/界界.py", 9) == "…/界界.py"

@@ -4,6 +4,7 @@ too, and Textual lists a key where the focused widget lists it)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from textual.widgets import Footer
@@ -78,3 +79,39 @@ async def test_the_footer_shows_the_keys_of_what_has_the_focus(tmp_path: Path) -
         keys = footer_keys(h)
         assert keys[0] == "open entry", keys
         assert "help" in keys and "full diff" not in keys, "no diff: no d"
+
+
+def drawn_keys(h: AppHarness) -> list[tuple[str, int, int]]:
+    """The keys the footer draws (those its layout placed): description, first cell and the
+    cell after it, left to right (the palette's, docked at the right, last)."""
+    footer = h.one(Footer)
+    return sorted(
+        ((str(getattr(key, "description", "")), key.region.x, key.region.right)
+         for key in footer.query("FooterKey") if key.display and key.region),
+        key=lambda drawn: drawn[1],
+    )  # fmt: skip
+
+
+async def test_at_80_columns_the_footer_keeps_the_main_keys_whole_and_points_to_f1(
+    tmp_path: Path,
+) -> None:
+    """At 80 columns no key is cut or drawn over: f5 sessions gives way first, new session and
+    quit stay whole, and f1 says there is more; at 160 every key shows again, and at 80 the
+    footer is as it was."""
+    agent = write_scenario(tmp_path, [initialize_ok(), session_with_modes()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path), size=(80, 24)) as h:
+        await h.until(lambda: "new session" in footer_keys(h), "the footer's keys")
+        await h.pilot.pause()
+        drawn = drawn_keys(h)
+        names = [name for name, _, _ in drawn]
+        assert names[0] == "more" and "sessions" not in names
+        assert {"model", "mode", "quit", "new session", "palette"} <= set(names)
+        assert all(end <= 80 for _, _, end in drawn)
+        assert all(end <= start for (_, _, end), (_, start, _) in pairwise(drawn))
+        await h.pilot.resize_terminal(160, 40)
+        await h.until(lambda: "sessions" in [name for name, _, _ in drawn_keys(h)], "every key")
+        assert drawn_keys(h)[0][0] == "help"
+        await h.pilot.resize_terminal(80, 24)  # (an arrangement Textual kept for 80 columns)
+        await h.until(lambda: "sessions" not in [n for n, _, _ in drawn_keys(h)], "80 again")
+        await h.pilot.pause()
+        assert drawn_keys(h)[0][0] == "more" and "f1 more" in h.screen_text().splitlines()[-1]

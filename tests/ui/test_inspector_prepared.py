@@ -161,7 +161,7 @@ async def test_key_bar_lists_the_screen_keys_and_a_press_on_one_presses_it() -> 
         text = bar.render().plain
         assert "esc close" in text and "d direction" in text and "y copy" in text
         assert text.rstrip().endswith("palette")
-        start = next(start for start, _end, key in bar._spans if key == "d")
+        start = next(start for _line, start, _end, key in bar._spans if key == "d")
         await pilot.click(KeyBar, offset=(start + 1, 0))
         await until(pilot, lambda: screen.row_filter.direction == "in", "direction: received")
 
@@ -191,3 +191,26 @@ async def test_it_is_built_once_the_session_is_open_not_while_it_starts(
         await h.ready()
         await h.until(lambda: h.app.is_screen_installed("inspector"), "the background build")
         assert states == [SessionState.READY]
+
+
+async def test_key_bar_at_80_columns_wraps_its_keys_instead_of_losing_them() -> None:
+    """At 80 columns the keys take two lines: copy and summary still show, and a press on
+    a key of the second line presses it."""
+    app = InspectorApp(sample_store())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        bar = screen.query_one(KeyBar)
+        lines = bar.render().plain.split("\n")
+        assert bar.size.height == len(lines) == 2
+        assert all(len(line) <= 80 for line in lines)
+        shown = " ".join(lines)
+        for words in ("esc close", "p pair", "y copy", "s summary", "palette"):
+            assert words in shown
+        summary = screen.query_one("#summary")
+        was = summary.display
+        line, start = next((line, start) for line, start, _end, key in bar._spans if key == "s")
+        assert line == 1
+        await pilot.click(KeyBar, offset=(start + 1, line))
+        await until(pilot, lambda: summary.display != was, "the summary toggled")

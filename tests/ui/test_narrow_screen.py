@@ -33,7 +33,8 @@ async def test_at_80_by_24_the_conversation_gets_the_width_and_the_footer_its_ke
         assert not h.one(Sidebar).display, "the conversation would get less than 80 columns"
         assert h.one(ConversationView).size.width >= 78
         footer = h.screen_text().splitlines()[-1]
-        for key in ("f1 help", "f2 changes", "^q quit"):
+        # (f5 sessions gives way: f1, which lists every key, says there are more)
+        for key in ("f1 more", "f2 changes", "^q quit", "^t new session", "^p palette"):
             assert key in footer, footer
 
 
@@ -70,3 +71,5 @@ async def test_a_permission_card_shows_every_option_whole_at_80_by_24(tmp_path: 
         assert "mode: Ask" in status and "High" not in status, "the least needed part went first"
         footer = text.splitlines()[-1]
         assert "a allow once" in footer, f"the focused card's keys in the footer: {footer}"
+        for key in ("f1 more", "esc cancel turn", "^q quit", "^t new session"):
+            assert key in footer, f"whole, the card's keys giving way from the right: {footer}"

@@ -144,3 +144,22 @@ async def test_a_wider_terminal_gives_the_room_to_the_shared_columns() -> None:
         await pilot.press("enter")
         await until(pilot, lambda: chosen, "the overview to close")
         assert chosen == [2]
+
+
+async def test_at_80_columns_columns_are_left_out_rather_than_scrolled_to() -> None:
+    """At 80x24 the table fits its frame (nothing to scroll sideways to): the columns that do
+    not fit are left out, the title says which, and a wider terminal brings them back."""
+    workspace = Workspace(Clock())
+    async with headless_app((80, 24)) as (app, pilot):
+        screen = OverviewScreen(workspace.rows, current=0)
+        await opened(app, pilot, screen)
+        await pilot.pause()
+        table = screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert table.max_scroll_x == 0
+        labels = [column.label.plain for column in table.columns.values()]
+        assert labels[:4] == ["#", "agent", "where", "state"] and "last line" not in labels
+        assert "not shown at this width: tokens · cost, last line" in screen_text(app)
+        await pilot.resize_terminal(160, 30)
+        await until(pilot, lambda: len(table.columns) == 8, "every column back")
+        await until(pilot, lambda: "not shown" not in screen_text(app), "the title as it was")

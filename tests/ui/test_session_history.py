@@ -16,6 +16,7 @@ from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.screens.session_picker import SessionPicker
 from acp_tui.ui.widgets.prompt_input import PromptInput
+from acp_tui.ui.workspace.tab import TabState
 from tests.agents.scenarios import initialize_ok, new_session_ok, update, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
 from tests.ui.test_settings_section import open_from_palette
@@ -325,3 +326,23 @@ async def test_continue_loads_a_session_still_open_in_the_agent(tmp_path: Path) 
     async with run_app(agent.argv, fixed_cwd(tmp_path), app_kwargs={"open_request": request}) as h:
         assert h.session.session_id == "b"
         assert len(h.sent_methods("session/status")) == 1
+
+
+async def test_the_picker_open_does_not_say_the_tab_needs_you(tmp_path: Path) -> None:
+    """f5 is the user's own screen: nothing waits on them, the tab is not "needs you"."""
+    steps = [
+        initialize_ok(sessionCapabilities=ALL),
+        new_session_ok("sess-1"),
+        {"expect": "session/list", "respond": {"sessions": [listed("old-2", "Fix the parser")]}},
+    ]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.pilot.press("f5")
+        await h.until(lambda: isinstance(h.app.screen, SessionPicker), "the picker")
+        await h.until(lambda: any("Fix the parser" in r for r in picker_rows(h)), "the list")
+        tab = h.app.current_tab
+        assert tab.state is TabState.IDLE
+        assert tab.ui.pending == 0
+        await h.pilot.press("escape")
+        await h.until(lambda: isinstance(h.app.screen, MainScreen), "the picker closed")
+        assert tab.ui.pending == 0

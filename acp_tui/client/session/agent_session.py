@@ -587,7 +587,12 @@ class AgentSession:
         if not self.auth_methods:
             return "the agent offers no login"
         outcome = await self.connector.log_in(
-            self.ui, list(self.auth_methods), None, v2=self.speaks_v2, agent=self.agent_name
+            self.ui,
+            list(self.auth_methods),
+            None,
+            v2=self.speaks_v2,
+            agent=self.agent_name,
+            by_user=True,
         )
         if isinstance(outcome, GaveUp):
             return None

@@ -24,8 +24,10 @@ from acp_tui.ui.widgets.guard_hint import GuardHint
 
 
 class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
-    """The agent asks for a login: pick one of its auth methods (with the last attempt's error, if
-    any); dismisses with the method or None."""
+    """Pick one of the agent's auth methods (with the last attempt's error, if any); dismisses
+    with the method or None. Worded for who asked: the agent demanded a login (it refused to
+    go on without one: esc gives the session up), or the user asked for one (the sidebar's
+    "Log in…": esc cancels, nothing else changes)."""
 
     DEFAULT_CSS = """
     AuthMethodScreen { align: center middle; }
@@ -41,16 +43,28 @@ class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
         Binding(CHOOSE_KEY, "choose_question", "answer here", show=False),
     ]
 
-    def __init__(self, agent_name: str, methods: Sequence[AuthMethodInfo], error: str | None):
+    def __init__(
+        self,
+        agent_name: str,
+        methods: Sequence[AuthMethodInfo],
+        error: str | None,
+        *,
+        by_user: bool = False,
+    ):
         super().__init__()
         self.agent_name = agent_name
+        self.by_user = by_user
         self.methods = list(methods)
         self.error = error
         self.keys = QuestionKeys()
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"{self.agent_name} needs you to log in", style="bold"))
+            if self.by_user:
+                title = f"Log in to {self.agent_name}: choose how"
+            else:
+                title = f"{self.agent_name} needs you to log in"
+            yield Static(Text(title, style="bold"), id="title")
             if self.error:
                 yield Static(Text(self.error), id="error")
             options = []
@@ -63,7 +77,8 @@ class AuthMethodScreen(ModalScreen[AuthMethodInfo | None]):
                 options.append(Option(label, id=str(index)))
             yield OptionList(*options, id="methods")
             yield GuardHint(self.keys)
-            yield Static(Text("enter choose · esc give up", style="dim"))
+            leave = "esc cancel" if self.by_user else "esc give up"
+            yield Static(Text(f"enter choose · {leave}", style="dim"), id="keys")
 
     def on_mount(self) -> None:
         """Arm the key guard and focus the list of the agent's authentication methods."""

@@ -286,7 +286,7 @@ class ChangesScreen(ModalScreen[None]):
                 empty = NO_MATCH_TEXT if self.filter_text.strip() else EMPTY_TEXT
                 await detail.mount(Static(empty, id="changes-empty", markup=False))
                 return
-            view = DiffView(self.changes[path].diff, layout=layout)
+            view = DiffView(self.changes[path].diff, layout=layout, root=self.root)
             await detail.mount(view)
             if view.diff.hunks:
                 view.go_to_hunk(min(hunk, len(view.diff.hunks) - 1))

@@ -170,13 +170,14 @@ class CompareScreen(ModalScreen[Side | None]):
         sides = self.query_one("#compare-sides")
         await sides.remove_children()
         panes = [
-            self._pane(self.left.name, "cyan", item.left),
-            self._pane(self.right.name, "magenta", item.right),
+            self._pane(self.left, "cyan", item.left),
+            self._pane(self.right, "magenta", item.right),
         ]
         await sides.mount_all(panes)
         self.shows += 1
 
-    def _pane(self, name: str, color: str, diff: FileDiff | None) -> Vertical:
+    def _pane(self, side: NamedChanges, color: str, diff: FileDiff | None) -> Vertical:
+        name = side.name
         label = Text(no_wrap=True, overflow="ellipsis")
         label.append(name, style=f"bold {color}")
         if diff is None:
@@ -185,7 +186,7 @@ class CompareScreen(ModalScreen[Side | None]):
             )
         else:
             label.append(f"  +{diff.added} -{diff.removed}", style="dim")
-            body = DiffView(diff, layout="unified")
+            body = DiffView(diff, layout="unified", root=side.root)
         classes = "compare-side" if diff is not None else "compare-side untouched"
         return Vertical(Static(label, classes="compare-name"), body, classes=classes)
 

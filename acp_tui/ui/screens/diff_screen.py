@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,14 +25,16 @@ class DiffScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,q", "close", "close")]
 
-    def __init__(self, diffs: list[FileDiff]) -> None:
+    def __init__(self, diffs: list[FileDiff], *, root: Path | None = None) -> None:
+        """`root`: the project's directory (a path inside it is shown relative to it)."""
         super().__init__()
         self.diffs = diffs
+        self.root = root
 
     def compose(self) -> ComposeResult:
         with Vertical():
             for diff in self.diffs:
-                yield DiffView(diff)
+                yield DiffView(diff, root=self.root)
             yield Static("n/p next/prev hunk · s unified/split · esc close", id="hint")
 
     def on_mount(self) -> None:

@@ -114,6 +114,12 @@ class MainScreen(SessionScreenPort):
     # fmt: on
     FOOTER_FIRST = ("help",)
     """The app's keys the footer shows before the screen's (the rest of the app's come after)."""
+    FOOTER_DROPPED_FIRST = ("show_sessions", "show_changes", "pick_model", "cycle_mode")
+    """The keys the footer leaves out first, in this order, while its keys do not fit its width
+    (then the others but `FOOTER_KEPT`, from the right: a permission's, which its buttons show
+    too); f1, which lists them all, then reads "more"."""
+    FOOTER_KEPT = ("help", "quit", "new_tab", "cancel_turn", "keep_waiting", "restart_agent")
+    """The keys the footer never hides."""
     COMMANDS = {LocalCommandsProvider}
 
     def __init__(self, session: SessionFacade, ui: ScreenUi | None = None) -> None:

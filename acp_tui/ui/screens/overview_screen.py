@@ -5,8 +5,10 @@ order) when it opens and every half second while shown, and redraws only the cel
 changed. Columns: the agent (and the session's title), where it works (directory, or worktree
 branch and path), its state (and why: what it waits for, how it crashed), elapsed time (of the
 running turn, else since the session started), context usage and cost, files changed with lines
-added/removed, the last line of the agent's last message. The cursor starts on `current`;
-Enter dismisses with the chosen row's index, Esc with None.
+added/removed, the last line of the agent's last message. A terminal too narrow for every
+column (80 columns) drops them in `DROPPED_FIRST`'s order rather than scroll sideways, and the
+title names what it left out. The cursor starts on `current`; Enter dismisses with the chosen
+row's index, Esc with None.
 
 Every cell is a `rich.text.Text` (a `DataTable` parses `str` cells as markup), built from the
 row's texts, which are already made safe for the terminal: nothing the agent wrote is markup.
@@ -44,16 +46,34 @@ COLUMNS: tuple[tuple[str, int | float], ...] = (
 )
 """Each column's label and width: columns (int), or a share (float) of what those leave."""
 MIN_SHARED = 8
+DROPPED_FIRST = (7, 5, 6, 4, 2)
+"""The columns left out, in this order, while the others do not fit: last line, tokens ·
+cost, files, elapsed, where (the number, agent and state stay)."""
 
 
 def column_widths(total: int, padding: int) -> list[int]:
-    """The columns' widths for a table `total` cells wide (each column padded `padding` a side)."""
-    fixed = sum(width for _, width in COLUMNS if isinstance(width, int))
-    room = max(0, total - fixed - 2 * padding * len(COLUMNS))
-    return [
-        width if isinstance(width, int) else max(MIN_SHARED, int(room * width))
-        for _, width in COLUMNS
-    ]
+    """The columns' widths for a table `total` cells wide (each column padded `padding` a side),
+    0 for a column left out: the fewest left out (`DROPPED_FIRST`) for the rest to fit, the
+    shared columns at least `MIN_SHARED` wide."""
+    shown = list(range(len(COLUMNS)))
+    for dropped in (None, *DROPPED_FIRST):
+        if dropped is not None:
+            shown.remove(dropped)
+        fixed = sum(width for i in shown if isinstance(width := COLUMNS[i][1], int))
+        shared = [i for i in shown if isinstance(COLUMNS[i][1], float)]
+        if fixed + 2 * padding * len(shown) + MIN_SHARED * len(shared) <= total:
+            break
+    room = max(0, total - fixed - 2 * padding * len(shown))
+    shares = sum(COLUMNS[i][1] for i in shared)
+    widths = []
+    for index, (_, width) in enumerate(COLUMNS):
+        if index not in shown:
+            widths.append(0)
+        elif isinstance(width, int):
+            widths.append(width)
+        else:
+            widths.append(max(MIN_SHARED, int(room * width / shares)))
+    return widths
 
 
 STATE_STYLES: dict[RowState, str] = {
@@ -207,7 +227,12 @@ class OverviewScreen(ModalScreen[int | None]):
         table = self.query_one(DataTable)
         self.widths = self._table_widths()
         for (label, _), width in zip(COLUMNS, self.widths, strict=True):
-            table.add_column(Text(label, style="bold"), width=width)
+            if width:
+                table.add_column(Text(label, style="bold"), width=width)
+
+    def _on_table(self, cells: tuple[Text, ...]) -> list[Text]:
+        """The cells of the columns the table shows."""
+        return [cell for cell, width in zip(cells, self.widths, strict=True) if width]
 
     def refresh_rows(self) -> None:
         """Read the rows again; redraw the cells that changed (all when the count changed)."""
@@ -219,17 +244,22 @@ class OverviewScreen(ModalScreen[int | None]):
             cursor = table.cursor_row
             table.clear()
             for index, row in enumerate(cells):
-                table.add_row(*row, key=str(index))
+                table.add_row(*self._on_table(row), key=str(index))
             if cells:
                 table.move_cursor(row=max(0, min(cursor, len(cells) - 1)))
         else:
             for index, (new, old) in enumerate(zip(cells, self.shown, strict=True)):
-                for column, (cell, before) in enumerate(zip(new, old, strict=True)):
+                pairs = zip(self._on_table(new), self._on_table(old), strict=True)
+                for column, (cell, before) in enumerate(pairs):
                     if not _same(cell, before):
                         table.update_cell_at(Coordinate(index, column), cell)
         self.shown = cells
-        title = self.query_one("#overview-title", Static)
-        title.update(Text(f"Sessions ({len(cells)})"))
+        title = Text(f"Sessions ({len(cells)})")
+        left_out = [label for (label, _), width in zip(COLUMNS, self.widths, strict=True)
+                    if not width]  # fmt: skip
+        if left_out:
+            title.append(f"  (not shown at this width: {', '.join(left_out)})", style="dim")
+        self.query_one("#overview-title", Static).update(title)
         self.query_one("#overview-empty").display = not cells
         table.display = bool(cells)
 

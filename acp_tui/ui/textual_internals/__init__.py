@@ -47,6 +47,8 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   later (`frame_pacing.py`).
 - `textual._resolve.resolve_box_models` and `Widget.layout` overridden: a row of buttons that
   wraps within the layout itself (`wrap_layout.py`: a permission card's options at 80 columns).
+- `Widget.layout` overridden and `Widget._clear_arrangement_cache`: a row that leaves out, within
+  the layout itself, the children that do not fit (`fit_row.py`: the footer's keys at 80 columns).
 - `App.delay_update` as `App.switch_mode` calls it (50 ms of no frames): not on a switch to a
   screen that is built (`switch_at_once.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.

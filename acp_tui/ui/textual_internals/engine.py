@@ -36,7 +36,8 @@ public `layout` property, which `WrapRow` overrides (the `layout` style names on
 in Textual's process-wide map, which acp-tui does not write to), so it is no step of the screen
 or the app, and has no order to keep. It reads the private `textual._resolve.resolve_box_models`
 (each child's box at a width, as Textual's layouts read them) and is tested against a stock
-`Horizontal`. So does the conversation's arrangement, through the public `Widget.arrange` it
+`Horizontal`; `FitRowLayout` (`fit_row.py`), the footer's row, leaves out whole the keys that do not
+fit, in the same way. So does the conversation's arrangement, through the public `Widget.arrange` it
 overrides: `tall_regions_apart` (`tall_regions.py`) keeps its frozen history out of Textual's
 spatial grid, tested against Textual's own `SpatialMap`.
 

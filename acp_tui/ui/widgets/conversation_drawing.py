@@ -69,9 +69,10 @@ class EntryDrawing:
             item = item or EntryItem(self.renderer(entry, streamed), entry)
             return MessageLines(item, entry, state)
         if isinstance(entry, thread_entries.ToolCallEntry):
-            lookup = self._session.terminal_lookup if self._session is not None else None
+            session = self._session
+            lookup = session.terminal_lookup if session is not None else None
             self._card_changed(entry)  # (its clock)
-            return ToolCallCard(entry, lookup, state)
+            return ToolCallCard(entry, lookup, state, session.cwd if session is not None else None)
         if isinstance(entry, SubagentLaneEntry):
             return SubagentLaneView(item or EntryItem(self.renderer(entry), entry), state)
         return LiveEntry(item or EntryItem(self.renderer(entry), entry), state)

@@ -25,6 +25,13 @@ def diff_title(
     safe), a warning for a suspicious path, "new file"/"deleted", and `+N -M`."""
     title = Text(no_wrap=True, overflow="ellipsis")
     title.append(safe_line(diff.path) or "(no path)", style=path_style)
+    title.append_text(diff_flags(diff, warning_style=warning_style))
+    return title
+
+
+def diff_flags(diff: FileDiff, *, warning_style: str | Style = "yellow") -> Text:
+    """What `diff_title` shows after the path: a warning, "new file"/"deleted", `+N -M`."""
+    title = Text(no_wrap=True)
     warning = path_warning(diff.path)
     if warning:
         title.append(f"  {warning}", style=warning_style)

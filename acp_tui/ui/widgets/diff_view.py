@@ -2,12 +2,16 @@
 
 Only the visible lines are rendered (`render_line`), each line's strip is cached per layout,
 width and horizontal offset, and syntax highlighting is done per line on first display.
-Row 0 is a sticky header (path, flags, +N -M); diff rows scroll beneath it.
+Row 0 is a sticky header (path, flags, +N -M, the current hunk); diff rows scroll beneath it.
+The header fits its width: the path is shown relative to the project (`root`) when inside it,
+and when the line is short the layout's name goes first, then "hunk", then the path's head
+(`path_tail`: its file name stays), so the counts and the file's name show at 80 columns.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -23,9 +27,12 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from acp_tui.host.write_report import display_path
+from acp_tui.safe_text import safe_line
 from acp_tui.thread.diff import DiffLine, FileDiff, split_rows
 from acp_tui.ui.widgets.diff_highlight import LineHighlighter, display_text, emphasis_spans
-from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, diff_title
+from acp_tui.ui.widgets.diff_preview import SIGNS, DiffPreview, diff_flags
+from acp_tui.ui.widgets.path_fit import path_tail
 
 __all__ = ["SPLIT_MIN_WIDTH", "DiffLayout", "DiffPreview", "DiffView", "HunkState"]
 
@@ -153,12 +160,19 @@ class DiffView(ScrollView, can_focus=True):
         diff: FileDiff,
         *,
         layout: DiffLayout = "auto",
+        root: Path | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        """`root`: the project's directory; a path inside it is shown relative to it."""
         super().__init__(name=name, id=id, classes=classes)
         self.diff = diff
+        self._shown_path = (
+            display_path(Path(diff.path), root)
+            if root is not None and diff.path.strip()
+            else safe_line(diff.path)
+        )
         self.set_reactive(DiffView.layout_mode, layout)
         self._hunk_states: dict[int, HunkState] = {}
         self._partners = _pairs(diff)
@@ -318,17 +332,27 @@ class DiffView(ScrollView, can_focus=True):
         base = console.get_style(text.style) if text.style else None
         return Strip(Segment.apply_style(text.render(console), style=base), text.cell_len)
 
-    def _header_strip(self, width: int) -> Strip:
+    def header_text(self, width: int) -> Text:
+        """The sticky header's line for `width` cells (see the module's docstring)."""
         diff = self.diff
-        style = self._style("header")
-        text = Text(" ", style=style, no_wrap=True)
-        text.append_text(diff_title(diff, warning_style=self._style("warning")))
-        if diff.hunks:
-            text.append(
-                f"   hunk {self.current_hunk + 1}/{len(diff.hunks)} · {self.effective_layout}",
-                style="dim",
-            )
-        return self._segments(text).crop_extend(0, width, style)
+        path = self._shown_path or "(no path)"
+        flags = diff_flags(diff, warning_style=self._style("warning"))
+        count = f"{self.current_hunk + 1}/{len(diff.hunks)}"
+        rests = [f"   hunk {count} · {self.effective_layout}", f"   hunk {count}", f"  {count}"]
+        if not diff.hunks:
+            rests = [""]
+        # the fullest that shows the whole path, else the shortest (the path shortened)
+        room = {rest: width - 1 - flags.cell_len - cell_len(rest) for rest in rests}
+        rest = next((rest for rest in rests if room[rest] >= cell_len(path)), rests[-1])
+        text = Text(" ", style=self._style("header"), no_wrap=True, overflow="crop")
+        text.append(path_tail(path, max(room[rest], 1)))
+        text.append_text(flags)
+        text.append(rest, style="dim")
+        return text
+
+    def _header_strip(self, width: int) -> Strip:
+        text = self.header_text(width)
+        return self._segments(text).crop_extend(0, width, self._style("header"))
 
     def _hunk_strip(self, index: int, width: int) -> Strip:
         current = index == self.current_hunk

@@ -24,6 +24,12 @@ where that widget lists it. So the keys moved when the focus did (a permission q
 the focus as a turn starts sent `f6 model` from first to eighth). `in_stable_order` gives a
 screen one order whatever has the focus: the focused widget's own keys first, then the
 screen's in the order it declares them, then the app's.
+
+Keys that do not fit the footer's width were cut off at its right edge (at 80 columns "^t new
+session" lost its half under the palette's key). The footer's layout (`FitRowLayout`) leaves
+out, whole, the keys that do not fit: those its screen names in `FOOTER_DROPPED_FIRST`, in that
+order, then the others from the right, except those in `FOOTER_KEPT` (help, quit, new session,
+the keys a turn needs); and the help key, which lists every key, then reads "f1 more".
 """
 
 from __future__ import annotations
@@ -32,11 +38,13 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
+from textual.layout import Layout
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
 from acp_tui.ui.textual_internals import forget_closed_watchers
+from acp_tui.ui.textual_internals.fit_row import FitRowLayout
 
 
 def covered(screen: Screen[object]) -> bool:
@@ -52,6 +60,9 @@ def covered(screen: Screen[object]) -> bool:
 Keys = tuple[tuple[object, ...], ...]
 ShownKey = tuple[str, str, str, str, bool, str, bool]
 """A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
+HELP_ACTION = "help"
+MORE_KEYS = "more"
+"""The help key's description while the footer leaves out keys that do not fit."""
 
 
 def shown_key(key: Widget) -> ShownKey:
@@ -72,6 +83,59 @@ class ScreenFooter(Footer):
 
     _drawn: Keys | None = None
     """The keys the footer shows (None: none drawn yet)."""
+    _help_said: tuple[Widget, str] | None = None
+    """The help key and its own description (it reads "more" while keys are left out)."""
+
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
+        self._fit_row = FitRowLayout(self)
+
+    @property
+    def layout(self) -> Layout:
+        """The keys in a row that leaves out those that do not fit (`FitRowLayout`)."""
+        return self._fit_row
+
+    def give_way_order(self, children: list[Widget]) -> list[Widget]:
+        """The screen's `FOOTER_DROPPED_FIRST`, in that order, then the keys not in its
+        `FOOTER_KEPT` from the right (none on a screen that names neither)."""
+        dropped_first: tuple[str, ...] = getattr(self.screen, "FOOTER_DROPPED_FIRST", ())
+        kept: tuple[str, ...] = getattr(self.screen, "FOOTER_KEPT", ())
+        if not (dropped_first or kept):
+            return []
+        first = [key for action in dropped_first for key in children if _action(key) == action]
+        return first + [key for key in reversed(children)
+                        if _action(key) not in kept and key not in first]  # fmt: skip
+
+    def left_out(self, children: list[Widget]) -> bool:
+        """The help key reads "more" while keys are left out (the same width as "help"); True
+        if it changed."""
+        help_key = next(
+            (key for key in self.query_children("FooterKey") if _action(key) == HELP_ACTION),
+            None,
+        )
+        if help_key is None:
+            return False
+        said = self._said(help_key)
+        self._help_said = (help_key, said)
+        description = MORE_KEYS if children else said
+        if _description(help_key) == description:
+            return False
+        help_key.description = description  # type: ignore[attr-defined]
+        help_key.refresh()
+        return True
+
+    def _said(self, help_key: Widget) -> str:
+        """The help key's own description (the layout may have made it "more")."""
+        if self._help_said is not None and self._help_said[0] is help_key:
+            return self._help_said[1]
+        return _description(help_key)
+
+    def _as_built(self, key: Widget) -> ShownKey:
+        """`shown_key(key)`, the help key with its own description."""
+        shown = shown_key(key)
+        if self._help_said is not None and self._help_said[0] is key:
+            shown = (shown[0], shown[1], self._help_said[1], *shown[3:])
+        return shown
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if covered(screen):
@@ -98,7 +162,7 @@ class ScreenFooter(Footer):
         built = list(self.query_children("FooterKey"))
         if len(built) != len(self.children):  # (binding groups: labels, keys in a group)
             return False
-        where = {shown_key(key): index for index, key in enumerate(built)}
+        where = {self._as_built(key): index for index, key in enumerate(built)}
         wanted = self._wanted(screen)
         if any(key not in where for key in wanted):
             return False
@@ -107,7 +171,7 @@ class ScreenFooter(Footer):
             return False
         shown = set(wanted)
         for key in built:
-            key.display = shown_key(key) in shown
+            key.display = self._as_built(key) in shown
         return True
 
     def _wanted(self, screen: Screen[object]) -> list[ShownKey]:
@@ -154,6 +218,16 @@ class ScreenFooter(Footer):
         ]  # fmt: skip
         palette = (self.show_command_palette, app.ENABLE_COMMAND_PALETTE, self.compact)
         return (palette, *shown)
+
+
+def _action(key: Widget) -> str:
+    value = getattr(key, "action", "")
+    return value if isinstance(value, str) else ""
+
+
+def _description(key: Widget) -> str:
+    value = getattr(key, "description", "")
+    return value if isinstance(value, str) else ""
 
 
 def in_stable_order(

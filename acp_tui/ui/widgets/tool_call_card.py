@@ -46,6 +46,8 @@ from acp_tui.ui.widgets.tool_call_facts import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from acp_tui.ui.widgets.terminal_view import TerminalView
 
 __all__ = ["RUNNING", "CardLines", "SlotFrame", "ToolCallCard", "ran_command"]
@@ -132,10 +134,13 @@ class ToolCallCard(Vertical):
         entry: ToolCallEntry,
         terminal_lookup: TerminalLookup | None = None,
         state: EntryViewState | None = None,
+        root: Path | None = None,
     ) -> None:
         super().__init__()
         self.entry = entry
         self.terminal_lookup = terminal_lookup
+        self.root = root
+        """The session's directory: its diff shows a path inside it relative to it."""
         self.state = state if state is not None else EntryViewState()
         """What the user did to this card (kept by the conversation across freezing)."""
         self.head = CardLines(self, 0)
@@ -337,4 +342,4 @@ class ToolCallCard(Vertical):
 
         diffs = self.diffs()
         if diffs:
-            self.app.push_screen(DiffScreen(diffs))
+            self.app.push_screen(DiffScreen(diffs, root=self.root))

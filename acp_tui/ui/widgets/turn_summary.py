@@ -169,7 +169,8 @@ class TurnSummaryView(Static, can_focus=True):
         if index is not None:
             self.selected = index
         if 0 <= self.selected < self._shown_count():
-            self.app.push_screen(DiffScreen([self.summary.files[self.selected].diff]))
+            diff = self.summary.files[self.selected].diff
+            self.app.push_screen(DiffScreen([diff], root=self.root))
 
     @work(exclusive=True, group="turn-revert")
     async def action_revert_turn(self) -> None:
