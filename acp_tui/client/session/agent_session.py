@@ -38,13 +38,13 @@ from acp_tui.client.session.open import (
     open_session,
 )
 from acp_tui.client.session.routes import install_handlers, v1_routes
+from acp_tui.client.session.traffic_tap import TrafficTap
 from acp_tui.client.start_watch import StartWatch
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
 from acp_tui.host import error_log
-from acp_tui.host.append_log import open_append_log
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
@@ -64,8 +64,7 @@ from acp_tui.protocol.models import (
     RequestPermissionRequest,
 )
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
-from acp_tui.protocol.traffic_store import TrafficStore
+from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
 from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
 from acp_tui.signal import Signal
@@ -180,12 +179,11 @@ class AgentSession:
         self.state_changed: Signal[SessionState] = Signal("session state")
         self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
-        self.traffic: Signal[TrafficEvent] = Signal("traffic")
-        self.traffic_store = TrafficStore()
+        self.traffic_tap = TrafficTap(log_path, self.notices)
+        """Each frame told, recorded and written to the `--log` file."""
+        self.traffic: Signal[TrafficEvent] = self.traffic_tap.traffic
+        self.traffic_store = self.traffic_tap.store
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._log = (
-            JsonlTrafficLog(log_path, open_append_log, self._log_failed) if log_path else None
-        )
         self.log_path = log_path
         """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
         self.announce_log = False
@@ -201,8 +199,8 @@ class AgentSession:
             guard=self.guard,
             tasks=self.tasks,
             install=lambda connection: install_handlers(self, connection),
-            tap=self._tap,
-            on_oversized_frame=self._on_oversized_frame,
+            tap=self.traffic_tap.record,
+            on_oversized_frame=self.traffic_tap.on_oversized_frame,
             on_lost=lambda process: session_connect.crashed(self, process, self.phase),
             prestarted=prestarted,
             sandbox=self.sandbox,
@@ -384,12 +382,6 @@ class AgentSession:
 
     # ----------------------------------------------------------------- lifecycle (continued)
 
-    def _log_failed(self, reason: str) -> None:
-        """The `--log` file was not opened or written (a link planted at its path, a full
-        disk): said, since the tab said where its traffic goes."""
-        text = f"This tab's ACP traffic is not logged: {safe_text(reason)}"
-        self.notices.emit(Notice(text, "warning"))
-
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
 
@@ -449,8 +441,7 @@ class AgentSession:
             await asyncio.wait({cleanup})
         await self.changes.stop()
         await self.tasks.close()
-        if self._log is not None:
-            self._log.close()  # what is buffered written, the file closed
+        self.traffic_tap.close()  # what is buffered written, the file closed
         self.set_state(SessionState.CLOSED)
 
     async def open_new(self) -> bool:
@@ -529,16 +520,6 @@ class AgentSession:
         await session_connect.failed_request(self, what, error)
 
     # ----------------------------------------------------------------- handlers
-
-    def _tap(self, event: TrafficEvent) -> None:
-        self.traffic.emit(event)
-        self.traffic_store.record(event)
-        if self._log is not None:
-            self._log(event)
-
-    def _on_oversized_frame(self, length: int, cap: int) -> None:
-        text = f"Discarded a message of {length:,} bytes from the agent (over the {cap:,}-byte "
-        self.notices.emit(Notice(text + "limit, setting max_frame_bytes).", "warning"))
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`: the ask becomes state of its tool call; the broker
