@@ -54,7 +54,6 @@ from acp_tui.protocol.session_updates import (
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
-from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
 from acp_tui.thread.config_options import ModelState
 from acp_tui.thread.entries import (
     CompactionEntry,
@@ -67,6 +66,7 @@ from acp_tui.thread.entries import (
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagent_sessions import SUBAGENT_KINDS, SubagentSessions, short_error
+from acp_tui.thread.thread_compactions import ThreadCompactions
 from acp_tui.thread.thread_messages import CHUNK_ROLES, ThreadMessages
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
@@ -102,8 +102,9 @@ NOTICES_KEPT = 200
 
 class Thread:
     """Conversation state of one session, updated in place by its reducer methods, observed
-    via changes. Its messages, tool calls, plans and the agent's settings are parts it owns
-    (`message_part`, `tool_call_part`, `agent_plans`, `agent_settings`), read through it."""
+    via changes. Its messages, tool calls, compactions, plans and the agent's settings are parts
+    it owns (`message_part`, `tool_call_part`, `compaction_part`, `agent_plans`,
+    `agent_settings`), read through it."""
 
     def __init__(
         self,
@@ -126,7 +127,8 @@ class Thread:
         """The tool calls and the permission questions about them."""
         self.agent_plans = ThreadPlans(self)
         """The agent's plans (`plan`, `plans`), and their snapshot entries."""
-        self.compactions: dict[str, CompactionEntry] = {}
+        self.compaction_part = ThreadCompactions(self)
+        """The agent's context compactions, one entry each."""
         self.notices: list[Notice] = []
         """The agent's most recent notices, in order (shown apart: not conversation entries);
         at most `NOTICES_KEPT` (twice that between trims)."""
@@ -168,8 +170,8 @@ class Thread:
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
             Notice: self._on_notice,
-            CompactionUpdate: self._on_compaction,
-            CompactionSummaryChunk: self._on_compaction_chunk,
+            CompactionUpdate: self.compaction_part.on_update,
+            CompactionSummaryChunk: self.compaction_part.on_summary_chunk,
             SubagentUpdate: lambda u: self.sessions.on_subagent_update(self, u),
             SessionMessage: lambda u: self.sessions.on_session_message(self, u),
             SessionMessageChunk: lambda u: self.sessions.on_session_message_chunk(self, u),
@@ -191,6 +193,11 @@ class Thread:
     def permission_queue(self) -> PermissionQueue[ToolCallEntry]:
         """The permission questions waiting for the user, oldest (the one asked) first."""
         return self.tool_call_part.permission_queue
+
+    @property
+    def compactions(self) -> dict[str, CompactionEntry]:
+        """The agent's context compactions by id."""
+        return self.compaction_part.by_id
 
     @property
     def plan(self) -> list[PlanEntry] | None:
@@ -312,25 +319,6 @@ class Thread:
             del self.notices[:-NOTICES_KEPT]
         self.changed.emit(ch.NoticeReceived(update))
 
-    def _on_compaction(self, update: CompactionUpdate) -> None:
-        entry = self.compactions.get(update.compaction_id)
-        if entry is None:
-            entry = new_compaction(update, self._new_id())
-            self.compactions[entry.compaction_id] = entry
-            self._add_entry(entry)
-            return
-        patch_compaction(entry, update)
-        self.changed.emit(ch.EntryChanged(entry))
-
-    def _on_compaction_chunk(self, update: CompactionSummaryChunk) -> None:
-        entry = self.compactions.get(update.compaction_id)
-        if entry is None:  # a chunk before its compaction: it starts one (nothing is lost)
-            start = CompactionUpdate(compaction_id=update.compaction_id, status="in_progress")
-            self._on_compaction(start)
-            entry = self.compactions[update.compaction_id]
-        append_summary(entry, update.content)
-        self.changed.emit(ch.EntryChanged(entry))
-
     def _on_unknown(self, update: UnknownUpdate) -> None:
         if update.session_update in SUBAGENT_KINDS:
             # a subagent update that does not read: never an unknown entry (its lane is marked)
@@ -409,7 +397,7 @@ class Thread:
         self.entries = []
         self.tool_call_part.reset()
         self.agent_plans.reset()
-        self.compactions = {}
+        self.compaction_part.reset()
         self.notices = []
         self.notice_count = 0
         self.agent_settings.reset()
