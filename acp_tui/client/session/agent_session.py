@@ -2,7 +2,8 @@
 
 This is the client core the UI drives. It owns the agent process (through its `Connector`), the
 session `Thread` and the host services that answer the agent's requests, and wires them; opening
-a session is `session/open.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
+a session is `session/open.py`, starting, restarting and closing it `session/lifecycle.py`, its
+frames `session/traffic_tap.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
 never imports Textual: the UI sees it as a `SessionFacade` (signals, the thread, a few actions)
 and answers questions through `ClientUi`.
 """
@@ -32,6 +33,7 @@ from acp_tui.client.refusal_notices import RefusalNotices
 from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
+from acp_tui.client.session.lifecycle import SessionLifecycle
 from acp_tui.client.session.open import (
     apply_session_setup,
     close_current_session,
@@ -219,7 +221,6 @@ class AgentSession:
             step=lambda: self.phase,
         )
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
-        self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self.closing = False
         self.protocol_version = 1
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
@@ -234,6 +235,8 @@ class AgentSession:
         """Notices naming a directory the sandbox refused the agent (once each)."""
         self.thread.subscribe(self.refusals.on_change)
         self.tasks.failed.subscribe(self._on_task_failure)
+        self.lifecycle = SessionLifecycle(self)
+        """Starting, restarting and closing the session."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -383,66 +386,17 @@ class AgentSession:
     # ----------------------------------------------------------------- lifecycle (continued)
 
     async def start(self) -> bool:
-        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
-
-        The change monitor starts once the session is open, not while the app starts (its
-        baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
-        self._opening = asyncio.current_task()
-        self.start_watch.arm()
-        if self.announce_log and self.log_path is not None:
-            self.notices.emit(Notice(f"This tab's ACP traffic is logged to {self.log_path}"))
-        if not await self.connect():
-            return False
-        self.start_watch.opening()
-        opened = await open_session(self, load=False)
-        self.changes.start_soon()
-        return opened
+        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure;
+        the change monitor starts once the session is open (`SessionLifecycle.start`)."""
+        return await self.lifecycle.start()
 
     async def restart(self) -> bool:
         """Start the agent again and continue: `session/load` when it can, else a new session."""
-        await self._stop_opening()
-        self._opening = asyncio.current_task()
-        await self.teardown()
-        self.crash = None
-        self.error = None
-        self.start_watch.arm()
-        if not await self.connect():
-            return False
-        self.start_watch.opening()
-        load = self.session_id is not None and self.can_load_session
-        ok = await open_session(self, load=load)
-        if ok:
-            how = "session reloaded" if load else "new session started"
-            self.notices.emit(Notice(f"Agent restarted; {how}."))
-            if self.v2 is not None:
-                self.v2.send_waiting()
-            else:
-                self.turns.send_next()
-        return ok
+        return await self.lifecycle.restart()
 
     async def close(self) -> None:
         """Stop everything of this session; closing again does nothing."""
-        if self.state is SessionState.CLOSED:
-            return
-        self.closing = self.connector.closing = True
-        # What closing does to the conversation (every open permission question cancelled,
-        # the turn ended) is nobody's news: the UI that showed it is going. Each change told
-        # to the screens cost a redraw of a card: hundreds of queued questions made quitting
-        # take seconds.
-        self.thread.changed.clear()
-        await self.connector.discard_prestarted()  # closed before it was ever started
-        self.turns.stop()
-        await close_current_session(self)
-        if self.v2 is not None:
-            self.v2.close()
-        await self.teardown()
-        cleanup = self.cleanup
-        if cleanup is not None:  # the crash clean-up kills what the agent left: let it finish
-            await asyncio.wait({cleanup})
-        await self.changes.stop()
-        await self.tasks.close()
-        self.traffic_tap.close()  # what is buffered written, the file closed
-        self.set_state(SessionState.CLOSED)
+        await self.lifecycle.close()
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
@@ -484,13 +438,6 @@ class AgentSession:
     async def close_current_session(self) -> None:
         """`session/close` when the agent supports it (best effort, bounded)."""
         await close_current_session(self)
-
-    async def _stop_opening(self) -> None:
-        """Cancel a start still waiting for the agent (a restart while initialize hangs)."""
-        opening, self._opening = self._opening, None
-        if opening is not None and opening is not asyncio.current_task() and not opening.done():
-            opening.cancel()
-            await asyncio.wait({opening})
 
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
