@@ -39,7 +39,6 @@ from acp_tui.protocol.models import (
     SessionModeState,
     SessionUpdate,
     SubagentUpdate,
-    TextContent,
     ToolCall,
     ToolCallUpdate,
     UnknownUpdate,
@@ -55,9 +54,7 @@ from acp_tui.protocol.session_updates import (
 from acp_tui.safe_text import safe_text
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.thread import thread_changes as ch
-from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
 from acp_tui.thread.config_options import ModelState
-from acp_tui.thread.echo import PromptEcho
 from acp_tui.thread.entries import (
     CompactionEntry,
     Entry,
@@ -69,6 +66,8 @@ from acp_tui.thread.entries import (
 )
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagent_sessions import SUBAGENT_KINDS, SubagentSessions, short_error
+from acp_tui.thread.thread_compactions import ThreadCompactions
+from acp_tui.thread.thread_messages import CHUNK_ROLES, ThreadMessages
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
 from acp_tui.thread.thread_tool_calls import ThreadToolCalls
@@ -77,24 +76,15 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[ch.Change], None]
 
-_CHUNK_ROLES: dict[str, MessageRole] = {
-    "agent_message_chunk": "agent",
-    "agent_thought_chunk": "thought",
-    "user_message_chunk": "user",
-}
 # What a session/load replays that a thread showing the conversation already has (a restart).
 _REPLAYED_KINDS = frozenset(
-    {*_CHUNK_ROLES, "tool_call", "tool_call_update", "plan", "compaction_update"}
+    {*CHUNK_ROLES, "tool_call", "tool_call_update", "plan", "compaction_update"}
     | {"compaction_summary_chunk"}
 )
 
 
 def _is_user(entry: Entry) -> bool:
     return type(entry) is MessageEntry and entry.role == "user"
-
-
-def _is_plain_text(block: TextContent) -> bool:
-    return block.annotations is None and block.meta is None and not block.model_extra
 
 
 @dataclass
@@ -112,7 +102,8 @@ NOTICES_KEPT = 200
 
 class Thread:
     """Conversation state of one session, updated in place by its reducer methods, observed
-    via changes. Its plans and the agent's settings are parts it owns (`agent_plans`,
+    via changes. Its messages, tool calls, compactions, plans and the agent's settings are parts
+    it owns (`message_part`, `tool_call_part`, `compaction_part`, `agent_plans`,
     `agent_settings`), read through it."""
 
     def __init__(
@@ -127,16 +118,17 @@ class Thread:
         self.changed: Signal[ch.Change] = Signal("thread change")
         """Every change, synchronously, after it is applied."""
         self._next_id = 0
-        self._break_coalescing = False
-        self._echo: PromptEcho | None = None  # the prompt of the running turn, if it may echo
         self.generation = 0
         """Bumped by `reset` (another session opened in this thread)."""
         self.entries: list[Entry] = []
+        self.message_part = ThreadMessages(self)
+        """The messages: chunks coalesced, the prompt's echo held back, v2 upserts."""
         self.tool_call_part = ThreadToolCalls(self, clock)
         """The tool calls and the permission questions about them."""
         self.agent_plans = ThreadPlans(self)
         """The agent's plans (`plan`, `plans`), and their snapshot entries."""
-        self.compactions: dict[str, CompactionEntry] = {}
+        self.compaction_part = ThreadCompactions(self)
+        """The agent's context compactions, one entry each."""
         self.notices: list[Notice] = []
         """The agent's most recent notices, in order (shown apart: not conversation entries);
         at most `NOTICES_KEPT` (twice that between trims)."""
@@ -164,9 +156,9 @@ class Thread:
         """Set while a `session/load` replays a conversation this thread already shows (after a
         restart): the replayed messages, tool calls and plans are dropped."""
         self._handlers: dict[type[Any], Callable[[Any], object]] = {
-            AgentMessageChunk: self._on_chunk,
-            AgentThoughtChunk: self._on_chunk,
-            UserMessageChunk: self._on_chunk,
+            AgentMessageChunk: self.message_part.on_chunk,
+            AgentThoughtChunk: self.message_part.on_chunk,
+            UserMessageChunk: self.message_part.on_chunk,
             ToolCall: self.tool_call_part.on_tool_call,
             ToolCallUpdate: self.tool_call_part.upsert,
             Plan: self.agent_plans.on_plan,
@@ -178,8 +170,8 @@ class Thread:
             SessionInfoUpdate: self._on_info,
             UsageUpdate: self._on_usage,
             Notice: self._on_notice,
-            CompactionUpdate: self._on_compaction,
-            CompactionSummaryChunk: self._on_compaction_chunk,
+            CompactionUpdate: self.compaction_part.on_update,
+            CompactionSummaryChunk: self.compaction_part.on_summary_chunk,
             SubagentUpdate: lambda u: self.sessions.on_subagent_update(self, u),
             SessionMessage: lambda u: self.sessions.on_session_message(self, u),
             SessionMessageChunk: lambda u: self.sessions.on_session_message_chunk(self, u),
@@ -201,6 +193,11 @@ class Thread:
     def permission_queue(self) -> PermissionQueue[ToolCallEntry]:
         """The permission questions waiting for the user, oldest (the one asked) first."""
         return self.tool_call_part.permission_queue
+
+    @property
+    def compactions(self) -> dict[str, CompactionEntry]:
+        """The agent's context compactions by id."""
+        return self.compaction_part.by_id
 
     @property
     def plan(self) -> list[PlanEntry] | None:
@@ -279,7 +276,9 @@ class Thread:
             return  # a subagent session's own traffic, or a refused child's
         update = parse_update_notification(params)
         if type(update) is TextChunk and not self.skip_replayed:  # the hot path, inlined
-            self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
+            self.message_part.append_text(
+                CHUNK_ROLES[update.session_update], update.text, update.message_id
+            )
         else:
             self.apply_update(update)
 
@@ -290,53 +289,11 @@ class Thread:
         if self.skip_replayed and update.session_update in _REPLAYED_KINDS:
             return
         if isinstance(update, TextChunk):
-            self._append_text(_CHUNK_ROLES[update.session_update], update.text, update.message_id)
+            self.message_part.append_text(
+                CHUNK_ROLES[update.session_update], update.text, update.message_id
+            )
         else:
             self.apply(update)
-
-    def _message_for(self, role: MessageRole, message_id: str | None) -> MessageEntry | None:
-        """The message a chunk of this role/id coalesces into, if it is the last entry."""
-        if self._break_coalescing or not self.entries:
-            return None
-        last = self.entries[-1]
-        if type(last) is not MessageEntry or last.role != role:
-            return None
-        if message_id is not None and last.message_id != message_id:
-            if last.message_id is not None:
-                return None
-            last.message_id = message_id
-        return last
-
-    def _append_text(self, role: MessageRole, text: str, message_id: str | None) -> None:
-        if role == "user" and self._echo is not None:
-            if self._echo.absorb(text):
-                return
-            text = self._end_echo() + text
-        entry = self._message_for(role, message_id)
-        if entry is None:
-            entry = MessageEntry(role, message_id=message_id, id=self._new_id())
-            entry.append_text(text)
-            self._add_entry(entry)
-            return
-        index, text = entry.append_text(text)
-        self.changed.emit(ch.MessageChunkAppended(entry, index, text))
-
-    def _on_chunk(self, update: UserMessageChunk | AgentMessageChunk | AgentThoughtChunk) -> None:
-        role = _CHUNK_ROLES[update.session_update]
-        block = update.content
-        if type(block) is TextContent and _is_plain_text(block):
-            self._append_text(role, block.text, update.message_id)
-            return
-        if role == "user" and self._echo is not None:
-            held = self._end_echo()
-            if held:
-                self._append_text(role, held, update.message_id)
-        entry = self._message_for(role, update.message_id)
-        if entry is None:
-            entry = MessageEntry(role, [block], update.message_id, id=self._new_id())
-            self._add_entry(entry)
-            return
-        self.append_to_message(entry, block)
 
     def _on_info(self, update: SessionInfoUpdate) -> None:
         sent = update.model_fields_set
@@ -362,25 +319,6 @@ class Thread:
             del self.notices[:-NOTICES_KEPT]
         self.changed.emit(ch.NoticeReceived(update))
 
-    def _on_compaction(self, update: CompactionUpdate) -> None:
-        entry = self.compactions.get(update.compaction_id)
-        if entry is None:
-            entry = new_compaction(update, self._new_id())
-            self.compactions[entry.compaction_id] = entry
-            self._add_entry(entry)
-            return
-        patch_compaction(entry, update)
-        self.changed.emit(ch.EntryChanged(entry))
-
-    def _on_compaction_chunk(self, update: CompactionSummaryChunk) -> None:
-        entry = self.compactions.get(update.compaction_id)
-        if entry is None:  # a chunk before its compaction: it starts one (nothing is lost)
-            start = CompactionUpdate(compaction_id=update.compaction_id, status="in_progress")
-            self._on_compaction(start)
-            entry = self.compactions[update.compaction_id]
-        append_summary(entry, update.content)
-        self.changed.emit(ch.EntryChanged(entry))
-
     def _on_unknown(self, update: UnknownUpdate) -> None:
         if update.session_update in SUBAGENT_KINDS:
             # a subagent update that does not read: never an unknown entry (its lane is marked)
@@ -393,10 +331,7 @@ class Thread:
 
     def add_user_prompt(self, blocks: list[ContentBlock]) -> MessageEntry:
         """The prompt the user sent, as a new user message (never merged into a previous one)."""
-        entry = MessageEntry("user", list(blocks), id=self._new_id())
-        self._add_entry(entry)
-        self._echo = PromptEcho(blocks)
-        return entry
+        return self.message_part.add_user_prompt(blocks)
 
     def begin_turn(self) -> None:
         """A prompt turn started; the next chunk starts a new message."""
@@ -417,12 +352,11 @@ class Thread:
         running = state != "idle"
         if state == self.state and running:
             return  # (idle → idle is reported: a v1 turn that failed before it ran)
-        self._break_coalescing = True
+        self.message_part.turn_changed(running)
         self.state = state
         self.turn_running = running
         self.had_turn = self.had_turn or running
         if not running:
-            self._echo = None  # an echo cut short is still only an echo
             self.last_stop_reason = stop_reason
             self.tool_call_part.place_orphans()  # their parent never came
         ended = None if running else stop_reason
@@ -459,12 +393,11 @@ class Thread:
         self.generation += 1
         if self.sessions.root is self:
             self.sessions.reset()
-        self._break_coalescing = False
-        self._echo = None
+        self.message_part.reset()
         self.entries = []
         self.tool_call_part.reset()
         self.agent_plans.reset()
-        self.compactions = {}
+        self.compaction_part.reset()
         self.notices = []
         self.notice_count = 0
         self.agent_settings.reset()
@@ -514,27 +447,18 @@ class Thread:
         self, role: MessageRole, blocks: list[ContentBlock], message_id: str | None
     ) -> MessageEntry:
         """A new message at the end of the conversation (never coalesced into the last one)."""
-        entry = MessageEntry(role, list(blocks), message_id, id=self._new_id())
-        self._add_entry(entry)
-        return entry
+        return self.message_part.add(role, blocks, message_id)
 
     def append_to_message(self, entry: MessageEntry, block: ContentBlock) -> None:
         """One more block of `entry`, wherever it is (text merges into a trailing text block)."""
-        index, text = entry.append_block(block)
-        if text is None:
-            self.changed.emit(ch.EntryChanged(entry))
-        else:
-            self.changed.emit(ch.MessageChunkAppended(entry, index, text))
+        self.message_part.append_block(entry, block)
 
     def replace_message(
         self, entry: MessageEntry, blocks: list[ContentBlock], message_id: str | None = None
     ) -> None:
         """`entry`'s content is now `blocks` (v2: an array replaces, null clears); with
         `message_id`, the agent's id for a message shown before it had one."""
-        if message_id is not None:
-            entry.message_id = message_id
-        entry.replace_blocks(blocks)
-        self.changed.emit(ch.EntryChanged(entry))
+        self.message_part.replace(entry, blocks, message_id)
 
     def tool_call(self, tool_call_id: str) -> ToolCallEntry:
         """The tool call with this id; one never announced becomes a new entry."""
@@ -558,11 +482,6 @@ class Thread:
 
     # ---- helpers --------------------------------------------------------------------------------
 
-    def _end_echo(self) -> str:
-        """Stop treating user chunks as an echo; returns held text that was not one after all."""
-        echo, self._echo = self._echo, None
-        return echo.not_an_echo() if echo is not None else ""
-
     def _new_id(self) -> int:
         self._next_id += 1
         return self._next_id
@@ -581,7 +500,7 @@ class Thread:
         self.changed.emit(ch.EntryChanged(entry))
 
     def _add_entry(self, entry: Entry) -> None:
-        self._break_coalescing = False
+        self.message_part.entry_added()
         if self.mark_background and self.had_turn and not self.turn_running and not _is_user(entry):
             self.background.add(entry.id)
         self.entries.append(entry)

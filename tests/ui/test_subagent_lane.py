@@ -125,7 +125,8 @@ def test_a_click_inside_a_lane_acts_on_that_entrys_own_state() -> None:
     """The click actions of the parent's renderers (`toggle_section(name)`,
     `show_more_text(n)`), run in a lane on the entry's own view state; anything else is
     ignored."""
-    from acp_tui.ui.widgets.subagent_lane import entry_action, lane_action
+    from acp_tui.ui.widgets.subagent_lane import entry_action
+    from acp_tui.ui.widgets.subagent_lane_cards import lane_action
 
     state = EntryViewState()
     entry_action(state, "toggle_section('thought')")

@@ -2,7 +2,8 @@
 
 This is the client core the UI drives. It owns the agent process (through its `Connector`), the
 session `Thread` and the host services that answer the agent's requests, and wires them; opening
-a session is `session/open.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
+a session is `session/open.py`, starting, restarting and closing it `session/lifecycle.py`, its
+frames `session/traffic_tap.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
 never imports Textual: the UI sees it as a `SessionFacade` (signals, the thread, a few actions)
 and answers questions through `ClientUi`.
 """
@@ -32,19 +33,20 @@ from acp_tui.client.refusal_notices import RefusalNotices
 from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
+from acp_tui.client.session.lifecycle import SessionLifecycle
 from acp_tui.client.session.open import (
     apply_session_setup,
     close_current_session,
     open_session,
 )
 from acp_tui.client.session.routes import install_handlers, v1_routes
+from acp_tui.client.session.traffic_tap import TrafficTap
 from acp_tui.client.start_watch import StartWatch
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReport
 from acp_tui.config import Settings
 from acp_tui.host import error_log
-from acp_tui.host.append_log import open_append_log
 from acp_tui.host.change_log import ChangeLog
 from acp_tui.host.dir_watch import DirectoryWatchers
 from acp_tui.host.permission_rules import RulesStore
@@ -64,8 +66,7 @@ from acp_tui.protocol.models import (
     RequestPermissionRequest,
 )
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
-from acp_tui.protocol.traffic_store import TrafficStore
+from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
 from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
 from acp_tui.signal import Signal
@@ -180,12 +181,11 @@ class AgentSession:
         self.state_changed: Signal[SessionState] = Signal("session state")
         self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
-        self.traffic: Signal[TrafficEvent] = Signal("traffic")
-        self.traffic_store = TrafficStore()
+        self.traffic_tap = TrafficTap(log_path, self.notices)
+        """Each frame told, recorded and written to the `--log` file."""
+        self.traffic: Signal[TrafficEvent] = self.traffic_tap.traffic
+        self.traffic_store = self.traffic_tap.store
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
-        self._log = (
-            JsonlTrafficLog(log_path, open_append_log, self._log_failed) if log_path else None
-        )
         self.log_path = log_path
         """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
         self.announce_log = False
@@ -201,8 +201,8 @@ class AgentSession:
             guard=self.guard,
             tasks=self.tasks,
             install=lambda connection: install_handlers(self, connection),
-            tap=self._tap,
-            on_oversized_frame=self._on_oversized_frame,
+            tap=self.traffic_tap.record,
+            on_oversized_frame=self.traffic_tap.on_oversized_frame,
             on_lost=lambda process: session_connect.crashed(self, process, self.phase),
             prestarted=prestarted,
             sandbox=self.sandbox,
@@ -221,7 +221,6 @@ class AgentSession:
             step=lambda: self.phase,
         )
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
-        self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
         self.closing = False
         self.protocol_version = 1
         """The ACP version the agent answered `initialize` with (2 only if offered)."""
@@ -236,6 +235,8 @@ class AgentSession:
         """Notices naming a directory the sandbox refused the agent (once each)."""
         self.thread.subscribe(self.refusals.on_change)
         self.tasks.failed.subscribe(self._on_task_failure)
+        self.lifecycle = SessionLifecycle(self)
+        """Starting, restarting and closing the session."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -384,74 +385,18 @@ class AgentSession:
 
     # ----------------------------------------------------------------- lifecycle (continued)
 
-    def _log_failed(self, reason: str) -> None:
-        """The `--log` file was not opened or written (a link planted at its path, a full
-        disk): said, since the tab said where its traffic goes."""
-        text = f"This tab's ACP traffic is not logged: {safe_text(reason)}"
-        self.notices.emit(Notice(text, "warning"))
-
     async def start(self) -> bool:
-        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
-
-        The change monitor starts once the session is open, not while the app starts (its
-        baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
-        self._opening = asyncio.current_task()
-        self.start_watch.arm()
-        if self.announce_log and self.log_path is not None:
-            self.notices.emit(Notice(f"This tab's ACP traffic is logged to {self.log_path}"))
-        if not await self.connect():
-            return False
-        self.start_watch.opening()
-        opened = await open_session(self, load=False)
-        self.changes.start_soon()
-        return opened
+        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure;
+        the change monitor starts once the session is open (`SessionLifecycle.start`)."""
+        return await self.lifecycle.start()
 
     async def restart(self) -> bool:
         """Start the agent again and continue: `session/load` when it can, else a new session."""
-        await self._stop_opening()
-        self._opening = asyncio.current_task()
-        await self.teardown()
-        self.crash = None
-        self.error = None
-        self.start_watch.arm()
-        if not await self.connect():
-            return False
-        self.start_watch.opening()
-        load = self.session_id is not None and self.can_load_session
-        ok = await open_session(self, load=load)
-        if ok:
-            how = "session reloaded" if load else "new session started"
-            self.notices.emit(Notice(f"Agent restarted; {how}."))
-            if self.v2 is not None:
-                self.v2.send_waiting()
-            else:
-                self.turns.send_next()
-        return ok
+        return await self.lifecycle.restart()
 
     async def close(self) -> None:
         """Stop everything of this session; closing again does nothing."""
-        if self.state is SessionState.CLOSED:
-            return
-        self.closing = self.connector.closing = True
-        # What closing does to the conversation (every open permission question cancelled,
-        # the turn ended) is nobody's news: the UI that showed it is going. Each change told
-        # to the screens cost a redraw of a card: hundreds of queued questions made quitting
-        # take seconds.
-        self.thread.changed.clear()
-        await self.connector.discard_prestarted()  # closed before it was ever started
-        self.turns.stop()
-        await close_current_session(self)
-        if self.v2 is not None:
-            self.v2.close()
-        await self.teardown()
-        cleanup = self.cleanup
-        if cleanup is not None:  # the crash clean-up kills what the agent left: let it finish
-            await asyncio.wait({cleanup})
-        await self.changes.stop()
-        await self.tasks.close()
-        if self._log is not None:
-            self._log.close()  # what is buffered written, the file closed
-        self.set_state(SessionState.CLOSED)
+        await self.lifecycle.close()
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
@@ -494,13 +439,6 @@ class AgentSession:
         """`session/close` when the agent supports it (best effort, bounded)."""
         await close_current_session(self)
 
-    async def _stop_opening(self) -> None:
-        """Cancel a start still waiting for the agent (a restart while initialize hangs)."""
-        opening, self._opening = self._opening, None
-        if opening is not None and opening is not asyncio.current_task() and not opening.done():
-            opening.cancel()
-            await asyncio.wait({opening})
-
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
         `crash` set) on failure."""
@@ -529,16 +467,6 @@ class AgentSession:
         await session_connect.failed_request(self, what, error)
 
     # ----------------------------------------------------------------- handlers
-
-    def _tap(self, event: TrafficEvent) -> None:
-        self.traffic.emit(event)
-        self.traffic_store.record(event)
-        if self._log is not None:
-            self._log(event)
-
-    def _on_oversized_frame(self, length: int, cap: int) -> None:
-        text = f"Discarded a message of {length:,} bytes from the agent (over the {cap:,}-byte "
-        self.notices.emit(Notice(text + "limit, setting max_frame_bytes).", "warning"))
 
     async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
         """`session/request_permission`: the ask becomes state of its tool call; the broker

@@ -23,11 +23,8 @@ from acp_tui.ui.widgets.entry_lines import EntryItem, Render
 from acp_tui.ui.widgets.live_entry import LiveEntry
 from acp_tui.ui.widgets.message_lines import StreamedText, message_render
 from acp_tui.ui.widgets.message_view import AgentMessageView, MessageLines, ThoughtView
-from acp_tui.ui.widgets.subagent_lane import (
-    SubagentLaneView,
-    lane_render,
-    session_message_render,
-)
+from acp_tui.ui.widgets.subagent_lane import SubagentLaneView, lane_render
+from acp_tui.ui.widgets.subagent_lane_cards import session_message_render
 from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 
 if TYPE_CHECKING:

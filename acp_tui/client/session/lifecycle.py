@@ -1,0 +1,147 @@
+"""Starting, restarting and closing an `AgentSession`: the start under way (a restart cancels
+it), the start watch armed, the session opened or reopened, and closing every part in order.
+
+A part `AgentSession` owns (`AgentSession.lifecycle`); it sees the session through
+`LifecycleSession` (connecting is `connect.py`, opening a session `open.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from acp_tui.client.change_tracking import ChangeTracking
+from acp_tui.client.events import AgentCrash, Notice, SessionState
+from acp_tui.client.prompt_turn import PromptTurns
+from acp_tui.client.session.open import OpeningSession, close_current_session, open_session
+from acp_tui.client.session.traffic_tap import TrafficTap
+from acp_tui.client.start_watch import StartWatch
+from acp_tui.tasks import Supervisor
+
+if TYPE_CHECKING:
+    from acp_tui.client.v2.session import V2Driver
+
+
+class LifecycleSession(OpeningSession, Protocol):
+    """What starting, restarting and closing need of the session besides opening and
+    connecting it: its start watch, turns, change monitor, traffic and v2 driver."""
+
+    error: str | None
+    crash: AgentCrash | None
+    cleanup: asyncio.Future[None] | None
+    closing: bool
+    announce_log: bool
+
+    @property
+    def log_path(self) -> Path | None:
+        """Where the session's frames are logged (`--log`), if anywhere."""
+
+    @property
+    def tasks(self) -> Supervisor:
+        """The supervisor of the session's background tasks (closed last but one)."""
+
+    @property
+    def start_watch(self) -> StartWatch:
+        """The bound on a start (a stall once it passes)."""
+
+    @property
+    def turns(self) -> PromptTurns:
+        """The v1 prompt turns."""
+
+    @property
+    def changes(self) -> ChangeTracking:
+        """The change monitor (started once a session is open)."""
+
+    @property
+    def traffic_tap(self) -> TrafficTap:
+        """Where the frames go (its log closed last)."""
+
+    @property
+    def v2(self) -> V2Driver | None:
+        """The v2 prompt lifecycle, once the agent speaks v2."""
+
+    @property
+    def can_load_session(self) -> bool:
+        """Whether a restart can continue the session."""
+
+
+class SessionLifecycle:
+    """Start, restart and close one session (see the module docstring)."""
+
+    def __init__(self, session: LifecycleSession) -> None:
+        self._session = session
+        self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
+
+    async def start(self) -> bool:
+        """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
+
+        The change monitor starts once the session is open, not while the app starts (its
+        baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
+        session = self._session
+        self._opening = asyncio.current_task()
+        session.start_watch.arm()
+        if session.announce_log and session.log_path is not None:
+            text = f"This tab's ACP traffic is logged to {session.log_path}"
+            session.notices.emit(Notice(text))
+        if not await session.connect():
+            return False
+        session.start_watch.opening()
+        opened = await open_session(session, load=False)
+        session.changes.start_soon()
+        return opened
+
+    async def restart(self) -> bool:
+        """Start the agent again and continue: `session/load` when it can, else a new session."""
+        session = self._session
+        await self._stop_opening()
+        self._opening = asyncio.current_task()
+        await session.teardown()
+        session.crash = None
+        session.error = None
+        session.start_watch.arm()
+        if not await session.connect():
+            return False
+        session.start_watch.opening()
+        load = session.session_id is not None and session.can_load_session
+        ok = await open_session(session, load=load)
+        if ok:
+            how = "session reloaded" if load else "new session started"
+            session.notices.emit(Notice(f"Agent restarted; {how}."))
+            if session.v2 is not None:
+                session.v2.send_waiting()
+            else:
+                session.turns.send_next()
+        return ok
+
+    async def close(self) -> None:
+        """Stop everything of the session; closing again does nothing."""
+        session = self._session
+        if session.state is SessionState.CLOSED:
+            return
+        session.closing = session.connector.closing = True
+        # What closing does to the conversation (every open permission question cancelled,
+        # the turn ended) is nobody's news: the UI that showed it is going. Each change told
+        # to the screens cost a redraw of a card: hundreds of queued questions made quitting
+        # take seconds.
+        session.thread.changed.clear()
+        await session.connector.discard_prestarted()  # closed before it was ever started
+        session.turns.stop()
+        await close_current_session(session)
+        if session.v2 is not None:
+            session.v2.close()
+        await session.teardown()
+        cleanup = session.cleanup
+        if cleanup is not None:  # the crash clean-up kills what the agent left: let it finish
+            await asyncio.wait({cleanup})
+        await session.changes.stop()
+        await session.tasks.close()
+        session.traffic_tap.close()  # what is buffered written, the file closed
+        session.set_state(SessionState.CLOSED)
+
+    async def _stop_opening(self) -> None:
+        """Cancel a start still waiting for the agent (a restart while initialize hangs)."""
+        opening, self._opening = self._opening, None
+        if opening is not None and opening is not asyncio.current_task() and not opening.done():
+            opening.cancel()
+            await asyncio.wait({opening})
