@@ -146,3 +146,27 @@ async def test_markup_in_provider_protocols_is_shown_as_text(tmp_path: Path) -> 
         _, segments = terminal_output(h)
         bold = [s.text.strip() for s in segments if s.style is not None and s.style.bold]
         assert "bold" not in bold  # ("[b]bold[/b]" parsed: "bold" alone, in bold)
+
+
+async def test_at_80x24_the_dialog_fits_and_its_set_button_can_be_reached(tmp_path: Path) -> None:
+    """A 90-column dialog was cut at the right of an 80-column terminal, and the form under the
+    list ran off the bottom of 24 rows with no way down to Set."""
+    steps = [initialize_ok(providers={}), new_session_ok("s-1"), listed(MAIN, FAST)]
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), size=(80, 24)) as h:
+        row = h.one(ProvidersRow)
+        await h.until(lambda: row.display, "the providers row")
+        await h.app.push_screen(ProvidersScreen(h.session))
+        screen = h.app.screen
+        assert isinstance(screen, ProvidersScreen)
+        listing = screen.query_one("#providers", OptionList)
+        await h.until(lambda: listing.option_count == 2, "the list")
+        listing.focus()
+        await h.pilot.press("down", "enter")
+        await h.until(lambda: screen.chosen is not None, "the form")
+        box = screen.children[0]
+        assert box.region.right <= 80
+        set_button = screen.query_one("#set", Button)
+        set_button.focus()
+        await h.pilot.pause()
+        await h.until(lambda: box.region.contains_region(set_button.region), "Set in view")

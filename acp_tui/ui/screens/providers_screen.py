@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
@@ -45,9 +45,9 @@ class ProvidersScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     ProvidersScreen { align: center middle; }
-    ProvidersScreen > Vertical {
-        width: 90; height: auto; max-height: 90%; border: round $primary; padding: 0 1;
-        background: $surface;
+    ProvidersScreen > VerticalScroll {
+        width: 90; max-width: 100%; height: auto; max-height: 90%;
+        border: round $primary; padding: 0 1; background: $surface;
     }
     ProvidersScreen #providers { height: auto; max-height: 14; }
     ProvidersScreen #provider-form { height: auto; }
@@ -63,7 +63,7 @@ class ProvidersScreen(ModalScreen[None]):
         self.chosen: ProviderInfo | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():  # (the form below the list fits no 24-row terminal)
             yield Static(Text("LLM providers", style="bold"))
             yield Static(Text("asking the agent…", style="dim"), id="providers-status")
             yield OptionList(id="providers")
