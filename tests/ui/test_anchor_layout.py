@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from acp_tui.ui.textual_internals.engine import EngineScreen
+from tests.ui.quiet import until_quiet
 from tests.ui.test_markdown_stream import wait_until
 
 LINES = 30
@@ -61,12 +62,12 @@ async def frames_after(screen: Painting, header_shown: bool) -> list[list[str]]:
         await wait_until(pilot, lambda: app.screen is screen)
         header = screen.query_one("#header")
         header.display = not header_shown
-        await pilot.pause(0.2)
+        await until_quiet(pilot)
         scroll = screen.query_one(VerticalScroll)
         await wait_until(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y > 0)
         before = len(screen.frames)
         header.display = header_shown
-        await pilot.pause(0.2)
+        await until_quiet(pilot)
         return screen.frames[before:]
 
 

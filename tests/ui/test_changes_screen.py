@@ -66,6 +66,12 @@ def labels(screen: ChangesScreen) -> list[str]:
     return [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]
 
 
+def drawn(screen: ChangesScreen) -> bool:
+    """No reload is running: the list and the diff shown are both the last load's (a load sets
+    the list first and replaces the diff after)."""
+    return not screen._loading
+
+
 async def opened(pilot: Any, screen: ChangesScreen) -> None:
     await wait_for(pilot, lambda: screen.loads >= 1, "the first load")
 
@@ -133,7 +139,8 @@ async def test_revert_whole_file_restores_the_original(tmp_path: Path) -> None:
         await opened(pilot, screen)
         await pilot.press("R")
         await wait_for(pilot, lambda: target.read_text() == OLD, "the revert")
-        await wait_for(pilot, lambda: labels(screen) == ["app.py  (as before)"], "the label")
+        as_before = ["app.py  (as before)"]
+        await wait_for(pilot, lambda: labels(screen) == as_before and drawn(screen), "the label")
         assert log.records[-1].reverts == 1
         assert screen.query_one(DiffView).diff.hunks == ()
         await pilot.press("r")  # nothing left to revert: no write, no record

@@ -38,6 +38,7 @@ from acp_tui.ui.workspace.tabs_app import WorkspaceApp
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import fixed_cwd, run_app
 from tests.ui.headless_app import until
+from tests.ui.quiet import until_quiet
 
 ROWS = 6
 
@@ -185,7 +186,7 @@ async def switch_back(
         await app.switch_mode("rows")
         await until(pilot, lambda: bool(_shown(app)) and "row 0" in _shown(app)[0], "rows")
         await app.switch_mode("other")
-        await pilot.pause(0.1)
+        await until_quiet(pilot)
         if engine:
             compositor = rows_screen._compositor
             assert isinstance(compositor, FrameCompositor)
@@ -198,14 +199,14 @@ async def switch_back(
             await pilot.resize_terminal(34, 10)
         if theme:
             app.theme = "textual-light" if app.theme != "textual-light" else "nord"
-        await pilot.pause(0.1)
+        await until_quiet(pilot, rows_screen)  # (what the hidden screen was asked, taken in)
         widgets = list(rows_screen.query(Counted).results(Counted))
         for widget in widgets:
             widget.rows = 0
         layouts, restyles = rows_screen.layouts, rows_screen.restyles
         reused = getattr(rows_screen._compositor, "reused", 0)
         await app.switch_mode("rows")
-        await pilot.pause(0.2)
+        await until_quiet(pilot)
         switched = SwitchedBack(
             [],
             rows_screen.layouts - layouts,
@@ -529,13 +530,13 @@ async def repaint(engine: bool) -> tuple[int, int, list[str]]:
     app = One()
     async with app.run_test(size=(20, 4)) as pilot:
         await until(pilot, lambda: app.screen is screen and "before" in _shown(app)[0], "shown")
-        await pilot.pause(0.1)
+        await until_quiet(pilot)
         row = screen.query_one(OneRow)
         before = screen.updates  # type: ignore[attr-defined]
         row.text, row.rows = "after", 0
         repaint_soon(row, Region(0, 0, row.size.width, 1))  # (`refresh` on a stock screen)
         await until(pilot, lambda: row.rows > 0, "the repaint")
-        await pilot.pause(0.1)
+        await until_quiet(pilot)
         rows = row.rows
         return screen.updates - before, rows, _shown(app)  # type: ignore[attr-defined]
 

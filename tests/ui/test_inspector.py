@@ -10,6 +10,7 @@ from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.protocol.traffic_raw import RawFrames
 from acp_tui.ui.inspector.frame_list import FrameList
 from acp_tui.ui.inspector.screen import InspectorScreen
+from tests.ui.headless_app import until
 from tests.ui.inspector_support import InspectorApp, chunk, frame, sample_store
 
 SIZE = (140, 40)
@@ -22,6 +23,10 @@ def rows(screen: InspectorScreen) -> list[tuple[int, int]]:
 
 def line_text(frames: FrameList, y: int) -> str:
     return "".join(segment.text for segment in frames.render_line(y))
+
+
+def header_text(screen: InspectorScreen) -> str:
+    return str(screen.query_one("#inspector-header", Static).render())
 
 
 def view_text(screen: InspectorScreen) -> str:
@@ -112,12 +117,11 @@ async def test_live_frames_extend_a_group_and_follow_the_tail() -> None:
         assert isinstance(screen, InspectorScreen)
         for i in range(4):
             store.record(frame("in", 104.0 + i, chunk(f"late {i}")))
-        await pilot.pause(0.25)  # the list polls the store every 0.1 s
+        # the list polls the store (every 0.1 s) and says so in the header
+        await until(pilot, lambda: "21 frames" in header_text(screen), "the list's poll")
         frames = screen.frame_list
         assert rows(screen)[-1] == (17, 4)
         assert frames.selected_frame is not None and frames.selected_frame.index == 17
-        header = str(screen.query_one("#inspector-header", Static).render())
-        assert "21 frames" in header
 
 
 async def test_agent_bytes_are_drawn_inert() -> None:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from acp_tui.ui.textual_internals.engine import EngineScreen
+from tests.ui.quiet import until_quiet
 from tests.ui.test_markdown_stream import wait_until
 
 
@@ -50,15 +51,15 @@ async def layouts_for_growth(screen: Plain, lines: int) -> tuple[int, list[str]]
         await wait_until(pilot, lambda: app.screen is screen)
         text = screen.query_one("#text", Static)
         await wait_until(pilot, lambda: bool(text.size))
-        await pilot.pause(0.1)
+        await until_quiet(pilot)
         before = screen.layouts
         text.update("\n".join(f"line {index}" for index in range(1, lines + 1)))
         await wait_until(pilot, lambda: text.size.height == lines)
-        await pilot.pause(0.2)  # whatever layout would follow
+        await until_quiet(pilot)  # whatever layout would follow
         layouts = screen.layouts - before
         scroll = screen.query_one(VerticalScroll)
         scroll.scroll_end(animate=False)
-        await pilot.pause(0.1)
+        await until_quiet(pilot)
         shown = [strip.text for strip in app.screen._compositor.render_strips()]
         return layouts, shown
 
@@ -89,11 +90,11 @@ async def frames_for_growth(screen: Plain) -> tuple[int, list[str]]:
         text = screen.query_one("#text", Static)
         text.update("\n".join(f"line {index}" for index in range(1, 13)))
         await wait_until(pilot, lambda: text.size.height == 12)
-        await pilot.pause(0.2)
+        await until_quiet(pilot)
         before = screen.frames
         text.update("\n".join(f"line {index}" for index in range(1, 17)))
         await wait_until(pilot, lambda: text.size.height == 16)
-        await pilot.pause(0.2)  # whatever frame would follow
+        await until_quiet(pilot)  # whatever frame would follow
         frames = screen.frames - before
         shown = [strip.text for strip in app.screen._compositor.render_strips()]
         return frames, shown

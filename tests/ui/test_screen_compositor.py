@@ -20,6 +20,7 @@ from textual.widgets import Static
 from acp_tui.ui.markdown import StreamingMarkdown
 from acp_tui.ui.textual_internals.engine import EngineScreen
 from acp_tui.ui.textual_internals.row_compositor import RowCompositor, Spans, add_span, covers
+from tests.ui.quiet import until_quiet
 from tests.ui.test_markdown_stream import wait_until
 
 
@@ -82,10 +83,7 @@ async def stream(rows: bool) -> tuple[list[str], int, int]:
         side = app.screen.query_one("#side", CountingStatic)
         head = app.screen.query_one("#head", CountingStatic)
         scroll = app.screen.query_one(CountingScroll)
-        settled = -1  # until the layouts after the growth have painted (nothing renders)
-        while settled != side.rendered_rows + head.rendered_rows + scroll.rendered_rows:
-            settled = side.rendered_rows + head.rendered_rows + scroll.rendered_rows
-            await pilot.pause(0.05)
+        await until_quiet(pilot)  # the layouts after the growth painted
         side.rendered_rows = head.rendered_rows = scroll.rendered_rows = 0
         for word in ["five", "six", "seven", "eight"]:  # same height: partial updates
             md.append(f" {word}")

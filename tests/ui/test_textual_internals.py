@@ -30,6 +30,7 @@ from acp_tui.ui.textual_internals import (
     register_screen,
     report_error,
     styles_key,
+    tell_screen_now,
     use_compositor,
     write_to_terminal,
 )
@@ -345,6 +346,38 @@ async def test_styles_key_changes_with_a_style() -> None:
         before = styles_key(static.styles)
         static.styles.padding = (1, 2)
         assert styles_key(static.styles) != before, "Textual changed: RenderStyles._cache_key"
+
+
+class LateIdle(Static):
+    """A line whose own idle never comes (as a widget whose idle comes after the next frame)."""
+
+    DEFAULT_CSS = "LateIdle { height: 1; }"
+
+    async def _on_idle(self, event: Any) -> None:
+        event.prevent_default()
+
+
+class TwoLines(App[None]):
+    def compose(self) -> ComposeResult:
+        yield LateIdle("first", id="first")
+        yield Static("second", id="second")
+
+
+@pytest.mark.parametrize("told", [False, True])
+async def test_a_layout_asked_reaches_the_screen_without_the_widgets_idle(told: bool) -> None:
+    """`tell_screen_now` (Widget._check_refresh): a widget hidden is laid out without it by the
+    screen's next layout, its own idle not come (without it: still laid out as before)."""
+    _has(Widget, "_check_refresh", "Widget._check_refresh")
+    app = TwoLines()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        first, second = app.query_one("#first"), app.query_one("#second")
+        assert second.region.y == 1
+        first.display = False
+        if told:
+            tell_screen_now(first)
+        await pilot.pause()
+        assert (second.region.y == 0) == told, "Textual changed: Widget._check_refresh"
 
 
 def test_escape_digit_is_read_as_alt_digit() -> None:

@@ -20,6 +20,7 @@ import pytest
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.widgets.conversation import ConversationView
 from acp_tui.ui.widgets.status_bar import StatusBar
+from acp_tui.ui.workspace.tab_bar import TabBar
 from bench.turns import feed_turn
 from tests.ui.app_harness import AppHarness
 from tests.ui.test_workspace_switch_frame import (
@@ -153,3 +154,48 @@ async def test_a_tab_shown_first_since_a_second_tab_opened_is_painted_at_its_end
         assert "Done." in "\n".join(final), "the last turn's end is shown"
         for index, frame in enumerate(frames):
             assert frame == final, f"frame {index} of the switch is not the tab as composed"
+
+
+async def test_a_tab_bar_shown_while_hidden_is_in_the_first_frame_however_late_its_idle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same switch, the bar's own idle (where Textual's `refresh` tells the screen of the
+    layout a widget asked for) coming only after the tab's first frame, as it can under load:
+    that frame was the frame kept while hidden, with no bar, and the bar came a frame later."""
+    async with workspace_app(tmp_path) as h:
+        screen = h.app.screen
+        assert isinstance(screen, MainScreen)
+        for turn in range(1, 4):
+            feed_turn(h.app.tabs[0].session, turn)
+        await h.settle()
+        await open_tab(h)
+        await h.until(lambda: getattr(screen._compositor, "kept", None), "the kept frame")
+        bar = screen.query_one(TabBar)
+        held: list[bool] = [True]
+
+        async def late_idle(self: TabBar, event: Any) -> None:
+            if self is bar and held[0]:
+                event.prevent_default()  # (Widget's idle, which tells the screen, waits)
+
+        def release() -> None:
+            if held[0]:
+                held[0] = False
+                bar.check_idle()
+
+        monkeypatch.setattr(TabBar, "_on_idle", late_idle, raising=False)
+        painted: list[Any] = []
+
+        def first_then_release(update: Any) -> None:
+            if hasattr(update, "strips"):
+                painted.append(update)
+            release()
+
+        with painting(h, screen, first_then_release):
+            await h.pilot.press("alt+1")
+            await h.until(lambda: painted, "the tab's first frame")
+            await h.settle()
+        final = composed_text(screen)
+        assert bar.display and bar.region.height == 1, "the bar is shown"
+        assert "Done." in "\n".join(final), "the last turn's end is shown"
+        for index, update in enumerate(painted):
+            assert frame_text(update) == final, f"frame {index} of the switch is not as composed"

@@ -52,6 +52,8 @@ step against stock Textual: the same widgets and events, the same screen, the wo
 - `App.delay_update` as `App.switch_mode` calls it (50 ms of no frames): not on a switch to a
   screen that is built (`switch_at_once.py`).
 - `RenderStyles._cache_key`: whether a widget's look changed, without walking its styles.
+- `Widget._check_refresh`: a layout a widget asked for told to its screen at once, not at the
+  widget's next idle (`tell_screen_now`: the tab bar shown while its tab is hidden).
 - `textual._styles_cache.StylesCache.get_inner_outer`: an `lru_cache(1024)` on a method, so
   its keys hold the widgets' style caches (and every line they rendered) after the widgets are
   gone; a long session kept up to 1,024 dead widgets' lines. Cleared when a turn settles.
@@ -114,6 +116,18 @@ def repaint_pending(widget: Widget) -> bool:
         return True
     screen = widget.screen
     return widget in screen._dirty_widgets or screen._layout_required
+
+
+def tell_screen_now(widget: Widget) -> None:
+    """Tell `widget`'s screen now what `widget` asked for (`refresh`, a change of `display`:
+    a layout, a repaint), not at the widget's next idle.
+
+    Textual's `refresh` only marks the widget; at its idle the widget clears its parents'
+    arrangement caches and posts `Layout` to its screen. That idle may come after the screen's
+    next frame (the widgets' queues are served in no set order): a frame painted meanwhile has
+    the old arrangement, and a layout then would take the parent's cached one. Told now, the
+    screen gets the message before any posted after (a switch to it: its resume)."""
+    widget._check_refresh()
 
 
 def use_compositor(screen: Screen[Any], compositor: RowCompositor) -> None:

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
+from acp_tui.ui.textual_internals import tell_screen_now
 from acp_tui.ui.widgets.settings_text import safe_text
 from acp_tui.ui.workspace.tab_fit import SEPARATOR, TabSource, fit_tabs, full_parts
 
@@ -115,6 +116,10 @@ class TabBar(Widget):
         shown = len(labels) >= 2
         if self.display != shown:
             self.display = shown
+            # its screen is told now, not at the bar's idle: a tab switched to gets its bar
+            # while hidden, and the first frame of the switch (its kept frame, at once) could
+            # come before that idle, without the bar
+            tell_screen_now(self)
         if self._hovered is not None:
             self._show_tooltip(self._hovered)
         self.refresh()
