@@ -97,7 +97,9 @@ async def test_typing_in_the_filter_narrows_the_list(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: labels(screen) == ["+1 \N{MINUS SIGN}1 z_real.py"], "real")
         assert screen.selected == real
         await pilot.press("s", "q", "R")  # typed into the filter: nothing matches now
-        await wait_for(pilot, lambda: labels(screen) == [], "no match")
+        await wait_for(
+            pilot, lambda: labels(screen) == [] and screen.query("#changes-empty"), "no match"
+        )
         assert plain(screen.query_one("#changes-empty", Static)) == NO_MATCH_TEXT
         assert field.value == "rEaLsqR" and isinstance(pilot.app.screen, ChangesScreen)
         assert real.read_text() == "x = 2  # the real edit\n"  # R reverted nothing
