@@ -41,6 +41,7 @@ from tests.agents.scenarios import (
     update,
 )
 from tests.schema_check import FrameValidator, validating_tap
+from tests.ui.key_burst import press_at_once, text_keys
 
 TIMEOUT = 30.0  # a deadline, not a wait: `until` returns as soon as its condition holds
 SIZE = (140, 45)
@@ -108,14 +109,16 @@ class AppHarness:
         return all(view.turn_end_settled for view in self.app.screen.query(ConversationView))
 
     async def type_prompt(self, text: str, *, send: bool = True) -> None:
-        """Type into the prompt like a user (newlines with ctrl+j), then Enter if `send`."""
+        """Type into the prompt like a quick user (newlines with ctrl+j), then Enter if `send`.
+
+        The text's keys go as one burst (`press_at_once`: the app handles every key as it
+        handles a pressed one, without a frame drawn between them); Enter is pressed once the
+        app has handled them."""
         prompt = self.app.screen.query_one(PromptInput)
         prompt.focus()
         await self.pilot.pause()
-        keys: list[str] = []
-        for char in text:
-            keys.append("ctrl+j" if char == "\n" else _key_for(char))
-        await self.pilot.press(*keys)
+        if text:
+            await press_at_once(self.pilot, *text_keys(text))
         if send:
             await self.pilot.press("enter")
 

@@ -18,6 +18,7 @@ from acp_tui.ui.widgets.sidebar import ProvidersRow
 from tests.agents.hostile import hostile, hostile_providers, shown_tag
 from tests.agents.scenarios import initialize_ok, new_session_ok, write_scenario
 from tests.ui.app_harness import AppHarness, fixed_cwd, run_app
+from tests.ui.key_burst import press_at_once
 from tests.ui.test_app_hostile import assert_clean, terminal_output
 
 MAIN = {
@@ -72,7 +73,7 @@ async def test_providers_are_listed_set_and_disabled_from_settings(tmp_path: Pat
         await h.pilot.press("down", "enter")
         await h.until(lambda: screen.chosen is not None and screen.chosen.provider_id == "fast", "")
         screen.query_one("#base-url", Input).focus()
-        await h.pilot.press(*"http://proxy:8080")
+        await press_at_once(h.pilot, *"http://proxy:8080")
         screen.query_one("#headers", TextArea).text = "Authorization: Bearer s3cret\n"
         screen.query_one("#set", Button).focus()
         await h.pilot.press("enter")

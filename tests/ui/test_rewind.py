@@ -38,6 +38,7 @@ from tests.agents.scenarios import (
 )
 from tests.ui.app_harness import AppHarness, demo_argv, demo_env, fixed_cwd, plain, run_app
 from tests.ui.conversation_text import focus_entry
+from tests.ui.key_burst import press_at_once
 from tests.ui.test_typing_through_questions import ManualClock, guarded
 
 OLD_A = b"alpha\nbeta\r\ngamma \xe2\x80\x94 no final newline"
@@ -83,7 +84,8 @@ async def restore_then_send_instead(
     prompt = h.app.screen.query_one(PromptInput)
     prompt.clear()
     prompt.focus()
-    await h.pilot.press(*text, "enter")
+    await press_at_once(h.pilot, *text)
+    await h.pilot.press("enter")
 
 
 async def rewind_forward_from_picker(h: AppHarness, session_id: str | None) -> RewindScreen:
@@ -182,7 +184,7 @@ async def test_an_agent_writing_itself_is_rewound_by_e_and_the_edit_goes_on_a_ne
         assert h.session.session_id == "sess-1", "the new branch opens when the prompt is sent"
 
         # send the edited prompt: a new session carrying the conversation before that prompt
-        await h.pilot.press(*" only a.txt")  # typed at the end of the prompt
+        await press_at_once(h.pilot, *" only a.txt")  # typed at the end of the prompt
         await h.pilot.press("enter")
         await h.until(lambda: h.session.session_id == "sess-2", "the new branch")
         await h.until(lambda: len(h.sent_methods("session/prompt")) == 3, "the prompt sent")

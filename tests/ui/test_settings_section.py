@@ -19,6 +19,7 @@ from bench.turns import update
 from tests.agents.scenarios import end_turn, expect_prompt, initialize_ok, write_scenario
 from tests.ui.app_harness import SID, AppHarness, fixed_cwd, run_app, upd
 from tests.ui.headless_app import headless_app, until
+from tests.ui.key_burst import press_at_once
 
 
 def model_option(current: str = "sonnet") -> dict[str, Any]:
@@ -101,7 +102,7 @@ async def open_from_palette(h: AppHarness, query: str) -> None:
 
     await h.pilot.press("ctrl+p")
     await h.until(lambda: isinstance(h.app.screen, CommandPalette), "the palette")
-    await h.pilot.press(*query)
+    await press_at_once(h.pilot, *query)
     hits = h.app.screen.query_one(CommandList)
     await h.until(lambda: hits.option_count > 0, "a palette hit")
     await h.pilot.press("down", "enter")
