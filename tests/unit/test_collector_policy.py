@@ -231,3 +231,27 @@ def test_a_disabled_policy_leaves_a_drawn_replay_alone() -> None:
     frozen = gc.get_freeze_count()
     collector.replay_drawn()
     assert dead() is not None and gc.get_freeze_count() == frozen and collector.replays == 0
+
+
+def test_full_collections_come_more_often_while_sessions_open_until_the_last_is_open() -> None:
+    """A `session/load` replays a whole conversation before any turn end: its full collections
+    come after `FULL_EVERY_WHILE_OPENING` middle ones, not 10 (one walked 76,000 objects)."""
+    collector = CollectorPolicy()
+    before = gc.get_threshold()
+    try:
+        first = collector.opening()
+        second = collector.opening()
+        assert gc.get_threshold() == (*before[:2], runtime.FULL_EVERY_WHILE_OPENING)
+        first()
+        first()  # (once only)
+        assert gc.get_threshold()[2] == runtime.FULL_EVERY_WHILE_OPENING
+        second()
+        assert gc.get_threshold() == before
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_a_disabled_policy_keeps_the_interpreters_thresholds() -> None:
+    before = gc.get_threshold()
+    CollectorPolicy(enabled=False).opening()
+    assert gc.get_threshold() == before
