@@ -29,7 +29,8 @@ streaming in turn) may never leave a quiet turn end: past `MAX_UNFROZEN` objects
 freezes anyway (what that catches alive and dies later is one turn's widgets every 15 turns or
 more). Between turn ends (a `session/load` replaying a whole conversation), a full collection
 the interpreter runs by itself freezes its survivors past `MAX_UNFROZEN` as well
-(`runtime.bound_full_collections`).
+(`runtime.bound_full_collections`), and once the replay has been drawn, what it left unfrozen
+is collected and frozen (`collect_once_replayed`), not walked by the first turn end after it.
 
 There is no full pass over the permanent generation: it would walk the whole history (hundreds
 of milliseconds in a long session). Our own cycles are broken where their owner dies (the
@@ -85,3 +86,20 @@ def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitR
         widget.call_after_refresh(collect)
 
     widget.call_later(settle_then_collect)  # (no task or worker of its own to outlive it)
+
+
+def collect_once_replayed(widget: Widget, placing: Callable[[], bool]) -> None:
+    """The replay's collection (`runtime.collection.replay_drawn`), after the frame in which a
+    `session/load`'s replay has been placed (`placing()` false): its garbage collected while
+    nothing streams, and what the conversation holds frozen, instead of walked at the first
+    turn end. `widget` (the conversation) runs the wait."""
+
+    def collect() -> None:
+        if not widget.is_attached:  # (the app quit meanwhile)
+            return
+        if placing():
+            widget.call_after_refresh(collect)
+            return
+        runtime.collection.replay_drawn()
+
+    widget.call_after_refresh(collect)

@@ -19,6 +19,7 @@ from acp_tui.client.write_review import WriteReport
 from acp_tui.protocol.models import Notice as ThreadNotice
 from acp_tui.thread import thread_changes
 from acp_tui.thread.config_options import MODEL
+from acp_tui.ui import collector, runtime
 from acp_tui.ui.first_frame import shows_sidebar
 from acp_tui.ui.key_labels import key_label
 from acp_tui.ui.local_commands import LOCAL_COMMANDS, LocalCommandsProvider
@@ -132,6 +133,9 @@ class MainScreen(SessionScreenPort):
         self.rewind_pending: RewindPoint | None = None
         self._paused = False
         """Its tab is hidden: its timers are paused (`on_screen_suspend`)."""
+        self._opening: Callable[[], None] | None = None
+        """The session is opening (starting, logging in): what ends the collector's opening
+        policy (`runtime.CollectorPolicy.opening`); a READY now ends the open."""
         self._blinking: list[PromptInput] = []
         self.notice_toasts = ToastPacer()
         """The agent's notices: a few toasts a second, the rest told as one count."""
@@ -282,6 +286,9 @@ class MainScreen(SessionScreenPort):
     def detach(self) -> None:
         """Stop hearing the session (once; again does nothing): the screen is being replaced,
         and its widgets go before its own unmount, while the session goes on emitting."""
+        if self._opening is not None:  # (gone while its session opened)
+            self._opening()
+            self._opening = None
         unsubscribers, self._unsubscribe = self._unsubscribe, []
         for unsubscribe in unsubscribers:
             unsubscribe()
@@ -387,6 +394,15 @@ class MainScreen(SessionScreenPort):
                 composer.start_index()  # after the first frame and the handshake
         if state is SessionState.READY:
             self.query_one(Sidebar).refresh_providers()
+            if self._opening is not None and session.thread.entries:  # (a load replayed them)
+                conversation = self.query_one(ConversationView)
+                collector.collect_once_replayed(conversation, lambda: conversation.placing)
+        opening = state in (SessionState.STARTING, SessionState.AUTHENTICATING)
+        if opening and self._opening is None:
+            self._opening = runtime.collection.opening()
+        elif not opening and self._opening is not None:
+            self._opening()
+            self._opening = None
         if state in (SessionState.READY, SessionState.RUNNING):
             self.setting_actions.refresh_modes()
             # a screen mounted after the options came (another session, a new branch whose

@@ -190,6 +190,11 @@ class ConversationView(VerticalScroll):
         return self.turn_end.settled
 
     @property
+    def placing(self) -> bool:
+        """Whether a burst of entries (a `session/load` replay) is still being placed."""
+        return self.bursts.placing
+
+    @property
     def hidden(self) -> bool:
         """Its tab is in the background: changes are remembered, nothing is drawn."""
         return self.while_hidden.hidden

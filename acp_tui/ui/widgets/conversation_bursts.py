@@ -60,6 +60,12 @@ class Bursts:
         """Whether the entry waits for the next frame (it is drawn from its data then)."""
         return entry_id in self._arriving
 
+    @property
+    def placing(self) -> bool:
+        """Whether a burst is still being placed (entries wait for a frame, or the last frame
+        placed some)."""
+        return self._burst or bool(self._arriving)
+
     def add(self, entry: Entry) -> None:
         """A live view for a new entry; in a burst (more new entries than `live_entries`
         before a frame is drawn) the rest wait for the frame, where the older of them are
