@@ -15,6 +15,7 @@ from textual import events, messages
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region, Size
+from textual.layout import Layout
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
@@ -28,6 +29,7 @@ from acp_tui.ui.screens.elicitation_screen import FormInput
 from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.textual_internals import frame_pacing, register_screen
 from acp_tui.ui.textual_internals.engine import EngineApp, EngineScreen
+from acp_tui.ui.textual_internals.fit_row import FitRowLayout
 from acp_tui.ui.textual_internals.frame_pacing import PacedTimer
 from acp_tui.ui.textual_internals.kept_frame import FrameCompositor
 from acp_tui.ui.textual_internals.quick_repaint import repaint_soon
@@ -855,3 +857,71 @@ async def test_a_wrap_row_too_wide_goes_on_below_where_a_horizontal_row_is_clipp
     assert "Reject (r)" not in ours[1]
     assert "Reject (r)" in ours[4] and "Always reject (R)" in ours[4]
     assert "below" in ours[6]
+
+
+# ------------------------------------------------------------------- a row that leaves keys out
+
+KEYS = ("f1 help", "f6 model", "f2 changes", "^q quit", "^t new session")
+
+
+class KeysRow(Widget):
+    """A row laid out by `FitRowLayout`: the middle keys give way first, last to first."""
+
+    DEFAULT_CSS = "KeysRow { height: 1; } KeysRow > Static { width: auto; margin-right: 1; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._fit = FitRowLayout(self)
+        self.out: list[list[str]] = []
+
+    @property
+    def layout(self) -> Layout:
+        return self._fit
+
+    def give_way_order(self, children: list[Widget]) -> list[Widget]:
+        return list(reversed(children[1:-1]))
+
+    def left_out(self, children: list[Widget]) -> bool:
+        self.out.append([str(child.render()) for child in children])
+        return False
+
+
+async def keys_shown(fit: bool, width: int) -> tuple[list[str], list[list[str]]]:
+    """The keys in a `KeysRow` or a stock `Horizontal`, `width` columns wide: the screen's
+    lines, and what the fitting row was told it left out."""
+
+    class Row(App[None]):
+        CSS = "Horizontal { height: 1; } Horizontal > Static { width: auto; margin-right: 1; }"
+
+        def compose(self) -> ComposeResult:
+            row = KeysRow() if fit else Horizontal()
+            with row:
+                for key in KEYS:
+                    yield Static(key)
+            yield Static("below")
+
+    app = Row()
+    async with app.run_test(size=(width, 4)) as pilot:
+        await until(pilot, lambda: any("below" in line for line in _shown(app)), "the row")
+        await pilot.pause()
+        out = app.query(KeysRow).first().out if fit else []
+        return _shown(app), out
+
+
+async def test_a_fit_row_that_fits_shows_what_a_horizontal_row_shows() -> None:
+    stock, _ = await keys_shown(fit=False, width=80)
+    ours, out = await keys_shown(fit=True, width=80)
+    assert ours == stock
+    assert out[-1] == []
+
+
+async def test_a_fit_row_too_wide_leaves_keys_out_whole_where_a_horizontal_row_cuts_one() -> None:
+    """The documented difference: at 40 columns Textual's row cuts "^t new session" at the
+    edge; the fitting row leaves out whole the keys its container names first (here "^q
+    quit", then "f2 changes": then the rest fits) and keeps the last key whole."""
+    stock, _ = await keys_shown(fit=False, width=40)
+    ours, out = await keys_shown(fit=True, width=40)
+    assert stock[0] == "f1 help f6 model f2 changes ^q quit ^t n"  # (cut at the edge)
+    assert ours[0].rstrip() == "f1 help f6 model ^t new session"
+    assert out[-1] == ["^q quit", "f2 changes"]
+    assert ours[1:] == stock[1:]
