@@ -113,12 +113,22 @@ async def test_terminal_window_closed(launch: Launch) -> None:
 
 
 def agent_of(app: PtyProcess) -> int:
-    """The scripted agent acp-tui runs (its child)."""
+    """The scripted agent acp-tui runs (its child). A child acp-tui has forked and not yet
+    exec'd (a git or a terminal started meanwhile) still has acp-tui's own command line, which
+    names the agent too: it is not the agent."""
+    own = Path(f"/proc/{app.pid}/cmdline").read_bytes()
+
+    def command_line(pid: int) -> bytes:
+        try:
+            return Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # (gone meanwhile)
+            return b""
+
     procs = snapshot()
     (pid,) = [
         pid
         for pid, proc in procs.items()
-        if proc.ppid == app.pid and b"scripted_agent" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        if proc.ppid == app.pid and b"scripted_agent" in (line := command_line(pid)) and line != own
     ]
     return pid
 
