@@ -2,39 +2,23 @@
 upserted by `compaction_update` (patch semantics, `compaction.py`) and grown by
 `compaction_summary_chunk` (a chunk before its compaction starts one: nothing is lost).
 
-A part `Thread` owns (`Thread.compaction_part`): it sees the thread through `CompactionHost`,
+A part `Thread` owns (`Thread.compaction_part`): it sees the thread through `EntryPlacing`,
 adds its entries and emits on the thread's signal through it.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from acp_tui.protocol.models import CompactionSummaryChunk, CompactionUpdate
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.compaction import append_summary, new_compaction, patch_compaction
-from acp_tui.thread.entries import CompactionEntry, Entry
-
-
-class CompactionHost(Protocol):
-    """What the compactions need of their `Thread`."""
-
-    @property
-    def changed(self) -> Signal[ch.Change]:
-        """The thread's signal."""
-
-    def next_entry_id(self) -> int:
-        """A new entry id of the thread."""
-
-    def place_entry(self, entry: Entry) -> None:
-        """Add an entry at the end of the conversation."""
+from acp_tui.thread.entries import CompactionEntry
+from acp_tui.thread.part_host import EntryPlacing
 
 
 class ThreadCompactions:
     """The compactions of one thread (see the module docstring)."""
 
-    def __init__(self, thread: CompactionHost) -> None:
+    def __init__(self, thread: EntryPlacing) -> None:
         self._thread = thread
         self.by_id: dict[str, CompactionEntry] = {}
         """The compactions by id, in the order they came."""

@@ -2,15 +2,12 @@
 continue, the agent's echo of the prompt just sent held back (`echo.py`), and the v2 reducer's
 message upserts by id.
 
-A part `Thread` owns (`Thread.message_part`): it sees the thread through `MessageHost`, adds
+A part `Thread` owns (`Thread.message_part`): it sees the thread through `EntryReading`, adds
 its entries and emits on the thread's signal through it. The thread tells it when a turn's
 state changed (the next chunk starts a new message) and when any entry was added.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Protocol
 
 from acp_tui.protocol.models import (
     AgentMessageChunk,
@@ -19,10 +16,10 @@ from acp_tui.protocol.models import (
     TextContent,
     UserMessageChunk,
 )
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.echo import PromptEcho
-from acp_tui.thread.entries import Entry, MessageEntry, MessageRole
+from acp_tui.thread.entries import MessageEntry, MessageRole
+from acp_tui.thread.part_host import EntryReading
 
 CHUNK_ROLES: dict[str, MessageRole] = {
     "agent_message_chunk": "agent",
@@ -36,28 +33,10 @@ def _is_plain_text(block: TextContent) -> bool:
     return block.annotations is None and block.meta is None and not block.model_extra
 
 
-class MessageHost(Protocol):
-    """What the messages need of their `Thread`."""
-
-    @property
-    def changed(self) -> Signal[ch.Change]:
-        """The thread's signal."""
-
-    @property
-    def entries(self) -> Sequence[Entry]:
-        """The thread's entries, in order."""
-
-    def next_entry_id(self) -> int:
-        """A new entry id of the thread."""
-
-    def place_entry(self, entry: Entry) -> None:
-        """Add an entry at the end of the conversation."""
-
-
 class ThreadMessages:
     """The messages of one thread (see the module docstring)."""
 
-    def __init__(self, thread: MessageHost) -> None:
+    def __init__(self, thread: EntryReading) -> None:
         self._thread = thread
         self._break_coalescing = False  # a turn's state changed since the last entry
         self._echo: PromptEcho | None = None  # the prompt of the running turn, if it may echo

@@ -8,32 +8,18 @@ entries and emits on the thread's signal through it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol
 
 from acp_tui.protocol.models import Plan, PlanEntry, PlanRemoved, PlanUpdate, UnknownUpdate, to_wire
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
-from acp_tui.thread.entries import Entry, MessageEntry, PlanSnapshotEntry, PlanState
+from acp_tui.thread.entries import MessageEntry, PlanSnapshotEntry, PlanState
+from acp_tui.thread.part_host import EntryReading
 from acp_tui.thread.plans import plan_state
 
 
-class PlanHost(Protocol):
-    """What the plans need of their `Thread`."""
-
-    @property
-    def changed(self) -> Signal[ch.Change]:
-        """The thread's signal."""
-
-    @property
-    def entries(self) -> Sequence[Entry]:
-        """The thread's entries, in order."""
-
-    def next_entry_id(self) -> int:
-        """A new entry id of the thread."""
-
-    def place_entry(self, entry: Entry) -> None:
-        """Add an entry at the end of the conversation."""
+class PlanHost(EntryReading, Protocol):
+    """What the plans need of their `Thread`: entries read and placed, and unknown updates
+    applied."""
 
     def apply(self, update: UnknownUpdate) -> None:
         """Apply an update the thread shows as unknown."""

@@ -13,31 +13,21 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from acp_tui.protocol.models import FINISHED_STATUSES, ToolCall, ToolCallUpdate
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
-from acp_tui.thread.entries import Entry, ToolCallEntry
+from acp_tui.thread.entries import ToolCallEntry
+from acp_tui.thread.part_host import EntryPlacing
 from acp_tui.thread.permission import PermissionAsk, PermissionQueue
 from acp_tui.thread.subagent_sessions import SubagentSessions
 from acp_tui.thread.subagents import SubagentNesting, parent_tool_call_id
 from acp_tui.thread.tool_calls import copy_tool_fields, fallback_title, stamp_times
 
 
-class ToolCallHost(Protocol):
-    """What the tool calls need of their `Thread`."""
-
-    @property
-    def changed(self) -> Signal[ch.Change]:
-        """The thread's signal."""
+class ToolCallHost(EntryPlacing, Protocol):
+    """What the tool calls need of their `Thread`: entries placed, and its subagent sessions."""
 
     @property
     def sessions(self) -> SubagentSessions:
         """The subagent sessions of the root session."""
-
-    def next_entry_id(self) -> int:
-        """A new entry id of the thread."""
-
-    def place_entry(self, entry: Entry) -> None:
-        """Add an entry at the end of the conversation."""
 
 
 class ThreadToolCalls:
