@@ -125,7 +125,8 @@ def nodes(screen: MainScreen) -> int:
 
 async def shown_conversation(h: AppHarness) -> list[tuple[str, str]]:
     """Tab 1's conversation once drawn: each child's kind and what it shows (how long a tool
-    call took as "Ns": the two runs differ there)."""
+    call took as "Ns", and the card's padding after it as one space: the two runs differ there,
+    "0.1s" or "12.4s" on a loaded machine)."""
     await h.until(lambda: h.all(TurnSummaryView), "the turn summary")
     await h.until(h.turn_end_settled, "the turn end's freezing")
     await h.caught_up()
@@ -137,7 +138,8 @@ async def shown_conversation(h: AppHarness) -> list[tuple[str, str]]:
         region = child.region
         rows = lines[region.y : region.bottom]
         text = "\n".join(row[region.x : region.right].rstrip() for row in rows)
-        shown.append((type(child).__name__, re.sub(r"\d+(\.\d+)?s\b", "Ns", text)))
+        text = re.sub(r"\d+(\.\d+)?s\b", "Ns", text)
+        shown.append((type(child).__name__, re.sub(r"Ns +│", "Ns │", text)))
     return shown
 
 
