@@ -27,6 +27,12 @@ OWN_DIR = ".acp-tui"
 """The directory below the session directory where acp-tui keeps its own files (exports)."""
 
 
+def both_forms(path: Path) -> set[Path]:
+    """`path` made absolute, and resolved (symlinks followed): a path is looked up in either."""
+    absolute = Path(path).absolute()
+    return {absolute, resolve_path(absolute)}
+
+
 class OwnFiles:
     """The set of acp-tui's own files and directories (everything below one counts)."""
 
@@ -39,27 +45,26 @@ class OwnFiles:
         self._kept_dirs: set[Path] = set()
         for directory in (app_dirs.data_dir(), app_dirs.cache_dir(), app_dirs.state_dir()):
             self.add_dir(directory)
-            self._kept_dirs |= {directory.absolute(), resolve_path(directory.absolute())}
-        worktrees = app_dirs.data_dir() / app_dirs.WORKTREES
-        self._not_own |= {worktrees.absolute(), resolve_path(worktrees.absolute())}
+            self._kept_dirs |= both_forms(directory)
+        self._not_own |= both_forms(app_dirs.data_dir() / app_dirs.WORKTREES)
 
     def add(self, path: Path) -> Path:
         """Count the file at `path` (absolute) as acp-tui's own; returns its resolved path."""
-        real = resolve_path(Path(path).absolute())
-        self._files.add(real)
-        self._files.add(Path(path).absolute())
+        absolute = Path(path).absolute()
+        real = resolve_path(absolute)
+        self._files |= {absolute, real}
         return real
 
     def add_tab_logs(self, path: Path) -> None:
         """Count the `--log` file `path` and every later tab's beside it (`tab_log_path`) as
         acp-tui's own, and kept from the agent: every tab of the app logs there."""
-        self._kept |= {self.add(path), Path(path).absolute()}
-        self._log_bases += [Path(path).absolute(), resolve_path(Path(path).absolute())]
+        absolute, real = Path(path).absolute(), self.add(path)
+        self._kept |= {absolute, real}
+        self._log_bases += [absolute, real]
 
     def add_dir(self, path: Path) -> None:
         """Count everything below the directory `path` (absolute) as acp-tui's own."""
-        self._dirs.add(Path(path).absolute())
-        self._dirs.add(resolve_path(Path(path).absolute()))
+        self._dirs |= both_forms(path)
 
     def add_diagnostics(self) -> None:
         """Count what a benchmark has the process write (`gc_pauses`, `memory_snapshots`): a
@@ -67,29 +72,26 @@ class OwnFiles:
         collection, each record keeping the whole growing file twice."""
         gc_log = gc_pauses.log_path()
         if gc_log is not None:
-            self._kept |= {self.add(gc_log), Path(gc_log).absolute()}
+            self._kept |= {Path(gc_log).absolute(), self.add(gc_log)}
         snapshots = memory_snapshots.directory()
         if snapshots is not None:
-            self.add_dir(snapshots.absolute())
-            self._kept_dirs |= {snapshots.absolute(), resolve_path(snapshots.absolute())}
+            self.add_dir(snapshots)
+            self._kept_dirs |= both_forms(snapshots)
 
     def kept_from_agent(self, real: Path) -> bool:
         """Whether the agent's `fs/*` requests are refused at the real path `real`: a traffic
         log (any tab's), a diagnostics file, anything in acp-tui's XDG directories but the git
         worktrees (see the module doc)."""
-        if real in self._kept or any(is_tab_log_of(real, base) for base in self._log_bases):
-            return True
-        if any(is_within(real, d) for d in self._not_own):
-            return False
-        return any(is_within(real, d) for d in self._kept_dirs)
+        return self._listed(real, self._kept, self._kept_dirs)
 
     def __contains__(self, path: object) -> bool:
-        if not isinstance(path, Path):
-            return False
-        if path in self._files:
-            return True
-        if any(is_tab_log_of(path, base) for base in self._log_bases):
+        return isinstance(path, Path) and self._listed(path, self._files, self._dirs)
+
+    def _listed(self, path: Path, files: set[Path], dirs: set[Path]) -> bool:
+        """Whether `path` is one of `files`, a tab's log, or below one of `dirs` (but not below
+        the worktrees)."""
+        if path in files or any(is_tab_log_of(path, base) for base in self._log_bases):
             return True
         if any(is_within(path, d) for d in self._not_own):
             return False
-        return any(is_within(path, d) for d in self._dirs)
+        return any(is_within(path, d) for d in dirs)
