@@ -45,7 +45,7 @@ from acp_tui.ui.widgets.terminal_view import TerminalView
 from acp_tui.ui.workspace.spec import SessionSpec
 from acp_tui.ui.workspace.tab_bar import TabBar
 from tests.agents.scenarios import SCRIPTED_AGENT, end_turn, expect_prompt, update
-from tests.snapshot.test_app_at_two_sizes import finished_turn, turn
+from tests.snapshot.test_app_at_two_sizes import SIZES, finished_turn, turn
 from tests.snapshot.test_app_snapshots import (
     SnapshotApp,
     caught_up,
@@ -58,7 +58,6 @@ from tests.ui.app_harness import MODES, SID, text, upd
 
 __all__ = ["make_snapshot"]  # the fixture, used by name
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 NEW = {"expect": "session/new", "respond": {"sessionId": SID, "modes": MODES}}
 
 

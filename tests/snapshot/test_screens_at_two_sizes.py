@@ -47,13 +47,13 @@ from acp_tui.ui.workspace.registry_agents import RegistryAgents
 from acp_tui.ui.workspace.spec import SessionSpec
 from tests.agents.hostile import hostile
 from tests.registry_server import index_with, serve
+from tests.snapshot.test_app_at_two_sizes import SIZES
 from tests.snapshot.test_diff_view_snapshots import NEW, OLD
 from tests.ui.inspector_support import InspectorApp, sample_store
 from tests.ui.test_rules_screen import remember
 from tests.ui.workspace_sessions import Workspace
 from tests.unit.thread_support import Clock
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 PROJECT = Path("/work/project")
 
 

@@ -36,8 +36,9 @@ from acp_tui.ui.widgets.tool_call_card import ToolCallCard
 from acp_tui.ui.workspace.workspace_overview import WorkspaceOverview
 from acp_tui.worktrees.apply import Action, ApplyItem, ApplySummary
 from acp_tui.worktrees.worktrees import Worktree
+from tests.snapshot.test_app_at_two_sizes import SIZES
 from tests.snapshot.test_diff_view_snapshots import NEW, OLD
-from tests.snapshot.test_screens_at_two_sizes import PROJECT, SIZES, ScreenApp, still
+from tests.snapshot.test_screens_at_two_sizes import PROJECT, ScreenApp, still
 from tests.ui.test_replay import recording
 from tests.ui.workspace_sessions import Workspace
 from tests.unit.thread_support import Clock
