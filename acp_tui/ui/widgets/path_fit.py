@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-ELLIPSIS = "…"
+from acp_tui.ui.cell_fit import ELLIPSIS, take_tail
 
 
 def path_tail(path: str, width: int) -> str:
@@ -20,13 +20,7 @@ def path_tail(path: str, width: int) -> str:
         return path
     if width <= 1:
         return ELLIPSIS[:width]
-    room = width - 1
-    start = len(path)
-    used = 0
-    while start > 0 and used + cell_len(path[start - 1]) <= room:
-        start -= 1
-        used += cell_len(path[start])
-    tail = path[start:]
+    tail = take_tail(path, width - 1)
     separator = tail.find("/")
     if 0 < separator < len(tail) - 1:
         tail = tail[separator:]  # (from a separator: no piece of a directory's name)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-ELLIPSIS = "…"
+from acp_tui.ui.cell_fit import ELLIPSIS, take_head, take_tail
+
 SEPARATOR = " │ "
 
 STATE_GLYPHS = {
@@ -153,8 +154,8 @@ def middle_ellipsis(value: str, width: int, keep: int | None = None) -> str:
             tail_cells = room - head_needed
         else:
             return _window(value, width, keep)
-    head = _take_head(value, room - tail_cells)
-    tail = _take_tail(value, tail_cells)
+    head = take_head(value, room - tail_cells)
+    tail = take_tail(value, tail_cells)
     return f"{head}{ELLIPSIS}{tail}"
 
 
@@ -164,10 +165,10 @@ def _window(value: str, width: int, keep: int) -> str:
         return ELLIPSIS
     room = width - 2
     start = max(0, keep - room // 3)
-    middle = _take_head(value[start:], room)
+    middle = take_head(value[start:], room)
     while start > 0 and keep >= start + len(middle):
         start += 1
-        middle = _take_head(value[start:], room)
+        middle = take_head(value[start:], room)
     return f"{ELLIPSIS}{middle}{ELLIPSIS}"
 
 
@@ -254,23 +255,3 @@ def _common_prefix(first: str, second: str) -> int:
             break
         length += 1
     return length
-
-
-def _take_head(value: str, cells: int) -> str:
-    used = 0
-    for index, char in enumerate(value):
-        used += cell_len(char)
-        if used > cells:
-            return value[:index]
-    return value
-
-
-def _take_tail(value: str, cells: int) -> str:
-    if cells <= 0:
-        return ""
-    used = 0
-    for index in range(len(value) - 1, -1, -1):
-        used += cell_len(value[index])
-        if used > cells:
-            return value[index + 1 :]
-    return value
