@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.unit.call_scan import scan
+
 PACKAGE = Path(__file__).resolve().parents[2] / "acp_tui"
 
 OS_FUNCTIONS = {
@@ -58,36 +60,29 @@ ALLOWED = {
 }
 
 
+def file_call(owner: str | None, attr: str, call: ast.Call) -> str | None:
+    """What the scan calls a call that opens, creates, moves or removes a file (None: not one)."""
+    if owner is None:
+        return "open" if attr == "open" else None
+    if owner == "os":
+        return f"os.{attr}" if attr in OS_FUNCTIONS else None
+    if owner == "io":
+        return "io.open" if attr == "open" else None
+    if owner == "tempfile":
+        return f"tempfile.{attr}" if attr in TEMPFILE_FUNCTIONS else None
+    if owner == "shutil":
+        return f"shutil.{attr}" if attr in SHUTIL_FUNCTIONS else None
+    if owner == "tarfile" and attr == "open":
+        opened = any(keyword.arg == "fileobj" for keyword in call.keywords)
+        return None if opened else "tarfile.open"
+    if owner == "zipfile" and attr == "ZipFile":
+        return "zipfile.ZipFile"
+    return f"{owner}.{attr}" if attr in PATH_METHODS else None
+
+
 def file_calls(source: str) -> list[tuple[int, str]]:
     """(line, call) of every call in `source` that opens, creates, moves or removes a file."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name: str | None = None
-        if isinstance(func, ast.Name) and func.id == "open":
-            name = "open"
-        elif isinstance(func, ast.Attribute):
-            owner = ast.unparse(func.value)
-            if owner == "os":
-                name = f"os.{func.attr}" if func.attr in OS_FUNCTIONS else None
-            elif owner == "io":
-                name = "io.open" if func.attr == "open" else None
-            elif owner == "tempfile":
-                name = f"tempfile.{func.attr}" if func.attr in TEMPFILE_FUNCTIONS else None
-            elif owner == "shutil":
-                name = f"shutil.{func.attr}" if func.attr in SHUTIL_FUNCTIONS else None
-            elif owner == "tarfile" and func.attr == "open":
-                opened = any(keyword.arg == "fileobj" for keyword in node.keywords)
-                name = None if opened else "tarfile.open"
-            elif owner == "zipfile" and func.attr == "ZipFile":
-                name = "zipfile.ZipFile"
-            elif func.attr in PATH_METHODS:
-                name = f"{owner}.{func.attr}"
-        if name is not None:
-            found.append((node.lineno, name))
-    return found
+    return scan(source, file_call)
 
 
 def test_the_scan_finds_each_kind_of_file_call() -> None:

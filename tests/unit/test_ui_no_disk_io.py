@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.unit.call_scan import scan
+
 UI = Path(__file__).resolve().parents[2] / "acp_tui" / "ui"
 
 PATH_METHODS = {
@@ -34,29 +36,22 @@ ALLOWED = {
 }
 
 
+def disk_call(owner: str | None, attr: str, call: ast.Call) -> str | None:
+    """What the scan calls a call that touches the disk (None: not one)."""
+    if owner is None:
+        return "open" if attr == "open" else None
+    if owner == "os":
+        return f"os.{attr}" if attr in OS_FUNCTIONS else None
+    if owner == "os.path":
+        return f"os.path.{attr}" if attr in OS_PATH_FUNCTIONS else None
+    if owner in MODULES:
+        return f"{owner}.{attr}"
+    return f".{attr}" if attr in PATH_METHODS else None
+
+
 def disk_calls(source: str) -> list[tuple[int, str]]:
     """(line, call) of every call in `source` that touches the disk."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name: str | None = None
-        if isinstance(func, ast.Name) and func.id == "open":
-            name = "open"
-        elif isinstance(func, ast.Attribute):
-            owner = ast.unparse(func.value)
-            if owner == "os" and func.attr in OS_FUNCTIONS:
-                name = f"os.{func.attr}"
-            elif owner == "os.path" and func.attr in OS_PATH_FUNCTIONS:
-                name = f"os.path.{func.attr}"
-            elif owner in MODULES:
-                name = f"{owner}.{func.attr}"
-            elif func.attr in PATH_METHODS and owner not in ("os", "os.path"):
-                name = f".{func.attr}"
-        if name is not None:
-            found.append((node.lineno, name))
-    return found
+    return scan(source, disk_call)
 
 
 def test_the_scan_finds_each_kind_of_disk_call() -> None:
