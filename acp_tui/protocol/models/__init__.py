@@ -5,7 +5,8 @@ Models keep unknown fields (`extra="allow"`) and `_meta` (field `meta`); unknown
 raw (`UnknownUpdate`, `UnknownContent`, `UnknownToolCallContent`, `UnknownPlanContent`).
 
 The models of rarely used methods (`session/list`, resume and fork, `providers/*`, the unstable
-auth status and `mcp/message`: `LATER`) are built when one of their names is first asked for
+auth status and `mcp/message`) and of what the client sends (`requests`: acp-tui writes plain
+dicts) are `LATER`: built when one of their names is first asked for
 (`from acp_tui.protocol.models import ProviderInfo` inside the function that needs it, or
 `acp_tui.protocol.models.ProviderInfo`), not by every launch: building a model class costs
 about half a millisecond, and the first screen needs none of these.
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # (at run time: `__getattr__`, on first use)
     from .history import *  # noqa: F403
     from .mcp_over_acp import *  # noqa: F403
     from .providers import *  # noqa: F403
+    from .requests import *  # noqa: F403
 
 LATER: dict[str, tuple[str, ...]] = {
     "auth_status": (
@@ -56,6 +58,28 @@ LATER: dict[str, tuple[str, ...]] = {
         "SessionSetup",
     ),
     "mcp_over_acp": ("MessageMcpRequest",),
+    "requests": (
+        "AuthCapabilities",
+        "AuthenticateRequest",
+        "CancelNotification",
+        "ClientCapabilities",
+        "ClientSessionCapabilities",
+        "ElicitationCapabilities",
+        "FileSystemCapabilities",
+        "HttpHeader",
+        "InitializeRequest",
+        "LoadSessionRequest",
+        "McpServer",
+        "McpServerHttp",
+        "McpServerList",
+        "McpServerSse",
+        "McpServerStdio",
+        "NewSessionRequest",
+        "PromptRequest",
+        "SessionConfigOptionsCapabilities",
+        "SetSessionConfigOptionRequest",
+        "SetSessionModeRequest",
+    ),
     "providers": (
         "DisableProviderRequest",
         "ListProvidersRequest",
