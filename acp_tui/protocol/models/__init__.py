@@ -5,8 +5,9 @@ Models keep unknown fields (`extra="allow"`) and `_meta` (field `meta`); unknown
 raw (`UnknownUpdate`, `UnknownContent`, `UnknownToolCallContent`, `UnknownPlanContent`).
 
 The models of rarely used methods (`session/list`, resume and fork, `providers/*`, the unstable
-auth status and `mcp/message`) and of what the client sends (`requests`: acp-tui writes plain
-dicts) are `LATER`: built when one of their names is first asked for
+auth status and `mcp/message`), of what the client sends (`requests`: acp-tui writes plain
+dicts) and of the agent's requests (`client_methods`: none comes before the session is open)
+are `LATER`: built when one of their names is first asked for
 (`from acp_tui.protocol.models import ProviderInfo` inside the function that needs it, or
 `acp_tui.protocol.models.ProviderInfo`), not by every launch: building a model class costs
 about half a millisecond, and the first screen needs none of these.
@@ -18,8 +19,6 @@ from typing import TYPE_CHECKING, Any
 from ._base import AcpModel, DefaultOnError, SkipInvalidItems, to_wire
 from .agent_methods import *  # noqa: F403
 from .agent_methods import __all__ as _agent_all
-from .client_methods import *  # noqa: F403
-from .client_methods import __all__ as _client_all
 from .content import *  # noqa: F403
 from .content import __all__ as _content_all
 from .live_updates import *  # noqa: F403
@@ -37,6 +36,7 @@ from .work_state import __all__ as _work_state_all
 
 if TYPE_CHECKING:  # (at run time: `__getattr__`, on first use)
     from .auth_status import *  # noqa: F403
+    from .client_methods import *  # noqa: F403
     from .history import *  # noqa: F403
     from .mcp_over_acp import *  # noqa: F403
     from .providers import *  # noqa: F403
@@ -49,6 +49,31 @@ LATER: dict[str, tuple[str, ...]] = {
         "AuthAccount",
         "AuthStatusResponse",
         "AuthStatusUpdateNotification",
+    ),
+    "client_methods": (
+        "PERMISSION_OPTION_KINDS",
+        "CancelledPermissionOutcome",
+        "CreateTerminalRequest",
+        "CreateTerminalResponse",
+        "KillTerminalRequest",
+        "KillTerminalResponse",
+        "PermissionOption",
+        "ReadTextFileRequest",
+        "ReadTextFileResponse",
+        "ReleaseTerminalRequest",
+        "ReleaseTerminalResponse",
+        "RequestPermissionOutcome",
+        "RequestPermissionRequest",
+        "RequestPermissionResponse",
+        "SelectedPermissionOutcome",
+        "TerminalExitStatus",
+        "TerminalOutputRequest",
+        "TerminalOutputResponse",
+        "TerminalRequest",
+        "WaitForTerminalExitRequest",
+        "WaitForTerminalExitResponse",
+        "WriteTextFileRequest",
+        "WriteTextFileResponse",
     ),
     "history": (
         "ForkSessionResponse",
@@ -113,7 +138,6 @@ __all__ = [
     "SkipInvalidItems",
     "to_wire",
     *_agent_all,
-    *_client_all,
     *_content_all,
     *_session_all,
     *_tools_all,
