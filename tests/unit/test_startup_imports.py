@@ -84,6 +84,7 @@ AFTER_READY = (
     "acp_tui.protocol.models.mcp_over_acp",  # mcp/message
     "acp_tui.protocol.models.requests",  # what the client sends (it writes plain dicts)
     "acp_tui.protocol.models.client_methods",  # the agent's requests: at the first one
+    "acp_tui.protocol.conformance",  # the traffic's marks: the inspector's (`traffic_store`)
     "acp_tui.host.pty_process",  # the agent's first terminal
     "acp_tui.host.terminal_screen",
     "acp_tui.sandbox.refusals",  # a tool call or turn that ended, in a sandbox
