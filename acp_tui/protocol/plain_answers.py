@@ -62,6 +62,12 @@ def plain_new_session(result: Any) -> NewSessionResponse | None:
         return None
 
 
+def no_capabilities() -> AgentCapabilities:
+    """`AgentCapabilities()`, what a session knows before the agent answers, built without
+    its validator."""
+    return build(AgentCapabilities, {})
+
+
 def build(model: type[M], raw: Any) -> M:
     """`raw` as the `model` validation makes of it; raises `NotPlain`."""
     if type(raw) is not dict:

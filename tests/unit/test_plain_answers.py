@@ -13,9 +13,14 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from acp_tui.protocol.models import InitializeResponse, NewSessionResponse
+from acp_tui.protocol.models import AgentCapabilities, InitializeResponse, NewSessionResponse
 from acp_tui.protocol.models._base import recording_repairs
-from acp_tui.protocol.plain_answers import READERS, plain_initialize, plain_new_session
+from acp_tui.protocol.plain_answers import (
+    READERS,
+    no_capabilities,
+    plain_initialize,
+    plain_new_session,
+)
 
 PIPE_AGENT = {"protocolVersion": 1, "agentCapabilities": {"loadSession": False}, "authMethods": []}
 FULL = {
@@ -157,6 +162,10 @@ def test_answers_with_modes_or_config_options_are_left_to_the_model() -> None:
     assert plain_initialize({"protocolVersion": 1, "authMethods": [terminal]}) is None
 
 
+def test_no_capabilities_are_the_models_defaults() -> None:
+    same(no_capabilities(), AgentCapabilities())
+
+
 def test_every_field_of_the_models_read_plainly_has_a_reader() -> None:
     for model, readers in READERS.items():
         wire_names = {field.alias or name for name, field in model.model_fields.items()}
@@ -166,7 +175,7 @@ def test_every_field_of_the_models_read_plainly_has_a_reader() -> None:
 PROBE = """
 import json, sys
 from acp_tui.client.handshake import read_initialize_result
-from acp_tui.protocol.models import InitializeResponse, NewSessionResponse
+from acp_tui.protocol.models import AgentCapabilities, InitializeResponse, NewSessionResponse
 from acp_tui.protocol.plain_answers import plain_new_session
 hello = read_initialize_result(json.loads(sys.argv[1]))
 assert plain_new_session({"sessionId": "s"}) is not None

@@ -163,6 +163,57 @@ def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
     assert json.loads(out.read_text()) == []
 
 
+# The same launch to ready with an agent that answers plainly (the pipe agent of the benches):
+# which protocol models have built their validators by then (`__pydantic_complete__`), and
+# whether the traffic's conformance checker was loaded.
+LAUNCH_PLAIN_AGENT = """
+import json, sys
+from pydantic import BaseModel
+from acp_tui.cli import main
+from acp_tui.client.events import SessionState
+from acp_tui.ui.app import AcpApp
+
+out, cwd, agent = sys.argv[1], sys.argv[2], sys.argv[3]
+mount = AcpApp.on_mount
+
+def models(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from models(sub)
+
+async def on_mount(self):
+    await mount(self)
+
+    def on_state(state):
+        if state is SessionState.READY:
+            built = sorted({m.__name__ for m in models(BaseModel) if m.__pydantic_complete__})
+            checker = "acp_tui.protocol.conformance" in sys.modules
+            with open(out, "w") as stream:
+                json.dump({"built": built, "checker": checker}, stream)
+            self.exit(0)
+        elif state in (SessionState.CRASHED, SessionState.FAILED):
+            print("the session", state, self.session.error, file=sys.stderr)
+            self.exit(3)
+
+    self.session.state_changed.subscribe(on_state)
+
+AcpApp.on_mount = on_mount
+text = cwd + "/text.txt"
+open(text, "w").write("hello\\n")
+sys.exit(main(["--cwd", cwd, "--", sys.executable, agent, text, "--stamp", cwd + "/stamp"]))
+"""
+
+
+def test_a_plain_agents_session_opens_without_building_a_models_validator(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "built.json"
+    env, project = headless_launch(tmp_path)
+    agent = Path(__file__).resolve().parents[2] / "bench" / "pipe_agent.py"
+    run_python(LAUNCH_PLAIN_AGENT, str(out), str(project), str(agent), env=env)
+    assert json.loads(out.read_text()) == {"built": [], "checker": False}
+
+
 # The collector while the app starts: off until the main screen is mounted, then on again with
 # what was built frozen.
 LAUNCH_GC = """
