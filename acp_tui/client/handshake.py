@@ -10,7 +10,6 @@ from pydantic import ValidationError
 from acp_tui.client.auth_hints import sent_env_vars
 from acp_tui.client.hello import AgentHello, AuthMethodInfo, HandshakeError, malformed_answer
 from acp_tui.protocol.models import AuthMethodTerminal, InitializeResponse
-from acp_tui.protocol.plain_answers import plain_initialize
 from acp_tui.protocol.version import PROTOCOL_VERSION
 
 __all__ = [
@@ -23,8 +22,7 @@ __all__ = [
 
 
 def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> AgentHello:
-    """Validate the answer with `InitializeResponse` (lenient where the schema says so; a plain
-    answer is read as it would without building its validator: `protocol/plain_answers.py`).
+    """Validate the answer with `InitializeResponse` (lenient where the schema says so).
 
     Having offered v2, an answer of 2 is read as v2 and an answer of 1 as v1 (the fallback).
     """
@@ -32,12 +30,10 @@ def read_initialize_result(result: Any, offered: int = PROTOCOL_VERSION) -> Agen
         from acp_tui.client.v2.handshake import read_v2_initialize_result  # (v2's models: lazy)
 
         return read_v2_initialize_result(result)
-    response = plain_initialize(result)  # (a plain answer: no validator built for it)
-    if response is None:
-        try:
-            response = InitializeResponse.model_validate(result)
-        except ValidationError as error:
-            raise malformed_answer(error) from None
+    try:
+        response = InitializeResponse.model_validate(result)
+    except ValidationError as error:
+        raise malformed_answer(error) from None
     if response.protocol_version != PROTOCOL_VERSION:
         spoken = "1 and 2" if offered >= 2 else str(PROTOCOL_VERSION)
         raise HandshakeError(

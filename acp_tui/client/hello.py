@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from acp_tui.protocol.models import AgentCapabilities, Implementation
-from acp_tui.protocol.plain_answers import no_capabilities
 from acp_tui.protocol.version import PROTOCOL_VERSION
 
 
@@ -45,6 +44,6 @@ class AgentHello:
     """What the agent told us about itself in its initialize answer."""
 
     info: Implementation | None = None
-    capabilities: AgentCapabilities = field(default_factory=no_capabilities)
+    capabilities: AgentCapabilities = field(default_factory=AgentCapabilities)
     auth_methods: list[AuthMethodInfo] = field(default_factory=list)
     protocol_version: int = PROTOCOL_VERSION

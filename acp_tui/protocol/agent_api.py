@@ -127,14 +127,11 @@ class AgentApi:
         """`session/new` in `cwd` with the MCP servers offered (their wire form), and the
         unstable `systemPrompt` when given."""
         from acp_tui.protocol.models import NewSessionResponse
-        from acp_tui.protocol.plain_answers import plain_new_session
 
         params = {"cwd": cwd, "mcpServers": self._servers(mcp_servers)}
-        result = await self._request(methods.SESSION_NEW, _with_prompt(params, system_prompt))
-        plain = None if self.v2 else plain_new_session(result)  # (no validator built for it)
-        if plain is not None:
-            return plain
-        return self._read(methods.SESSION_NEW, result, NewSessionResponse)
+        return await self._ask(
+            methods.SESSION_NEW, _with_prompt(params, system_prompt), NewSessionResponse
+        )
 
     async def load_session(
         self,

@@ -163,9 +163,9 @@ def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
     assert json.loads(out.read_text()) == []
 
 
-# The same launch to ready with an agent that answers plainly (the pipe agent of the benches):
-# which protocol models have built their validators by then (`__pydantic_complete__`), and
-# whether the traffic's conformance checker was loaded.
+# The same launch to ready with the pipe agent of the benches: whether the traffic's
+# conformance checker was loaded by then (the store checks its first frames later), and which
+# protocol models built their validators (the handshake's answers, validated as they come).
 LAUNCH_PLAIN_AGENT = """
 import json, sys
 from pydantic import BaseModel
@@ -204,14 +204,14 @@ sys.exit(main(["--cwd", cwd, "--", sys.executable, agent, text, "--stamp", cwd +
 """
 
 
-def test_a_plain_agents_session_opens_without_building_a_models_validator(
-    tmp_path: Path,
-) -> None:
+def test_the_session_opens_before_the_conformance_checker_is_loaded(tmp_path: Path) -> None:
     out = tmp_path / "built.json"
     env, project = headless_launch(tmp_path)
     agent = Path(__file__).resolve().parents[2] / "bench" / "pipe_agent.py"
     run_python(LAUNCH_PLAIN_AGENT, str(out), str(project), str(agent), env=env)
-    assert json.loads(out.read_text()) == {"built": [], "checker": False}
+    seen = json.loads(out.read_text())
+    assert seen["checker"] is False
+    assert "InitializeResponse" in seen["built"]  # the handshake is validated by its models
 
 
 # The collector while the app starts: off until the main screen is mounted, then on again with

@@ -60,8 +60,7 @@ from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models import Implementation
-from acp_tui.protocol.plain_answers import no_capabilities
+from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
@@ -175,7 +174,7 @@ class AgentSession:
         """The agent's account and login state, once it told (`client/auth_status.py`)."""
         self.auth_status_changed: Signal[AuthStatus] = Signal("auth status")
         self.agent_info: Implementation | None = None
-        self.agent_capabilities = no_capabilities()  # (no validator built for it)
+        self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
         self.crash: AgentCrash | None = None
         self.error: str | None = None
