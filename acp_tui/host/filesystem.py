@@ -43,7 +43,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_tui.host import file_access as fa
 from acp_tui.host.asker import Asker
@@ -67,8 +67,10 @@ from acp_tui.host.write_questions import (
 )
 from acp_tui.host.write_report import WriteReport
 from acp_tui.protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError
-from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 from acp_tui.signal import Signal
+
+if TYPE_CHECKING:  # (annotations only: `models.client_methods` is built at the first request)
+    from acp_tui.protocol.models import ReadTextFileRequest, WriteTextFileRequest
 
 __all__ = [
     "CANCEL",

@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.host.permission_rules import (
     KnownToolCall,
@@ -43,9 +43,12 @@ from acp_tui.host.permission_rules import (
     option_for_rule,
     pick_option,
 )
-from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest, to_wire
+from acp_tui.protocol.models import to_wire
 from acp_tui.protocol.permission_outcome import selected_option_id
 from acp_tui.signal import Signal, Unsubscribe
+
+if TYPE_CHECKING:  # (imported where used: `models.client_methods` is built on first use)
+    from acp_tui.protocol.models import PermissionOption, RequestPermissionRequest
 
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
@@ -94,6 +97,8 @@ class PendingPermission:
     @property
     def chosen(self) -> PermissionOption | None:
         """The option answered, once answered with one."""
+        from acp_tui.protocol.models import PermissionOption
+
         if not self.future.done() or self.future.cancelled():
             return None
         option_id = selected_option_id(self.future.result())
@@ -265,6 +270,8 @@ class PermissionBroker:
         return self._reply(pending)
 
     def _answer_without_asking(self, pending: PendingPermission, facts: ToolCallFacts) -> bool:
+        from acp_tui.protocol.models import PermissionOption
+
         if self.auto_answer is not None:
             chosen_id = self.auto_answer(pending)
             if chosen_id is not None:
@@ -284,6 +291,8 @@ class PermissionBroker:
         return False
 
     def _answer_by_rule(self, pending: PendingPermission, facts: ToolCallFacts) -> bool:
+        from acp_tui.protocol.models import PermissionOption
+
         rule = self.rules.find(facts) if self.rules is not None else None
         if rule is None:
             return False
@@ -324,6 +333,8 @@ class PermissionBroker:
 
     def _reply(self, pending: PendingPermission) -> dict[str, Any]:
         """The answer for the agent: a remembered "allow always" is sent as "allow once"."""
+        from acp_tui.protocol.models import PermissionOption
+
         result = pending.future.result()
         chosen = pending.chosen
         if pending.remembered is not None and chosen is not None and chosen.kind == "allow_always":

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from acp_tui.host.process_guard import ProcessGuard
 from acp_tui.protocol.errors import invalid_params
-from acp_tui.protocol.models import CreateTerminalRequest, EnvVariable, TerminalRequest
 from acp_tui.protocol.process_tree import (
     Proc,
     kill_tree,
@@ -37,8 +36,10 @@ from acp_tui.sandbox.policy import SandboxError, SandboxPolicy
 from acp_tui.signal import Signal, Unsubscribe
 from acp_tui.tasks import Supervisor
 
-if TYPE_CHECKING:  # (the PTY and the screen's text: imported when the first terminal starts)
+if TYPE_CHECKING:  # (the PTY and the screen's text: imported when the first terminal starts;
+    # the request models are built at the first request, `models.client_methods`)
     from acp_tui.host.pty_process import ExitStatus, PtyProcess
+    from acp_tui.protocol.models import CreateTerminalRequest, EnvVariable, TerminalRequest
 
 __all__ = ["Terminal", "TerminalHost"]
 

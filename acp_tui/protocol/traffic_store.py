@@ -11,6 +11,12 @@ code, the index of its pair (request ↔ response) with the latency, and its con
 (sparse: a dict by index). `FrameRecord` is a view of one frame, made when one is asked for.
 The raw texts are kept compressed by blocks (`traffic_raw.RawFrames`): past its budget the
 oldest frames' text is dropped (`dropped_texts`; their summaries stay), which the inspector says.
+
+The marks are the inspector's and `check`'s, never the first screen's: a new store does not
+check its first frames as they come (the checker validates answers with the protocol models,
+whose validators would be built on the way to "ready" for nothing). It keeps their text and
+checks them, in order, the first time its marks or schema fit are read, when `CATCH_UP`
+frames wait, or when the connection closes; from then on every frame is checked as it comes.
 """
 
 from __future__ import annotations
@@ -21,16 +27,18 @@ import math
 from array import array
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from acp_tui.protocol import methods
-from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 from acp_tui.protocol.schema_fit import SchemaFit
 from acp_tui.protocol.serving import is_valid_id
 from acp_tui.protocol.traffic import NOT_PARSED, Direction, TrafficEvent
 from acp_tui.protocol.traffic_columns import CodedColumn, SparseColumn
 from acp_tui.protocol.traffic_raw import RawFrames
 from acp_tui.protocol.traffic_rows import RowIndex
+
+if TYPE_CHECKING:  # (the checker is imported with the first frame checked)
+    from acp_tui.protocol.conformance import ConformanceChecker, Mark, MarkKind
 
 FrameKind = Literal["request", "response", "notification", "invalid"]
 FRAME_KINDS: tuple[FrameKind, ...] = ("request", "response", "notification", "invalid")
@@ -39,6 +47,8 @@ NAMES = 4096
 aside by frame."""
 
 _NO_LATENCY = math.nan
+CATCH_UP = 64
+"""Frames a new store lets wait unchecked before it checks them all and then checks as they come."""
 logger = logging.getLogger("acp_tui.protocol.traffic_store")
 
 
@@ -189,15 +199,16 @@ class TrafficStore:
         self.pairs: SparseColumn[int] = SparseColumn(-1, self.times.__len__)
         self.latencies: SparseColumn[float] = SparseColumn(_NO_LATENCY, self.times.__len__)
         """Seconds from request to response on both frames of a pair; NaN when there is none."""
-        self.marks: dict[int, tuple[Mark, ...]] = {}
-        """Conformance marks by frame index (only frames that have some)."""
+        self._marks: dict[int, tuple[Mark, ...]] = {}
         self.frames = Frames(self)
-        self.mark_counts: Counter[MarkKind] = Counter()
+        self._mark_counts: Counter[MarkKind] = Counter()
         self.update_counts: Counter[str] = Counter()
         self.method_counts: Counter[str] = Counter()
-        self.schema_fit = SchemaFit()
-        """Which ACP schema the agent's frames fit (all connections of the session)."""
-        self._checker = ConformanceChecker(self.schema_fit)
+        self._schema_fit = SchemaFit()
+        self._checker: ConformanceChecker | None = None
+        self._unchecked: list[tuple[int, Direction, str]] | None = []
+        """The frames not checked yet (index, direction, text); None once the store checks
+        each frame as it comes."""
         self._waiting: dict[tuple[Direction, tuple[str, Any]], int] = {}
         self._recent: deque[float] = deque()
         self._labels: dict[tuple[str | None, str | None], str] = {}
@@ -212,8 +223,26 @@ class TrafficStore:
         """How many of the oldest frames' text was dropped to keep memory bounded."""
         return self.raws.dropped
 
+    @property
+    def marks(self) -> dict[int, tuple[Mark, ...]]:
+        """Conformance marks by frame index (only frames that have some)."""
+        self._catch_up()
+        return self._marks
+
+    @property
+    def mark_counts(self) -> Counter[MarkKind]:
+        """How many marks of each kind."""
+        self._catch_up()
+        return self._mark_counts
+
+    @property
+    def schema_fit(self) -> SchemaFit:
+        """Which ACP schema the agent's frames fit (all connections of the session)."""
+        self._catch_up()
+        return self._schema_fit
+
     def record(self, event: TrafficEvent) -> None:
-        """The tap: summarise, pair and check one frame."""
+        """The tap: summarise, pair and check one frame (or keep it to check later)."""
         index = len(self.times)
         direction = event.direction
         self.directions.append(direction)
@@ -228,29 +257,64 @@ class TrafficStore:
             if parsed is NOT_PARSED:
                 parsed = json.loads(event.raw)
         except (ValueError, RecursionError):
+            parsed = NOT_PARSED
             self._summarise(index, direction, None)
-            if direction == "in":
-                self._mark(index, [Mark(MarkKind.NOT_JSON_RPC, "not JSON")])
         else:
             try:
                 self._summarise(index, direction, parsed)
             except Exception:  # a bug must not leave the columns out of step
                 logger.exception("summarising frame %d failed", index)
                 self._summarise(index, direction, None)
-            try:
+        unchecked = self._unchecked
+        if unchecked is None:
+            self._check(index, direction, parsed)
+            self.rows.sync()
+        else:  # (the text, not the parsed frame: a handler may still change that; the rows
+            # group by marks, so they wait too: the inspector syncs them when it opens)
+            unchecked.append((index, direction, event.raw))
+            if len(unchecked) >= CATCH_UP:
+                self._catch_up()
+
+    def _check(self, index: int, direction: Direction, parsed: Any) -> None:
+        """Check one frame (`NOT_PARSED`: not JSON) and keep its marks."""
+        checker = self._checker
+        if checker is None:
+            from acp_tui.protocol.conformance import ConformanceChecker
+
+            checker = self._checker = ConformanceChecker(self._schema_fit)
+        try:
+            if parsed is NOT_PARSED:
                 if direction == "in":
-                    self._mark(index, self._checker.incoming(parsed))
-                else:
-                    self._checker.outgoing(index, parsed)
-            except Exception:
-                logger.exception("checking frame %d failed", index)
-        self.rows.sync()
+                    from acp_tui.protocol.conformance import Mark, MarkKind
+
+                    self._mark(index, [Mark(MarkKind.NOT_JSON_RPC, "not JSON")])
+            elif direction == "in":
+                self._mark(index, checker.incoming(parsed))
+            else:
+                checker.outgoing(index, parsed)
+        except Exception:
+            logger.exception("checking frame %d failed", index)
+
+    def _catch_up(self) -> None:
+        """Check the frames kept unchecked, in order; from now on each is checked as it comes."""
+        unchecked, self._unchecked = self._unchecked, None
+        if unchecked is None:
+            return
+        for index, direction, raw in unchecked:
+            try:
+                parsed: Any = json.loads(raw)
+            except (ValueError, RecursionError):
+                parsed = NOT_PARSED
+            self._check(index, direction, parsed)
+        self.rows.sync()  # (a sync that asked for the marks finds its frames taken in)
 
     def connection_closed(self) -> None:
         """The connection ended: requests of ours still waiting are marked never answered."""
-        for index, mark in self._checker.finish():
-            self._mark(index, [mark])
-        self._checker = ConformanceChecker(self.schema_fit)
+        self._catch_up()
+        if self._checker is not None:
+            for index, mark in self._checker.finish():
+                self._mark(index, [mark])
+        self._checker = None  # (the next connection's: made with its first frame)
         self._waiting.clear()
 
     def frames_per_second(self, now: float) -> int:
@@ -262,7 +326,7 @@ class TrafficStore:
 
     def marked(self) -> list[FrameRecord]:
         """The frames with conformance marks, in order."""
-        return [FrameRecord(self, index) for index in sorted(self.marks)]
+        return [FrameRecord(self, index) for index in sorted(self.marks)]  # (caught up)
 
     def is_error(self, index: int) -> bool:
         """Whether frame `index` is an error answer or not valid JSON-RPC."""
@@ -282,8 +346,8 @@ class TrafficStore:
 
     def _mark(self, index: int, marks: list[Mark]) -> None:
         if marks:
-            self.marks[index] = (*self.marks.get(index, ()), *marks)
-            self.mark_counts.update(mark.kind for mark in marks)
+            self._marks[index] = (*self._marks.get(index, ()), *marks)
+            self._mark_counts.update(mark.kind for mark in marks)
 
     def _summarise(self, index: int, direction: Direction, parsed: Any) -> None:
         kind: FrameKind = "invalid"

@@ -447,6 +447,7 @@ def test_ten_thousand_deep_and_ten_thousand_wide_are_marked_and_bounded() -> Non
     for checked in (store, wide):
         counts = checked.mark_counts
         assert counts[MarkKind.SUBAGENT_REFUSED] > 9_000
+        assert checked._checker is not None  # (made with the first frame checked)
         assert len(checked._checker.sessions.parents) <= MAX_CHILDREN
     assert "nested 9 deep" in str(store.frames[2 + 8].marks[0])
     assert "more than 256 subagent sessions" in str(wide.frames[2 + 256].marks[0])

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import inspect
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
+from acp_tui.client.session.agent_session import AgentSession
+from acp_tui.client.session.routes import v1_routes
+from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.terminals import TerminalHost
+from acp_tui.protocol import models
 from acp_tui.protocol.models import (
     KillTerminalRequest,
     ReadTextFileRequest,
     RequestPermissionRequest,
     TerminalExitStatus,
 )
-from acp_tui.protocol.router import CLIENT_REQUESTS, Router
+from acp_tui.protocol.router import CLIENT_REQUESTS, Router, model_of
 from tests.unit.test_connection_helpers import socket_pair
 
 VALID: dict[str, dict[str, Any]] = {
@@ -35,13 +43,13 @@ VALID: dict[str, dict[str, Any]] = {
 async def test_every_client_method_gets_typed_params_or_invalid_params() -> None:
     received: list[tuple[str, BaseModel]] = []
     router = Router()
-    for method, model in CLIENT_REQUESTS.items():
+    for method in CLIENT_REQUESTS:
 
         async def handler(params: BaseModel, method: str = method) -> dict[str, Any]:
             received.append((method, params))
             return {}
 
-        router.route(method, model, handler)
+        router.route_named(method, handler)
     conn, peer = await socket_pair()
     router.install(conn)
     conn.start()
@@ -49,7 +57,7 @@ async def test_every_client_method_gets_typed_params_or_invalid_params() -> None
         await peer.send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
         assert (await peer.recv()) == {"jsonrpc": "2.0", "id": number, "result": {}}
         assert received[-1][0] == method
-        assert type(received[-1][1]) is CLIENT_REQUESTS[method]
+        assert type(received[-1][1]) is model_of(CLIENT_REQUESTS[method])
     malformed: list[Any] = [None, [], "x", {"sessionId": 3}]
     for bad in malformed:
         for method in CLIENT_REQUESTS:
@@ -85,4 +93,62 @@ def test_a_method_cannot_be_routed_with_another_methods_model() -> None:
 
     with pytest.raises(TypeError, match="ReadTextFileRequest"):
         Router().route("fs/read_text_file", RequestPermissionRequest, read)
-    assert ReadTextFileRequest is CLIENT_REQUESTS["fs/read_text_file"]
+    assert ReadTextFileRequest is model_of(CLIENT_REQUESTS["fs/read_text_file"])
+    with pytest.raises(TypeError, match="ReadTextFileRequest"):
+        Router().route("fs/read_text_file", RequestPermissionRequest, read)
+
+
+class _Handlers:
+    """What `v1_routes` reads of a session, with the host services' methods unbound (their
+    annotations are what is checked)."""
+
+    fs = FileSystemHost
+    terminals = TerminalHost
+    request_permission = AgentSession.request_permission
+
+
+def test_each_session_handler_takes_the_model_its_method_is_validated_by() -> None:
+    # (`route_named` cannot check it: the model is built at the first request; a handler may
+    # take a base of it, as `TerminalHost.output` takes any `TerminalRequest`)
+    router = v1_routes(_Handlers())  # type: ignore[arg-type]
+    assert sorted(router.methods) == sorted(CLIENT_REQUESTS)
+    for method in router.methods:
+        annotation = inspect.signature(router.handler(method)).parameters["params"].annotation
+        taken = getattr(models, annotation)  # (the modules' annotations are strings)
+        assert issubclass(model_of(CLIENT_REQUESTS[method]), taken), method
+
+
+LATER_PROBE = """
+import asyncio, sys
+from acp_tui.protocol.router import Router
+from tests.unit.test_connection_helpers import socket_pair
+
+async def main():
+    router = Router()
+    seen = []
+
+    async def read(params):
+        seen.append(type(params).__name__)
+        return {}
+
+    router.route_named("fs/read_text_file", read)
+    conn, peer = await socket_pair()
+    router.install(conn)
+    conn.start()
+    print("acp_tui.protocol.models.client_methods" in sys.modules)
+    params = {"sessionId": "s", "path": "/a"}
+    await peer.send({"jsonrpc": "2.0", "id": 1, "method": "fs/read_text_file", "params": params})
+    await peer.recv()
+    print("acp_tui.protocol.models.client_methods" in sys.modules, *seen)
+    await conn.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_named_model_is_built_at_the_first_request_not_when_routed() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", LATER_PROBE], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True", "ReadTextFileRequest"]

@@ -82,6 +82,9 @@ AFTER_READY = (
     "acp_tui.protocol.models.providers",  # providers/*
     "acp_tui.protocol.models.auth_status",  # the unstable auth status
     "acp_tui.protocol.models.mcp_over_acp",  # mcp/message
+    "acp_tui.protocol.models.requests",  # what the client sends (it writes plain dicts)
+    "acp_tui.protocol.models.client_methods",  # the agent's requests: at the first one
+    "acp_tui.protocol.conformance",  # the traffic's marks: the inspector's (`traffic_store`)
     "acp_tui.host.pty_process",  # the agent's first terminal
     "acp_tui.host.terminal_screen",
     "acp_tui.sandbox.refusals",  # a tool call or turn that ended, in a sandbox
@@ -158,6 +161,57 @@ def test_the_session_opens_before_the_change_monitor_and_the_file_index_start(
     (project / "a.txt").write_text("a\n")
     run_python(LAUNCH_TO_READY, json.dumps([*LAZY, *AFTER_READY]), str(out), str(project), env=env)
     assert json.loads(out.read_text()) == []
+
+
+# The same launch to ready with the pipe agent of the benches: whether the traffic's
+# conformance checker was loaded by then (the store checks its first frames later), and which
+# protocol models built their validators (the handshake's answers, validated as they come).
+LAUNCH_PLAIN_AGENT = """
+import json, sys
+from pydantic import BaseModel
+from acp_tui.cli import main
+from acp_tui.client.events import SessionState
+from acp_tui.ui.app import AcpApp
+
+out, cwd, agent = sys.argv[1], sys.argv[2], sys.argv[3]
+mount = AcpApp.on_mount
+
+def models(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from models(sub)
+
+async def on_mount(self):
+    await mount(self)
+
+    def on_state(state):
+        if state is SessionState.READY:
+            built = sorted({m.__name__ for m in models(BaseModel) if m.__pydantic_complete__})
+            checker = "acp_tui.protocol.conformance" in sys.modules
+            with open(out, "w") as stream:
+                json.dump({"built": built, "checker": checker}, stream)
+            self.exit(0)
+        elif state in (SessionState.CRASHED, SessionState.FAILED):
+            print("the session", state, self.session.error, file=sys.stderr)
+            self.exit(3)
+
+    self.session.state_changed.subscribe(on_state)
+
+AcpApp.on_mount = on_mount
+text = cwd + "/text.txt"
+open(text, "w").write("hello\\n")
+sys.exit(main(["--cwd", cwd, "--", sys.executable, agent, text, "--stamp", cwd + "/stamp"]))
+"""
+
+
+def test_the_session_opens_before_the_conformance_checker_is_loaded(tmp_path: Path) -> None:
+    out = tmp_path / "built.json"
+    env, project = headless_launch(tmp_path)
+    agent = Path(__file__).resolve().parents[2] / "bench" / "pipe_agent.py"
+    run_python(LAUNCH_PLAIN_AGENT, str(out), str(project), str(agent), env=env)
+    seen = json.loads(out.read_text())
+    assert seen["checker"] is False
+    assert "InitializeResponse" in seen["built"]  # the handshake is validated by its models
 
 
 # The collector while the app starts: off until the main screen is mounted, then on again with

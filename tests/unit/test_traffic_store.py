@@ -264,3 +264,82 @@ def test_frames_with_ids_json_rpc_does_not_allow_are_kept_marked_and_in_step() -
     ]
     assert frames[7].pair == 8 and frames[8].label == "initialize"
     assert [store.rows.row(i)[0] for i in range(len(store.rows))] == list(range(9))
+
+
+def test_a_new_store_checks_its_first_frames_only_once_its_marks_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The marks are the inspector's: the first frames (the handshake, before "ready") are
+    kept unchecked until something reads the marks, or `CATCH_UP` frames wait."""
+    from acp_tui.protocol import conformance, traffic_store
+
+    checked: list[Any] = []
+    incoming = conformance.ConformanceChecker.incoming
+
+    def counted(checker: conformance.ConformanceChecker, frame: Any) -> list[conformance.Mark]:
+        checked.append(frame)
+        return incoming(checker, frame)
+
+    monkeypatch.setattr(conformance.ConformanceChecker, "incoming", counted)
+    store = TrafficStore()
+    store.record(event("out", 1.0, {"id": 0, "method": "initialize", "params": {}}))
+    store.record(event("in", 1.1, {"id": 0, "result": {"protocolVersion": "one"}}))
+    assert checked == []
+    assert [str(m) for m in store.frames[1].marks] == [
+        "wrong type or missing field: initialize result: protocolVersion: "
+        "Input should be a valid integer, unable to parse string as an integer"
+    ]
+    assert len(checked) == 1
+    store.record(event("in", 1.2, update("agent_message_chunk", content={"type": "text"})))
+    assert len(checked) == 2  # (from then on, as they come)
+
+    waiting = TrafficStore()
+    for number in range(traffic_store.CATCH_UP - 1):
+        waiting.record(event("in", float(number), update("fly")))
+    assert len(checked) == 2
+    waiting.record(event("in", 99.0, update("fly")))
+    assert len(checked) == 2 + traffic_store.CATCH_UP
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_frames_checked_later_get_the_marks_they_get_as_they_come(seed: int) -> None:
+    events = mixed_traffic(seed, 300)
+    as_they_come = TrafficStore()
+    assert not as_they_come.marks  # (read: from now on each frame is checked as it comes)
+    later, in_between = TrafficStore(), TrafficStore()
+    for number, item in enumerate(events):
+        for store in (as_they_come, later, in_between):
+            store.record(item)
+        if number == 10:
+            assert in_between.mark_counts is not None  # (read once, early)
+
+    def marks(store: TrafficStore) -> list[list[str]]:
+        return [[str(mark) for mark in frame.marks] for frame in store.frames]
+
+    assert any(marks(as_they_come))
+    assert marks(later) == marks(as_they_come) == marks(in_between)
+    assert later.mark_counts == as_they_come.mark_counts
+    assert later.schema_fit.describe() == as_they_come.schema_fit.describe()
+
+
+def test_a_frame_checked_later_is_checked_as_it_was_sent() -> None:
+    """A handler may change the parsed frame it is given: the check reads the text."""
+    store = TrafficStore()
+    raw = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+    store.record(TrafficEvent("out", 0.0, raw, True, json.loads(raw)))
+    raw = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}'
+    parsed = json.loads(raw)
+    store.record(TrafficEvent("in", 1.0, raw, True, parsed))
+    parsed["result"] = "changed by a handler"
+    assert store.marks == {}
+
+
+def test_a_closed_connection_checks_what_waits_before_marking_the_unanswered() -> None:
+    store = TrafficStore()
+    store.record(event("out", 0.0, {"id": 0, "method": "initialize", "params": {}}))
+    store.record(event("out", 0.1, {"id": 1, "method": "session/new", "params": {}}))
+    store.record(event("in", 0.2, {"id": 0, "result": {"protocolVersion": 1}}))
+    store.connection_closed()
+    assert [str(mark) for frame in store.frames for mark in frame.marks] == [
+        "request never answered: session/new (id 1)"
+    ]

@@ -60,11 +60,7 @@ from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import AgentApi
 from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
-from acp_tui.protocol.models import (
-    AgentCapabilities,
-    Implementation,
-    RequestPermissionRequest,
-)
+from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
@@ -76,7 +72,11 @@ from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver
-    from acp_tui.protocol.models import ForkSessionResponse, ProviderInfo
+    from acp_tui.protocol.models import (
+        ForkSessionResponse,
+        ProviderInfo,
+        RequestPermissionRequest,
+    )
 
 log = logging.getLogger(__name__)
 

@@ -11,21 +11,12 @@ from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection
-from acp_tui.protocol.models import (
-    CreateTerminalRequest,
-    KillTerminalRequest,
-    ReadTextFileRequest,
-    ReleaseTerminalRequest,
-    RequestPermissionRequest,
-    TerminalOutputRequest,
-    WaitForTerminalExitRequest,
-    WriteTextFileRequest,
-)
 from acp_tui.protocol.router import Router
 from acp_tui.thread.thread import Thread
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver  # (imported once an agent speaks v2)
+    from acp_tui.protocol.models import RequestPermissionRequest
 
 
 class RoutedSession(Protocol):
@@ -75,20 +66,17 @@ def install_handlers(session: RoutedSession, connection: Connection) -> None:
 
 
 def v1_routes(session: RoutedSession) -> Router:
-    """The agent's v1 requests, each to its handler with params validated by its model."""
+    """The agent's v1 requests, each to its handler with params validated by the model
+    `router.CLIENT_REQUESTS` names (built at the first such request, not at connect)."""
     fs, terminals = session.fs, session.terminals
 
     router = Router()
-    router.route(
-        methods.SESSION_REQUEST_PERMISSION, RequestPermissionRequest, session.request_permission
-    )
-    router.route(methods.FS_READ_TEXT_FILE, ReadTextFileRequest, fs.read_text_file)
-    router.route(methods.FS_WRITE_TEXT_FILE, WriteTextFileRequest, fs.write_text_file)
-    router.route(methods.TERMINAL_CREATE, CreateTerminalRequest, terminals.create)
-    router.route(methods.TERMINAL_OUTPUT, TerminalOutputRequest, terminals.output)
-    router.route(
-        methods.TERMINAL_WAIT_FOR_EXIT, WaitForTerminalExitRequest, terminals.wait_for_exit
-    )
-    router.route(methods.TERMINAL_KILL, KillTerminalRequest, terminals.kill)
-    router.route(methods.TERMINAL_RELEASE, ReleaseTerminalRequest, terminals.release)
+    router.route_named(methods.SESSION_REQUEST_PERMISSION, session.request_permission)
+    router.route_named(methods.FS_READ_TEXT_FILE, fs.read_text_file)
+    router.route_named(methods.FS_WRITE_TEXT_FILE, fs.write_text_file)
+    router.route_named(methods.TERMINAL_CREATE, terminals.create)
+    router.route_named(methods.TERMINAL_OUTPUT, terminals.output)
+    router.route_named(methods.TERMINAL_WAIT_FOR_EXIT, terminals.wait_for_exit)
+    router.route_named(methods.TERMINAL_KILL, terminals.kill)
+    router.route_named(methods.TERMINAL_RELEASE, terminals.release)
     return router

@@ -5,7 +5,9 @@ Models keep unknown fields (`extra="allow"`) and `_meta` (field `meta`); unknown
 raw (`UnknownUpdate`, `UnknownContent`, `UnknownToolCallContent`, `UnknownPlanContent`).
 
 The models of rarely used methods (`session/list`, resume and fork, `providers/*`, the unstable
-auth status and `mcp/message`: `LATER`) are built when one of their names is first asked for
+auth status and `mcp/message`), of what the client sends (`requests`: acp-tui writes plain
+dicts) and of the agent's requests (`client_methods`: none comes before the session is open)
+are `LATER`: built when one of their names is first asked for
 (`from acp_tui.protocol.models import ProviderInfo` inside the function that needs it, or
 `acp_tui.protocol.models.ProviderInfo`), not by every launch: building a model class costs
 about half a millisecond, and the first screen needs none of these.
@@ -17,8 +19,6 @@ from typing import TYPE_CHECKING, Any
 from ._base import AcpModel, DefaultOnError, SkipInvalidItems, to_wire
 from .agent_methods import *  # noqa: F403
 from .agent_methods import __all__ as _agent_all
-from .client_methods import *  # noqa: F403
-from .client_methods import __all__ as _client_all
 from .content import *  # noqa: F403
 from .content import __all__ as _content_all
 from .live_updates import *  # noqa: F403
@@ -36,9 +36,11 @@ from .work_state import __all__ as _work_state_all
 
 if TYPE_CHECKING:  # (at run time: `__getattr__`, on first use)
     from .auth_status import *  # noqa: F403
+    from .client_methods import *  # noqa: F403
     from .history import *  # noqa: F403
     from .mcp_over_acp import *  # noqa: F403
     from .providers import *  # noqa: F403
+    from .requests import *  # noqa: F403
 
 LATER: dict[str, tuple[str, ...]] = {
     "auth_status": (
@@ -48,6 +50,31 @@ LATER: dict[str, tuple[str, ...]] = {
         "AuthStatusResponse",
         "AuthStatusUpdateNotification",
     ),
+    "client_methods": (
+        "PERMISSION_OPTION_KINDS",
+        "CancelledPermissionOutcome",
+        "CreateTerminalRequest",
+        "CreateTerminalResponse",
+        "KillTerminalRequest",
+        "KillTerminalResponse",
+        "PermissionOption",
+        "ReadTextFileRequest",
+        "ReadTextFileResponse",
+        "ReleaseTerminalRequest",
+        "ReleaseTerminalResponse",
+        "RequestPermissionOutcome",
+        "RequestPermissionRequest",
+        "RequestPermissionResponse",
+        "SelectedPermissionOutcome",
+        "TerminalExitStatus",
+        "TerminalOutputRequest",
+        "TerminalOutputResponse",
+        "TerminalRequest",
+        "WaitForTerminalExitRequest",
+        "WaitForTerminalExitResponse",
+        "WriteTextFileRequest",
+        "WriteTextFileResponse",
+    ),
     "history": (
         "ForkSessionResponse",
         "ListSessionsResponse",
@@ -56,6 +83,28 @@ LATER: dict[str, tuple[str, ...]] = {
         "SessionSetup",
     ),
     "mcp_over_acp": ("MessageMcpRequest",),
+    "requests": (
+        "AuthCapabilities",
+        "AuthenticateRequest",
+        "CancelNotification",
+        "ClientCapabilities",
+        "ClientSessionCapabilities",
+        "ElicitationCapabilities",
+        "FileSystemCapabilities",
+        "HttpHeader",
+        "InitializeRequest",
+        "LoadSessionRequest",
+        "McpServer",
+        "McpServerHttp",
+        "McpServerList",
+        "McpServerSse",
+        "McpServerStdio",
+        "NewSessionRequest",
+        "PromptRequest",
+        "SessionConfigOptionsCapabilities",
+        "SetSessionConfigOptionRequest",
+        "SetSessionModeRequest",
+    ),
     "providers": (
         "DisableProviderRequest",
         "ListProvidersRequest",
@@ -89,7 +138,6 @@ __all__ = [
     "SkipInvalidItems",
     "to_wire",
     *_agent_all,
-    *_client_all,
     *_content_all,
     *_session_all,
     *_tools_all,

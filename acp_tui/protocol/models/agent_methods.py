@@ -1,4 +1,5 @@
-"""Methods the client calls on the agent: initialize, authenticate, session/*, and capabilities."""
+"""What the agent answers the client's calls with: its capabilities and name, its auth methods,
+the answers to initialize, authenticate and session/* (what the client sends: `requests.py`)."""
 
 from __future__ import annotations
 
@@ -18,66 +19,12 @@ from ._base import (
     StrList,
     parse_with,
 )
-from .content import ContentBlock
 from .session import ConfigOptionList, SessionConfigOption, SessionModeState
 
 STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 """Stop reasons the pinned schema knows; `PromptResponse.stop_reason` accepts any string."""
 
 # ---- capabilities ------------------------------------------------------------------------------
-
-
-class FileSystemCapabilities(AcpModel):
-    """Which `fs/*` methods the client serves."""
-
-    read_text_file: LenientBool = False
-    write_text_file: LenientBool = False
-
-
-class AuthCapabilities(AcpModel):
-    """Authentication kinds the client can run itself (`terminal`: the agent's login command in a
-    terminal)."""
-
-    terminal: LenientBool = False
-
-
-class SessionConfigOptionsCapabilities(AcpModel):
-    """Config option kinds the client shows beyond selects (an object present: supported)."""
-
-    boolean: Annotated[dict[str, Any] | None, DefaultOnError] = None
-
-
-class ClientSessionCapabilities(AcpModel):
-    """What the client supports inside a session (config option kinds; `notice` updates and
-    compaction updates, an object present: supported, the agent sends them only then)."""
-
-    config_options: Annotated[SessionConfigOptionsCapabilities | None, DefaultOnError] = None
-    compaction: Annotated[dict[str, Any] | None, DefaultOnError] = None
-    notices: Annotated[dict[str, Any] | None, DefaultOnError] = None
-
-
-class ElicitationCapabilities(AcpModel):
-    """Elicitation modes the client answers: `form` (a form from a schema) and `url`."""
-
-    form: Annotated[dict[str, Any] | None, DefaultOnError] = None
-    url: Annotated[dict[str, Any] | None, DefaultOnError] = None
-
-
-class ClientCapabilities(AcpModel):
-    """What the client announces in `initialize`: file system, terminals, auth, session and
-    elicitation support."""
-
-    fs: Annotated[FileSystemCapabilities, DefaultOnError] = Field(
-        default_factory=FileSystemCapabilities
-    )
-    terminal: LenientBool = False
-    auth: Annotated[AuthCapabilities, DefaultOnError] = Field(default_factory=AuthCapabilities)
-    session: Annotated[ClientSessionCapabilities | None, DefaultOnError] = None
-    elicitation: Annotated[ElicitationCapabilities | None, DefaultOnError] = None
-    subagents: Annotated[dict[str, Any] | None, DefaultOnError] = None
-    """Unstable: subagent sessions understood (an object present)."""
-    plan: Annotated[dict[str, Any] | None, DefaultOnError] = None
-    """Unstable: `plan_update` / `plan_removed` understood (an object present)."""
 
 
 class PromptCapabilities(AcpModel):
@@ -190,16 +137,6 @@ def _parse_auth_method(raw: Any) -> AuthMethodAgent | AuthMethodTerminal:
 AuthMethod = Annotated[AuthMethodAgent | AuthMethodTerminal, parse_with(_parse_auth_method)]
 
 
-class InitializeRequest(AcpModel):
-    """Params of `initialize`: the protocol version offered, the client's capabilities and name."""
-
-    protocol_version: int = PROTOCOL_VERSION
-    client_capabilities: Annotated[ClientCapabilities, DefaultOnError] = Field(
-        default_factory=ClientCapabilities
-    )
-    client_info: Annotated[Implementation | None, DefaultOnError] = None
-
-
 class InitializeResponse(AcpModel):
     """The agent's `initialize` answer: the version it speaks, its capabilities, how to log in, its
     name."""
@@ -212,12 +149,6 @@ class InitializeResponse(AcpModel):
         default_factory=list
     )
     agent_info: Annotated[Implementation | None, DefaultOnError] = None
-
-
-class AuthenticateRequest(AcpModel):
-    """Params of `authenticate`: the auth method the user chose."""
-
-    method_id: str
 
 
 class AuthenticateResponse(AcpModel):
@@ -234,52 +165,7 @@ class EnvVariable(AcpModel):
     value: str
 
 
-class HttpHeader(AcpModel):
-    """One HTTP header sent to an HTTP or SSE MCP server."""
-
-    name: str
-    value: str
-
-
-class McpServerStdio(AcpModel):
-    """An MCP server the agent starts as a subprocess."""
-
-    name: str
-    command: str
-    args: list[str] = Field(default_factory=list)
-    env: list[EnvVariable] = Field(default_factory=list)
-
-
-class McpServerHttp(AcpModel):
-    """An MCP server the agent reaches over streamable HTTP."""
-
-    type: Literal["http"] = "http"
-    name: str
-    url: str
-    headers: list[HttpHeader] = Field(default_factory=list)
-
-
-class McpServerSse(AcpModel):
-    """An MCP server the agent reaches over server-sent events."""
-
-    type: Literal["sse"] = "sse"
-    name: str
-    url: str
-    headers: list[HttpHeader] = Field(default_factory=list)
-
-
 OptConfigOptionList = Annotated[list[SessionConfigOption] | None, SkipInvalidItems, DefaultOnError]
-
-McpServer = McpServerHttp | McpServerSse | McpServerStdio
-McpServerList = Annotated[list[McpServer], SkipInvalidItems, DefaultOnError]
-
-
-class NewSessionRequest(AcpModel):
-    """Params of `session/new`: the working directory and the MCP servers to connect."""
-
-    cwd: str
-    mcp_servers: McpServerList = Field(default_factory=list)
-    additional_directories: Annotated[list[str] | None, SkipInvalidItems, DefaultOnError] = None
 
 
 class NewSessionResponse(AcpModel):
@@ -290,29 +176,12 @@ class NewSessionResponse(AcpModel):
     config_options: OptConfigOptionList = None
 
 
-class LoadSessionRequest(AcpModel):
-    """Params of `session/load`: which session to replay, in which directory, with which MCP
-    servers."""
-
-    session_id: str
-    cwd: str
-    mcp_servers: McpServerList = Field(default_factory=list)
-    additional_directories: Annotated[list[str] | None, SkipInvalidItems, DefaultOnError] = None
-
-
 class LoadSessionResponse(AcpModel):
     """The agent's `session/load` answer (sent after the replayed updates): modes and config
     options."""
 
     modes: Annotated[SessionModeState | None, DefaultOnError] = None
     config_options: OptConfigOptionList = None
-
-
-class PromptRequest(AcpModel):
-    """Params of `session/prompt`: the user's prompt as content blocks."""
-
-    session_id: str
-    prompt: list[ContentBlock]
 
 
 class PromptResponse(AcpModel):
@@ -322,24 +191,8 @@ class PromptResponse(AcpModel):
     """One of `STOP_REASONS`, or a newer value kept as is."""
 
 
-class SetSessionModeRequest(AcpModel):
-    """Params of `session/set_mode`: the mode to switch to."""
-
-    session_id: str
-    mode_id: str
-
-
 class SetSessionModeResponse(AcpModel):
     """The (empty) answer to `session/set_mode`."""
-
-
-class SetSessionConfigOptionRequest(AcpModel):
-    """Set a config option: a value id for selects, or `type="boolean"` with a bool value."""
-
-    session_id: str
-    config_id: str
-    value: bool | str
-    type: Literal["boolean"] | None = None
 
 
 class SetSessionConfigOptionResponse(AcpModel):
@@ -348,49 +201,24 @@ class SetSessionConfigOptionResponse(AcpModel):
     config_options: ConfigOptionList = Field(default_factory=list)
 
 
-class CancelNotification(AcpModel):
-    """Params of the `session/cancel` notification."""
-
-    session_id: str
-
-
 __all__ = [
     "PROTOCOL_VERSION",
     "STOP_REASONS",
     "AgentAuthCapabilities",
     "AgentCapabilities",
-    "AuthCapabilities",
     "AuthMethod",
     "AuthMethodAgent",
     "AuthMethodTerminal",
-    "AuthenticateRequest",
     "AuthenticateResponse",
-    "CancelNotification",
-    "ClientCapabilities",
-    "ClientSessionCapabilities",
-    "ElicitationCapabilities",
     "EnvVariable",
-    "FileSystemCapabilities",
-    "HttpHeader",
     "Implementation",
-    "InitializeRequest",
     "InitializeResponse",
-    "LoadSessionRequest",
     "LoadSessionResponse",
     "McpCapabilities",
-    "McpServer",
-    "McpServerHttp",
-    "McpServerSse",
-    "McpServerStdio",
-    "NewSessionRequest",
     "NewSessionResponse",
     "PromptCapabilities",
-    "PromptRequest",
     "PromptResponse",
     "SessionCapabilities",
-    "SessionConfigOptionsCapabilities",
-    "SetSessionConfigOptionRequest",
     "SetSessionConfigOptionResponse",
-    "SetSessionModeRequest",
     "SetSessionModeResponse",
 ]
