@@ -60,6 +60,10 @@ def covered(screen: Screen[object]) -> bool:
 Keys = tuple[tuple[object, ...], ...]
 ShownKey = tuple[str, str, str, str, bool, str, bool]
 """A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
+KEY_WIDGET = "FooterKey"
+"""The class of the key widgets Textual's `Footer` builds."""
+COMPACT_CLASS = "-compact"
+"""The class a compact key has (`FooterKey.compact`)."""
 HELP_ACTION = "help"
 MORE_KEYS = "more"
 """The help key's description while the footer leaves out keys that do not fit."""
@@ -204,6 +208,11 @@ class ScreenFooter(Footer):
         drawn = False
         for child in super().compose():
             drawn = True
+            if type(child).__name__ == KEY_WIDGET:
+                # (a new key's `compact` starts True, and its watcher adds this class once the
+                # key is mounted: each key was styled twice. Given at once, styled once; a
+                # footer that is not compact takes the class away through the binding, as then)
+                child.add_class(COMPACT_CLASS, update=False)
             yield child
         self._drawn = keys if drawn else None
 
