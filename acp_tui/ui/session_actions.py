@@ -18,9 +18,6 @@ from acp_tui.client.session.facade import SessionFacade
 from acp_tui.host.asker import Choice, Question
 from acp_tui.thread.config_options import MODEL
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.choice_picker import Choice as PickerChoice
-from acp_tui.ui.screens.choice_picker import ChoicePicker
-from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.messages import ContinueFrom, NewSessionHere, ShowSessions
 
 if TYPE_CHECKING:
@@ -73,6 +70,8 @@ def ask_logout(screen: SessionScreen) -> None:
         if answer == "logout":
             screen.app.run_worker(_logout(screen), group="logout", exclusive=True)
 
+    from acp_tui.ui.screens.question import QuestionScreen  # (asked: not on the first screen)
+
     screen.show_question(QuestionScreen(question), answered)
 
 
@@ -112,6 +111,8 @@ def ask_clear(screen: SessionScreen) -> None:
         if answer == "clear":
             screen.post_message(NewSessionHere(screen.session))
 
+    from acp_tui.ui.screens.question import QuestionScreen  # (asked: not on the first screen)
+
     screen.show_question(QuestionScreen(question), answered)
 
 
@@ -145,6 +146,8 @@ def fork_here(screen: SessionScreen) -> None:
 def ask_fork_point(screen: SessionScreen) -> None:
     """Pick the message to continue from (newest first), then continue from it."""
     from acp_tui.client import message_fork
+    from acp_tui.ui.screens.choice_picker import Choice as PickerChoice
+    from acp_tui.ui.screens.choice_picker import ChoicePicker
 
     session = screen.session
     found = message_fork.messages(session.thread.entries)

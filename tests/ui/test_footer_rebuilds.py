@@ -5,6 +5,7 @@ that made three builds of the same keys before the prompt was ready."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import ComposeResult
@@ -77,3 +78,52 @@ async def test_changes_asked_before_the_footer_rebuilt_make_one_rebuild(
         for _ in range(5):
             await h.pilot.pause()
         assert len(builds) == 1
+
+
+async def test_each_key_is_styled_once_when_the_footer_builds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new key's `compact` starts True and its watcher added the class once the key was
+    mounted, which styled every key a second time (about half of what building the footer
+    costs, on the way to ready)."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list[object] = []
+    apply = Stylesheet.apply
+
+    def counting_apply(sheet: Stylesheet, node: Any, *args: Any, **kwargs: Any) -> None:
+        styled.append(node)
+        apply(sheet, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.settle()
+        await h.until(lambda: "f2 changes" in footer_texts(h), "the changes key")
+        keys = footer_key_widgets(h)
+        assert all(key.has_class("-compact") for key in keys)  # type: ignore[attr-defined]
+        assert [styled.count(key) for key in keys] == [1] * len(keys)
+
+
+async def test_the_footer_builds_its_keys_once_with_the_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's `Footer` composed no key at first and rebuilt once the screen's bindings
+    refreshed: its keys mounted after the first frame, the screen laid out and painted again
+    on the way to ready. They are built with the screen, once."""
+    builds: list[int] = []
+    compose = ScreenFooter.compose
+
+    def counting_compose(footer: ScreenFooter) -> ComposeResult:
+        built = list(compose(footer))
+        builds.append(len(built))
+        return iter(built)
+
+    monkeypatch.setattr(ScreenFooter, "compose", counting_compose)
+    agent = write_scenario(tmp_path, [initialize_ok(), new_session_ok()])
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.settle()
+        await h.until(lambda: "f2 changes" in footer_texts(h), "the changes key")
+        for _ in range(3):
+            await h.pilot.pause()
+        assert len(builds) == 1 and builds[0] == len(footer_key_widgets(h))

@@ -575,3 +575,33 @@ async def test_a_closed_widgets_data_binding_is_forgotten_once_asked() -> None:
         gc.collect()
         assert kept, "Textual no longer keeps closed widgets' watchers: the helper can go"
         assert gone() is None
+
+
+@pytest.mark.parametrize("at_once", [False, True])
+async def test_a_footer_builds_its_keys_in_its_first_compose_once_asked(at_once: bool) -> None:
+    """Textual's `Footer` composes no key until its screen refreshes its bindings, then rebuilds
+    (a second pass after the first frame); `build_keys_at_once` has it build them at once."""
+    from textual.widgets import Footer
+
+    from acp_tui.ui.textual_internals import build_keys_at_once
+
+    first: list[int] = []
+
+    class Counted(Footer):
+        def compose(self) -> ComposeResult:
+            if at_once:
+                build_keys_at_once(self)
+            built = list(super().compose())
+            if not first:
+                first.append(len(built))
+            yield from built
+
+    class WithFooter(Plain):
+        def compose(self) -> ComposeResult:
+            yield Static("x")
+            yield Counted()
+
+    async with WithFooter().run_test() as pilot:
+        await pilot.pause()
+        assert pilot.app.query("FooterKey")  # (built in the end either way)
+    assert (first[0] > 0) is at_once, "Textual's Footer builds its keys at once now"

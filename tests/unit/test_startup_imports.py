@@ -41,6 +41,10 @@ LAZY = (
     "acp_tui.client.saved_workspace",  # the tabs saved for --continue (once a session is open)
     "acp_tui.ui.workspace.workspace_overview",  # ctrl+o
     "acp_tui.ui.screens.overview_screen",
+    "acp_tui.ui.screens.question",  # a question asked (log out, //clear, a tab closed, ...)
+    "acp_tui.ui.screens.choice_picker",  # a setting picked (f6, the sidebar's Settings)
+    "acp_tui.output.export",  # //export, a copy (f8)
+    "acp_tui.output.clipboard",
     "textual.widgets._data_table",  # the overview's and the rules' tables
 )
 

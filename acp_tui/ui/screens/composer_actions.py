@@ -25,15 +25,6 @@ from acp_tui.client.events import SessionState
 from acp_tui.host.local_files import LocalFileError, private_draft, read_regular_text
 from acp_tui.host.own_writes import OwnWriteError
 from acp_tui.host.permissions import PendingPermission
-from acp_tui.output.clipboard import copy_text
-from acp_tui.output.copy_targets import last_agent_text, last_code_block
-from acp_tui.output.export import (
-    conversation_markdown,
-    export_path,
-    tool_call_markdown,
-    unified_diff,
-)
-from acp_tui.output.terminal_sequences import desktop_notification
 from acp_tui.ui.plain import notify
 from acp_tui.ui.textual_internals import write_to_terminal
 from acp_tui.ui.widgets.composer import Composer
@@ -115,6 +106,8 @@ class ComposerActions:
         """Write the conversation as Markdown (`given`: a path or name, else a default in the
         session directory) through the file host; the path written, or None when it was not
         (the user is told why)."""
+        from acp_tui.output.export import conversation_markdown, export_path  # (when exported)
+
         session = self.session
         markdown = conversation_markdown(
             list(session.thread.entries),
@@ -143,6 +136,7 @@ class ComposerActions:
             self._copy(*found)
 
     def _focused_copy_text(self) -> tuple[str, str] | None:
+        from acp_tui.output.export import tool_call_markdown, unified_diff  # (when copied)
         from acp_tui.thread.entries import ToolCallEntry
         from acp_tui.ui.widgets.diff_view import DiffView
         from acp_tui.ui.widgets.frozen_history import FrozenHistory
@@ -174,6 +168,8 @@ class ComposerActions:
     def copy_last(self, *, code: bool) -> None:
         """Copy the agent's last message, or with `code` the last code block in it, to the
         clipboard."""
+        from acp_tui.output.copy_targets import last_agent_text, last_code_block  # (when copied)
+
         entries = list(self.session.thread.entries)
         text = last_code_block(entries) if code else last_agent_text(entries)
         if text is None:
@@ -182,6 +178,8 @@ class ComposerActions:
         self._copy(text, "code block" if code else "agent message")
 
     def _copy(self, text: str, what: str) -> None:
+        from acp_tui.output.clipboard import copy_text  # (when copied)
+
         app = self.screen.app
 
         def write(sequence: str) -> None:
@@ -275,6 +273,8 @@ class ComposerActions:
 
     def desktop_notify(self, title: str, body: str, *, bell: bool = True) -> None:
         """OSC 777 + OSC 9 (through tmux when inside it) and the bell."""
+        from acp_tui.output.terminal_sequences import desktop_notification  # (when notified)
+
         app = self.screen.app
         write_to_terminal(app, desktop_notification(title, body, tmux=bool(os.environ.get("TMUX"))))
         if bell:

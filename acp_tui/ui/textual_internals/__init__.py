@@ -69,6 +69,8 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   (`tall_regions.py`: filling it grew with the history, at each arrangement).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
+- `Footer._bindings_ready`: a footer builds its keys in its first compose, with its screen
+  (`build_keys_at_once`), not in a rebuild after the first frame.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
     from textual.widget import Widget
+    from textual.widgets import Footer
 
     from acp_tui.ui.textual_internals.row_compositor import RowCompositor
 
@@ -177,6 +180,20 @@ def forget_closed_watchers(node: DOMNode) -> None:
             for reactable, callback in entries
             if not (reactable._closing or reactable._closed)
         ]
+
+
+def build_keys_at_once(footer: Footer) -> None:
+    """Let `footer` build its keys when it is first composed.
+
+    Textual's `Footer` composes nothing until its screen first refreshes its bindings (after
+    the focus is set), and then rebuilds: its keys mounted in a second pass, after the first
+    frame, the screen laid out and painted again for them. A footer that skips a rebuild to
+    the keys it shows (acp-tui's `ScreenFooter`, which draws them in one order whatever has
+    the focus) can build them with the screen: the refresh then rebuilds them only if the
+    focus set meanwhile changed them."""
+    from textual.widgets import Footer
+
+    footer.set_reactive(Footer._bindings_ready, True)
 
 
 def drop_rendered_lines(screen: Widget) -> None:

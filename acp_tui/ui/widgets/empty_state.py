@@ -57,7 +57,17 @@ class EmptyState(Static):
             text = "\n".join(r.plain for r in renderable.renderables if isinstance(r, Text))
             if text != self._shown:
                 self._shown = text
-                self.update(renderable)
+                self._redraw(renderable)
+
+    def _redraw(self, renderable: Group) -> None:
+        """Draw `renderable`; the screen laid out again only if the hint's height changes (the
+        session's start to "ready" is three lines for three: a layout of the whole screen,
+        the largest part of the frame that says "ready")."""
+        laid_out = self.content_size
+        self.update(renderable, layout=False)
+        width, height = laid_out
+        if not width or self.get_content_height(self.size, self.app.size, width) != height:
+            self.refresh(layout=True)
 
     def renderable_now(self) -> Group:
         """The hint for the session as it is now."""

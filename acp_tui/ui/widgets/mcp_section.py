@@ -48,6 +48,9 @@ class McpSection(Static):
         super().__init__("", id=id, markup=False)
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None
+        self._shown: Text | None = None
+        """The list drawn (drawn again only when it changes: each update lays the screen out,
+        and the session's start to "ready" changed nothing here but asked for a layout)."""
 
     def on_mount(self) -> None:
         """Follow the session's state and list its MCP servers."""
@@ -71,4 +74,7 @@ class McpSection(Static):
         self.display = bool(configured)
         title = Text("MCP servers", style="bold")
         body = describe_servers(self.session.mcp_sent, configured)
-        self.update(Text("\n").join([title, body]) if body else title)
+        shown = Text("\n").join([title, body]) if body else title
+        if shown != self._shown:
+            self._shown = shown
+            self.update(shown)

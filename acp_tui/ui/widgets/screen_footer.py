@@ -30,6 +30,11 @@ session" lost its half under the palette's key). The footer's layout (`FitRowLay
 out, whole, the keys that do not fit: those its screen names in `FOOTER_DROPPED_FIRST`, in that
 order, then the others from the right, except those in `FOOTER_KEPT` (help, quit, new session,
 the keys a turn needs); and the help key, which lists every key, then reads "f1 more".
+
+Textual's footer builds no key until its screen first refreshes its bindings, then rebuilds:
+the keys came after the first frame, and the screen was laid out and painted again for them
+on the way to ready. This one builds them with the screen (`build_keys_at_once`); the refresh
+then finds the keys it shows and leaves them.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from acp_tui.ui.textual_internals import forget_closed_watchers
+from acp_tui.ui.textual_internals import build_keys_at_once, forget_closed_watchers
 from acp_tui.ui.textual_internals.fit_row import FitRowLayout
 
 
@@ -60,6 +65,10 @@ def covered(screen: Screen[object]) -> bool:
 Keys = tuple[tuple[object, ...], ...]
 ShownKey = tuple[str, str, str, str, bool, str, bool]
 """A footer key as built: key, key shown, description, action, disabled, tooltip, palette's."""
+KEY_WIDGET = "FooterKey"
+"""The class of the key widgets Textual's `Footer` builds."""
+COMPACT_CLASS = "-compact"
+"""The class a compact key has (`FooterKey.compact`)."""
 HELP_ACTION = "help"
 MORE_KEYS = "more"
 """The help key's description while the footer leaves out keys that do not fit."""
@@ -200,10 +209,16 @@ class ScreenFooter(Footer):
 
     def compose(self) -> ComposeResult:
         forget_closed_watchers(self)  # (the keys removed for this rebuild: else kept for good)
+        build_keys_at_once(self)  # (with the screen, not in a rebuild after the first frame)
         keys = self._keys(self.screen)
         drawn = False
         for child in super().compose():
             drawn = True
+            if type(child).__name__ == KEY_WIDGET:
+                # (a new key's `compact` starts True, and its watcher adds this class once the
+                # key is mounted: each key was styled twice. Given at once, styled once; a
+                # footer that is not compact takes the class away through the binding, as then)
+                child.add_class(COMPACT_CLASS, update=False)
             yield child
         self._drawn = keys if drawn else None
 

@@ -10,6 +10,7 @@ changed, so what it shows is always what the agent last said.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,8 +23,10 @@ from acp_tui.protocol.models import SessionConfigBoolean, SessionConfigOption, S
 from acp_tui.thread import thread_changes
 from acp_tui.thread.config_options import MODEL, ModelState, option_by_category, value_name
 from acp_tui.thread.thread import Thread
-from acp_tui.ui.screens.choice_picker import Choice, ChoicePicker
 from acp_tui.ui.widgets.settings_text import safe_text
+
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.choice_picker import Choice
 
 MODELS_ROW = "models"
 
@@ -31,6 +34,7 @@ MODELS_ROW = "models"
 def select_choices(option: SessionConfigSelect) -> list[Choice]:
     """A select option's values as picker choices, in the agent's groups."""
     from acp_tui.thread.config_options import choice_groups
+    from acp_tui.ui.screens.choice_picker import Choice  # (the picker's: opened, not shown first)
 
     return [
         Choice(c.value, c.name, c.description, group.name)
@@ -41,6 +45,8 @@ def select_choices(option: SessionConfigSelect) -> list[Choice]:
 
 def model_choices(models: ModelState) -> list[Choice]:
     """The unstable `models` list as picker choices."""
+    from acp_tui.ui.screens.choice_picker import Choice  # (the picker's: opened, not shown first)
+
     return [Choice(m.id, m.name, m.description) for m in models.available]
 
 
@@ -217,6 +223,8 @@ class SettingsSection(Vertical):
 
     def activate(self, row_id: str) -> None:
         """Change the option of this row: flip a boolean, or pick from a list."""
+        from acp_tui.ui.screens.choice_picker import ChoicePicker  # (not on the first screen)
+
         if row_id == MODELS_ROW:
             models = self.thread.models
             if models is not None:

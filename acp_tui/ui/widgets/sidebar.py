@@ -17,7 +17,7 @@ from acp_tui.thread.thread import Thread
 from acp_tui.ui.widgets.account_section import AccountSection
 from acp_tui.ui.widgets.mcp_section import McpSection
 from acp_tui.ui.widgets.mode_list import ModeList
-from acp_tui.ui.widgets.notices_section import NoticesSection
+from acp_tui.ui.widgets.notices_section import NoticesSection, notices_text
 from acp_tui.ui.widgets.plan_view import PlanView
 from acp_tui.ui.widgets.sandbox_section import SandboxSection
 from acp_tui.ui.widgets.settings_section import SettingsSection
@@ -81,29 +81,42 @@ class Sidebar(VerticalScroll):
         """The notices section is redrawn once after the next screen refresh, not per notice."""
 
     def compose(self) -> ComposeResult:
+        # A section with nothing to show yet (no plan, notice or command: the session is not
+        # open) is composed as its refresh would draw it, not drawn again once mounted (the
+        # plans' placeholder was mounted in a second pass, each section restyled and updated)
         yield Static("Modes  (shift+tab)", classes="section-title")
         yield ModeList(id="modes")
         yield Static("Settings", classes="section-title", id="settings-title")
         yield SettingsSection(self.thread, id="settings")
         if self.session is not None:
-            yield ProvidersRow(self.session, id="providers-row")
+            providers = ProvidersRow(self.session, id="providers-row")
+            providers.display = self._providers_offered()
+            yield providers
             yield McpSection(self.session, id="mcp-servers")
             yield SandboxSection(self.session, id="sandbox")
             yield AccountSection(self.session, id="account")
         yield Static("Plans", classes="section-title", id="plans-title")
-        yield VerticalScroll(id="plans")
-        yield Static("Notices", classes="section-title", id="notices-title")
-        yield NoticesSection(id="notices")
+        with VerticalScroll(id="plans"):
+            if not self._has_plans():
+                yield _no_plan()
+        no_notices = not self.thread.notices
+        yield _hidden(Static("Notices", classes="section-title", id="notices-title"), no_notices)
+        notices = NoticesSection(notices_text((), self.thread.notice_count), id="notices")
+        yield _hidden(notices, no_notices)
         yield Static("Commands", classes="section-title", id="commands-title")
-        yield Static("", id="commands")
+        yield Static(_no_commands() if not self.thread.commands else "", id="commands")
 
     def on_mount(self) -> None:
-        """Follow the thread and fill every section."""
+        """Follow the thread, and fill each section that has something to show by now."""
         self._unsubscribe = self.thread.subscribe(self._on_change)
-        self.refresh_plans()
-        self.refresh_providers()
-        self.refresh_notices()
-        self.refresh_commands()
+        if self._has_plans():
+            self.refresh_plans()
+        if self._providers_offered():
+            self.refresh_providers()
+        if self.thread.notices:
+            self.refresh_notices()
+        if self.thread.commands:
+            self.refresh_commands()
 
     def on_unmount(self) -> None:
         """Stop following the thread."""
@@ -150,9 +163,12 @@ class Sidebar(VerticalScroll):
             refresh()
         return bool(stale)
 
+    def _providers_offered(self) -> bool:
+        return self.session is not None and self.session.agent_capabilities.providers is not None
+
     def refresh_providers(self) -> None:
         """The providers row shows only when the agent offers `providers/*`."""
-        offered = self.session is not None and self.session.agent_capabilities.providers is not None
+        offered = self._providers_offered()
         for row in self.query("#providers-row"):
             row.display = offered
 
@@ -181,8 +197,11 @@ class Sidebar(VerticalScroll):
             view.show_plan(state, f"Plan {plan_id}")
             views.append(view)
         if not views:
-            views.append(PlanView(Text("no plan yet", style="dim")))
+            views.append(_no_plan())
         container.mount_all(views)
+
+    def _has_plans(self) -> bool:
+        return bool(self.thread.plan or self.thread.plans)
 
     def refresh_commands(self) -> None:
         """Redraw the agent's slash commands from the thread."""
@@ -192,4 +211,19 @@ class Sidebar(VerticalScroll):
             text.append(f"/{command.name}", style="bold")
             text.append(f"  {command.description}\n", style="dim")
         for static in self.query("#commands").results(Static):
-            static.update(text if commands else Text("none", style="dim"))
+            static.update(text if commands else _no_commands())
+
+
+def _no_commands() -> Text:
+    """What the commands section shows while the agent has offered none."""
+    return Text("none", style="dim")
+
+
+def _no_plan() -> PlanView:
+    """What the plans section shows while the thread has no plan."""
+    return PlanView(Text("no plan yet", style="dim"))
+
+
+def _hidden(widget: Static, hidden: bool) -> Static:
+    widget.display = not hidden
+    return widget

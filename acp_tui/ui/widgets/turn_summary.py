@@ -23,7 +23,6 @@ from acp_tui.client.turn_changes import TurnChanges, TurnFile, TurnSummary
 from acp_tui.client.write_review import display_path
 from acp_tui.host.asker import Choice, Question
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.question import QuestionScreen
 
 REVERT = "revert"
 KEEP = "keep"
@@ -184,6 +183,8 @@ class TurnSummaryView(Static, can_focus=True):
             revert_plan(files),
             (Choice(REVERT, "Revert", "y"), Choice(KEEP, "Keep", "n")),
         )
+        from acp_tui.ui.screens.question import QuestionScreen  # (asked: not on the first screen)
+
         answer = await self.app.push_screen_wait(QuestionScreen(question))
         if answer != REVERT:
             return

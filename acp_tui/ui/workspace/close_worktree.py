@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from acp_tui.host.asker import Choice, Question
 from acp_tui.safe_text import safe_line
 from acp_tui.ui.plain import notify
-from acp_tui.ui.screens.question import QuestionScreen
 
 if TYPE_CHECKING:
     from acp_tui.ui.workspace.app_port import WorkspaceAppPort
@@ -47,6 +46,8 @@ class WorktreeClosing:
             if answer in (KEEP, REMOVE):
                 work = self.close(tab, answer == REMOVE)
                 self.app.run_worker(work, group="close-tab")
+
+        from acp_tui.ui.screens.question import QuestionScreen  # (asked: not on the first screen)
 
         self.app.push_screen(QuestionScreen(question), answered)
 

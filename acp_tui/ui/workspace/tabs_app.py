@@ -26,7 +26,6 @@ from acp_tui.ui.key_guard import KeyGuard
 from acp_tui.ui.plain import notify
 from acp_tui.ui.screen_ui import ScreenUi
 from acp_tui.ui.screens.main import MainScreen
-from acp_tui.ui.screens.question import QuestionScreen
 from acp_tui.ui.workspace.app_port import WorkspaceAppPort
 from acp_tui.ui.workspace.branches import BranchActions
 from acp_tui.ui.workspace.close_worktree import WorktreeClosing
@@ -340,6 +339,8 @@ class WorkspaceApp(WorkspaceAppPort):
         def answered(answer: str | None) -> None:
             if answer == "close":
                 self.run_worker(self.close_tab(tab), group="close-tab")
+
+        from acp_tui.ui.screens.question import QuestionScreen  # (asked: not on the first screen)
 
         self.push_screen(QuestionScreen(question), answered)
 
