@@ -102,7 +102,6 @@ class PromptTurns:
         stop_reason: str | None = None
         try:
             await session.changes.wait_ready()
-            await thread.turn_end_gate.wait()  # (the last turn put away by the views first)
             answer = await session.api.prompt(session.session_id, blocks)
             stop_reason = answer.stop_reason
         except RpcError as error:

@@ -71,7 +71,6 @@ from acp_tui.thread.thread_messages import CHUNK_ROLES, ThreadMessages
 from acp_tui.thread.thread_plans import ThreadPlans
 from acp_tui.thread.thread_settings import ThreadSettings
 from acp_tui.thread.thread_tool_calls import ThreadToolCalls
-from acp_tui.thread.turn_end_gate import TurnEndGate
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +140,6 @@ class Thread:
         self.title: str | None = None
         self.updated_at: str | None = None
         self.turn_running = False
-        self.turn_end_gate = TurnEndGate()
-        """Held while a view puts the last turn end away: the next prompt request waits."""
         self.last_stop_reason: str | None = None
         self.state = "idle"
         self.background_work: tuple[str, ...] | None = None

@@ -62,24 +62,12 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 log = logging.getLogger(__name__)
 
 
-def collect_after(
-    widget: Widget,
-    settle: Callable[[], Awaitable[Sequence[AwaitRemove]]],
-    then: Callable[[], None] | None = None,
-) -> None:
+def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitRemove]]]) -> None:
     """The turn end's collection (`runtime.collection.turn_ended`), once `settle` has put the
     turn's widgets away and the widgets it removed are gone, so their cycles are collected as
-    the turn's garbage instead of being frozen. `widget` (their parent) runs the wait; `then`
-    is called once the collection ran (the turn end is put away)."""
+    the turn's garbage instead of being frozen. `widget` (their parent) runs the wait."""
 
     def collect() -> None:
-        try:
-            collect_now()
-        finally:
-            if then is not None:
-                then()
-
-    def collect_now() -> None:
         release_removed_children(widget)  # (Textual's caches would keep them alive)
         release_dead_widget_renders()  # (and their lines)
         if widget.is_attached:

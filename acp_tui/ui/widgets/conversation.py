@@ -106,7 +106,6 @@ class ConversationView(VerticalScroll):
             catching_up=lambda: self.while_hidden.catching_up,
             finish_streaming=self._finish_streaming,
             freeze=self._freeze_finished_turn,
-            gate=thread.turn_end_gate,
         )
         self.window = LiveWindow(
             self,
@@ -148,8 +147,7 @@ class ConversationView(VerticalScroll):
             self.session.notices.subscribe(self.while_hidden.observe_notice)
 
     def on_unmount(self) -> None:
-        """Stop following the thread (and holding its next prompt)."""
-        self.turn_end.release_gate()
+        """Stop following the thread."""
         if self._unsubscribe is not None:
             self._unsubscribe()
 

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from textual.await_remove import AwaitRemove
 from textual.widget import AwaitMount, Widget
 
-from acp_tui.thread.turn_end_gate import TurnEndGate
 from acp_tui.ui import collector
 from acp_tui.ui.widgets.conversation_shown import ShownEntries
 from acp_tui.ui.widgets.message_view import AgentMessageView, ThoughtView
@@ -33,7 +32,6 @@ class TurnEnd:
         catching_up: Callable[[], bool],
         finish_streaming: Callable[[int], None],
         freeze: Callable[[], None],
-        gate: TurnEndGate | None = None,
     ) -> None:
         self._view = view
         """The conversation (its turn end's collection waits on it)."""
@@ -48,10 +46,6 @@ class TurnEnd:
         self._removing: list[AwaitRemove] = []
         self._settle_pending = False
         self._settling = False
-        self._gate = gate
-        """The thread's gate: held from a turn's end until it is put away (the next prompt
-        request waits for it, `acp_tui.thread.turn_end_gate`)."""
-        self._holding = False
 
     def mounting(self, mount: AwaitMount) -> None:
         """A widget mounts: the turn settles once it has."""
@@ -68,9 +62,6 @@ class TurnEnd:
         and the turn settles (after the next refresh if none was streaming)."""
         settle = not self._settle_pending  # turns ending in a burst (a replay) settle once
         self._settle_pending = True
-        if settle and not self._holding and self._gate is not None:
-            self._holding = True
-            self._gate.hold()
         streaming = self._shown.streaming
         views = [
             view
@@ -114,19 +105,7 @@ class TurnEnd:
     def _turn_settled(self) -> None:
         self._settle_pending = False
         self._settling = True
-        collector.collect_after(self._view, self._settle, then=self._put_away)
-
-    def _put_away(self) -> None:
-        """The turn end's collection ran: the next prompt may go out."""
-        if self._settle_pending or self._settling:
-            return  # (another turn ended meanwhile: its own collection releases the gate)
-        self.release_gate()
-
-    def release_gate(self) -> None:
-        """Stop holding the thread's gate (the turn end is put away, or the view is gone)."""
-        if self._holding and self._gate is not None:
-            self._holding = False
-            self._gate.release()
+        collector.collect_after(self._view, self._settle)
 
     async def _settle(self) -> list[AwaitRemove]:
         """The finished entries join the frozen history; returns the removals to wait for."""
