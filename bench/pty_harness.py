@@ -159,6 +159,13 @@ class PtyRun:
                     self._watched[marker] = time.monotonic()
 
     @property
+    def length(self) -> int:
+        """How much text has arrived: ``len(self.text)`` without joining it (a bench that
+        marks where a step's output starts must not spend more on it the longer the run: a
+        long session's text grows by about 26,000 characters a turn)."""
+        return self._length
+
+    @property
     def text(self) -> str:
         """All the printable text written so far (escape sequences and controls removed)."""
         if len(self._joined) != self._length:

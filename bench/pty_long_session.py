@@ -123,7 +123,7 @@ def run_session(
                 raise RuntimeError(f"not ready: {run.text[-300:]!r}")
             measured.after_replay = run.rss_mb()
             for turn in range(replayed + 1, replayed + turns + 1):
-                since = len(run.text)
+                since = run.length
                 run.send(f"prompt {turn}\r".encode())
                 shown = run.wait_for(turn_marker(turn), timeout, since=since)
                 if shown is None:
