@@ -147,10 +147,10 @@ def launch(
             run.watch(APP_TEXT)
             run.watch(READY_TEXT)
             run.wait_for(lambda r: r.first_text is not None, timeout)
-            typed = len(run.text)
+            typed = run.length
             run.send(PROBE.encode())
             ready = run.wait_for(PROBE, timeout, since=typed)
-            since = len(run.text)
+            since = run.length
             run.send(b"\r")
             sent = run.wait_for(lambda r: turn_started(r.text[since:]), timeout)
             if run.wait_for(APP_TEXT, timeout) is not None:

@@ -96,7 +96,7 @@ def run_client(
             seen = run.wait_for(READY_TEXT, timeout)
         if seen is None:
             raise RuntimeError(f"{name} never became ready: {run.text[-300:]!r}")
-        since = len(run.text)
+        since = run.length
         cpu = run.cpu()
         if name == "acp-tui":
             run.send(b"go\r")

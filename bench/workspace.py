@@ -173,7 +173,7 @@ def stream_case(ws: Workspace, sessions: int) -> float:
                 run.drain(STEP)
             run.send(NEXT)  # back to tab 1
             run.drain(STEP)
-        since = len(run.text)
+        since = run.length
         run.send(b"go\r")
         shown = run.wait_for(MARKER, 120.0, since=since)
         if shown is None:
@@ -211,7 +211,7 @@ def switch_case(ws: Workspace, turns: int, switches: int) -> list[float]:
     with ws.open(2) as run:
         opened_everywhere(ws, run, 2)
         for turn in range(1, turns + 1):
-            since = len(run.text)
+            since = run.length
             run.send(f"prompt {turn}\r".encode())
             if run.wait_for(turn_marker(turn), 30.0, since=since) is None:
                 raise RuntimeError(f"turn {turn}: no marker: {run.text[-300:]!r}")
@@ -222,14 +222,14 @@ def switch_case(ws: Workspace, turns: int, switches: int) -> list[float]:
         last = turn_marker(turns)
         run.send(NEXT)  # tab 2
         run.drain(STEP)
-        since = len(run.text)
+        since = run.length
         run.send(b"go\r")
         if run.wait_for("OTHER-TAB-MARK", 30.0, since=since) is None:
             raise RuntimeError(f"tab 2 never answered: {run.text[-300:]!r}")
         run.drain(1.0)
         for _ in range(switches):
             for number, marker in ((1, last), (2, "OTHER-TAB-MARK")):
-                since = len(run.text)
+                since = run.length
                 typed = time.monotonic()
                 run.send(NEXT)
                 shown = run.wait_for(marker, 10.0, since=since)
