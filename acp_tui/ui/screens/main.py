@@ -396,7 +396,12 @@ class MainScreen(SessionScreenPort):
             self.query_one(Sidebar).refresh_providers()
             if self._opening is not None and session.thread.entries:  # (a load replayed them)
                 conversation = self.query_one(ConversationView)
-                collector.collect_once_replayed(conversation, lambda: conversation.placing)
+                last = session.thread.entries[-1].id
+                collector.collect_once_replayed(
+                    conversation,
+                    lambda: conversation.placing,
+                    lambda: conversation.turn_end.end_streams(last, replayed=True),
+                )
         opening = state in (SessionState.STARTING, SessionState.AUTHENTICATING)
         if opening and self._opening is None:
             self._opening = runtime.collection.opening()
