@@ -4,7 +4,8 @@
 
 Prints the `tracemalloc` allocations that grew most between the ends of turns A and B (by
 traceback, the innermost frames of acp-tui and Textual shown), then the tracked object types
-whose count grew most, each per turn.
+whose count grew most, each per turn, then the garbage the snapshot's full collection found at
+turn B by type (types minus live: what the collector had not reached, mostly frozen when alive).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 def type_counts(path: Path) -> dict[str, int]:
     counts: dict[str, int] = {}
     for line in path.read_text().splitlines():
+        if line.endswith(" collected"):  # (the first line of a ``.live`` file)
+            continue
         count, _, name = line.partition(" ")
         counts[name] = int(count)
     return counts
@@ -37,6 +40,11 @@ def main(directory: Path, first: int, last: int, top: int) -> None:
     print("tracked objects grown, per turn:")
     for name in grown:
         print(f"  {(after[name] - before.get(name, 0)) / turns:9.1f} {name} ({after[name]})")
+    live = type_counts(directory / f"turn-{last}.live")
+    garbage = {name: count - live.get(name, 0) for name, count in after.items()}
+    print(f"garbage at turn {last} (not collected yet): {sum(garbage.values())} objects")
+    for name in sorted(garbage, key=lambda name: -garbage[name])[:top]:
+        print(f"  {garbage[name]:9} {name}")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ class CheckUi:
         return next((m for m in methods if m.id == self.auth and m.type == "agent"), None)
 
     async def run_login_terminal(
-        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, *, by_user: bool = False
     ) -> int | None:
         """A check never runs a login command (no one is there to type): None."""
         return None

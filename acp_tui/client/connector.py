@@ -229,7 +229,9 @@ class Connector:
                 return GaveUp()
             if method.type == "terminal":
                 argv = [self.argv[0], *method.args]
-                code = await ui.run_login_terminal(argv, dict(method.env), self.cwd)
+                code = await ui.run_login_terminal(
+                    argv, dict(method.env), self.cwd, by_user=by_user
+                )
                 if code != 0:
                     error = f"{method.name}: the login command ended with code {code}"
                     continue

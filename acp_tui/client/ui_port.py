@@ -44,7 +44,7 @@ class ClientUi(Protocol):
         ...
 
     async def run_login_terminal(
-        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, *, by_user: bool = False
     ) -> int | None:
         """Run the agent's login command in a terminal; its exit code (None: abandoned).
 
@@ -52,6 +52,7 @@ class ClientUi(Protocol):
             argv: the command and its arguments (never a shell string).
             env: variables the agent's method adds to the environment.
             cwd: the session directory it runs in.
+            by_user: the user asked to log in (as `choose_auth_method` takes it).
         """
         ...
 

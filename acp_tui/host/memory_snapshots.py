@@ -8,7 +8,10 @@ end of each of those turns the process writes into that directory ``turn-N.types
 included, most first), then runs a full collection and writes ``turn-N.live`` (how many
 objects it collected, then the same counts) and ``turn-N.tracemalloc`` (a `tracemalloc`
 snapshot of what is live, `Snapshot.load`). The types minus the live counts are garbage the
-collector had not reached yet (frozen or old). Nothing is installed otherwise.
+collector had not reached yet (frozen or old). The app's collection hooks are set aside
+meanwhile: the bound on full collections froze what survived that collection before it was
+counted (``turn-N.live`` listed a handful of objects), and the pause log counted it as the app's.
+Nothing is installed otherwise.
 `bench/memory_diff.py` compares two turns.
 """
 
@@ -42,6 +45,8 @@ class Snapshots:
         if self.ended not in self.turns:
             return
         stem = self.directory / f"turn-{self.ended}"
+        hooks = gc.callbacks[:]  # (the app's: this collection is the bench's, not the app's:
+        gc.callbacks.clear()  # no freeze of what survives it before it is counted, no pause)
         try:
             gc.unfreeze()  # (the permanent generation is not in `gc.get_objects`)
             Path(f"{stem}.types").write_text(type_counts())
@@ -51,6 +56,7 @@ class Snapshots:
         except OSError:
             self.turns = frozenset()  # the directory is gone: stop, never fail a turn
         finally:
+            gc.callbacks[:] = hooks
             gc.freeze()
 
 

@@ -278,7 +278,7 @@ class AcpApp(WorkspaceApp):
                 if not picked.done():
                     picked.set_result(result)
 
-            tab.ui.show(SessionPicker(session, at_start=True), done)
+            tab.ui.show(SessionPicker(session, at_start=True), done, asks=False)  # (asked for)
             choice = await picked
         if choice is None:
             return await session_history.open_picked(session, None)

@@ -29,8 +29,9 @@ streaming in turn) may never leave a quiet turn end: past `MAX_UNFROZEN` objects
 freezes anyway (what that catches alive and dies later is one turn's widgets every 15 turns or
 more). Between turn ends (a `session/load` replaying a whole conversation), a full collection
 the interpreter runs by itself freezes its survivors past `MAX_UNFROZEN` as well
-(`runtime.bound_full_collections`), and once the replay has been drawn, what it left unfrozen
-is collected and frozen (`collect_once_replayed`), not walked by the first turn end after it.
+(`runtime.bound_full_collections`), and once the replay has been drawn, it settles as a turn
+end does (its widgets merged into the history and gone) and what it left unfrozen is collected
+and frozen (`collect_once_replayed`), not walked by the first turn end after it.
 
 There is no full pass over the permanent generation: it would walk the whole history (hundreds
 of milliseconds in a long session). Our own cycles are broken where their owner dies (the
@@ -62,10 +63,17 @@ from acp_tui.ui.widgets.entry_lines import EntryLines
 log = logging.getLogger(__name__)
 
 
-def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitRemove]]]) -> None:
+def collect_after(
+    widget: Widget,
+    settle: Callable[[], Awaitable[Sequence[AwaitRemove]]],
+    *,
+    replayed: bool = False,
+) -> None:
     """The turn end's collection (`runtime.collection.turn_ended`), once `settle` has put the
     turn's widgets away and the widgets it removed are gone, so their cycles are collected as
-    the turn's garbage instead of being frozen. `widget` (their parent) runs the wait."""
+    the turn's garbage instead of being frozen. `widget` (their parent) runs the wait.
+    `replayed`: the settle ends a `session/load` replay (`collect_once_replayed`), and the
+    replay's collection runs instead (`runtime.collection.replay_drawn`)."""
 
     def collect() -> None:
         release_removed_children(widget)  # (Textual's caches would keep them alive)
@@ -74,6 +82,9 @@ def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitR
             drop_rendered_lines(widget.screen)  # (strips are cycles: collected now, not frozen)
             for lines in widget.screen.query(EntryLines):
                 lines.drop_strips()
+        if replayed:
+            runtime.collection.replay_drawn()
+            return
         memory_snapshots.turn_ended()  # (only when a benchmark asks, by the environment)
         runtime.collection.turn_ended()
 
@@ -88,18 +99,24 @@ def collect_after(widget: Widget, settle: Callable[[], Awaitable[Sequence[AwaitR
     widget.call_later(settle_then_collect)  # (no task or worker of its own to outlive it)
 
 
-def collect_once_replayed(widget: Widget, placing: Callable[[], bool]) -> None:
+def collect_once_replayed(
+    widget: Widget, placing: Callable[[], bool], end_streams: Callable[[], None]
+) -> None:
     """The replay's collection (`runtime.collection.replay_drawn`), after the frame in which a
-    `session/load`'s replay has been placed (`placing()` false): its garbage collected while
-    nothing streams, and what the conversation holds frozen, instead of walked at the first
-    turn end. `widget` (the conversation) runs the wait."""
+    `session/load`'s replay has been placed (`placing()` false): `end_streams` ends it as a
+    turn end does (its last message's stream closed, the entries merged into the history, the
+    removed widgets gone, the lines dropped) and calls `collect_after(replayed=True)`: its
+    garbage collected while nothing streams, and what the conversation holds frozen, instead
+    of walked at the first turn end. (Frozen as they were on the screen, the live window's
+    widgets stayed as garbage for good once the first turn end merged them: in a pty after 300
+    turns, 15,000-70,000 objects.) `widget` (the conversation) runs the wait."""
 
-    def collect() -> None:
+    def placed() -> None:
         if not widget.is_attached:  # (the app quit meanwhile)
             return
         if placing():
-            widget.call_after_refresh(collect)
+            widget.call_after_refresh(placed)
             return
-        runtime.collection.replay_drawn()
+        end_streams()
 
-    widget.call_after_refresh(collect)
+    widget.call_after_refresh(placed)

@@ -7,6 +7,7 @@ from textual.binding import Binding
 from acp_tui.client.replay import ReplaySession
 from acp_tui.ui.app import AcpApp
 from acp_tui.ui.inspector.screen import InspectorScreen
+from acp_tui.ui.screens.main import MainScreen
 from acp_tui.ui.workspace.tabs_app import inspector_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 0.0)
@@ -39,6 +40,7 @@ class ReplayApp(AcpApp):
         self.replay.progress.subscribe(lambda _: self._show_progress())
         self.replay.rebuilt.subscribe(lambda _: self._rebind())
         self._show_progress()
+        self.call_after_refresh(self._show_progress)  # (the main screen mounted by then)
 
     def _show_progress(self) -> None:
         replay = self.replay
@@ -46,10 +48,11 @@ class ReplayApp(AcpApp):
         state = "paused" if replay.paused else "playing"
         if replay.position >= len(replay.frames):
             state = "at the end"
-        self.sub_title = (
-            f"replay {replay.position}/{len(replay.frames)} {speed} {state} "
-            "(f6 play/pause, f7/f8 step, f9/f10 ∓10%, f11 speed)"
-        )
+        position = f"{replay.position}/{len(replay.frames)} {speed} {state}"
+        self.sub_title = f"replay {position} (f6 play/pause, f7/f8 step, f9/f10 ∓10%, f11 speed)"
+        screen = self.current_tab.screen
+        if isinstance(screen, MainScreen):  # (its status bar: Textual draws no sub-title here)
+            screen.parts.status.replay = position
 
     def _rebind(self) -> None:
         """Going back built a new thread and store: new screens over them."""
@@ -60,6 +63,7 @@ class ReplayApp(AcpApp):
         if self.is_screen_installed(inspector_name(tab)):
             self.uninstall_screen(inspector_name(tab))
         self.rebuild_tab(tab)
+        self._show_progress()
         if inspecting:
             self.action_inspector()
 

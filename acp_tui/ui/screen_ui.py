@@ -130,13 +130,15 @@ class ScreenUi:
         return await self.ask_screen(screen, asks=not by_user)
 
     async def run_login_terminal(
-        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, *, by_user: bool = False
     ) -> int | None:
         """Run the agent's login command in `LoginTerminalScreen`; its exit code, or None when
-        abandoned."""
+        abandoned (`by_user`: a login the user asked for, which waits on nobody: its tab does
+        not say "needs you")."""
         from acp_tui.ui.screens.auth import LoginTerminalScreen
 
-        return await self.ask_screen(LoginTerminalScreen(argv, env, str(cwd)))
+        screen = LoginTerminalScreen(argv, env, str(cwd))
+        return await self.ask_screen(screen, asks=not by_user)
 
     async def review_write(self, path: Path, diff: FileDiff) -> ReviewedWrite | None:
         """Show a held write in `WriteReviewScreen`; what to write, or None to reject."""

@@ -44,7 +44,9 @@ class InteropUi:
             return None
         return next((m for m in methods if m.id == self.auth), None)
 
-    async def run_login_terminal(self, argv: Any, env: Any, cwd: Any) -> None:
+    async def run_login_terminal(
+        self, argv: Any, env: Any, cwd: Any, *, by_user: bool = False
+    ) -> None:
         return None
 
     async def review_write(self, path: Path, diff: Any) -> ReviewedWrite | None:

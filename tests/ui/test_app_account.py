@@ -110,3 +110,34 @@ async def test_no_account_row_is_built_until_the_agent_tells_a_state(tmp_path: P
         assert h.session.auth_status is None
         assert not section.display
         assert list(section.children) == []
+
+
+async def test_a_terminal_login_the_user_asked_for_does_not_say_needs_you(tmp_path: Path) -> None:
+    """The login command of a "Log in…": its terminal waits on the user, not the user on it. Its
+    tab read "needs you" (the login choice before it did not)."""
+    from acp_tui.ui.screens.auth import AuthMethodScreen, LoginTerminalScreen
+    from acp_tui.ui.widgets.account_section import AccountAction
+    from acp_tui.ui.workspace.tab import TabState
+
+    init = initialize_ok(auth={"status": {}})
+    init["respond"]["authMethods"] = [{
+        "id": "term", "name": "In a terminal", "type": "terminal",
+        "args": ["-c", "import sys; sys.stdin.readline()"],  # (the agent's program: Python)
+    }]  # fmt: skip
+    agent = write_scenario(tmp_path, [
+        init,
+        {"expect": "auth/status", "respond": {"state": "unauthenticated", "accounts": []}},
+        new_session_ok(),
+    ])  # fmt: skip
+    async with run_app(agent.argv, fixed_cwd(tmp_path)) as h:
+        await h.until(lambda: "not logged in" in shown(h), "the login state")
+        await h.settle()
+        h.one(AccountSection).query_one("#account-login", AccountAction).focus()
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, AuthMethodScreen), "the login choice")
+        await h.pilot.press("enter")
+        await h.until(lambda: isinstance(h.app.screen, LoginTerminalScreen), "the terminal")
+        tab = h.app.current_tab
+        assert tab.ui.pending == 0 and tab.state is not TabState.NEEDS_YOU
+        await h.pilot.press("ctrl+g")  # (abandoned)
+        await h.until(lambda: not isinstance(h.app.screen, LoginTerminalScreen), "abandoned")

@@ -251,3 +251,27 @@ async def test_a_prompt_sent_while_the_agent_starts_goes_out_once_it_is_ready(
         await h.settle()
         assert prompt_texts(h) == ["typed before the agent was ready"]
         assert not h.session.queue
+
+
+async def test_the_queues_buttons_take_only_their_labels_width_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    """At 80 columns Textual's 16-column minimum gave a queued prompt's "edit" and "✕" 32
+    columns, its text what was left."""
+    from textual.widgets import Button
+
+    steps = [initialize_ok(), session_with_modes(), expect_prompt("p1"), gate(), end_turn("p1"),
+             expect_prompt("p2"), end_turn("p2")]  # fmt: skip
+    agent = write_scenario(tmp_path, steps)
+    async with run_app(agent.argv, fixed_cwd(tmp_path), size=(80, 24)) as h:
+        await h.type_prompt("first")
+        await h.until(lambda: h.session.turn_running, "the first turn")
+        await h.type_prompt("second")
+        await h.until(lambda: len(h.all(QueuedItem)) == 1, "a queued prompt")
+        await h.pilot.pause()
+        item = h.one(QueuedItem)
+        widths = [button.outer_size.width for button in item.query(Button)]
+        assert sum(widths) <= 12, widths
+        assert item.query_one(Static).size.width >= item.size.width - 14
+        await h.through_gates(1)
+        await h.settle()

@@ -12,6 +12,7 @@ from acp_tui.thread.entries import MessageEntry, ToolCallEntry
 from acp_tui.ui.inspector.screen import InspectorScreen
 from acp_tui.ui.replay_app import ReplayApp
 from acp_tui.ui.screens.main import MainScreen
+from acp_tui.ui.widgets.status_bar import StatusBar
 
 SIZE = (120, 36)
 
@@ -199,3 +200,24 @@ async def test_a_hostile_recording_plays_with_its_bad_lines_skipped_and_noted(
         assert any("not a log entry" in text and "2 lines (1, 13)" in text for text in shown)
         await pilot.press("ctrl+q")
         await until(pilot, lambda: not app.is_running)
+
+
+async def test_the_footer_reads_the_replays_keys_and_the_status_bar_its_place(
+    tmp_path: Path,
+) -> None:
+    """f6-f8 are the replay's (its priority bindings, asked first): the footer read the main
+    screen's f6 "model" and left f7 and f8 out; the place in the recording was only in the
+    app's sub-title, which nothing draws."""
+    app = app_for(recording(tmp_path), tmp_path, paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f8", "f8")
+        await pilot.pause()
+        shown = app.screen.active_bindings
+        assert [shown[key].binding.action for key in ("f6", "f7", "f8")] == [
+            "replay_pause",
+            "replay_step(-1)",
+            "replay_step(1)",
+        ]
+        assert all(shown[key].node is app for key in ("f6", "f7", "f8"))
+        status = app.screen.query_one(StatusBar).render().plain
+        assert "frame 2/11 x1 paused" in status, status

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gc
 import sys
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.dom import DOMNode
 
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.ui import runtime
@@ -110,3 +112,38 @@ async def test_the_full_collections_while_a_load_replays_walk_a_bounded_number(
         gc.callbacks.remove(counted)
     assert walked and max(walked) <= 2 * runtime.MAX_UNFROZEN, walked
     assert len(walked) >= 3, walked  # (the replay made well over 70,000 objects)
+
+
+async def test_the_replays_freeze_keeps_no_widget_the_first_turn_end_merges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: runtime.CollectorPolicy
+) -> None:
+    """The replay's collection froze the conversation's live window as it was on the screen
+    (its last 40-80 entries' widgets): the first turn end merged them into the history, and
+    they stayed in the permanent generation as garbage no collection walks (in a pty after
+    300 turns, 15,000-70,000 objects). Now the replay settles as a turn end does first."""
+    frozen_nodes: weakref.WeakSet[DOMNode] = weakref.WeakSet()
+    freeze, replay_drawn = gc.freeze, policy.replay_drawn
+
+    def freezing_replay() -> None:
+        def counted_freeze() -> None:
+            frozen_nodes.update(o for o in gc.get_objects() if isinstance(o, DOMNode))
+            freeze()
+
+        monkeypatch.setattr(gc, "freeze", counted_freeze)
+        try:
+            replay_drawn()
+        finally:
+            monkeypatch.setattr(gc, "freeze", freeze)
+
+    monkeypatch.setattr(policy, "replay_drawn", freezing_replay)
+    async with run_app(replay_agent(tmp_path), tmp_path, app_kwargs=OPEN_LOADED) as h:
+        await h.settle()
+        await h.until(lambda: policy.replays == 1, "the replay's collection")
+        for turn in range(1, 3):
+            await h.prompt(f"new {turn}")
+            await h.settle()
+        alive = len(frozen_nodes)
+        gc.unfreeze()
+        gc.collect()
+        stranded = alive - len(frozen_nodes)
+    assert stranded == 0, f"{stranded} of the {alive} nodes the replay froze were garbage"

@@ -131,3 +131,19 @@ async def test_keys_typed_as_the_picker_appears_answer_nothing_there(tmp_path: P
         await h.until(lambda: prompts(h), "the prompt sent")
         assert prompts(h) == [("old-3", "update the docs")]
         await h.settle()
+
+
+async def test_the_picker_the_user_asked_for_does_not_say_needs_you(tmp_path: Path) -> None:
+    """`--resume` alone is the user asking for the picker: its tab read "needs you", which is
+    for the agent asking (a permission, a login it demands)."""
+    from acp_tui.ui.workspace.tab import TabState
+
+    new = {"expect": "session/new", "respond": {"sessionId": "sess-9"}}
+    agent = scenario(tmp_path, new)
+    cwd = fixed_cwd(tmp_path)
+    async with run_app(agent.argv, cwd, wait_ready=False, app_kwargs=picking()) as h:
+        await picker_shown(h, cwd)
+        tab = h.app.current_tab
+        assert tab.ui.pending == 0 and tab.state is not TabState.NEEDS_YOU
+        await h.pilot.press("escape")
+        await h.ready()

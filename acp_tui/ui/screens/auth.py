@@ -125,6 +125,8 @@ class LoginTerminalScreen(ModalScreen[int | None]):
         self.env = dict(env)
         self.cwd = cwd
         self._host: object | None = None
+        self._abandoned = False
+        """ctrl+g: the command is being killed, and its exit is no result (`action_abandon`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -168,6 +170,8 @@ class LoginTerminalScreen(ModalScreen[int | None]):
         assert isinstance(host, TerminalHost)
         request = TerminalRequest(session_id="login", terminal_id=terminal_id)
         result = await host.wait_for_exit(request)
+        if self._abandoned:  # (killed by ctrl+g, which dismisses: a second dismissal popped
+            return  # the main screen's stack bare, and the app failed)
         code = result.get("exitCode")
         self.dismiss(code if isinstance(code, int) else 1)
 
@@ -175,6 +179,9 @@ class LoginTerminalScreen(ModalScreen[int | None]):
         """Kill the login command and its terminal, then dismiss without a result."""
         from acp_tui.host.terminals import TerminalHost
 
+        if self._abandoned:
+            return
+        self._abandoned = True
         if isinstance(self._host, TerminalHost):
             await self._host.close_all()
         self.dismiss(None)

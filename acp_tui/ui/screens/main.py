@@ -30,6 +30,7 @@ from acp_tui.ui.screens.settings_actions import SettingsActions
 from acp_tui.ui.screens.sidebar_fit import SidebarFit
 from acp_tui.ui.screens.status_text import activity_text, describe_usage
 from acp_tui.ui.session_actions import fork_entries, logout_entries
+from acp_tui.ui.textual_internals import priority_bindings
 from acp_tui.ui.toast_pacer import ToastPacer
 from acp_tui.ui.widgets.composer import Composer
 from acp_tui.ui.widgets.conversation import ConversationView
@@ -184,7 +185,22 @@ class MainScreen(SessionScreenPort):
             if found.node is self.app and found.binding.action in self.FOOTER_FIRST
         }
         focused = {k: f for k, f in ordered.items() if f.node not in (self, self.app)}
-        return {**focused, **first, **ordered}
+        return self._keys_the_app_takes({**focused, **first, **ordered})
+
+    def _keys_the_app_takes(self, found: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+        """A key the app binds with priority is the app's (Textual asks it first): the footer
+        says what it does there, not what the screen would (the `--replay` viewer's f6-f8
+        read "model" and nothing while they played, paused and stepped)."""
+        app = self.app
+        for key, binding in priority_bindings(app):
+            shown = found.get(key)
+            if shown is None or shown.node is app:
+                continue
+            action = binding.action.partition("(")[0]
+            if app.check_action(action, ()) is False:
+                continue
+            found[key] = ActiveBinding(app, binding, True, binding.tooltip)
+        return found
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that do nothing now leave the footer (and the key to whoever else binds it):
@@ -396,7 +412,12 @@ class MainScreen(SessionScreenPort):
             self.query_one(Sidebar).refresh_providers()
             if self._opening is not None and session.thread.entries:  # (a load replayed them)
                 conversation = self.query_one(ConversationView)
-                collector.collect_once_replayed(conversation, lambda: conversation.placing)
+                last = session.thread.entries[-1].id
+                collector.collect_once_replayed(
+                    conversation,
+                    lambda: conversation.placing,
+                    lambda: conversation.turn_end.end_streams(last, replayed=True),
+                )
         opening = state in (SessionState.STARTING, SessionState.AUTHENTICATING)
         if opening and self._opening is None:
             self._opening = runtime.collection.opening()

@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.binding import Binding
     from textual.css.styles import RenderStyles
     from textual.dom import DOMNode
     from textual.screen import Screen
@@ -141,6 +142,17 @@ def use_compositor(screen: Screen[Any], compositor: RowCompositor) -> None:
 def styles_key(styles: RenderStyles) -> object:
     """A value that changes whenever any rule of `styles` changes."""
     return styles._cache_key
+
+
+def priority_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
+    """The keys `node` binds with priority, with the keymap applied (Textual looks a key up in
+    the app's priority bindings first, then the screen's: the app's wins)."""
+    return [
+        (key, binding)
+        for key, bindings in node._bindings.key_to_bindings.items()
+        for binding in bindings
+        if binding.priority
+    ]
 
 
 def release_dead_widget_renders() -> None:

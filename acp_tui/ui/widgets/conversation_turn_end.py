@@ -46,6 +46,8 @@ class TurnEnd:
         self._removing: list[AwaitRemove] = []
         self._settle_pending = False
         self._settling = False
+        self._replayed = False
+        """The settle pending ends a `session/load` replay (`end_streams(replayed=True)`)."""
 
     def mounting(self, mount: AwaitMount) -> None:
         """A widget mounts: the turn settles once it has."""
@@ -55,13 +57,16 @@ class TurnEnd:
         """A widget is removed: the turn end's collection waits until it is gone."""
         self._removing.append(removal)
 
-    def end_streams(self, last: int) -> None:
+    def end_streams(self, last: int, *, replayed: bool = False) -> None:
         """The turn ended: the messages streaming up to entry `last` close their documents now
         (their last lines drawn at once, in the height they have); once that frame is drawn
         they are redrawn from data (a full render of a long message, see `finish_streaming`)
-        and the turn settles (after the next refresh if none was streaming)."""
+        and the turn settles (after the next refresh if none was streaming). `replayed`: a
+        `session/load` replay has been placed, and settles as a turn end does before the
+        replay's collection (`collector.collect_once_replayed`)."""
         settle = not self._settle_pending  # turns ending in a burst (a replay) settle once
         self._settle_pending = True
+        self._replayed = self._replayed or replayed
         streaming = self._shown.streaming
         views = [
             view
@@ -105,7 +110,8 @@ class TurnEnd:
     def _turn_settled(self) -> None:
         self._settle_pending = False
         self._settling = True
-        collector.collect_after(self._view, self._settle)
+        replayed, self._replayed = self._replayed, False
+        collector.collect_after(self._view, self._settle, replayed=replayed)
 
     async def _settle(self) -> list[AwaitRemove]:
         """The finished entries join the frozen history; returns the removals to wait for."""

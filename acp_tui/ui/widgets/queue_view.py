@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -69,6 +70,11 @@ class QueuedItem(Horizontal, can_focus=True):
         self.post_message(self.RemoveRequested(self.item))
 
 
+NARROW = 100
+"""Below this many columns the queue's buttons take only their labels' width (at 80 columns
+Textual's 16-column minimum gave "edit" and "✕" 32 of the 80)."""
+
+
 class QueueView(Vertical):
     """The prompts waiting for the running turn to end, under the prompt."""
 
@@ -80,6 +86,7 @@ class QueueView(Vertical):
         display: none;
     }
     QueueView.-has-items { display: block; }
+    QueueView.-narrow QueuedItem > Button { min-width: 0; }
     """
 
     items: tuple[QueuedPrompt, ...] = ()
@@ -93,6 +100,9 @@ class QueueView(Vertical):
         self.mount_all(QueuedItem(item) for item in items)
         self.set_class(bool(items), "-has-items")
         self._title()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def watch_waiting_for(self) -> None:
         self._title()

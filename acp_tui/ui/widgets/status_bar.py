@@ -55,6 +55,8 @@ class StatusBar(Widget):
     queued: reactive[int] = reactive(0)
     activity: reactive[str] = reactive("")
     """v2: what `state_update` said, e.g. "idle · end_turn" or "requires action: Edit a.py"."""
+    replay: reactive[str] = reactive("")
+    """`--replay`: where the recording is, e.g. "12/68 x1 paused"."""
 
     def on_mount(self) -> None:
         """Tick four times a second (the turn's clock); `show_clock` pauses it while hidden."""
@@ -97,6 +99,8 @@ class StatusBar(Widget):
         parts: list[tuple[int, Text]] = [
             (KEEP, Text(f" {self.agent_name or 'agent'} ", style="bold reverse"))
         ]
+        if self.replay:
+            parts.append((KEEP, Text(f"  frame {self.replay}", style="bold cyan")))
         if self.title:
             parts.append((2, Text(f" {self.title}", style="bold")))
         if self.mode:
