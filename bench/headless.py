@@ -17,7 +17,9 @@ class HeadlessUi:
     ) -> None:
         return None
 
-    async def run_login_terminal(self, argv: Any, env: Any, cwd: Any) -> None:
+    async def run_login_terminal(
+        self, argv: Any, env: Any, cwd: Any, *, by_user: bool = False
+    ) -> None:
         return None
 
     async def review_write(self, path: Any, diff: Any) -> None:
