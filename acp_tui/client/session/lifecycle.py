@@ -1,5 +1,6 @@
 """Starting, restarting and closing an `AgentSession`: the start under way (a restart cancels
-it), the start watch armed, the session opened or reopened, and closing every part in order.
+it; past its bound, a stall the user may wait on), the start watch armed, the session opened
+or reopened, and closing every part in order.
 
 A part `AgentSession` owns (`AgentSession.lifecycle`); it sees the session through
 `LifecycleSession` (connecting is `connect.py`, opening a session `open.py`).
@@ -17,6 +18,7 @@ from acp_tui.client.prompt_turn import PromptTurns
 from acp_tui.client.session.open import OpeningSession, close_current_session, open_session
 from acp_tui.client.session.traffic_tap import TrafficTap
 from acp_tui.client.start_watch import StartWatch
+from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor
 
 if TYPE_CHECKING:
@@ -32,6 +34,10 @@ class LifecycleSession(OpeningSession, Protocol):
     cleanup: asyncio.Future[None] | None
     closing: bool
     announce_log: bool
+
+    @property
+    def stalled(self) -> Signal[AgentCrash | None]:
+        """Told when the start passes its bound, or is waited on again (None)."""
 
     @property
     def log_path(self) -> Path | None:
@@ -138,6 +144,23 @@ class SessionLifecycle:
         await session.tasks.close()
         session.traffic_tap.close()  # what is buffered written, the file closed
         session.set_state(SessionState.CLOSED)
+
+    @property
+    def stall(self) -> AgentCrash | None:
+        """Set while the agent has not answered `initialize` for too long, or has opened no
+        session within `start_timeout`."""
+        session = self._session
+        return session.connector.stall or session.start_watch.stall
+
+    def keep_waiting(self) -> bool:
+        """The user waits on for a start past its bound: the bound starts again (an unanswered
+        `initialize`: the warning goes, the answer is still awaited)."""
+        session = self._session
+        if session.connector.stall is not None:
+            session.connector.stall = None
+            session.stalled.emit(None)
+            return True
+        return session.start_watch.keep_waiting()
 
     async def _stop_opening(self) -> None:
         """Cancel a start still waiting for the agent (a restart while initialize hangs)."""

@@ -17,12 +17,12 @@ from typing import Any, Protocol
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.session.core import TurnDriving
+from acp_tui.client.session.routes import request_permission
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
 from acp_tui.protocol.errors import METHOD_NOT_FOUND, RpcError
 from acp_tui.protocol.models import (
-    RequestPermissionRequest,
     SessionConfigSelect,
     SessionMode,
     SessionModeState,
@@ -43,10 +43,6 @@ class V2Session(TurnDriving, Protocol):
     @property
     def state_changed(self) -> Signal[SessionState]:
         """Emits each new state."""
-
-    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        """A permission request read as v1's: asked in this tab (a subagent session's too)."""
-        ...
 
 
 log = logging.getLogger(__name__)
@@ -284,8 +280,9 @@ class V2Driver:
         connection.on_notification(methods.SESSION_UPDATE, self.reducer.apply_notification)
 
     async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
-        # as v1's: a subagent session's request is asked here too (`AgentSession`)
-        return await self.session.request_permission(params.as_v1())
+        # as v1's: a subagent session's request is asked here too
+        session = self.session
+        return await request_permission(session.thread, session.permissions, params.as_v1())
 
     def close(self) -> None:
         """Cancel the requests being answered and stop following the session."""
