@@ -2,18 +2,17 @@
 
 This is the client core the UI drives. It owns the agent process (through its `Connector`), the
 session `Thread` and the host services that answer the agent's requests, and composes its parts:
-opening a session `session/open.py`; starting, restarting and closing it `session/lifecycle.py`;
-sending, queueing and cancelling `session/turn_controls.py` (the v1 turn `prompt_turn.py`, v2's
-`v2/session.py`); the login `session/account.py`; its frames `session/traffic_tap.py`; what is
-said once at the first connect `session/start_notices.py`. It
-never imports Textual: the UI sees it as a `SessionFacade` (signals, the thread, a few actions)
-and answers questions through `ClientUi`.
+opening a session `session/open.py`; connecting, starting, restarting and closing it
+`session/lifecycle.py`; sending, queueing and cancelling `session/turn_controls.py` (the v1 turn
+`prompt_turn.py`, v2's `v2/session.py`); the login `session/account.py`; its frames
+`session/traffic_tap.py`; what is said once at the first connect `session/start_notices.py`; the
+agent's settings `session/config.py`. It never imports Textual: the UI sees it as a
+`SessionFacade` (signals, the thread, a few actions) and answers questions through `ClientUi`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from collections.abc import Sequence
 from datetime import datetime
@@ -32,22 +31,21 @@ from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.prompt_turn import PromptTurns
 from acp_tui.client.refusal_notices import RefusalNotices
-from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
+from acp_tui.client.sandbox_setup import sandbox_request, session_sandbox
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
 from acp_tui.client.session.account import Account
 from acp_tui.client.session.lifecycle import SessionLifecycle
 from acp_tui.client.session.open import (
-    apply_session_setup,
+    adopt_fork,
     close_current_session,
     open_existing,
-    open_session,
+    open_new,
 )
-from acp_tui.client.session.routes import install_handlers, v1_routes
+from acp_tui.client.session.routes import install_handlers
 from acp_tui.client.session.start_notices import StartNotices
 from acp_tui.client.session.traffic_tap import TrafficTap
 from acp_tui.client.session.turn_controls import TurnControls
-from acp_tui.client.start_watch import StartWatch
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReport
@@ -68,7 +66,7 @@ from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
-from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
+from acp_tui.sandbox.policy import SandboxRequest
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
@@ -76,12 +74,7 @@ from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver
-    from acp_tui.protocol.models import (
-        ForkSessionResponse,
-        ProviderInfo,
-    )
-
-log = logging.getLogger(__name__)
+    from acp_tui.protocol.models import ForkSessionResponse, ProviderInfo
 
 __all__ = ["AgentSession", "command_name"]
 
@@ -144,16 +137,10 @@ class AgentSession:
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
         request = sandbox if sandbox is not None else sandbox_request(settings, None, argv)
-        self.sandbox: SandboxPolicy | None = None
-        """The sandbox the agent and its terminals run in (None: it could not be set up)."""
-        self.sandbox_error: str | None = None
-        """Why the sandbox asked for cannot be set up: the agent is then not started."""
-        try:
-            self.sandbox = plan_session_sandbox(
-                request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
-            )
-        except SandboxError as error:
-            self.sandbox_error = str(error)
+        # The sandbox the agent and its terminals run in, else why it cannot be (not started)
+        self.sandbox, self.sandbox_error = session_sandbox(
+            request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
+        )
         services = host_services(
             self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
             watchers=self.watchers, name=lambda: self.agent_name,
@@ -161,11 +148,22 @@ class AgentSession:
             sandbox=self.sandbox,
         )  # fmt: skip
         self.permissions = services.permissions
-        self.write_gate = services.write_gate
         self.fs = services.fs
         self.terminals = services.terminals
         self.changes = services.changes
         self.elicitations = services.elicitations
+        # what the UI reads of them (instead of reaching in)
+        self.written: Signal[WriteReport] = self.fs.written
+        """Each write the agent made, with how it was reviewed."""
+        self.change_log: ChangeLog = self.fs.changes
+        """Every write of the session, revertible."""
+        self.reverts: Reverts = self.fs.reverts
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        self.turn_changes: TurnChanges = self.changes.turns
+        """What each turn changed on disk (summaries, reverting a turn)."""
+        self.permission_asked: Signal[PendingPermission] = self.permissions.presented
+        self.elicitation_asked: Signal[PendingElicitation] = self.elicitations.presented
+        """Each permission request, each elicitation, the user must answer."""
         self.prompts = PromptQueue()
         self.turns = PromptTurns(self)
         self.state = SessionState.STARTING
@@ -180,8 +178,8 @@ class AgentSession:
         self.state_changed: Signal[SessionState] = Signal("session state")
         self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
-        self.traffic_tap = TrafficTap(log_path, self.notices)
-        """Each frame told, recorded and written to the `--log` file."""
+        self.traffic_tap = TrafficTap(log_path, self.notices, self.fs.own_files, log_base)
+        """Each frame told, recorded and written to the `--log` file (an own file of acp-tui's)."""
         self.traffic: Signal[TrafficEvent] = self.traffic_tap.traffic
         self.traffic_store = self.traffic_tap.store
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
@@ -193,9 +191,6 @@ class AgentSession:
             self.notices, cwd=self.cwd, sandbox=self.sandbox, log_path=log_path
         )
         """The sandbox's notice and a `--log` file the agent can read, told at the first connect."""
-        if log_path is not None:
-            # acp-tui's own files, never changes of the session: this log and every tab's
-            self.fs.own_files.add_tab_logs(log_base if log_base is not None else log_path)
         self.connector = Connector(
             self.argv,
             self.cwd,
@@ -214,15 +209,6 @@ class AgentSession:
         self.stalled = self.connector.stalled
         """The stall set (initialize unanswered for too long, or no session past the start's
         bound), or cleared (None)."""
-        self.start_watch = StartWatch(
-            self.tasks,
-            seconds=lambda: self.settings.start_timeout,
-            state=lambda: self.state,
-            state_changed=self.state_changed,
-            stalled=self.stalled,
-            stderr_tail=self.stderr_tail,
-            step=lambda: self.phase,
-        )
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
         self.closing = False
         self.protocol_version = 1
@@ -239,7 +225,7 @@ class AgentSession:
         self.thread.subscribe(self.refusals.on_change)
         self.tasks.failed.subscribe(self._on_task_failure)
         self.lifecycle = SessionLifecycle(self)
-        """Starting, restarting and closing the session."""
+        """Starting (its bound watched), restarting and closing the session."""
         self.controls = TurnControls(self)
         """The work under way as the user steers it (send, queue, cancel)."""
         self.account = Account(self)
@@ -259,9 +245,8 @@ class AgentSession:
 
     @property
     def agent_name(self) -> str:
-        """The agent's name for people: its title or name from `initialize`, else the name it
-        was launched by (a preset's, the demo's), else the command's name.
-        """
+        """The agent's title or name from `initialize`, else the one it was launched by (a
+        preset's, the demo's), else the command's name."""
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name or self.launch_name or command_name(self.argv)
@@ -274,7 +259,7 @@ class AgentSession:
     @property
     def starting_since(self) -> float | None:
         """When the start (or restart) under way began (`time.monotonic`); None once it ended."""
-        return self.start_watch.started_at
+        return self.lifecycle.start_watch.started_at
 
     def keep_waiting(self) -> bool:
         """The user waits on for a start past its bound: the bound starts again."""
@@ -309,11 +294,6 @@ class AgentSession:
         return self.controls.turn_running
 
     @property
-    def can_load_session(self) -> bool:
-        """Whether a restart can continue the session (v1 session/load, v2 session/resume)."""
-        return self.agent_capabilities.load_session or self.v2 is not None
-
-    @property
     def speaks_v2(self) -> bool:
         """The agent answered `initialize` with ACP v2."""
         return self.v2 is not None
@@ -329,52 +309,18 @@ class AgentSession:
     # ------------------------------------------------ what the UI reads (instead of reaching in)
 
     @property
-    def written(self) -> Signal[WriteReport]:
-        """Each write the agent made, with how it was reviewed."""
-        return self.fs.written
-
-    @property
-    def turn_changes(self) -> TurnChanges:
-        """What each turn changed on disk (summaries, reverting a turn)."""
-        return self.changes.turns
-
-    @property
-    def change_log(self) -> ChangeLog:
-        """Every write of the session, revertible."""
-        return self.fs.changes
-
-    @property
-    def reverts(self) -> Reverts:
-        """The user's reverts, written through the file host (lock, walk, boundary)."""
-        return self.fs.reverts
-
-    @property
     def rules(self) -> RulesStore | None:
         """The project's remembered permission rules (None: nothing is remembered)."""
         return self.permissions.rules
 
-    @property
-    def permission_asked(self) -> Signal[PendingPermission]:
-        """Each permission request the user must answer."""
-        return self.permissions.presented
-
-    @property
-    def elicitation_asked(self) -> Signal[PendingElicitation]:
-        """Each elicitation the user must answer."""
-        return self.elicitations.presented
-
     async def write_export(
         self, path: Path, text: str, *, who: str = "The export", typed: bool = False
     ) -> Path:
-        """Write an export of the user's through the file host (walk, boundary, atomic, an own
-        file of acp-tui's); the real path written, else `OwnWriteError`. `who` names the writer
-        in the boundary's question; `typed`: the user typed the path (outside the roots as
-        typed, it is not asked about)."""
+        """Write an export of the user's through the file host (an own file of acp-tui's)."""
         return await self.fs.own_writes.write(path, text.encode("utf-8"), who=who, typed=typed)
 
     async def save_screenshot(self, svg: str) -> Path:
-        """Save a screenshot (SVG) under acp-tui's state directory through the file host (an own
-        file of acp-tui's, locked, atomic); the path written, else `OwnWriteError`."""
+        """Save a screenshot (SVG) under acp-tui's state directory through the file host."""
         path = screenshot_path(datetime.now())
         return await self.fs.own_writes.write_app_file(path, svg.encode("utf-8"))
 
@@ -399,8 +345,7 @@ class AgentSession:
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
-        self.turns.carried = []
-        return await open_session(self, load=False)
+        return await open_new(self)
 
     async def open_existing(self, session_id: str, *, resume: bool) -> bool:
         """Open another session in a fresh thread: `session/resume` (no replay) or
@@ -408,15 +353,8 @@ class AgentSession:
         return await open_existing(self, session_id, resume=resume)
 
     def adopt_fork(self, session_id: str, result: ForkSessionResponse) -> None:
-        """Go on in the session `session/fork` made; the thread stays: it is the fork's history.
-        What the answer leaves out stays as it was.
-
-        Args:
-            session_id: the fork's id.
-            result: the agent's answer to `session/fork` (modes, config options, models).
-        """
-        self.session_id = session_id
-        apply_session_setup(self.thread, result, keep_missing=True)
+        """Go on in the session `session/fork` made (`open.adopt_fork`)."""
+        adopt_fork(self, session_id, result)
 
     def carry_into_next_prompt(self, blocks: list[dict[str, Any]]) -> None:
         """ACP content `blocks` the next prompt starts with (a conversation continued)."""
@@ -429,18 +367,7 @@ class AgentSession:
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
         `crash` set) on failure."""
-        self.start_notices.tell()
-        connection = await session_connect.connect(self)
-        if connection is None:
-            return False
-        self.account.ask_status()
-        if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
-            if self.v2 is None:
-                from acp_tui.client.v2.session import V2Driver  # (v2 only: not at launch)
-
-                self.v2 = V2Driver(self)
-            self.v2.install_routes(connection, v1_routes(self).methods)
-        return True
+        return await self.lifecycle.connect()
 
     async def teardown(self) -> None:
         """Stop the agent (questions cancelled, terminals closed), keeping the session."""
@@ -565,5 +492,5 @@ class AgentSession:
             if hint is not None:  # (before the state is told: the banner's notices include it)
                 self.notices.emit(Notice(hint, "warning"))
         if state not in (SessionState.STARTING, SessionState.AUTHENTICATING):
-            self.start_watch.settled()
+            self.lifecycle.start_watch.settled()
         self.state_changed.emit(state)

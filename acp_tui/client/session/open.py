@@ -1,7 +1,7 @@
 """Opening and closing an ACP session on a connected agent: `session/new`, `session/load`,
 `session/resume` (v2: `session/resume` with `replayFrom` for a load), the login loop an
 `AUTH_REQUIRED` answer starts, what the answer sets up (modes, config options, models),
-`session/close`, and another session opened in the same tab. Functions over an
+`session/close`, and another session opened (or a fork adopted) in the same tab. Functions over an
 `OpeningSession` (what they need of the session); the session decides what a failure means."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.models import SessionSetup
+    from acp_tui.protocol.models import ForkSessionResponse, SessionSetup
 
 
 class OpeningSession(McpSession, StateMachine, Caller, Protocol):
@@ -102,6 +102,12 @@ class ReopeningSession(OpeningSession, Protocol):
 
 
 log = logging.getLogger(__name__)
+
+
+async def open_new(session: ReopeningSession) -> bool:
+    """`session/new` on the connected agent: what the last prompt carried is dropped."""
+    session.turns.carried = []
+    return await open_session(session, load=False)
 
 
 async def open_existing(session: ReopeningSession, session_id: str, *, resume: bool) -> bool:
@@ -192,6 +198,19 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
     session.phase = "idle"  # a crash from now on is not "during session/new"
     session.set_state(SessionState.READY)
     return True
+
+
+def adopt_fork(session: OpeningSession, session_id: str, result: ForkSessionResponse) -> None:
+    """Go on in the session `session/fork` made; the thread stays: it is the fork's history.
+    What the answer leaves out stays as it was.
+
+    Args:
+        session: the tab's session.
+        session_id: the fork's id.
+        result: the agent's answer to `session/fork` (modes, config options, models).
+    """
+    session.session_id = session_id
+    apply_session_setup(session.thread, result, keep_missing=True)
 
 
 def apply_session_setup(

@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.session.core import TurnDriving
+from acp_tui.client.session.core import DrivenSession
 from acp_tui.client.session.routes import request_permission
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
@@ -30,20 +30,9 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import Router, v2_client_requests
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import MessageEntry
 from acp_tui.thread.v2.updates import PendingPrompt, V2Reducer
-
-
-class V2Session(TurnDriving, Protocol):
-    """What the v2 driver needs of its session besides a driver's (`TurnDriving`): the state
-    signal its prompts follow."""
-
-    @property
-    def state_changed(self) -> Signal[SessionState]:
-        """Emits each new state."""
-
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +42,7 @@ MODE_CATEGORY = "mode"
 class V2Driver:
     """Prompts, queue, cancel and modes of one v2 session; the thread's updates go to `reducer`."""
 
-    def __init__(self, session: V2Session) -> None:
+    def __init__(self, session: DrivenSession) -> None:
         self.session = session
         self.reducer = V2Reducer(
             session.thread, on_placed=self._placed, on_terminal_cancel=self._cancel_terminal
