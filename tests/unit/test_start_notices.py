@@ -64,3 +64,14 @@ def test_the_sandbox_notice_and_the_log_are_told_together_once(tmp_path: Path) -
     start.tell()
     start.tell()
     assert [notice.text.split(" ")[0] for notice in seen] == ["no", "The"]
+
+
+def test_a_link_planted_at_the_log_path_is_not_followed(tmp_path: Path) -> None:
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    (project / "traffic.jsonl").symlink_to(elsewhere / "victim")
+    text = exposed_log(project / "traffic.jsonl", project, None)
+    assert text is not None and str(project / "traffic.jsonl") in text and "victim" not in text
+    (elsewhere / "traffic.jsonl").symlink_to(project / "victim")
+    assert exposed_log(elsewhere / "traffic.jsonl", project, None) is None

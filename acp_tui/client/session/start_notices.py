@@ -27,7 +27,8 @@ def exposed_log(log_path: Path, cwd: Path, sandbox: SandboxPolicy | None) -> str
         cwd: the session directory (the project).
         sandbox: the sandbox the agent runs in (its writable directories), if any.
     """
-    log = log_path.resolve()
+    # (its directory resolved, not a link planted at the path: the log refuses to follow one)
+    log = log_path.parent.resolve() / log_path.name
     writable = sandbox.writable if sandbox is not None and sandbox.active else ()
     if log.is_relative_to(cwd.resolve()):
         where = "is inside the project: the agent and the commands it runs can read it"
