@@ -83,7 +83,10 @@ class AuthStatusSession(Protocol):
     """What following the agent's login state needs of the session."""
 
     auth_status: AuthStatus | None
-    agent_capabilities: AgentCapabilities
+
+    @property
+    def agent_capabilities(self) -> AgentCapabilities:
+        """What the agent said it can do (`auth.status`)."""
 
     @property
     def auth_status_changed(self) -> Signal[AuthStatus]:

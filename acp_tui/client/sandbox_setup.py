@@ -13,7 +13,7 @@ from acp_tui.host.local_files import read_regular_text
 from acp_tui.presets import Preset
 from acp_tui.sandbox.agent_dirs import program_id
 from acp_tui.sandbox.modes import SandboxMode
-from acp_tui.sandbox.policy import SandboxPolicy, SandboxRequest, plan_sandbox
+from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest, plan_sandbox
 
 
 class SandboxSettings(Protocol):
@@ -114,6 +114,22 @@ def worktree_git_dirs(cwd: Path) -> list[Path]:
         found = [gitdir, *(common / part for part in ("objects", "refs", "logs"))]
         return [path for path in found if path.is_dir()]
     return []
+
+
+def session_sandbox(
+    request: SandboxRequest,
+    cwd: Path,
+    settings: SandboxSettings,
+    argv: Sequence[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[SandboxPolicy | None, str | None]:
+    """A session's sandbox, else (None and) why the one asked for cannot be set up: the agent
+    is then not started (see `plan_session_sandbox`)."""
+    try:
+        return plan_session_sandbox(request, cwd, settings, argv, environ=environ), None
+    except SandboxError as error:
+        return None, str(error)
 
 
 def plan_session_sandbox(

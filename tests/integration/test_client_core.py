@@ -148,7 +148,7 @@ async def test_v2_start_prompt_and_logout_offer(tmp_path: Path) -> None:
     async with driven(tmp_path, protocol=2) as d:
         session = d.session
         assert session.speaks_v2 and session.protocol_version == 2
-        assert session.can_load_session
+        assert session.lifecycle.can_load_session
         assert await d.turn("/help") == "end_turn"
         assert "/edit" in d.agent_text()
         assert session.queue == []  # the prompt was placed by the agent's user_message

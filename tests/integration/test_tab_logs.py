@@ -72,6 +72,8 @@ async def test_a_link_planted_at_a_later_tabs_log_is_not_followed_and_said(
         await second.close()
     assert victim.read_text() == "keep\n"
     warned = [n for n in notices if n.severity == "warning"]
+    exposed = warned.pop(0)  # (the log is inside the project: `start_notices.py` says so)
+    assert exposed.text.startswith(f"The --log file {tab_log_path(log, 2)} is inside")
     assert [n.text for n in warned] == [
         f"This tab's ACP traffic is not logged: {tab_log_path(log, 2)}: "
         "is or goes through a symbolic link: not followed"

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.routes import v1_routes
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.terminals import TerminalHost
@@ -100,11 +99,11 @@ def test_a_method_cannot_be_routed_with_another_methods_model() -> None:
 
 class _Handlers:
     """What `v1_routes` reads of a session, with the host services' methods unbound (their
-    annotations are what is checked)."""
+    annotations are what is checked; the permission handler's own, its thread and broker bound)."""
 
     fs = FileSystemHost
     terminals = TerminalHost
-    request_permission = AgentSession.request_permission
+    thread = permissions = None
 
 
 def test_each_session_handler_takes_the_model_its_method_is_validated_by() -> None:

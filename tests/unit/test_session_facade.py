@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import acp_tui
+from acp_tui.client.events import QueuedPrompt
 from acp_tui.client.session.agent_session import AgentSession
 from acp_tui.client.session.facade import SessionFacade
 from bench.headless import HeadlessUi
@@ -21,6 +22,15 @@ def test_agent_session_is_a_facade(tmp_path: Path) -> None:
     facade: SessionFacade = session  # mypy: AgentSession implements the protocol
     assert facade.agent_name == "true" and facade.cwd == tmp_path.resolve()
     assert not facade.speaks_v2 and facade.terminal_lookup("t1") is None
+    # what its parts answer for it, on a session not started yet: a prompt waits for the
+    # session to open and can be taken back; no start under way, no login state, no logout
+    told: list[list[QueuedPrompt]] = []
+    facade.queue_changed.subscribe(told.append)
+    queued = facade.submit("hello")
+    assert queued is not None and not facade.turn_running
+    assert facade.remove_queued(queued.id) and told[-1] == []
+    assert facade.stall is None and facade.starting_since is None
+    assert facade.auth_status is None and not facade.can_logout
 
 
 def test_screens_and_widgets_do_not_import_the_session_class() -> None:

@@ -43,7 +43,12 @@ class FakeSession:
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     mcp_sent: list[dict[str, Any]] = field(default_factory=list)
     notices: Signal[Notice] = field(default_factory=lambda: Signal("notices"))
-    modes_set: list[str] = field(default_factory=list)
+    v2: None = None
+
+    @property
+    def connection(self) -> Connection:
+        """The fake is its own connection."""
+        return cast(Connection, self)
 
     @property
     def api(self) -> AgentApi:
@@ -56,10 +61,6 @@ class FakeSession:
         if isinstance(answer, BaseException):
             raise answer
         return answer
-
-    async def set_mode(self, mode_id: str) -> str | None:
-        self.modes_set.append(mode_id)
-        return None
 
 
 METHOD = AuthMethodInfo("key", "API key", None, "agent")
@@ -148,11 +149,12 @@ async def test_choose_mode_uses_the_mode_option_when_the_agent_has_no_modes() ->
     session = FakeSession()
     session.thread.set_config_options([MODE_OPTION])
     assert await session_config.choose_mode(session, "code") is None
+    assert [method for method, _ in session.sent] == ["session/set_config_option"]
     assert session.sent[0][1]["configId"] == "mode"
-    assert session.modes_set == []
     plain = FakeSession()
     assert await session_config.choose_mode(plain, "code") is None
-    assert plain.modes_set == ["code"] and plain.sent == []
+    assert plain.sent == [("session/set_mode", {"sessionId": "s1", "modeId": "code"})]
+    assert plain.thread.current_mode_id == "code"
 
 
 # ---- providers ----------------------------------------------------------------------------------

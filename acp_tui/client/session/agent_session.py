@@ -1,27 +1,28 @@
 """One agent process and one ACP session: connect, open, prompt, cancel, restart, close.
 
 This is the client core the UI drives. It owns the agent process (through its `Connector`), the
-session `Thread` and the host services that answer the agent's requests, and wires them; opening
-a session is `session/open.py`, starting, restarting and closing it `session/lifecycle.py`, its
-frames `session/traffic_tap.py`, the v1 turn `prompt_turn.py`, v2's lifecycle `v2/session.py`. It
-never imports Textual: the UI sees it as a `SessionFacade` (signals, the thread, a few actions)
-and answers questions through `ClientUi`.
+session `Thread` and the host services that answer the agent's requests, and composes its parts:
+opening a session `session/open.py`; connecting, starting, restarting and closing it
+`session/lifecycle.py`; sending, queueing and cancelling `session/turn_controls.py` (the v1 turn
+`prompt_turn.py`, v2's `v2/session.py`); the login `session/account.py`; its frames
+`session/traffic_tap.py`; what is said once at the first connect `session/start_notices.py`; the
+agent's settings `session/config.py`. It never imports Textual: the UI sees it as a
+`SessionFacade` (signals, the thread, a few actions) and answers questions through `ClientUi`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.client import logout, providers
-from acp_tui.client.auth_status import AuthStatus, fetch_status, offers_status, status_received
+from acp_tui.client import providers
+from acp_tui.client.auth_status import AuthStatus
 from acp_tui.client.command_name import command_name
-from acp_tui.client.connector import Connector, GaveUp, Lost
+from acp_tui.client.connector import Connector
 from acp_tui.client.elicitation import PendingElicitation
 from acp_tui.client.events import AgentCrash, Notice, QueuedPrompt, SessionState
 from acp_tui.client.handshake import AuthMethodInfo
@@ -30,18 +31,21 @@ from acp_tui.client.prestart import Prestarted
 from acp_tui.client.prompt_queue import PromptQueue
 from acp_tui.client.prompt_turn import PromptTurns
 from acp_tui.client.refusal_notices import RefusalNotices
-from acp_tui.client.sandbox_setup import plan_session_sandbox, sandbox_request
+from acp_tui.client.sandbox_setup import sandbox_request, session_sandbox
 from acp_tui.client.session import config as session_config
 from acp_tui.client.session import connect as session_connect
+from acp_tui.client.session.account import Account
 from acp_tui.client.session.lifecycle import SessionLifecycle
 from acp_tui.client.session.open import (
-    apply_session_setup,
+    adopt_fork,
     close_current_session,
-    open_session,
+    open_existing,
+    open_new,
 )
-from acp_tui.client.session.routes import install_handlers, v1_routes
+from acp_tui.client.session.routes import install_handlers
+from acp_tui.client.session.start_notices import StartNotices
 from acp_tui.client.session.traffic_tap import TrafficTap
-from acp_tui.client.start_watch import StartWatch
+from acp_tui.client.session.turn_controls import TurnControls
 from acp_tui.client.turn_changes import TurnChanges
 from acp_tui.client.ui_port import ClientUi
 from acp_tui.client.write_review import WriteReport
@@ -56,15 +60,13 @@ from acp_tui.host.reverts import Reverts
 from acp_tui.host.screenshots import screenshot_path
 from acp_tui.host.terminals import Terminal
 from acp_tui.mcp_servers import normalize_servers
-from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import AgentApi
-from acp_tui.protocol.connection import Connection, ConnectionClosed
-from acp_tui.protocol.errors import RpcError
+from acp_tui.protocol.connection import Connection
 from acp_tui.protocol.models import AgentCapabilities, Implementation
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.protocol.traffic import TrafficEvent
 from acp_tui.safe_text import safe_text
-from acp_tui.sandbox.policy import SandboxError, SandboxPolicy, SandboxRequest
+from acp_tui.sandbox.policy import SandboxRequest
 from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor, TaskFailure
 from acp_tui.thread.thread import Thread
@@ -72,13 +74,7 @@ from acp_tui.thread.v2.agent_terminals import AgentTerminal
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver
-    from acp_tui.protocol.models import (
-        ForkSessionResponse,
-        ProviderInfo,
-        RequestPermissionRequest,
-    )
-
-log = logging.getLogger(__name__)
+    from acp_tui.protocol.models import ForkSessionResponse, ProviderInfo
 
 __all__ = ["AgentSession", "command_name"]
 
@@ -141,17 +137,10 @@ class AgentSession:
         self.thread = Thread()
         self.watchers = watchers if watchers is not None else DirectoryWatchers()
         request = sandbox if sandbox is not None else sandbox_request(settings, None, argv)
-        self.sandbox: SandboxPolicy | None = None
-        """The sandbox the agent and its terminals run in (None: it could not be set up)."""
-        self.sandbox_error: str | None = None
-        """Why the sandbox asked for cannot be set up: the agent is then not started."""
-        try:
-            self.sandbox = plan_session_sandbox(
-                request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
-            )
-        except SandboxError as error:
-            self.sandbox_error = str(error)
-        self._sandbox_told = False
+        # The sandbox the agent and its terminals run in, else why it cannot be (not started)
+        self.sandbox, self.sandbox_error = session_sandbox(
+            request, self.cwd, settings, self.argv, environ={**os.environ, **self.env_extra}
+        )
         services = host_services(
             self.thread, self.cwd, ui, settings, rules=rules, guard=self.guard, tasks=self.tasks,
             watchers=self.watchers, name=lambda: self.agent_name,
@@ -159,20 +148,28 @@ class AgentSession:
             sandbox=self.sandbox,
         )  # fmt: skip
         self.permissions = services.permissions
-        self.write_gate = services.write_gate
         self.fs = services.fs
         self.terminals = services.terminals
         self.changes = services.changes
         self.elicitations = services.elicitations
+        # what the UI reads of them (instead of reaching in)
+        self.written: Signal[WriteReport] = self.fs.written
+        """Each write the agent made, with how it was reviewed."""
+        self.change_log: ChangeLog = self.fs.changes
+        """Every write of the session, revertible."""
+        self.reverts: Reverts = self.fs.reverts
+        """The user's reverts, written through the file host (lock, walk, boundary)."""
+        self.turn_changes: TurnChanges = self.changes.turns
+        """What each turn changed on disk (summaries, reverting a turn)."""
+        self.permission_asked: Signal[PendingPermission] = self.permissions.presented
+        self.elicitation_asked: Signal[PendingElicitation] = self.elicitations.presented
+        """Each permission request, each elicitation, the user must answer."""
         self.prompts = PromptQueue()
         self.turns = PromptTurns(self)
         self.state = SessionState.STARTING
         self.phase = "start"
         """What the session is doing, for a crash's "during …" (start, initialize, prompt, …)."""
         self._session_id: str | None = None
-        self.auth_status: AuthStatus | None = None
-        """The agent's account and login state, once it told (`client/auth_status.py`)."""
-        self.auth_status_changed: Signal[AuthStatus] = Signal("auth status")
         self.agent_info: Implementation | None = None
         self.agent_capabilities = AgentCapabilities()
         self.auth_methods: list[AuthMethodInfo] = []
@@ -181,8 +178,8 @@ class AgentSession:
         self.state_changed: Signal[SessionState] = Signal("session state")
         self.queue_changed: Signal[list[QueuedPrompt]] = self.prompts.changed
         self.notices: Signal[Notice] = Signal("session notice")
-        self.traffic_tap = TrafficTap(log_path, self.notices)
-        """Each frame told, recorded and written to the `--log` file."""
+        self.traffic_tap = TrafficTap(log_path, self.notices, self.fs.own_files, log_base)
+        """Each frame told, recorded and written to the `--log` file (an own file of acp-tui's)."""
         self.traffic: Signal[TrafficEvent] = self.traffic_tap.traffic
         self.traffic_store = self.traffic_tap.store
         """Every frame of every connection, paired and checked (the inspector, `check`)."""
@@ -190,9 +187,10 @@ class AgentSession:
         """Where this session's frames are logged (`--log`; a later tab's file beside it)."""
         self.announce_log = False
         """Say where the frames go when the session starts (a later tab: its own file)."""
-        if log_path is not None:
-            # acp-tui's own files, never changes of the session: this log and every tab's
-            self.fs.own_files.add_tab_logs(log_base if log_base is not None else log_path)
+        self.start_notices = StartNotices(
+            self.notices, cwd=self.cwd, sandbox=self.sandbox, log_path=log_path
+        )
+        """The sandbox's notice and a `--log` file the agent can read, told at the first connect."""
         self.connector = Connector(
             self.argv,
             self.cwd,
@@ -211,15 +209,6 @@ class AgentSession:
         self.stalled = self.connector.stalled
         """The stall set (initialize unanswered for too long, or no session past the start's
         bound), or cleared (None)."""
-        self.start_watch = StartWatch(
-            self.tasks,
-            seconds=lambda: self.settings.start_timeout,
-            state=lambda: self.state,
-            state_changed=self.state_changed,
-            stalled=self.stalled,
-            stderr_tail=self.stderr_tail,
-            step=lambda: self.phase,
-        )
         self.cleanup: asyncio.Future[None] | None = None  # ending what a crashed agent left
         self.closing = False
         self.protocol_version = 1
@@ -236,7 +225,11 @@ class AgentSession:
         self.thread.subscribe(self.refusals.on_change)
         self.tasks.failed.subscribe(self._on_task_failure)
         self.lifecycle = SessionLifecycle(self)
-        """Starting, restarting and closing the session."""
+        """Starting (its bound watched), restarting and closing the session."""
+        self.controls = TurnControls(self)
+        """The work under way as the user steers it (send, queue, cancel)."""
+        self.account = Account(self)
+        """The agent's login state; logging in again, logging out."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -252,32 +245,25 @@ class AgentSession:
 
     @property
     def agent_name(self) -> str:
-        """The agent's name for people: its title or name from `initialize`, else the name it
-        was launched by (a preset's, the demo's), else the command's name.
-        """
+        """The agent's title or name from `initialize`, else the one it was launched by (a
+        preset's, the demo's), else the command's name."""
         info = self.agent_info
         name = info.title or info.name if info is not None else None
         return name or self.launch_name or command_name(self.argv)
 
     @property
     def stall(self) -> AgentCrash | None:
-        """Set while the agent has not answered initialize for too long, or has opened no
-        session within `start_timeout`."""
-        return self.connector.stall or self.start_watch.stall
+        """Set while the start has passed its bound (`SessionLifecycle.stall`)."""
+        return self.lifecycle.stall
 
     @property
     def starting_since(self) -> float | None:
         """When the start (or restart) under way began (`time.monotonic`); None once it ended."""
-        return self.start_watch.started_at
+        return self.lifecycle.start_watch.started_at
 
     def keep_waiting(self) -> bool:
-        """The user waits on for a start past its bound: the bound starts again (an unanswered
-        `initialize`: the warning goes, the answer is still awaited)."""
-        if self.connector.stall is not None:
-            self.connector.stall = None
-            self.stalled.emit(None)
-            return True
-        return self.start_watch.keep_waiting()
+        """The user waits on for a start past its bound: the bound starts again."""
+        return self.lifecycle.keep_waiting()
 
     def stderr_tail(self, lines: int) -> list[str]:
         """The last lines the agent wrote to stderr (made safe), none without a process."""
@@ -305,14 +291,7 @@ class AgentSession:
     @property
     def turn_running(self) -> bool:
         """Whether a prompt turn is running (v1: the turn task; v2: the thread's state)."""
-        if self.v2 is not None:
-            return self.thread.turn_running
-        return self.turns.running
-
-    @property
-    def can_load_session(self) -> bool:
-        """Whether a restart can continue the session (v1 session/load, v2 session/resume)."""
-        return self.agent_capabilities.load_session or self.v2 is not None
+        return self.controls.turn_running
 
     @property
     def speaks_v2(self) -> bool:
@@ -330,52 +309,18 @@ class AgentSession:
     # ------------------------------------------------ what the UI reads (instead of reaching in)
 
     @property
-    def written(self) -> Signal[WriteReport]:
-        """Each write the agent made, with how it was reviewed."""
-        return self.fs.written
-
-    @property
-    def turn_changes(self) -> TurnChanges:
-        """What each turn changed on disk (summaries, reverting a turn)."""
-        return self.changes.turns
-
-    @property
-    def change_log(self) -> ChangeLog:
-        """Every write of the session, revertible."""
-        return self.fs.changes
-
-    @property
-    def reverts(self) -> Reverts:
-        """The user's reverts, written through the file host (lock, walk, boundary)."""
-        return self.fs.reverts
-
-    @property
     def rules(self) -> RulesStore | None:
         """The project's remembered permission rules (None: nothing is remembered)."""
         return self.permissions.rules
 
-    @property
-    def permission_asked(self) -> Signal[PendingPermission]:
-        """Each permission request the user must answer."""
-        return self.permissions.presented
-
-    @property
-    def elicitation_asked(self) -> Signal[PendingElicitation]:
-        """Each elicitation the user must answer."""
-        return self.elicitations.presented
-
     async def write_export(
         self, path: Path, text: str, *, who: str = "The export", typed: bool = False
     ) -> Path:
-        """Write an export of the user's through the file host (walk, boundary, atomic, an own
-        file of acp-tui's); the real path written, else `OwnWriteError`. `who` names the writer
-        in the boundary's question; `typed`: the user typed the path (outside the roots as
-        typed, it is not asked about)."""
+        """Write an export of the user's through the file host (an own file of acp-tui's)."""
         return await self.fs.own_writes.write(path, text.encode("utf-8"), who=who, typed=typed)
 
     async def save_screenshot(self, svg: str) -> Path:
-        """Save a screenshot (SVG) under acp-tui's state directory through the file host (an own
-        file of acp-tui's, locked, atomic); the path written, else `OwnWriteError`."""
+        """Save a screenshot (SVG) under acp-tui's state directory through the file host."""
         path = screenshot_path(datetime.now())
         return await self.fs.own_writes.write_app_file(path, svg.encode("utf-8"))
 
@@ -400,36 +345,16 @@ class AgentSession:
 
     async def open_new(self) -> bool:
         """`session/new` on the connected agent (after `connect`)."""
-        self.turns.carried = []
-        return await open_session(self, load=False)
+        return await open_new(self)
 
     async def open_existing(self, session_id: str, *, resume: bool) -> bool:
         """Open another session in a fresh thread: `session/resume` (no replay) or
-        `session/load` (the agent replays the conversation into the new thread).
-
-        Args:
-            session_id: the session to open (from `session/list` or the history).
-            resume: `session/resume` rather than `session/load`.
-        """
-        if session_id in self.thread.sessions.children:
-            self.error = "that is a subagent session of this one: it is never opened on its own"
-            return False
-        if self.session_id is not None or self.thread.entries:
-            self.thread.reset()  # (the UI shows the reset thread on a new screen)
-        self.turns.carried = []
-        self.session_id = session_id
-        return await open_session(self, load=True, resume=resume)
+        `session/load` (the agent replays it); see `open.open_existing`."""
+        return await open_existing(self, session_id, resume=resume)
 
     def adopt_fork(self, session_id: str, result: ForkSessionResponse) -> None:
-        """Go on in the session `session/fork` made; the thread stays: it is the fork's history.
-        What the answer leaves out stays as it was.
-
-        Args:
-            session_id: the fork's id.
-            result: the agent's answer to `session/fork` (modes, config options, models).
-        """
-        self.session_id = session_id
-        apply_session_setup(self.thread, result, keep_missing=True)
+        """Go on in the session `session/fork` made (`open.adopt_fork`)."""
+        adopt_fork(self, session_id, result)
 
     def carry_into_next_prompt(self, blocks: list[dict[str, Any]]) -> None:
         """ACP content `blocks` the next prompt starts with (a conversation continued)."""
@@ -442,21 +367,7 @@ class AgentSession:
     async def connect(self) -> bool:
         """Spawn and initialize the agent without opening a session. False (with `error` or
         `crash` set) on failure."""
-        if self.sandbox is not None and self.sandbox.notice and not self._sandbox_told:
-            self._sandbox_told = True  # (once: not at every restart)
-            self.notices.emit(Notice(self.sandbox.notice, "warning"))
-        connection = await session_connect.connect(self)
-        if connection is None:
-            return False
-        if offers_status(self.agent_capabilities):
-            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
-        if self.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
-            if self.v2 is None:
-                from acp_tui.client.v2.session import V2Driver  # (v2 only: not at launch)
-
-                self.v2 = V2Driver(self)
-            self.v2.install_routes(connection, v1_routes(self).methods)
-        return True
+        return await self.lifecycle.connect()
 
     async def teardown(self) -> None:
         """Stop the agent (questions cancelled, terminals closed), keeping the session."""
@@ -466,113 +377,34 @@ class AgentSession:
         """A request of the opening failed: the agent is gone (crashed) or said no (failed)."""
         await session_connect.failed_request(self, what, error)
 
-    # ----------------------------------------------------------------- handlers
-
-    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        """`session/request_permission`: the ask becomes state of its tool call; the broker
-        answers (a rule, the policy, or the user on the card). A subagent session's request is
-        asked here, in its root session's tab (`SubagentSessions.asked_call`); one from a child
-        that was refused or never announced is answered cancelled, never left waiting."""
-        sessions = self.thread.sessions
-        if sessions.route(params.session_id) is not None:
-            tool_call = sessions.asked_call(params.session_id, params.tool_call)
-            params = params.model_copy(update={"tool_call": tool_call})
-        elif sessions.drops(params.session_id) and (sessions.children or sessions.refused_count):
-            return {"outcome": {"outcome": "cancelled"}}
-        self.thread.upsert_tool_call(params.tool_call)
-        return await self.permissions.request(params)
-
     # ----------------------------------------------------------------- the turn
 
     def submit(self, text: str) -> QueuedPrompt | None:
-        """Send a prompt now, or queue it while a turn runs. Returns the queued item, if queued.
-
-        v2: sent at once either way; queued (shown waiting) until the agent places it."""
-        if self.v2 is not None and self.v2.submit(text) is not None:
-            return self.queue[-1]
-        if self.v2 is not None and self.state in (SessionState.READY, SessionState.RUNNING):
-            return None
-        return self.turns.submit(text)
+        """Send a prompt now, or queue it while a turn runs; the queued item, if queued."""
+        return self.controls.submit(text)
 
     def send_queued(self) -> None:
         """The prompts the user sent while the session was opening go out now that it is open
         (the app calls it once the preset's model and mode are set, so they apply to them)."""
-        if self.v2 is not None:
-            self.v2.send_waiting()
-        else:
-            self.turns.send_next()
+        self.controls.send_queued()
 
     def remove_queued(self, item_id: int) -> bool:
         """Drop a queued prompt; False if it cannot be taken back (v2: the agent accepted it)."""
-        if self.v2 is not None and not self.v2.withdraw(item_id):
-            return False
-        self.prompts.remove(item_id)
-        return True
-
-    async def log_in(self) -> str | None:
-        """Log in again from the sidebar: the agent's methods asked as at the start (a
-        terminal login restarts the agent, as ACP v1 wants); what went wrong, or None."""
-        if not self.auth_methods:
-            return "the agent offers no login"
-        outcome = await self.connector.log_in(
-            self.ui,
-            list(self.auth_methods),
-            None,
-            v2=self.speaks_v2,
-            agent=self.agent_name,
-            by_user=True,
-        )
-        if isinstance(outcome, GaveUp):
-            return None
-        if isinstance(outcome, Lost):
-            return "the agent is not running"
-        if outcome.reconnect and not await self.restart():
-            return self.error or "the agent did not restart"
-        if offers_status(self.agent_capabilities):
-            self.tasks.spawn(methods.AUTH_STATUS, fetch_status(self))
-        return None
-
-    def on_auth_status(self, params: Any) -> None:
-        """`auth/status_update` (or claude-agent-acp's `_auth/status_update`): keep and tell."""
-        status_received(self, params)
-
-    async def rename(self, title: str) -> str | None:
-        """Give the session a new title: shown in the tab bar and the overview, and told to the
-        agent with `session/set_title` where it offers that (`sessionCapabilities.title`);
-        elsewhere the title is acp-tui's own. The reason it could not be, or None."""
-        title = " ".join(title.split())
-        if not title:
-            return "a title cannot be empty"
-        offered = self.agent_capabilities.session_capabilities.title is not None
-        if offered and self.session_id is not None:
-            try:
-                await self.api.set_title(self.session_id, title)
-            except RpcError as error:
-                return error.describe()
-            except ConnectionClosed:
-                return "the agent is not running"
-        self.thread.rename(title)
-        return None
-
-    async def cancel_subagent(self, session_id: str) -> bool:
-        """Cancel a subagent session's work (`session/cancel` on the child), when the child
-        offers it (`capabilities.cancel`) and runs; False when it cannot be. A child is never
-        prompted, loaded, resumed or closed: this is the one thing sent to it."""
-        child = self.thread.sessions.children.get(session_id)
-        if child is None or not child.can_cancel or not child.running:
-            return False
-        try:
-            await self.api.cancel(session_id)
-        except ConnectionClosed:
-            return False
-        return True
+        return self.controls.remove_queued(item_id)
 
     async def cancel(self) -> None:
         """Esc: cancel the running turn. Updates keep arriving until the prompt returns."""
-        if self.v2 is not None:
-            await self.v2.cancel()
-        else:
-            await self.turns.cancel()
+        await self.controls.cancel()
+
+    async def cancel_tool_call(self, tool_call_id: str) -> str | None:
+        """v2: ask the agent to stop a tool call that offers it (`tool_call/cancel`)."""
+        return await self.controls.cancel_tool_call(tool_call_id)
+
+    async def cancel_subagent(self, session_id: str) -> bool:
+        """Cancel a subagent session's work, when it offers that and runs."""
+        return await self.controls.cancel_subagent(session_id)
+
+    # ----------------------------------------------------------------- the agent's settings
 
     @property
     def api(self) -> AgentApi:
@@ -582,18 +414,11 @@ class AgentSession:
 
     async def set_mode(self, mode_id: str) -> str | None:
         """Ask the agent to switch modes. Returns an error message, or None on success."""
-        if self.v2 is not None:
-            return await self.v2.set_mode(mode_id)
-        if self.connection is None or self.session_id is None:
-            return "no session"
-        try:
-            await self.api.set_mode(self.session_id, mode_id)
-        except RpcError as error:
-            return error.describe()
-        except ConnectionClosed:
-            return "the agent is not running"
-        self.thread.set_current_mode(mode_id)
-        return None
+        return await session_config.set_mode(self, mode_id)
+
+    async def rename(self, title: str) -> str | None:
+        """Give the session a new title (`session/set_title` where the agent offers it)."""
+        return await session_config.rename(self, title)
 
     async def choose_mode(self, mode_id: str) -> str | None:
         """`session/set_mode`, or the mode config option; an error message, or None."""
@@ -606,12 +431,6 @@ class AgentSession:
     async def set_model(self, model_id: str) -> str | None:
         """The unstable `session/set_model`; an error message, or None."""
         return await session_config.set_model(self, model_id)
-
-    async def cancel_tool_call(self, tool_call_id: str) -> str | None:
-        """v2: ask the agent to stop a tool call that offers it (`tool_call/cancel`)."""
-        if self.v2 is None:
-            return "only an ACP v2 agent can stop one tool call"
-        return await self.v2.cancel_tool_call(tool_call_id)
 
     async def list_providers(self) -> tuple[list[ProviderInfo], str | None]:
         """Unstable `providers/list`: the providers, or an error message."""
@@ -627,14 +446,30 @@ class AgentSession:
         """Unstable `providers/disable`; an error message, or None."""
         return await providers.disable_provider(self, provider_id)
 
+    # ----------------------------------------------------------------- the login
+
+    @property
+    def auth_status(self) -> AuthStatus | None:
+        """The agent's account and login state, once it told (`client/auth_status.py`)."""
+        return self.account.auth_status
+
+    @property
+    def auth_status_changed(self) -> Signal[AuthStatus]:
+        """Told each new login state."""
+        return self.account.auth_status_changed
+
+    async def log_in(self) -> str | None:
+        """Log in again from the sidebar; what went wrong, or None."""
+        return await self.account.log_in()
+
     @property
     def can_logout(self) -> bool:
         """The agent offers to end its login (v1 `logout`, v2 `auth/logout`)."""
-        return logout.can_logout(self)
+        return self.account.can_logout
 
     async def logout(self) -> str | None:
         """Ask the agent to end its login; an error message, or None."""
-        return await logout.logout(self)
+        return await self.account.logout()
 
     # ----------------------------------------------------------------- failure
 
@@ -657,5 +492,5 @@ class AgentSession:
             if hint is not None:  # (before the state is told: the banner's notices include it)
                 self.notices.emit(Notice(hint, "warning"))
         if state not in (SessionState.STARTING, SessionState.AUTHENTICATING):
-            self.start_watch.settled()
+            self.lifecycle.start_watch.settled()
         self.state_changed.emit(state)

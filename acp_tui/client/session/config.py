@@ -1,4 +1,4 @@
-"""Changing what the agent lets the user configure: config options, models, modes.
+"""Changing what the agent lets the user configure: config options, models, modes, the title.
 
 Each function asks the agent and, once it agreed, updates the session's `Thread`; each returns
 an error message for the user (with the agent's `data` detail) or None when it worked. Nothing
@@ -6,6 +6,7 @@ here imports Textual.
 
 - `set_config_option`: `session/set_config_option`; the answer's full option list replaces ours.
 - `set_model`: the unstable `session/set_model` for agents that describe `models`.
+- `rename`: the session's title (`session/set_title` where the agent takes one).
 - `choose_mode`: `session/set_mode` when the agent has modes, else the config option whose
   category is `mode` (OpenCode's build/plan).
 """
@@ -13,13 +14,17 @@ here imports Textual.
 from __future__ import annotations
 
 import json
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from acp_tui.client.session.core import Caller
-from acp_tui.protocol.connection import ConnectionClosed
+from acp_tui.protocol.connection import Connection, ConnectionClosed
 from acp_tui.protocol.errors import RpcError
 from acp_tui.thread.config_options import MODE, option_by_category, option_by_id, with_value
 from acp_tui.thread.thread import Thread
+
+if TYPE_CHECKING:  # (v2 is imported once the agent speaks it: not at launch)
+    from acp_tui.client.v2.session import V2Driver
+    from acp_tui.protocol.models import AgentCapabilities
 
 
 class ConfigSession(Caller, Protocol):
@@ -37,9 +42,17 @@ class ConfigSession(Caller, Protocol):
     def speaks_v2(self) -> bool:
         """Whether the agent speaks the v2 draft (settings go through config options then)."""
 
-    async def set_mode(self, mode_id: str) -> str | None:
-        """`session/set_mode` (v2: the mode config option); an error message, or None."""
-        ...
+    @property
+    def v2(self) -> V2Driver | None:
+        """The v2 driver, when the agent speaks the v2 draft (it sets modes its own way)."""
+
+    @property
+    def connection(self) -> Connection | None:
+        """The live connection to the agent, if any."""
+
+    @property
+    def agent_capabilities(self) -> AgentCapabilities:
+        """What the agent said it can do (`sessionCapabilities.title`: it takes a title)."""
 
 
 _DATA_LIMIT = 300
@@ -106,4 +119,39 @@ async def choose_mode(session: ConfigSession, mode_id: str) -> str | None:
         option = option_by_category(thread.config_options, MODE)
         if option is not None:
             return await set_config_option(session, option.id, mode_id)
-    return await session.set_mode(mode_id)
+    return await set_mode(session, mode_id)
+
+
+async def set_mode(session: ConfigSession, mode_id: str) -> str | None:
+    """`session/set_mode` (v2: the driver's way); an error message, or None."""
+    if session.v2 is not None:
+        return await session.v2.set_mode(mode_id)
+    if session.connection is None or session.session_id is None:
+        return "no session"
+    try:
+        await session.api.set_mode(session.session_id, mode_id)
+    except RpcError as error:
+        return error.describe()
+    except ConnectionClosed:
+        return "the agent is not running"
+    session.thread.set_current_mode(mode_id)
+    return None
+
+
+async def rename(session: ConfigSession, title: str) -> str | None:
+    """Give the session a new title: shown in the tab bar and the overview, and told to the
+    agent with `session/set_title` where it offers that (`sessionCapabilities.title`);
+    elsewhere the title is acp-tui's own. The reason it could not be, or None."""
+    title = " ".join(title.split())
+    if not title:
+        return "a title cannot be empty"
+    offered = session.agent_capabilities.session_capabilities.title is not None
+    if offered and session.session_id is not None:
+        try:
+            await session.api.set_title(session.session_id, title)
+        except RpcError as error:
+            return error.describe()
+        except ConnectionClosed:
+            return "the agent is not running"
+    session.thread.rename(title)
+    return None

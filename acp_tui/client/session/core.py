@@ -109,3 +109,12 @@ class TurnDriving(StateMachine, Caller, Protocol):
     @property
     def notices(self) -> Signal[Notice]:
         """Where notices for the user go."""
+
+
+class DrivenSession(TurnDriving, Protocol):
+    """What the v2 driver (`client/v2/session.py`) needs of its session besides a driver's: the
+    state signal its prompts follow."""
+
+    @property
+    def state_changed(self) -> Signal[SessionState]:
+        """Emits each new state."""

@@ -1,9 +1,10 @@
 """`SessionFacade`: all the screens and widgets may use of a session, as a protocol.
 
 `AgentSession` implements it; the UI's screens and widgets are typed against it, so mypy proves
-they do not reach into the session's parts (`fs`, `permissions`, `write_gate`, `terminals`,
-`changes`, `connector`, `v2`). The app (the composition root) holds the concrete session for
-its lifecycle: opening sessions (`session/history.py`), closing it, the inspector's store.
+they do not reach into the session's parts (`fs`, `permissions`, `terminals`, `changes`,
+`connector`, `v2`, `lifecycle`, `controls`, `account`). The app (the composition root) holds the
+concrete session for its lifecycle: opening sessions (`session/history.py`), closing it, the
+inspector's store.
 """
 
 from __future__ import annotations

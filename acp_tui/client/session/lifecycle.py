@@ -1,5 +1,7 @@
-"""Starting, restarting and closing an `AgentSession`: the start under way (a restart cancels
-it), the start watch armed, the session opened or reopened, and closing every part in order.
+"""Connecting, starting, restarting and closing an `AgentSession`: the first connect's notices,
+the login state asked for and v2's driver made once the agent answered; the start under way (a
+restart cancels it; past its bound, a stall the user may wait on), the start watch armed, the
+session opened or reopened (loaded when it can be), and closing every part in order.
 
 A part `AgentSession` owns (`AgentSession.lifecycle`); it sees the session through
 `LifecycleSession` (connecting is `connect.py`, opening a session `open.py`).
@@ -14,24 +16,39 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acp_tui.client.change_tracking import ChangeTracking
 from acp_tui.client.events import AgentCrash, Notice, SessionState
 from acp_tui.client.prompt_turn import PromptTurns
+from acp_tui.client.session import connect as session_connect
+from acp_tui.client.session.account import Account
+from acp_tui.client.session.connect import ConnectingSession
+from acp_tui.client.session.core import DrivenSession
 from acp_tui.client.session.open import OpeningSession, close_current_session, open_session
+from acp_tui.client.session.routes import RoutedSession, v1_routes
+from acp_tui.client.session.start_notices import StartNotices
 from acp_tui.client.session.traffic_tap import TrafficTap
 from acp_tui.client.start_watch import StartWatch
+from acp_tui.config import Settings
+from acp_tui.signal import Signal
 from acp_tui.tasks import Supervisor
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver
 
 
-class LifecycleSession(OpeningSession, Protocol):
-    """What starting, restarting and closing need of the session besides opening and
-    connecting it: its start watch, turns, change monitor, traffic and v2 driver."""
+class LifecycleSession(ConnectingSession, OpeningSession, RoutedSession, DrivenSession, Protocol):
+    """What starting, restarting and closing need of the session besides opening, connecting
+    and answering it: what its start watch follows, what is said once, its login state, turns,
+    change monitor, traffic and v2 driver (made when the agent answers v2)."""
+
+    v2: V2Driver | None
 
     error: str | None
     crash: AgentCrash | None
     cleanup: asyncio.Future[None] | None
     closing: bool
     announce_log: bool
+
+    @property
+    def stalled(self) -> Signal[AgentCrash | None]:
+        """Told when the start passes its bound, or is waited on again (None)."""
 
     @property
     def log_path(self) -> Path | None:
@@ -42,8 +59,16 @@ class LifecycleSession(OpeningSession, Protocol):
         """The supervisor of the session's background tasks (closed last but one)."""
 
     @property
-    def start_watch(self) -> StartWatch:
-        """The bound on a start (a stall once it passes)."""
+    def settings(self) -> Settings:
+        """The user's settings (`start_timeout`: the bound on a start)."""
+
+    @property
+    def state_changed(self) -> Signal[SessionState]:
+        """Told each new state (the start watch follows it)."""
+
+    def stderr_tail(self, lines: int) -> list[str]:
+        """The last lines the agent wrote to stderr (a stall quotes them)."""
+        ...
 
     @property
     def turns(self) -> PromptTurns:
@@ -58,12 +83,12 @@ class LifecycleSession(OpeningSession, Protocol):
         """Where the frames go (its log closed last)."""
 
     @property
-    def v2(self) -> V2Driver | None:
-        """The v2 prompt lifecycle, once the agent speaks v2."""
+    def start_notices(self) -> StartNotices:
+        """What is said once, at the first connect."""
 
     @property
-    def can_load_session(self) -> bool:
-        """Whether a restart can continue the session."""
+    def account(self) -> Account:
+        """The login state, asked for once connected."""
 
 
 class SessionLifecycle:
@@ -72,6 +97,16 @@ class SessionLifecycle:
     def __init__(self, session: LifecycleSession) -> None:
         self._session = session
         self._opening: asyncio.Task[Any] | None = None  # the start/restart in progress
+        self.start_watch = StartWatch(
+            session.tasks,
+            seconds=lambda: session.settings.start_timeout,
+            state=lambda: session.state,
+            state_changed=session.state_changed,
+            stalled=session.stalled,
+            stderr_tail=session.stderr_tail,
+            step=lambda: session.phase,
+        )
+        """The bound on a start (a stall once it passes), armed at each start and restart."""
 
     async def start(self) -> bool:
         """Spawn the agent, initialize, open a session. False (with `error`/`crash`) on failure.
@@ -80,13 +115,13 @@ class SessionLifecycle:
         baseline walks the directory): a prompt waits for its baseline (`wait_ready`)."""
         session = self._session
         self._opening = asyncio.current_task()
-        session.start_watch.arm()
+        self.start_watch.arm()
         if session.announce_log and session.log_path is not None:
             text = f"This tab's ACP traffic is logged to {session.log_path}"
             session.notices.emit(Notice(text))
-        if not await session.connect():
+        if not await self.connect():
             return False
-        session.start_watch.opening()
+        self.start_watch.opening()
         opened = await open_session(session, load=False)
         session.changes.start_soon()
         return opened
@@ -99,11 +134,11 @@ class SessionLifecycle:
         await session.teardown()
         session.crash = None
         session.error = None
-        session.start_watch.arm()
-        if not await session.connect():
+        self.start_watch.arm()
+        if not await self.connect():
             return False
-        session.start_watch.opening()
-        load = session.session_id is not None and session.can_load_session
+        self.start_watch.opening()
+        load = session.session_id is not None and self.can_load_session
         ok = await open_session(session, load=load)
         if ok:
             how = "session reloaded" if load else "new session started"
@@ -138,6 +173,47 @@ class SessionLifecycle:
         await session.tasks.close()
         session.traffic_tap.close()  # what is buffered written, the file closed
         session.set_state(SessionState.CLOSED)
+
+    async def connect(self) -> bool:
+        """Spawn and initialize the agent without opening a session (the first time, what is
+        said once told first); the login state asked for, v2's driver and routes when the agent
+        answered 2. False (with `error` or `crash` set) on failure."""
+        session = self._session
+        session.start_notices.tell()
+        connection = await session_connect.connect(session)
+        if connection is None:
+            return False
+        session.account.ask_status()
+        if session.protocol_version >= 2:  # v2 routes replace the v1 ones installed at spawn
+            if session.v2 is None:
+                from acp_tui.client.v2.session import V2Driver  # (v2 only: not at launch)
+
+                session.v2 = V2Driver(session)
+            session.v2.install_routes(connection, v1_routes(session).methods)
+        return True
+
+    @property
+    def can_load_session(self) -> bool:
+        """Whether a restart can continue the session (v1 session/load, v2 session/resume)."""
+        session = self._session
+        return session.agent_capabilities.load_session or session.v2 is not None
+
+    @property
+    def stall(self) -> AgentCrash | None:
+        """Set while the agent has not answered `initialize` for too long, or has opened no
+        session within `start_timeout`."""
+        session = self._session
+        return session.connector.stall or self.start_watch.stall
+
+    def keep_waiting(self) -> bool:
+        """The user waits on for a start past its bound: the bound starts again (an unanswered
+        `initialize`: the warning goes, the answer is still awaited)."""
+        session = self._session
+        if session.connector.stall is not None:
+            session.connector.stall = None
+            session.stalled.emit(None)
+            return True
+        return self.start_watch.keep_waiting()
 
     async def _stop_opening(self) -> None:
         """Cancel a start still waiting for the agent (a restart while initialize hangs)."""

@@ -1,8 +1,8 @@
 """Opening and closing an ACP session on a connected agent: `session/new`, `session/load`,
 `session/resume` (v2: `session/resume` with `replayFrom` for a load), the login loop an
-`AUTH_REQUIRED` answer starts, what the answer sets up (modes, config options, models), and
-`session/close`. Functions over an `OpeningSession` (what they need of the session); the session
-decides what a failure means."""
+`AUTH_REQUIRED` answer starts, what the answer sets up (modes, config options, models),
+`session/close`, and another session opened (or a fork adopted) in the same tab. Functions over an
+`OpeningSession` (what they need of the session); the session decides what a failure means."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from acp_tui.client.connector import Connector, GaveUp, Lost
 from acp_tui.client.events import Notice, SessionState
 from acp_tui.client.hello import AuthMethodInfo
 from acp_tui.client.mcp_offer import McpSession, servers_for
+from acp_tui.client.prompt_turn import PromptTurns
 from acp_tui.client.session.core import Caller, StateMachine
 from acp_tui.client.system_prompt import system_prompt_param
 from acp_tui.client.ui_port import ClientUi
@@ -30,7 +31,7 @@ from acp_tui.thread.config_options import parse_models
 from acp_tui.thread.thread import Thread
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.models import SessionSetup
+    from acp_tui.protocol.models import ForkSessionResponse, SessionSetup
 
 
 class OpeningSession(McpSession, StateMachine, Caller, Protocol):
@@ -89,7 +90,44 @@ class OpeningSession(McpSession, StateMachine, Caller, Protocol):
         ...
 
 
+class ReopeningSession(OpeningSession, Protocol):
+    """What opening another session in the same tab needs besides opening one: the turns whose
+    carried blocks it drops, and where it says why it would not."""
+
+    error: str | None
+
+    @property
+    def turns(self) -> PromptTurns:
+        """The v1 prompt turns (what the next prompt carries)."""
+
+
 log = logging.getLogger(__name__)
+
+
+async def open_new(session: ReopeningSession) -> bool:
+    """`session/new` on the connected agent: what the last prompt carried is dropped."""
+    session.turns.carried = []
+    return await open_session(session, load=False)
+
+
+async def open_existing(session: ReopeningSession, session_id: str, *, resume: bool) -> bool:
+    """Open another session in a fresh thread: `session/resume` (no replay) or `session/load`
+    (the agent replays the conversation into the new thread). A subagent session is never
+    opened on its own.
+
+    Args:
+        session: the tab's session, its thread reset when it holds one already.
+        session_id: the session to open (from `session/list` or the history).
+        resume: `session/resume` rather than `session/load`.
+    """
+    if session_id in session.thread.sessions.children:
+        session.error = "that is a subagent session of this one: it is never opened on its own"
+        return False
+    if session.session_id is not None or session.thread.entries:
+        session.thread.reset()  # (the UI shows the reset thread on a new screen)
+    session.turns.carried = []
+    session.session_id = session_id
+    return await open_session(session, load=True, resume=resume)
 
 
 async def open_session(session: OpeningSession, *, load: bool, resume: bool = False) -> bool:
@@ -160,6 +198,19 @@ async def open_session(session: OpeningSession, *, load: bool, resume: bool = Fa
     session.phase = "idle"  # a crash from now on is not "during session/new"
     session.set_state(SessionState.READY)
     return True
+
+
+def adopt_fork(session: OpeningSession, session_id: str, result: ForkSessionResponse) -> None:
+    """Go on in the session `session/fork` made; the thread stays: it is the fork's history.
+    What the answer leaves out stays as it was.
+
+    Args:
+        session: the tab's session.
+        session_id: the fork's id.
+        result: the agent's answer to `session/fork` (modes, config options, models).
+    """
+    session.session_id = session_id
+    apply_session_setup(session.thread, result, keep_missing=True)
 
 
 def apply_session_setup(

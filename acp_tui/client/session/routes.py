@@ -1,13 +1,17 @@
 """What a session answers on a connection: the agent's requests (each to its host service with
 params validated by its model, see `protocol/router.py`), `session/update` straight to the thread
-(v2: to its reducer), elicitations to their broker."""
+(v2: to its reducer), elicitations to their broker; and where a permission request is asked
+(a subagent's in its root session's tab)."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_tui.client.elicitation import ElicitationBroker
+from acp_tui.client.session.account import Account
 from acp_tui.host.filesystem import FileSystemHost
+from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.terminals import TerminalHost
 from acp_tui.protocol import methods
 from acp_tui.protocol.connection import Connection
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
 
 class RoutedSession(Protocol):
     """What answering the agent needs of the session: the thread its updates go to (or v2's
-    reducer), the host services that answer, and its permission handler."""
+    reducer), the host services that answer, and its login state."""
 
     @property
     def v2(self) -> V2Driver | None:
@@ -43,12 +47,13 @@ class RoutedSession(Protocol):
     def elicitations(self) -> ElicitationBroker:
         """The broker that asks the user the agent's elicitations."""
 
-    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        """`session/request_permission`, answered by the permission broker."""
-        ...
+    @property
+    def permissions(self) -> PermissionBroker:
+        """The broker that answers `session/request_permission`."""
 
-    def on_auth_status(self, params: Any) -> None:
-        """`auth/status_update` (or claude-agent-acp's `_auth/status_update`)."""
+    @property
+    def account(self) -> Account:
+        """The login state `auth/status_update` updates."""
 
 
 def install_handlers(session: RoutedSession, connection: Connection) -> None:
@@ -62,7 +67,7 @@ def install_handlers(session: RoutedSession, connection: Connection) -> None:
     connection.on_request(methods.ELICITATION_CREATE, session.elicitations.request)
     connection.on_notification(methods.ELICITATION_COMPLETE, session.elicitations.complete)
     for method in (methods.AUTH_STATUS_UPDATE, methods.CLAUDE_AUTH_STATUS_UPDATE):
-        connection.on_notification(method, session.on_auth_status)
+        connection.on_notification(method, session.account.on_status_update)
 
 
 def v1_routes(session: RoutedSession) -> Router:
@@ -71,7 +76,8 @@ def v1_routes(session: RoutedSession) -> Router:
     fs, terminals = session.fs, session.terminals
 
     router = Router()
-    router.route_named(methods.SESSION_REQUEST_PERMISSION, session.request_permission)
+    ask = functools.partial(request_permission, session.thread, session.permissions)
+    router.route_named(methods.SESSION_REQUEST_PERMISSION, ask)
     router.route_named(methods.FS_READ_TEXT_FILE, fs.read_text_file)
     router.route_named(methods.FS_WRITE_TEXT_FILE, fs.write_text_file)
     router.route_named(methods.TERMINAL_CREATE, terminals.create)
@@ -80,3 +86,26 @@ def v1_routes(session: RoutedSession) -> Router:
     router.route_named(methods.TERMINAL_KILL, terminals.kill)
     router.route_named(methods.TERMINAL_RELEASE, terminals.release)
     return router
+
+
+async def request_permission(
+    thread: Thread, permissions: PermissionBroker, params: RequestPermissionRequest
+) -> dict[str, Any]:
+    """`session/request_permission` (v1's and v2's): the ask becomes state of its tool call; the
+    broker answers (a rule, the policy, or the user on the card). A subagent session's request is
+    asked here, in its root session's tab (`SubagentSessions.asked_call`); one from a child that
+    was refused or never announced is answered cancelled, never left waiting.
+
+    Args:
+        thread: the session's thread (its tool calls, its subagent sessions).
+        permissions: the session's permission broker.
+        params: the agent's request.
+    """
+    sessions = thread.sessions
+    if sessions.route(params.session_id) is not None:
+        tool_call = sessions.asked_call(params.session_id, params.tool_call)
+        params = params.model_copy(update={"tool_call": tool_call})
+    elif sessions.drops(params.session_id) and (sessions.children or sessions.refused_count):
+        return {"outcome": {"outcome": "cancelled"}}
+    thread.upsert_tool_call(params.tool_call)
+    return await permissions.request(params)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from acp_tui.client.events import Notice
 from acp_tui.host.append_log import open_append_log
+from acp_tui.host.own_files import OwnFiles
 from acp_tui.protocol.traffic import JsonlTrafficLog, TrafficEvent
 from acp_tui.protocol.traffic_store import TrafficStore
 from acp_tui.safe_text import safe_text
@@ -24,10 +25,21 @@ class TrafficTap:
     Args:
         log_path: the `--log` file every frame is written to (None: not logged).
         notices: the session's notices (a discarded frame, a log that failed).
+        own_files: acp-tui's own files, which the agent's file requests may not touch: the log
+            is one, and so is every tab's beside `log_base`.
+        log_base: the `--log` file the app was given, when `log_path` is a later tab's.
     """
 
-    def __init__(self, log_path: Path | None, notices: Signal[Notice]) -> None:
+    def __init__(
+        self,
+        log_path: Path | None,
+        notices: Signal[Notice],
+        own_files: OwnFiles | None = None,
+        log_base: Path | None = None,
+    ) -> None:
         self._notices = notices
+        if log_path is not None and own_files is not None:
+            own_files.add_tab_logs(log_base if log_base is not None else log_path)
         self.traffic: Signal[TrafficEvent] = Signal("traffic")
         """Each frame, as it passes."""
         self.store = TrafficStore()

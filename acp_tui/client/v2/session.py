@@ -13,16 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
-from acp_tui.client.session.core import TurnDriving
+from acp_tui.client.session.core import DrivenSession
+from acp_tui.client.session.routes import request_permission
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler
 from acp_tui.protocol.errors import METHOD_NOT_FOUND, RpcError
 from acp_tui.protocol.models import (
-    RequestPermissionRequest,
     SessionConfigSelect,
     SessionMode,
     SessionModeState,
@@ -30,24 +30,9 @@ from acp_tui.protocol.models import (
 )
 from acp_tui.protocol.models.v2 import RequestPermissionRequestV2
 from acp_tui.protocol.router import Router, v2_client_requests
-from acp_tui.signal import Signal
 from acp_tui.thread import thread_changes as ch
 from acp_tui.thread.entries import MessageEntry
 from acp_tui.thread.v2.updates import PendingPrompt, V2Reducer
-
-
-class V2Session(TurnDriving, Protocol):
-    """What the v2 driver needs of its session besides a driver's (`TurnDriving`): the state
-    signal its prompts follow."""
-
-    @property
-    def state_changed(self) -> Signal[SessionState]:
-        """Emits each new state."""
-
-    async def request_permission(self, params: RequestPermissionRequest) -> dict[str, Any]:
-        """A permission request read as v1's: asked in this tab (a subagent session's too)."""
-        ...
-
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +42,7 @@ MODE_CATEGORY = "mode"
 class V2Driver:
     """Prompts, queue, cancel and modes of one v2 session; the thread's updates go to `reducer`."""
 
-    def __init__(self, session: V2Session) -> None:
+    def __init__(self, session: DrivenSession) -> None:
         self.session = session
         self.reducer = V2Reducer(
             session.thread, on_placed=self._placed, on_terminal_cancel=self._cancel_terminal
@@ -284,8 +269,9 @@ class V2Driver:
         connection.on_notification(methods.SESSION_UPDATE, self.reducer.apply_notification)
 
     async def _on_request_permission(self, params: RequestPermissionRequestV2) -> dict[str, Any]:
-        # as v1's: a subagent session's request is asked here too (`AgentSession`)
-        return await self.session.request_permission(params.as_v1())
+        # as v1's: a subagent session's request is asked here too
+        session = self.session
+        return await request_permission(session.thread, session.permissions, params.as_v1())
 
     def close(self) -> None:
         """Cancel the requests being answered and stop following the session."""
