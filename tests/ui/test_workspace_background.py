@@ -162,9 +162,7 @@ def card_clock(conversation: ConversationView) -> bool:
     """Whether the conversation's clock of running cards runs (Textual's `Timer` says so only
     in private state)."""
     clocks = [
-        timer
-        for timer in conversation._timers
-        if timer._callback == conversation.card_clock.tick
+        timer for timer in conversation._timers if timer._callback == conversation.card_clock.tick
     ]
     assert len(clocks) == 1, "one clock per conversation"
     return clocks[0]._active.is_set()
