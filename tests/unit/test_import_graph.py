@@ -12,6 +12,7 @@ packages named.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -201,7 +202,11 @@ def describe(graph: Graph, components: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-GRAPH = build_graph()
+@functools.cache
+def graph() -> Graph:
+    """The whole tree's graph, built once, when a test first needs it (not at collection: every
+    test worker collects this module)."""
+    return build_graph()
 
 
 def test_the_parser_sees_all_three_kinds() -> None:
@@ -236,14 +241,14 @@ def test_cycles_are_found() -> None:
 def test_every_module_is_in_the_graph() -> None:
     # the whole tree is checked, so a new package is covered without being listed here
     on_disk = {module_name(p) for p in ROOT.rglob("*.py")}
-    assert set(GRAPH.edges) == on_disk
+    assert set(graph().edges) == on_disk
     packages = {m.split(".")[1] for m in on_disk if m.count(".") >= 1}
     assert {"cli", "check_cli", "client", "demo", "host", "protocol", "ui"} <= packages
 
 
 def test_no_import_cycle_in_acp_tui() -> None:
-    found = cycles(GRAPH)
-    assert not found, f"import cycles in acp_tui:\n{describe(GRAPH, found)}"
+    found = cycles(graph())
+    assert not found, f"import cycles in acp_tui:\n{describe(graph(), found)}"
 
 
 if __name__ == "__main__":
@@ -254,7 +259,7 @@ if __name__ == "__main__":
             ("runtime-at-import only", {Kind.RUNTIME}),
             ("runtime + TYPE_CHECKING", {Kind.RUNTIME, Kind.TYPE_CHECKING}),
         ):
-            sub = GRAPH.within(prefix).only(kinds)
+            sub = graph().within(prefix).only(kinds)
             found = cycles(sub)
             print(f"== {prefix}, {label}: {len(found)} cycle(s)")
             if found:
