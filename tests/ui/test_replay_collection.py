@@ -18,6 +18,7 @@ from textual.dom import DOMNode
 
 from acp_tui.client.session.history import OpenRequest
 from acp_tui.ui import runtime
+from acp_tui.ui.widgets.conversation import ConversationView
 from tests.ui.app_harness import run_app
 
 PIPE_AGENT = Path(__file__).resolve().parents[2] / "bench" / "pipe_agent.py"
@@ -111,7 +112,17 @@ async def test_the_full_collections_while_a_load_replays_walk_a_bounded_number(
     finally:
         gc.callbacks.remove(counted)
     assert walked and max(walked) <= 2 * runtime.MAX_UNFROZEN, walked
-    assert len(walked) >= 3, walked  # (the replay made well over 70,000 objects)
+    # (the replay makes tens of thousands of objects: under load, with fewer frames drawn while
+    # it comes, two full collections were seen, three or more on a quiet machine)
+    assert len(walked) >= 2, walked
+
+
+def in_conversation(node: object) -> bool:
+    """A node of the conversation's (what a turn end merges into the history), not a toast's or
+    the sidebar's, whose lives follow the clock rather than the turns."""
+    return isinstance(node, DOMNode) and any(
+        isinstance(ancestor, ConversationView) for ancestor in node.ancestors_with_self
+    )
 
 
 async def test_the_replays_freeze_keeps_no_widget_the_first_turn_end_merges(
@@ -126,7 +137,7 @@ async def test_the_replays_freeze_keeps_no_widget_the_first_turn_end_merges(
 
     def freezing_replay() -> None:
         def counted_freeze() -> None:
-            frozen_nodes.update(o for o in gc.get_objects() if isinstance(o, DOMNode))
+            frozen_nodes.update(o for o in gc.get_objects() if in_conversation(o))
             freeze()
 
         monkeypatch.setattr(gc, "freeze", counted_freeze)

@@ -54,7 +54,8 @@ ALLOWED = {
     ("client/change_tracking.py", "self.monitor.touch"): "the change monitor's clock",
     ("thread/parent_links.py", "self.unlink"): "a subagent's link to its card",
     ("thread/subagents.py", "self.links.unlink"): "a subagent's link to its card",
-    ("client/session/agent_session.py", "self.thread.rename"): "the session's title",
+    ("client/session/agent_session.py", "session_config.rename"): "the session's title",
+    ("client/session/config.py", "session.thread.rename"): "the session's title",
     ("client/session/history.py", "session.rename"): "the session's title",
     ("ui/screens/main.py", "self.session.rename"): "the session's title",
 }

@@ -1,15 +1,16 @@
 """What a session answers on a connection: the agent's requests (each to its host service with
 params validated by its model, see `protocol/router.py`), `session/update` straight to the thread
-(v2: to its reducer), elicitations to their broker; and where a permission request is asked
-(a subagent's in its root session's tab)."""
+(v2: to its reducer), elicitations to their broker; a permission request to
+`permission_route.py`."""
 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from acp_tui.client.elicitation import ElicitationBroker
 from acp_tui.client.session.account import Account
+from acp_tui.client.session.permission_route import request_permission
 from acp_tui.host.filesystem import FileSystemHost
 from acp_tui.host.permissions import PermissionBroker
 from acp_tui.host.terminals import TerminalHost
@@ -20,7 +21,6 @@ from acp_tui.thread.thread import Thread
 
 if TYPE_CHECKING:
     from acp_tui.client.v2.session import V2Driver  # (imported once an agent speaks v2)
-    from acp_tui.protocol.models import RequestPermissionRequest
 
 
 class RoutedSession(Protocol):
@@ -86,26 +86,3 @@ def v1_routes(session: RoutedSession) -> Router:
     router.route_named(methods.TERMINAL_KILL, terminals.kill)
     router.route_named(methods.TERMINAL_RELEASE, terminals.release)
     return router
-
-
-async def request_permission(
-    thread: Thread, permissions: PermissionBroker, params: RequestPermissionRequest
-) -> dict[str, Any]:
-    """`session/request_permission` (v1's and v2's): the ask becomes state of its tool call; the
-    broker answers (a rule, the policy, or the user on the card). A subagent session's request is
-    asked here, in its root session's tab (`SubagentSessions.asked_call`); one from a child that
-    was refused or never announced is answered cancelled, never left waiting.
-
-    Args:
-        thread: the session's thread (its tool calls, its subagent sessions).
-        permissions: the session's permission broker.
-        params: the agent's request.
-    """
-    sessions = thread.sessions
-    if sessions.route(params.session_id) is not None:
-        tool_call = sessions.asked_call(params.session_id, params.tool_call)
-        params = params.model_copy(update={"tool_call": tool_call})
-    elif sessions.drops(params.session_id) and (sessions.children or sessions.refused_count):
-        return {"outcome": {"outcome": "cancelled"}}
-    thread.upsert_tool_call(params.tool_call)
-    return await permissions.request(params)

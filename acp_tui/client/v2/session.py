@@ -17,7 +17,7 @@ from typing import Any
 
 from acp_tui.client.events import Notice, QueuedPrompt, SessionState
 from acp_tui.client.session.core import DrivenSession
-from acp_tui.client.session.routes import request_permission
+from acp_tui.client.session.permission_route import request_permission
 from acp_tui.protocol import methods
 from acp_tui.protocol.agent_api import text_prompt
 from acp_tui.protocol.connection import Connection, ConnectionClosed, RequestHandler

@@ -6,7 +6,7 @@ title, or Enter on the focused lane): the child's own conversation under it, ind
 entry drawn by the renderer that draws it in the parent (`message_lines`, `card_lines`,
 `compaction_lines`, `entry_renderables`): its messages, thoughts, tool call cards (a live
 terminal's last lines inside; a permission question said so, and its answer: the question
-itself is asked in the parent's tab, see `client/session/routes.request_permission`), plans, the
+itself is asked in the parent's tab, see `client/session/permission_route.py`), plans, the
 messages the sessions sent each other, and its own children as lanes of their own (each opens
 alone). A click inside an entry (fold a card, open a section, show more text) is routed to that
 entry's own view state (`EntryViewState.nested`), not the lane's. Bounded: the entries are drawn
