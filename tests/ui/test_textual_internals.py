@@ -605,3 +605,40 @@ async def test_a_footer_builds_its_keys_in_its_first_compose_once_asked(at_once:
         await pilot.pause()
         assert pilot.app.query("FooterKey")  # (built in the end either way)
     assert (first[0] > 0) is at_once, "Textual's Footer builds its keys at once now"
+
+
+@pytest.mark.parametrize("remapped", [False, True])
+async def test_the_apps_priority_keys_are_read_as_textual_dispatches_them(remapped: bool) -> None:
+    """`priority_bindings` gives the keys the app binds with priority, the user's keymap
+    applied, as Textual reads a pressed key: the key it lists runs the app's action."""
+    from acp_tui.ui.textual_internals import priority_bindings
+
+    ran: list[str] = []
+
+    class Own(Screen[None]):
+        BINDINGS = [Binding("f6", "own", "model", priority=True)]
+
+        def compose(self) -> ComposeResult:
+            yield Static("x")
+
+        def action_own(self) -> None:
+            ran.append("screen")
+
+    class Keyed(App[None]):
+        BINDINGS = [Binding("f6", "pause", "play/pause", priority=True, id="test.pause")]
+
+        def on_mount(self) -> None:
+            if remapped:
+                self.set_keymap({"test.pause": "f12"})
+            self.push_screen(Own())
+
+        def action_pause(self) -> None:
+            ran.append("app")
+
+    async with Keyed().run_test() as pilot:
+        await pilot.pause()
+        keys = [key for key, binding in priority_bindings(pilot.app.screen) if binding.id]
+        assert keys == (["f12"] if remapped else ["f6"])
+        await pilot.press(keys[0])
+        await pilot.press("f6")
+    assert ran == (["app", "screen"] if remapped else ["app", "app"])

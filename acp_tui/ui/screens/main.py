@@ -192,7 +192,7 @@ class MainScreen(SessionScreenPort):
         says what it does there, not what the screen would (the `--replay` viewer's f6-f8
         read "model" and nothing while they played, paused and stepped)."""
         app = self.app
-        for key, binding in priority_bindings(app):
+        for key, binding in priority_bindings(self):
             shown = found.get(key)
             if shown is None or shown.node is app:
                 continue

@@ -69,6 +69,8 @@ step against stock Textual: the same widgets and events, the same screen, the wo
   (`tall_regions.py`: filling it grew with the history, at each arrangement).
 - `textual._ansi_sequences.ANSI_SEQUENCES_KEYS`: ESC + a digit read as alt+digit
   (`read_alt_digits`).
+- `Screen._modal_binding_chain`: the bindings Textual reads a key against, the keymap applied
+  (`priority_bindings`: the app's priority keys, which the footer shows as the app's).
 - `Footer._bindings_ready`: a footer builds its keys in its first compose, with its screen
   (`build_keys_at_once`), not in a rebuild after the first frame.
 """
@@ -144,13 +146,16 @@ def styles_key(styles: RenderStyles) -> object:
     return styles._cache_key
 
 
-def priority_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
-    """The keys `node` binds with priority, with the keymap applied (Textual looks a key up in
-    the app's priority bindings first, then the screen's: the app's wins)."""
+def priority_bindings(screen: Screen[Any]) -> list[tuple[str, Binding]]:
+    """The keys the app binds with priority as Textual reads them on `screen`: from the
+    screen's binding chain, with the user's keymap applied (a remapped binding under its new
+    key). Textual asks the app's priority bindings first, so on those keys the app's win."""
+    app = screen.app
     return [
         (key, binding)
-        for key, bindings in node._bindings.key_to_bindings.items()
-        for binding in bindings
+        for node, bindings in screen._modal_binding_chain
+        if node is app
+        for key, binding in bindings
         if binding.priority
     ]
 
