@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp_tui.client.events import Notice
+from acp_tui.host.local_files import real_path
 from acp_tui.sandbox.policy import SandboxPolicy
 from acp_tui.signal import Signal
 
@@ -28,9 +29,9 @@ def exposed_log(log_path: Path, cwd: Path, sandbox: SandboxPolicy | None) -> str
         sandbox: the sandbox the agent runs in (its writable directories), if any.
     """
     # (its directory resolved, not a link planted at the path: the log refuses to follow one)
-    log = log_path.parent.resolve() / log_path.name
+    log = real_path(log_path.parent) / log_path.name
     writable = sandbox.writable if sandbox is not None and sandbox.active else ()
-    if log.is_relative_to(cwd.resolve()):
+    if log.is_relative_to(real_path(cwd)):
         where = "is inside the project: the agent and the commands it runs can read it"
     elif any(log.is_relative_to(directory) for directory in writable):
         where = (
